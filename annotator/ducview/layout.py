@@ -1,0 +1,136 @@
+"""Where the model summaries lie in a DUCView pyramid text.
+
+DUCView keeps all model summaries of a pyramid in one text and finds them with the pyramid's
+`startDocumentRegEx`: each match starts a model (text before the first match belongs to none).
+Pyramids without the regex (8 of the 65 NIST ones, e.g. D0640) still carry DUC header lines:
+
+    ---------------
+    D0640.M.250.D.C
+    ---------------
+
+so those are searched for instead; failing both, the caller must give a regex.
+
+The text is cut into: for each model, a *header* (everything since the previous model's text:
+blank lines, the dashes, the summary's name) and the model's *text* (its summary, without
+surrounding blank lines); then a *trailer*. Concatenating header + text for every model, then the
+trailer, gives the pyramid text back exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import DucviewError
+
+# A line of dashes, a summary name alone on a line, a line of dashes.
+DUC_HEADER = re.compile(r"^-+[ \t]*\n[ \t]*(\S+)[ \t]*\n-+[ \t]*\n", re.MULTILINE)
+# The leading "#4" line DUCView writes: the number of model summaries.
+DECLARED_COUNT = re.compile(r"\A\s*#(\d+)\s*\n")
+# DUC summary names end in the author: D0640.M.250.D.C -> C, D0736-C.M.100.H.G -> G.
+DUC_SUMMARY_NAME = re.compile(r"^D\d+[\w-]*\.M\.\d+\.[A-Z]\.(\w+)$")
+
+
+@dataclass
+class ModelSegment:
+    name: str  # the summary's name in its header, e.g. "D0640.M.250.D.C"
+    author: str  # its author id, e.g. "C"
+    header: str  # the text between the previous model's text (or the start) and this one
+    text: str  # the model summary itself
+    offset: int  # where `text` starts in the pyramid text
+
+
+@dataclass
+class Layout:
+    models: list[ModelSegment]
+    trailer: str
+    found_by: str  # "startDocumentRegEx", "DUC header lines" or "--model-regex"
+
+    def join(self) -> str:
+        return "".join(m.header + m.text for m in self.models) + self.trailer
+
+    def model_at(self, start: int, end: int) -> int | None:
+        """Index of the model whose text (or the blank space around it) holds [start, end)."""
+        for index, model in enumerate(self.models):
+            region_start = model.offset - len(model.header) if index else 0
+            next_start = (
+                self.models[index + 1].offset - len(self.models[index + 1].header)
+                if index + 1 < len(self.models)
+                else model.offset + len(model.text) + len(self.trailer)
+            )
+            if region_start <= start and end <= next_start:
+                return index
+        return None
+
+
+def declared_model_count(text: str) -> int | None:
+    match = DECLARED_COUNT.match(text)
+    return int(match.group(1)) if match else None
+
+
+def _name_of(header_match: str) -> str:
+    for line in header_match.split("\n"):
+        name = line.strip().strip("-").strip()
+        if name:
+            return name
+    return ""
+
+
+def _author_of(name: str, position: int) -> str:
+    duc = DUC_SUMMARY_NAME.match(name)
+    if duc:
+        return duc.group(1)
+    return name or str(position + 1)
+
+
+def compile_java_regex(pattern: str) -> re.Pattern:
+    """DUCView's regexes are Java regexes; the ones in use are also valid Python regexes."""
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise DucviewError(f"startDocumentRegEx {pattern!r} is not a valid regular expression: {exc}") from None
+
+
+def split_models(text: str, regex: str | None, model_regex: str | None = None) -> Layout:
+    """Cut a pyramid text into its model summaries (see the module docstring)."""
+    declared = declared_model_count(text)
+    if model_regex:
+        matches, found_by = list(compile_java_regex(model_regex).finditer(text)), "--model-regex"
+    elif regex:
+        matches, found_by = list(compile_java_regex(regex).finditer(text)), "startDocumentRegEx"
+    else:
+        matches, found_by = list(DUC_HEADER.finditer(text)), "DUC header lines"
+        if not matches or (declared is not None and declared != len(matches)):
+            raise DucviewError(
+                "cannot find the model summaries: the pyramid has no startDocumentRegEx and "
+                f"{len(matches)} DUC header lines (its #N line says {declared}); "
+                "give the separator with --model-regex"
+            )
+    if not matches:
+        raise DucviewError(f"the {found_by} ({(model_regex or regex)!r}) matches nothing in the pyramid text")
+
+    models: list[ModelSegment] = []
+    previous_end = 0
+    for index, match in enumerate(matches):
+        body_end = matches[index + 1].start() if index + 1 < len(matches) else len(text)
+        body = text[match.end() : body_end]
+        summary = body.strip()
+        name = _name_of(match.group(0))
+        if not summary:
+            raise DucviewError(f"model summary {index + 1} ({name or 'unnamed'}) is empty")
+        offset = match.end() + (len(body) - len(body.lstrip()))
+        models.append(
+            ModelSegment(
+                name=name,
+                author=_author_of(name, index),
+                header=text[previous_end:offset],
+                text=summary,
+                offset=offset,
+            )
+        )
+        previous_end = offset + len(summary)
+    authors = [m.author for m in models]
+    duplicates = sorted({a for a in authors if authors.count(a) > 1})
+    if duplicates:
+        raise DucviewError(f"two model summaries have the same author id {duplicates[0]!r}")
+    return Layout(models=models, trailer=text[previous_end:], found_by=found_by)

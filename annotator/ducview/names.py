@@ -1,0 +1,69 @@
+"""What a DUCView file is about: docset, peer and annotator, from its name or its export note.
+
+DUC names:  100.D0601.M.250.A.10.pan   annotator 100, docset D0601, peer 10
+            D0703.M.250.A.9.pan        docset D0703, peer 9, annotator A (the assessor letter)
+            D0736-A.M.100.H.35.pan     docset D0736-A, peer 35, annotator H
+            D0703-ACDJ.pyr             docset D0703 (built from models A, C, D and J)
+Files written by export_ducview start with a comment that says the same whatever their name:
+            <!-- pyramid-annotator: docset="D0601" peer="10" annotator="100" -->
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+PAN_NAME = re.compile(
+    r"^(?:(?P<annotator>\d+)\.)?(?P<docset>D\d+[A-Za-z]?(?:-[A-Z])?)\.[A-Z]\.\d+\.(?P<assessor>[A-Z])\.(?P<peer>\w+)\.pan$"
+)
+PYR_NAME = re.compile(r"^(?P<docset>D\d+[A-Za-z]?(?:-[A-Z])?)(?:-[A-Z]+)?\.pyr$")
+EXPORT_NOTE = re.compile(rb"<!--\s*pyramid-annotator:(?P<fields>[^>]*?)-->")
+NOTE_FIELD = re.compile(r'(\w+)="([^"]*)"')
+
+
+@dataclass
+class FileIdentity:
+    docset: str | None = None
+    peer: str | None = None
+    annotator: str | None = None
+
+    def overridden_by(self, other: "FileIdentity") -> "FileIdentity":
+        return FileIdentity(
+            docset=other.docset or self.docset,
+            peer=other.peer or self.peer,
+            annotator=other.annotator if other.annotator is not None else self.annotator,
+        )
+
+
+def identity_from_name(path: Path) -> FileIdentity:
+    name = path.name
+    pan = PAN_NAME.match(name)
+    if pan:
+        return FileIdentity(
+            docset=pan["docset"], peer=pan["peer"], annotator=pan["annotator"] or pan["assessor"]
+        )
+    pyr = PYR_NAME.match(name)
+    if pyr:
+        return FileIdentity(docset=pyr["docset"])
+    return FileIdentity()
+
+
+def identity_from_note(data: bytes) -> FileIdentity:
+    note = EXPORT_NOTE.search(data[:2000])
+    if not note:
+        return FileIdentity()
+    fields = dict(NOTE_FIELD.findall(note["fields"].decode("utf-8", "replace")))
+    return FileIdentity(docset=fields.get("docset"), peer=fields.get("peer"), annotator=fields.get("annotator"))
+
+
+def export_note(docset: str, peer: str | None = None, annotator: str | None = None) -> str:
+    def clean(value: str) -> str:
+        return value.replace('"', "'").replace("--", "-")
+
+    fields = [f'docset="{clean(docset)}"']
+    if peer is not None:
+        fields.append(f'peer="{clean(peer)}"')
+    if annotator is not None:
+        fields.append(f'annotator="{clean(annotator)}"')
+    return f"<!-- pyramid-annotator: {' '.join(fields)} -->"

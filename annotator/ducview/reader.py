@@ -1,0 +1,259 @@
+"""Parse DUCView .pyr and .pan files into plain dataclasses.
+
+The format (DUCView 1.4/1.5, see shared/notes/ducview.md):
+
+    .pyr  <pyramid> <startDocumentRegEx>? <text><line>...</line>*</text> <scu>*
+    .pan  <peerAnnotation> <pyramid>...</pyramid>
+              <annotation> <text>...</text> <peerscu uid label comment?> <contributor>* ...
+              </annotation> <score/>?   (1.5 only)
+
+The document text is every <line> followed by "\\n". Part offsets are 0-based UTF-16 code units,
+end exclusive, into that text; here they are converted to code points once, on reading.
+Parsing goes through defusedxml: entity declarations (the "billion laughs" bomb) and external
+references are refused.
+"""
+
+from __future__ import annotations
+
+import xml.sax
+from dataclasses import dataclass, field
+
+import defusedxml.sax
+from defusedxml import DefusedXmlException
+
+from .errors import DucviewError
+from .offsets import OffsetMap
+
+NON_MATCHING_UID = 0
+NON_MATCHING_LABEL = "All non-matching SCUs go here"
+
+
+@dataclass
+class Part:
+    start: int  # code points into the document text
+    end: int  # exclusive
+    label: str
+    line: int = 0  # line of the file it came from, for messages
+
+
+@dataclass
+class Contributor:
+    label: str
+    comment: str | None
+    parts: list[Part] = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass
+class Scu:
+    uid: int
+    label: str
+    comment: str | None
+    contributors: list[Contributor] = field(default_factory=list)
+    line: int = 0
+
+
+@dataclass
+class PyramidDocument:
+    text: str
+    start_document_regex: str | None
+    scus: list[Scu]
+
+
+@dataclass
+class PeerAnnotationDocument:
+    pyramid: PyramidDocument
+    text: str
+    peer_scus: list[Scu]  # uid 0 holds the non-matching (zero weight) PSEs
+
+
+@dataclass
+class _TextBuilder:
+    lines: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(line + "\n" for line in self.lines)
+
+
+class _Handler(xml.sax.handler.ContentHandler):
+    """Builds the dataclasses from SAX events, remembering the line of every element."""
+
+    def __init__(self):
+        super().__init__()
+        self.root: str | None = None
+        self.regex: str | None = None
+        self.pyramid_text: _TextBuilder | None = None
+        self.peer_text: _TextBuilder | None = None
+        self.scus: list[Scu] = []
+        self.peer_scus: list[Scu] = []
+        self._in_annotation = False
+        self._chars: list[str] | None = None
+        self._current_text: _TextBuilder | None = None
+        self._scu: Scu | None = None
+        self._contributor: Contributor | None = None
+
+    # -- helpers
+    def line(self) -> int:
+        return self._locator.getLineNumber() if self._locator else 0
+
+    def fail(self, message: str):
+        raise DucviewError(f"line {self.line()}: {message}")
+
+    def required(self, name: str, attrs, attr: str) -> str:
+        value = attrs.get(attr)
+        if value is None:
+            self.fail(f"<{name}> has no {attr!r} attribute")
+        return value
+
+    def integer(self, name: str, attrs, attr: str) -> int:
+        value = self.required(name, attrs, attr)
+        try:
+            return int(value.strip())
+        except ValueError:
+            self.fail(f"<{name}> {attr}={value!r} is not a whole number")
+
+    # -- events
+    def startElement(self, name, attrs):
+        if self.root is None:
+            if name not in ("pyramid", "peerAnnotation"):
+                self.fail(f"expected <pyramid> or <peerAnnotation> as the root element, found <{name}>")
+            self.root = name
+        if name == "annotation":
+            self._in_annotation = True
+        elif name == "text":
+            builder = _TextBuilder()
+            if self._in_annotation:
+                self.peer_text = builder
+            else:
+                self.pyramid_text = builder
+            self._current_text = builder
+        elif name in ("line", "startDocumentRegEx"):
+            self._chars = []
+        elif name in ("scu", "peerscu"):
+            self._scu = Scu(
+                uid=self.integer(name, attrs, "uid"),
+                label=self.required(name, attrs, "label"),
+                comment=attrs.get("comment"),
+                line=self.line(),
+            )
+            (self.peer_scus if name == "peerscu" else self.scus).append(self._scu)
+        elif name == "contributor":
+            if self._scu is None:
+                self.fail("<contributor> outside an <scu>")
+            self._contributor = Contributor(
+                label=self.required(name, attrs, "label"), comment=attrs.get("comment"), line=self.line()
+            )
+            self._scu.contributors.append(self._contributor)
+        elif name == "part":
+            if self._contributor is None:
+                self.fail("<part> outside a <contributor>")
+            self._contributor.parts.append(
+                Part(
+                    start=self.integer(name, attrs, "start"),
+                    end=self.integer(name, attrs, "end"),
+                    label=self.required(name, attrs, "label"),
+                    line=self.line(),
+                )
+            )
+
+    def characters(self, content):
+        if self._chars is not None:
+            self._chars.append(content)
+
+    def endElement(self, name):
+        if name == "line":
+            if self._current_text is None:
+                self.fail("<line> outside a <text>")
+            self._current_text.lines.append("".join(self._chars))
+            self._chars = None
+        elif name == "startDocumentRegEx":
+            self.regex = "".join(self._chars)
+            self._chars = None
+        elif name == "text":
+            self._current_text = None
+        elif name in ("scu", "peerscu"):
+            self._scu = None
+        elif name == "contributor":
+            if not self._contributor.parts:
+                self.fail("<contributor> has no <part>")
+            self._contributor = None
+        elif name == "annotation":
+            self._in_annotation = False
+
+
+def _parse(data: bytes) -> _Handler:
+    if not data.strip():
+        raise DucviewError("the file is empty")
+    handler = _Handler()
+    try:
+        defusedxml.sax.parseString(data, handler, forbid_dtd=False, forbid_entities=True)
+    except DefusedXmlException as exc:
+        raise DucviewError(f"refused unsafe XML ({type(exc).__name__}): {exc}") from None
+    except xml.sax.SAXParseException as exc:
+        raise DucviewError(
+            f"line {exc.getLineNumber()}, column {exc.getColumnNumber()}: malformed XML: {exc.getMessage()}"
+        ) from None
+    return handler
+
+
+def _convert_offsets(scus: list[Scu], text: str, where: str) -> None:
+    """UTF-16 offsets to code points, refusing parts that lie outside the text."""
+    offsets = OffsetMap(text)
+    utf16_length = offsets.to_utf16(len(text))
+    for scu in scus:
+        for contributor in scu.contributors:
+            for part in contributor.parts:
+                if not 0 <= part.start < part.end <= utf16_length:
+                    raise DucviewError(
+                        f"line {part.line}: part {part.start}-{part.end} of SCU {scu.uid} lies outside "
+                        f"the {where} text ({utf16_length} characters) or is empty"
+                    )
+                part.start = offsets.to_code_points(part.start)
+                part.end = offsets.to_code_points(part.end)
+
+
+def _pyramid(handler: _Handler) -> PyramidDocument:
+    if handler.pyramid_text is None:
+        raise DucviewError("the pyramid has no <text>")
+    text = handler.pyramid_text.text()
+    uids = set()
+    for scu in handler.scus:
+        if scu.uid in uids:
+            raise DucviewError(f"line {scu.line}: SCU uid {scu.uid} appears twice in the pyramid")
+        uids.add(scu.uid)
+        if not scu.contributors:
+            raise DucviewError(f"line {scu.line}: SCU {scu.uid} has no contributor")
+    _convert_offsets(handler.scus, text, "pyramid")
+    return PyramidDocument(text=text, start_document_regex=handler.regex, scus=handler.scus)
+
+
+def read_pyramid(data: bytes) -> PyramidDocument:
+    """Read a .pyr file (or refuse it with a DucviewError naming the line and the problem)."""
+    handler = _parse(data)
+    if handler.root != "pyramid":
+        raise DucviewError(f"expected a pyramid (.pyr), found <{handler.root}>")
+    return _pyramid(handler)
+
+
+def read_peer_annotation(data: bytes) -> PeerAnnotationDocument:
+    """Read a .pan file: the embedded pyramid, the peer text and its PSEs per SCU."""
+    handler = _parse(data)
+    if handler.root != "peerAnnotation":
+        raise DucviewError(f"expected a peer annotation (.pan), found <{handler.root}>")
+    pyramid = _pyramid(handler)
+    if handler.peer_text is None:
+        raise DucviewError("the peer annotation has no <annotation><text>")
+    text = handler.peer_text.text()
+    known = {scu.uid for scu in pyramid.scus} | {NON_MATCHING_UID}
+    for peer_scu in handler.peer_scus:
+        if peer_scu.uid not in known:
+            raise DucviewError(
+                f"line {peer_scu.line}: <peerscu uid=\"{peer_scu.uid}\"> names an SCU the pyramid does not have"
+            )
+    _convert_offsets(handler.peer_scus, text, "peer")
+    return PeerAnnotationDocument(pyramid=pyramid, text=text, peer_scus=handler.peer_scus)
+
+
+def read_any(data: bytes) -> PyramidDocument | PeerAnnotationDocument:
+    handler = _parse(data)
+    return read_pyramid(data) if handler.root == "pyramid" else read_peer_annotation(data)

@@ -1,0 +1,355 @@
+"""The records of a Pyramid evaluation, named as in the method (Passonneau 2009 §2).
+
+Collection > Docset > Summary (model or peer).
+Pyramid: built from a docset's model summaries; its SCUs group Contributors, whose Spans lie in
+the model summaries. PeerAnnotation: a peer summary matched against a pyramid; its PSEs point to
+an SCU of that pyramid, or to none (a zero-weight PSE), and have spans in the peer summary.
+
+Offsets are Python code points into Summary.text, 0-based, end exclusive. An SCU's weight is
+derived from its contributors (see Collection.weight_convention), never stored.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class WeightConvention(models.TextChoices):
+    CONTRIBUTORS = "contributors", "Number of contributors (DUCView, the NIST tables)"
+    MODELS = "models", "Number of distinct model summaries (the papers, SacreROUGE)"
+
+
+class AverageRounding(models.TextChoices):
+    """How X_a, the average number of SCUs per model (Passonneau 2009 eq. 2), is made whole."""
+
+    HALF_UP = "half_up", "Half up (DUCView 1.4, the NIST tables)"
+    FLOOR = "floor", "Floor (DUCView 1.5)"
+    CEIL = "ceil", "Ceiling (SacreROUGE)"
+
+
+class Collection(models.Model):
+    """An evaluation campaign, e.g. "DUC 2006"."""
+
+    name = models.CharField(max_length=200, unique=True)
+    description = models.TextField(blank=True)
+    weight_convention = models.CharField(
+        max_length=20, choices=WeightConvention.choices, default=WeightConvention.CONTRIBUTORS
+    )
+    average_rounding = models.CharField(
+        "rounding of X_a", max_length=20, choices=AverageRounding.choices, default=AverageRounding.HALF_UP
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Docset(models.Model):
+    """A topic (document set) of a collection, e.g. D0601."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="docsets")
+    name = models.CharField(max_length=100)
+    title = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["collection_id", "name"]
+        constraints = [models.UniqueConstraint(fields=["collection", "name"], name="docset_unique_name")]
+
+    def __str__(self):
+        return self.name
+
+
+class Summary(models.Model):
+    """A model (human) or peer (system or human) summary of a docset, with its exact text."""
+
+    class Kind(models.TextChoices):
+        MODEL = "model", "Model"
+        PEER = "peer", "Peer"
+
+    docset = models.ForeignKey(Docset, on_delete=models.CASCADE, related_name="summaries")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    author = models.CharField(max_length=100, help_text='Author or system id, e.g. "A" or "10".')
+    name = models.CharField(max_length=200, blank=True, help_text='File or header name, e.g. "D0601.M.250.A.A".')
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["docset_id", "kind", "author"]
+        verbose_name_plural = "summaries"
+        constraints = [
+            models.UniqueConstraint(fields=["docset", "kind", "author"], name="summary_unique_author"),
+            models.CheckConstraint(condition=~Q(text=""), name="summary_text_not_empty"),
+        ]
+
+    def __str__(self):
+        return f"{self.docset.name} {self.get_kind_display().lower()} {self.author}"
+
+
+class Pyramid(models.Model):
+    """The SCUs an annotator found in a docset's model summaries."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        SUBMITTED = "submitted", "Submitted"
+
+    docset = models.ForeignKey(Docset, on_delete=models.CASCADE, related_name="pyramids")
+    name = models.CharField(max_length=200, help_text='e.g. "D0703-ACDJ"')
+    models_used = models.ManyToManyField(
+        Summary, through="PyramidModel", related_name="pyramids", verbose_name="model summaries"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="pyramids"
+    )
+    creator_code = models.CharField(max_length=100, blank=True, help_text="Creator id from imported data.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
+    start_document_regex = models.TextField(blank=True, help_text="DUCView's startDocumentRegEx, if any.")
+    trailer = models.TextField(blank=True, help_text="Text after the last model in the DUCView file.")
+    fingerprint = models.CharField(max_length=64, blank=True, help_text="Hash of the imported content.")
+    source_name = models.CharField(max_length=300, blank=True)
+    version = models.PositiveIntegerField(default=1, help_text="Raised by every change (optimistic locking).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["docset_id", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["docset", "fingerprint"], condition=~Q(fingerprint=""), name="pyramid_unique_content"
+            )
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class PyramidModel(models.Model):
+    """A model summary a pyramid is built from, in the pyramid's order."""
+
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="model_links")
+    summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="pyramid_links")
+    position = models.PositiveIntegerField()
+    header = models.TextField(blank=True, help_text="DUCView text before this model (blank lines, name).")
+
+    class Meta:
+        ordering = ["pyramid_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["pyramid", "summary"], name="pyramidmodel_unique_summary"),
+            models.UniqueConstraint(fields=["pyramid", "position"], name="pyramidmodel_unique_position"),
+        ]
+
+    def __str__(self):
+        return f"{self.pyramid} / {self.summary.author}"
+
+
+class SCU(models.Model):
+    """A Summary Content Unit: contributors from different models that express the same content."""
+
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="scus")
+    uid = models.PositiveIntegerField(help_text="DUCView's uid; 0 is reserved for non-matching content.")
+    label = models.TextField()
+    comment = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0, help_text="Display order.")
+
+    class Meta:
+        ordering = ["pyramid_id", "position", "id"]
+        verbose_name = "SCU"
+        constraints = [
+            models.UniqueConstraint(fields=["pyramid", "uid"], name="scu_unique_uid"),
+            models.CheckConstraint(condition=Q(uid__gt=0), name="scu_uid_positive"),
+            models.CheckConstraint(condition=~Q(label=""), name="scu_label_not_empty"),
+        ]
+
+    def __str__(self):
+        return f"SCU {self.uid}: {self.label}"
+
+
+class Contributor(models.Model):
+    """The words of one model summary that express an SCU; several spans if discontinuous."""
+
+    scu = models.ForeignKey(SCU, on_delete=models.CASCADE, related_name="contributors")
+    summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="contributors")
+    comment = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["scu_id", "position", "id"]
+
+    def __str__(self):
+        return f"contributor {self.pk} of {self.scu}"
+
+
+class TextSpan(models.Model):
+    """A part of a contributor or PSE: [start, end) in code points of its summary's text."""
+
+    start = models.PositiveIntegerField()
+    end = models.PositiveIntegerField()
+    position = models.PositiveIntegerField(default=0, help_text="Insertion order, kept for DUCView files.")
+
+    class Meta:
+        abstract = True
+        ordering = ["position"]
+
+    @staticmethod
+    def bounds_constraint(name: str) -> models.CheckConstraint:
+        # end <= len(text) needs the summary's text: a trigger checks it (see the migrations).
+        return models.CheckConstraint(condition=Q(start__gte=0) & Q(start__lt=F("end")), name=name)
+
+
+class Span(TextSpan):
+    """A part of a contributor; it lies in one model summary."""
+
+    contributor = models.ForeignKey(Contributor, on_delete=models.CASCADE, related_name="spans")
+    summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="spans")
+
+    class Meta(TextSpan.Meta):
+        constraints = [TextSpan.bounds_constraint("span_start_before_end")]
+
+    def __str__(self):
+        return f"{self.start}-{self.end}"
+
+
+class PeerAnnotation(models.Model):
+    """A peer summary annotated against a pyramid by one annotator."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        SUBMITTED = "submitted", "Submitted"
+
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="peer_annotations")
+    peer = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="peer_annotations")
+    annotator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="peer_annotations",
+    )
+    annotator_code = models.CharField(
+        max_length=100, blank=True, help_text='Annotator id as in the score tables, e.g. "100" or "H".'
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
+    source_name = models.CharField(max_length=300, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True, help_text="Hash of the imported content.")
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["pyramid_id", "peer_id", "annotator_code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pyramid", "peer", "annotator_code"], name="peerannotation_unique_annotator"
+            )
+        ]
+
+    def __str__(self):
+        who = self.annotator_code or (self.annotator.username if self.annotator else "?")
+        return f"{self.pyramid} peer {self.peer.author} by {who}"
+
+
+class PSE(models.Model):
+    """A Peer SCU Expression: peer words that express an SCU, or no SCU (weight zero)."""
+
+    annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="pses")
+    scu = models.ForeignKey(
+        SCU, null=True, blank=True, on_delete=models.PROTECT, related_name="pses",
+        help_text="Empty for content that matches no SCU (a zero-weight PSE).",
+    )
+    comment = models.TextField(blank=True)
+    position = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["annotation_id", "position", "id"]
+        verbose_name = "PSE"
+
+    def __str__(self):
+        return f"PSE {self.pk} -> {self.scu_id or 'no SCU'}"
+
+
+class PSESpan(TextSpan):
+    """A part of a PSE, in the annotation's peer summary."""
+
+    pse = models.ForeignKey(PSE, on_delete=models.CASCADE, related_name="spans")
+
+    class Meta(TextSpan.Meta):
+        verbose_name = "PSE span"
+        constraints = [TextSpan.bounds_constraint("psespan_start_before_end")]
+
+    def __str__(self):
+        return f"{self.start}-{self.end}"
+
+
+class PeerSCUComment(models.Model):
+    """A comment DUCView kept on an SCU within one peer annotation (<peerscu comment=...>)."""
+
+    annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="scu_comments")
+    scu = models.ForeignKey(SCU, null=True, blank=True, on_delete=models.CASCADE)
+    comment = models.TextField()
+
+    class Meta:
+        verbose_name = "peer SCU comment"
+        constraints = [
+            models.UniqueConstraint(fields=["annotation", "scu"], name="peerscucomment_unique"),
+        ]
+
+
+class Assignment(models.Model):
+    """Work given to an annotator: build a pyramid, or annotate a peer against a pyramid."""
+
+    class Task(models.TextChoices):
+        BUILD_PYRAMID = "pyramid", "Build the pyramid"
+        ANNOTATE_PEER = "peer", "Annotate a peer summary"
+
+    class Status(models.TextChoices):
+        ASSIGNED = "assigned", "Assigned"
+        IN_PROGRESS = "in_progress", "In progress"
+        DONE = "done", "Done"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    task = models.CharField(max_length=10, choices=Task.choices)
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="assignments")
+    peer = models.ForeignKey(
+        Summary, null=True, blank=True, on_delete=models.CASCADE, related_name="assignments"
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ASSIGNED)
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["user_id", "pyramid_id", "peer_id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(task="pyramid") & Q(peer__isnull=True)) | (Q(task="peer") & Q(peer__isnull=False)),
+                name="assignment_peer_matches_task",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "task", "pyramid", "peer"], name="assignment_unique",
+                nulls_distinct=False,
+            ),
+        ]
+
+    def __str__(self):
+        target = f"peer {self.peer.author}" if self.peer_id else "pyramid"
+        return f"{self.user} {self.get_task_display().lower()}: {self.pyramid} {target}"
+
+
+class HumanJudgment(models.Model):
+    """A human judgment of a summary, e.g. content responsiveness, for correlation studies."""
+
+    summary = models.ForeignKey(Summary, on_delete=models.CASCADE, related_name="judgments")
+    criterion = models.CharField(max_length=100, help_text='e.g. "content responsiveness"')
+    judge = models.CharField(max_length=100, blank=True)
+    value = models.FloatField()
+
+    class Meta:
+        ordering = ["summary_id", "criterion", "judge"]
+        constraints = [
+            models.UniqueConstraint(fields=["summary", "criterion", "judge"], name="judgment_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.summary} {self.criterion} = {self.value}"

@@ -1,0 +1,61 @@
+"""Score tables as CSV, JSON or NIST's tab-separated layout."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from .records import PeerScoreRow
+
+SCORE_COLUMNS = [
+    "collection", "docset", "peer", "annotator", "pyramid", "weight_convention", "average_rounding",
+    "modified", "original", "quality", "coverage", "comprehensive",
+    "unique_scus", "repetitions", "non_matching", "pse_count", "raw_score",
+    "model_count", "average_scu_count", "max_modified", "max_original",
+]
+SCORE_FIELDS = {"modified", "original", "quality", "coverage", "comprehensive"}
+
+
+def four_decimals(value: float | None) -> str:
+    """Scores are printed with 4 decimals, as in DUCView and the NIST tables."""
+    return "" if value is None else f"{value:.4f}"
+
+
+def _flat(row: PeerScoreRow) -> dict:
+    data = row.as_dict()
+    return {column: data[column] for column in SCORE_COLUMNS}
+
+
+def to_csv(rows: list[PeerScoreRow]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=SCORE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        flat = _flat(row)
+        writer.writerow({k: four_decimals(v) if k in SCORE_FIELDS else v for k, v in flat.items()})
+    return out.getvalue()
+
+
+def to_json(rows: list[PeerScoreRow]) -> str:
+    conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})
+    document = {
+        "conventions": [{"weight": w, "average_rounding": a} for w, a in conventions],
+        "rows": [_flat(row) for row in rows],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def to_duc(rows: list[PeerScoreRow]) -> str:
+    """NIST's columns: setid peerid modifiedscore numSCUs numrepetitions, then the annotator."""
+    lines = [
+        "\t".join(
+            [row.docset, row.peer, four_decimals(row.scores.modified), str(row.scores.unique_scus),
+             str(row.scores.repetitions), row.annotator]
+        )
+        for row in rows
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+FORMATS = {"csv": to_csv, "json": to_json, "duc": to_duc}

@@ -1,0 +1,36 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from annotator.models import Collection
+from scoring.formats import FORMATS
+from scoring.records import score_collection
+
+
+class Command(BaseCommand):
+    help = (
+        "Export every peer annotation's scores (modified, original, DUCView 1.5 quality/coverage/"
+        "comprehensive, counts) with the collection's weight and X_a rounding conventions."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--docset", help="only this docset")
+        parser.add_argument("--format", choices=sorted(FORMATS), default="csv")
+        parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
+
+    def handle(self, *args, **options):
+        try:
+            collection = Collection.objects.get(name=options["collection"])
+        except Collection.DoesNotExist:
+            known = ", ".join(Collection.objects.values_list("name", flat=True)) or "none"
+            raise CommandError(f"no collection {options['collection']!r} (known: {known})") from None
+        if options["docset"] and not collection.docsets.filter(name=options["docset"]).exists():
+            raise CommandError(f"collection {collection.name!r} has no docset {options['docset']!r}")
+        rows = score_collection(collection, options["docset"])
+        text = FORMATS[options["format"]](rows)
+        if options["out"]:
+            options["out"].write_text(text, encoding="utf-8")
+            self.stderr.write(f"{len(rows)} rows written to {options['out']}")
+        else:
+            self.stdout.write(text, ending="")

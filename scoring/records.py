@@ -1,0 +1,113 @@
+"""Scores from the stored records: loads a whole collection in a fixed number of queries.
+
+Four queries whatever the number of peers: the peer annotations, the SCU weights of their
+pyramids, the pyramids' model counts, and every PSE's SCU.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+
+from django.db.models import Count
+
+from annotator.models import PSE, SCU, Collection, PeerAnnotation, PyramidModel, WeightConvention
+
+from .pyramid import PeerScores, score_peer
+
+
+@dataclass(frozen=True)
+class PeerScoreRow:
+    annotation_id: int
+    collection: str
+    docset: str
+    peer: str
+    annotator: str
+    pyramid: str
+    pyramid_id: int
+    weight_convention: str
+    average_rounding: str
+    scores: PeerScores
+
+    def as_dict(self) -> dict:
+        row = {k: v for k, v in asdict(self).items() if k != "scores"}
+        row.update(asdict(self.scores))
+        return row
+
+
+def scu_weights(pyramid_ids, convention: str) -> dict[int, dict[int, int]]:
+    """{pyramid id: {SCU id: weight}} under a weight convention, in one query.
+
+    CONTRIBUTORS: the number of contributors (DUCView; what the NIST tables count).
+    MODELS: the number of distinct model summaries contributing (the papers' definition).
+    """
+    weight = Count("contributors") if convention == WeightConvention.CONTRIBUTORS else Count(
+        "contributors__summary", distinct=True
+    )
+    weights: dict[int, dict[int, int]] = defaultdict(dict)
+    for scu_id, pyramid_id, value in (
+        SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by().annotate(weight=weight).values_list("id", "pyramid_id", "weight")
+    ):
+        weights[pyramid_id][scu_id] = value
+    return weights
+
+
+def model_counts(pyramid_ids) -> dict[int, int]:
+    return dict(
+        PyramidModel.objects.filter(pyramid_id__in=pyramid_ids).order_by()
+        .values("pyramid_id")
+        .annotate(n=Count("id"))
+        .values_list("pyramid_id", "n")
+    )
+
+
+def score_annotations(annotations) -> list[PeerScoreRow]:
+    """Score every peer annotation of a queryset (of one collection or several)."""
+    annotations = list(
+        annotations.select_related("pyramid__docset__collection", "peer", "annotator").order_by(
+            "pyramid__docset__collection__name", "pyramid__docset__name", "peer__author", "annotator_code", "id"
+        )
+    )
+    if not annotations:
+        return []
+    pyramid_ids = {a.pyramid_id for a in annotations}
+    conventions = {a.pyramid.docset.collection.weight_convention for a in annotations}
+    weights = {c: scu_weights(pyramid_ids, c) for c in conventions}
+    models = model_counts(pyramid_ids)
+    pses: dict[int, list[int | None]] = defaultdict(list)
+    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=[a.id for a in annotations]).order_by().values_list(
+        "annotation_id", "scu_id"
+    ):
+        pses[annotation_id].append(scu_id)
+
+    rows = []
+    for annotation in annotations:
+        collection: Collection = annotation.pyramid.docset.collection
+        scores = score_peer(
+            pses[annotation.id],
+            weights[collection.weight_convention].get(annotation.pyramid_id, {}),
+            models.get(annotation.pyramid_id, 0),
+            collection.average_rounding,
+        )
+        rows.append(
+            PeerScoreRow(
+                annotation_id=annotation.id,
+                collection=collection.name,
+                docset=annotation.pyramid.docset.name,
+                peer=annotation.peer.author,
+                annotator=annotation.annotator_code or (annotation.annotator.username if annotation.annotator else ""),
+                pyramid=annotation.pyramid.name,
+                pyramid_id=annotation.pyramid_id,
+                weight_convention=collection.weight_convention,
+                average_rounding=collection.average_rounding,
+                scores=scores,
+            )
+        )
+    return rows
+
+
+def score_collection(collection: Collection, docset: str | None = None) -> list[PeerScoreRow]:
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
+    if docset:
+        annotations = annotations.filter(pyramid__docset__name=docset)
+    return score_annotations(annotations)

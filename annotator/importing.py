@@ -141,17 +141,21 @@ class DucviewImporter:
     # -- pyramids
     def _pyramid(self, docset, document: PyramidDocument, layout: Layout, file_name, is_pyr, warnings, counts):
         fingerprint = _fingerprint(document.text, document.start_document_regex or "", _scu_content(document.scus))
-        cached = self._pyramids.get((docset.name, fingerprint))
-        if cached is not None and cached.pyramid.docset_id == docset.id:
-            return cached, False
-        existing = Pyramid.objects.filter(docset=docset, fingerprint=fingerprint).first()
-        if existing is not None:
-            if is_pyr and not existing.source_name.endswith(".pyr"):
+        stored = self._pyramids.get((docset.name, fingerprint))
+        if stored is None or stored.pyramid.docset_id != docset.id:
+            existing = Pyramid.objects.filter(docset=docset, fingerprint=fingerprint).first()
+            if existing is not None:
+                scu_ids = dict(SCU.objects.filter(pyramid=existing).order_by().values_list("uid", "id"))
+                stored = _StoredPyramid(existing, scu_ids)
+            else:
+                stored = None
+        if stored is not None:
+            pyramid = stored.pyramid
+            if is_pyr and not pyramid.source_name.endswith(".pyr"):
                 # The same pyramid came first inside a .pan: name it after its own file now.
-                existing.name, existing.source_name = Path(file_name).stem, file_name
-                existing.save(update_fields=["name", "source_name"])
-            scu_ids = dict(SCU.objects.filter(pyramid=existing).values_list("uid", "id"))
-            return _StoredPyramid(existing, scu_ids), False
+                pyramid.name, pyramid.source_name = Path(file_name).stem, file_name
+                pyramid.save(update_fields=["name", "source_name"])
+            return stored, False
 
         models = self._model_summaries(docset, layout)
         pyramid = Pyramid.objects.create(

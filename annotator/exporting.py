@@ -1,0 +1,168 @@
+"""Records back to DUCView files (.pyr per pyramid, .pan per peer annotation), in bulk queries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.db.models import Count
+
+from .ducview.names import export_note
+from .ducview.reader import NON_MATCHING_UID, Contributor, Part, PeerAnnotationDocument, PyramidDocument, Scu
+from .ducview.writer import write_peer_annotation, write_pyramid
+from .models import Contributor as ContributorRecord
+from .models import PSE, SCU, Collection, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span
+
+
+def generated_header(position: int, count: int, name: str) -> str:
+    """A DUC-style header for pyramids made in the app (imported ones keep their own)."""
+    rule = "-" * max(15, len(name))
+    lead = f"#{count}\n\n\n" if position == 0 else "\n"
+    return f"{lead}{rule}\n{name}\n{rule}\n\n"
+
+
+@dataclass
+class ExportedPyramid:
+    document: PyramidDocument
+    uid_of_scu: dict[int, int]  # SCU id -> uid
+    ducview_weights: dict[int, int]  # uid -> number of contributors
+
+
+def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
+    """Build the DUCView document of each pyramid, in six queries for all of them."""
+    pyramids = list(pyramids)
+    ids = [p.id for p in pyramids]
+    links = defaultdict(list)
+    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
+        links[link.pyramid_id].append(link)
+    scus = defaultdict(list)
+    for scu in SCU.objects.filter(pyramid_id__in=ids).annotate(n=Count("contributors")).order_by("pyramid_id", "position", "id"):
+        scus[scu.pyramid_id].append(scu)
+    contributors = defaultdict(list)
+    for contributor in ContributorRecord.objects.filter(scu__pyramid_id__in=ids).order_by("scu_id", "position", "id"):
+        contributors[contributor.scu_id].append(contributor)
+    spans = defaultdict(list)
+    for span in Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("contributor_id", "position", "id"):
+        spans[span.contributor_id].append(span)
+
+    result = {}
+    for pyramid in pyramids:
+        pieces, offsets = [], {}
+        position = 0
+        for i, link in enumerate(links[pyramid.id]):
+            header = link.header or generated_header(i, len(links[pyramid.id]), link.summary.name or link.summary.author)
+            position += len(header)
+            offsets[link.summary_id] = position
+            pieces.append(header + link.summary.text)
+            position += len(link.summary.text)
+        trailer = pyramid.trailer or "\n"
+        text = "".join(pieces) + trailer
+        if not text.endswith("\n"):
+            text += "\n"
+        document_scus = []
+        for scu in scus[pyramid.id]:
+            document_contributors = []
+            for contributor in contributors[scu.id]:
+                parts = []
+                for span in spans[contributor.id]:
+                    if span.summary_id not in offsets:
+                        raise ValueError(f"span {span.id} lies in a summary that is not a model of pyramid {pyramid}")
+                    start = offsets[span.summary_id] + span.start
+                    parts.append(Part(start=start, end=start + span.end - span.start, label=""))
+                document_contributors.append(Contributor(label="", comment=contributor.comment or None, parts=parts))
+            document_scus.append(Scu(uid=scu.uid, label=scu.label, comment=scu.comment or None, contributors=document_contributors))
+        result[pyramid.id] = ExportedPyramid(
+            document=PyramidDocument(text=text, start_document_regex=pyramid.start_document_regex or None, scus=document_scus),
+            uid_of_scu={scu.id: scu.uid for scu in scus[pyramid.id]},
+            ducview_weights={scu.uid: scu.n for scu in scus[pyramid.id]},
+        )
+    return result
+
+
+def peer_annotation_documents(annotations, pyramids: dict[int, ExportedPyramid]) -> dict[int, PeerAnnotationDocument]:
+    annotations = list(annotations)
+    ids = [a.id for a in annotations]
+    pses = defaultdict(list)
+    for pse in PSE.objects.filter(annotation_id__in=ids).order_by("annotation_id", "position", "id"):
+        pses[pse.annotation_id].append(pse)
+    spans = defaultdict(list)
+    for span in PSESpan.objects.filter(pse__annotation_id__in=ids).order_by("pse_id", "position", "id"):
+        spans[span.pse_id].append(span)
+    comments = {
+        (c.annotation_id, c.scu_id): c.comment for c in PeerSCUComment.objects.filter(annotation_id__in=ids)
+    }
+    result = {}
+    for annotation in annotations:
+        exported = pyramids[annotation.pyramid_id]
+        by_uid: dict[int, list[Contributor]] = defaultdict(list)
+        for pse in pses[annotation.id]:
+            uid = NON_MATCHING_UID if pse.scu_id is None else exported.uid_of_scu[pse.scu_id]
+            parts = [Part(start=s.start, end=s.end, label="") for s in spans[pse.id]]
+            by_uid[uid].append(Contributor(label="", comment=pse.comment or None, parts=parts))
+        scu_id_of = {uid: scu_id for scu_id, uid in exported.uid_of_scu.items()}
+        peer_scus = [
+            Scu(uid=scu.uid, label=scu.label, comment=comments.get((annotation.id, scu_id_of[scu.uid])),
+                contributors=by_uid[scu.uid])
+            # DUCView lists the SCUs by weight, heaviest first, in pyramid order within a weight.
+            for scu in sorted(exported.document.scus, key=lambda s: -exported.ducview_weights[s.uid])
+        ]
+        peer_scus.append(
+            Scu(uid=NON_MATCHING_UID, label="", comment=comments.get((annotation.id, None)),
+                contributors=by_uid[NON_MATCHING_UID])
+        )
+        result[annotation.id] = PeerAnnotationDocument(
+            pyramid=exported.document, text=annotation.peer.text + "\n", peer_scus=peer_scus
+        )
+    return result
+
+
+@dataclass
+class ExportReport:
+    pyramids: int = 0
+    peer_annotations: int = 0
+    files: list[Path] = field(default_factory=list)
+
+
+def _unique_name(name: str, taken: set[str], record_id: int) -> str:
+    if name in taken:
+        stem, dot, suffix = name.rpartition(".")
+        name = f"{stem}-{record_id}.{suffix}"
+    taken.add(name)
+    return name
+
+
+def export_collection(collection: Collection, out_dir: Path, docset: str | None = None) -> ExportReport:
+    """Write allpyramids/*.pyr and allpans/*.pan (NIST's package layout) under out_dir."""
+    pyramids = Pyramid.objects.filter(docset__collection=collection).select_related("docset")
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).select_related(
+        "peer", "pyramid__docset", "annotator"
+    )
+    if docset:
+        pyramids = pyramids.filter(docset__name=docset)
+        annotations = annotations.filter(pyramid__docset__name=docset)
+    pyramids, annotations = list(pyramids), list(annotations)
+    exported = pyramid_documents(pyramids)
+    peer_documents = peer_annotation_documents(annotations, exported)
+
+    report = ExportReport()
+    (out_dir / "allpyramids").mkdir(parents=True, exist_ok=True)
+    (out_dir / "allpans").mkdir(parents=True, exist_ok=True)
+    taken: set[str] = set()
+    for pyramid in pyramids:
+        name = pyramid.source_name if pyramid.source_name.endswith(".pyr") else f"{pyramid.name}.pyr"
+        path = out_dir / "allpyramids" / _unique_name(name, taken, pyramid.id)
+        path.write_bytes(write_pyramid(exported[pyramid.id].document, export_note(pyramid.docset.name)))
+        report.files.append(path)
+        report.pyramids += 1
+    for annotation in annotations:
+        annotator = annotation.annotator_code or (annotation.annotator.username if annotation.annotator else "")
+        name = annotation.source_name or f"{annotation.pyramid.docset.name}.{annotation.peer.author}.pan"
+        path = out_dir / "allpans" / _unique_name(name, taken, annotation.id)
+        note = export_note(annotation.pyramid.docset.name, annotation.peer.author, annotator)
+        path.write_bytes(
+            write_peer_annotation(peer_documents[annotation.id], exported[annotation.pyramid_id].ducview_weights, note)
+        )
+        report.files.append(path)
+        report.peer_annotations += 1
+    return report

@@ -98,12 +98,16 @@ def coverage_score(raw_score: int, average_count: int, weights: Sequence[int]) -
 
 
 def comprehensive_score(quality: float | None, coverage: float | None) -> float | None:
-    """DUCView 1.5 "comprehensive": the harmonic mean of quality and coverage, 0 if either is 0."""
+    """DUCView 1.5 "comprehensive": the harmonic mean of quality and coverage, 0 if either is 0.
+
+    Computed as DUCView 1.5 does, 2 / (1/quality + 1/coverage) in floating point: on exact ties
+    the last printed digit depends on it (PyrEvalv2 crypto 33342: 0.34374999... -> 0.3437).
+    """
     if quality is None or coverage is None:
         return None
     if quality == 0 or coverage == 0:
         return 0.0
-    return 2 * quality * coverage / (quality + coverage)
+    return 2 / (1 / quality + 1 / coverage)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,105 @@
+"""Reading DUCView files: structure, UTF-16 offsets, and refusing bad input with a clear message."""
+
+import pytest
+
+from annotator.ducview import DucviewError
+from annotator.ducview.offsets import OffsetMap
+from annotator.ducview.reader import read_any, read_peer_annotation, read_pyramid
+
+from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+
+MINIMAL = b"""<?xml version="1.0"?>
+<pyramid>
+ <text>
+  <line>Alpha beta.</line>
+ </text>
+ <scu uid="1" label="Alpha">
+  <contributor label="Alpha">
+   <part label="Alpha" start="0" end="5"/>
+  </contributor>
+ </scu>
+</pyramid>
+"""
+
+
+def test_reads_the_pyramid_structure():
+    pyramid = read_pyramid(PYRAMID_FIXTURE.read_bytes())
+    assert [scu.uid for scu in pyramid.scus] == [11, 12, 13, 14, 15]
+    assert pyramid.scus[1].comment == 'Height & "size"'
+    assert pyramid.start_document_regex.startswith("[-]*\\nD[0-9]*")
+    # A discontinuous contributor keeps its parts in DUCView's (insertion) order.
+    parts = pyramid.scus[0].contributors[2].parts
+    assert [p.label for p in parts] == ["finishing it in 1889 for a world fair", "Eiffel's firm built the tower"]
+    assert pyramid.text.startswith("#3\n\n\n---------------\nD9901.M.100.A.A\n")
+
+
+def test_offsets_become_code_points_past_a_character_outside_the_bmp():
+    pyramid = read_pyramid(PYRAMID_FIXTURE.read_bytes())
+    for scu in pyramid.scus:
+        for contributor in scu.contributors:
+            for part in contributor.parts:
+                assert pyramid.text[part.start : part.end] == part.label
+    emoji_part = pyramid.scus[4].contributors[0].parts[0]
+    assert emoji_part.label.endswith("\U0001f600")
+
+
+def test_reads_a_peer_annotation_with_non_matching_pses():
+    annotation = read_peer_annotation(PAN_FIXTURE.read_bytes())
+    by_uid = {scu.uid: scu for scu in annotation.peer_scus}
+    assert len(by_uid[12].contributors) == 2
+    assert [c.parts[0].label for c in by_uid[0].contributors] == ["Tourists climb it every day"]
+    assert annotation.text.startswith("\U0001f600 The Eiffel Tower")
+    part = by_uid[11].contributors[0].parts[0]
+    assert annotation.text[part.start : part.end] == "opened in 1889 for the World's Fair"
+
+
+def test_offset_map_round_trips_every_position():
+    text = "a\U0001f600b\U0001f600\U0001f600c"
+    offsets = OffsetMap(text)
+    for i in range(len(text) + 1):
+        utf16 = len(text[:i].encode("utf-16-le")) // 2
+        assert offsets.to_utf16(i) == utf16
+        assert offsets.to_code_points(utf16) == i
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "the file is empty"),
+        (b"   \n", "the file is empty"),
+        (b"this is not XML at all", "malformed XML"),
+        (b"<pyramid><text><line>x</line></text>", "malformed XML"),
+        (
+            b'<?xml version="1.0"?>\n<!DOCTYPE pyramid [\n <!ENTITY a "aaaaaaaaaa">\n'
+            b' <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">\n]>\n'
+            b"<pyramid><text><line>&c;</line></text></pyramid>",
+            "refused unsafe XML",
+        ),
+        (MINIMAL.replace(b'end="5"', b'end="500"'), "lies outside the pyramid text"),
+        (MINIMAL.replace(b'start="0"', b'start="-1"'), "lies outside the pyramid text"),
+        (MINIMAL.replace(b'start="0"', b'start="5"'), "or is empty"),
+        (MINIMAL.replace(b'start="0"', b'start="zero"'), "start='zero' is not a whole number"),
+        (MINIMAL.replace(b' start="0"', b""), "has no 'start' attribute"),
+        (MINIMAL.replace(b"<pyramid>", b"<summary>").replace(b"</pyramid>", b"</summary>"), "found <summary>"),
+        (MINIMAL.replace(b' <scu uid="1" label="Alpha">', b' <scu uid="1" label="Alpha"></scu><scu uid="1" label="B">'), "has no contributor"),
+    ],
+)
+def test_bad_files_are_refused_with_a_message_naming_the_problem(data, message):
+    with pytest.raises(DucviewError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_any(data)
+
+
+def test_messages_name_the_line():
+    with pytest.raises(DucviewError, match=r"^line 8: part 0-500"):
+        read_pyramid(MINIMAL.replace(b'end="5"', b'end="500"'))
+
+
+def test_a_peer_scu_naming_an_scu_the_pyramid_lacks_is_refused():
+    data = PAN_FIXTURE.read_bytes().replace(b'<peerscu uid="13"', b'<peerscu uid="99"')
+    with pytest.raises(DucviewError, match=r'line \d+: <peerscu uid="99"> names an SCU the pyramid does not have'):
+        read_peer_annotation(data)
+
+
+def test_a_pyramid_is_not_read_as_a_peer_annotation():
+    with pytest.raises(DucviewError, match=r"expected a peer annotation \(.pan\)"):
+        read_peer_annotation(PYRAMID_FIXTURE.read_bytes())

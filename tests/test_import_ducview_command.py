@@ -1,0 +1,165 @@
+"""import_ducview: what it stores, how it reports, and that bad files change nothing."""
+
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError
+
+from annotator.importing import DucviewImporter
+from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, Summary
+
+from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from .helpers import import_files, record_counts
+
+pytestmark = pytest.mark.django_db
+
+
+def test_imports_a_pyramid_and_its_peer_annotation():
+    out = import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
+    assert "2 files: 1 pyramids (5 SCUs, 8 contributors), 1 peer annotations (4 PSEs)" in out
+    pyramid = Pyramid.objects.get()
+    assert pyramid.name == "D9901" and pyramid.docset.name == "D9901" and pyramid.docset.collection.name == "Fixtures"
+    assert [link.summary.author for link in pyramid.model_links.all()] == ["A", "B", "C"]
+    model_c = Summary.objects.get(kind="model", author="C")
+    assert model_c.text.startswith("Visitors love the tower \U0001f600 and it is 330 metres tall.")
+    # Offsets are code points into each summary's own text.
+    emoji_span = SCU.objects.get(uid=15).contributors.get().spans.get()
+    assert model_c.text[emoji_span.start : emoji_span.end] == "Visitors love the tower \U0001f600"
+    discontinuous = SCU.objects.get(uid=11).contributors.get(summary=model_c)
+    assert [model_c.text[s.start : s.end] for s in discontinuous.spans.all()] == [
+        "finishing it in 1889 for a world fair",
+        "Eiffel's firm built the tower",
+    ]
+    annotation = PeerAnnotation.objects.get()
+    assert (annotation.peer.author, annotation.annotator_code) == ("7", "100")
+    assert annotation.peer.text.endswith("It is 330 metres high.")  # DUCView's final "\n" dropped
+    assert PSE.objects.filter(scu__isnull=True).count() == 1
+    non_matching = PSE.objects.get(scu__isnull=True).spans.get()
+    assert annotation.peer.text[non_matching.start : non_matching.end] == "Tourists climb it every day"
+
+
+def test_the_pyramid_embedded_in_a_pan_is_the_same_record_as_its_pyr():
+    import_files(PAN_FIXTURE, PYRAMID_FIXTURE)
+    assert Pyramid.objects.count() == 1
+    assert Pyramid.objects.get().source_name == "D9901.pyr"  # named after its own file once seen
+
+
+def test_importing_again_changes_nothing_and_says_so():
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE)
+    before = record_counts()
+    out = import_files(PYRAMID_FIXTURE, PAN_FIXTURE)
+    assert record_counts() == before
+    assert "2 unchanged" in out and "Nothing changed" in out
+
+
+def test_options_override_the_file_names(tmp_path):
+    renamed = tmp_path / "anything.pan"
+    renamed.write_bytes(PAN_FIXTURE.read_bytes())
+    import_files(renamed, docset="T1", peer="42", annotator="ann")
+    annotation = PeerAnnotation.objects.get()
+    assert (annotation.pyramid.docset.name, annotation.peer.author, annotation.annotator_code) == ("T1", "42", "ann")
+
+
+def test_a_file_whose_docset_cannot_be_told_is_refused(tmp_path):
+    renamed = tmp_path / "anything.pan"
+    renamed.write_bytes(PAN_FIXTURE.read_bytes())
+    with pytest.raises(CommandError, match="1 of 1 files failed"):
+        import_files(renamed)
+    assert Collection.objects.count() == 0
+
+
+def test_a_stored_annotation_is_never_silently_replaced(tmp_path):
+    import_files(PAN_FIXTURE)
+    changed = tmp_path / PAN_FIXTURE.name
+    data = PAN_FIXTURE.read_bytes()
+    first_pse = data.index(b"<contributor", data.index(b'<peerscu uid="11"'))
+    end = data.index(b"</contributor>", first_pse) + len(b"</contributor>")
+    changed.write_bytes(data[:first_pse] + data[end:])
+    with pytest.raises(CommandError):
+        import_files(changed)
+    assert PSE.objects.count() == 4
+
+
+BAD_INPUTS = {
+    "empty.pan": b"",
+    "not-xml.pan": b"PK\x03\x04 this is a zip, not XML",
+    "malformed.pyr": PYRAMID_FIXTURE.read_bytes()[:-40],
+    "bomb.pyr": (
+        b'<?xml version="1.0"?>\n<!DOCTYPE pyramid [\n <!ENTITY a "aaaaaaaaaa">\n'
+        b' <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<pyramid><text><line>&b;</line></text></pyramid>'
+    ),
+    "outside.pyr": PYRAMID_FIXTURE.read_bytes().replace(b'start="434" end="460"', b'start="434" end="99999"'),
+    "unknown-scu.pan": PAN_FIXTURE.read_bytes().replace(b'<peerscu uid="13"', b'<peerscu uid="77"'),
+}
+EXPECTED_MESSAGES = {
+    "empty.pan": "the file is empty",
+    "not-xml.pan": "malformed XML",
+    "malformed.pyr": "malformed XML",
+    "bomb.pyr": "refused unsafe XML",
+    "outside.pyr": "lies outside the pyramid text",
+    "unknown-scu.pan": "names an SCU the pyramid does not have",
+}
+
+
+def write_bad_file(tmp_path, name):
+    path = tmp_path / ("100.D9902.M.100.A.9.pan" if name.endswith(".pan") else "D9902.pyr")
+    path.write_bytes(BAD_INPUTS[name])
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_fails_the_command_and_stores_nothing(tmp_path, name):
+    import_files(PYRAMID_FIXTURE)
+    before = record_counts()
+    with pytest.raises(CommandError, match="1 of 1 files failed"):
+        import_files(write_bad_file(tmp_path, name))
+    assert record_counts() == before
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_the_error_names_the_file_and_the_problem(tmp_path, name):
+    bad = write_bad_file(tmp_path, name)
+    importer = DucviewImporter("Test")
+    assert importer.import_file(bad) is False
+    (failure,) = importer.report.failures
+    assert failure.startswith(str(bad)) and EXPECTED_MESSAGES[name] in failure
+
+
+def test_one_bad_file_does_not_stop_the_others(tmp_path):
+    bad = tmp_path / "D9902.pyr"
+    bad.write_text("<pyramid>")
+    with pytest.raises(CommandError, match="1 of 3 files failed"):
+        import_files(PYRAMID_FIXTURE, bad, PAN_FIXTURE)
+    assert PeerAnnotation.objects.count() == 1
+
+
+def test_folders_are_searched_recursively(tmp_path):
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    (nested / PAN_FIXTURE.name).write_bytes(PAN_FIXTURE.read_bytes())
+    (tmp_path / "notes.txt").write_text("not a DUCView file")
+    out = import_files(tmp_path)
+    assert out.startswith("1 files:")
+
+
+def test_a_missing_path_is_an_error():
+    with pytest.raises(CommandError, match="no such file"):
+        import_files(Path("/nonexistent/D0101.pyr"))
+
+
+def test_model_regex_option_splits_a_pyramid_without_headers(tmp_path):
+    text = "---\nFirst student text here.\n---\nSecond student text.\n"
+    lines = "".join(f"  <line>{line}</line>\n" for line in text[:-1].split("\n"))
+    pyr = tmp_path / "MATTER.pyr"
+    pyr.write_text(
+        '<?xml version="1.0"?>\n<pyramid>\n <text>\n' + lines + ' </text>\n'
+        ' <scu uid="1" label="student text">\n  <contributor label="student text">\n'
+        '   <part label="student text" start="14" end="26"/>\n  </contributor>\n'
+        '  <contributor label="student text">\n   <part label="student text" start="39" end="51"/>\n'
+        "  </contributor>\n </scu>\n</pyramid>\n"
+    )
+    with pytest.raises(CommandError):
+        import_files(pyr, docset="MATTER")
+    import_files(pyr, docset="MATTER", model_regex=r"(?m)^---\n")
+    assert sorted(Summary.objects.values_list("author", flat=True)) == ["1", "2"]
+    assert set(SCU.objects.get().contributors.values_list("summary__author", flat=True)) == {"1", "2"}

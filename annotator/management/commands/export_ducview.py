@@ -19,7 +19,7 @@ class Command(BaseCommand):
             collection = Collection.objects.get(name=options["collection"])
         except Collection.DoesNotExist:
             raise CommandError(f"no collection {options['collection']!r}") from None
-        report = export_collection(collection, options["out"], options["docset"])
+        report = export_collection(collection, Path(options["out"]), options["docset"])
         self.stdout.write(
             f"{report.pyramids} pyramids and {report.peer_annotations} peer annotations written to {options['out']}"
         )

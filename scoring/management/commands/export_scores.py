@@ -30,7 +30,7 @@ class Command(BaseCommand):
         rows = score_collection(collection, options["docset"])
         text = FORMATS[options["format"]](rows)
         if options["out"]:
-            options["out"].write_text(text, encoding="utf-8")
+            Path(options["out"]).write_text(text, encoding="utf-8")
             self.stderr.write(f"{len(rows)} rows written to {options['out']}")
         else:
             self.stdout.write(text, ending="")

@@ -1,0 +1,110 @@
+"""export_ducview: files DUCView 1.4 opens; import -> export -> import keeps everything."""
+
+import pytest
+from django.core.management import CommandError
+
+from annotator.ducview.reader import read_peer_annotation, read_pyramid
+from annotator.models import PSE, SCU, Collection, PeerAnnotation, Span
+from scoring.records import score_collection
+
+from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from .helpers import import_files, run
+
+pytestmark = pytest.mark.django_db
+
+
+def pyramid_content(collection: str) -> set:
+    """Everything a pyramid holds, keyed by values that survive a round trip."""
+    spans = Span.objects.filter(contributor__scu__pyramid__docset__collection__name=collection)
+    return {
+        (
+            s.contributor.scu.pyramid.docset.name, s.contributor.scu.uid, s.contributor.scu.label,
+            s.contributor.scu.comment, s.contributor.comment, s.contributor.summary.author,
+            s.summary.author, s.start, s.end, s.position,
+        )
+        for s in spans.select_related("contributor__scu__pyramid__docset", "contributor__summary", "summary")
+    }
+
+
+def annotation_content(collection: str) -> set:
+    pses = PSE.objects.filter(annotation__pyramid__docset__collection__name=collection).select_related(
+        "annotation__peer", "annotation__pyramid__docset", "scu"
+    )
+    return {
+        (
+            p.annotation.pyramid.docset.name, p.annotation.peer.author, p.annotation.annotator_code,
+            p.scu.uid if p.scu else 0, p.comment, tuple(p.spans.values_list("start", "end")),
+        )
+        for p in pses
+    }
+
+
+def scores(collection: str) -> dict:
+    return {(r.docset, r.peer, r.annotator): r.scores for r in score_collection(Collection.objects.get(name=collection))}
+
+
+def round_trip(tmp_path, *sources, **import_options):
+    import_files(*sources, collection="before", **import_options)
+    out, _ = run("export_ducview", collection="before", out=str(tmp_path))
+    import_files(tmp_path, collection="after")
+    return out
+
+
+def test_round_trip_keeps_every_record_and_score(tmp_path):
+    out = round_trip(tmp_path, PYRAMID_FIXTURE, PAN_FIXTURE)
+    assert "1 pyramids and 1 peer annotations written" in out
+    assert pyramid_content("after") == pyramid_content("before") != set()
+    assert annotation_content("after") == annotation_content("before") != set()
+    assert scores("after") == scores("before")
+
+
+def test_exported_files_have_ducviews_format(tmp_path):
+    round_trip(tmp_path, PYRAMID_FIXTURE, PAN_FIXTURE)
+    pyr = (tmp_path / "allpyramids" / "D9901.pyr").read_bytes()
+    pan = (tmp_path / "allpans" / PAN_FIXTURE.name).read_bytes()
+    assert b"<!DOCTYPE pyramid [" in pyr and b"<!DOCTYPE peerAnnotation [" in pan
+    # UTF-16 offsets: the part after the emoji is written exactly as DUCView wrote it.
+    assert b'start="434" end="460"' in pyr
+    assert read_pyramid(pyr).text == read_pyramid(PYRAMID_FIXTURE.read_bytes()).text
+    labels = [line for line in pan.decode().splitlines() if "<peerscu" in line]
+    assert labels[0].startswith(' <peerscu uid="11" label="(3) The tower was built')
+    assert labels[-1] == ' <peerscu uid="0" label="All non-matching SCUs go here">'
+    assert read_peer_annotation(pan).text == read_peer_annotation(PAN_FIXTURE.read_bytes()).text
+
+
+def test_export_of_an_unknown_collection_is_an_error(tmp_path):
+    with pytest.raises(CommandError, match="no collection"):
+        run("export_ducview", collection="nope", out=str(tmp_path))
+
+
+def test_exported_files_are_found_by_their_note_whatever_their_name(tmp_path):
+    import_files(PAN_FIXTURE, collection="before")
+    run("export_ducview", collection="before", out=str(tmp_path))
+    exported = next((tmp_path / "allpans").iterdir())
+    renamed = exported.rename(tmp_path / "renamed.pan")
+    import_files(renamed, collection="after")
+    annotation = PeerAnnotation.objects.get(pyramid__docset__collection__name="after")
+    assert (annotation.pyramid.docset.name, annotation.peer.author, annotation.annotator_code) == ("D9901", "7", "100")
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("folder", ["duc2006-nist", "duc2007-main-nist", "duc2007-update-nist"])
+def test_round_trip_of_the_nist_files(tmp_path, shared_data, folder):
+    round_trip(tmp_path, shared_data / folder)
+    assert pyramid_content("after") == pyramid_content("before")
+    assert annotation_content("after") == annotation_content("before")
+    assert scores("after") == scores("before")
+    assert SCU.objects.filter(pyramid__docset__collection__name="after").count() == SCU.objects.filter(
+        pyramid__docset__collection__name="before"
+    ).count()
+
+
+@pytest.mark.shared_data
+def test_exported_nist_files_match_the_originals_line_for_line(tmp_path, shared_data):
+    source = shared_data / "duc2007-update-nist"
+    import_files(source, collection="update")
+    run("export_ducview", collection="update", out=str(tmp_path))
+    for original in sorted(source.glob("all*/*")):
+        exported = tmp_path / original.parent.name / original.name
+        # The export adds one line: the note naming docset, peer and annotator.
+        assert exported.read_text().splitlines()[2:] == original.read_text().splitlines()[1:], original.name

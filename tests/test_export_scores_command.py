@@ -1,0 +1,77 @@
+"""export_scores: the formats, the docset filter, and the number of queries."""
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from annotator.models import Collection
+
+from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from .helpers import import_files, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fixture_collection():
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
+    return Collection.objects.get(name="Fixtures")
+
+
+def test_duc_format_has_nists_columns(fixture_collection):
+    out, _ = run("export_scores", collection="Fixtures", format="duc")
+    # setid peerid modifiedscore numSCUs numrepetitions annotator: 5 / 6 with X_a = round(8 / 3) = 3
+    assert out == "D9901\t7\t0.8333\t2\t1\t100\n"
+
+
+def test_csv_has_every_score_and_count(fixture_collection):
+    out, _ = run("export_scores", collection="Fixtures", format="csv")
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert row["modified"] == "0.8333" and row["original"] == "0.7143" and row["quality"] == "0.7143"
+    assert row["coverage"] == "0.8333" and row["comprehensive"] == "0.7692"
+    assert (row["unique_scus"], row["repetitions"], row["non_matching"], row["pse_count"]) == ("2", "1", "1", "4")
+    assert (row["raw_score"], row["average_scu_count"], row["max_modified"], row["max_original"]) == ("5", "3", "6", "7")
+    assert (row["weight_convention"], row["average_rounding"]) == ("contributors", "half_up")
+
+
+def test_json_says_which_conventions_were_used(fixture_collection):
+    fixture_collection.average_rounding = "floor"
+    fixture_collection.save()
+    document = json.loads(run("export_scores", collection="Fixtures", format="json")[0])
+    assert document["conventions"] == [{"weight": "contributors", "average_rounding": "floor"}]
+    (row,) = document["rows"]
+    assert row["average_scu_count"] == 2 and row["modified"] == 1.0
+
+
+def test_out_writes_a_file(fixture_collection, tmp_path):
+    target = tmp_path / "scores.csv"
+    _, err = run("export_scores", collection="Fixtures", out=str(target))
+    assert "1 rows written" in err and target.read_text().startswith("collection,docset,peer")
+
+
+def test_docset_filter(fixture_collection):
+    assert run("export_scores", collection="Fixtures", docset="D9901", format="duc")[0].count("\n") == 1
+    with pytest.raises(CommandError, match="has no docset 'D0000'"):
+        run("export_scores", collection="Fixtures", docset="D0000")
+
+
+def test_unknown_collection_lists_the_known_ones(fixture_collection):
+    with pytest.raises(CommandError, match="known: Fixtures"):
+        run("export_scores", collection="DUC 1999")
+
+
+def test_queries_do_not_grow_with_peers(fixture_collection, tmp_path):
+    with CaptureQueriesContext(connection) as one_peer:
+        run("export_scores", collection="Fixtures", format="csv")
+    # Nine more peer annotations of the same pyramid, by other annotators.
+    for annotator in range(1, 10):
+        import_files(PAN_FIXTURE, collection="Fixtures", annotator=f"a{annotator}")
+    with CaptureQueriesContext(connection) as ten_peers:
+        out, _ = run("export_scores", collection="Fixtures", format="csv")
+    assert out.count("\n") == 11
+    assert len(ten_peers) == len(one_peer)

@@ -1,7 +1,97 @@
+"""Read-only pages: the collections a user may see, a pyramid, a peer annotation."""
+
+from collections import defaultdict
+
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, render
+
+from scoring.records import score_annotations
+
+from .access import visible_annotations, visible_collections, visible_pyramids
+from .models import PSE, SCU, Contributor, Span
+from .problems import pyramid_problems
+from .textmarks import coverage, runs
 
 
 @login_required
 def home(request):
-    return render(request, "annotator/home.html", {})
+    pyramids = (
+        visible_pyramids(request.user)
+        .select_related("docset__collection")
+        .annotate(scu_count=Count("scus", distinct=True))
+        .order_by("docset__collection__name", "docset__name", "name")
+    )
+    annotation_counts = dict(
+        visible_annotations(request.user).order_by().values("pyramid_id").annotate(n=Count("id")).values_list("pyramid_id", "n")
+    )
+    collections = defaultdict(list)
+    for pyramid in pyramids:
+        pyramid.annotation_count = annotation_counts.get(pyramid.id, 0)
+        collections[pyramid.docset.collection].append(pyramid)
+    return render(
+        request,
+        "annotator/home.html",
+        {"collections": dict(collections), "all_collections": visible_collections(request.user)},
+    )
+
+
+@login_required
+def pyramid_detail(request, pk):
+    pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
+    scus = list(pyramid.scus.annotate(weight=Count("contributors")).order_by("-weight", "label"))
+    spans = list(
+        Span.objects.filter(contributor__scu__pyramid=pyramid).select_related("contributor", "summary").order_by("start")
+    )
+    uid_of = {scu.id: scu.uid for scu in scus}
+    by_summary = defaultdict(list)
+    by_contributor = defaultdict(list)
+    for span in spans:
+        by_summary[span.summary_id].append((span.start, span.end, uid_of[span.contributor.scu_id]))
+        by_contributor[span.contributor_id].append(span)
+    models = []
+    for link in pyramid.model_links.select_related("summary"):
+        summary_spans = by_summary[link.summary_id]
+        models.append(
+            {"summary": link.summary, "runs": runs(link.summary.text, summary_spans),
+             "coverage": coverage(link.summary.text, summary_spans)}
+        )
+    contributors = defaultdict(list)
+    for contributor in Contributor.objects.filter(scu__pyramid=pyramid).select_related("summary"):
+        parts = sorted(by_contributor[contributor.id], key=lambda s: s.start)
+        contributors[contributor.scu_id].append(
+            {"model": contributor.summary.author, "text": "...".join(s.summary.text[s.start : s.end] for s in parts),
+             "comment": contributor.comment}
+        )
+    for scu in scus:
+        scu.contributor_list = sorted(contributors[scu.id], key=lambda c: c["model"])
+    return render(
+        request,
+        "annotator/pyramid_detail.html",
+        {"pyramid": pyramid, "models": models, "scus": scus, "problems": pyramid_problems(pyramid)},
+    )
+
+
+@login_required
+def annotation_detail(request, pk):
+    annotations = visible_annotations(request.user)
+    annotation = get_object_or_404(annotations.select_related("pyramid__docset__collection", "peer"), pk=pk)
+    (row,) = score_annotations(annotations.filter(pk=annotation.pk))
+    weights = dict(SCU.objects.filter(pyramid=annotation.pyramid).annotate(w=Count("contributors")).values_list("id", "w"))
+    pses = list(PSE.objects.filter(annotation=annotation).select_related("scu").prefetch_related("spans"))
+    marks, listed = [], []
+    for pse in pses:
+        key = pse.scu.uid if pse.scu else 0
+        parts = sorted(pse.spans.all(), key=lambda s: s.start)
+        marks.extend((s.start, s.end, key) for s in parts)
+        listed.append(
+            {"scu": pse.scu, "weight": weights.get(pse.scu_id, 0), "key": key,
+             "text": "...".join(annotation.peer.text[s.start : s.end] for s in parts), "comment": pse.comment}
+        )
+    listed.sort(key=lambda p: (-p["weight"], p["scu"].label if p["scu"] else ""))
+    return render(
+        request,
+        "annotator/annotation_detail.html",
+        {"annotation": annotation, "runs": runs(annotation.peer.text, marks), "pses": listed, "scores": row.scores,
+         "row": row},
+    )

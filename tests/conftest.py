@@ -27,3 +27,27 @@ def shared_data() -> Path:
 def postgresql_only():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL): the rule is a PostgreSQL trigger")
+
+
+@pytest.fixture
+def demo(db):
+    """The demo docset, and three users: an administrator, an assigned annotator, an outsider."""
+    from django.contrib.auth import get_user_model
+
+    from annotator.demo import load_demo
+    from annotator.models import Assignment, PeerAnnotation, Pyramid
+
+    load_demo()
+    users = get_user_model().objects
+    pyramid = Pyramid.objects.get()
+    annotator = users.create_user("annotator", password="annotator-pass-1")
+    Assignment.objects.create(
+        user=annotator, task="peer", pyramid=pyramid, peer=PeerAnnotation.objects.get(peer__author="1").peer
+    )
+    return {
+        "pyramid": pyramid,
+        "annotations": {a.peer.author: a for a in PeerAnnotation.objects.select_related("peer")},
+        "admin": users.create_user("organizer", password="organizer-pass-1", is_staff=True),
+        "annotator": annotator,
+        "outsider": users.create_user("outsider", password="outsider-pass-1"),
+    }

@@ -1,0 +1,32 @@
+"""Who may see what. Staff (administrators, organizers) see everything; an annotator sees the
+pyramids they built or are assigned to, and the peer annotations they made or are assigned to."""
+
+from django.db.models import F, Q
+
+from .models import Collection, PeerAnnotation, Pyramid
+
+
+def visible_pyramids(user):
+    pyramids = Pyramid.objects.all()
+    if user.is_staff:
+        return pyramids
+    return pyramids.filter(Q(created_by=user) | Q(assignments__user=user)).distinct()
+
+
+def visible_annotations(user):
+    annotations = PeerAnnotation.objects.all()
+    if user.is_staff:
+        return annotations
+    return annotations.filter(
+        Q(annotator=user)
+        | Q(pyramid__assignments__user=user, pyramid__assignments__task="peer",
+            pyramid__assignments__peer=F("peer"))
+    ).distinct()
+
+
+def visible_collections(user):
+    if user.is_staff:
+        return Collection.objects.all()
+    return Collection.objects.filter(
+        Q(docsets__pyramids__in=visible_pyramids(user)) | Q(docsets__pyramids__peer_annotations__in=visible_annotations(user))
+    ).distinct()

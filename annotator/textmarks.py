@@ -1,0 +1,37 @@
+"""Cut a text into runs of characters covered by the same set of spans, for shading in pages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str
+    keys: tuple  # the keys of the spans covering this run, sorted; empty = uncovered
+
+
+def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:
+    """spans: (start, end, key). Adjacent characters with the same covering keys form one run."""
+    boundaries = {0, len(text)}
+    for start, end, _ in spans:
+        boundaries.update((max(0, min(start, len(text))), max(0, min(end, len(text)))))
+    points = sorted(boundaries)
+    result = []
+    for left, right in zip(points, points[1:]):
+        keys = tuple(sorted({key for start, end, key in spans if start <= left and right <= end}, key=str))
+        if result and result[-1].keys == keys:
+            result[-1] = Run(result[-1].text + text[left:right], keys)
+        else:
+            result.append(Run(text[left:right], keys))
+    return result
+
+
+def coverage(text: str, spans: list[tuple[int, int, object]]) -> float:
+    """Share of the text's non-space characters that lie in some span."""
+    covered = [False] * len(text)
+    for start, end, _ in spans:
+        for i in range(max(0, start), min(end, len(text))):
+            covered[i] = True
+    counted = [c for ch, c in zip(text, covered) if not ch.isspace()]
+    return sum(counted) / len(counted) if counted else 0.0

@@ -1,0 +1,49 @@
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def url(demo, query=""):
+    return reverse("collection-scores", args=[demo["pyramid"].docset.collection.pk]) + query
+
+
+def test_staff_see_the_score_table(client, demo):
+    client.force_login(demo["admin"])
+    page = client.get(url(demo)).content.decode()
+    assert page.count("<tr>") == 4  # header + three peers
+    assert '<td class="num">1.0000</td>' in page and '<td class="num">0.3158</td>' in page
+
+
+@pytest.mark.parametrize("fmt, content_type, first_line", [
+    ("csv", "text/csv", "collection,docset,peer"),
+    ("duc", "text/tab-separated-values", "DEMO01\t1\t1.0000\t6\t0\tdemo"),
+    ("json", "application/json", "{"),
+])
+def test_downloads(client, demo, fmt, content_type, first_line):
+    client.force_login(demo["admin"])
+    response = client.get(url(demo, f"?format={fmt}"))
+    assert response["Content-Type"].startswith(content_type)
+    assert "attachment" in response["Content-Disposition"]
+    assert response.content.decode().startswith(first_line)
+
+
+def test_csv_download_has_a_row_per_peer(client, demo):
+    client.force_login(demo["admin"])
+    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?format=csv")).content.decode())))
+    assert [r["peer"] for r in rows] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize("who", ["annotator", "outsider"])
+def test_non_staff_are_refused(client, demo, who):
+    client.force_login(demo[who])
+    response = client.get(url(demo, "?format=csv"))
+    assert response.status_code == 302 and "admin/login" in response.url
+
+
+def test_unknown_collection_is_404(client, demo):
+    client.force_login(demo["admin"])
+    assert client.get(reverse("collection-scores", args=[9999])).status_code == 404

@@ -1,0 +1,58 @@
+import pytest
+from django.urls import reverse
+
+from annotator.models import Assignment
+
+pytestmark = pytest.mark.django_db
+
+
+def url(demo):
+    return reverse("pyramid-detail", args=[demo["pyramid"].pk])
+
+
+def test_shows_models_shaded_and_scus_by_weight(client, demo):
+    client.force_login(demo["admin"])
+    page = client.get(url(demo)).content.decode()
+    assert page.count('<article class="summary">') == 4
+    assert '<mark title="SCU 1" data-scus="1">Apollo 11 landed on the Moon on July 20, 1969</mark>' in page
+    scu_list = page[page.index('<section class="scus">'):]
+    heaviest, lightest = scu_list.index("Apollo 11 landed the first people"), scu_list.index("Kennedy&#x27;s goal")
+    assert heaviest < lightest  # weight 4 before weight 1
+    assert "Apollo 11 was the first crewed mission to land on the Moon...in July 1969" in page  # discontinuous
+    assert "% in SCUs" in page
+
+
+def test_lists_rule_violations_as_problems(client, demo):
+    from annotator.models import Contributor, Span
+
+    client.force_login(demo["admin"])
+    assert "to review" not in client.get(url(demo)).content.decode()
+    # A second contributor from model A in an SCU that already has one (as imported DUC data can).
+    scu = demo["pyramid"].scus.get(uid=1)
+    summary = demo["pyramid"].models_used.get(author="A")
+    contributor = Contributor.objects.create(scu=scu, summary=summary)
+    Span.objects.create(contributor=contributor, summary=summary, start=0, end=9)
+    page = client.get(url(demo)).content.decode()
+    assert "problems to review" in page
+    assert "SCU 1 has 2 contributors from model A" in page
+    assert "SCU 1 overlaps SCU 1 in model A" in page
+
+
+def test_assigned_annotator_may_see_the_pyramid(client, demo):
+    Assignment.objects.create(user=demo["outsider"], task="pyramid", pyramid=demo["pyramid"])
+    client.force_login(demo["outsider"])
+    assert client.get(url(demo)).status_code == 200
+
+
+def test_the_annotator_of_one_of_its_peers_may_read_it(client, demo):
+    client.force_login(demo["annotator"])
+    assert client.get(url(demo)).status_code == 200
+
+
+def test_others_get_404(client, demo):
+    client.force_login(demo["outsider"])
+    assert client.get(url(demo)).status_code == 404
+
+
+def test_anonymous_is_redirected(client, demo):
+    assert client.get(url(demo)).status_code == 302

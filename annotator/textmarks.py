@@ -10,6 +10,11 @@ class Run:
     text: str
     keys: tuple  # the keys of the spans covering this run, sorted; empty = uncovered
 
+    @property
+    def has_words(self) -> bool:
+        """Whether the run holds letters or digits (spaces and punctuation alone are not content)."""
+        return any(ch.isalnum() for ch in self.text)
+
 
 def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:
     """spans: (start, end, key). Adjacent characters with the same covering keys form one run."""

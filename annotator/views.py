@@ -4,6 +4,7 @@ from collections import defaultdict
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
+from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, render
 
 from scoring.records import score_annotations
@@ -39,7 +40,8 @@ def home(request):
 @login_required
 def pyramid_detail(request, pk):
     pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
-    scus = list(pyramid.scus.annotate(weight=Count("contributors")).order_by("-weight", "label"))
+    # DUCView's "Order": heaviest first, then by label ignoring case.
+    scus = list(pyramid.scus.annotate(weight=Count("contributors")).order_by("-weight", Lower("label")))
     spans = list(
         Span.objects.filter(contributor__scu__pyramid=pyramid).select_related("contributor", "summary").order_by("start")
     )

@@ -138,6 +138,11 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+    # TLS usually ends at a proxy in front of gunicorn: opt in to these where it does.
+    SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+    if env_flag("BEHIND_TLS_PROXY"):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {
     "version": 1,

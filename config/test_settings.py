@@ -10,6 +10,8 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Live-server request threads must not keep connections open past the test database's life.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False

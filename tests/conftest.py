@@ -39,13 +39,14 @@ def demo(db):
 
     load_demo()
     users = get_user_model().objects
-    pyramid = Pyramid.objects.get()
+    pyramid = Pyramid.objects.select_related("docset__collection").get()
     annotator = users.create_user("annotator", password="annotator-pass-1")
     Assignment.objects.create(
         user=annotator, task="peer", pyramid=pyramid, peer=PeerAnnotation.objects.get(peer__author="1").peer
     )
     return {
         "pyramid": pyramid,
+        "scores_url": f"/collections/{pyramid.docset.collection.pk}/scores/",
         "annotations": {a.peer.author: a for a in PeerAnnotation.objects.select_related("peer")},
         "admin": users.create_user("organizer", password="organizer-pass-1", is_staff=True),
         "annotator": annotator,

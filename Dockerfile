@@ -1,0 +1,14 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+
+# The app runs from this checkout (templates/ and static/ sit beside config/), installed in place.
+COPY . .
+RUN pip install --no-cache-dir -e . \
+    && SECRET_KEY=build-only python manage.py collectstatic --noinput
+
+RUN useradd --create-home app && chown -R app /app/staticfiles
+USER app
+EXPOSE 8000
+CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]

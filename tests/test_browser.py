@@ -1,0 +1,78 @@
+"""In real Chromium: an organizer logs in, reads a pyramid and a peer annotation, downloads scores."""
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from django.db import connections
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+]
+
+
+@pytest.fixture
+def browser_page():
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop in this thread; the live server's database work
+    # happens in its own thread, so Django's async guard does not apply to us here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+        )
+        page = browser.new_page(accept_downloads=True)
+        yield page
+        browser.close()
+        # Database work done while Playwright runs gets a connection of its own (another context):
+        # close it, or it outlives the test database.
+        connections.close_all()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+def log_in(page, live_server, username, password):
+    page.goto(live_server.url + "/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+
+
+def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, live_server, demo):
+    page = browser_page
+    log_in(page, live_server, "organizer", "organizer-pass-1")
+    assert page.locator("h2", has_text="Demo: Apollo 11").is_visible()
+
+    page.click("a:text-is('DEMO01')")
+    assert page.locator("h1").inner_text().startswith("Pyramid DEMO01")
+    assert page.locator("article.summary").count() == 4
+    first = page.locator(".scu-list > li").first
+    assert first.locator(".weight").inner_text() == "4"
+    # Words of model C's discontinuous contributor are shaded and point to SCU 1.
+    shaded = page.locator("mark[data-scus='1']").filter(has_text=re.compile(r"^in July 1969$"))
+    assert shaded.count() == 1
+
+    page.click("text=Demo: Apollo 11")
+    page.click("text=Scores")
+    assert page.locator("tbody tr").count() == 3
+    with page.expect_download() as download:
+        page.click("text=CSV")
+    content = Path(download.value.path()).read_text()
+    assert content.splitlines()[0].startswith("collection,docset,peer")
+
+    page.click("tbody tr:nth-child(2) a")
+    assert page.locator("h1").inner_text().startswith("Peer 2")
+    assert page.locator("mark.zero", has_text="The Saturn V rocket launched from Florida").is_visible()
+    assert page.locator("table.scores td").first.inner_text() == "0.3158"
+
+
+def test_annotator_cannot_open_the_score_table(browser_page, live_server, demo):
+    page = browser_page
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    assert page.locator("text=Scores").count() == 0
+    page.goto(live_server.url + demo["scores_url"])
+    assert "/admin/login/" in page.url

@@ -15,6 +15,14 @@ from .models import Contributor as ContributorRecord
 from .models import PSE, SCU, Collection, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span
 
 
+def grouped(queryset, key: str) -> dict[int, list]:
+    """Records of one query grouped by a foreign key, each group in the query's order."""
+    groups = defaultdict(list)
+    for record in queryset:
+        groups[getattr(record, key)].append(record)
+    return groups
+
+
 def generated_header(position: int, count: int, name: str) -> str:
     """A DUC-style header for pyramids made in the app (imported ones keep their own)."""
     rule = "-" * max(15, len(name))
@@ -33,18 +41,21 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
     """Build the DUCView document of each pyramid, in six queries for all of them."""
     pyramids = list(pyramids)
     ids = [p.id for p in pyramids]
-    links = defaultdict(list)
-    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
-        links[link.pyramid_id].append(link)
-    scus = defaultdict(list)
-    for scu in SCU.objects.filter(pyramid_id__in=ids).annotate(n=Count("contributors")).order_by("pyramid_id", "position", "id"):
-        scus[scu.pyramid_id].append(scu)
-    contributors = defaultdict(list)
-    for contributor in ContributorRecord.objects.filter(scu__pyramid_id__in=ids).order_by("scu_id", "position", "id"):
-        contributors[contributor.scu_id].append(contributor)
-    spans = defaultdict(list)
-    for span in Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("contributor_id", "position", "id"):
-        spans[span.contributor_id].append(span)
+    links = grouped(
+        PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"),
+        "pyramid_id",
+    )
+    scus = grouped(
+        SCU.objects.filter(pyramid_id__in=ids).annotate(n=Count("contributors")).order_by("pyramid_id", "position", "id"),
+        "pyramid_id",
+    )
+    contributors = grouped(
+        ContributorRecord.objects.filter(scu__pyramid_id__in=ids).order_by("scu_id", "position", "id"), "scu_id"
+    )
+    spans = grouped(
+        Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("contributor_id", "position", "id"),
+        "contributor_id",
+    )
 
     result = {}
     for pyramid in pyramids:
@@ -83,12 +94,8 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
 def peer_annotation_documents(annotations, pyramids: dict[int, ExportedPyramid]) -> dict[int, PeerAnnotationDocument]:
     annotations = list(annotations)
     ids = [a.id for a in annotations]
-    pses = defaultdict(list)
-    for pse in PSE.objects.filter(annotation_id__in=ids).order_by("annotation_id", "position", "id"):
-        pses[pse.annotation_id].append(pse)
-    spans = defaultdict(list)
-    for span in PSESpan.objects.filter(pse__annotation_id__in=ids).order_by("pse_id", "position", "id"):
-        spans[span.pse_id].append(span)
+    pses = grouped(PSE.objects.filter(annotation_id__in=ids).order_by("annotation_id", "position", "id"), "annotation_id")
+    spans = grouped(PSESpan.objects.filter(pse__annotation_id__in=ids).order_by("pse_id", "position", "id"), "pse_id")
     comments = {
         (c.annotation_id, c.scu_id): c.comment for c in PeerSCUComment.objects.filter(annotation_id__in=ids)
     }

@@ -163,3 +163,34 @@ def test_model_regex_option_splits_a_pyramid_without_headers(tmp_path):
     import_files(pyr, docset="MATTER", model_regex=r"(?m)^---\n")
     assert sorted(Summary.objects.values_list("author", flat=True)) == ["1", "2"]
     assert set(SCU.objects.get().contributors.values_list("summary__author", flat=True)) == {"1", "2"}
+
+
+def test_a_part_whose_offsets_are_shifted_is_re_anchored_and_counted(tmp_path):
+    shifted = tmp_path / "D9901.pyr"
+    # "was the tallest structure in the world until 1930" stored two characters too far right.
+    shifted.write_bytes(PYRAMID_FIXTURE.read_bytes().replace(b'start="150" end="199"', b'start="152" end="201"'))
+    out = import_files(shifted)
+    assert "1 parts re-anchored" in out
+    span = SCU.objects.get(uid=14).contributors.get().spans.get()
+    assert span.summary.text[span.start : span.end] == "was the tallest structure in the world until 1930"
+
+
+def test_duc_data_breaking_the_rules_is_kept_and_reported(tmp_path):
+    # As in NIST's D0727: an SCU with two contributors from one model. DUCView's weight counts both.
+    extra = (
+        b'  <contributor label="It is 330 metres tall">\n'
+        b'   <part label="It is 330 metres tall" start="124" end="145"/>\n  </contributor>\n'
+    )
+    data = PYRAMID_FIXTURE.read_bytes()
+    scu_14 = data.index(b'<scu uid="14"')
+    closing = data.index(b" </scu>", scu_14)
+    broken = tmp_path / "D9901.pyr"
+    broken.write_bytes(data[:closing] + extra + data[closing:])
+    out = import_files(broken)
+    assert "SCU 14 has more than one contributor from model A" in out
+    assert SCU.objects.get(uid=14).contributors.count() == 2
+
+    from annotator.problems import REPEATED_MODEL, pyramid_problems
+
+    problems = pyramid_problems(Pyramid.objects.get())
+    assert [(p.kind, p.scu_uid) for p in problems if p.kind == REPEATED_MODEL] == [(REPEATED_MODEL, 14)]

@@ -260,7 +260,9 @@ class DucviewImporter:
             raise DucviewError(f"peer {identity.peer} of {docset.name} differs from the peer text already stored")
         annotator = identity.annotator or ""
         fingerprint = _fingerprint(stored.pyramid.fingerprint, text, _scu_content(document.peer_scus))
-        existing = PeerAnnotation.objects.filter(pyramid=stored.pyramid, peer=peer, annotator_code=annotator).first()
+        existing = PeerAnnotation.objects.filter(
+            pyramid=stored.pyramid, peer=peer, annotator__isnull=True, annotator_code=annotator
+        ).first()
         if existing is not None:
             if existing.fingerprint == fingerprint:
                 return False

@@ -239,9 +239,17 @@ class PeerAnnotation(models.Model):
     class Meta:
         ordering = ["pyramid_id", "peer_id", "annotator_code"]
         constraints = [
+            # One annotation of a peer per annotator: a user of this app, or an imported annotator id.
             models.UniqueConstraint(
-                fields=["pyramid", "peer", "annotator_code"], name="peerannotation_unique_annotator"
-            )
+                fields=["pyramid", "peer", "annotator"],
+                condition=Q(annotator__isnull=False),
+                name="peerannotation_unique_user",
+            ),
+            models.UniqueConstraint(
+                fields=["pyramid", "peer", "annotator_code"],
+                condition=Q(annotator__isnull=True),
+                name="peerannotation_unique_annotator_code",
+            ),
         ]
 
     def __str__(self):

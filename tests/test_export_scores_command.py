@@ -24,9 +24,10 @@ def fixture_collection():
 
 
 def test_duc_format_has_nists_columns(fixture_collection):
-    out, _ = run("export_scores", collection="Fixtures", format="duc")
+    out, err = run("export_scores", collection="Fixtures", format="duc")
     # setid peerid modifiedscore numSCUs numrepetitions annotator: 5 / 6 with X_a = round(8 / 3) = 3
     assert out == "D9901\t7\t0.8333\t2\t1\t100\n"
+    assert "SCU weight = contributors, X_a rounding = half_up" in err
 
 
 def test_csv_has_every_score_and_count(fixture_collection):

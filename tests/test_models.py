@@ -65,3 +65,16 @@ def test_unique_names_and_labels(records):
     refused(lambda: SCU.objects.create(pyramid=scu.pyramid, uid=scu.uid, label="duplicate uid"))
     refused(lambda: SCU.objects.create(pyramid=scu.pyramid, uid=999, label=""))
     refused(lambda: SCU.objects.create(pyramid=scu.pyramid, uid=0, label="uid 0 is for non-matching PSEs"))
+
+
+def test_one_annotation_of_a_peer_per_annotator(records, django_user_model):
+    annotation = records["annotation"]
+    alice, bob = (django_user_model.objects.create_user(name) for name in ("alice", "bob"))
+    for user in (alice, bob):  # two users of the app, neither with an imported annotator id
+        PeerAnnotation.objects.create(pyramid=annotation.pyramid, peer=annotation.peer, annotator=user)
+    refused(lambda: PeerAnnotation.objects.create(pyramid=annotation.pyramid, peer=annotation.peer, annotator=alice))
+    refused(
+        lambda: PeerAnnotation.objects.create(
+            pyramid=annotation.pyramid, peer=annotation.peer, annotator_code=annotation.annotator_code
+        )
+    )

@@ -29,6 +29,11 @@ class Command(BaseCommand):
             raise CommandError(f"collection {collection.name!r} has no docset {options['docset']!r}")
         rows = score_collection(collection, options["docset"])
         text = FORMATS[options["format"]](rows)
+        # NIST's layout has no room for them, so every format also says its conventions here.
+        self.stderr.write(
+            f"{collection.name}: SCU weight = {collection.weight_convention}, "
+            f"X_a rounding = {collection.average_rounding}"
+        )
         if options["out"]:
             Path(options["out"]).write_text(text, encoding="utf-8")
             self.stderr.write(f"{len(rows)} rows written to {options['out']}")

@@ -4,7 +4,10 @@ The two agree for text in the Basic Multilingual Plane; a character outside it (
 takes two UTF-16 units. These helpers convert in both directions for one text.
 """
 
+import re
 from bisect import bisect_right
+
+ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 class OffsetMap:
@@ -12,7 +15,7 @@ class OffsetMap:
 
     def __init__(self, text: str):
         # Code point positions of the characters that take two UTF-16 units.
-        self._astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
+        self._astral = [] if text.isascii() else [m.start() for m in ASTRAL.finditer(text)]
         self._length = len(text)
         # The UTF-16 position of each astral character: its code point index plus the astral
         # characters before it.

@@ -235,11 +235,7 @@ def read_pyramid(data: bytes) -> PyramidDocument:
     return _pyramid(handler)
 
 
-def read_peer_annotation(data: bytes) -> PeerAnnotationDocument:
-    """Read a .pan file: the embedded pyramid, the peer text and its PSEs per SCU."""
-    handler = _parse(data)
-    if handler.root != "peerAnnotation":
-        raise DucviewError(f"expected a peer annotation (.pan), found <{handler.root}>")
+def _peer_annotation(handler: _Handler) -> PeerAnnotationDocument:
     pyramid = _pyramid(handler)
     if handler.peer_text is None:
         raise DucviewError("the peer annotation has no <annotation><text>")
@@ -254,6 +250,15 @@ def read_peer_annotation(data: bytes) -> PeerAnnotationDocument:
     return PeerAnnotationDocument(pyramid=pyramid, text=text, peer_scus=handler.peer_scus)
 
 
-def read_any(data: bytes) -> PyramidDocument | PeerAnnotationDocument:
+def read_peer_annotation(data: bytes) -> PeerAnnotationDocument:
+    """Read a .pan file: the embedded pyramid, the peer text and its PSEs per SCU."""
     handler = _parse(data)
-    return read_pyramid(data) if handler.root == "pyramid" else read_peer_annotation(data)
+    if handler.root != "peerAnnotation":
+        raise DucviewError(f"expected a peer annotation (.pan), found <{handler.root}>")
+    return _peer_annotation(handler)
+
+
+def read_any(data: bytes) -> PyramidDocument | PeerAnnotationDocument:
+    """Read a .pyr or a .pan file, whichever it is (parsed once)."""
+    handler = _parse(data)
+    return _pyramid(handler) if handler.root == "pyramid" else _peer_annotation(handler)

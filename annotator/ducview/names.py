@@ -1,8 +1,10 @@
 """What a DUCView file is about: docset, peer and annotator, from its name or its export note.
 
 DUC names:  100.D0601.M.250.A.10.pan   annotator 100, docset D0601, peer 10
-            D0703.M.250.A.9.pan        docset D0703, peer 9, annotator A (the assessor letter)
-            D0736-A.M.100.H.35.pan     docset D0736-A, peer 35, annotator H
+            D0703.M.250.A.9.pan        docset D0703, peer 9 (no annotator: "A" is the assessor who
+                                       wrote the topic; NIST's annotator table lists 102)
+            D0736-A.M.100.H.35.pan     docset D0736-A, peer 35, annotator H (update-task names: the
+                                       letter is the annotator, as NIST's 2007 update table says)
             D0703-ACDJ.pyr             docset D0703 (built from models A, C, D and J)
 Files written by export_ducview start with a comment that says the same whatever their name:
             <!-- pyramid-annotator: docset="D0601" peer="10" annotator="100" -->
@@ -40,9 +42,10 @@ def identity_from_name(path: Path) -> FileIdentity:
     name = path.name
     pan = PAN_NAME.match(name)
     if pan:
-        return FileIdentity(
-            docset=pan["docset"], peer=pan["peer"], annotator=pan["annotator"] or pan["assessor"]
-        )
+        annotator = pan["annotator"]
+        if annotator is None and "-" in pan["docset"]:
+            annotator = pan["assessor"]
+        return FileIdentity(docset=pan["docset"], peer=pan["peer"], annotator=annotator)
     pyr = PYR_NAME.match(name)
     if pyr:
         return FileIdentity(docset=pyr["docset"])

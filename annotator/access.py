@@ -30,3 +30,12 @@ def visible_collections(user):
     return Collection.objects.filter(
         Q(docsets__pyramids__in=visible_pyramids(user)) | Q(docsets__pyramids__peer_annotations__in=visible_annotations(user))
     ).distinct()
+
+
+def can_edit_pyramid(user, pyramid) -> bool:
+    """Staff, the pyramid's creator, and annotators assigned to build it may edit it."""
+    if not (user and user.is_authenticated):
+        return False
+    if user.is_staff or (pyramid.created_by_id and pyramid.created_by_id == user.pk):
+        return True
+    return pyramid.assignments.filter(user=user, task="pyramid").exists()

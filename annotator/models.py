@@ -361,3 +361,33 @@ class HumanJudgment(models.Model):
 
     def __str__(self):
         return f"{self.summary} {self.criterion} = {self.value}"
+
+
+class PyramidChange(models.Model):
+    """One editing action on a pyramid: who, when, what; with the state before and after it.
+
+    `before` and `after` hold snapshots of the SCUs the action touched (keyed by uid; null for an
+    SCU that did not exist) and the order of all SCUs, so that undo restores `before` and redo
+    `after` (see annotator.editing).
+    """
+
+    class State(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        UNDONE = "undone", "Undone"
+        DISCARDED = "discarded", "Discarded (undone, then superseded)"
+
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)
+    description = models.TextField()
+    before = models.JSONField()
+    after = models.JSONField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.APPLIED)
+
+    class Meta:
+        ordering = ["pyramid_id", "id"]
+        indexes = [models.Index(fields=["pyramid", "state", "id"], name="pyramidchange_stack")]
+
+    def __str__(self):
+        return f"{self.pyramid} #{self.pk}: {self.description}"

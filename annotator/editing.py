@@ -1,0 +1,602 @@
+"""Editing a pyramid: every operation an annotator performs, with the method's rules.
+
+The pages, the API and the tests all edit through these functions. Each one:
+1. locks the pyramid row and checks the caller may edit it and saw its current version
+   (a stale view — another tab, another person — raises StaleVersion: HTTP 409);
+2. checks the rules (Passonneau 2009 §2.1: at most one contributor per model summary in an SCU;
+   a contributor's parts lie in one model; spans lie in their summary, snapped to whole words);
+3. applies the change, raises the pyramid's version, and records a PyramidChange holding
+   snapshots of the touched SCUs before and after, which undo and redo restore.
+
+Offsets are code points into the model summary's text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from django.db import transaction
+from django.db.models import Count, Max
+from django.db.models.functions import Lower
+
+from .access import can_edit_pyramid
+from .exporting import grouped
+from .models import PSE, SCU, Contributor, Pyramid, PyramidChange, PyramidModel, Span
+from .selection import snap_to_words
+
+NOT_ON_THE_UNDO_STACK = {"undo", "redo", "submit", "reopen"}
+
+
+class EditError(Exception):
+    """An edit that was refused; `message` says why, for the annotator."""
+
+    def __init__(self, message: str, fix: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fix = fix  # an action that would do what was meant, where there is one
+
+
+class RuleBroken(EditError):
+    """The edit breaks a rule of the method or refers to something that is not there."""
+
+
+class NotAllowed(EditError):
+    """The user may not edit this pyramid (not assigned, or it is submitted)."""
+
+
+class StaleVersion(EditError):
+    """The edit was based on an older version of the pyramid."""
+
+    def __init__(self, current_version: int):
+        super().__init__(
+            "This pyramid was changed elsewhere (another tab or another person) since you loaded it. "
+            "Nothing was saved; the page now shows the current state."
+        )
+        self.current_version = current_version
+
+
+@dataclass(frozen=True)
+class EditResult:
+    pyramid: Pyramid
+    version: int
+    description: str
+    change: PyramidChange
+
+
+Plan = tuple[list[int], Callable[[], str]]  # the SCU uids an edit touches, and what applies it
+
+
+# -- the engine ---------------------------------------------------------------------------------
+
+def _edit(pyramid_id: int, user, version: int | None, action: str, plan: Callable[[Pyramid], Plan]) -> EditResult:
+    with transaction.atomic():
+        pyramid = _locked(pyramid_id, user, version, allow_submitted=action == "reopen")
+        uids, apply = plan(pyramid)
+        before = snapshot(pyramid, uids)
+        description = apply()
+        after = snapshot(pyramid, uids)
+        if action not in NOT_ON_THE_UNDO_STACK:
+            # A new edit ends the redo chain.
+            pyramid.changes.filter(state=PyramidChange.State.UNDONE).update(state=PyramidChange.State.DISCARDED)
+        return _record(pyramid, user, action, description, before, after)
+
+
+def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
+    try:
+        pyramid = Pyramid.objects.select_for_update().get(pk=pyramid_id)
+    except Pyramid.DoesNotExist:
+        raise RuleBroken("There is no such pyramid.") from None
+    if not can_edit_pyramid(user, pyramid):
+        raise NotAllowed("You are not assigned to this pyramid.")
+    if pyramid.status == Pyramid.Status.SUBMITTED and not allow_submitted:
+        raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
+    if version is not None and version != pyramid.version:
+        raise StaleVersion(pyramid.version)
+    return pyramid
+
+
+def _record(pyramid: Pyramid, user, action: str, description: str, before: dict, after: dict) -> EditResult:
+    pyramid.version += 1
+    pyramid.save(update_fields=["version", "status", "updated_at"])
+    change = PyramidChange.objects.create(
+        pyramid=pyramid, user=user if user and user.is_authenticated else None, action=action,
+        description=description, before=before, after=after,
+    )
+    return EditResult(pyramid, pyramid.version, description, change)
+
+
+def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
+    """The touched SCUs (null where absent) and the order of all SCUs, as JSON-ready data."""
+    uids = sorted(set(uids))
+    scus = {scu.uid: scu for scu in SCU.objects.filter(pyramid=pyramid, uid__in=uids)}
+    contributors = grouped(
+        Contributor.objects.filter(scu__in=scus.values()).order_by("scu_id", "position", "id"), "scu_id"
+    )
+    spans = grouped(
+        Span.objects.filter(contributor__scu__in=scus.values()).order_by("contributor_id", "position", "id"),
+        "contributor_id",
+    )
+    state = {}
+    for uid in uids:
+        scu = scus.get(uid)
+        state[str(uid)] = None if scu is None else {
+            "label": scu.label,
+            "comment": scu.comment,
+            "contributors": [
+                {"summary": c.summary_id, "comment": c.comment,
+                 "spans": [[s.summary_id, s.start, s.end] for s in spans[c.id]]}
+                for c in contributors[scu.id]
+            ],
+        }
+    order = list(SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", flat=True))
+    return {"scus": state, "order": order}
+
+
+def restore(pyramid: Pyramid, state: dict) -> None:
+    """Make the snapshot's SCUs and order true again."""
+    for key, scu_state in state["scus"].items():
+        uid = int(key)
+        scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
+        if scu_state is None:
+            if scu is not None:
+                _delete_scu(scu)
+            continue
+        if scu is None:
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_state["label"], comment=scu_state["comment"])
+        else:
+            scu.label, scu.comment = scu_state["label"], scu_state["comment"]
+            scu.save(update_fields=["label", "comment"])
+        scu.contributors.all().delete()
+        contributors = Contributor.objects.bulk_create(
+            Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i)
+            for i, c in enumerate(scu_state["contributors"])
+        )
+        Span.objects.bulk_create(
+            Span(contributor=record, summary_id=summary_id, start=start, end=end, position=p)
+            for record, c in zip(contributors, scu_state["contributors"])
+            for p, (summary_id, start, end) in enumerate(c["spans"])
+        )
+    _set_order(pyramid, state["order"])
+
+
+def _set_order(pyramid: Pyramid, order: list[int]) -> None:
+    scus = list(SCU.objects.filter(pyramid=pyramid))
+    rank = {uid: i for i, uid in enumerate(order)}
+    scus.sort(key=lambda s: (rank.get(s.uid, len(rank)), s.position, s.id))
+    for position, scu in enumerate(scus):
+        scu.position = position
+    SCU.objects.bulk_update(scus, ["position"])
+
+
+# -- helpers for the rules ----------------------------------------------------------------------
+
+def _model_text(pyramid: Pyramid, summary_id: int) -> tuple[str, str]:
+    link = PyramidModel.objects.filter(pyramid=pyramid, summary_id=summary_id).select_related("summary").first()
+    if link is None:
+        raise RuleBroken("The text selected is not in one of this pyramid's model summaries.")
+    return link.summary.text, link.summary.author
+
+
+def _parts(pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Validated, word-snapped parts within one model summary."""
+    text, _ = _model_text(pyramid, summary_id)
+    parts = []
+    for start, end in ranges:
+        start, end = int(start), int(end)
+        if not (0 <= start <= len(text) and 0 <= end <= len(text)):
+            raise RuleBroken("The selection lies outside the summary's text.")
+        start, end = snap_to_words(text, start, end)
+        if start >= end:
+            raise RuleBroken("The selection holds no words: select the words that express the content.")
+        parts.append((start, end))
+    if not parts:
+        raise RuleBroken("Select some text first.")
+    return parts
+
+
+def _text_of(text: str, parts: list[tuple[int, int]]) -> str:
+    return "...".join(text[s:e] for s, e in sorted(parts))
+
+
+def _scu(pyramid: Pyramid, uid: int) -> SCU:
+    scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
+    if scu is None:
+        raise RuleBroken(f"SCU {uid} is not in this pyramid (it may have been removed).")
+    return scu
+
+
+def _contributor(pyramid: Pyramid, contributor_id: int) -> Contributor:
+    contributor = (
+        Contributor.objects.filter(scu__pyramid=pyramid, pk=contributor_id).select_related("scu", "summary").first()
+    )
+    if contributor is None:
+        raise RuleBroken("That contributor is not in this pyramid (it may have been removed).")
+    return contributor
+
+
+def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], author: str | None = None) -> None:
+    """Passonneau 2009 §2.1, guideline 2: an SCU has no more than one contributor per model."""
+    existing = {c.summary_id: c for c in scu.contributors.select_related("summary")}
+    for summary_id in summary_ids:
+        if summary_id in existing:
+            clash = existing[summary_id]
+            raise RuleBroken(
+                f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at most "
+                "one contributor per model. Add the text as another part of that contributor instead.",
+                fix={"action": "add_part", "contributor": clash.id},
+            )
+
+
+def _delete_scu(scu: SCU) -> None:
+    used = PSE.objects.filter(scu=scu).count()
+    if used:
+        raise RuleBroken(
+            f"SCU {scu.uid} is matched by {used} PSE{'s' if used != 1 else ''} in peer annotations; "
+            "it cannot be removed while they use it."
+        )
+    scu.delete()
+
+
+def _next_uid(pyramid: Pyramid) -> int:
+    # Undo and redo work as a stack, each restoring exactly the state its change started from or
+    # left, so the largest uid in use + 1 can never clash with an SCU a snapshot brings back.
+    return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0) + 1
+
+
+def _new_position(pyramid: Pyramid) -> int:
+    return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"] or -1) + 1
+
+
+def _remove_if_empty(scu: SCU) -> bool:
+    if not scu.contributors.exists():
+        _delete_scu(scu)
+        return True
+    return False
+
+
+def _quoted(label: str, limit: int = 60) -> str:
+    return f"“{label if len(label) <= limit else label[: limit - 1] + '…'}”"
+
+
+# -- the operations -----------------------------------------------------------------------------
+
+def new_scu(pyramid_id, user, version, summary_id: int, ranges, label: str | None = None) -> EditResult:
+    """A new SCU whose one contributor is the selection; its label defaults to the selected text."""
+
+    def plan(pyramid):
+        parts = _parts(pyramid, summary_id, ranges)
+        text, _ = _model_text(pyramid, summary_id)
+        uid = _next_uid(pyramid)
+        scu_label = (label or "").strip() or _text_of(text, parts).replace("\n", " ")
+
+        def apply():
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_label, position=_new_position(pyramid))
+            contributor = Contributor.objects.create(scu=scu, summary_id=summary_id)
+            Span.objects.bulk_create(
+                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
+                for i, (s, e) in enumerate(parts)
+            )
+            return f"New SCU {uid} {_quoted(scu_label)}"
+
+        return [uid], apply
+
+    return _edit(pyramid_id, user, version, "new_scu", plan)
+
+
+def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ranges) -> EditResult:
+    """The selection becomes a contributor of the SCU (at most one per model summary)."""
+
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+        parts = _parts(pyramid, summary_id, ranges)
+        _check_one_per_model(scu, [summary_id])
+        _, author = _model_text(pyramid, summary_id)
+
+        def apply():
+            position = (scu.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
+            contributor = Contributor.objects.create(scu=scu, summary_id=summary_id, position=position)
+            Span.objects.bulk_create(
+                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
+                for i, (s, e) in enumerate(parts)
+            )
+            return f"Added a contributor from model {author} to SCU {scu.uid}"
+
+        return [scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "add_contributor", plan)
+
+
+def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ranges) -> EditResult:
+    """The selection becomes another part of a contributor (a discontinuous contributor)."""
+
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        if summary_id != contributor.summary_id:
+            raise RuleBroken(
+                f"A contributor's parts all lie in one model summary: this contributor is in model "
+                f"{contributor.summary.author}; select its other part there."
+            )
+        parts = _parts(pyramid, summary_id, ranges)
+
+        def apply():
+            start = (contributor.spans.aggregate(m=Max("position"))["m"] or 0) + 1
+            Span.objects.bulk_create(
+                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=start + i)
+                for i, (s, e) in enumerate(parts)
+            )
+            return f"Added a part to the model {contributor.summary.author} contributor of SCU {contributor.scu.uid}"
+
+        return [contributor.scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "add_part", plan)
+
+
+def set_label(pyramid_id, user, version, scu_uid: int, label: str) -> EditResult:
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+        new_label = (label or "").strip()
+        if not new_label:
+            raise RuleBroken("An SCU's label cannot be empty.")
+
+        def apply():
+            scu.label = new_label
+            scu.save(update_fields=["label"])
+            return f"Relabelled SCU {scu.uid} {_quoted(new_label)}"
+
+        return [scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "set_label", plan)
+
+
+def set_label_from_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        parts = list(contributor.spans.values_list("start", "end"))
+        new_label = _text_of(contributor.summary.text, parts).replace("\n", " ")
+
+        def apply():
+            contributor.scu.label = new_label
+            contributor.scu.save(update_fields=["label"])
+            return f"Relabelled SCU {contributor.scu.uid} from a contributor {_quoted(new_label)}"
+
+        return [contributor.scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "set_label", plan)
+
+
+def set_comment(pyramid_id, user, version, scu_uid: int, comment: str) -> EditResult:
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+
+        def apply():
+            scu.comment = (comment or "").strip()
+            scu.save(update_fields=["comment"])
+            return f"{'Commented on' if scu.comment else 'Removed the comment of'} SCU {scu.uid}"
+
+        return [scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "set_comment", plan)
+
+
+def move_contributor(pyramid_id, user, version, contributor_id: int, target_uid: int) -> EditResult:
+    """Move a contributor to another SCU; an SCU left without contributors is removed."""
+
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        source, target = contributor.scu, _scu(pyramid, target_uid)
+        if source.pk == target.pk:
+            raise RuleBroken("The contributor is already in that SCU.")
+        _check_one_per_model(target, [contributor.summary_id])
+
+        def apply():
+            contributor.scu = target
+            contributor.position = (target.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
+            contributor.save(update_fields=["scu", "position"])
+            removed = _remove_if_empty(source)
+            return (
+                f"Moved a model {contributor.summary.author} contributor from SCU {source.uid} to SCU {target.uid}"
+                + (f"; SCU {source.uid} was left empty and removed" if removed else "")
+            )
+
+        return [source.uid, target.uid], apply
+
+    return _edit(pyramid_id, user, version, "move_contributor", plan)
+
+
+def merge_scus(pyramid_id, user, version, source_uid: int, target_uid: int) -> EditResult:
+    """Every contributor of the source SCU joins the target SCU; the source SCU goes."""
+
+    def plan(pyramid):
+        source, target = _scu(pyramid, source_uid), _scu(pyramid, target_uid)
+        if source.pk == target.pk:
+            raise RuleBroken("Choose two different SCUs to merge.")
+        if PSE.objects.filter(scu=source).exists():
+            raise RuleBroken(f"SCU {source.uid} is matched in peer annotations; merge the other way round.")
+        _check_one_per_model(target, source.contributors.values_list("summary_id", flat=True))
+
+        def apply():
+            offset = (target.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
+            for i, contributor in enumerate(source.contributors.order_by("position", "id")):
+                contributor.scu, contributor.position = target, offset + i
+                contributor.save(update_fields=["scu", "position"])
+            _delete_scu(source)
+            return f"Merged SCU {source.uid} into SCU {target.uid}"
+
+        return [source.uid, target.uid], apply
+
+    return _edit(pyramid_id, user, version, "merge_scus", plan)
+
+
+def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
+    """Split a contributor off into a new SCU of its own, labelled with its text."""
+
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        source = contributor.scu
+        if source.contributors.count() < 2:
+            raise RuleBroken(f"SCU {source.uid} has only this contributor: there is nothing to split it from.")
+        uid = _next_uid(pyramid)
+        parts = list(contributor.spans.values_list("start", "end"))
+        label = _text_of(contributor.summary.text, parts).replace("\n", " ")
+
+        def apply():
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=label, position=source.position)
+            contributor.scu, contributor.position = scu, 0
+            contributor.save(update_fields=["scu", "position"])
+            order = list(SCU.objects.filter(pyramid=pyramid).exclude(pk=scu.pk).order_by("position", "id").values_list("uid", flat=True))
+            order.insert(order.index(source.uid) + 1, uid)
+            _set_order(pyramid, order)
+            return f"Split a model {contributor.summary.author} contributor off SCU {source.uid} into new SCU {uid}"
+
+        return [source.uid, uid], apply
+
+    return _edit(pyramid_id, user, version, "split_contributor", plan)
+
+
+def move_scu(pyramid_id, user, version, scu_uid: int, position: int) -> EditResult:
+    """Put an SCU at a position (0 = first) in the annotator's own order."""
+
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+
+        def apply():
+            order = [u for u in SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", flat=True) if u != scu.uid]
+            target = max(0, min(int(position), len(order)))
+            order.insert(target, scu.uid)
+            _set_order(pyramid, order)
+            return f"Moved SCU {scu.uid} to position {target + 1}"
+
+        return [], apply
+
+    return _edit(pyramid_id, user, version, "move_scu", plan)
+
+
+def order_scus(pyramid_id, user, version) -> EditResult:
+    """DUCView's Order: heaviest SCU first, then by label ignoring case."""
+
+    def plan(pyramid):
+        def apply():
+            order = list(
+                SCU.objects.filter(pyramid=pyramid).annotate(weight=Count("contributors"))
+                .order_by("-weight", Lower("label"), "uid").values_list("uid", flat=True)
+            )
+            _set_order(pyramid, order)
+            return "Ordered the SCUs by weight, then label"
+
+        return [], apply
+
+    return _edit(pyramid_id, user, version, "order_scus", plan)
+
+
+def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
+    """Remove one part; a contributor left without parts goes, and an SCU left without contributors."""
+
+    def plan(pyramid):
+        span = Span.objects.filter(pk=span_id, contributor__scu__pyramid=pyramid).select_related("contributor__scu").first()
+        if span is None:
+            raise RuleBroken("That part is not in this pyramid (it may have been removed).")
+        contributor, scu = span.contributor, span.contributor.scu
+
+        def apply():
+            span.delete()
+            if contributor.spans.exists():
+                return f"Removed a part of a contributor of SCU {scu.uid}"
+            contributor.delete()
+            removed = _remove_if_empty(scu)
+            return f"Removed a contributor of SCU {scu.uid}" + ("; the SCU, left empty, was removed" if removed else "")
+
+        return [scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "remove_part", plan)
+
+
+def remove_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        scu = contributor.scu
+
+        def apply():
+            contributor.delete()
+            removed = _remove_if_empty(scu)
+            return (
+                f"Removed the model {contributor.summary.author} contributor of SCU {scu.uid}"
+                + ("; the SCU, left empty, was removed" if removed else "")
+            )
+
+        return [scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "remove_contributor", plan)
+
+
+def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+
+        def apply():
+            _delete_scu(scu)
+            return f"Removed SCU {scu.uid} {_quoted(scu.label)}"
+
+        return [scu.uid], apply
+
+    return _edit(pyramid_id, user, version, "remove_scu", plan)
+
+
+def submit(pyramid_id, user, version) -> EditResult:
+    def plan(pyramid):
+        if not pyramid.scus.exists():
+            raise RuleBroken("A pyramid needs at least one SCU before it is submitted.")
+
+        def apply():
+            pyramid.status = Pyramid.Status.SUBMITTED
+            return "Submitted the pyramid"
+
+        return [], apply
+
+    return _edit(pyramid_id, user, version, "submit", plan)
+
+
+def reopen(pyramid_id, user, version) -> EditResult:
+    if not (user and user.is_staff):
+        raise NotAllowed("Only an administrator can reopen a submitted pyramid.")
+
+    def plan(pyramid):
+        def apply():
+            pyramid.status = Pyramid.Status.IN_PROGRESS
+            return "Reopened the pyramid"
+
+        return [], apply
+
+    return _edit(pyramid_id, user, version, "reopen", plan)
+
+
+def _stack(pyramid: Pyramid):
+    return pyramid.changes.exclude(action__in=NOT_ON_THE_UNDO_STACK)
+
+
+def undo(pyramid_id, user, version) -> EditResult:
+    """Undo the latest edit still applied (also after a reload: the history is in the database)."""
+    with transaction.atomic():
+        pyramid = _locked(pyramid_id, user, version)
+        change = _stack(pyramid).filter(state=PyramidChange.State.APPLIED).order_by("-id").first()
+        if change is None:
+            raise RuleBroken("There is nothing to undo.")
+        now = snapshot(pyramid, [int(k) for k in change.after["scus"]])
+        restore(pyramid, change.before)
+        change.state = PyramidChange.State.UNDONE
+        change.save(update_fields=["state"])
+        return _record(pyramid, user, "undo", f"Undid: {change.description}", now, change.before)
+
+
+def redo(pyramid_id, user, version) -> EditResult:
+    """Redo the edit undone last, if no new edit came since."""
+    with transaction.atomic():
+        pyramid = _locked(pyramid_id, user, version)
+        change = _stack(pyramid).filter(state=PyramidChange.State.UNDONE).order_by("id").first()
+        if change is None:
+            raise RuleBroken("There is nothing to redo.")
+        now = snapshot(pyramid, [int(k) for k in change.before["scus"]])
+        restore(pyramid, change.after)
+        change.state = PyramidChange.State.APPLIED
+        change.save(update_fields=["state"])
+        return _record(pyramid, user, "redo", f"Redid: {change.description}", now, change.after)

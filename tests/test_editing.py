@@ -1,0 +1,277 @@
+"""The editing operations and their rules, at the service level."""
+
+import pytest
+
+from annotator import editing
+from annotator.models import PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidModel, Span
+
+pytestmark = pytest.mark.django_db
+
+
+class Builder:
+    """A fresh pyramid over the demo's four models, edited by an assigned annotator."""
+
+    def __init__(self, demo):
+        source = demo["pyramid"]
+        self.pyramid = Pyramid.objects.create(docset=source.docset, name="new", status=Pyramid.Status.IN_PROGRESS)
+        self.models = {}
+        for link in source.model_links.select_related("summary"):
+            PyramidModel.objects.create(pyramid=self.pyramid, summary=link.summary, position=link.position)
+            self.models[link.summary.author] = link.summary
+        self.user = demo["outsider"]
+        Assignment.objects.create(user=self.user, task="pyramid", pyramid=self.pyramid)
+
+    @property
+    def version(self):
+        return Pyramid.objects.get(pk=self.pyramid.pk).version
+
+    def where(self, author, phrase):
+        text = self.models[author].text
+        start = text.index(phrase)
+        return self.models[author].id, [(start, start + len(phrase))]
+
+    def do(self, operation, *args, **kwargs):
+        return getattr(editing, operation)(self.pyramid.pk, self.user, self.version, *args, **kwargs)
+
+    def new_scu(self, author, phrase, **kwargs):
+        summary, ranges = self.where(author, phrase)
+        return self.do("new_scu", summary, ranges, **kwargs)
+
+    def add(self, uid, author, phrase):
+        summary, ranges = self.where(author, phrase)
+        return self.do("add_contributor", uid, summary, ranges)
+
+    def contributor(self, **filters):
+        return Contributor.objects.get(scu__pyramid=self.pyramid, **filters)
+
+    def span(self, **filters):
+        return Span.objects.get(contributor__scu__pyramid=self.pyramid, **filters)
+
+    def state(self):
+        """Every SCU as (uid, label, {author: [texts]}) in display order."""
+        result = []
+        for scu in SCU.objects.filter(pyramid=self.pyramid).order_by("position"):
+            contributors = {}
+            for contributor in scu.contributors.select_related("summary"):
+                contributors[contributor.summary.author] = [
+                    contributor.summary.text[s.start : s.end] for s in contributor.spans.order_by("position")
+                ]
+            result.append((scu.uid, scu.label, contributors))
+        return result
+
+
+@pytest.fixture
+def build(demo):
+    return Builder(demo)
+
+
+def test_new_scu_takes_the_selection_as_its_label(build):
+    result = build.new_scu("A", "Apollo 11 landed on the Moon")
+    assert result.description == "New SCU 1 “Apollo 11 landed on the Moon”"
+    assert build.state() == [(1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})]
+    assert result.version == 2 and build.version == 2
+
+
+def test_selections_snap_to_whole_words_without_punctuation(build):
+    summary, _ = build.where("A", "Apollo")
+    text = build.models["A"].text
+    start = text.index("pollo 11 landed")  # starts mid-word
+    end = text.index("July 20, 1969.") + len("July 20, 1969. ")  # ends after ". "
+    build.do("new_scu", summary, [(start, end)])
+    assert build.state()[0][2] == {"A": ["Apollo 11 landed on the Moon on July 20, 1969"]}
+
+
+def test_empty_and_outside_selections_are_refused(build):
+    summary, _ = build.where("A", "Apollo")
+    with pytest.raises(editing.RuleBroken, match="holds no words"):
+        build.do("new_scu", summary, [(45, 47)])  # ". "
+    with pytest.raises(editing.RuleBroken, match="outside the summary"):
+        build.do("new_scu", summary, [(0, 10_000)])
+    with pytest.raises(editing.RuleBroken, match="not in one of this pyramid's model summaries"):
+        build.do("new_scu", PeerAnnotation.objects.first().peer_id, [(0, 5)])
+    assert build.state() == [] and build.version == 1
+
+
+def test_add_contributor_and_the_one_per_model_rule(build):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
+    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A") as refused:
+        build.add(1, "A", "Armstrong was the first person")
+    assert refused.value.fix == {"action": "add_part", "contributor": build.contributor(summary__author="A").id}
+    assert sorted(build.state()[0][2]) == ["A", "B"]
+
+
+def test_add_part_makes_a_discontinuous_contributor_in_one_model(build):
+    build.new_scu("C", "Apollo 11 was the first crewed mission to land on the Moon")
+    contributor = build.contributor()
+    summary, ranges = build.where("C", "in July 1969")
+    build.do("add_part", contributor.id, summary, ranges)
+    assert build.state()[0][2] == {"C": ["Apollo 11 was the first crewed mission to land on the Moon", "in July 1969"]}
+    other, other_ranges = build.where("D", "In July 1969")
+    with pytest.raises(editing.RuleBroken, match="parts all lie in one model summary"):
+        build.do("add_part", contributor.id, other, other_ranges)
+
+
+def test_labels_and_comments(build):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.do("set_label", 1, "  Apollo 11 landed in July 1969 ")
+    assert build.state()[0][1] == "Apollo 11 landed in July 1969"
+    with pytest.raises(editing.RuleBroken, match="label cannot be empty"):
+        build.do("set_label", 1, "   ")
+    build.do("set_comment", 1, "check the date")
+    assert SCU.objects.get(pyramid=build.pyramid).comment == "check the date"
+    build.add(1, "B", "On July 20, 1969")
+    build.do("set_label_from_contributor", build.contributor(summary__author="B").id)
+    assert build.state()[0][1] == "On July 20, 1969"
+
+
+def test_move_contributor_removes_an_emptied_scu_and_keeps_the_rule(build):
+    build.new_scu("A", "Michael Collins orbited above")
+    build.new_scu("C", "Collins stayed in lunar orbit")
+    build.new_scu("A", "Armstrong was the first person")
+    moved = build.contributor(scu__uid=2)
+    result = build.do("move_contributor", moved.id, 1)
+    assert "SCU 2 was left empty and removed" in result.description
+    assert [uid for uid, *_ in build.state()] == [1, 3]
+    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A"):
+        build.do("move_contributor", build.contributor(scu__uid=3).id, 1)
+
+
+def test_merge_and_split(build):
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    build.new_scu("B", "followed by Buzz Aldrin")
+    build.new_scu("A", "Armstrong was the first person")
+    build.do("merge_scus", 2, 1)
+    assert [(uid, sorted(c)) for uid, _, c in build.state()] == [(1, ["A", "B"]), (3, ["A"])]
+    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A"):
+        build.do("merge_scus", 3, 1)
+    build.do("split_contributor", build.contributor(scu__uid=1, summary__author="B").id)
+    assert [(uid, label, sorted(c)) for uid, label, c in build.state()] == [
+        (1, "Neil Armstrong and Buzz Aldrin walked on the surface", ["A"]),
+        (4, "followed by Buzz Aldrin", ["B"]),
+        (3, "Armstrong was the first person", ["A"]),
+    ]
+    with pytest.raises(editing.RuleBroken, match="nothing to split"):
+        build.do("split_contributor", build.contributor(scu__uid=4).id)
+
+
+def test_reorder_and_ducview_order(build):
+    build.new_scu("A", "The crew collected rock samples")
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.add(2, "B", "NASA's Apollo 11 mission")
+    build.new_scu("B", "about two and a half hours")
+    build.do("move_scu", 3, 0)
+    assert [uid for uid, *_ in build.state()] == [3, 1, 2]
+    build.do("order_scus")
+    assert [uid for uid, *_ in build.state()] == [2, 3, 1]  # weight 2, then labels a-z ignoring case
+
+
+def test_removing_parts_contributors_and_scus(build):
+    build.new_scu("C", "Apollo 11 was the first crewed mission")
+    contributor = build.contributor()
+    summary, ranges = build.where("C", "in July 1969")
+    build.do("add_part", contributor.id, summary, ranges)
+    build.add(1, "A", "Apollo 11 landed on the Moon")
+    build.do("remove_part", build.span(contributor=contributor, position=1).id)
+    assert build.state()[0][2]["C"] == ["Apollo 11 was the first crewed mission"]
+    build.do("remove_contributor", contributor.id)
+    assert list(build.state()[0][2]) == ["A"]
+    result = build.do("remove_part", build.span().id)  # the last part of the last contributor
+    assert "the SCU, left empty, was removed" in result.description and build.state() == []
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.do("remove_scu", 1)  # uids restart from the largest in use
+    assert build.state() == []
+
+
+def test_an_scu_matched_by_peer_annotations_cannot_be_removed(build, demo):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    annotation = demo["annotations"]["1"]
+    # A peer annotation of this pyramid uses SCU 1.
+    using = PeerAnnotation.objects.create(pyramid=build.pyramid, peer=annotation.peer, annotator_code="x")
+    PSE.objects.create(annotation=using, scu=SCU.objects.get(pyramid=build.pyramid))
+    with pytest.raises(editing.RuleBroken, match="matched by 1 PSE in peer annotations"):
+        build.do("remove_scu", 1)
+
+
+def test_undo_and_redo_every_kind_of_edit(build):
+    states = [build.state()]
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    states.append(build.state())
+    build.add(1, "B", "followed by Buzz Aldrin")
+    states.append(build.state())
+    build.new_scu("C", "Aldrin joined him")
+    states.append(build.state())
+    build.do("merge_scus", 2, 1)
+    states.append(build.state())
+    build.do("set_label", 1, "Aldrin also walked on the Moon")
+    states.append(build.state())
+    build.do("split_contributor", build.contributor(summary__author="B").id)
+    states.append(build.state())
+    build.do("remove_scu", 1)
+    states.append(build.state())
+    for expected in reversed(states[:-1]):
+        build.do("undo")
+        assert build.state() == expected
+    with pytest.raises(editing.RuleBroken, match="nothing to undo"):
+        build.do("undo")
+    for expected in states[1:]:
+        build.do("redo")
+        assert build.state() == expected
+    with pytest.raises(editing.RuleBroken, match="nothing to redo"):
+        build.do("redo")
+
+
+def test_a_new_edit_ends_the_redo_chain(build):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.do("undo")
+    build.new_scu("A", "The crew collected rock samples")
+    with pytest.raises(editing.RuleBroken, match="nothing to redo"):
+        build.do("redo")
+    assert PyramidChange.objects.filter(pyramid=build.pyramid, state="discarded").count() == 1
+
+
+def test_every_change_is_in_the_history(build):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.do("set_label", 1, "Landing")
+    build.do("undo")
+    history = list(PyramidChange.objects.filter(pyramid=build.pyramid).values_list("action", "user", "description"))
+    assert history == [
+        ("new_scu", build.user.id, "New SCU 1 “Apollo 11 landed on the Moon”"),
+        ("set_label", build.user.id, "Relabelled SCU 1 “Landing”"),
+        ("undo", build.user.id, "Undid: Relabelled SCU 1 “Landing”"),
+    ]
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(build):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    stale = build.version - 1
+    summary, ranges = build.where("B", "followed by Buzz Aldrin")
+    with pytest.raises(editing.StaleVersion) as refused:
+        editing.add_contributor(build.pyramid.pk, build.user, stale, 1, summary, ranges)
+    assert refused.value.current_version == build.version
+    assert list(build.state()[0][2]) == ["A"]
+
+
+def test_only_assigned_annotators_and_staff_may_edit(build, demo):
+    summary, ranges = build.where("A", "Apollo 11")
+    with pytest.raises(editing.NotAllowed, match="not assigned"):
+        editing.new_scu(build.pyramid.pk, demo["annotator"], build.version, summary, ranges)
+    editing.new_scu(build.pyramid.pk, demo["admin"], build.version, summary, ranges)
+    assert len(build.state()) == 1
+
+
+def test_a_submitted_pyramid_is_read_only_until_an_administrator_reopens_it(build, demo):
+    with pytest.raises(editing.RuleBroken, match="at least one SCU"):
+        build.do("submit")
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.do("submit")
+    with pytest.raises(editing.NotAllowed, match="submitted and read-only"):
+        build.do("set_label", 1, "x")
+    with pytest.raises(editing.NotAllowed, match="Only an administrator"):
+        build.do("reopen")
+    editing.reopen(build.pyramid.pk, demo["admin"], build.version)
+    build.do("set_label", 1, "Landing")
+    assert build.state()[0][1] == "Landing"
+    # Submitting and reopening are not edits that undo reverts.
+    build.do("undo")
+    assert build.state()[0][1] == "Apollo 11 landed on the Moon"

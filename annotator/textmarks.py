@@ -9,6 +9,7 @@ from dataclasses import dataclass
 class Run:
     text: str
     keys: tuple  # the keys of the spans covering this run, sorted; empty = uncovered
+    start: int = 0  # code point offset of the run in the text (the browser maps selections by it)
 
     @property
     def has_words(self) -> bool:
@@ -26,9 +27,9 @@ def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:
     for left, right in zip(points, points[1:]):
         keys = tuple(sorted({key for start, end, key in spans if start <= left and right <= end}, key=str))
         if result and result[-1].keys == keys:
-            result[-1] = Run(result[-1].text + text[left:right], keys)
+            result[-1] = Run(result[-1].text + text[left:right], keys, result[-1].start)
         else:
-            result.append(Run(text[left:right], keys))
+            result.append(Run(text[left:right], keys, left))
     return result
 
 

@@ -5,5 +5,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("pyramids/<int:pk>/", views.pyramid_detail, name="pyramid-detail"),
+    path("pyramids/<int:pk>/edit/<slug:action>/", views.pyramid_edit, name="pyramid-edit"),
+    path("pyramids/<int:pk>/history/", views.pyramid_history, name="pyramid-history"),
     path("annotations/<int:pk>/", views.annotation_detail, name="annotation-detail"),
 ]

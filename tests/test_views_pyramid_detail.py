@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -14,11 +16,15 @@ def test_shows_models_shaded_and_scus_by_weight(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
     assert page.count('<article class="summary">') == 4
-    assert '<mark title="SCU 1" data-scus="1">Apollo 11 landed on the Moon on July 20, 1969</mark>' in page
-    scu_list = page[page.index('<section class="scus">'):]
+    assert '<mark data-start="0" data-scus="1" title="SCU 1">Apollo 11 landed on the Moon on July 20, 1969</mark>' in page
+    scu_list = page[page.index('<ol class="scu-list"'):]
     heaviest, lightest = scu_list.index("Apollo 11 landed the first people"), scu_list.index("Kennedy&#x27;s goal")
     assert heaviest < lightest  # weight 4 before weight 1
-    assert "Apollo 11 was the first crewed mission to land on the Moon...in July 1969" in page  # discontinuous
+    # A discontinuous contributor: its parts with a gap between them.
+    assert re.search(
+        r'>Apollo 11 was the first crewed mission to land on the Moon</span><span class="gap">…</span>'
+        r'<span class="part" data-span="\d+">in July 1969<', page
+    )
     assert "% in SCUs" in page
 
 

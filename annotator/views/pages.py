@@ -1,18 +1,16 @@
-"""Read-only pages: the collections a user may see, a pyramid, a peer annotation."""
+"""Read-only pages: the collections a user may see, a peer annotation."""
 
 from collections import defaultdict
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.db.models.functions import Lower
 from django.shortcuts import get_object_or_404, render
 
 from scoring.records import score_annotations
 
-from .access import visible_annotations, visible_collections, visible_pyramids
-from .models import PSE, SCU, Contributor, Span
-from .problems import pyramid_problems
-from .textmarks import coverage, runs
+from ..access import visible_annotations, visible_collections, visible_pyramids
+from ..models import PSE, SCU
+from ..textmarks import runs
 
 
 @login_required
@@ -34,43 +32,6 @@ def home(request):
         request,
         "annotator/home.html",
         {"collections": dict(collections), "all_collections": visible_collections(request.user)},
-    )
-
-
-@login_required
-def pyramid_detail(request, pk):
-    pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
-    # DUCView's "Order": heaviest first, then by label ignoring case.
-    scus = list(pyramid.scus.annotate(weight=Count("contributors")).order_by("-weight", Lower("label")))
-    spans = list(
-        Span.objects.filter(contributor__scu__pyramid=pyramid).select_related("contributor", "summary").order_by("start")
-    )
-    uid_of = {scu.id: scu.uid for scu in scus}
-    by_summary = defaultdict(list)
-    by_contributor = defaultdict(list)
-    for span in spans:
-        by_summary[span.summary_id].append((span.start, span.end, uid_of[span.contributor.scu_id]))
-        by_contributor[span.contributor_id].append(span)
-    models = []
-    for link in pyramid.model_links.select_related("summary"):
-        summary_spans = by_summary[link.summary_id]
-        models.append(
-            {"summary": link.summary, "runs": runs(link.summary.text, summary_spans),
-             "coverage": coverage(link.summary.text, summary_spans)}
-        )
-    contributors = defaultdict(list)
-    for contributor in Contributor.objects.filter(scu__pyramid=pyramid).select_related("summary"):
-        parts = sorted(by_contributor[contributor.id], key=lambda s: s.start)
-        contributors[contributor.scu_id].append(
-            {"model": contributor.summary.author, "text": "...".join(s.summary.text[s.start : s.end] for s in parts),
-             "comment": contributor.comment}
-        )
-    for scu in scus:
-        scu.contributor_list = sorted(contributors[scu.id], key=lambda c: c["model"])
-    return render(
-        request,
-        "annotator/pyramid_detail.html",
-        {"pyramid": pyramid, "models": models, "scus": scus, "problems": pyramid_problems(pyramid)},
     )
 
 

@@ -1,0 +1,289 @@
+// Pyramid builder: what only the browser can do. Turns text selections into code point offsets
+// (the browser counts UTF-16 units; the server stores code points), keeps which SCU, contributor
+// or part is selected, and posts one editing action at a time through htmx. The server answers
+// with the whole workspace re-rendered, so the page always shows what is stored.
+(function () {
+  "use strict";
+
+  const state = { scu: null, contributor: null, part: null, pending: null, selection: null, lastRequest: null };
+  const SEPARATORS = new Set(" \t\n\r\f\v,.-:;!?\"'()[]{}…–—“”‘’");
+
+  const workspace = () => document.getElementById("workspace");
+  const editable = () => workspace() && workspace().dataset.editable === "true";
+  const codePoints = (s) => Array.from(s).length;
+  const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
+
+  // -- selections ------------------------------------------------------------------------------
+  function pointOffset(container, offset) {
+    if (container.nodeType === Node.TEXT_NODE) {
+      const run = container.parentElement.closest("[data-start]");
+      return Number(run.dataset.start) + codePoints(container.data.slice(0, offset));
+    }
+    const runs = container.matches("[data-start]") ? [container] : Array.from(container.querySelectorAll("[data-start]"));
+    if (container.matches("[data-start]")) {
+      return Number(container.dataset.start) + (offset > 0 ? codePoints(container.textContent) : 0);
+    }
+    const child = container.childNodes[offset];
+    if (child) {
+      const run = child.nodeType === Node.ELEMENT_NODE ? (child.matches("[data-start]") ? child : child.querySelector("[data-start]")) : null;
+      if (run) return Number(run.dataset.start);
+    }
+    const last = runs[runs.length - 1];
+    return last ? Number(last.dataset.start) + codePoints(last.textContent) : 0;
+  }
+
+  function isWordChar(ch) { return !/\s/.test(ch) && !SEPARATORS.has(ch); }
+
+  // The same snapping as annotator/selection.py, to show what will be stored.
+  function snap(chars, start, end) {
+    while (start < end && !isWordChar(chars[start])) start++;
+    while (end > start && !isWordChar(chars[end - 1])) end--;
+    if (start === end) return null;
+    while (start > 0 && isWordChar(chars[start - 1])) start--;
+    while (end < chars.length && isWordChar(chars[end])) end++;
+    return [start, end];
+  }
+
+  function readSelection() {
+    const sel = window.getSelection();
+    if (!sel || sel.rangeCount === 0 || sel.isCollapsed) return null;
+    const range = sel.getRangeAt(0);
+    const box = (node) => (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement).closest(".text[data-summary]");
+    const startBox = box(range.startContainer), endBox = box(range.endContainer);
+    if (!startBox || startBox !== endBox) return startBox || endBox ? { error: "Select words within one summary." } : null;
+    const chars = Array.from(startBox.textContent);
+    const snapped = snap(chars, pointOffset(range.startContainer, range.startOffset), pointOffset(range.endContainer, range.endOffset));
+    if (!snapped) return { error: "The selection holds no words." };
+    return { summary: startBox.dataset.summary, author: startBox.dataset.author, range: snapped,
+             text: chars.slice(snapped[0], snapped[1]).join("") };
+  }
+
+  function showSelection() {
+    const line = document.getElementById("selection");
+    if (!line) return;
+    state.selection = readSelection();
+    if (!state.selection) { line.hidden = true; return; }
+    line.hidden = false;
+    line.textContent = state.selection.error ? state.selection.error
+      : `Selected in model ${state.selection.author}: “${state.selection.text}”`;
+  }
+
+  // -- talking to the server -------------------------------------------------------------------
+  function setStatus(text, level, retry) {
+    const status = document.getElementById("status");
+    if (!status) return;
+    status.className = `status ${level}`;
+    status.textContent = text;
+    if (retry) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = "Retry";
+      button.className = "retry";
+      button.addEventListener("click", () => send(state.lastRequest.action, state.lastRequest.values));
+      status.append(" ", button);
+    }
+  }
+
+  function send(action, values) {
+    const ws = workspace();
+    state.lastRequest = { action, values };
+    setStatus("Saving…", "saving");
+    htmx.ajax("POST", ws.dataset.editUrl.replace("ACTION", action), {
+      target: "#workspace", swap: "outerHTML",
+      values: Object.assign({ version: ws.dataset.version }, values),
+      headers: { "X-CSRFToken": csrfToken() },
+    });
+  }
+
+  function needSelection() {
+    if (!state.selection || state.selection.error) {
+      setStatus(state.selection ? state.selection.error : "Select some words in a model summary first.", "error");
+      return false;
+    }
+    return true;
+  }
+
+  const selectionValues = () => ({ summary: state.selection.summary, ranges: JSON.stringify([state.selection.range]) });
+
+  const actions = {
+    new_scu() { if (needSelection()) send("new_scu", selectionValues()); },
+    add() {
+      if (!needSelection()) return;
+      if (state.contributor) send("add_part", Object.assign({ contributor: state.contributor }, selectionValues()));
+      else if (state.scu) send("add_contributor", Object.assign({ scu: state.scu }, selectionValues()));
+      else setStatus("Select the SCU (or the contributor) to add to, in the list.", "error");
+    },
+    label() { editInPlace("label"); },
+    comment() { editInPlace("comment"); },
+    label_from_contributor() { if (state.contributor) send("set_label_from_contributor", { contributor: state.contributor }); },
+    split() { if (state.contributor) send("split_contributor", { contributor: state.contributor }); },
+    move() { if (state.contributor) { state.pending = "move"; setStatus("Click the SCU to move the contributor to (Escape cancels).", "idle"); } },
+    merge() { if (state.scu) { state.pending = "merge"; setStatus(`Click the SCU to merge SCU ${state.scu} into (Escape cancels).`, "idle"); } },
+    remove() {
+      if (state.part) send("remove_part", { span: state.part });
+      else if (state.contributor) send("remove_contributor", { contributor: state.contributor });
+      else if (state.scu && confirm(`Remove SCU ${state.scu} and its contributors?`)) send("remove_scu", { scu: state.scu });
+    },
+    shift(delta) {
+      if (!state.scu) return;
+      const item = document.getElementById(`scu-${state.scu}`);
+      send("move_scu", { scu: state.scu, position: Math.max(0, Number(item.dataset.position) + delta) });
+    },
+    undo() { send("undo", {}); },
+    redo() { send("redo", {}); },
+    order_scus() { send("order_scus", {}); },
+    submit() { if (confirm("Submit this pyramid? It becomes read-only for annotators.")) send("submit", {}); },
+    reopen() { send("reopen", {}); },
+    help() { document.getElementById("help").showModal(); },
+    collapse() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = false)); },
+    expand() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = true)); },
+  };
+
+  function editInPlace(field) {
+    if (!state.scu) { setStatus("Select an SCU first.", "error"); return; }
+    const item = document.getElementById(`scu-${state.scu}`);
+    const current = field === "label" ? item.querySelector(".label").textContent
+      : (item.querySelector(".comment") || { title: "" }).title;
+    const input = document.createElement("input");
+    input.type = "text";
+    input.className = `edit-${field}`;
+    input.value = current;
+    input.setAttribute("aria-label", field === "label" ? "SCU label" : "SCU comment");
+    const anchor = item.querySelector(".label");
+    anchor.replaceWith(input);
+    input.focus();
+    input.select();
+    input.addEventListener("keydown", (event) => {
+      event.stopPropagation();
+      if (event.key === "Enter") {
+        event.preventDefault();
+        if (field === "label" && !input.value.trim()) { setStatus("An SCU's label cannot be empty.", "error"); return; }
+        send(field === "label" ? "set_label" : "set_comment", { scu: state.scu, [field]: input.value });
+      } else if (event.key === "Escape") {
+        input.replaceWith(anchor);
+      }
+    });
+  }
+
+  // -- selecting SCUs, contributors and parts ----------------------------------------------------
+  function select({ scu = null, contributor = null, part = null, scroll = true } = {}) {
+    Object.assign(state, { scu: scu && String(scu), contributor: contributor && String(contributor), part: part && String(part) });
+    document.querySelectorAll(".scu.selected, .contributor.selected, .part.selected").forEach((el) => el.classList.remove("selected"));
+    document.querySelectorAll("mark.highlight").forEach((el) => el.classList.remove("highlight"));
+    if (!state.scu) return;
+    const item = document.getElementById(`scu-${state.scu}`);
+    if (!item) { state.scu = state.contributor = state.part = null; return; }
+    item.classList.add("selected");
+    if (state.contributor) { const c = item.querySelector(`[data-contributor="${state.contributor}"]`); if (c) c.classList.add("selected"); }
+    if (state.part) { const p = item.querySelector(`[data-span="${state.part}"]`); if (p) p.classList.add("selected"); }
+    const marks = Array.from(document.querySelectorAll("mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(state.scu));
+    marks.forEach((m) => m.classList.add("highlight"));
+    if (scroll) {
+      item.scrollIntoView({ block: "nearest" });
+      const firstPerModel = new Map();
+      marks.forEach((m) => { const box = m.closest(".text"); if (!firstPerModel.has(box)) firstPerModel.set(box, m); });
+      firstPerModel.forEach((m) => m.scrollIntoView({ block: "nearest" }));
+    }
+  }
+
+  function target(uid) {
+    const pending = state.pending;
+    state.pending = null;
+    if (pending === "move") send("move_contributor", { contributor: state.contributor, target: uid });
+    if (pending === "merge") send("merge_scus", { scu: state.scu, target: uid });
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-act]");
+    if (button) { event.preventDefault(); (actions[button.dataset.act] || (() => {}))(); return; }
+    const goto = event.target.closest("[data-goto]");
+    if (goto) { select({ scu: goto.dataset.goto }); return; }
+    const item = event.target.closest(".scu");
+    if (item) {
+      if (event.target.closest("summary")) event.preventDefault();  // the triangle folds; the row selects
+      if (state.pending) { target(item.dataset.uid); return; }
+      const contributor = event.target.closest(".contributor");
+      const part = event.target.closest(".part");
+      select({ scu: item.dataset.uid, contributor: contributor && contributor.dataset.contributor,
+               part: part && contributor && contributor.querySelectorAll(".part").length > 1 ? part.dataset.span : null, scroll: false });
+      select({ scu: state.scu, contributor: state.contributor, part: state.part });
+      return;
+    }
+    const mark = event.target.closest("mark[data-scus]");
+    if (mark && window.getSelection().isCollapsed) {
+      // A shaded word selects its SCU; where contributors overlap, every SCU holding it is marked.
+      const uids = mark.dataset.scus.split(" ");
+      select({ scu: uids[0] });
+      uids.slice(1).forEach((uid) => { const other = document.getElementById(`scu-${uid}`); if (other) other.classList.add("selected"); });
+    }
+  });
+
+  document.addEventListener("selectionchange", () => { if (editable()) showSelection(); });
+
+  // The summaries are contenteditable only so that the keyboard can select; nothing may change them.
+  ["beforeinput", "paste", "drop", "cut"].forEach((type) =>
+    document.addEventListener(type, (event) => { if (event.target.closest && event.target.closest(".text[data-summary]")) event.preventDefault(); }, true));
+
+  document.addEventListener("keydown", (event) => {
+    if (!workspace()) return;
+    const typing = event.target.matches("input, textarea");
+    if (event.key === "/" && !typing) { event.preventDefault(); document.getElementById("scu-filter").focus(); return; }
+    if (event.key === "?" && !typing) { event.preventDefault(); actions.help(); return; }
+    if (typing || !editable()) return;
+    const ctrl = event.ctrlKey || event.metaKey;
+    const key = event.key.toLowerCase();
+    const run = (name, ...args) => { event.preventDefault(); actions[name](...args); };
+    if (ctrl && key === "z" && !event.shiftKey) return run("undo");
+    if (ctrl && (key === "y" || (key === "z" && event.shiftKey))) return run("redo");
+    if (ctrl || event.altKey && !["arrowup", "arrowdown"].includes(key)) return;
+    if (event.altKey && key === "arrowup") return run("shift", -1);
+    if (event.altKey && key === "arrowdown") return run("shift", 1);
+    const keys = { n: "new_scu", a: "add", l: "label", c: "comment", t: "label_from_contributor", s: "split",
+                   v: "move", g: "merge", o: "order_scus", delete: "remove", backspace: "remove" };
+    if (keys[key] && !event.shiftKey) return run(keys[key]);
+    if (key === "escape") { state.pending = null; select(); setStatus("", "idle"); }
+  });
+
+  // -- search ----------------------------------------------------------------------------------
+  document.addEventListener("input", (event) => {
+    if (event.target.id !== "scu-filter") return;
+    const query = event.target.value.trim().toLowerCase();
+    document.querySelectorAll("#scu-list .scu").forEach((item) => {
+      item.hidden = query !== "" && !item.textContent.toLowerCase().includes(query);
+    });
+  });
+
+  // -- drag and drop: a contributor onto an SCU moves it; an SCU onto an SCU merges them ------------
+  document.addEventListener("dragstart", (event) => {
+    const contributor = event.target.closest && event.target.closest(".contributor[draggable]");
+    const item = event.target.closest && event.target.closest(".scu[draggable]");
+    if (contributor) {
+      event.dataTransfer.setData("text/x-contributor", contributor.dataset.contributor);
+    } else if (item) {
+      event.dataTransfer.setData("text/x-scu", item.dataset.uid);
+    }
+  });
+  document.addEventListener("dragover", (event) => { if (event.target.closest && event.target.closest(".scu")) event.preventDefault(); });
+  document.addEventListener("drop", (event) => {
+    const item = event.target.closest && event.target.closest(".scu");
+    if (!item) return;
+    event.preventDefault();
+    const contributor = event.dataTransfer.getData("text/x-contributor");
+    const scu = event.dataTransfer.getData("text/x-scu");
+    if (contributor) send("move_contributor", { contributor, target: item.dataset.uid });
+    else if (scu && scu !== item.dataset.uid && confirm(`Merge SCU ${scu} into SCU ${item.dataset.uid}?`)) send("merge_scus", { scu, target: item.dataset.uid });
+  });
+
+  // -- htmx: show refusals and conflicts (they carry the current state), and network failures ------
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
+  });
+  document.addEventListener("htmx:afterSwap", () => {
+    select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false });
+    window.getSelection().removeAllRanges();
+    showSelection();
+  });
+  document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
+  document.addEventListener("htmx:responseError", (event) =>
+    setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
+})();

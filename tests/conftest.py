@@ -2,12 +2,13 @@ import os
 from pathlib import Path
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ducview"
 PYRAMID_FIXTURE = FIXTURES / "D9901.pyr"
 PAN_FIXTURE = FIXTURES / "100.D9901.M.100.A.7.pan"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def shared_data_root() -> Path:
@@ -52,3 +53,31 @@ def demo(db):
         "annotator": annotator,
         "outsider": users.create_user("outsider", password="outsider-pass-1"),
     }
+
+
+@pytest.fixture
+def browser_page():
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    # Playwright's sync API runs an event loop in this thread; the live server's database work
+    # happens in its own thread, so Django's async guard does not apply to us here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+        )
+        # A context of our own, so a test can open a second tab in the same session.
+        page = browser.new_context(accept_downloads=True).new_page()
+        yield page
+        browser.close()
+        # Database work done while Playwright runs gets a connection of its own (another context):
+        # close it, or it outlives the test database.
+        connections.close_all()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+def log_in(page, live_server, username, password):
+    page.goto(live_server.url + "/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")

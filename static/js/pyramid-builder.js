@@ -62,9 +62,9 @@
     const line = document.getElementById("selection");
     if (!line) return;
     state.selection = readSelection();
-    if (!state.selection) { line.hidden = true; return; }
-    line.hidden = false;
-    line.textContent = state.selection.error ? state.selection.error
+    // The line keeps its height whether or not it says something: a layout shift under a mouse
+    // that is still selecting would move the selection's end.
+    line.textContent = !state.selection ? "" : state.selection.error ? state.selection.error
       : `Selected in model ${state.selection.author}: “${state.selection.text}”`;
   }
 

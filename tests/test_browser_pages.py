@@ -1,45 +1,16 @@
 """In real Chromium: an organizer logs in, reads a pyramid and a peer annotation, downloads scores."""
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
-CHROMIUM = Path("/usr/bin/chromium")
+from .conftest import CHROMIUM, log_in
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
 ]
-
-
-@pytest.fixture
-def browser_page():
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    # Playwright's sync API runs an event loop in this thread; the live server's database work
-    # happens in its own thread, so Django's async guard does not apply to us here.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
-        )
-        page = browser.new_page(accept_downloads=True)
-        yield page
-        browser.close()
-        # Database work done while Playwright runs gets a connection of its own (another context):
-        # close it, or it outlives the test database.
-        connections.close_all()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
-
-
-def log_in(page, live_server, username, password):
-    page.goto(live_server.url + "/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button[type=submit]")
 
 
 def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, live_server, demo):

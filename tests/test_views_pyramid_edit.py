@@ -1,0 +1,118 @@
+"""POST /pyramids/<pk>/edit/<action>/: one editing action, answered with the current workspace."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from annotator.models import SCU, Assignment, Pyramid, PyramidModel
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pyramid(demo):
+    source = demo["pyramid"]
+    new = Pyramid.objects.create(docset=source.docset, name="new", status=Pyramid.Status.IN_PROGRESS)
+    for link in source.model_links.all():
+        PyramidModel.objects.create(pyramid=new, summary=link.summary, position=link.position)
+    Assignment.objects.create(user=demo["outsider"], task="pyramid", pyramid=new)
+    return new
+
+
+def post(client, pyramid, action, **values):
+    values.setdefault("version", Pyramid.objects.get(pk=pyramid.pk).version)
+    return client.post(reverse("pyramid-edit", args=[pyramid.pk, action]), values)
+
+
+def selection(pyramid, author, phrase):
+    summary = pyramid.models_used.get(author=author)
+    start = summary.text.index(phrase)
+    return {"summary": summary.pk, "ranges": json.dumps([[start, start + len(phrase)]])}
+
+
+def test_an_action_answers_with_the_new_workspace(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    response = post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.startswith('<div id="workspace" data-version="2"')
+    assert "New SCU 1 “Apollo 11 landed on the Moon” · saved" in page
+    assert SCU.objects.filter(pyramid=pyramid).count() == 1
+
+
+def test_a_broken_rule_is_422_with_the_message(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    response = post(client, pyramid, "add_contributor", scu=1, **selection(pyramid, "A", "The crew collected"))
+    assert response.status_code == 422
+    assert "already has a contributor from model A" in response.content.decode()
+
+
+def test_a_stale_version_is_409_with_the_current_state(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    response = post(client, pyramid, "set_label", version=1, scu=1, label="from an old tab")
+    page = response.content.decode()
+    assert response.status_code == 409
+    assert "changed elsewhere" in page and 'data-version="2"' in page
+    assert SCU.objects.get(pyramid=pyramid).label == "Apollo 11 landed on the Moon"
+
+
+def test_a_missing_version_is_never_taken_as_current(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    response = client.post(reverse("pyramid-edit", args=[pyramid.pk, "order_scus"]), {})
+    assert response.status_code == 409
+
+
+def test_bad_fields_are_422(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    assert post(client, pyramid, "new_scu", summary="x", ranges="[[0, 5]]").status_code == 422
+    assert post(client, pyramid, "new_scu", summary=1, ranges="not json").status_code == 422
+    assert post(client, pyramid, "set_label", scu=1).status_code == 422
+
+
+def test_unknown_actions_are_404_and_reading_is_405(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    assert post(client, pyramid, "drop_tables").status_code == 404
+    assert client.get(reverse("pyramid-edit", args=[pyramid.pk, "undo"])).status_code == 405
+
+
+def test_who_may_edit(client, demo, pyramid):
+    summary = selection(pyramid, "A", "Apollo 11")
+    assert post(client, pyramid, "new_scu", **summary).status_code == 302  # anonymous: log in
+    client.force_login(demo["annotator"])  # may not even see this pyramid
+    assert post(client, pyramid, "new_scu", **summary).status_code == 404
+    Assignment.objects.create(user=demo["annotator"], task="peer", pyramid=pyramid, peer=demo["annotations"]["1"].peer)
+    response = post(client, pyramid, "new_scu", **summary)  # may read it (a peer to annotate), not edit it
+    assert response.status_code == 403 and "not assigned" in response.content.decode()
+    assert not SCU.objects.filter(pyramid=pyramid).exists()
+
+
+def test_submitted_pyramids_are_read_only_until_reopened(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11"))
+    assert post(client, pyramid, "submit").status_code == 200
+    response = post(client, pyramid, "undo")
+    assert response.status_code == 403 and "read-only" in response.content.decode()
+    assert post(client, pyramid, "reopen").status_code == 403
+    client.force_login(demo["admin"])
+    assert post(client, pyramid, "reopen").status_code == 200
+    assert Pyramid.objects.get(pk=pyramid.pk).status == Pyramid.Status.IN_PROGRESS
+
+
+def test_csrf_is_required(demo, pyramid):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(demo["outsider"])
+    assert post(client, pyramid, "order_scus").status_code == 403
+
+
+def test_the_page_is_editable_only_for_editors(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    page = client.get(reverse("pyramid-detail", args=[pyramid.pk])).content.decode()
+    assert 'data-editable="true"' in page and 'contenteditable="true"' in page
+    client.force_login(demo["admin"])
+    page = client.get(reverse("pyramid-detail", args=[demo["pyramid"].pk])).content.decode()
+    assert 'data-editable="false"' in page and "contenteditable" not in page  # submitted
+    assert "Reopen for editing" in page

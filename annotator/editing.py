@@ -21,7 +21,6 @@ from django.db.models import Count, Max
 from django.db.models.functions import Lower
 
 from .access import can_edit_pyramid
-from .exporting import grouped
 from .models import PSE, SCU, Contributor, Pyramid, PyramidChange, PyramidModel, Span
 from .selection import snap_to_words
 
@@ -62,6 +61,37 @@ class EditResult:
     version: int
     description: str
     change: PyramidChange
+
+    @property
+    def touched_uids(self) -> list[int]:
+        return sorted(int(uid) for uid in self.change.after["scus"])
+
+    @property
+    def removed_uids(self) -> list[int]:
+        return sorted(int(uid) for uid, state in self.change.after["scus"].items() if state is None)
+
+    @property
+    def added_uids(self) -> list[int]:
+        return sorted(int(uid) for uid, state in self.change.before["scus"].items() if state is None)
+
+    @property
+    def appended_only(self) -> bool:
+        """Whether the SCU order is the old one, less removed SCUs, plus new SCUs at the end."""
+        before, after = self.change.before["order"], self.change.after["order"]
+        kept = [uid for uid in before if uid in set(after)]
+        return after == kept + [uid for uid in after if uid not in set(before)]
+
+    @property
+    def summary_ids(self) -> set[int]:
+        """The model summaries whose shading the edit changed (not a relabel's, say)."""
+        changed = set()
+        for uid, after in self.change.after["scus"].items():
+            before = self.change.before["scus"].get(uid)
+            spans_before = [c["spans"] for c in before["contributors"]] if before else []
+            spans_after = [c["spans"] for c in after["contributors"]] if after else []
+            if spans_before != spans_after:
+                changed.update(span[0] for spans in spans_before + spans_after for span in spans)
+        return changed
 
 
 Plan = tuple[list[int], Callable[[], str]]  # the SCU uids an edit touches, and what applies it
@@ -107,29 +137,36 @@ def _record(pyramid: Pyramid, user, action: str, description: str, before: dict,
 
 
 def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
-    """The touched SCUs (null where absent) and the order of all SCUs, as JSON-ready data."""
+    """The touched SCUs (null where absent) and the order of all SCUs, as JSON-ready data.
+
+    Two queries: every SCU as a plain row (the order, and the touched ones' label and comment),
+    and the touched SCUs' spans with their contributors' fields.
+    """
     uids = sorted(set(uids))
-    scus = {scu.uid: scu for scu in SCU.objects.filter(pyramid=pyramid, uid__in=uids)}
-    contributors = grouped(
-        Contributor.objects.filter(scu__in=scus.values()).order_by("scu_id", "position", "id"), "scu_id"
+    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", "label", "comment")
+    order, labels = [], {}
+    for uid, label, comment in rows:
+        order.append(uid)
+        labels[uid] = (label, comment)
+    contributors: dict[int, dict] = {}
+    by_uid = {uid: [] for uid in uids}
+    span_rows = (
+        Span.objects.filter(contributor__scu__pyramid=pyramid, contributor__scu__uid__in=uids)
+        .order_by("contributor__position", "contributor_id", "position", "id")
+        .values_list("contributor_id", "contributor__scu__uid", "contributor__summary_id", "contributor__comment",
+                     "summary_id", "start", "end")
     )
-    spans = grouped(
-        Span.objects.filter(contributor__scu__in=scus.values()).order_by("contributor_id", "position", "id"),
-        "contributor_id",
-    )
-    state = {}
-    for uid in uids:
-        scu = scus.get(uid)
-        state[str(uid)] = None if scu is None else {
-            "label": scu.label,
-            "comment": scu.comment,
-            "contributors": [
-                {"summary": c.summary_id, "comment": c.comment,
-                 "spans": [[s.summary_id, s.start, s.end] for s in spans[c.id]]}
-                for c in contributors[scu.id]
-            ],
+    for contributor_id, uid, summary_id, comment, span_summary, start, end in span_rows:
+        if contributor_id not in contributors:
+            contributors[contributor_id] = {"summary": summary_id, "comment": comment, "spans": []}
+            by_uid[uid].append(contributors[contributor_id])
+        contributors[contributor_id]["spans"].append([span_summary, start, end])
+    state = {
+        str(uid): None if uid not in labels else {
+            "label": labels[uid][0], "comment": labels[uid][1], "contributors": by_uid[uid],
         }
-    order = list(SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", flat=True))
+        for uid in uids
+    }
     return {"scus": state, "order": order}
 
 
@@ -161,12 +198,16 @@ def restore(pyramid: Pyramid, state: dict) -> None:
 
 
 def _set_order(pyramid: Pyramid, order: list[int]) -> None:
-    scus = list(SCU.objects.filter(pyramid=pyramid))
+    scus = list(SCU.objects.filter(pyramid=pyramid).only("id", "uid", "position"))
     rank = {uid: i for i, uid in enumerate(order)}
     scus.sort(key=lambda s: (rank.get(s.uid, len(rank)), s.position, s.id))
+    moved = []
     for position, scu in enumerate(scus):
-        scu.position = position
-    SCU.objects.bulk_update(scus, ["position"])
+        if scu.position != position:
+            scu.position = position
+            moved.append(scu)
+    if moved:
+        SCU.objects.bulk_update(moved, ["position"])
 
 
 # -- helpers for the rules ----------------------------------------------------------------------

@@ -27,51 +27,44 @@ class Problem:
 
 
 def pyramid_problems(pyramid) -> list[Problem]:
-    """Every problem of one pyramid, from one query."""
-    spans = list(
+    """Every problem of one pyramid, from one query of plain rows."""
+    rows = list(
         Span.objects.filter(contributor__scu__pyramid=pyramid)
-        .select_related("contributor__scu", "contributor__summary", "summary")
         .order_by("contributor__scu__position", "contributor__position", "position")
+        .values_list("contributor_id", "contributor__scu__uid", "contributor__summary__author", "summary__author",
+                     "summary_id", "start", "end")
     )
     problems: list[Problem] = []
-    contributor_models: dict[int, dict[int, str]] = defaultdict(dict)  # scu -> contributor -> author
+    contributor_model: dict[int, tuple[int, str]] = {}
     span_models: dict[int, set[str]] = defaultdict(set)
-    scu_of = {}
-    for span in spans:
-        contributor = span.contributor
-        scu_of[contributor.id] = contributor.scu
-        contributor_models[contributor.scu_id][contributor.id] = contributor.summary.author
-        span_models[contributor.id].add(span.summary.author)
-    reported_scus = set()
-    for scu_id, by_contributor in contributor_models.items():
-        authors = list(by_contributor.values())
+    for contributor_id, uid, contributor_author, span_author, *_ in rows:
+        contributor_model[contributor_id] = (uid, contributor_author)
+        span_models[contributor_id].add(span_author)
+    models_of_scu: dict[int, list[str]] = defaultdict(list)
+    for uid, author in contributor_model.values():
+        models_of_scu[uid].append(author)
+    for uid, authors in models_of_scu.items():
         repeated = sorted({a for a in authors if authors.count(a) > 1})
-        if repeated and scu_id not in reported_scus:
-            scu = scu_of[next(iter(by_contributor))]
-            reported_scus.add(scu_id)
+        if repeated:
             problems.append(
-                Problem(REPEATED_MODEL, scu.uid, f"SCU {scu.uid} has {authors.count(repeated[0])} contributors from model {', '.join(repeated)}")
+                Problem(REPEATED_MODEL, uid, f"SCU {uid} has {authors.count(repeated[0])} contributors from model {', '.join(repeated)}")
             )
     for contributor_id, authors in span_models.items():
         if len(authors) > 1:
-            scu = scu_of[contributor_id]
+            uid = contributor_model[contributor_id][0]
             problems.append(
-                Problem(PARTS_IN_TWO_MODELS, scu.uid, f"SCU {scu.uid} has a contributor with parts in models {' and '.join(sorted(authors))}")
+                Problem(PARTS_IN_TWO_MODELS, uid, f"SCU {uid} has a contributor with parts in models {' and '.join(sorted(authors))}")
             )
     by_summary = defaultdict(list)
-    for span in spans:
-        by_summary[span.summary_id].append(span)
-    for summary_spans in by_summary.values():
-        summary_spans.sort(key=lambda s: (s.start, s.end))
-        reach = None
-        for span in summary_spans:
-            if reach is not None and span.start < reach.end and reach.contributor_id != span.contributor_id:
-                problems.append(
-                    Problem(
-                        OVERLAP, span.contributor.scu.uid,
-                        f"SCU {span.contributor.scu.uid} overlaps SCU {reach.contributor.scu.uid} in model {span.summary.author}",
-                    )
-                )
-            if reach is None or span.end > reach.end:
+    for contributor_id, uid, _, span_author, summary_id, start, end in rows:
+        by_summary[summary_id].append((start, end, contributor_id, uid, span_author))
+    for spans in by_summary.values():
+        spans.sort()
+        reach = None  # the span reaching furthest right so far
+        for span in spans:
+            start, _, contributor_id, uid, author = span
+            if reach is not None and start < reach[1] and reach[2] != contributor_id:
+                problems.append(Problem(OVERLAP, uid, f"SCU {uid} overlaps SCU {reach[3]} in model {author}"))
+            if reach is None or span[1] > reach[1]:
                 reach = span
     return problems

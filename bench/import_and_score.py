@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/import_and_score.py
 
-Creates (and finally drops) the database `pyramid_bench` on the server of DATABASE_URL.
+Creates (and finally drops) the database `pyramid_bench` on the server of DATABASE_URL (bench/benchdb.py).
 Targets on the 2-core machine, PostgreSQL: a full DUC year (~460 .pan files, 27 MB) imported in
 under 20 s; 1,000 peer annotations scored from the database in under 1 s. The shared data holds
 154 .pan files (7 MB), so the import is repeated into several collections to reach ~1,000
@@ -12,90 +12,50 @@ annotations, and the import rate is reported per file and per MB.
 import os
 import sys
 import time
-from pathlib import Path
 
-import psycopg
+from benchdb import DATA, bench_database
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-DATA = Path(os.environ.get("PYRAMID_DATA", ROOT.parent / "shared" / "data" / "pyramids"))
 FOLDERS = ["duc2006-nist", "duc2007-main-nist", "duc2007-update-nist"]
 COPIES = int(os.environ.get("BENCH_COPIES", "7"))
-BENCH_DB = "pyramid_bench"
-
-
-def admin_url() -> str:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        sys.exit("set DATABASE_URL to a PostgreSQL server (the benchmark measures PostgreSQL)")
-    return url
-
-
-def recreate_database(url: str) -> str:
-    base = url.rsplit("/", 1)[0]
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
-        connection.execute(f"CREATE DATABASE {BENCH_DB}")
-    return f"{base}/{BENCH_DB}"
-
-
-def drop_database(url: str) -> None:
-    from django.db import connections
-
-    connections.close_all()
-    with psycopg.connect(url, autocommit=True) as connection:
-        connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
 
 
 def main() -> None:
-    url = admin_url()
-    os.environ["DATABASE_URL"] = recreate_database(url)
-    os.environ.setdefault("SECRET_KEY", "benchmark")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
     from annotator.importing import DucviewImporter, ducview_files
     from annotator.models import PeerAnnotation
     from scoring.records import score_annotations
 
-    try:
-        call_command("migrate", verbosity=0)
-        files = ducview_files([DATA / folder for folder in FOLDERS])
-        megabytes = sum(f.stat().st_size for f in files) / 1e6
-        pans = sum(1 for f in files if f.suffix == ".pan")
-        print(f"data: {len(files)} files ({pans} .pan), {megabytes:.1f} MB, imported {COPIES} times")
+    files = ducview_files([DATA / folder for folder in FOLDERS])
+    megabytes = sum(f.stat().st_size for f in files) / 1e6
+    pans = sum(1 for f in files if f.suffix == ".pan")
+    print(f"data: {len(files)} files ({pans} .pan), {megabytes:.1f} MB, imported {COPIES} times")
 
-        timings = []
-        for copy in range(COPIES):
-            importer = DucviewImporter(f"bench {copy}")
-            started = time.perf_counter()
-            for path in files:
-                importer.import_file(path)
-            timings.append(time.perf_counter() - started)
-            if importer.report.failures:
-                sys.exit(f"import failed: {importer.report.failures[:3]}")
-        best = min(timings)
-        print(f"import: {best:.2f} s for {len(files)} files (best of {COPIES}; mean {sum(timings) / len(timings):.2f} s)")
-        print(f"        {len(files) / best:.0f} files/s, {megabytes / best:.1f} MB/s")
-        print(f"        a DUC year (462 .pan, 27 MB) at this rate: ~{27 / (megabytes / best):.1f} s (target < 20 s)")
+    timings = []
+    for copy in range(COPIES):
+        importer = DucviewImporter(f"bench {copy}")
+        started = time.perf_counter()
+        for path in files:
+            importer.import_file(path)
+        timings.append(time.perf_counter() - started)
+        if importer.report.failures:
+            sys.exit(f"import failed: {importer.report.failures[:3]}")
+    best = min(timings)
+    print(f"import: {best:.2f} s for {len(files)} files (best of {COPIES}; mean {sum(timings) / len(timings):.2f} s)")
+    print(f"        {len(files) / best:.0f} files/s, {megabytes / best:.1f} MB/s")
+    print(f"        a DUC year (462 .pan, 27 MB) at this rate: ~{27 / (megabytes / best):.1f} s (target < 20 s)")
 
-        annotations = PeerAnnotation.objects.all()
-        total = annotations.count()
-        score_timings = []
-        for _ in range(5):
-            started = time.perf_counter()
-            rows = score_annotations(annotations)
-            score_timings.append(time.perf_counter() - started)
-        assert len(rows) == total
-        best = min(score_timings)
-        print(f"score: {best:.3f} s for {total} peer annotations (best of 5); {total / best:.0f} rows/s")
-        print(f"       1,000 annotations at this rate: ~{1000 / (total / best):.2f} s (target < 1 s)")
-    finally:
-        drop_database(url)
+    annotations = PeerAnnotation.objects.all()
+    total = annotations.count()
+    score_timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        rows = score_annotations(annotations)
+        score_timings.append(time.perf_counter() - started)
+    assert len(rows) == total
+    best = min(score_timings)
+    print(f"score: {best:.3f} s for {total} peer annotations (best of 5); {total / best:.0f} rows/s")
+    print(f"       1,000 annotations at this rate: ~{1000 / (total / best):.2f} s (target < 1 s)")
 
 
 if __name__ == "__main__":
-    main()
+    with bench_database():
+        main()

@@ -15,7 +15,7 @@ def url(demo):
 def test_shows_models_shaded_and_scus_by_weight(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
-    assert page.count('<article class="summary">') == 4
+    assert page.count('<article class="summary" id="model-') == 4
     assert '<mark data-start="0" data-scus="1" title="SCU 1">Apollo 11 landed on the Moon on July 20, 1969</mark>' in page
     scu_list = page[page.index('<ol class="scu-list"'):]
     heaviest, lightest = scu_list.index("Apollo 11 landed the first people"), scu_list.index("Kennedy&#x27;s goal")

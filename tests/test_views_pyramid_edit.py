@@ -32,14 +32,37 @@ def selection(pyramid, author, phrase):
     return {"summary": summary.pk, "ranges": json.dumps([[start, start + len(phrase)]])}
 
 
-def test_an_action_answers_with_the_new_workspace(client, demo, pyramid):
+def test_an_action_answers_with_the_pieces_it_changed(client, demo, pyramid):
     client.force_login(demo["outsider"])
     response = post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
     page = response.content.decode()
-    assert response.status_code == 200
-    assert page.startswith('<div id="workspace" data-version="2"')
+    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert '<span id="pyramid-version" data-version="2" hidden hx-swap-oob="true">' in page
     assert "New SCU 1 “Apollo 11 landed on the Moon” · saved" in page
+    assert '<ol hx-swap-oob="beforeend:#scu-list"><li class="scu" id="scu-1"' in page  # appended
+    a, b = (pyramid.models_used.get(author=x).pk for x in "AB")
+    assert f'id="model-{a}" hx-swap-oob="true"' in page and f'id="model-{b}"' not in page  # only A's shading
     assert SCU.objects.filter(pyramid=pyramid).count() == 1
+
+
+def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
+    page = post(client, pyramid, "set_label", scu=2, label="Armstrong first").content.decode()
+    assert '<li class="scu" id="scu-2" data-uid="2" hx-swap-oob="true"' in page
+    assert 'id="scu-1"' not in page and 'id="model-' not in page
+
+
+def test_a_removal_deletes_the_item_and_a_reorder_sends_the_list(client, demo, pyramid):
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
+    page = post(client, pyramid, "move_scu", scu=2, position=0).content.decode()
+    assert '<ol class="scu-list" id="scu-list" hx-swap-oob="true">' in page
+    assert page.index('id="scu-2"') < page.index('id="scu-1"')
+    page = post(client, pyramid, "remove_scu", scu=1).content.decode()
+    assert '<li id="scu-1" hx-swap-oob="delete"></li>' in page
 
 
 def test_a_broken_rule_is_422_with_the_message(client, demo, pyramid):
@@ -57,6 +80,7 @@ def test_a_stale_version_is_409_with_the_current_state(client, demo, pyramid):
     page = response.content.decode()
     assert response.status_code == 409
     assert "changed elsewhere" in page and 'data-version="2"' in page
+    assert page.startswith('<div id="workspace"')  # the whole current state
     assert SCU.objects.get(pyramid=pyramid).label == "Apollo 11 landed on the Moon"
 
 

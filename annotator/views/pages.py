@@ -10,7 +10,7 @@ from scoring.records import score_annotations
 
 from ..access import visible_annotations, visible_collections, visible_pyramids
 from ..models import PSE, SCU
-from ..textmarks import runs
+from ..textmarks import marked_html, runs
 
 
 @login_required
@@ -55,6 +55,7 @@ def annotation_detail(request, pk):
     return render(
         request,
         "annotator/annotation_detail.html",
-        {"annotation": annotation, "runs": runs(annotation.peer.text, marks), "pses": listed, "scores": row.scores,
+        {"annotation": annotation, "html": marked_html(runs(annotation.peer.text, marks), zero_key=0),
+         "pses": listed, "scores": row.scores,
          "row": row},
     )

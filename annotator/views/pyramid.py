@@ -6,16 +6,17 @@ import json
 from collections import defaultdict
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap
 
 from .. import editing
 from ..access import can_edit_pyramid, visible_pyramids
-from ..models import Contributor, Pyramid, PyramidChange, Span
+from ..models import Pyramid, PyramidChange, Span
 from ..problems import pyramid_problems
-from ..textmarks import coverage, runs
+from ..textmarks import coverage, marked_html, runs
 
 # The actions the page posts, and the form fields each takes (after the pyramid's version).
 ACTIONS = {
@@ -41,41 +42,67 @@ ACTIONS = {
 TEXT_FIELDS = {"label", "comment"}
 
 
-def workspace_context(pyramid: Pyramid, user) -> dict:
-    """Everything the workspace partial shows: shaded models, SCUs with contributors, problems."""
-    scus = list(pyramid.scus.annotate(weight=Count("contributors")).order_by("position", "id"))
-    uid_of = {scu.id: scu.uid for scu in scus}
-    spans = list(Span.objects.filter(contributor__scu__pyramid=pyramid).select_related("summary").order_by("start"))
-    by_summary, by_contributor = defaultdict(list), defaultdict(list)
-    for span in spans:
-        by_contributor[span.contributor_id].append(span)
-    contributors = defaultdict(list)
-    for contributor in Contributor.objects.filter(scu__pyramid=pyramid).select_related("summary").order_by("position", "id"):
-        parts = sorted(by_contributor[contributor.id], key=lambda s: s.start)
-        for span in parts:
-            by_summary[span.summary_id].append((span.start, span.end, uid_of[contributor.scu_id]))
-        contributors[contributor.scu_id].append(
-            {"id": contributor.id, "model": contributor.summary.author, "comment": contributor.comment,
-             "parts": [{"id": s.id, "text": s.summary.text[s.start : s.end]} for s in parts]}
+def workspace_context(
+    pyramid: Pyramid, user, shade_only: set[int] | None = None, scu_uids: set[int] | None = None,
+    with_problems: bool = True,
+) -> dict:
+    """Everything the workspace partial shows: shaded models, SCUs with contributors, problems.
+
+    Loaded as plain values (the page's hot path): the models' texts once, then SCUs,
+    contributors and spans as rows that point into them. `shade_only` limits the shaded texts
+    built to those summaries, and `scu_uids` the SCUs loaded (an edit's answer sends no others).
+    """
+    links = list(pyramid.model_links.select_related("summary"))
+    texts = {link.summary_id: link.summary.text for link in links}
+    authors = {link.summary_id: link.summary.author for link in links}
+    scu_rows = pyramid.scus.all() if scu_uids is None else pyramid.scus.filter(uid__in=scu_uids)
+    scus = list(scu_rows.annotate(weight=Count("contributors")).order_by("position", "id"))
+    # One query of spans with their contributors: those in the summaries to shade, and those of
+    # the SCUs listed.
+    spans = Span.objects.filter(contributor__scu__pyramid=pyramid)
+    if scu_uids is not None:  # with the whole list, every span is needed anyway
+        wanted = Q(contributor__scu__uid__in=scu_uids)
+        if shade_only:
+            wanted |= Q(summary_id__in=shade_only)
+        spans = spans.filter(wanted)
+    listed = {scu.id for scu in scus}
+    marks, contributors, by_contributor = defaultdict(list), defaultdict(list), {}
+    for span_id, summary_id, start, end, contributor_id, scu_id, scu_uid, contributor_summary, comment in (
+        spans.order_by("contributor__position", "contributor_id", "start").values_list(
+            "id", "summary_id", "start", "end", "contributor_id", "contributor__scu_id", "contributor__scu__uid",
+            "contributor__summary_id", "contributor__comment",
         )
+    ):
+        marks[summary_id].append((start, end, scu_uid))
+        if scu_id not in listed:
+            continue
+        if contributor_id not in by_contributor:
+            by_contributor[contributor_id] = {
+                "id": contributor_id, "model": authors.get(contributor_summary, "?"), "comment": comment, "parts": [],
+            }
+            contributors[scu_id].append(by_contributor[contributor_id])
+        by_contributor[contributor_id]["parts"].append({"id": span_id, "text": texts.get(summary_id, "")[start:end]})
     for scu in scus:
         scu.contributor_list = contributors[scu.id]
-    models = []
-    for link in pyramid.model_links.select_related("summary"):
-        marks = by_summary[link.summary_id]
-        models.append({"summary": link.summary, "runs": runs(link.summary.text, marks),
-                       "coverage": coverage(link.summary.text, marks)})
+    models = [
+        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id])),
+         "coverage": coverage(link.summary.text, marks[link.summary_id])}
+        for link in links
+        if shade_only is None or link.summary_id in shade_only
+    ]
     editable = pyramid.status == Pyramid.Status.IN_PROGRESS and can_edit_pyramid(user, pyramid)
     stack = pyramid.changes.exclude(action__in=editing.NOT_ON_THE_UNDO_STACK)
+    states = set(stack.values_list("state", flat=True).distinct()) if editable else set()
     return {
         "pyramid": pyramid,
         "models": models,
         "scus": scus,
-        "problems": pyramid_problems(pyramid),
+        "problems": pyramid_problems(pyramid) if with_problems else None,
+        "scu_count": len(scus) if scu_uids is None else pyramid.scus.count(),
         "editable": editable,
         "can_reopen": pyramid.status == Pyramid.Status.SUBMITTED and user.is_staff,
-        "can_undo": editable and stack.filter(state=PyramidChange.State.APPLIED).exists(),
-        "can_redo": editable and stack.filter(state=PyramidChange.State.UNDONE).exists(),
+        "can_undo": PyramidChange.State.APPLIED in states,
+        "can_redo": PyramidChange.State.UNDONE in states,
         "last_change": pyramid.changes.order_by("-id").select_related("user").first(),
     }
 
@@ -109,32 +136,52 @@ def _arguments(request, fields: list[str]) -> list:
     return values
 
 
+def changes_context(context: dict, result: editing.EditResult) -> dict:
+    """Which pieces of the workspace an edit changed (the rest stays as the page has it)."""
+    by_uid = {scu.uid: scu for scu in context["scus"]}
+    added = set(result.added_uids)
+    return context | {
+        "changed_models": context["models"],  # only those were shaded
+        "whole_list": not result.appended_only,
+        "problems_changed": context["problems"] is not None,
+        "changed_scus": [by_uid[uid] for uid in result.touched_uids if uid in by_uid and uid not in added],
+        "appended_scus": [scu for scu in context["scus"] if scu.uid in added],
+        "removed_uids": result.removed_uids,
+    }
+
+
 @require_POST
 @login_required
 def pyramid_edit(request, pk, action):
-    """Apply one editing action; answer with the workspace as it now is (and a status)."""
+    """Apply one editing action. A success is answered with the pieces it changed (htmx swaps
+    them out of band); a refusal or a stale view with the whole workspace as it now is."""
     if action not in ACTIONS:
         raise Http404("no such action")
     pyramid = get_object_or_404(visible_pyramids(request.user), pk=pk)
     operation, fields = ACTIONS[action]
-    status, message, level = 200, "", "saved"
     try:
         version = int(request.POST.get("version", ""))
     except ValueError:
         version = -1  # no version: treat as stale, never as "whatever is there"
     try:
         result = operation(pyramid.pk, request.user, version, *_arguments(request, fields))
-        message = result.description
-    except editing.StaleVersion as stale:
-        status, message, level = 409, stale.message, "conflict"
-    except editing.NotAllowed as refused:
-        # The user may read this pyramid (or visible_pyramids would have given 404), not change it.
-        status, message, level = 403, refused.message, "error"
-    except editing.RuleBroken as broken:
-        status, message, level = 422, broken.message, "error"
-    pyramid = Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk)
-    context = workspace_context(pyramid, request.user) | {"message": message, "level": level}
-    return render(request, "annotator/_workspace.html", context, status=status)
+    except editing.EditError as refused:
+        status = {editing.StaleVersion: 409, editing.NotAllowed: 403}.get(type(refused), 422)
+        level = "conflict" if status == 409 else "error"
+        # A refusal comes with the current state: after a conflict it is what the user must see.
+        pyramid = Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk)
+        context = workspace_context(pyramid, request.user) | {"message": refused.message, "level": level}
+        return render(request, "annotator/_workspace.html", context, status=status)
+    message = {"message": result.description, "level": "saved"}
+    if action in ("submit", "reopen"):  # the whole page changes its mode
+        return render(request, "annotator/_workspace.html", workspace_context(result.pyramid, request.user) | message)
+    whole_list = not result.appended_only
+    context = workspace_context(
+        result.pyramid, request.user, shade_only=result.summary_ids,
+        scu_uids=None if whole_list else set(result.touched_uids),
+        with_problems=bool(result.summary_ids),  # problems come from contributors only
+    ) | message
+    return reswap(render(request, "annotator/workspace/changes.html", changes_context(context, result)), "none")
 
 
 @login_required

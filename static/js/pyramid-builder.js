@@ -9,6 +9,7 @@
   const SEPARATORS = new Set(" \t\n\r\f\v,.-:;!?\"'()[]{}…–—“”‘’");
 
   const workspace = () => document.getElementById("workspace");
+  const version = () => document.getElementById("pyramid-version").dataset.version;
   const editable = () => workspace() && workspace().dataset.editable === "true";
   const codePoints = (s) => Array.from(s).length;
   const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
@@ -90,7 +91,7 @@
     setStatus("Saving…", "saving");
     htmx.ajax("POST", ws.dataset.editUrl.replace("ACTION", action), {
       target: "#workspace", swap: "outerHTML",
-      values: Object.assign({ version: ws.dataset.version }, values),
+      values: Object.assign({ version: version() }, values),
       headers: { "X-CSRFToken": csrfToken() },
     });
   }
@@ -127,7 +128,8 @@
     shift(delta) {
       if (!state.scu) return;
       const item = document.getElementById(`scu-${state.scu}`);
-      send("move_scu", { scu: state.scu, position: Math.max(0, Number(item.dataset.position) + delta) });
+      const position = Array.from(item.parentElement.children).indexOf(item);
+      send("move_scu", { scu: state.scu, position: Math.max(0, position + delta) });
     },
     undo() { send("undo", {}); },
     redo() { send("redo", {}); },
@@ -278,11 +280,21 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
   });
-  document.addEventListener("htmx:afterSwap", () => {
-    select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false });
-    window.getSelection().removeAllRanges();
-    showSelection();
-  });
+  // After an answer, the pieces it replaced (whole or out of band) lost their marks: put them back.
+  let refreshing = false;
+  function refresh() {
+    if (refreshing) return;
+    refreshing = true;
+    setTimeout(() => {
+      refreshing = false;
+      select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false });
+      window.getSelection().removeAllRanges();
+      showSelection();
+      const filter = document.getElementById("scu-filter");
+      if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
+    }, 0);
+  }
+  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest"].forEach((type) => document.addEventListener(type, refresh));
   document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
   document.addEventListener("htmx:responseError", (event) =>
     setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));

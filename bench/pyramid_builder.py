@@ -1,0 +1,85 @@
+"""Benchmark: the pyramid builder on D0601 (4 models, 94 SCUs), on PostgreSQL.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/pyramid_builder.py
+
+Measures the server's time (in process, through Django's test client: no network) to render the
+page, and to apply one editing action and answer with what it changed; and the
+JavaScript the page ships beyond htmx. Targets: page < 150 ms, action < 50 ms, JS < 50 KB.
+"""
+
+import statistics
+import time
+
+from benchdb import DATA, ROOT, bench_database
+
+ROUNDS = 30
+
+
+def timed(call, rounds=ROUNDS):
+    seconds = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        call()
+        seconds.append(time.perf_counter() - started)
+    return statistics.median(seconds) * 1000, max(seconds) * 1000
+
+
+def main() -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+
+    from annotator import editing
+    from annotator.importing import DucviewImporter
+    from annotator.models import Pyramid
+
+    DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpyramids/D0601.pyr")
+    pyramid = Pyramid.objects.get(name="D0601")
+    admin = get_user_model().objects.create_user("bench", password="bench-password-1", is_staff=True)
+    editing.reopen(pyramid.pk, admin, pyramid.version)
+    client = Client(SERVER_NAME="localhost")
+    client.force_login(admin)
+
+    page_url = reverse("pyramid-detail", args=[pyramid.pk])
+    assert client.get(page_url).status_code == 200
+    median, worst = timed(lambda: client.get(page_url))
+    print(f"page:   {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (target < 150 ms)")
+
+    labels = ["Tribes run casinos", "Tribal sovereignty includes casinos"]
+    counter = iter(range(10**6))
+
+    def relabel():
+        version = Pyramid.objects.values_list("version", flat=True).get(pk=pyramid.pk)
+        response = client.post(
+            reverse("pyramid-edit", args=[pyramid.pk, "set_label"]),
+            {"version": version, "scu": 31, "label": labels[next(counter) % 2]},
+        )
+        assert response.status_code == 200, response.status_code
+
+    median, worst = timed(relabel)
+    print(f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: relabel an SCU (target < 50 ms)")
+
+    model_a = pyramid.models_used.get(author="A")
+    steps = iter(range(10**6))
+
+    def new_scu_then_undo():
+        # Alternately a new SCU (a model's shading changes) and its undo.
+        version = Pyramid.objects.values_list("version", flat=True).get(pk=pyramid.pk)
+        if next(steps) % 2 == 0:
+            action, values = "new_scu", {"summary": model_a.pk, "ranges": "[[0, 40]]"}
+        else:
+            action, values = "undo", {}
+        response = client.post(reverse("pyramid-edit", args=[pyramid.pk, action]), {"version": version, **values})
+        assert response.status_code == 200, response.status_code
+
+    median, worst = timed(new_scu_then_undo)
+    print(f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: new SCU / undo, reshading a model (target < 50 ms)")
+
+    scripts = [p for p in (ROOT / "static" / "js").rglob("*.js")]
+    size = sum(p.stat().st_size for p in scripts)
+    print(f"JS beyond htmx: {size / 1024:.1f} KB in {len(scripts)} file(s), not minified (target < 50 KB)")
+
+
+if __name__ == "__main__":
+    with bench_database():
+        main()

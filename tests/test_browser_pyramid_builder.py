@@ -1,5 +1,7 @@
 """In real Chromium: an annotator builds a pyramid with the mouse and the keyboard."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -147,6 +149,9 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     page.reload()
     assert you.scus() == expected  # every change was stored
     expect(page.locator(".text[data-author='C'] mark[data-scus='1']", has_text="in July 1969")).to_have_count(1)
+    # The history survives the reload: undo goes on where it was.
+    you.key("Control+z", "Undid: Split a model B contributor off SCU 2 into new SCU 3")
+    assert [(uid, sorted(models)) for uid, _, models in you.scus()] == [(1, ["A", "B", "C"]), (2, ["B", "D"])]
 
 
 def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_server, demo, new_pyramid):
@@ -181,3 +186,47 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     page.click("#status button.retry")
     expect(page.locator("#status")).to_contain_text("New SCU 1")
     assert you.scus()[0][0] == 1
+
+
+def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_server, demo, new_pyramid):
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + new_pyramid)
+    you = Annotator(page)
+
+    # Select with the keyboard only: into model B's text, then Shift+Ctrl+Right word by word.
+    page.locator(".text[data-author='B']").focus()
+    page.keyboard.press("Control+Home")
+    for _ in range(8):  # how many steps a word takes (around "20,") is the browser's business
+        page.keyboard.press("Shift+Control+ArrowRight")
+        if "1969" in page.inner_text("#selection"):
+            break
+    expect(page.locator("#selection")).to_contain_text("Selected in model B: “On July 20, 1969”")
+    you.key("n", "New SCU 1 “On July 20, 1969”")
+
+    page.keyboard.press("?")
+    expect(page.locator("dialog#help")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog#help")).to_be_hidden()
+
+    you.select("A", "Apollo 11 landed on the Moon")
+    you.key("n", "New SCU 2")
+    # Clicking a shaded word selects its SCU; selecting an SCU highlights its words in every model.
+    page.locator(".text[data-author='B'] mark[data-scus='1']").click()
+    expect(page.locator("#scu-1")).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("mark.highlight")).to_have_count(1)
+    you.click_scu(2)
+    expect(page.locator(".text[data-author='A'] mark.highlight")).to_have_text("Apollo 11 landed on the Moon")
+
+    # Search: SCUs filtered by label or text, the words marked in the summaries.
+    page.keyboard.press("/")
+    page.keyboard.type("landed")
+    expect(page.locator("#scu-list .scu:visible")).to_have_count(1)
+    expect(page.locator(".text[data-author='A'] .found").first).to_be_visible()
+    page.fill("#scu-filter", "")
+    expect(page.locator("#scu-list .scu:visible")).to_have_count(2)
+
+    # Side by side, remembered across a reload.
+    page.click("[data-act=layout]")
+    page.reload()
+    expect(page.locator("#models")).to_have_class(re.compile(r"\bside-by-side\b"))

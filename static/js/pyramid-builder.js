@@ -138,6 +138,11 @@
     reopen() { send("reopen", {}); },
     help() { document.getElementById("help").showModal(); },
     collapse() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = false)); },
+    layout() {
+      const sideBySide = !document.getElementById("models").classList.contains("side-by-side");
+      localStorage.setItem("pyramid-models-layout", sideBySide ? "side-by-side" : "stacked");
+      applyLayout();
+    },
     expand() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = true)); },
   };
 
@@ -246,13 +251,40 @@
     if (key === "escape") { state.pending = null; select(); setStatus("", "idle"); }
   });
 
-  // -- search ----------------------------------------------------------------------------------
-  document.addEventListener("input", (event) => {
-    if (event.target.id !== "scu-filter") return;
-    const query = event.target.value.trim().toLowerCase();
+  // Models side by side or stacked, as the annotator last chose (in this browser).
+  function applyLayout() {
+    const models = document.getElementById("models");
+    if (!models) return;
+    const sideBySide = localStorage.getItem("pyramid-models-layout") === "side-by-side";
+    models.classList.toggle("side-by-side", sideBySide);
+    const button = models.querySelector("[data-act=layout]");
+    button.setAttribute("aria-pressed", String(sideBySide));
+    button.textContent = sideBySide ? "Stacked" : "Side by side";
+  }
+  applyLayout();
+
+  // -- search: SCUs whose label or contributors hold the words; the words marked in the summaries --
+  function search(query) {
     document.querySelectorAll("#scu-list .scu").forEach((item) => {
       item.hidden = query !== "" && !item.textContent.toLowerCase().includes(query);
     });
+    document.querySelectorAll(".text [data-start].found").forEach((run) => run.classList.remove("found"));
+    if (query.length < 2) return;
+    document.querySelectorAll(".text[data-summary]").forEach((box) => {
+      const text = box.textContent.toLowerCase();
+      const starts = [];
+      for (let at = text.indexOf(query); at !== -1; at = text.indexOf(query, at + 1)) starts.push([at, at + query.length]);
+      if (!starts.length) return;
+      let offset = 0;  // in UTF-16 units, like indexOf
+      box.querySelectorAll("[data-start]").forEach((run) => {
+        const end = offset + run.textContent.length;
+        if (starts.some(([s, e]) => s < end && offset < e)) run.classList.add("found");
+        offset = end;
+      });
+    });
+  }
+  document.addEventListener("input", (event) => {
+    if (event.target.id === "scu-filter") search(event.target.value.trim().toLowerCase());
   });
 
   // -- drag and drop: a contributor onto an SCU moves it; an SCU onto an SCU merges them ------------
@@ -291,7 +323,8 @@
       window.getSelection().removeAllRanges();
       showSelection();
       const filter = document.getElementById("scu-filter");
-      if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
+      if (filter && filter.value) search(filter.value.trim().toLowerCase());
+      applyLayout();
     }, 0);
   }
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest"].forEach((type) => document.addEventListener(type, refresh));

@@ -615,29 +615,29 @@ def _stack(pyramid: Pyramid):
     return pyramid.changes.exclude(action__in=NOT_ON_THE_UNDO_STACK)
 
 
-def undo(pyramid_id, user, version) -> EditResult:
-    """Undo the latest edit still applied (also after a reload: the history is in the database)."""
+def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:
+    """Undo the latest edit still applied, or redo the one undone last (if no new edit came since)."""
     with transaction.atomic():
         pyramid = _locked(pyramid_id, user, version)
-        change = _stack(pyramid).filter(state=PyramidChange.State.APPLIED).order_by("-id").first()
+        state = PyramidChange.State.APPLIED if undoing else PyramidChange.State.UNDONE
+        candidates = _stack(pyramid).filter(state=state)
+        change = candidates.order_by("-id" if undoing else "id").first()
         if change is None:
-            raise RuleBroken("There is nothing to undo.")
-        now = snapshot(pyramid, [int(k) for k in change.after["scus"]])
-        restore(pyramid, change.before)
-        change.state = PyramidChange.State.UNDONE
+            raise RuleBroken(f"There is nothing to {'undo' if undoing else 'redo'}.")
+        source, target = (change.after, change.before) if undoing else (change.before, change.after)
+        now = snapshot(pyramid, [int(uid) for uid in source["scus"]])
+        restore(pyramid, target)
+        change.state = PyramidChange.State.UNDONE if undoing else PyramidChange.State.APPLIED
         change.save(update_fields=["state"])
-        return _record(pyramid, user, "undo", f"Undid: {change.description}", now, change.before)
+        action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
+        return _record(pyramid, user, action, f"{verb}: {change.description}", now, target)
+
+
+def undo(pyramid_id, user, version) -> EditResult:
+    """Undo the latest edit still applied (also after a reload: the history is in the database)."""
+    return _travel(pyramid_id, user, version, undoing=True)
 
 
 def redo(pyramid_id, user, version) -> EditResult:
     """Redo the edit undone last, if no new edit came since."""
-    with transaction.atomic():
-        pyramid = _locked(pyramid_id, user, version)
-        change = _stack(pyramid).filter(state=PyramidChange.State.UNDONE).order_by("id").first()
-        if change is None:
-            raise RuleBroken("There is nothing to redo.")
-        now = snapshot(pyramid, [int(k) for k in change.before["scus"]])
-        restore(pyramid, change.after)
-        change.state = PyramidChange.State.APPLIED
-        change.save(update_fields=["state"])
-        return _record(pyramid, user, "redo", f"Redid: {change.description}", now, change.after)
+    return _travel(pyramid_id, user, version, undoing=False)

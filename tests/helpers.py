@@ -23,3 +23,17 @@ def run(command: str, *args, **options) -> tuple[str, str]:
 def import_files(*paths, collection="Test", **options) -> str:
     out, _ = run("import_ducview", *[str(p) for p in paths], collection=collection, no_progress=True, **options)
     return out
+
+
+def empty_pyramid(demo, name="new", assign_to="outsider"):
+    """A pyramid in progress over the demo's four models, with no SCU, assigned to a demo user."""
+    from annotator.models import Assignment, Pyramid, PyramidModel
+
+    source = demo["pyramid"]
+    pyramid = Pyramid.objects.create(docset=source.docset, name=name, status=Pyramid.Status.IN_PROGRESS)
+    PyramidModel.objects.bulk_create(
+        PyramidModel(pyramid=pyramid, summary_id=link.summary_id, position=link.position)
+        for link in source.model_links.all()
+    )
+    Assignment.objects.create(user=demo[assign_to], task="pyramid", pyramid=pyramid)
+    return pyramid

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, log_in
+from .helpers import empty_pyramid
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -34,14 +35,7 @@ DRAG_POINTS = """([author, phrase]) => {
 
 @pytest.fixture
 def new_pyramid(demo):
-    from annotator.models import Assignment, Pyramid, PyramidModel
-
-    source = demo["pyramid"]
-    pyramid = Pyramid.objects.create(docset=source.docset, name="DEMO01-B", status=Pyramid.Status.IN_PROGRESS)
-    for link in source.model_links.all():
-        PyramidModel.objects.create(pyramid=pyramid, summary=link.summary, position=link.position)
-    Assignment.objects.create(user=demo["outsider"], task="pyramid", pyramid=pyramid)
-    return f"/pyramids/{pyramid.pk}/"
+    return f"/pyramids/{empty_pyramid(demo, name='DEMO01-B').pk}/"
 
 
 class Annotator:

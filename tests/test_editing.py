@@ -3,7 +3,9 @@
 import pytest
 
 from annotator import editing
-from annotator.models import PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidModel, Span
+from annotator.models import PSE, SCU, Contributor, PeerAnnotation, Pyramid, PyramidChange, Span
+
+from .helpers import empty_pyramid
 
 pytestmark = pytest.mark.django_db
 
@@ -12,14 +14,9 @@ class Builder:
     """A fresh pyramid over the demo's four models, edited by an assigned annotator."""
 
     def __init__(self, demo):
-        source = demo["pyramid"]
-        self.pyramid = Pyramid.objects.create(docset=source.docset, name="new", status=Pyramid.Status.IN_PROGRESS)
-        self.models = {}
-        for link in source.model_links.select_related("summary"):
-            PyramidModel.objects.create(pyramid=self.pyramid, summary=link.summary, position=link.position)
-            self.models[link.summary.author] = link.summary
+        self.pyramid = empty_pyramid(demo)
+        self.models = {summary.author: summary for summary in self.pyramid.models_used.all()}
         self.user = demo["outsider"]
-        Assignment.objects.create(user=self.user, task="pyramid", pyramid=self.pyramid)
 
     @property
     def version(self):

@@ -6,19 +6,16 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotator.models import SCU, Assignment, Pyramid, PyramidModel
+from annotator.models import SCU, Assignment, Pyramid
+
+from .helpers import empty_pyramid
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def pyramid(demo):
-    source = demo["pyramid"]
-    new = Pyramid.objects.create(docset=source.docset, name="new", status=Pyramid.Status.IN_PROGRESS)
-    for link in source.model_links.all():
-        PyramidModel.objects.create(pyramid=new, summary=link.summary, position=link.position)
-    Assignment.objects.create(user=demo["outsider"], task="pyramid", pyramid=new)
-    return new
+    return empty_pyramid(demo)
 
 
 def post(client, pyramid, action, **values):

@@ -224,3 +224,25 @@ def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_serv
     page.click("[data-act=layout]")
     page.reload()
     expect(page.locator("#models")).to_have_class(re.compile(r"\bside-by-side\b"))
+
+
+def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live_server, demo, new_pyramid):
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + new_pyramid)
+    you = Annotator(page)
+    you.select("C", "Apollo 11 was the first crewed mission to land on the Moon")
+    you.key("n", "New SCU 1")
+    expect(page.locator("#scu-1")).to_have_class(re.compile(r"\bselected\b"))  # selected at once
+    you.select("A", "Apollo 11 landed on the Moon")
+    you.key("a", "Added a contributor from model A to SCU 1")  # no click needed
+    you.select("C", "in July 1969")
+    you.key("a", "already has a contributor from model C")
+    page.click("#status button.fix")
+    expect(page.locator("#status")).to_contain_text("Added a part to the model C contributor of SCU 1")
+    assert you.scus()[0][2]["C"] == "Apollo 11 was the first crewed mission to land on the Moon…in July 1969"
+    # Double-click a label to edit it in place.
+    page.dblclick("#scu-1 .label")
+    page.locator("input.edit-label").fill("First crewed Moon landing")
+    page.locator("input.edit-label").press("Enter")
+    expect(page.locator("#scu-1 .label")).to_have_text("First crewed Moon landing")

@@ -62,12 +62,16 @@ def test_a_removal_deletes_the_item_and_a_reorder_sends_the_list(client, demo, p
     assert '<li id="scu-1" hx-swap-oob="delete"></li>' in page
 
 
-def test_a_broken_rule_is_422_with_the_message(client, demo, pyramid):
+def test_a_broken_rule_is_422_with_the_message_and_the_fix(client, demo, pyramid):
     client.force_login(demo["outsider"])
-    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    created = post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    assert json.loads(created["HX-Trigger"]) == {"pyramid:select": {"uid": 1}}  # select the new SCU
     response = post(client, pyramid, "add_contributor", scu=1, **selection(pyramid, "A", "The crew collected"))
+    page = response.content.decode()
     assert response.status_code == 422
-    assert "already has a contributor from model A" in response.content.decode()
+    assert "already has a contributor from model A" in page
+    contributor = SCU.objects.get(pyramid=pyramid, uid=1).contributors.get()
+    assert f'data-act="fix_add_part" data-contributor="{contributor.pk}"' in page
 
 
 def test_a_stale_version_is_409_with_the_current_state(client, demo, pyramid):

@@ -10,7 +10,7 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
-from django_htmx.http import reswap
+from django_htmx.http import reswap, trigger_client_event
 
 from .. import editing
 from ..access import can_edit_pyramid, visible_pyramids
@@ -170,7 +170,8 @@ def pyramid_edit(request, pk, action):
         level = "conflict" if status == 409 else "error"
         # A refusal comes with the current state: after a conflict it is what the user must see.
         pyramid = Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk)
-        context = workspace_context(pyramid, request.user) | {"message": refused.message, "level": level}
+        context = workspace_context(pyramid, request.user) | {"message": refused.message, "level": level,
+                                                              "fix": refused.fix}
         return render(request, "annotator/_workspace.html", context, status=status)
     message = {"message": result.description, "level": "saved"}
     if action in ("submit", "reopen"):  # the whole page changes its mode
@@ -181,7 +182,12 @@ def pyramid_edit(request, pk, action):
         scu_uids=None if whole_list else set(result.touched_uids),
         with_problems=bool(result.summary_ids),  # problems come from contributors only
     ) | message
-    return reswap(render(request, "annotator/workspace/changes.html", changes_context(context, result)), "none")
+    response = reswap(render(request, "annotator/workspace/changes.html", changes_context(context, result)), "none")
+    if result.added_uids:  # a new SCU (new, split): select it, so that the next contributor goes there
+        trigger_client_event(response, "pyramid:select", {"uid": result.added_uids[-1]})
+    elif action == "merge_scus":
+        trigger_client_event(response, "pyramid:select", {"uid": int(request.POST["target"])})
+    return response
 
 
 @login_required

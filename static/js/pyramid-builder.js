@@ -5,7 +5,7 @@
 (function () {
   "use strict";
 
-  const state = { scu: null, contributor: null, part: null, pending: null, selection: null, lastRequest: null };
+  const state = { scu: null, contributor: null, part: null, pending: null, selection: null, lastRequest: null, sent: null };
   const SEPARATORS = new Set(" \t\n\r\f\v,.-:;!?\"'()[]{}…–—“”‘’");
 
   const workspace = () => document.getElementById("workspace");
@@ -104,7 +104,11 @@
     return true;
   }
 
-  const selectionValues = () => ({ summary: state.selection.summary, ranges: JSON.stringify([state.selection.range]) });
+  // The selection an action used is kept: a refusal may offer a fix that needs it again.
+  const selectionValues = (selection = state.selection) => {
+    state.sent = selection;
+    return { summary: selection.summary, ranges: JSON.stringify([selection.range]) };
+  };
 
   const actions = {
     new_scu() { if (needSelection()) send("new_scu", selectionValues()); },
@@ -136,6 +140,9 @@
     order_scus() { send("order_scus", {}); },
     submit() { if (confirm("Submit this pyramid? It becomes read-only for annotators.")) send("submit", {}); },
     reopen() { send("reopen", {}); },
+    fix_add_part(button) {
+      if (state.sent) send("add_part", Object.assign({ contributor: button.dataset.contributor }, selectionValues(state.sent)));
+    },
     help() { document.getElementById("help").showModal(); },
     collapse() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = false)); },
     layout() {
@@ -202,7 +209,7 @@
 
   document.addEventListener("click", (event) => {
     const button = event.target.closest("[data-act]");
-    if (button) { event.preventDefault(); (actions[button.dataset.act] || (() => {}))(); return; }
+    if (button) { event.preventDefault(); (actions[button.dataset.act] || (() => {}))(button); return; }
     const goto = event.target.closest("[data-goto]");
     if (goto) { select({ scu: goto.dataset.goto }); return; }
     const item = event.target.closest(".scu");
@@ -226,6 +233,20 @@
   });
 
   document.addEventListener("selectionchange", () => { if (editable()) showSelection(); });
+
+  // Double-click a label to edit it in place.
+  document.addEventListener("dblclick", (event) => {
+    const label = event.target.closest(".scu .label");
+    if (!label || !editable()) return;
+    event.preventDefault();
+    select({ scu: label.closest(".scu").dataset.uid, scroll: false });
+    editInPlace("label");
+  });
+
+  // The server names the SCU to select after an edit that made one (new SCU, split, merge).
+  document.addEventListener("pyramid:select", (event) => {
+    Object.assign(state, { scu: String(event.detail.uid), contributor: null, part: null });
+  });
 
   // The summaries are contenteditable only so that the keyboard can select; nothing may change them.
   ["beforeinput", "paste", "drop", "cut"].forEach((type) =>

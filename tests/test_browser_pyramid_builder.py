@@ -13,8 +13,9 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
 ]
 
-DRAG_POINTS = """([author, phrase]) => {
-  // Screen points at the first and last character of a phrase in a model summary.
+DRAG_PATH = """([author, phrase]) => {
+  // The points a person's drag goes through to select a phrase in a model summary: from its first
+  // character along each of its lines to its last character (never through the gaps between lines).
   const box = document.querySelector(`.text[data-author="${author}"]`);
   box.scrollIntoView({ block: "center" });
   const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
@@ -27,9 +28,20 @@ DRAG_POINTS = """([author, phrase]) => {
       seen += node.data.length;
     }
   };
-  const rect = (offset) => { const [node, i] = at(offset); const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
-  const first = rect(start), last = rect(end - 1);
-  return [first.left + 1, first.top + first.height / 2, last.right - 1, last.top + last.height / 2];
+  const range = (from, to) => { const r = document.createRange(); r.setStart(...at(from)); r.setEnd(...at(to - 1)); r.setEnd(r.endContainer, r.endOffset + 1); return r; };
+  const first = range(start, start + 1).getBoundingClientRect(), last = range(end - 1, end).getBoundingClientRect();
+  const middle = (r) => r.top + r.height / 2;
+  const path = [[first.left + 1, middle(first)]];
+  const lines = Array.from(range(start, end).getClientRects()).filter((r) => r.width > 0);
+  const seenLines = new Set();
+  for (const r of lines) {
+    const key = Math.round(middle(r));
+    if (seenLines.has(key) || key === Math.round(middle(last))) continue;
+    seenLines.add(key);
+    path.push([r.right - 1, middle(r)]);
+  }
+  path.push([last.right - 1, middle(last)]);
+  return path;
 }"""
 
 
@@ -44,11 +56,11 @@ class Annotator:
         page.on("dialog", lambda dialog: dialog.accept())
 
     def select(self, author, phrase):
-        x1, y1, x2, y2 = self.page.evaluate(DRAG_POINTS, [author, phrase])
-        self.page.mouse.move(x1, y1)
+        (x, y), *path = self.page.evaluate(DRAG_PATH, [author, phrase])
+        self.page.mouse.move(x, y)
         self.page.mouse.down()
-        self.page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, steps=4)
-        self.page.mouse.move(x2, y2, steps=4)
+        for x, y in path:
+            self.page.mouse.move(x, y, steps=4)
         self.page.mouse.up()
         expect(self.page.locator("#selection")).to_contain_text(f"Selected in model {author}")
 

@@ -340,8 +340,9 @@
     refreshing = true;
     setTimeout(() => {
       refreshing = false;
+      // Only re-apply marks: clearing the selection here could cut into a drag already under way.
+      // (A selection goes by itself when the text it was in is swapped.)
       select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false });
-      window.getSelection().removeAllRanges();
       showSelection();
       const filter = document.getElementById("scu-filter");
       if (filter && filter.value) search(filter.value.trim().toLowerCase());

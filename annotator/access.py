@@ -39,3 +39,12 @@ def can_edit_pyramid(user, pyramid) -> bool:
     if user.is_staff or (pyramid.created_by_id and pyramid.created_by_id == user.pk):
         return True
     return pyramid.assignments.filter(user=user, task="pyramid").exists()
+
+
+def can_edit_annotation(user, annotation) -> bool:
+    """Staff, the annotation's annotator, and annotators assigned to that peer may edit it."""
+    if not (user and user.is_authenticated):
+        return False
+    if user.is_staff or (annotation.annotator_id and annotation.annotator_id == user.pk):
+        return True
+    return annotation.pyramid.assignments.filter(user=user, task="peer", peer_id=annotation.peer_id).exists()

@@ -20,11 +20,11 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.db.models.functions import Lower
 
+from . import history
 from .access import can_edit_pyramid
 from .models import PSE, SCU, Contributor, Pyramid, PyramidChange, PyramidModel, Span
 from .selection import snap_to_words
 
-NOT_ON_THE_UNDO_STACK = {"undo", "redo", "submit", "reopen"}
 
 
 class EditError(Exception):
@@ -106,10 +106,20 @@ def _edit(pyramid_id: int, user, version: int | None, action: str, plan: Callabl
         before = snapshot(pyramid, uids)
         description = apply()
         after = snapshot(pyramid, uids)
-        if action not in NOT_ON_THE_UNDO_STACK:
-            # A new edit ends the redo chain.
-            pyramid.changes.filter(state=PyramidChange.State.UNDONE).update(state=PyramidChange.State.DISCARDED)
+        if action not in history.NOT_ON_THE_UNDO_STACK:
+            history.end_redo_chain(pyramid.changes.all())
+            _flag_peer_annotations(pyramid, before, after)
         return _record(pyramid, user, action, description, before, after)
+
+
+def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
+    """Peer annotations made against this pyramid must be reviewed: say which SCUs changed."""
+    changed = {int(uid) for uid in after["scus"] if before["scus"].get(uid) != after["scus"][uid]}
+    if not changed:
+        return
+    for annotation in pyramid.peer_annotations.only("id", "scus_changed"):
+        annotation.scus_changed = sorted(set(annotation.scus_changed) | changed)
+        annotation.save(update_fields=["scus_changed"])
 
 
 def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
@@ -611,22 +621,17 @@ def reopen(pyramid_id, user, version) -> EditResult:
     return _edit(pyramid_id, user, version, "reopen", plan)
 
 
-def _stack(pyramid: Pyramid):
-    return pyramid.changes.exclude(action__in=NOT_ON_THE_UNDO_STACK)
-
-
 def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:
     """Undo the latest edit still applied, or redo the one undone last (if no new edit came since)."""
     with transaction.atomic():
         pyramid = _locked(pyramid_id, user, version)
-        state = PyramidChange.State.APPLIED if undoing else PyramidChange.State.UNDONE
-        candidates = _stack(pyramid).filter(state=state)
-        change = candidates.order_by("-id" if undoing else "id").first()
+        change = history.next_to_travel(pyramid.changes.all(), undoing)
         if change is None:
             raise RuleBroken(f"There is nothing to {'undo' if undoing else 'redo'}.")
         source, target = (change.after, change.before) if undoing else (change.before, change.after)
         now = snapshot(pyramid, [int(uid) for uid in source["scus"]])
         restore(pyramid, target)
+        _flag_peer_annotations(pyramid, now, target)
         change.state = PyramidChange.State.UNDONE if undoing else PyramidChange.State.APPLIED
         change.save(update_fields=["state"])
         action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")

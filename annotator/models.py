@@ -233,8 +233,16 @@ class PeerAnnotation(models.Model):
     source_name = models.CharField(max_length=300, blank=True)
     fingerprint = models.CharField(max_length=64, blank=True, help_text="Hash of the imported content.")
     version = models.PositiveIntegerField(default=1)
+    scus_changed = models.JSONField(
+        default=list, blank=True,
+        help_text="uids of SCUs changed in the pyramid since this annotation was last reviewed.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.scus_changed)
 
     class Meta:
         ordering = ["pyramid_id", "peer_id", "annotator_code"]
@@ -391,3 +399,23 @@ class PyramidChange(models.Model):
 
     def __str__(self):
         return f"{self.pyramid} #{self.pk}: {self.description}"
+
+
+class PeerAnnotationChange(models.Model):
+    """One editing action on a peer annotation, with its PSEs before and after (for undo/redo)."""
+
+    annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)
+    description = models.TextField()
+    before = models.JSONField()
+    after = models.JSONField()
+    state = models.CharField(max_length=10, choices=PyramidChange.State.choices, default=PyramidChange.State.APPLIED)
+
+    class Meta:
+        ordering = ["annotation_id", "id"]
+        indexes = [models.Index(fields=["annotation", "state", "id"], name="peerchange_stack")]
+
+    def __str__(self):
+        return f"{self.annotation} #{self.pk}: {self.description}"

@@ -272,3 +272,16 @@ def test_a_submitted_pyramid_is_read_only_until_an_administrator_reopens_it(buil
     # Submitting and reopening are not edits that undo reverts.
     build.do("undo")
     assert build.state()[0][1] == "Apollo 11 landed on the Moon"
+
+
+def test_editing_a_pyramid_flags_the_peer_annotations_made_against_it(build, demo):
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.new_scu("B", "Neil Armstrong stepped out first")
+    annotation = PeerAnnotation.objects.create(pyramid=build.pyramid, peer=demo["annotations"]["1"].peer, annotator_code="x")
+    build.do("set_label", 2, "Armstrong first")
+    annotation.refresh_from_db()
+    assert annotation.scus_changed == [2] and annotation.needs_review
+    build.do("undo")  # undoing is a change too
+    build.add(1, "C", "Apollo 11 was the first crewed mission")
+    annotation.refresh_from_db()
+    assert annotation.scus_changed == [1, 2]

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
-from .. import editing
+from .. import editing, history
 from ..access import can_edit_pyramid, visible_pyramids
 from ..models import Pyramid, PyramidChange, Span
 from ..problems import pyramid_problems
@@ -91,8 +91,7 @@ def workspace_context(
         if shade_only is None or link.summary_id in shade_only
     ]
     editable = pyramid.status == Pyramid.Status.IN_PROGRESS and can_edit_pyramid(user, pyramid)
-    stack = pyramid.changes.exclude(action__in=editing.NOT_ON_THE_UNDO_STACK)
-    states = set(stack.values_list("state", flat=True).distinct()) if editable else set()
+    states = history.stack_states(pyramid.changes.all()) if editable else set()
     return {
         "pyramid": pyramid,
         "models": models,

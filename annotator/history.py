@@ -1,0 +1,32 @@
+"""The undo stack both editors keep (pyramids and peer annotations), in their change tables.
+
+A change is APPLIED, UNDONE, or DISCARDED (undone, then superseded by a new edit). Undo takes the
+latest applied change, redo the earliest undone one; a new edit discards what could be redone.
+Undo, redo and status changes are recorded for the audit trail but are not themselves undone.
+"""
+
+from .models import PyramidChange
+
+State = PyramidChange.State
+NOT_ON_THE_UNDO_STACK = {"undo", "redo", "submit", "reopen", "complete", "mark_reviewed"}
+
+
+def undo_stack(changes):
+    return changes.exclude(action__in=NOT_ON_THE_UNDO_STACK)
+
+
+def end_redo_chain(changes) -> None:
+    changes.filter(state=State.UNDONE).update(state=State.DISCARDED)
+
+
+def next_to_travel(changes, undoing: bool):
+    """The change undo (or redo) would revert (or re-apply), or None."""
+    stack = undo_stack(changes)
+    if undoing:
+        return stack.filter(state=State.APPLIED).order_by("-id").first()
+    return stack.filter(state=State.UNDONE).order_by("id").first()
+
+
+def stack_states(changes) -> set[str]:
+    """Which of APPLIED and UNDONE the stack holds (can undo, can redo), in one query."""
+    return set(undo_stack(changes).values_list("state", flat=True).distinct())

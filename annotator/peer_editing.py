@@ -1,0 +1,276 @@
+"""Editing a peer annotation: matching peer text to the pyramid's SCUs (PSEs), with the rules.
+
+Like annotator.editing for pyramids: each operation locks the annotation, checks the caller may
+edit it and saw its current version (StaleVersion otherwise: HTTP 409), applies the change,
+raises the version and records a PeerAnnotationChange holding every PSE before and after it,
+which undo and redo restore. A peer may express an SCU more than once: repetitions are PSEs of
+their own (they count once in the score, Passonneau 2009 §2.3). SCU uid 0 means "matches nothing
+in the pyramid": a zero-weight PSE.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from django.db import transaction
+from django.db.models import Max
+
+from . import history
+from .access import can_edit_annotation
+from .editing import NotAllowed, RuleBroken, StaleVersion
+from .models import PSE, SCU, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
+from .selection import snap_to_words
+
+NO_SCU = 0
+
+
+@dataclass(frozen=True)
+class PeerEditResult:
+    annotation: PeerAnnotation
+    version: int
+    description: str
+    change: PeerAnnotationChange
+
+
+def _locked(annotation_id: int, user, version: int | None, allow_complete: bool = False) -> PeerAnnotation:
+    try:
+        annotation = (
+            PeerAnnotation.objects.select_for_update(of=("self",))
+            .select_related("pyramid", "peer").get(pk=annotation_id)
+        )
+    except PeerAnnotation.DoesNotExist:
+        raise RuleBroken("There is no such peer annotation.") from None
+    if not can_edit_annotation(user, annotation):
+        raise NotAllowed("You are not assigned to this peer summary.")
+    if annotation.pyramid.status != Pyramid.Status.SUBMITTED:
+        raise NotAllowed("The pyramid is still being edited: peers are annotated against a submitted pyramid.")
+    if annotation.status == PeerAnnotation.Status.SUBMITTED and not allow_complete:
+        raise NotAllowed("This annotation is complete and read-only; an administrator can reopen it.")
+    if version is not None and version != annotation.version:
+        raise StaleVersion(annotation.version)
+    return annotation
+
+
+def snapshot(annotation: PeerAnnotation) -> list[dict]:
+    """Every PSE in order: its SCU uid (0: none), comment and spans, as JSON-ready data (2 queries)."""
+    uids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("id", "uid"))
+    pses: dict[int, dict] = {}
+    for pse_id, scu_id, comment in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
+        "id", "scu_id", "comment"
+    ):
+        pses[pse_id] = {"scu": uids.get(scu_id, NO_SCU), "comment": comment, "spans": []}
+    for pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
+        "pse_id", "start", "end"
+    ):
+        pses[pse_id]["spans"].append([start, end])
+    return list(pses.values())
+
+
+def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
+    scu_ids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("uid", "id"))
+    annotation.pses.all().delete()
+    pses = PSE.objects.bulk_create(
+        PSE(annotation=annotation, scu_id=scu_ids.get(p["scu"]) if p["scu"] else None, comment=p["comment"], position=i)
+        for i, p in enumerate(state)
+    )
+    PSESpan.objects.bulk_create(
+        PSESpan(pse=pse, start=start, end=end, position=j)
+        for pse, p in zip(pses, state)
+        for j, (start, end) in enumerate(p["spans"])
+    )
+
+
+def _record(annotation, user, action, description, before, after) -> PeerEditResult:
+    annotation.version += 1
+    annotation.save(update_fields=["version", "status", "scus_changed", "updated_at"])
+    change = PeerAnnotationChange.objects.create(
+        annotation=annotation, user=user if user and user.is_authenticated else None, action=action,
+        description=description, before=before, after=after,
+    )
+    return PeerEditResult(annotation, annotation.version, description, change)
+
+
+def _edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnotation], str],
+          allow_complete: bool = False) -> PeerEditResult:
+    with transaction.atomic():
+        annotation = _locked(annotation_id, user, version, allow_complete)
+        before = snapshot(annotation)
+        description = apply(annotation)
+        after = snapshot(annotation)
+        if action not in history.NOT_ON_THE_UNDO_STACK:
+            history.end_redo_chain(annotation.changes.all())
+        return _record(annotation, user, action, description, before, after)
+
+
+# -- rules ---------------------------------------------------------------------------------------
+
+def _parts(annotation: PeerAnnotation, ranges) -> list[tuple[int, int]]:
+    text = annotation.peer.text
+    parts = []
+    for start, end in ranges:
+        start, end = int(start), int(end)
+        if not (0 <= start <= len(text) and 0 <= end <= len(text)):
+            raise RuleBroken("The selection lies outside the peer summary's text.")
+        start, end = snap_to_words(text, start, end)
+        if start >= end:
+            raise RuleBroken("The selection holds no words: select the words that express the content.")
+        parts.append((start, end))
+    if not parts:
+        raise RuleBroken("Select some peer text first.")
+    return parts
+
+
+def _scu(annotation: PeerAnnotation, uid: int) -> SCU | None:
+    if int(uid) == NO_SCU:
+        return None
+    scu = SCU.objects.filter(pyramid_id=annotation.pyramid_id, uid=uid).first()
+    if scu is None:
+        raise RuleBroken(f"SCU {uid} is not in this annotation's pyramid.")
+    return scu
+
+
+def _pse(annotation: PeerAnnotation, pse_id: int) -> PSE:
+    pse = PSE.objects.filter(annotation=annotation, pk=pse_id).select_related("scu").first()
+    if pse is None:
+        raise RuleBroken("That PSE is not in this annotation (it may have been removed).")
+    return pse
+
+
+def _what(scu: SCU | None) -> str:
+    return f"SCU {scu.uid}" if scu else "nothing in the pyramid (weight 0)"
+
+
+def _quoted(text: str, limit: int = 50) -> str:
+    text = text.replace("\n", " ")
+    return f"“{text if len(text) <= limit else text[: limit - 1] + '…'}”"
+
+
+# -- operations ----------------------------------------------------------------------------------
+
+def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult:
+    """The selected peer text becomes a PSE of an SCU (uid 0: matching nothing, weight zero).
+
+    A second PSE of the same SCU is a repetition: kept, and counted once by the scores."""
+
+    def apply(annotation):
+        parts = _parts(annotation, ranges)
+        scu = _scu(annotation, scu_uid)
+        repeated = scu is not None and annotation.pses.filter(scu=scu).exists()
+        position = (annotation.pses.aggregate(m=Max("position"))["m"] or 0) + 1
+        pse = PSE.objects.create(annotation=annotation, scu=scu, position=position)
+        PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts))
+        text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts))
+        return f"Matched {_quoted(text)} to {_what(scu)}" + (" (a repetition)" if repeated else "")
+
+    return _edit(annotation_id, user, version, "assign", apply)
+
+
+def add_part(annotation_id, user, version, pse_id: int, ranges) -> PeerEditResult:
+    """Another part of a PSE (discontinuous peer text expressing one SCU)."""
+
+    def apply(annotation):
+        pse = _pse(annotation, pse_id)
+        parts = _parts(annotation, ranges)
+        start = (pse.spans.aggregate(m=Max("position"))["m"] or 0) + 1
+        PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=start + i) for i, (s, e) in enumerate(parts))
+        return f"Added a part to a PSE of {_what(pse.scu)}"
+
+    return _edit(annotation_id, user, version, "add_part", apply)
+
+
+def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEditResult:
+    def apply(annotation):
+        pse = _pse(annotation, pse_id)
+        target = _scu(annotation, scu_uid)
+        if (pse.scu_id or None) == (target.pk if target else None):
+            raise RuleBroken(f"That PSE already expresses {_what(target)}.")
+        source = pse.scu
+        pse.scu = target
+        pse.save(update_fields=["scu"])
+        return f"Moved a PSE from {_what(source)} to {_what(target)}"
+
+    return _edit(annotation_id, user, version, "move_pse", apply)
+
+
+def remove_pse(annotation_id, user, version, pse_id: int) -> PeerEditResult:
+    def apply(annotation):
+        pse = _pse(annotation, pse_id)
+        pse.delete()
+        return f"Removed a PSE of {_what(pse.scu)}"
+
+    return _edit(annotation_id, user, version, "remove_pse", apply)
+
+
+def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
+    """Remove one part of a PSE; a PSE left without parts goes."""
+
+    def apply(annotation):
+        span = PSESpan.objects.filter(pk=span_id, pse__annotation=annotation).select_related("pse__scu").first()
+        if span is None:
+            raise RuleBroken("That part is not in this annotation (it may have been removed).")
+        pse = span.pse
+        span.delete()
+        if pse.spans.exists():
+            return f"Removed a part of a PSE of {_what(pse.scu)}"
+        pse.delete()
+        return f"Removed a PSE of {_what(pse.scu)}"
+
+    return _edit(annotation_id, user, version, "remove_part", apply)
+
+
+def complete(annotation_id, user, version) -> PeerEditResult:
+    """Mark the annotation complete (read-only from then on)."""
+
+    def apply(annotation):
+        if not annotation.pses.exists():
+            raise RuleBroken("Match at least some of the peer text before marking the annotation complete.")
+        annotation.status = PeerAnnotation.Status.SUBMITTED
+        return "Marked the annotation complete"
+
+    return _edit(annotation_id, user, version, "complete", apply)
+
+
+def reopen(annotation_id, user, version) -> PeerEditResult:
+    if not (user and user.is_staff):
+        raise NotAllowed("Only an administrator can reopen a complete annotation.")
+
+    def apply(annotation):
+        annotation.status = PeerAnnotation.Status.IN_PROGRESS
+        return "Reopened the annotation"
+
+    return _edit(annotation_id, user, version, "reopen", apply, allow_complete=True)
+
+
+def mark_reviewed(annotation_id, user, version) -> PeerEditResult:
+    """The annotator has checked the annotation against the SCUs changed in the pyramid."""
+
+    def apply(annotation):
+        changed = ", ".join(str(uid) for uid in annotation.scus_changed) or "none"
+        annotation.scus_changed = []
+        return f"Reviewed against the changed SCUs ({changed})"
+
+    return _edit(annotation_id, user, version, "mark_reviewed", apply)
+
+
+def _travel(annotation_id, user, version, undoing: bool) -> PeerEditResult:
+    with transaction.atomic():
+        annotation = _locked(annotation_id, user, version)
+        change = history.next_to_travel(annotation.changes.all(), undoing)
+        if change is None:
+            raise RuleBroken(f"There is nothing to {'undo' if undoing else 'redo'}.")
+        now = snapshot(annotation)
+        target = change.before if undoing else change.after
+        restore(annotation, target)
+        change.state = history.State.UNDONE if undoing else history.State.APPLIED
+        change.save(update_fields=["state"])
+        action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
+        return _record(annotation, user, action, f"{verb}: {change.description}", now, target)
+
+
+def undo(annotation_id, user, version) -> PeerEditResult:
+    return _travel(annotation_id, user, version, undoing=True)
+
+
+def redo(annotation_id, user, version) -> PeerEditResult:
+    return _travel(annotation_id, user, version, undoing=False)

@@ -8,4 +8,6 @@ urlpatterns = [
     path("pyramids/<int:pk>/edit/<slug:action>/", views.pyramid_edit, name="pyramid-edit"),
     path("pyramids/<int:pk>/history/", views.pyramid_history, name="pyramid-history"),
     path("annotations/<int:pk>/", views.annotation_detail, name="annotation-detail"),
+    path("annotations/<int:pk>/edit/<slug:action>/", views.annotation_edit, name="annotation-edit"),
+    path("annotations/<int:pk>/suggestions/", views.annotation_suggestions, name="annotation-suggestions"),
 ]

@@ -6,43 +6,13 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, log_in
-from .helpers import empty_pyramid
+from .helpers import drag_select, empty_pyramid
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
 ]
 
-DRAG_PATH = """([author, phrase]) => {
-  // The points a person's drag goes through to select a phrase in a model summary: from its first
-  // character along each of its lines to its last character (never through the gaps between lines).
-  const box = document.querySelector(`.text[data-author="${author}"]`);
-  box.scrollIntoView({ block: "center" });
-  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-  const full = box.textContent, start = full.indexOf(phrase), end = start + phrase.length;
-  const at = (offset) => {
-    let node, seen = 0;
-    walker.currentNode = box;
-    while ((node = walker.nextNode())) {
-      if (offset < seen + node.data.length) return [node, offset - seen];
-      seen += node.data.length;
-    }
-  };
-  const range = (from, to) => { const r = document.createRange(); r.setStart(...at(from)); r.setEnd(...at(to - 1)); r.setEnd(r.endContainer, r.endOffset + 1); return r; };
-  const first = range(start, start + 1).getBoundingClientRect(), last = range(end - 1, end).getBoundingClientRect();
-  const middle = (r) => r.top + r.height / 2;
-  const path = [[first.left + 1, middle(first)]];
-  const lines = Array.from(range(start, end).getClientRects()).filter((r) => r.width > 0);
-  const seenLines = new Set();
-  for (const r of lines) {
-    const key = Math.round(middle(r));
-    if (seenLines.has(key) || key === Math.round(middle(last))) continue;
-    seenLines.add(key);
-    path.push([r.right - 1, middle(r)]);
-  }
-  path.push([last.right - 1, middle(last)]);
-  return path;
-}"""
 
 
 @pytest.fixture
@@ -56,12 +26,7 @@ class Annotator:
         page.on("dialog", lambda dialog: dialog.accept())
 
     def select(self, author, phrase):
-        (x, y), *path = self.page.evaluate(DRAG_PATH, [author, phrase])
-        self.page.mouse.move(x, y)
-        self.page.mouse.down()
-        for x, y in path:
-            self.page.mouse.move(x, y, steps=4)
-        self.page.mouse.up()
+        drag_select(self.page, author, phrase)
         expect(self.page.locator("#selection")).to_contain_text(f"Selected in model {author}")
 
     def key(self, key, expect_status):

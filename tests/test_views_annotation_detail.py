@@ -12,7 +12,7 @@ def test_shows_the_peer_its_pses_and_scores(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo["annotations"]["2"])).content.decode()
     assert '<mark data-start="0" data-scus="0" class="zero" title="SCU 0">The Apollo program was run by NASA</mark>' in page
-    assert "matches no SCU" in page
+    assert 'Matches nothing in the pyramid</i> <span class="count">×2</span>' in page
     assert "<td>0.3158</td>" in page and "<td>0.4286</td>" in page  # modified, original
     assert "2 / 0 / 2" in page  # SCUs expressed / repetitions / non-matching
 

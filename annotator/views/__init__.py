@@ -1,4 +1,8 @@
-from .pages import annotation_detail, home
+from .annotation import annotation_detail, annotation_edit, annotation_suggestions
+from .pages import home
 from .pyramid import pyramid_detail, pyramid_edit, pyramid_history
 
-__all__ = ["annotation_detail", "home", "pyramid_detail", "pyramid_edit", "pyramid_history"]
+__all__ = [
+    "annotation_detail", "annotation_edit", "annotation_suggestions", "home",
+    "pyramid_detail", "pyramid_edit", "pyramid_history",
+]

@@ -1,16 +1,12 @@
-"""Read-only pages: the collections a user may see, a peer annotation."""
+"""The home page: the collections, pyramids and peer annotations a user may see."""
 
 from collections import defaultdict
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
-from django.shortcuts import get_object_or_404, render
-
-from scoring.records import score_annotations
+from django.shortcuts import render
 
 from ..access import visible_annotations, visible_collections, visible_pyramids
-from ..models import PSE, SCU
-from ..textmarks import marked_html, runs
 
 
 @login_required
@@ -32,30 +28,4 @@ def home(request):
         request,
         "annotator/home.html",
         {"collections": dict(collections), "all_collections": visible_collections(request.user)},
-    )
-
-
-@login_required
-def annotation_detail(request, pk):
-    annotations = visible_annotations(request.user)
-    annotation = get_object_or_404(annotations.select_related("pyramid__docset__collection", "peer"), pk=pk)
-    (row,) = score_annotations(annotations.filter(pk=annotation.pk))
-    weights = dict(SCU.objects.filter(pyramid=annotation.pyramid).annotate(w=Count("contributors")).values_list("id", "w"))
-    pses = list(PSE.objects.filter(annotation=annotation).select_related("scu").prefetch_related("spans"))
-    marks, listed = [], []
-    for pse in pses:
-        key = pse.scu.uid if pse.scu else 0
-        parts = sorted(pse.spans.all(), key=lambda s: s.start)
-        marks.extend((s.start, s.end, key) for s in parts)
-        listed.append(
-            {"scu": pse.scu, "weight": weights.get(pse.scu_id, 0), "key": key,
-             "text": "...".join(annotation.peer.text[s.start : s.end] for s in parts), "comment": pse.comment}
-        )
-    listed.sort(key=lambda p: (-p["weight"], p["scu"].label if p["scu"] else ""))
-    return render(
-        request,
-        "annotator/annotation_detail.html",
-        {"annotation": annotation, "html": marked_html(runs(annotation.peer.text, marks), zero_key=0),
-         "pses": listed, "scores": row.scores,
-         "row": row},
     )

@@ -1,0 +1,150 @@
+"""The peer annotation page: match a peer summary's text to the pyramid's SCUs, with live scores."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from itertools import groupby
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count
+from django.db.models.functions import Lower
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.records import score_annotations
+
+from .. import history, peer_editing
+from ..access import can_edit_annotation, visible_annotations
+from ..editing import EditError, NotAllowed, StaleVersion
+from ..models import PSE, SCU, PeerAnnotation, Pyramid, PSESpan, Span
+from ..suggestions import suggest
+from ..textmarks import marked_html, runs
+
+ACTIONS = {
+    "assign": (peer_editing.assign, ["ranges", "scu"]),
+    "add_part": (peer_editing.add_part, ["pse", "ranges"]),
+    "move_pse": (peer_editing.move_pse, ["pse", "scu"]),
+    "remove_pse": (peer_editing.remove_pse, ["pse"]),
+    "remove_part": (peer_editing.remove_part, ["span"]),
+    "complete": (peer_editing.complete, []),
+    "reopen": (peer_editing.reopen, []),
+    "mark_reviewed": (peer_editing.mark_reviewed, []),
+    "undo": (peer_editing.undo, []),
+    "redo": (peer_editing.redo, []),
+}
+MISSED_SHOWN = 5
+
+
+def annotation_context(annotation: PeerAnnotation, user) -> dict:
+    """The three panes (peer text, the pyramid's SCUs by tier, the models) and the score panel."""
+    text = annotation.peer.text
+    scus = list(
+        SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(weight=Count("contributors"))
+        .order_by("-weight", Lower("label"), "uid")
+    )
+    uid_of = {scu.id: scu.uid for scu in scus}
+    parts = defaultdict(list)
+    for span_id, pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("start").values_list(
+        "id", "pse_id", "start", "end"
+    ):
+        parts[pse_id].append({"id": span_id, "start": start, "end": end, "text": text[start:end]})
+    pses_of = defaultdict(list)  # SCU id (None: matches nothing) -> PSEs
+    marks = []
+    for pse_id, scu_id in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list("id", "scu_id"):
+        pses_of[scu_id].append({"id": pse_id, "parts": parts[pse_id]})
+        marks.extend((p["start"], p["end"], uid_of.get(scu_id, 0)) for p in parts[pse_id])
+    for scu in scus:
+        scu.peer_pses = pses_of[scu.id]
+    tiers = [{"weight": weight, "scus": list(group)} for weight, group in groupby(scus, key=lambda s: s.weight)]
+
+    models, model_marks = [], defaultdict(list)
+    links = list(annotation.pyramid.model_links.select_related("summary"))
+    for summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id).values_list(
+        "summary_id", "start", "end", "contributor__scu_id"
+    ):
+        model_marks[summary_id].append((start, end, uid_of[scu_id]))
+    for link in links:
+        models.append({"summary": link.summary, "html": marked_html(runs(link.summary.text, model_marks[link.summary_id]))})
+
+    (row,) = score_annotations(PeerAnnotation.objects.filter(pk=annotation.pk))
+    editable = (
+        annotation.status == PeerAnnotation.Status.IN_PROGRESS
+        and annotation.pyramid.status == Pyramid.Status.SUBMITTED
+        and can_edit_annotation(user, annotation)
+    )
+    states = history.stack_states(annotation.changes.all()) if editable else set()
+    return {
+        "annotation": annotation,
+        "peer_html": marked_html(runs(text, marks), zero_key=0),
+        "tiers": tiers,
+        "zero_pses": pses_of[None],
+        "models": models,
+        "row": row,
+        "scores": row.scores,
+        "missed": [scu for scu in scus if not scu.peer_pses][:MISSED_SHOWN],
+        "editable": editable,
+        "can_reopen": annotation.status == PeerAnnotation.Status.SUBMITTED and user.is_staff,
+        "can_undo": history.State.APPLIED in states,
+        "can_redo": history.State.UNDONE in states,
+        "last_change": annotation.changes.order_by("-id").select_related("user").first(),
+        "pyramid_in_progress": annotation.pyramid.status != Pyramid.Status.SUBMITTED,
+    }
+
+
+def _annotation(request, pk) -> PeerAnnotation:
+    return get_object_or_404(
+        visible_annotations(request.user).select_related("pyramid__docset__collection", "peer", "annotator"), pk=pk
+    )
+
+
+@login_required
+def annotation_detail(request, pk):
+    return render(request, "annotator/annotation_detail.html", annotation_context(_annotation(request, pk), request.user))
+
+
+def _arguments(request, fields: list[str]) -> list:
+    values = []
+    for name in fields:
+        raw = request.POST.get(name)
+        try:
+            values.append([(int(s), int(e)) for s, e in json.loads(raw)] if name == "ranges" else int(raw))
+        except (TypeError, ValueError):
+            raise peer_editing.RuleBroken(f"The request's {name!r} is missing or not valid: reload the page.") from None
+    return values
+
+
+@require_POST
+@login_required
+def annotation_edit(request, pk, action):
+    """Apply one action; answer with the workspace as it now is (scores included)."""
+    if action not in ACTIONS:
+        raise Http404("no such action")
+    annotation = _annotation(request, pk)
+    operation, fields = ACTIONS[action]
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1  # no version: treat as stale
+    status, message, level = 200, "", "saved"
+    try:
+        message = operation(annotation.pk, request.user, version, *_arguments(request, fields)).description
+    except EditError as refused:
+        status = 409 if isinstance(refused, StaleVersion) else 403 if isinstance(refused, NotAllowed) else 422
+        message, level = refused.message, "conflict" if status == 409 else "error"
+    annotation = _annotation(request, pk)
+    context = annotation_context(annotation, request.user) | {"message": message, "level": level}
+    return render(request, "annotator/_annotation_workspace.html", context, status=status)
+
+
+@require_GET
+@login_required
+def annotation_suggestions(request, pk):
+    """SCUs the peer sentence around a selection may express, best first."""
+    annotation = _annotation(request, pk)
+    try:
+        start, end = int(request.GET["start"]), int(request.GET["end"])
+    except (KeyError, ValueError):
+        raise Http404("give start and end") from None
+    return render(request, "annotator/annotation/suggestions.html", {"suggestions": suggest(annotation, start, end)})

@@ -1,0 +1,184 @@
+// Peer annotation: select peer words, pick their SCU (click, type, or a suggestion), and the
+// server answers with the workspace re-rendered, live scores included.
+(function () {
+  "use strict";
+
+  const state = { scu: null, pse: null, part: null, selection: null, sent: null, pending: null, step: -1, lastRequest: null };
+  const workspace = () => document.getElementById("workspace");
+  const editable = () => workspace() && workspace().dataset.editable === "true";
+  const version = () => document.getElementById("annotation-version").dataset.version;
+  const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
+
+  function setStatus(text, level, retry) {
+    const status = document.getElementById("status");
+    status.className = `status ${level}`;
+    status.textContent = text;
+    if (retry) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "retry";
+      button.textContent = "Retry";
+      button.addEventListener("click", () => send(state.lastRequest.action, state.lastRequest.values));
+      status.append(" ", button);
+    }
+  }
+
+  function send(action, values) {
+    state.lastRequest = { action, values };
+    setStatus("Saving…", "saving");
+    htmx.ajax("POST", workspace().dataset.editUrl.replace("ACTION", action), {
+      target: "#workspace", swap: "outerHTML",
+      values: Object.assign({ version: version() }, values),
+      headers: { "X-CSRFToken": csrfToken() },
+    });
+  }
+
+  // -- the selection in the peer text, and the suggestions for its sentence ----------------------
+  let suggestTimer = null;
+  function showSelection() {
+    const selection = window.TextSelection.read();
+    state.selection = selection && !selection.error && selection.author === "peer" ? selection : null;
+    const line = document.getElementById("selection");
+    if (!line) return;
+    line.textContent = selection && selection.error ? selection.error
+      : state.selection ? `Selected: “${state.selection.text}”` : "";
+    clearTimeout(suggestTimer);
+    if (state.selection) {
+      const [start, end] = state.selection.range;
+      suggestTimer = setTimeout(() => htmx.ajax("GET", `${workspace().dataset.suggestUrl}?start=${start}&end=${end}`,
+        { target: "#suggestions", swap: "innerHTML" }), 250);
+    }
+  }
+
+  function assign(uid) {
+    const selection = state.selection || state.sent;
+    if (!selection) { setStatus("Select some words of the peer summary first.", "error"); return; }
+    state.sent = selection;
+    send("assign", { scu: uid, ranges: JSON.stringify([selection.range]) });
+  }
+
+  // -- picking SCUs and stepping through their contributors in the models -------------------------
+  function marksOf(uid) {
+    return Array.from(document.querySelectorAll(".model-text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(uid));
+  }
+
+  function select({ scu = null, pse = null, part = null } = {}) {
+    Object.assign(state, { scu: scu && String(scu), pse: pse && String(pse), part: part && String(part), step: -1 });
+    document.querySelectorAll(".scu.selected, .pse.selected, .part.selected, mark.highlight, mark.current")
+      .forEach((el) => el.classList.remove("selected", "highlight", "current"));
+    if (!state.scu) return;
+    const item = document.getElementById(`scu-${state.scu}`);
+    if (!item) { state.scu = null; return; }
+    item.classList.add("selected");
+    if (state.pse) { const pseItem = item.querySelector(`[data-pse="${state.pse}"]`); if (pseItem) pseItem.classList.add("selected"); }
+    if (state.part) { const partItem = item.querySelector(`[data-span="${state.part}"]`); if (partItem) partItem.classList.add("selected"); }
+    marksOf(state.scu).forEach((mark) => mark.classList.add("highlight"));
+    step(1);
+  }
+
+  function step(delta) {
+    const marks = marksOf(state.scu || "");
+    const position = document.getElementById("contributor-position");
+    if (!marks.length) { if (position) position.textContent = ""; return; }
+    state.step = (state.step + delta + marks.length) % marks.length;
+    marks.forEach((mark) => mark.classList.remove("current"));
+    marks[state.step].classList.add("current");
+    marks[state.step].scrollIntoView({ block: "nearest" });
+    if (position) position.textContent = `${state.step + 1} of ${marks.length}`;
+  }
+
+  const actions = {
+    undo() { send("undo", {}); },
+    redo() { send("redo", {}); },
+    complete() { if (confirm("Mark this annotation complete? It becomes read-only.")) send("complete", {}); },
+    reopen() { send("reopen", {}); },
+    mark_reviewed() { send("mark_reviewed", {}); },
+    help() { document.getElementById("help").showModal(); },
+    previous() { step(-1); },
+    next() { step(1); },
+    assign_to(button) { assign(button.dataset.uid); },
+  };
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-act]");
+    if (button) { event.preventDefault(); (actions[button.dataset.act] || (() => {}))(button); return; }
+    const item = event.target.closest(".scu-pane .scu");
+    if (item) {
+      if (state.pending === "move" && state.pse) { state.pending = null; send("move_pse", { pse: state.pse, scu: item.dataset.uid }); return; }
+      const pse = event.target.closest(".pse");
+      const part = event.target.closest(".part");
+      select({ scu: item.dataset.uid, pse: pse && pse.dataset.pse,
+               part: part && pse && pse.querySelectorAll(".part").length > 1 ? part.dataset.span : null });
+      if (!pse && editable() && state.selection) assign(item.dataset.uid);  // a click on an SCU assigns
+      return;
+    }
+    const mark = event.target.closest("#peer-text mark[data-scus]");
+    if (mark && window.getSelection().isCollapsed) select({ scu: mark.dataset.scus.split(" ")[0] });
+  });
+
+  document.addEventListener("selectionchange", () => { if (editable()) showSelection(); });
+
+  // -- the keyboard: select, "/" and type part of a label or a number, Enter -----------------------
+  document.addEventListener("keydown", (event) => {
+    if (!workspace()) return;
+    const filter = document.getElementById("scu-filter");
+    if (event.target === filter) {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        const first = document.querySelector(".scu-pane .scu:not([hidden])");
+        if (first && editable()) assign(first.dataset.uid);
+      } else if (event.key === "Escape") {
+        filter.value = "";
+        filter.dispatchEvent(new Event("input", { bubbles: true }));
+        document.getElementById("peer-text").focus();
+      }
+      return;
+    }
+    if (event.target.matches("input, textarea")) return;
+    const ctrl = event.ctrlKey || event.metaKey;
+    const key = event.key.toLowerCase();
+    const run = (fn) => { event.preventDefault(); fn(); };
+    if (key === "?") return run(actions.help);
+    if (key === "/") return run(() => filter.focus());
+    if (key === "[") return run(() => step(-1));
+    if (key === "]") return run(() => step(1));
+    if (!editable()) return;
+    if (ctrl && key === "z" && !event.shiftKey) return run(actions.undo);
+    if (ctrl && (key === "y" || (key === "z" && event.shiftKey))) return run(actions.redo);
+    if (ctrl || event.altKey) return;
+    if (key === "enter" && state.scu) return run(() => assign(state.scu));
+    if (key === "0") return run(() => assign(0));
+    if (key === "p" && state.pse && state.selection) {
+      return run(() => send("add_part", { pse: state.pse, ranges: JSON.stringify([state.selection.range]) }));
+    }
+    if (key === "v" && state.pse) return run(() => { state.pending = "move"; setStatus("Click the SCU to move the PSE to.", "idle"); });
+    if ((key === "delete" || key === "backspace") && (state.part || state.pse)) {
+      return run(() => send(state.part ? "remove_part" : "remove_pse", state.part ? { span: state.part } : { pse: state.pse }));
+    }
+    if (key === "escape") { state.pending = null; select(); }
+  });
+
+  document.addEventListener("input", (event) => {
+    if (event.target.id !== "scu-filter") return;
+    const query = event.target.value.trim().toLowerCase();
+    document.querySelectorAll(".scu-pane .scu").forEach((item) => {
+      const number = item.dataset.uid === query;
+      item.hidden = query !== "" && !number && !item.textContent.toLowerCase().includes(query);
+    });
+    document.querySelectorAll(".scu-pane .tier").forEach((tier) => { tier.hidden = query !== ""; });
+  });
+
+  // -- htmx: refusals and conflicts come with the current state; failures can be retried ------------
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target.id === "suggestions") return;
+    const keep = { scu: state.scu };
+    state.selection = null;
+    select(keep);
+  });
+  document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
+  document.addEventListener("htmx:responseError", (event) =>
+    setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
+})();

@@ -1,0 +1,101 @@
+"""In real Chromium: an annotator matches a peer summary against the pyramid, end to end."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import CHROMIUM, log_in
+from .helpers import drag_select
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+]
+
+
+@pytest.fixture
+def annotation_url(demo):
+    from annotator.models import PeerAnnotation
+
+    annotation = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
+    return annotation.pk, f"/annotations/{annotation.pk}/"
+
+
+def status(page, text):
+    expect(page.locator("#status")).to_contain_text(text)
+
+
+def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotation_url):
+    from annotator.models import PeerAnnotation
+    from scoring.records import score_annotations
+
+    pk, url = annotation_url
+    page = browser_page
+    page.on("dialog", lambda dialog: dialog.accept())
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + url)
+
+    # Mouse: select, then click the SCU.
+    drag_select(page, "peer", "Apollo 11 landed on the Moon in July 1969")
+    expect(page.locator("#selection")).to_contain_text("Selected: “Apollo 11 landed on the Moon in July 1969”")
+    page.click("#scu-1 > div")
+    status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
+
+    # Keyboard: select, "/", type part of the label, Enter.
+    drag_select(page, "peer", "Neil Armstrong was the first man to walk on the Moon")
+    page.keyboard.press("/")
+    page.keyboard.type("first person")
+    page.keyboard.press("Enter")
+    status(page, "to SCU 3")
+
+    # A suggestion, picked.
+    drag_select(page, "peer", "Michael Collins remained in orbit")
+    expect(page.locator("#suggestions button").first).to_contain_text("Michael Collins stayed in orbit")
+    page.locator("#suggestions button").first.click()
+    status(page, "to SCU 4")
+
+    # A repetition, and zero-weight content (the 0 key).
+    drag_select(page, "peer", "Apollo 11 landed")
+    page.click("#scu-1 > div")
+    status(page, "(a repetition)")
+    drag_select(page, "peer", "Buzz Aldrin followed him")
+    page.keyboard.press("0")
+    status(page, "to nothing in the pyramid")
+
+    # A discontinuous PSE: a part added to the selected PSE (p).
+    drag_select(page, "peer", "The astronauts")
+    page.click("#scu-5 > div")
+    status(page, "to SCU 5")
+    page.click("#scu-5 .pse")
+    drag_select(page, "peer", "with lunar rock samples")
+    page.keyboard.press("p")
+    status(page, "Added a part to a PSE of SCU 5")
+    expect(page.locator("#scu-5 .pse")).to_have_text("The astronauts…with lunar rock samples")
+
+    # Move the zero-weight PSE to SCU 2 (v, then click), then undo that.
+    page.click("#scu-0 .pse")
+    page.keyboard.press("v")
+    page.click("#scu-2 > div")
+    status(page, "Moved a PSE from nothing in the pyramid (weight 0) to SCU 2")
+    page.keyboard.press("Control+z")
+    status(page, "Undid: Moved a PSE")
+
+    # Stepping through SCU 1's contributors in the models.
+    page.click("#scu-1 > div")
+    expect(page.locator("#contributor-position")).to_have_text("1 of 5")
+    page.keyboard.press("]")
+    expect(page.locator("#contributor-position")).to_have_text("2 of 5")
+
+    page.reload()
+    expect(page.locator("#scu-1 .count")).to_have_text("×2")
+    expect(page.locator("#scu-0 .count")).to_have_text("×1")
+    # The panel shows exactly what export_scores computes from the stored records.
+    (row,) = score_annotations(PeerAnnotation.objects.filter(pk=pk))
+    panel = page.locator("#scores td").all_inner_texts()
+    assert panel[:4] == [f"{value:.4f}" for value in (row.scores.modified, row.scores.original, row.scores.coverage, row.scores.comprehensive)]
+    assert panel[4] == f"{row.scores.unique_scus} / {row.scores.repetitions} / {row.scores.non_matching}" == "4 / 1 / 1"
+    expect(page.locator(".missed li").first).to_contain_text("Aldrin also walked on the Moon")
+    assert re.search(r"\b4 / 1 / 1\b", panel[4])

@@ -1,0 +1,87 @@
+"""POST /annotations/<pk>/edit/<action>/: one action, answered with the workspace and live scores."""
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from annotator.models import PeerAnnotation, Pyramid
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def annotation(demo):
+    """A new annotation of demo peer 1, by the annotator assigned to it."""
+    return PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
+
+
+def post(client, annotation, action, **values):
+    values.setdefault("version", PeerAnnotation.objects.get(pk=annotation.pk).version)
+    return client.post(reverse("annotation-edit", args=[annotation.pk, action]), values)
+
+
+def ranges(annotation, phrase):
+    start = annotation.peer.text.index(phrase)
+    return json.dumps([[start, start + len(phrase)]])
+
+
+def test_assigning_answers_with_the_workspace_and_its_scores(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    response = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo 11 landed on the Moon in July 1969"))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1 · saved" in page
+    assert '<mark data-start="0" data-scus="1" title="SCU 1">Apollo 11 landed on the Moon in July 1969</mark>' in page
+    assert "<tr><th>Modified score</th><td>0.2105</td></tr>" in page  # 4 / 19
+    assert 'id="scu-1" data-uid="1"' in page and '<span class="count"' in page
+    post(client, annotation, "assign", scu=0, ranges=ranges(annotation, "Michael Collins remained in orbit"))
+    page = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo 11 landed")).content.decode()
+    assert "<td>1 / 1 / 1</td>" in page  # SCUs expressed / repetitions / non-matching
+
+
+def test_refusals_and_conflicts(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    assert post(client, annotation, "assign", scu=77, ranges=ranges(annotation, "Apollo")).status_code == 422
+    stale = post(client, annotation, "assign", version=0, scu=1, ranges=ranges(annotation, "Apollo"))
+    assert stale.status_code == 409 and "changed elsewhere" in stale.content.decode()
+    assert post(client, annotation, "assign", scu=1).status_code == 422  # no ranges
+    assert post(client, annotation, "explode").status_code == 404
+
+
+def test_who_may_annotate(client, demo, annotation):
+    client.force_login(demo["outsider"])
+    assert post(client, annotation, "undo").status_code == 404  # cannot even see it
+    client.force_login(demo["admin"])
+    assert post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo")).status_code == 200
+    client.logout()
+    assert post(client, annotation, "undo").status_code == 302
+
+
+def test_not_against_a_pyramid_still_being_edited(client, demo, annotation):
+    Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status=Pyramid.Status.IN_PROGRESS)
+    client.force_login(demo["annotator"])
+    response = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo"))
+    assert response.status_code == 403 and "still being edited" in response.content.decode()
+    page = client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()
+    assert 'data-editable="false"' in page and "annotate once it is submitted" in page
+
+
+def test_csrf_is_required(demo, annotation):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(demo["annotator"])
+    assert post(client, annotation, "undo").status_code == 403
+
+
+def test_suggestions_for_the_selected_sentence(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    start = annotation.peer.text.index("remained")
+    page = client.get(reverse("annotation-suggestions", args=[annotation.pk]), {"start": start, "end": start + 8})
+    html = page.content.decode()
+    assert 'data-act="assign_to" data-uid="4"' in html and "Michael Collins stayed in orbit" in html
+    assert client.get(reverse("annotation-suggestions", args=[annotation.pk])).status_code == 404
+    client.force_login(demo["outsider"])
+    assert client.get(reverse("annotation-suggestions", args=[annotation.pk]), {"start": 0, "end": 5}).status_code == 404

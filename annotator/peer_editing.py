@@ -19,7 +19,7 @@ from django.db.models import Max
 from . import history
 from .access import can_edit_annotation
 from .editing import NotAllowed, RuleBroken, StaleVersion
-from .models import PSE, SCU, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
+from .models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 from .selection import snap_to_words
 
 NO_SCU = 0
@@ -226,6 +226,11 @@ def complete(annotation_id, user, version) -> PeerEditResult:
         if not annotation.pses.exists():
             raise RuleBroken("Match at least some of the peer text before marking the annotation complete.")
         annotation.status = PeerAnnotation.Status.SUBMITTED
+        if annotation.annotator_id:
+            Assignment.objects.filter(
+                user_id=annotation.annotator_id, task=Assignment.Task.ANNOTATE_PEER,
+                pyramid_id=annotation.pyramid_id, peer_id=annotation.peer_id,
+            ).update(status=Assignment.Status.DONE)
         return "Marked the annotation complete"
 
     return _edit(annotation_id, user, version, "complete", apply)

@@ -10,4 +10,6 @@ urlpatterns = [
     path("annotations/<int:pk>/", views.annotation_detail, name="annotation-detail"),
     path("annotations/<int:pk>/edit/<slug:action>/", views.annotation_edit, name="annotation-edit"),
     path("annotations/<int:pk>/suggestions/", views.annotation_suggestions, name="annotation-suggestions"),
+    path("annotations/<int:pk>/history/", views.annotation_history, name="annotation-history"),
+    path("assignments/<int:pk>/start/", views.assignment_start, name="assignment-start"),
 ]

@@ -10,7 +10,9 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.db.models.functions import Lower
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.records import score_annotations
@@ -18,7 +20,7 @@ from scoring.records import score_annotations
 from .. import history, peer_editing
 from ..access import can_edit_annotation, visible_annotations
 from ..editing import EditError, NotAllowed, StaleVersion
-from ..models import PSE, SCU, PeerAnnotation, Pyramid, PSESpan, Span
+from ..models import PSE, SCU, Assignment, PeerAnnotation, Pyramid, PSESpan, Span
 from ..suggestions import suggest
 from ..textmarks import marked_html, runs
 
@@ -90,6 +92,7 @@ def annotation_context(annotation: PeerAnnotation, user) -> dict:
         "can_redo": history.State.UNDONE in states,
         "last_change": annotation.changes.order_by("-id").select_related("user").first(),
         "pyramid_in_progress": annotation.pyramid.status != Pyramid.Status.SUBMITTED,
+        "next_assignment": next_assignment(annotation, user) if annotation.status == PeerAnnotation.Status.SUBMITTED else None,
     }
 
 
@@ -148,3 +151,43 @@ def annotation_suggestions(request, pk):
     except (KeyError, ValueError):
         raise Http404("give start and end") from None
     return render(request, "annotator/annotation/suggestions.html", {"suggestions": suggest(annotation, start, end)})
+
+
+@login_required
+def annotation_history(request, pk):
+    annotation = _annotation(request, pk)
+    docset = annotation.pyramid.docset
+    return render(request, "annotator/history.html", {
+        "subject": f"peer {annotation.peer.author} against {annotation.pyramid.name}",
+        "back_url": reverse("annotation-detail", args=[annotation.pk]),
+        "collection": docset.collection, "docset": docset, "source_name": annotation.source_name,
+        "changes": annotation.changes.select_related("user").order_by("-id"),
+    })
+
+
+@require_POST
+@login_required
+def assignment_start(request, pk):
+    """Open the peer annotation an assignment asks for, creating it the first time."""
+    assignment = get_object_or_404(
+        Assignment.objects.select_related("pyramid", "peer"), pk=pk, user=request.user, task=Assignment.Task.ANNOTATE_PEER
+    )
+    if assignment.pyramid.status != Pyramid.Status.SUBMITTED:
+        messages.error(request, f"Pyramid {assignment.pyramid.name} is still being edited: annotate once it is submitted.")
+        return redirect("home")
+    annotation, _ = PeerAnnotation.objects.get_or_create(
+        pyramid=assignment.pyramid, peer=assignment.peer, annotator=request.user
+    )
+    if assignment.status == Assignment.Status.ASSIGNED:
+        assignment.status = Assignment.Status.IN_PROGRESS
+        assignment.save(update_fields=["status"])
+    return redirect("annotation-detail", pk=annotation.pk)
+
+
+def next_assignment(annotation: PeerAnnotation, user):
+    """The user's next peer to annotate in the same docset, if any."""
+    return (
+        Assignment.objects.filter(user=user, task=Assignment.Task.ANNOTATE_PEER, pyramid__docset_id=annotation.pyramid.docset_id)
+        .exclude(status=Assignment.Status.DONE).exclude(peer_id=annotation.peer_id)
+        .select_related("peer").order_by("peer__author").first()
+    )

@@ -7,6 +7,7 @@ from django.db.models import Count
 from django.shortcuts import render
 
 from ..access import visible_annotations, visible_collections, visible_pyramids
+from ..models import Assignment
 
 
 @login_required
@@ -24,8 +25,13 @@ def home(request):
     for pyramid in pyramids:
         pyramid.annotation_count = annotation_counts.get(pyramid.id, 0)
         collections[pyramid.docset.collection].append(pyramid)
+    assignments = (
+        Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.DONE)
+        .select_related("pyramid__docset", "peer").order_by("pyramid__docset__name", "task", "peer__author")
+    )
     return render(
         request,
         "annotator/home.html",
-        {"collections": dict(collections), "all_collections": visible_collections(request.user)},
+        {"collections": dict(collections), "all_collections": visible_collections(request.user),
+         "assignments": assignments},
     )

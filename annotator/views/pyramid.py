@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
@@ -192,5 +193,8 @@ def pyramid_edit(request, pk, action):
 @login_required
 def pyramid_history(request, pk):
     pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
-    changes = pyramid.changes.select_related("user").order_by("-id")
-    return render(request, "annotator/pyramid_history.html", {"pyramid": pyramid, "changes": changes})
+    return render(request, "annotator/history.html", {
+        "subject": f"pyramid {pyramid.name}", "back_url": reverse("pyramid-detail", args=[pyramid.pk]),
+        "collection": pyramid.docset.collection, "docset": pyramid.docset, "source_name": pyramid.source_name,
+        "changes": pyramid.changes.select_related("user").order_by("-id"),
+    })

@@ -1,0 +1,64 @@
+"""POST /assignments/<pk>/start/: open the assigned peer's annotation (created the first time)."""
+
+import pytest
+from django.urls import reverse
+
+from annotator import peer_editing
+from annotator.models import Assignment, PeerAnnotation, Pyramid
+
+pytestmark = pytest.mark.django_db
+
+
+def start(client, assignment):
+    return client.post(reverse("assignment-start", args=[assignment.pk]))
+
+
+def test_the_home_page_lists_the_work_and_starting_creates_the_annotation(client, demo):
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    client.force_login(demo["annotator"])
+    assert "Annotate peer 1 against DEMO01" in client.get(reverse("home")).content.decode()
+    response = start(client, assignment)
+    annotation = PeerAnnotation.objects.get(annotator=demo["annotator"])
+    assert response.status_code == 302 and response.url == reverse("annotation-detail", args=[annotation.pk])
+    assert start(client, assignment).url == response.url  # the same annotation the second time
+    assignment.refresh_from_db()
+    assert assignment.status == Assignment.Status.IN_PROGRESS
+
+
+def test_completing_offers_the_next_assigned_peer_and_closes_the_assignment(client, demo):
+    first = Assignment.objects.get(user=demo["annotator"])
+    second = Assignment.objects.create(user=demo["annotator"], task="peer", pyramid=demo["pyramid"],
+                                       peer=demo["annotations"]["2"].peer)
+    client.force_login(demo["annotator"])
+    start(client, first)
+    annotation = PeerAnnotation.objects.get(annotator=demo["annotator"])
+    text = annotation.peer.text
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, text.index(" in July"))], 1)
+    response = client.post(reverse("annotation-edit", args=[annotation.pk, "complete"]), {"version": 2})
+    page = response.content.decode()
+    assert "Next peer: 2" in page and reverse("assignment-start", args=[second.pk]) in page
+    first.refresh_from_db()
+    assert first.status == Assignment.Status.DONE
+    assert "Annotate peer 1" not in client.get(reverse("home")).content.decode()
+
+
+def test_only_ones_own_assignments_and_only_against_a_submitted_pyramid(client, demo):
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    client.force_login(demo["outsider"])
+    assert start(client, assignment).status_code == 404
+    assert client.get(reverse("assignment-start", args=[assignment.pk])).status_code == 405
+    Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status=Pyramid.Status.IN_PROGRESS)
+    client.force_login(demo["annotator"])
+    response = start(client, assignment)
+    assert response.url == reverse("home") and not PeerAnnotation.objects.filter(annotator=demo["annotator"]).exists()
+
+
+def test_annotation_history(client, demo):
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
+                                               annotator=demo["annotator"])
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
+    client.force_login(demo["annotator"])
+    page = client.get(reverse("annotation-history", args=[annotation.pk])).content.decode()
+    assert "Matched “Apollo 11” to SCU 1" in page and "annotator" in page
+    client.force_login(demo["outsider"])
+    assert client.get(reverse("annotation-history", args=[annotation.pk])).status_code == 404

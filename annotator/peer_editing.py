@@ -32,6 +32,18 @@ class PeerEditResult:
     description: str
     change: PeerAnnotationChange
 
+    @property
+    def changed_uids(self) -> set[int]:
+        """SCUs (0: matching nothing) whose PSEs in this peer the edit changed."""
+        def by_uid(state):
+            grouped: dict[int, list] = {}
+            for pse in state:
+                grouped.setdefault(pse["scu"], []).append(pse["spans"])
+            return grouped
+
+        before, after = by_uid(self.change.before), by_uid(self.change.after)
+        return {uid for uid in before.keys() | after.keys() if before.get(uid) != after.get(uid)}
+
 
 def _locked(annotation_id: int, user, version: int | None, allow_complete: bool = False) -> PeerAnnotation:
     try:
@@ -54,12 +66,11 @@ def _locked(annotation_id: int, user, version: int | None, allow_complete: bool 
 
 def snapshot(annotation: PeerAnnotation) -> list[dict]:
     """Every PSE in order: its SCU uid (0: none), comment and spans, as JSON-ready data (2 queries)."""
-    uids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("id", "uid"))
     pses: dict[int, dict] = {}
-    for pse_id, scu_id, comment in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
-        "id", "scu_id", "comment"
+    for pse_id, uid, comment in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
+        "id", "scu__uid", "comment"
     ):
-        pses[pse_id] = {"scu": uids.get(scu_id, NO_SCU), "comment": comment, "spans": []}
+        pses[pse_id] = {"scu": uid or NO_SCU, "comment": comment, "spans": []}
     for pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
         "pse_id", "start", "end"
     ):

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap
 
 from scoring.records import score_annotations
 
@@ -37,10 +38,15 @@ ACTIONS = {
     "redo": (peer_editing.redo, []),
 }
 MISSED_SHOWN = 5
+# Actions after which the page changes its mode (read-only, review notice): answered whole.
+WHOLE_PAGE_ACTIONS = {"complete", "reopen", "mark_reviewed"}
 
 
-def annotation_context(annotation: PeerAnnotation, user) -> dict:
-    """The three panes (peer text, the pyramid's SCUs by tier, the models) and the score panel."""
+def annotation_context(annotation: PeerAnnotation, user, with_models: bool = True) -> dict:
+    """The three panes (peer text, the pyramid's SCUs by tier, the models) and the score panel.
+
+    `with_models=False` leaves out the models pane (an edit of the annotation never changes it).
+    """
     text = annotation.peer.text
     scus = list(
         SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(weight=Count("contributors"))
@@ -61,14 +67,7 @@ def annotation_context(annotation: PeerAnnotation, user) -> dict:
         scu.peer_pses = pses_of[scu.id]
     tiers = [{"weight": weight, "scus": list(group)} for weight, group in groupby(scus, key=lambda s: s.weight)]
 
-    models, model_marks = [], defaultdict(list)
-    links = list(annotation.pyramid.model_links.select_related("summary"))
-    for summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id).values_list(
-        "summary_id", "start", "end", "contributor__scu_id"
-    ):
-        model_marks[summary_id].append((start, end, uid_of[scu_id]))
-    for link in links:
-        models.append({"summary": link.summary, "html": marked_html(runs(link.summary.text, model_marks[link.summary_id]))})
+    models = _models(annotation, uid_of) if with_models else []
 
     (row,) = score_annotations(PeerAnnotation.objects.filter(pk=annotation.pk))
     editable = (
@@ -90,10 +89,23 @@ def annotation_context(annotation: PeerAnnotation, user) -> dict:
         "can_reopen": annotation.status == PeerAnnotation.Status.SUBMITTED and user.is_staff,
         "can_undo": history.State.APPLIED in states,
         "can_redo": history.State.UNDONE in states,
-        "last_change": annotation.changes.order_by("-id").select_related("user").first(),
+        "last_change": annotation.changes.order_by("-id").select_related("user").first() if with_models else None,
         "pyramid_in_progress": annotation.pyramid.status != Pyramid.Status.SUBMITTED,
         "next_assignment": next_assignment(annotation, user) if annotation.status == PeerAnnotation.Status.SUBMITTED else None,
     }
+
+
+def _models(annotation: PeerAnnotation, uid_of: dict[int, int]) -> list[dict]:
+    """The model summaries, shaded by SCU, for reading an SCU's contributors in context."""
+    marks = defaultdict(list)
+    for summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id).values_list(
+        "summary_id", "start", "end", "contributor__scu_id"
+    ):
+        marks[summary_id].append((start, end, uid_of[scu_id]))
+    return [
+        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id]))}
+        for link in annotation.pyramid.model_links.select_related("summary")
+    ]
 
 
 def _annotation(request, pk) -> PeerAnnotation:
@@ -130,15 +142,23 @@ def annotation_edit(request, pk, action):
         version = int(request.POST.get("version", ""))
     except ValueError:
         version = -1  # no version: treat as stale
-    status, message, level = 200, "", "saved"
     try:
-        message = operation(annotation.pk, request.user, version, *_arguments(request, fields)).description
+        result = operation(annotation.pk, request.user, version, *_arguments(request, fields))
     except EditError as refused:
         status = 409 if isinstance(refused, StaleVersion) else 403 if isinstance(refused, NotAllowed) else 422
-        message, level = refused.message, "conflict" if status == 409 else "error"
-    annotation = _annotation(request, pk)
-    context = annotation_context(annotation, request.user) | {"message": message, "level": level}
-    return render(request, "annotator/_annotation_workspace.html", context, status=status)
+        level = "conflict" if status == 409 else "error"
+        # A refusal comes with the current state: after a conflict it is what the user must see.
+        context = annotation_context(_annotation(request, pk), request.user) | {"message": refused.message, "level": level}
+        return render(request, "annotator/_annotation_workspace.html", context, status=status)
+    message = {"message": result.description, "level": "saved"}
+    if action in WHOLE_PAGE_ACTIONS:
+        annotation = _annotation(request, pk)
+        return render(request, "annotator/_annotation_workspace.html", annotation_context(annotation, request.user) | message)
+    context = annotation_context(result.annotation, request.user, with_models=False) | message
+    changed = result.changed_uids
+    context |= {"changed_scus": [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed],
+                "zero_changed": 0 in changed}
+    return reswap(render(request, "annotator/annotation/changes.html", context), "none")
 
 
 @require_GET

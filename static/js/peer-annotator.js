@@ -127,6 +127,10 @@
         event.preventDefault();
         const first = document.querySelector(".scu-pane .scu:not([hidden])");
         if (first && editable()) assign(first.dataset.uid);
+        // Ready for the next pick: the filter empties and the peer text has the focus again.
+        filter.value = "";
+        filter.dispatchEvent(new Event("input", { bubbles: true }));
+        document.getElementById("peer-text").focus();
       } else if (event.key === "Escape") {
         filter.value = "";
         filter.dispatchEvent(new Event("input", { bubbles: true }));
@@ -172,12 +176,20 @@
   document.addEventListener("htmx:beforeSwap", (event) => {
     if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
   });
-  document.addEventListener("htmx:afterSwap", (event) => {
-    if (event.detail.target.id === "suggestions") return;
-    const keep = { scu: state.scu };
-    state.selection = null;
-    select(keep);
-  });
+  // After an answer (whole, or pieces out of band), put back the marks the swapped pieces lost.
+  let refreshing = false;
+  function refresh() {
+    if (refreshing) return;
+    refreshing = true;
+    setTimeout(() => {
+      refreshing = false;
+      select({ scu: state.scu, pse: state.pse });
+      const filter = document.getElementById("scu-filter");
+      if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
+    }, 0);
+  }
+  document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target.id !== "suggestions") refresh(); });
+  document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
   document.addEventListener("htmx:responseError", (event) =>
     setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));

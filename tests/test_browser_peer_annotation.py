@@ -51,6 +51,12 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     page.keyboard.press("Enter")
     status(page, "to SCU 3")
 
+    # The filter also searches the models' contributor text (SCU 4's contributors say "lunar orbit").
+    page.fill("#scu-filter", "lunar orbit")
+    expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
+    expect(page.locator(".scu-pane .scu:visible")).to_have_id("scu-4")
+    page.fill("#scu-filter", "")
+
     # A suggestion, picked.
     drag_select(page, "peer", "Michael Collins remained in orbit")
     expect(page.locator("#suggestions button").first).to_contain_text("Michael Collins stayed in orbit")

@@ -68,6 +68,10 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
     tiers = [{"weight": weight, "scus": list(group)} for weight, group in groupby(scus, key=lambda s: s.weight)]
 
     models = _models(annotation, uid_of) if with_models else []
+    if with_models:
+        searchable = contributor_texts(annotation)
+        for scu in scus:
+            scu.contributor_text = searchable.get(scu.id, "")
 
     (row,) = score_annotations(PeerAnnotation.objects.filter(pk=annotation.pk))
     editable = (
@@ -93,6 +97,18 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
         "pyramid_in_progress": annotation.pyramid.status != Pyramid.Status.SUBMITTED,
         "next_assignment": next_assignment(annotation, user) if annotation.status == PeerAnnotation.Status.SUBMITTED else None,
     }
+
+
+def contributor_texts(annotation: PeerAnnotation, scu_ids=None) -> dict[int, str]:
+    """Each SCU's contributor text in the models, lower-cased, for the SCU filter (one query)."""
+    texts = {link.summary_id: link.summary.text for link in annotation.pyramid.model_links.select_related("summary")}
+    spans = Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id)
+    if scu_ids is not None:
+        spans = spans.filter(contributor__scu_id__in=scu_ids)
+    found = defaultdict(list)
+    for scu_id, summary_id, start, end in spans.values_list("contributor__scu_id", "summary_id", "start", "end"):
+        found[scu_id].append(texts.get(summary_id, "")[start:end].lower())
+    return {scu_id: " ".join(parts) for scu_id, parts in found.items()}
 
 
 def _models(annotation: PeerAnnotation, uid_of: dict[int, int]) -> list[dict]:
@@ -156,8 +172,11 @@ def annotation_edit(request, pk, action):
         return render(request, "annotator/_annotation_workspace.html", annotation_context(annotation, request.user) | message)
     context = annotation_context(result.annotation, request.user, with_models=False) | message
     changed = result.changed_uids
-    context |= {"changed_scus": [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed],
-                "zero_changed": 0 in changed}
+    changed_scus = [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed]
+    searchable = contributor_texts(result.annotation, [scu.id for scu in changed_scus])
+    for scu in changed_scus:
+        scu.contributor_text = searchable.get(scu.id, "")
+    context |= {"changed_scus": changed_scus, "zero_changed": 0 in changed}
     return reswap(render(request, "annotator/annotation/changes.html", context), "none")
 
 

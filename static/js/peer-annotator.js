@@ -166,8 +166,10 @@
     if (event.target.id !== "scu-filter") return;
     const query = event.target.value.trim().toLowerCase();
     document.querySelectorAll(".scu-pane .scu").forEach((item) => {
+      // By number, by label or by the models' contributor text (data-search), or by the PSE text shown.
       const number = item.dataset.uid === query;
-      item.hidden = query !== "" && !number && !item.textContent.toLowerCase().includes(query);
+      const text = `${item.dataset.search || ""} ${item.textContent.toLowerCase()}`;
+      item.hidden = query !== "" && !number && !text.includes(query);
     });
     document.querySelectorAll(".scu-pane .tier").forEach((tier) => { tier.hidden = query !== ""; });
   });

@@ -229,14 +229,13 @@ def _model_text(pyramid: Pyramid, summary_id: int) -> tuple[str, str]:
     return link.summary.text, link.summary.author
 
 
-def _parts(pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Validated, word-snapped parts within one model summary."""
-    text, _ = _model_text(pyramid, summary_id)
+def checked_parts(text: str, ranges: Iterable[tuple[int, int]], where: str) -> list[tuple[int, int]]:
+    """Selected ranges of a text, validated and snapped to whole words (pyramids and peers alike)."""
     parts = []
     for start, end in ranges:
         start, end = int(start), int(end)
         if not (0 <= start <= len(text) and 0 <= end <= len(text)):
-            raise RuleBroken("The selection lies outside the summary's text.")
+            raise RuleBroken(f"The selection lies outside {where}.")
         start, end = snap_to_words(text, start, end)
         if start >= end:
             raise RuleBroken("The selection holds no words: select the words that express the content.")
@@ -244,6 +243,12 @@ def _parts(pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]])
     if not parts:
         raise RuleBroken("Select some text first.")
     return parts
+
+
+def _parts(pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Validated, word-snapped parts within one model summary."""
+    text, _ = _model_text(pyramid, summary_id)
+    return checked_parts(text, ranges, "the summary's text")
 
 
 def _text_of(text: str, parts: list[tuple[int, int]]) -> str:

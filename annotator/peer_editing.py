@@ -18,9 +18,8 @@ from django.db.models import Max
 
 from . import history
 from .access import can_edit_annotation
-from .editing import NotAllowed, RuleBroken, StaleVersion
+from .editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
 from .models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
-from .selection import snap_to_words
 
 NO_SCU = 0
 
@@ -117,19 +116,7 @@ def _edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnota
 # -- rules ---------------------------------------------------------------------------------------
 
 def _parts(annotation: PeerAnnotation, ranges) -> list[tuple[int, int]]:
-    text = annotation.peer.text
-    parts = []
-    for start, end in ranges:
-        start, end = int(start), int(end)
-        if not (0 <= start <= len(text) and 0 <= end <= len(text)):
-            raise RuleBroken("The selection lies outside the peer summary's text.")
-        start, end = snap_to_words(text, start, end)
-        if start >= end:
-            raise RuleBroken("The selection holds no words: select the words that express the content.")
-        parts.append((start, end))
-    if not parts:
-        raise RuleBroken("Select some peer text first.")
-    return parts
+    return checked_parts(annotation.peer.text, ranges, "the peer summary's text")
 
 
 def _scu(annotation: PeerAnnotation, uid: int) -> SCU | None:

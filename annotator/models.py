@@ -371,12 +371,11 @@ class HumanJudgment(models.Model):
         return f"{self.summary} {self.criterion} = {self.value}"
 
 
-class PyramidChange(models.Model):
-    """One editing action on a pyramid: who, when, what; with the state before and after it.
+class ChangeRecord(models.Model):
+    """One editing action: who, when, what; with the state before and after it.
 
-    `before` and `after` hold snapshots of the SCUs the action touched (keyed by uid; null for an
-    SCU that did not exist) and the order of all SCUs, so that undo restores `before` and redo
-    `after` (see annotator.editing).
+    `before` and `after` are JSON snapshots that undo restores (`before`) and redo (`after`); see
+    annotator.history for the undo stack they form.
     """
 
     class State(models.TextChoices):
@@ -384,7 +383,6 @@ class PyramidChange(models.Model):
         UNDONE = "undone", "Undone"
         DISCARDED = "discarded", "Discarded (undone, then superseded)"
 
-    pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=40)
@@ -394,6 +392,16 @@ class PyramidChange(models.Model):
     state = models.CharField(max_length=10, choices=State.choices, default=State.APPLIED)
 
     class Meta:
+        abstract = True
+
+
+class PyramidChange(ChangeRecord):
+    """An edit of a pyramid. Snapshots hold the SCUs it touched (keyed by uid; null for an SCU that
+    did not exist) and the order of all SCUs (annotator.editing)."""
+
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="changes")
+
+    class Meta:
         ordering = ["pyramid_id", "id"]
         indexes = [models.Index(fields=["pyramid", "state", "id"], name="pyramidchange_stack")]
 
@@ -401,17 +409,10 @@ class PyramidChange(models.Model):
         return f"{self.pyramid} #{self.pk}: {self.description}"
 
 
-class PeerAnnotationChange(models.Model):
-    """One editing action on a peer annotation, with its PSEs before and after (for undo/redo)."""
+class PeerAnnotationChange(ChangeRecord):
+    """An edit of a peer annotation. Snapshots hold all its PSEs (annotator.peer_editing)."""
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-    action = models.CharField(max_length=40)
-    description = models.TextField()
-    before = models.JSONField()
-    after = models.JSONField()
-    state = models.CharField(max_length=10, choices=PyramidChange.State.choices, default=PyramidChange.State.APPLIED)
 
     class Meta:
         ordering = ["annotation_id", "id"]

@@ -3,35 +3,15 @@
 (function () {
   "use strict";
 
-  const state = { scu: null, pse: null, part: null, selection: null, sent: null, pending: null, step: -1, lastRequest: null };
+  const state = { scu: null, pse: null, part: null, selection: null, sent: null, pending: null, step: -1 };
   const workspace = () => document.getElementById("workspace");
   const editable = () => workspace() && workspace().dataset.editable === "true";
   const version = () => document.getElementById("annotation-version").dataset.version;
-  const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
 
-  function setStatus(text, level, retry) {
-    const status = document.getElementById("status");
-    status.className = `status ${level}`;
-    status.textContent = text;
-    if (retry) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "retry";
-      button.textContent = "Retry";
-      button.addEventListener("click", () => send(state.lastRequest.action, state.lastRequest.values));
-      status.append(" ", button);
-    }
-  }
+  const setStatus = (text, level) => window.WorkspaceActions.setStatus(text, level);
+  const send = (action, values) => window.WorkspaceActions.send(
+    workspace().dataset.editUrl.replace("ACTION", action), Object.assign({ version: version() }, values));
 
-  function send(action, values) {
-    state.lastRequest = { action, values };
-    setStatus("Saving…", "saving");
-    htmx.ajax("POST", workspace().dataset.editUrl.replace("ACTION", action), {
-      target: "#workspace", swap: "outerHTML",
-      values: Object.assign({ version: version() }, values),
-      headers: { "X-CSRFToken": csrfToken() },
-    });
-  }
 
   // -- the selection in the peer text, and the suggestions for its sentence ----------------------
   let suggestTimer = null;
@@ -175,9 +155,6 @@
   });
 
   // -- htmx: refusals and conflicts come with the current state; failures can be retried ------------
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
-  });
   // After an answer (whole, or pieces out of band), put back the marks the swapped pieces lost.
   let refreshing = false;
   function refresh() {
@@ -192,7 +169,4 @@
   }
   document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target.id !== "suggestions") refresh(); });
   document.addEventListener("htmx:oobAfterSwap", refresh);
-  document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
-  document.addEventListener("htmx:responseError", (event) =>
-    setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
 })();

@@ -5,12 +5,11 @@
 (function () {
   "use strict";
 
-  const state = { scu: null, contributor: null, part: null, pending: null, selection: null, lastRequest: null, sent: null };
+  const state = { scu: null, contributor: null, part: null, pending: null, selection: null, sent: null };
 
   const workspace = () => document.getElementById("workspace");
   const version = () => document.getElementById("pyramid-version").dataset.version;
   const editable = () => workspace() && workspace().dataset.editable === "true";
-  const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
 
   // -- selections (static/js/text-selection.js turns them into code point offsets) --------------
   const readSelection = () => window.TextSelection.read();
@@ -26,31 +25,10 @@
   }
 
   // -- talking to the server -------------------------------------------------------------------
-  function setStatus(text, level, retry) {
-    const status = document.getElementById("status");
-    if (!status) return;
-    status.className = `status ${level}`;
-    status.textContent = text;
-    if (retry) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = "Retry";
-      button.className = "retry";
-      button.addEventListener("click", () => send(state.lastRequest.action, state.lastRequest.values));
-      status.append(" ", button);
-    }
-  }
+  const setStatus = (text, level) => window.WorkspaceActions.setStatus(text, level);
+  const send = (action, values) => window.WorkspaceActions.send(
+    workspace().dataset.editUrl.replace("ACTION", action), Object.assign({ version: version() }, values));
 
-  function send(action, values) {
-    const ws = workspace();
-    state.lastRequest = { action, values };
-    setStatus("Saving…", "saving");
-    htmx.ajax("POST", ws.dataset.editUrl.replace("ACTION", action), {
-      target: "#workspace", swap: "outerHTML",
-      values: Object.assign({ version: version() }, values),
-      headers: { "X-CSRFToken": csrfToken() },
-    });
-  }
 
   function needSelection() {
     if (!state.selection || state.selection.error) {
@@ -283,9 +261,6 @@
   });
 
   // -- htmx: show refusals and conflicts (they carry the current state), and network failures ------
-  document.addEventListener("htmx:beforeSwap", (event) => {
-    if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
-  });
   // After an answer, the pieces it replaced (whole or out of band) lost their marks: put them back.
   let refreshing = false;
   function refresh() {
@@ -303,7 +278,4 @@
     }, 0);
   }
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest"].forEach((type) => document.addEventListener(type, refresh));
-  document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
-  document.addEventListener("htmx:responseError", (event) =>
-    setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
 })();

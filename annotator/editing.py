@@ -22,7 +22,7 @@ from django.db.models.functions import Lower
 
 from . import history
 from .access import can_edit_pyramid
-from .models import PSE, SCU, Contributor, Pyramid, PyramidChange, PyramidModel, Span
+from .models import PSE, SCU, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidModel, Span
 from .selection import snap_to_words
 
 
@@ -117,9 +117,12 @@ def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
     changed = {int(uid) for uid in after["scus"] if before["scus"].get(uid) != after["scus"][uid]}
     if not changed:
         return
-    for annotation in pyramid.peer_annotations.only("id", "scus_changed"):
-        annotation.scus_changed = sorted(set(annotation.scus_changed) | changed)
-        annotation.save(update_fields=["scus_changed"])
+    # From plain rows: model instances loaded with only() would fetch a deferred field each.
+    flagged = [
+        PeerAnnotation(pk=pk, scus_changed=sorted(set(before_flags) | changed))
+        for pk, before_flags in pyramid.peer_annotations.values_list("pk", "scus_changed")
+    ]
+    PeerAnnotation.objects.bulk_update(flagged, ["scus_changed"])  # one query, however many
 
 
 def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
@@ -632,15 +635,12 @@ def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:
         pyramid = _locked(pyramid_id, user, version)
         change = history.next_to_travel(pyramid.changes.all(), undoing)
         if change is None:
-            raise RuleBroken(f"There is nothing to {'undo' if undoing else 'redo'}.")
-        source, target = (change.after, change.before) if undoing else (change.before, change.after)
-        now = snapshot(pyramid, [int(uid) for uid in source["scus"]])
+            raise RuleBroken(history.nothing_to(undoing))
+        now = snapshot(pyramid, [int(uid) for uid in (change.after if undoing else change.before)["scus"]])
+        target, action, description = history.step_over(change, undoing)
         restore(pyramid, target)
         _flag_peer_annotations(pyramid, now, target)
-        change.state = PyramidChange.State.UNDONE if undoing else PyramidChange.State.APPLIED
-        change.save(update_fields=["state"])
-        action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
-        return _record(pyramid, user, action, f"{verb}: {change.description}", now, target)
+        return _record(pyramid, user, action, description, now, target)
 
 
 def undo(pyramid_id, user, version) -> EditResult:

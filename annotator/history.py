@@ -30,3 +30,16 @@ def next_to_travel(changes, undoing: bool):
 def stack_states(changes) -> set[str]:
     """Which of APPLIED and UNDONE the stack holds (can undo, can redo), in one query."""
     return set(undo_stack(changes).values_list("state", flat=True).distinct())
+
+
+def nothing_to(undoing: bool) -> str:
+    return f"There is nothing to {'undo' if undoing else 'redo'}."
+
+
+def step_over(change, undoing: bool) -> tuple[object, str, str]:
+    """Mark a change undone (or re-applied); return the state to restore, and the action and
+    description to record for the step itself."""
+    change.state = State.UNDONE if undoing else State.APPLIED
+    change.save(update_fields=["state"])
+    action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
+    return (change.before if undoing else change.after), action, f"{verb}: {change.description}"

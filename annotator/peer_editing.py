@@ -261,14 +261,11 @@ def _travel(annotation_id, user, version, undoing: bool) -> PeerEditResult:
         annotation = _locked(annotation_id, user, version)
         change = history.next_to_travel(annotation.changes.all(), undoing)
         if change is None:
-            raise RuleBroken(f"There is nothing to {'undo' if undoing else 'redo'}.")
+            raise RuleBroken(history.nothing_to(undoing))
         now = snapshot(annotation)
-        target = change.before if undoing else change.after
+        target, action, description = history.step_over(change, undoing)
         restore(annotation, target)
-        change.state = history.State.UNDONE if undoing else history.State.APPLIED
-        change.save(update_fields=["state"])
-        action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
-        return _record(annotation, user, action, f"{verb}: {change.description}", now, target)
+        return _record(annotation, user, action, description, now, target)
 
 
 def undo(annotation_id, user, version) -> PeerEditResult:

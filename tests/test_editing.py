@@ -285,3 +285,24 @@ def test_editing_a_pyramid_flags_the_peer_annotations_made_against_it(build, dem
     build.add(1, "C", "Apollo 11 was the first crewed mission")
     annotation.refresh_from_db()
     assert annotation.scus_changed == [1, 2]
+
+
+def test_flagging_peer_annotations_takes_the_same_queries_however_many(build, demo):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotator.models import Summary
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    peers = list(Summary.objects.filter(docset=build.pyramid.docset, kind="peer"))
+    PeerAnnotation.objects.create(pyramid=build.pyramid, peer=peers[0], annotator_code="one")
+    with CaptureQueriesContext(connection) as one:
+        build.do("set_label", 1, "Landing")
+    for peer in peers[1:]:
+        for code in ("two", "three"):
+            PeerAnnotation.objects.create(pyramid=build.pyramid, peer=peer, annotator_code=code)
+    with CaptureQueriesContext(connection) as five:
+        build.do("set_label", 1, "The landing")
+    assert len(five) == len(one)
+    flagged = list(PeerAnnotation.objects.filter(pyramid=build.pyramid).values_list("scus_changed", flat=True))
+    assert flagged == [[1]] * 5

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 
 from . import history
 from .access import can_edit_annotation
@@ -154,8 +154,9 @@ def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult
     def apply(annotation):
         parts = _parts(annotation, ranges)
         scu = _scu(annotation, scu_uid)
-        repeated = scu is not None and annotation.pses.filter(scu=scu).exists()
-        position = (annotation.pses.aggregate(m=Max("position"))["m"] or 0) + 1
+        found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
+        repeated = scu is not None and found["same"] > 0
+        position = (found["last"] or 0) + 1
         pse = PSE.objects.create(annotation=annotation, scu=scu, position=position)
         PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts))
         text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts))

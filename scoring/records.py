@@ -35,18 +35,23 @@ class PeerScoreRow:
         return row
 
 
-def scu_weights(pyramid_ids, convention: str) -> dict[int, dict[int, int]]:
-    """{pyramid id: {SCU id: weight}} under a weight convention, in one query.
+def scu_weight(convention: str) -> Count:
+    """An SCU's weight under a weight convention, as an expression to annotate SCUs with.
 
     CONTRIBUTORS: the number of contributors (DUCView; what the NIST tables count).
     MODELS: the number of distinct model summaries contributing (the papers' definition).
     """
-    weight = Count("contributors") if convention == WeightConvention.CONTRIBUTORS else Count(
-        "contributors__summary", distinct=True
-    )
+    if convention == WeightConvention.CONTRIBUTORS:
+        return Count("contributors")
+    return Count("contributors__summary", distinct=True)
+
+
+def scu_weights(pyramid_ids, convention: str) -> dict[int, dict[int, int]]:
+    """{pyramid id: {SCU id: weight}} under a weight convention, in one query."""
     weights: dict[int, dict[int, int]] = defaultdict(dict)
     for scu_id, pyramid_id, value in (
-        SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by().annotate(weight=weight).values_list("id", "pyramid_id", "weight")
+        SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by()
+        .annotate(weight=scu_weight(convention)).values_list("id", "pyramid_id", "weight")
     ):
         weights[pyramid_id][scu_id] = value
     return weights
@@ -80,30 +85,36 @@ def score_annotations(annotations) -> list[PeerScoreRow]:
     ):
         pses[annotation_id].append(scu_id)
 
-    rows = []
-    for annotation in annotations:
-        collection: Collection = annotation.pyramid.docset.collection
-        scores = score_peer(
+    return [
+        score_loaded(
+            annotation,
             pses[annotation.id],
-            weights[collection.weight_convention].get(annotation.pyramid_id, {}),
+            weights[annotation.pyramid.docset.collection.weight_convention].get(annotation.pyramid_id, {}),
             models.get(annotation.pyramid_id, 0),
-            collection.average_rounding,
         )
-        rows.append(
-            PeerScoreRow(
-                annotation_id=annotation.id,
-                collection=collection.name,
-                docset=annotation.pyramid.docset.name,
-                peer=annotation.peer.author,
-                annotator=annotation.annotator_code or (annotation.annotator.username if annotation.annotator else ""),
-                pyramid=annotation.pyramid.name,
-                pyramid_id=annotation.pyramid_id,
-                weight_convention=collection.weight_convention,
-                average_rounding=collection.average_rounding,
-                scores=scores,
-            )
-        )
-    return rows
+        for annotation in annotations
+    ]
+
+
+def score_loaded(
+    annotation: PeerAnnotation, pse_scu_ids: list[int | None], weights: dict[int, int], model_count: int
+) -> PeerScoreRow:
+    """One annotation's row from records already loaded (no query if its pyramid's docset,
+    collection, peer and annotator are): its PSEs' SCU ids, its pyramid's SCU weights under the
+    collection's convention (`scu_weight`) and its number of models."""
+    collection: Collection = annotation.pyramid.docset.collection
+    return PeerScoreRow(
+        annotation_id=annotation.id,
+        collection=collection.name,
+        docset=annotation.pyramid.docset.name,
+        peer=annotation.peer.author,
+        annotator=annotation.annotator_code or (annotation.annotator.username if annotation.annotator else ""),
+        pyramid=annotation.pyramid.name,
+        pyramid_id=annotation.pyramid_id,
+        weight_convention=collection.weight_convention,
+        average_rounding=collection.average_rounding,
+        scores=score_peer(pse_scu_ids, weights, model_count, collection.average_rounding),
+    )
 
 
 def score_collection(collection: Collection, docset: str | None = None) -> list[PeerScoreRow]:

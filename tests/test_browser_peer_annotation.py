@@ -41,7 +41,7 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     # Mouse: select, then click the SCU.
     drag_select(page, "peer", "Apollo 11 landed on the Moon in July 1969")
     expect(page.locator("#selection")).to_contain_text("Selected: “Apollo 11 landed on the Moon in July 1969”")
-    page.click("#scu-1 > div")
+    page.click("#scu-1 .scu-head")
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
 
     # Keyboard: select, "/", type part of the label, Enter.
@@ -65,7 +65,7 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
 
     # A repetition, and zero-weight content (the 0 key).
     drag_select(page, "peer", "Apollo 11 landed")
-    page.click("#scu-1 > div")
+    page.click("#scu-1 .scu-head")
     status(page, "(a repetition)")
     drag_select(page, "peer", "Buzz Aldrin followed him")
     page.keyboard.press("0")
@@ -73,7 +73,7 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
 
     # A discontinuous PSE: a part added to the selected PSE (p).
     drag_select(page, "peer", "The astronauts")
-    page.click("#scu-5 > div")
+    page.click("#scu-5 .scu-head")
     status(page, "to SCU 5")
     page.click("#scu-5 .pse")
     drag_select(page, "peer", "with lunar rock samples")
@@ -84,13 +84,13 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     # Move the zero-weight PSE to SCU 2 (v, then click), then undo that.
     page.click("#scu-0 .pse")
     page.keyboard.press("v")
-    page.click("#scu-2 > div")
+    page.click("#scu-2 .scu-head")
     status(page, "Moved a PSE from nothing in the pyramid (weight 0) to SCU 2")
     page.keyboard.press("Control+z")
     status(page, "Undid: Moved a PSE")
 
     # Stepping through SCU 1's contributors in the models.
-    page.click("#scu-1 > div")
+    page.click("#scu-1 .scu-head")
     expect(page.locator("#contributor-position")).to_have_text("1 of 5")
     page.keyboard.press("]")
     expect(page.locator("#contributor-position")).to_have_text("2 of 5")
@@ -105,3 +105,48 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     assert panel[4] == f"{row.scores.unique_scus} / {row.scores.repetitions} / {row.scores.non_matching}" == "4 / 1 / 1"
     expect(page.locator(".missed li").first).to_contain_text("Aldrin also walked on the Moon")
     assert re.search(r"\b4 / 1 / 1\b", panel[4])
+
+
+def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_server, demo, annotation_url):
+    _, url = annotation_url
+    first = browser_page
+    log_in(first, live_server, "annotator", "annotator-pass-1")
+    first.goto(live_server.url + url)
+    second = first.context.new_page()
+    second.goto(live_server.url + url)
+
+    drag_select(second, "peer", "Apollo 11 landed on the Moon in July 1969")
+    second.click("#scu-1 .scu-head")
+    status(second, "to SCU 1")
+
+    drag_select(first, "peer", "Buzz Aldrin followed him")
+    first.keyboard.press("0")
+    status(first, "changed elsewhere")
+    # The first tab now shows what the second stored, and nothing of its own attempt...
+    expect(first.locator("#scu-1 .count")).to_have_text("×1")
+    expect(first.locator("#scu-0 .count")).to_have_count(0)
+    expect(first.locator("#peer-text mark[data-scus='1']")).to_have_text("Apollo 11 landed on the Moon in July 1969")
+    # ...and works on from there.
+    drag_select(first, "peer", "Buzz Aldrin followed him")
+    first.keyboard.press("0")
+    status(first, "to nothing in the pyramid")
+    expect(first.locator("#scu-0 .count")).to_have_text("×1")
+
+
+def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server, demo, annotation_url):
+    from annotator.models import PSE
+
+    pk, url = annotation_url
+    page = browser_page
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + url)
+    page.route("**/edit/**", lambda route: route.abort())
+    drag_select(page, "peer", "Apollo 11 landed on the Moon in July 1969")
+    page.click("#scu-1 .scu-head")
+    status(page, "Not saved")
+    assert not PSE.objects.filter(annotation_id=pk).exists()
+    page.unroute("**/edit/**")
+    page.click("#status button.retry")
+    status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
+    expect(page.locator("#scu-1 .count")).to_have_text("×1")
+    assert list(PSE.objects.filter(annotation_id=pk).values_list("scu__uid", flat=True)) == [1]

@@ -28,3 +28,29 @@ def test_outsiders_get_404_and_anonymous_users_log_in(client, demo):
     assert client.get(url(demo["annotations"]["1"])).status_code == 404
     client.logout()
     assert client.get(url(demo["annotations"]["1"])).status_code == 302
+
+
+def test_weights_and_scores_follow_the_collections_weight_convention(client, demo):
+    """Under the "models" convention an SCU with two contributors from one model weighs 1 per
+    model: the page shows the weight its scores use, and the scores equal export_scores'."""
+    from annotator.models import PSE, Contributor, Span, WeightConvention
+    from scoring.records import score_annotations
+
+    annotation = demo["annotations"]["2"]
+    scu = PSE.objects.filter(annotation=annotation, scu__isnull=False).first().scu
+    contributor = scu.contributors.first()
+    span = contributor.spans.first()
+    twin = Contributor.objects.create(scu=scu, summary=contributor.summary, position=99)
+    Span.objects.create(contributor=twin, summary=span.summary, start=span.start, end=span.end, position=0)
+    collection = demo["pyramid"].docset.collection
+    client.force_login(demo["admin"])
+
+    for convention, weight in [(WeightConvention.CONTRIBUTORS, scu.contributors.count()),
+                               (WeightConvention.MODELS, scu.contributors.count() - 1)]:
+        collection.weight_convention = convention
+        collection.save()
+        page = client.get(url(annotation)).content.decode()
+        (row,) = score_annotations(type(annotation).objects.filter(pk=annotation.pk))
+        assert f'<div class="scu-head"><span class="weight">{weight}</span> {scu.label}' in page
+        assert f"<tr><th>Modified score</th><td>{row.scores.modified:.4f}</td></tr>" in page
+        assert f"<td>{row.scores.raw_score} / {row.scores.max_modified} (X<sub>a</sub>" in page

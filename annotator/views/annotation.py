@@ -7,8 +7,8 @@ from collections import defaultdict
 from itertools import groupby
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count
-from django.db.models.functions import Lower
+from django.db.models import F
+from django.db.models.functions import Lower, Substr
 from django.http import Http404
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
-from scoring.records import score_annotations
+from scoring.records import score_loaded, scu_weight
 
 from .. import history, peer_editing
 from ..access import can_edit_annotation, visible_annotations
@@ -48,8 +48,9 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
     `with_models=False` leaves out the models pane (an edit of the annotation never changes it).
     """
     text = annotation.peer.text
+    convention = annotation.pyramid.docset.collection.weight_convention
     scus = list(
-        SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(weight=Count("contributors"))
+        SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(weight=scu_weight(convention))
         .order_by("-weight", Lower("label"), "uid")
     )
     uid_of = {scu.id: scu.uid for scu in scus}
@@ -67,13 +68,23 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
         scu.peer_pses = pses_of[scu.id]
     tiers = [{"weight": weight, "scus": list(group)} for weight, group in groupby(scus, key=lambda s: s.weight)]
 
-    models = _models(annotation, uid_of) if with_models else []
     if with_models:
-        searchable = contributor_texts(annotation)
+        model_links = list(annotation.pyramid.model_links.select_related("summary"))
+        model_count = len(model_links)
+        models = _models(annotation, model_links, uid_of)
+        searchable = contributor_texts(annotation.pyramid_id)
         for scu in scus:
             scu.contributor_text = searchable.get(scu.id, "")
-
-    (row,) = score_annotations(PeerAnnotation.objects.filter(pk=annotation.pk))
+    else:
+        model_count = annotation.pyramid.model_links.count()
+        models = []
+    # The score panel from the rows just loaded: the same function export_scores ends in.
+    row = score_loaded(
+        annotation,
+        [scu_id for scu_id, pses in pses_of.items() for _ in pses],
+        {scu.id: scu.weight for scu in scus},
+        model_count,
+    )
     editable = (
         annotation.status == PeerAnnotation.Status.IN_PROGRESS
         and annotation.pyramid.status == Pyramid.Status.SUBMITTED
@@ -99,19 +110,20 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
     }
 
 
-def contributor_texts(annotation: PeerAnnotation, scu_ids=None) -> dict[int, str]:
+def contributor_texts(pyramid_id: int) -> dict[int, str]:
     """Each SCU's contributor text in the models, lower-cased, for the SCU filter (one query)."""
-    texts = {link.summary_id: link.summary.text for link in annotation.pyramid.model_links.select_related("summary")}
-    spans = Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id)
-    if scu_ids is not None:
-        spans = spans.filter(contributor__scu_id__in=scu_ids)
+    spans = Span.objects.filter(contributor__scu__pyramid_id=pyramid_id)
+    # Cut in the database: code point offsets are what SUBSTR counts in PostgreSQL and SQLite.
+    spans = spans.annotate(words=Lower(Substr("summary__text", F("start") + 1, F("end") - F("start"))))
     found = defaultdict(list)
-    for scu_id, summary_id, start, end in spans.values_list("contributor__scu_id", "summary_id", "start", "end"):
-        found[scu_id].append(texts.get(summary_id, "")[start:end].lower())
+    for scu_id, words in spans.order_by("contributor__scu_id", "contributor__position", "position").values_list(
+        "contributor__scu_id", "words"
+    ):
+        found[scu_id].append(words)
     return {scu_id: " ".join(parts) for scu_id, parts in found.items()}
 
 
-def _models(annotation: PeerAnnotation, uid_of: dict[int, int]) -> list[dict]:
+def _models(annotation: PeerAnnotation, model_links, uid_of: dict[int, int]) -> list[dict]:
     """The model summaries, shaded by SCU, for reading an SCU's contributors in context."""
     marks = defaultdict(list)
     for summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id).values_list(
@@ -120,7 +132,7 @@ def _models(annotation: PeerAnnotation, uid_of: dict[int, int]) -> list[dict]:
         marks[summary_id].append((start, end, uid_of[scu_id]))
     return [
         {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id]))}
-        for link in annotation.pyramid.model_links.select_related("summary")
+        for link in model_links
     ]
 
 
@@ -170,12 +182,13 @@ def annotation_edit(request, pk, action):
     if action in WHOLE_PAGE_ACTIONS:
         annotation = _annotation(request, pk)
         return render(request, "annotator/_annotation_workspace.html", annotation_context(annotation, request.user) | message)
-    context = annotation_context(result.annotation, request.user, with_models=False) | message
+    # The edit changed the annotation's own fields only: its pyramid, docset and collection, loaded
+    # with it above, still hold (a peer edit never changes them).
+    edited = result.annotation
+    edited.pyramid, edited.peer, edited.annotator = annotation.pyramid, annotation.peer, annotation.annotator
+    context = annotation_context(edited, request.user, with_models=False) | message
     changed = result.changed_uids
     changed_scus = [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed]
-    searchable = contributor_texts(result.annotation, [scu.id for scu in changed_scus])
-    for scu in changed_scus:
-        scu.contributor_text = searchable.get(scu.id, "")
     context |= {"changed_scus": changed_scus, "zero_changed": 0 in changed}
     return reswap(render(request, "annotator/annotation/changes.html", context), "none")
 

@@ -85,3 +85,15 @@ def test_suggestions_for_the_selected_sentence(client, demo, annotation):
     assert client.get(reverse("annotation-suggestions", args=[annotation.pk])).status_code == 404
     client.force_login(demo["outsider"])
     assert client.get(reverse("annotation-suggestions", args=[annotation.pk]), {"start": 0, "end": 5}).status_code == 404
+
+
+def test_a_changed_pyramid_is_announced_until_marked_reviewed(client, demo, annotation):
+    PeerAnnotation.objects.filter(pk=annotation.pk).update(scus_changed=[2, 5])
+    client.force_login(demo["annotator"])
+    page = client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()
+    assert "The pyramid changed since this annotation was made: SCUs 2, 5." in page
+    assert 'data-act="mark_reviewed"' in page
+    response = post(client, annotation, "mark_reviewed")
+    assert response.status_code == 200
+    assert "The pyramid changed since" not in response.content.decode()
+    assert PeerAnnotation.objects.get(pk=annotation.pk).scus_changed == []

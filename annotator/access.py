@@ -1,50 +1,151 @@
-"""Who may see what. Staff (administrators, organizers) see everything; an annotator sees the
-pyramids they built or are assigned to, and the peer annotations they made or are assigned to."""
+"""Who may see and change what.
 
-from django.db.models import F, Q
+Roles (issue 6):
+- Administrator: manages a collection's docsets, summaries, members and assignments, and may edit
+  and reopen any of its pyramids and annotations. Site-wide through the group "Administrators"
+  (permission annotator.administer_all_collections; superusers too), or per collection through a
+  Membership with the role "administrator".
+- Organizer: reads everything in a collection and exports its scores; edits nothing. Site-wide
+  through the group "Organizers" (annotator.read_all_collections), or a Membership.
+- Annotator: a member who sees and works on only what is assigned to them: the pyramids they are
+  assigned to build, and their own annotations of the peers assigned to them (with the submitted
+  pyramid those are made against). A withdrawn assignment gives nothing.
 
-from .models import Collection, PeerAnnotation, Pyramid
+Querysets filter in the database (subqueries, no per-row checks); the `can_*` checks take an
+object whose collection is reachable (select_related it to save the query).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from .models import Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, Role
+
+ADMINISTER_ALL = "annotator.administer_all_collections"
+READ_ALL = "annotator.read_all_collections"
+ACTIVE = Assignment.ACTIVE
 
 
-def visible_pyramids(user):
-    pyramids = Pyramid.objects.all()
-    if user.is_staff:
-        return pyramids
-    return pyramids.filter(Q(created_by=user) | Q(assignments__user=user)).distinct()
+def _signed_in(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active)
 
 
-def visible_annotations(user):
-    annotations = PeerAnnotation.objects.all()
-    if user.is_staff:
-        return annotations
-    return annotations.filter(
-        Q(annotator=user)
-        | Q(pyramid__assignments__user=user, pyramid__assignments__task="peer",
-            pyramid__assignments__peer=F("peer"))
-    ).distinct()
+def is_site_administrator(user) -> bool:
+    return _signed_in(user) and user.has_perm(ADMINISTER_ALL)
 
 
-def visible_collections(user):
-    if user.is_staff:
+def reads_everything(user) -> bool:
+    return _signed_in(user) and (user.has_perm(READ_ALL) or user.has_perm(ADMINISTER_ALL))
+
+
+def _member_of(user, roles) -> QuerySet:
+    return Membership.objects.filter(user=user, role__in=roles).values("collection_id")
+
+
+def administered_collections(user) -> QuerySet[Collection]:
+    if is_site_administrator(user):
         return Collection.objects.all()
+    if not _signed_in(user):
+        return Collection.objects.none()
+    return Collection.objects.filter(pk__in=_member_of(user, [Role.ADMINISTRATOR]))
+
+
+def readable_collections(user) -> QuerySet[Collection]:
+    """Collections whose every record the user may read: administrators' and organizers'."""
+    if reads_everything(user):
+        return Collection.objects.all()
+    if not _signed_in(user):
+        return Collection.objects.none()
+    return Collection.objects.filter(pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ORGANIZER]))
+
+
+def _assigned(user, **where) -> QuerySet:
+    return Assignment.objects.filter(user=user, status__in=ACTIVE, **where)
+
+
+def visible_collections(user) -> QuerySet[Collection]:
+    """Collections the user reads in full, and those where they have work assigned."""
+    if reads_everything(user):
+        return Collection.objects.all()
+    if not _signed_in(user):
+        return Collection.objects.none()
     return Collection.objects.filter(
-        Q(docsets__pyramids__in=visible_pyramids(user)) | Q(docsets__pyramids__peer_annotations__in=visible_annotations(user))
-    ).distinct()
+        Q(pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ORGANIZER]))
+        | Q(pk__in=_assigned(user).values("pyramid__docset__collection_id"))
+    )
 
 
-def can_edit_pyramid(user, pyramid) -> bool:
-    """Staff, the pyramid's creator, and annotators assigned to build it may edit it."""
-    if not (user and user.is_authenticated):
-        return False
-    if user.is_staff or (pyramid.created_by_id and pyramid.created_by_id == user.pk):
+def visible_docsets(user) -> QuerySet[Docset]:
+    """Docsets the user may read in full (administrators and organizers of the collection)."""
+    return Docset.objects.filter(collection__in=readable_collections(user))
+
+
+def visible_pyramids(user) -> QuerySet[Pyramid]:
+    pyramids = Pyramid.objects.all()
+    if reads_everything(user):
+        return pyramids
+    if not _signed_in(user):
+        return pyramids.none()
+    return pyramids.filter(
+        Q(docset__collection__in=readable_collections(user))
+        | Q(pk__in=_assigned(user, task=Assignment.Task.BUILD_PYRAMID).values("pyramid_id"))
+        | Q(status=Pyramid.Status.SUBMITTED, pk__in=_assigned(user, task=Assignment.Task.ANNOTATE_PEER).values("pyramid_id"))
+    )
+
+
+def visible_annotations(user) -> QuerySet[PeerAnnotation]:
+    annotations = PeerAnnotation.objects.all()
+    if reads_everything(user):
+        return annotations
+    if not _signed_in(user):
+        return annotations.none()
+    own_assigned = Exists(_assigned(
+        user, task=Assignment.Task.ANNOTATE_PEER, pyramid_id=OuterRef("pyramid_id"), peer_id=OuterRef("peer_id")
+    ))
+    return annotations.filter(
+        Q(pyramid__docset__collection__in=readable_collections(user)) | (Q(annotator=user) & own_assigned)
+    )
+
+
+def can_administer(user, collection: Collection | int) -> bool:
+    collection_id = collection if isinstance(collection, int) else collection.pk
+    if is_site_administrator(user):
         return True
-    return pyramid.assignments.filter(user=user, task="pyramid").exists()
+    return _signed_in(user) and Membership.objects.filter(
+        user=user, collection_id=collection_id, role=Role.ADMINISTRATOR
+    ).exists()
 
 
-def can_edit_annotation(user, annotation) -> bool:
-    """Staff, the annotation's annotator, and annotators assigned to that peer may edit it."""
-    if not (user and user.is_authenticated):
-        return False
-    if user.is_staff or (annotation.annotator_id and annotation.annotator_id == user.pk):
+def can_read_collection(user, collection: Collection | int) -> bool:
+    collection_id = collection if isinstance(collection, int) else collection.pk
+    if reads_everything(user):
         return True
-    return annotation.pyramid.assignments.filter(user=user, task="peer", peer_id=annotation.peer_id).exists()
+    return _signed_in(user) and Membership.objects.filter(
+        user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ORGANIZER]
+    ).exists()
+
+
+def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
+    """The collection's administrators, and the annotators assigned to build this pyramid."""
+    if not _signed_in(user):
+        return False
+    if _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).exists():
+        return True
+    return can_administer(user, pyramid.docset.collection_id)
+
+
+def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:
+    """The collection's administrators, and the annotation's own annotator while assigned to it."""
+    if not _signed_in(user):
+        return False
+    if annotation.annotator_id == user.pk and _assigned(
+        user, task=Assignment.Task.ANNOTATE_PEER, pyramid_id=annotation.pyramid_id, peer_id=annotation.peer_id
+    ).exists():
+        return True
+    return can_administer(user, annotation.pyramid.docset.collection_id)
+
+
+def can_reopen(user, record: Pyramid | PeerAnnotation) -> bool:
+    """Reopening submitted work is for the collection's administrators."""
+    pyramid = record if isinstance(record, Pyramid) else record.pyramid
+    return can_administer(user, pyramid.docset.collection_id)

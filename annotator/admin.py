@@ -11,6 +11,8 @@ from .models import (
     Contributor,
     Docset,
     HumanJudgment,
+    ImportJob,
+    Membership,
     PeerAnnotation,
     PeerSCUComment,
     PSESpan,
@@ -198,3 +200,25 @@ class HumanJudgmentAdmin(admin.ModelAdmin):
     list_filter = ["criterion"]
     list_select_related = ["summary__docset"]
     raw_id_fields = ["summary"]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["collection", "user", "role", "added_at"]
+    list_filter = ["role", "collection"]
+    search_fields = ["user__username", "collection__name"]
+    list_select_related = ["collection", "user"]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Read-only: jobs are made by the upload pages and run by the worker."""
+
+    list_display = ["file_name", "kind", "collection", "status", "done", "total", "created_by", "created_at"]
+    list_filter = ["kind", "status"]
+    exclude = ["content"]
+    readonly_fields = ["collection", "kind", "file_name", "options", "status", "total", "done", "report",
+                       "created_by", "created_at", "finished_at"]
+
+    def has_add_permission(self, request):
+        return False

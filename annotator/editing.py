@@ -20,9 +20,9 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.db.models.functions import Lower
 
-from . import history
-from .access import can_edit_pyramid
-from .models import PSE, SCU, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidModel, Span
+from . import assignment_status, history
+from .access import can_edit_pyramid, can_reopen
+from .models import PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidModel, Span
 from .selection import snap_to_words
 
 
@@ -109,6 +109,7 @@ def _edit(pyramid_id: int, user, version: int | None, action: str, plan: Callabl
         if action not in history.NOT_ON_THE_UNDO_STACK:
             history.end_redo_chain(pyramid.changes.all())
             _flag_peer_annotations(pyramid, before, after)
+            assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
         return _record(pyramid, user, action, description, before, after)
 
 
@@ -127,7 +128,7 @@ def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
 
 def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
     try:
-        pyramid = Pyramid.objects.select_for_update().get(pk=pyramid_id)
+        pyramid = Pyramid.objects.select_for_update(of=("self",)).select_related("docset").get(pk=pyramid_id)
     except Pyramid.DoesNotExist:
         raise RuleBroken("There is no such pyramid.") from None
     if not can_edit_pyramid(user, pyramid):
@@ -608,6 +609,7 @@ def submit(pyramid_id, user, version) -> EditResult:
 
         def apply():
             pyramid.status = Pyramid.Status.SUBMITTED
+            assignment_status.mark_done(Assignment.Task.BUILD_PYRAMID, pyramid.pk)
             return "Submitted the pyramid"
 
         return [], apply
@@ -616,12 +618,13 @@ def submit(pyramid_id, user, version) -> EditResult:
 
 
 def reopen(pyramid_id, user, version) -> EditResult:
-    if not (user and user.is_staff):
-        raise NotAllowed("Only an administrator can reopen a submitted pyramid.")
-
     def plan(pyramid):
+        if not can_reopen(user, pyramid):
+            raise NotAllowed("Only an administrator of the collection can reopen a submitted pyramid.")
+
         def apply():
             pyramid.status = Pyramid.Status.IN_PROGRESS
+            assignment_status.mark_reopened(Assignment.Task.BUILD_PYRAMID, pyramid.pk)
             return "Reopened the pyramid"
 
         return [], apply

@@ -42,9 +42,39 @@ class Collection(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # Site-wide roles, given through the groups "Administrators" and "Organizers"
+        # (annotator.roles); a collection's own roles are its Memberships.
+        permissions = [
+            ("administer_all_collections", "Can administer every collection"),
+            ("read_all_collections", "Can read and export every collection"),
+        ]
 
     def __str__(self):
         return self.name
+
+
+class Role(models.TextChoices):
+    """What a member may do in a collection (annotator.roles)."""
+
+    ANNOTATOR = "annotator", "Annotator"  # sees and works on what is assigned to them
+    ORGANIZER = "organizer", "Organizer"  # reads everything, exports scores, edits nothing
+    ADMINISTRATOR = "administrator", "Administrator"  # manages docsets, summaries, members, work
+
+
+class Membership(models.Model):
+    """A user's role in a collection. A user may hold several roles in one collection."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role.choices)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["collection_id", "role", "user_id"]
+        constraints = [models.UniqueConstraint(fields=["collection", "user", "role"], name="membership_unique_role")]
+
+    def __str__(self):
+        return f"{self.user} {self.get_role_display().lower()} of {self.collection}"
 
 
 class Docset(models.Model):
@@ -322,6 +352,7 @@ class Assignment(models.Model):
         ASSIGNED = "assigned", "Assigned"
         IN_PROGRESS = "in_progress", "In progress"
         DONE = "done", "Done"
+        WITHDRAWN = "withdrawn", "Withdrawn"  # the work done stays; the user no longer sees it
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
     task = models.CharField(max_length=10, choices=Task.choices)
@@ -334,6 +365,9 @@ class Assignment(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    ACTIVE = [Status.ASSIGNED, Status.IN_PROGRESS, Status.DONE]
 
     class Meta:
         ordering = ["user_id", "pyramid_id", "peer_id"]
@@ -420,3 +454,37 @@ class PeerAnnotationChange(ChangeRecord):
 
     def __str__(self):
         return f"{self.annotation} #{self.pk}: {self.description}"
+
+
+class ImportJob(models.Model):
+    """An upload to a collection, stored whole so that any worker can process it (web processes
+    keep nothing on their own disk), with its progress and outcome (annotator.jobs)."""
+
+    class Kind(models.TextChoices):
+        SUMMARIES = "summaries", "Summaries (.txt files or a zip)"
+        DUCVIEW = "ducview", "DUCView files (.pyr, .pan or a zip of them)"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="import_jobs")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    file_name = models.CharField(max_length=300)
+    content = models.BinaryField()
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    report = models.JSONField(default=list, blank=True, help_text="What was stored, or every problem found.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} {self.file_name} ({self.get_status_display().lower()})"

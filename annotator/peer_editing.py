@@ -16,8 +16,8 @@ from typing import Callable
 from django.db import transaction
 from django.db.models import Count, Max, Q
 
-from . import history
-from .access import can_edit_annotation
+from . import assignment_status, history
+from .access import can_edit_annotation, can_reopen
 from .editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
 from .models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 
@@ -48,7 +48,7 @@ def _locked(annotation_id: int, user, version: int | None, allow_complete: bool 
     try:
         annotation = (
             PeerAnnotation.objects.select_for_update(of=("self",))
-            .select_related("pyramid", "peer").get(pk=annotation_id)
+            .select_related("pyramid__docset", "peer").get(pk=annotation_id)
         )
     except PeerAnnotation.DoesNotExist:
         raise RuleBroken("There is no such peer annotation.") from None
@@ -226,21 +226,23 @@ def complete(annotation_id, user, version) -> PeerEditResult:
             raise RuleBroken("Match at least some of the peer text before marking the annotation complete.")
         annotation.status = PeerAnnotation.Status.SUBMITTED
         if annotation.annotator_id:
-            Assignment.objects.filter(
-                user_id=annotation.annotator_id, task=Assignment.Task.ANNOTATE_PEER,
-                pyramid_id=annotation.pyramid_id, peer_id=annotation.peer_id,
-            ).update(status=Assignment.Status.DONE)
+            assignment_status.mark_done(
+                Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
+            )
         return "Marked the annotation complete"
 
     return _edit(annotation_id, user, version, "complete", apply)
 
 
 def reopen(annotation_id, user, version) -> PeerEditResult:
-    if not (user and user.is_staff):
-        raise NotAllowed("Only an administrator can reopen a complete annotation.")
-
     def apply(annotation):
+        if not can_reopen(user, annotation):
+            raise NotAllowed("Only an administrator of the collection can reopen a complete annotation.")
         annotation.status = PeerAnnotation.Status.IN_PROGRESS
+        if annotation.annotator_id:
+            assignment_status.mark_reopened(
+                Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
+            )
         return "Reopened the annotation"
 
     return _edit(annotation_id, user, version, "reopen", apply, allow_complete=True)

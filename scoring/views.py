@@ -1,10 +1,11 @@
-"""Score tables for organizers (staff): on a page, or downloaded as CSV, JSON or NIST's layout."""
+"""Score tables for organizers and administrators: on a page, or downloaded as CSV, JSON or
+NIST's layout."""
 
-from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
-from annotator.models import Collection
+from annotator.views.guards import collection_for
 
 from .formats import FORMATS
 from .records import score_collection
@@ -13,9 +14,9 @@ CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab
 EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
 
 
-@staff_member_required
+@login_required
 def collection_scores(request, pk):
-    collection = get_object_or_404(Collection, pk=pk)
+    collection = collection_for(request, pk)
     rows = score_collection(collection, request.GET.get("docset") or None)
     export = request.GET.get("format")
     if export in FORMATS:

@@ -32,25 +32,40 @@ def postgresql_only():
 
 @pytest.fixture
 def demo(db):
-    """The demo docset, and three users: an administrator, an assigned annotator, an outsider."""
+    """The demo docset and a user in every role:
+    - admin: a site administrator (the group Administrators);
+    - organizer: the demo collection's organizer;
+    - annotator: assigned demo peer 1; other_annotator: assigned demo peer 2;
+    - outsider: a user with no role and no work.
+    """
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
 
     from annotator.demo import load_demo
-    from annotator.models import Assignment, PeerAnnotation, Pyramid
+    from annotator.models import Assignment, Membership, PeerAnnotation, Pyramid, Role
 
     load_demo()
     users = get_user_model().objects
     pyramid = Pyramid.objects.select_related("docset__collection").get()
-    annotator = users.create_user("annotator", password="annotator-pass-1")
-    Assignment.objects.create(
-        user=annotator, task="peer", pyramid=pyramid, peer=PeerAnnotation.objects.get(peer__author="1").peer
-    )
+    collection = pyramid.docset.collection
+    annotations = {a.peer.author: a for a in PeerAnnotation.objects.select_related("peer")}
+    admin = users.create_user("admin", password="admin-pass-1", is_staff=True)
+    admin.groups.add(Group.objects.get(name="Administrators"))
+    organizer = users.create_user("organizer", password="organizer-pass-1")
+    Membership.objects.create(collection=collection, user=organizer, role=Role.ORGANIZER)
+    annotators = {}
+    for name, peer in [("annotator", "1"), ("other_annotator", "2")]:
+        annotators[name] = users.create_user(name, password=f"{name.replace('_', '-')}-pass-1")
+        Membership.objects.create(collection=collection, user=annotators[name], role=Role.ANNOTATOR)
+        Assignment.objects.create(user=annotators[name], task="peer", pyramid=pyramid, peer=annotations[peer].peer)
     return {
         "pyramid": pyramid,
-        "scores_url": f"/collections/{pyramid.docset.collection.pk}/scores/",
-        "annotations": {a.peer.author: a for a in PeerAnnotation.objects.select_related("peer")},
-        "admin": users.create_user("organizer", password="organizer-pass-1", is_staff=True),
-        "annotator": annotator,
+        "collection": collection,
+        "scores_url": f"/collections/{collection.pk}/scores/",
+        "annotations": annotations,
+        "admin": users.get(pk=admin.pk),  # fresh: permissions are cached on the instance
+        "organizer": organizer,
+        **annotators,
         "outsider": users.create_user("outsider", password="outsider-pass-1"),
     }
 

@@ -71,8 +71,15 @@ DRAG_PATH = """([author, phrase]) => {
 }"""
 
 
+SETTLED = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"""
+
+
 def drag_select(page, author, phrase):
-    """Select a phrase of a text (data-author = a model's author, or "peer") with a mouse drag."""
+    """Select a phrase of a text (data-author = a model's author, or "peer") with a mouse drag.
+
+    First lets the page finish laying out what the last answer swapped in, as a person's eyes do:
+    a drag planned on the layout before would end elsewhere."""
+    page.evaluate(SETTLED)
     (x, y), *path = page.evaluate(DRAG_PATH, [author, phrase])
     page.mouse.move(x, y)
     page.mouse.down()

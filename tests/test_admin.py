@@ -21,7 +21,7 @@ def annotator_models():
 def test_every_annotator_model_is_registered():
     names = {model.__name__ for model in annotator_models()}
     assert names >= {"Collection", "Docset", "Summary", "Pyramid", "SCU", "Contributor", "Span",
-                     "PeerAnnotation", "PSE", "PSESpan", "Assignment", "HumanJudgment"}
+                     "PeerAnnotation", "PSE", "PSESpan", "Assignment", "HumanJudgment", "Membership", "ImportJob"}
 
 
 def test_every_changelist_and_change_page_opens(client, superuser):

@@ -17,9 +17,14 @@ def test_shows_the_peer_its_pses_and_scores(client, demo):
     assert "2 / 0 / 2" in page  # SCUs expressed / repetitions / non-matching
 
 
-def test_the_assigned_annotator_sees_their_peer_only(client, demo):
+def test_the_assigned_annotator_sees_their_own_annotation_only(client, demo):
+    from annotator.models import PeerAnnotation
+
+    own = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"])
     client.force_login(demo["annotator"])
-    assert client.get(url(demo["annotations"]["1"])).status_code == 200
+    assert client.get(url(own)).status_code == 200
+    # Not someone else's annotation of the same peer, nor anything of a peer not assigned to them.
+    assert client.get(url(demo["annotations"]["1"])).status_code == 404
     assert client.get(url(demo["annotations"]["2"])).status_code == 404
 
 

@@ -37,11 +37,15 @@ def test_csv_download_has_a_row_per_peer(client, demo):
     assert [r["peer"] for r in rows] == ["1", "2", "3"]
 
 
-@pytest.mark.parametrize("who", ["annotator", "outsider"])
-def test_non_staff_are_refused(client, demo, who):
+@pytest.mark.parametrize("who, status", [("annotator", 403), ("outsider", 404)])
+def test_annotators_are_refused_and_outsiders_see_nothing(client, demo, who, status):
     client.force_login(demo[who])
-    response = client.get(url(demo, "?format=csv"))
-    assert response.status_code == 302 and "admin/login" in response.url
+    assert client.get(url(demo, "?format=csv")).status_code == status
+
+
+def test_the_organizer_reads_the_scores(client, demo):
+    client.force_login(demo["organizer"])
+    assert client.get(url(demo, "?format=csv")).status_code == 200
 
 
 def test_unknown_collection_is_404(client, demo):

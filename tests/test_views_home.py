@@ -21,8 +21,9 @@ def test_staff_see_every_collection_with_counts(client, demo):
 def test_an_annotator_sees_only_assigned_work(client, demo):
     client.force_login(demo["annotator"])
     page = client.get(reverse("home")).content.decode()
-    # Assigned one peer: they see its pyramid (needed to annotate) and one peer annotation, no scores.
-    assert "DEMO01" in page and '<td class="num">1</td>' in page
+    # Assigned one peer: they see it in their work, and its pyramid (needed to annotate); no scores.
+    assert "Annotate peer 1 against DEMO01" in page and "peer 2" not in page
+    assert '<a href="%s">DEMO01</a>' % reverse("pyramid-detail", args=[demo["pyramid"].pk]) in page
     assert reverse("collection-scores", args=[demo["pyramid"].docset.collection.pk]) not in page
 
 

@@ -109,8 +109,11 @@ def test_who_may_edit(client, demo, pyramid):
     assert post(client, pyramid, "new_scu", **summary).status_code == 302  # anonymous: log in
     client.force_login(demo["annotator"])  # may not even see this pyramid
     assert post(client, pyramid, "new_scu", **summary).status_code == 404
+    # Peers to annotate against a pyramid still being built do not show it either.
     Assignment.objects.create(user=demo["annotator"], task="peer", pyramid=pyramid, peer=demo["annotations"]["1"].peer)
-    response = post(client, pyramid, "new_scu", **summary)  # may read it (a peer to annotate), not edit it
+    assert post(client, pyramid, "new_scu", **summary).status_code == 404
+    client.force_login(demo["organizer"])  # reads every pyramid of the collection, edits none
+    response = post(client, pyramid, "new_scu", **summary)
     assert response.status_code == 403 and "not assigned" in response.content.decode()
     assert not SCU.objects.filter(pyramid=pyramid).exists()
 

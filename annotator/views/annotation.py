@@ -19,7 +19,7 @@ from django_htmx.http import reswap
 from scoring.records import score_loaded, scu_weight
 
 from .. import history, peer_editing
-from ..access import can_edit_annotation, visible_annotations
+from ..access import can_edit_annotation, can_reopen, visible_annotations
 from ..editing import EditError, NotAllowed, StaleVersion
 from ..models import PSE, SCU, Assignment, PeerAnnotation, Pyramid, PSESpan, Span
 from ..suggestions import suggest
@@ -101,7 +101,7 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
         "scores": row.scores,
         "missed": [scu for scu in scus if not scu.peer_pses][:MISSED_SHOWN],
         "editable": editable,
-        "can_reopen": annotation.status == PeerAnnotation.Status.SUBMITTED and user.is_staff,
+        "can_reopen": annotation.status == PeerAnnotation.Status.SUBMITTED and can_reopen(user, annotation),
         "can_undo": history.State.APPLIED in states,
         "can_redo": history.State.UNDONE in states,
         "last_change": annotation.changes.order_by("-id").select_related("user").first() if with_models else None,
@@ -222,7 +222,8 @@ def annotation_history(request, pk):
 def assignment_start(request, pk):
     """Open the peer annotation an assignment asks for, creating it the first time."""
     assignment = get_object_or_404(
-        Assignment.objects.select_related("pyramid", "peer"), pk=pk, user=request.user, task=Assignment.Task.ANNOTATE_PEER
+        Assignment.objects.select_related("pyramid", "peer"), pk=pk, user=request.user,
+        task=Assignment.Task.ANNOTATE_PEER, status__in=Assignment.ACTIVE,
     )
     if assignment.pyramid.status != Pyramid.Status.SUBMITTED:
         messages.error(request, f"Pyramid {assignment.pyramid.name} is still being edited: annotate once it is submitted.")
@@ -240,6 +241,6 @@ def next_assignment(annotation: PeerAnnotation, user):
     """The user's next peer to annotate in the same docset, if any."""
     return (
         Assignment.objects.filter(user=user, task=Assignment.Task.ANNOTATE_PEER, pyramid__docset_id=annotation.pyramid.docset_id)
-        .exclude(status=Assignment.Status.DONE).exclude(peer_id=annotation.peer_id)
+        .filter(status__in=[Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS]).exclude(peer_id=annotation.peer_id)
         .select_related("peer").order_by("peer__author").first()
     )

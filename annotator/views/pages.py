@@ -6,7 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import render
 
-from ..access import visible_annotations, visible_collections, visible_pyramids
+from ..access import is_site_administrator, readable_collections, visible_annotations, visible_collections, visible_pyramids
 from ..models import Assignment
 
 
@@ -26,12 +26,14 @@ def home(request):
         pyramid.annotation_count = annotation_counts.get(pyramid.id, 0)
         collections[pyramid.docset.collection].append(pyramid)
     assignments = (
-        Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.DONE)
+        Assignment.objects.filter(user=request.user, status__in=[Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS])
         .select_related("pyramid__docset", "peer").order_by("pyramid__docset__name", "task", "peer__author")
     )
     return render(
         request,
         "annotator/home.html",
         {"collections": dict(collections), "all_collections": visible_collections(request.user),
-         "assignments": assignments},
+         "assignments": assignments,
+         "readable_ids": set(readable_collections(request.user).values_list("pk", flat=True)),
+         "site_administrator": is_site_administrator(request.user)},
     )

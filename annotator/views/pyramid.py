@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
 from .. import editing, history
-from ..access import can_edit_pyramid, visible_pyramids
+from ..access import can_edit_pyramid, can_reopen, visible_pyramids
 from ..models import Pyramid, PyramidChange, Span
 from ..problems import pyramid_problems
 from ..textmarks import coverage, marked_html, runs
@@ -100,7 +100,7 @@ def workspace_context(
         "problems": pyramid_problems(pyramid) if with_problems else None,
         "scu_count": len(scus) if scu_uids is None else pyramid.scus.count(),
         "editable": editable,
-        "can_reopen": pyramid.status == Pyramid.Status.SUBMITTED and user.is_staff,
+        "can_reopen": pyramid.status == Pyramid.Status.SUBMITTED and can_reopen(user, pyramid),
         "can_undo": PyramidChange.State.APPLIED in states,
         "can_redo": PyramidChange.State.UNDONE in states,
         "last_change": pyramid.changes.order_by("-id").select_related("user").first(),

@@ -1,0 +1,71 @@
+"""annotator.access: what each role sees and may change."""
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from annotator import access
+from annotator.models import Assignment, Collection, Membership, PeerAnnotation, Role
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def own(demo):
+    """The annotator's own annotation of their peer, and the other annotator's of theirs."""
+    make = PeerAnnotation.objects.create
+    return {
+        "annotator": make(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]),
+        "other_annotator": make(pyramid=demo["pyramid"], peer=demo["annotations"]["2"].peer, annotator=demo["other_annotator"]),
+    }
+
+
+def test_site_administrators_and_organizers_read_everything(demo, own):
+    other = Collection.objects.create(name="Elsewhere")
+    assert set(access.readable_collections(demo["admin"])) == {demo["collection"], other}
+    assert set(access.readable_collections(demo["organizer"])) == {demo["collection"]}
+    for who in ("admin", "organizer"):
+        assert access.visible_annotations(demo[who]).count() == PeerAnnotation.objects.count() == 5
+    assert access.can_administer(demo["admin"], other)
+    assert not access.can_administer(demo["organizer"], demo["collection"])
+
+
+def test_organizers_edit_nothing(demo, own):
+    assert not access.can_edit_annotation(demo["organizer"], own["annotator"])
+    assert not access.can_edit_pyramid(demo["organizer"], demo["pyramid"])
+    assert not access.can_reopen(demo["organizer"], demo["pyramid"])
+
+
+def test_a_collection_administrator_manages_their_collection_only(demo, own):
+    other = Collection.objects.create(name="Elsewhere")
+    Membership.objects.create(collection=demo["collection"], user=demo["outsider"], role=Role.ADMINISTRATOR)
+    assert list(access.administered_collections(demo["outsider"])) == [demo["collection"]]
+    assert not access.can_administer(demo["outsider"], other)
+    assert access.can_edit_annotation(demo["outsider"], own["other_annotator"])
+    assert access.can_reopen(demo["outsider"], own["annotator"])
+
+
+def test_annotators_see_their_own_assigned_work_only(demo, own):
+    annotator = demo["annotator"]
+    assert list(access.visible_annotations(annotator)) == [own["annotator"]]
+    assert access.can_edit_annotation(annotator, own["annotator"])
+    assert not access.can_edit_annotation(annotator, own["other_annotator"])
+    assert not access.can_edit_annotation(annotator, demo["annotations"]["1"])  # the imported one of their peer
+    assert list(access.visible_pyramids(annotator)) == [demo["pyramid"]]  # submitted: what they annotate against
+    assert list(access.readable_collections(annotator)) == []
+    assert list(access.visible_collections(annotator)) == [demo["collection"]]
+    assert not access.can_reopen(annotator, own["annotator"])
+
+
+def test_a_withdrawn_assignment_takes_the_work_out_of_sight(demo, own):
+    Assignment.objects.filter(user=demo["annotator"]).update(status=Assignment.Status.WITHDRAWN)
+    assert not access.visible_annotations(demo["annotator"]).exists()
+    assert not access.visible_pyramids(demo["annotator"]).exists()
+    assert not access.can_edit_annotation(demo["annotator"], own["annotator"])
+
+
+def test_anonymous_and_outsiders_see_nothing(demo, own):
+    for user in (AnonymousUser(), demo["outsider"]):
+        assert not access.visible_collections(user).exists()
+        assert not access.visible_pyramids(user).exists()
+        assert not access.visible_annotations(user).exists()
+        assert not access.can_edit_pyramid(user, demo["pyramid"])

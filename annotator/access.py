@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from .models import Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, Role
+from .models import Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 
 ADMINISTER_ALL = "annotator.administer_all_collections"
 READ_ALL = "annotator.read_all_collections"
@@ -76,8 +76,39 @@ def visible_collections(user) -> QuerySet[Collection]:
 
 
 def visible_docsets(user) -> QuerySet[Docset]:
-    """Docsets the user may read in full (administrators and organizers of the collection)."""
-    return Docset.objects.filter(collection__in=readable_collections(user))
+    """Docsets of the collections the user reads, and those where they have work assigned."""
+    if reads_everything(user):
+        return Docset.objects.all()
+    if not _signed_in(user):
+        return Docset.objects.none()
+    return Docset.objects.filter(
+        Q(collection__in=readable_collections(user)) | Q(pk__in=_assigned(user).values("pyramid__docset_id"))
+    )
+
+
+def visible_summaries(user) -> QuerySet[Summary]:
+    """Summaries the user reads: all in their collections; for an annotator, the model summaries
+    of the docsets they work on and the peers assigned to them (not the docset's other peers)."""
+    if reads_everything(user):
+        return Summary.objects.all()
+    if not _signed_in(user):
+        return Summary.objects.none()
+    return Summary.objects.filter(
+        Q(docset__collection__in=readable_collections(user))
+        | Q(kind=Summary.Kind.MODEL, docset_id__in=_assigned(user).values("pyramid__docset_id"))
+        | Q(pk__in=_assigned(user, task=Assignment.Task.ANNOTATE_PEER).values("peer_id"))
+    )
+
+
+def visible_assignments(user) -> QuerySet[Assignment]:
+    """Every assignment in the collections the user reads; an annotator's own otherwise."""
+    if reads_everything(user):
+        return Assignment.objects.all()
+    if not _signed_in(user):
+        return Assignment.objects.none()
+    return Assignment.objects.filter(
+        Q(pyramid__docset__collection__in=readable_collections(user)) | Q(pk__in=_assigned(user).values("pk"))
+    )
 
 
 def visible_pyramids(user) -> QuerySet[Pyramid]:

@@ -1,10 +1,12 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
-# The site-wide roles (annotator.access) as Django groups, and the permissions each one holds.
+# The site-wide roles (annotator.access) as Django groups, and the permissions each one holds
+# ("app.*": every permission of that app). Administrators also get what the Django admin needs
+# to manage accounts and every record.
 ROLE_GROUPS = {
-    "Administrators": ["administer_all_collections", "read_all_collections"],
-    "Organizers": ["read_all_collections"],
+    "Administrators": ["annotator.*", "auth.view_user", "auth.add_user", "auth.change_user", "auth.view_group"],
+    "Organizers": ["annotator.read_all_collections"],
 }
 
 
@@ -19,11 +21,15 @@ def ensure_role_groups(sender=None, apps=None, using="default", **kwargs) -> Non
         Permission = apps.get_model("auth", "Permission")
     except LookupError:
         return
-    for name, codenames in ROLE_GROUPS.items():
+    from django.db.models import Q
+
+    for name, permissions in ROLE_GROUPS.items():
+        wanted = Q(pk__in=[])
+        for permission in permissions:
+            app_label, codename = permission.split(".")
+            wanted |= Q(content_type__app_label=app_label) & (Q() if codename == "*" else Q(codename=codename))
         group, _ = Group.objects.using(using).get_or_create(name=name)
-        group.permissions.add(
-            *Permission.objects.using(using).filter(content_type__app_label="annotator", codename__in=codenames)
-        )
+        group.permissions.add(*Permission.objects.using(using).filter(wanted))
 
 
 class AnnotatorConfig(AppConfig):

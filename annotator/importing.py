@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from django.db import DatabaseError, transaction
 
@@ -93,16 +93,23 @@ class DucviewImporter:
     # -- one file
     def import_file(self, path: Path, overrides: FileIdentity | None = None) -> bool:
         """Import one file; on failure record why (naming the file) and return False."""
-        self.report.files += 1
         try:
             data = Path(path).read_bytes()
-            identity = identity_from_name(Path(path)).overridden_by(identity_from_note(data))
-            identity = identity.overridden_by(overrides or FileIdentity())
-            document = read_any(data)
+        except OSError as exc:
+            self.report.files += 1
+            self.report.failures.append(f"{path}: {exc}")
+            return False
+        return self.import_data(str(path), data, overrides)
+
+    def import_data(self, path: str, data: bytes, overrides: FileIdentity | None = None) -> bool:
+        """Import one file's content (`path` names it, for its identity and in messages)."""
+        self.report.files += 1
+        try:
+            document, identity = read_with_identity(path, data, overrides)
             warnings: list[str] = []
             counts = Counter()
             with transaction.atomic():
-                stored = self._import_document(document, identity, Path(path).name, warnings, counts)
+                stored = self._import_document(document, identity, PurePosixPath(path).name, warnings, counts)
         except (DucviewError, OSError) as exc:
             self.report.failures.append(f"{path}: {exc}")
             return False
@@ -117,8 +124,6 @@ class DucviewImporter:
         return True
 
     def _import_document(self, document, identity: FileIdentity, file_name: str, warnings, counts):
-        if not identity.docset:
-            raise DucviewError("cannot tell the docset from the file name; give it with --docset")
         collection, _ = Collection.objects.get_or_create(name=self.collection_name)
         docset, _ = Docset.objects.get_or_create(collection=collection, name=identity.docset)
         pyramid_document = document if isinstance(document, PyramidDocument) else document.pyramid
@@ -129,8 +134,6 @@ class DucviewImporter:
             if not created:
                 counts["unchanged"] += 1
             return stored
-        if not identity.peer:
-            raise DucviewError("cannot tell the peer from the file name; give it with --peer")
         annotation_created = self._peer_annotation(
             docset, stored, document, identity, file_name, warnings, counts
         )
@@ -298,6 +301,19 @@ class DucviewImporter:
         counts["peer_annotations"] += 1
         counts["pses"] += len(pses)
         return True
+
+
+def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = None):
+    """A DUCView file parsed, and what it is about: its name, then its export note, then the
+    overrides given (DucviewError if it cannot be read, or its docset cannot be told)."""
+    identity = identity_from_name(PurePosixPath(path)).overridden_by(identity_from_note(data))
+    identity = identity.overridden_by(overrides or FileIdentity())
+    document = read_any(data)
+    if not identity.docset:
+        raise DucviewError("cannot tell the docset from the file name; give it with --docset")
+    if isinstance(document, PeerAnnotationDocument) and not identity.peer:
+        raise DucviewError("cannot tell the peer from the file name; give it with --peer")
+    return document, identity
 
 
 def ducview_files(paths: list[Path]) -> list[Path]:

@@ -5,9 +5,13 @@ DATABASE_URL  PostgreSQL in production and CI (postgres://user@host:5432/name); 
 SECRET_KEY    required unless DEBUG is on.
 DEBUG         off unless set to 1/true/yes.
 ALLOWED_HOSTS comma-separated; defaults to localhost only.
+TASKS_BACKEND "database" (PostgreSQL is the queue; run `python manage.py db_worker`) or "immediate"
+              (tasks run inside the request). Default: database on PostgreSQL, immediate on SQLite.
+MAX_UPLOAD_MB largest upload accepted, in megabytes (default 100).
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -52,7 +56,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_tasks",
+    "django_tasks_db",
+    "axes",
     "annotator",
     "scoring",
 ]
@@ -67,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -81,6 +93,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "annotator.context_processors.roles",
             ],
         },
     },
@@ -98,12 +111,45 @@ DATABASES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Background work (large imports) goes through Django's Tasks API (the django-tasks backport). Its
+# database backend makes PostgreSQL the queue: no broker to run, and any number of app servers
+# and workers share it. On the SQLite demo tasks run inside the request instead.
+_on_sqlite = DATABASES["default"]["ENGINE"].endswith("sqlite3")
+TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "immediate" if _on_sqlite else "database")
+if TASKS_BACKEND not in {"database", "immediate"}:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be 'database' or 'immediate', not {TASKS_BACKEND!r}")
+TASKS = {
+    "default": {
+        "BACKEND": "django_tasks_db.DatabaseBackend"
+        if TASKS_BACKEND == "database"
+        else "django_tasks.backends.immediate.ImmediateBackend"
+    }
+}
+
+# Uploads: Django spools large files to a temporary file while the request lasts; the import job
+# then keeps the bytes in the database, so that whichever worker runs it can read them.
+MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_MB", "100")) * 1024 * 1024
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): after 5 failed attempts for one user name from one address, that
+# pair waits 15 minutes. Axes' backend comes first, so it sees every attempt.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a proxy, the client's address is in X-Forwarded-For (see BEHIND_TLS_PROXY below).
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if env_flag("BEHIND_TLS_PROXY") else ["REMOTE_ADDR"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -128,9 +174,39 @@ STORAGES = {
     },
 }
 
+# The REST API: session (the browser) or token authentication (`manage.py drf_create_token USER`);
+# what each user may read and change is checked per object (annotator.access), as on the pages.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 100,
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Pyramid annotator API",
+    "DESCRIPTION": (
+        "The records of Pyramid evaluations (collections, docsets, summaries, pyramids, SCUs, "
+        "contributors, spans, peer annotations, PSEs, assignments) and their scores. Authenticate "
+        "with a session or a token (header `Authorization: Token <key>`)."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no CDN
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "WorkStatusEnum": "annotator.models.Pyramid.Status",  # pyramids and peer annotations alike
+        "AssignmentStatusEnum": "annotator.models.Assignment.Status",
+    },
 }
 
 if not DEBUG:

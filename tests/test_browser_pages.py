@@ -17,9 +17,11 @@ pytestmark = [
 def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, live_server, demo):
     page = browser_page
     log_in(page, live_server, "organizer", "organizer-pass-1")
-    assert page.locator("h2", has_text="Demo: Apollo 11").is_visible()
-
-    page.click("a:text-is('DEMO01')")
+    page.click("#collections a:text-is('Demo: Apollo 11')")
+    expect(page.locator("h1")).to_have_text("Demo: Apollo 11")
+    page.click("#docsets a:text-is('DEMO01')")
+    expect(page.locator("h1")).to_contain_text("Docset DEMO01")
+    page.click("a[href^='/pyramids/']:text-is('DEMO01')")
     assert page.locator("h1").inner_text().startswith("Pyramid DEMO01")
     assert page.locator("article.summary").count() == 4
     first = page.locator(".scu-list > li").first
@@ -28,8 +30,8 @@ def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, l
     shaded = page.locator("mark[data-scus='1']").filter(has_text=re.compile(r"^in July 1969$"))
     assert shaded.count() == 1
 
-    page.click("text=Demo: Apollo 11")
-    page.click("text=Scores")
+    page.click(".crumbs a:text-is('Demo: Apollo 11')")
+    page.click(".actions a:text-is('Scores')")
     assert page.locator("tbody tr").count() == 3
     with page.expect_download() as download:
         page.click("text=CSV")

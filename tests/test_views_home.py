@@ -9,22 +9,25 @@ def test_anonymous_visitors_are_sent_to_log_in(client):
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
 
 
-def test_staff_see_every_collection_with_counts(client, demo):
-    client.force_login(demo["admin"])
+@pytest.mark.parametrize("who", ["admin", "organizer"])
+def test_readers_see_their_collections_with_links(client, demo, who):
+    client.force_login(demo[who])
     page = client.get(reverse("home")).content.decode()
-    assert "Demo: Apollo 11" in page and "DEMO01" in page
-    assert reverse("pyramid-detail", args=[demo["pyramid"].pk]) in page
-    assert '<td class="num">11</td>' in page and '<td class="num">3</td>' in page  # SCUs, peer annotations
-    assert reverse("collection-scores", args=[demo["pyramid"].docset.collection.pk]) in page
+    collection = demo["collection"]
+    assert f'<a href="{reverse("collection-detail", args=[collection.pk])}">Demo: Apollo 11</a>' in page
+    assert reverse("collection-progress", args=[collection.pk]) in page
+    assert reverse("collection-scores", args=[collection.pk]) in page
+    assert "No work is assigned to you." in page
 
 
 def test_an_annotator_sees_only_assigned_work(client, demo):
     client.force_login(demo["annotator"])
     page = client.get(reverse("home")).content.decode()
-    # Assigned one peer: they see it in their work, and its pyramid (needed to annotate); no scores.
+    # Assigned one peer: their dashboard lists it, with a button to start; no collection, no scores.
     assert "Annotate peer 1 against DEMO01" in page and "peer 2" not in page
-    assert '<a href="%s">DEMO01</a>' % reverse("pyramid-detail", args=[demo["pyramid"].pk]) in page
-    assert reverse("collection-scores", args=[demo["pyramid"].docset.collection.pk]) not in page
+    assert reverse("assignment-start", args=[demo["annotator"].assignments.get().pk]) in page
+    assert "1 assigned · 0 started · 0 submitted" in page
+    assert reverse("collection-scores", args=[demo["collection"].pk]) not in page
 
 
 def test_an_outsider_sees_nothing(client, demo):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePath
 
 PAN_NAME = re.compile(
     r"^(?:(?P<annotator>\d+)\.)?(?P<docset>D\d+[A-Za-z]?(?:-[A-Z])?)\.[A-Z]\.\d+\.(?P<assessor>[A-Z])\.(?P<peer>\w+)\.pan$"
@@ -38,7 +38,7 @@ class FileIdentity:
         )
 
 
-def identity_from_name(path: Path) -> FileIdentity:
+def identity_from_name(path: PurePath) -> FileIdentity:
     name = path.name
     pan = PAN_NAME.match(name)
     if pan:

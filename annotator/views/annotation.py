@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from itertools import groupby
 
@@ -18,25 +17,14 @@ from django_htmx.http import reswap
 
 from scoring.records import score_loaded, scu_weight
 
-from .. import history, peer_editing
-from ..access import can_edit_annotation, can_reopen, visible_annotations
-from ..editing import EditError, NotAllowed, StaleVersion
+from .. import history
+from ..actions import PEER_ACTIONS, apply_action, status_for
+from ..access import can_edit_annotation, can_read_collection, can_reopen, visible_annotations
+from ..editing import EditError
 from ..models import PSE, SCU, Assignment, PeerAnnotation, Pyramid, PSESpan, Span
 from ..suggestions import suggest
 from ..textmarks import marked_html, runs
 
-ACTIONS = {
-    "assign": (peer_editing.assign, ["ranges", "scu"]),
-    "add_part": (peer_editing.add_part, ["pse", "ranges"]),
-    "move_pse": (peer_editing.move_pse, ["pse", "scu"]),
-    "remove_pse": (peer_editing.remove_pse, ["pse"]),
-    "remove_part": (peer_editing.remove_part, ["span"]),
-    "complete": (peer_editing.complete, []),
-    "reopen": (peer_editing.reopen, []),
-    "mark_reviewed": (peer_editing.mark_reviewed, []),
-    "undo": (peer_editing.undo, []),
-    "redo": (peer_editing.redo, []),
-}
 MISSED_SHOWN = 5
 # Actions after which the page changes its mode (read-only, review notice): answered whole.
 WHOLE_PAGE_ACTIONS = {"complete", "reopen", "mark_reviewed"}
@@ -144,36 +132,22 @@ def _annotation(request, pk) -> PeerAnnotation:
 
 @login_required
 def annotation_detail(request, pk):
-    return render(request, "annotator/annotation_detail.html", annotation_context(_annotation(request, pk), request.user))
-
-
-def _arguments(request, fields: list[str]) -> list:
-    values = []
-    for name in fields:
-        raw = request.POST.get(name)
-        try:
-            values.append([(int(s), int(e)) for s, e in json.loads(raw)] if name == "ranges" else int(raw))
-        except (TypeError, ValueError):
-            raise peer_editing.RuleBroken(f"The request's {name!r} is missing or not valid: reload the page.") from None
-    return values
+    annotation = _annotation(request, pk)
+    return render(request, "annotator/annotation_detail.html", annotation_context(annotation, request.user) | {
+        "reader": can_read_collection(request.user, annotation.pyramid.docset.collection_id)})
 
 
 @require_POST
 @login_required
 def annotation_edit(request, pk, action):
     """Apply one action; answer with the workspace as it now is (scores included)."""
-    if action not in ACTIONS:
+    if action not in PEER_ACTIONS:
         raise Http404("no such action")
     annotation = _annotation(request, pk)
-    operation, fields = ACTIONS[action]
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = -1  # no version: treat as stale
-    try:
-        result = operation(annotation.pk, request.user, version, *_arguments(request, fields))
+        result = apply_action(PEER_ACTIONS, action, annotation.pk, request.user, request.POST)
     except EditError as refused:
-        status = 409 if isinstance(refused, StaleVersion) else 403 if isinstance(refused, NotAllowed) else 422
+        status = status_for(refused)
         level = "conflict" if status == 409 else "error"
         # A refusal comes with the current state: after a conflict it is what the user must see.
         context = annotation_context(_annotation(request, pk), request.user) | {"message": refused.message, "level": level}
@@ -213,6 +187,7 @@ def annotation_history(request, pk):
         "subject": f"peer {annotation.peer.author} against {annotation.pyramid.name}",
         "back_url": reverse("annotation-detail", args=[annotation.pk]),
         "collection": docset.collection, "docset": docset, "source_name": annotation.source_name,
+        "reader": can_read_collection(request.user, docset.collection_id),
         "changes": annotation.changes.select_related("user").order_by("-id"),
     })
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 
 from django.contrib.auth.decorators import login_required
@@ -14,33 +13,12 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
 from .. import editing, history
-from ..access import can_edit_pyramid, can_reopen, visible_pyramids
+from ..actions import PYRAMID_ACTIONS, apply_action, status_for
+from ..access import can_edit_pyramid, can_read_collection, can_reopen, visible_pyramids
 from ..models import Pyramid, PyramidChange, Span
 from ..problems import pyramid_problems
 from ..textmarks import coverage, marked_html, runs
 
-# The actions the page posts, and the form fields each takes (after the pyramid's version).
-ACTIONS = {
-    "new_scu": (editing.new_scu, ["summary", "ranges", "label?"]),
-    "add_contributor": (editing.add_contributor, ["scu", "summary", "ranges"]),
-    "add_part": (editing.add_part, ["contributor", "summary", "ranges"]),
-    "set_label": (editing.set_label, ["scu", "label"]),
-    "set_label_from_contributor": (editing.set_label_from_contributor, ["contributor"]),
-    "set_comment": (editing.set_comment, ["scu", "comment"]),
-    "move_contributor": (editing.move_contributor, ["contributor", "target"]),
-    "merge_scus": (editing.merge_scus, ["scu", "target"]),
-    "split_contributor": (editing.split_contributor, ["contributor"]),
-    "move_scu": (editing.move_scu, ["scu", "position"]),
-    "order_scus": (editing.order_scus, []),
-    "remove_part": (editing.remove_part, ["span"]),
-    "remove_contributor": (editing.remove_contributor, ["contributor"]),
-    "remove_scu": (editing.remove_scu, ["scu"]),
-    "undo": (editing.undo, []),
-    "redo": (editing.redo, []),
-    "submit": (editing.submit, []),
-    "reopen": (editing.reopen, []),
-}
-TEXT_FIELDS = {"label", "comment"}
 
 
 def workspace_context(
@@ -110,30 +88,8 @@ def workspace_context(
 @login_required
 def pyramid_detail(request, pk):
     pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
-    return render(request, "annotator/pyramid_detail.html", workspace_context(pyramid, request.user))
-
-
-def _arguments(request, fields: list[str]) -> list:
-    values = []
-    for field in fields:
-        optional = field.endswith("?")
-        name = field.rstrip("?")
-        raw = request.POST.get(name)
-        if raw is None or (raw == "" and name not in TEXT_FIELDS):
-            if optional:
-                values.append(None)
-                continue
-            raise editing.RuleBroken(f"The request lacks {name!r}: reload the page and try again.")
-        try:
-            if name in TEXT_FIELDS:
-                values.append(raw)
-            elif name == "ranges":
-                values.append([(int(start), int(end)) for start, end in json.loads(raw)])
-            else:
-                values.append(int(raw))
-        except (TypeError, ValueError):
-            raise editing.RuleBroken(f"The request's {name!r} is not valid: reload the page and try again.") from None
-    return values
+    return render(request, "annotator/pyramid_detail.html", workspace_context(pyramid, request.user) | {
+        "reader": can_read_collection(request.user, pyramid.docset.collection_id)})
 
 
 def changes_context(context: dict, result: editing.EditResult) -> dict:
@@ -155,18 +111,13 @@ def changes_context(context: dict, result: editing.EditResult) -> dict:
 def pyramid_edit(request, pk, action):
     """Apply one editing action. A success is answered with the pieces it changed (htmx swaps
     them out of band); a refusal or a stale view with the whole workspace as it now is."""
-    if action not in ACTIONS:
+    if action not in PYRAMID_ACTIONS:
         raise Http404("no such action")
     pyramid = get_object_or_404(visible_pyramids(request.user), pk=pk)
-    operation, fields = ACTIONS[action]
     try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = -1  # no version: treat as stale, never as "whatever is there"
-    try:
-        result = operation(pyramid.pk, request.user, version, *_arguments(request, fields))
+        result = apply_action(PYRAMID_ACTIONS, action, pyramid.pk, request.user, request.POST)
     except editing.EditError as refused:
-        status = {editing.StaleVersion: 409, editing.NotAllowed: 403}.get(type(refused), 422)
+        status = status_for(refused)
         level = "conflict" if status == 409 else "error"
         # A refusal comes with the current state: after a conflict it is what the user must see.
         pyramid = Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk)
@@ -196,5 +147,6 @@ def pyramid_history(request, pk):
     return render(request, "annotator/history.html", {
         "subject": f"pyramid {pyramid.name}", "back_url": reverse("pyramid-detail", args=[pyramid.pk]),
         "collection": pyramid.docset.collection, "docset": pyramid.docset, "source_name": pyramid.source_name,
+        "reader": can_read_collection(request.user, pyramid.docset.collection_id),
         "changes": pyramid.changes.select_related("user").order_by("-id"),
     })

@@ -1,0 +1,189 @@
+"""How the records look in the REST API (JSON)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from .. import assignments
+from ..models import (
+    PSE,
+    SCU,
+    Assignment,
+    Collection,
+    Contributor,
+    Docset,
+    PeerAnnotation,
+    PSESpan,
+    Pyramid,
+    Span,
+    Summary,
+)
+
+User = get_user_model()
+
+
+class CollectionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Collection
+        fields = ["id", "name", "description", "weight_convention", "average_rounding", "created_at"]
+
+
+class DocsetSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Docset
+        fields = ["id", "collection", "name", "title"]
+
+
+class SummarySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Summary
+        fields = ["id", "docset", "kind", "author", "name", "text"]
+
+    def validate_text(self, text):
+        if not text.strip():
+            raise serializers.ValidationError("The text is empty.")
+        return text
+
+    def validate(self, data):
+        if Summary.objects.filter(docset=data["docset"], kind=data["kind"], author=data["author"]).exists():
+            raise serializers.ValidationError(
+                f"Docset {data['docset'].name} already has a {data['kind']} summary by {data['author']}."
+            )
+        return data
+
+
+class PyramidSerializer(serializers.ModelSerializer):
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    models = serializers.PrimaryKeyRelatedField(source="models_used", many=True, read_only=True,
+                                                help_text="The model summaries, in the pyramid's order.")
+
+    class Meta:
+        model = Pyramid
+        fields = ["id", "docset", "name", "status", "version", "models", "created_by", "creator_code",
+                  "source_name", "created_at", "updated_at"]
+        read_only_fields = ["status", "version", "creator_code", "source_name"]
+
+    def create(self, data):
+        """A new pyramid over all of the docset's model summaries, built by the caller."""
+        return assignments.new_pyramid(data["docset"], self.context["request"].user, data["name"])
+
+
+class TextSpanSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    start = serializers.IntegerField(help_text="Offset in the summary's text, in code points, 0-based.")
+    end = serializers.IntegerField(help_text="End offset, exclusive.")
+
+
+class SpanSerializer(serializers.ModelSerializer):
+    text = serializers.CharField(read_only=True, help_text="The words the span covers.")
+
+    class Meta:
+        model = Span
+        fields = ["id", "contributor", "summary", "start", "end", "position", "text"]
+
+
+class ContributorSerializer(serializers.ModelSerializer):
+    spans = TextSpanSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Contributor
+        fields = ["id", "scu", "summary", "comment", "position", "spans"]
+
+
+class SCUSerializer(serializers.ModelSerializer):
+    weight = serializers.IntegerField(read_only=True, help_text="Under the collection's weight convention.")
+    contributors = ContributorSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = SCU
+        fields = ["id", "pyramid", "uid", "label", "comment", "position", "weight", "contributors"]
+
+
+class PeerAnnotationSerializer(serializers.ModelSerializer):
+    annotator = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    needs_review = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = PeerAnnotation
+        fields = ["id", "pyramid", "peer", "annotator", "annotator_code", "status", "version", "scus_changed",
+                  "needs_review", "source_name", "created_at", "updated_at"]
+
+
+class PSESerializer(serializers.ModelSerializer):
+    scu_uid = serializers.SerializerMethodField(help_text="The SCU's uid; 0 for content matching nothing.")
+    spans = TextSpanSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = PSE
+        fields = ["id", "annotation", "scu", "scu_uid", "comment", "position", "spans"]
+
+    @extend_schema_field(serializers.IntegerField())
+    def get_scu_uid(self, pse) -> int:
+        return pse.scu.uid if pse.scu_id else 0
+
+
+class PSESpanSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = PSESpan
+        fields = ["id", "pse", "start", "end", "position"]
+
+
+class AssignmentSerializer(serializers.ModelSerializer):
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    assigned_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    docset = serializers.IntegerField(source="pyramid.docset_id", read_only=True)
+
+    class Meta:
+        model = Assignment
+        fields = ["id", "user", "task", "docset", "pyramid", "peer", "status", "assigned_by", "created_at", "updated_at"]
+
+
+class AssignRequestSerializer(serializers.Serializer):
+    """Work for several annotators over several docsets, as the Assign page gives it."""
+
+    task = serializers.ChoiceField(choices=Assignment.Task.choices)
+    docsets = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    annotators = serializers.ListField(child=serializers.CharField(), min_length=1, help_text="User names.")
+    mode = serializers.ChoiceField(choices=[assignments.EVERY_ANNOTATOR, assignments.ROUND_ROBIN],
+                                   default=assignments.EVERY_ANNOTATOR)
+    pyramid = serializers.IntegerField(required=False, allow_null=True,
+                                       help_text="Peer annotation: the pyramid (else each docset's latest submitted one).")
+
+
+class AssignReportSerializer(serializers.Serializer):
+    created = AssignmentSerializer(many=True)
+    already = AssignmentSerializer(many=True)
+    skipped = serializers.ListField(child=serializers.CharField())
+
+
+class ReassignSerializer(serializers.Serializer):
+    to = serializers.CharField(help_text="User name of the annotator who takes the work over.")
+
+
+class ActionRequestSerializer(serializers.Serializer):
+    """One editing action; which arguments it takes depends on the action (see the description)."""
+
+    version = serializers.IntegerField(help_text="The version the edit is based on (409 if it is not the current one).")
+    ranges = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+                                   required=False, help_text="[[start, end], ...] in the text, code points.")
+    summary = serializers.IntegerField(required=False)
+    scu = serializers.IntegerField(required=False, help_text="An SCU's uid (0: matches nothing, for peers).")
+    target = serializers.IntegerField(required=False)
+    contributor = serializers.IntegerField(required=False)
+    span = serializers.IntegerField(required=False)
+    pse = serializers.IntegerField(required=False)
+    position = serializers.IntegerField(required=False)
+    label = serializers.CharField(required=False, allow_blank=True)
+    comment = serializers.CharField(required=False, allow_blank=True)
+
+
+class ActionResultSerializer(serializers.Serializer):
+    version = serializers.IntegerField(help_text="The new version, to send with the next edit.")
+    description = serializers.CharField()
+
+
+class RefusalSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    current_version = serializers.IntegerField(required=False)

@@ -1,0 +1,27 @@
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from scoring.api import ScoresView
+
+from . import views
+
+router = DefaultRouter()
+router.register("collections", views.CollectionViewSet, basename="collection")
+router.register("docsets", views.DocsetViewSet, basename="docset")
+router.register("summaries", views.SummaryViewSet, basename="summary")
+router.register("pyramids", views.PyramidViewSet, basename="pyramid")
+router.register("scus", views.SCUViewSet, basename="scu")
+router.register("contributors", views.ContributorViewSet, basename="contributor")
+router.register("spans", views.SpanViewSet, basename="span")
+router.register("peer-annotations", views.PeerAnnotationViewSet, basename="peerannotation")
+router.register("pses", views.PSEViewSet, basename="pse")
+router.register("assignments", views.AssignmentViewSet, basename="assignment")
+
+urlpatterns = [
+    path("scores/", ScoresView.as_view(), name="api-scores"),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    *router.urls,
+]

@@ -1,0 +1,324 @@
+"""The REST API over the records, with the pages' permissions and editing services.
+
+What a user may read is what the pages show them (annotator.access): anything else is 404. Writes
+need the role the pages need (403 otherwise). Pyramids and peer annotations change only through
+their editing actions, with the same rules and versions as the pages (409 on a stale version).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, F, Prefetch
+from django.db.models.functions import Substr
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.response import Response
+
+from .. import access, assignments
+from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from ..editing import EditError, StaleVersion
+from ..models import PSE, SCU, Assignment, Contributor, Docset, PeerAnnotation, PSESpan, Pyramid, Span, WeightConvention
+from . import serializers as s
+
+User = get_user_model()
+READ_ONLY = ["get", "head", "options"]
+
+
+def _deny(reason: str):
+    raise PermissionDenied(reason)
+
+
+def _restrict(serializer, field: str, queryset) -> None:
+    """Only these objects may be named in `field` (others read as "does not exist")."""
+    if field in serializer.fields:
+        serializer.fields[field].queryset = queryset
+
+
+@extend_schema_view(
+    list=extend_schema(description="The collections you may see."),
+    create=extend_schema(description="Site administrators only."),
+)
+class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                        mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.CollectionSerializer
+    filterset_fields = ["name", "weight_convention"]
+    ordering_fields = ["name", "created_at"]
+
+    def get_queryset(self):
+        return access.visible_collections(self.request.user).order_by("name")
+
+    def perform_create(self, serializer):
+        if not access.is_site_administrator(self.request.user):
+            _deny("Only site administrators create collections.")
+        serializer.save()
+
+    def perform_update(self, serializer):
+        if not access.can_administer(self.request.user, serializer.instance):
+            _deny("Only the collection's administrators change it.")
+        serializer.save()
+
+
+class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
+                    mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.DocsetSerializer
+    filterset_fields = ["collection", "name"]
+    ordering_fields = ["name"]
+
+    def get_queryset(self):
+        return access.visible_docsets(self.request.user).order_by("collection_id", "name")
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)
+        _restrict(serializer, "collection", access.administered_collections(self.request.user))
+        return serializer
+
+    def perform_update(self, serializer):
+        if not access.can_administer(self.request.user, serializer.instance.collection_id):
+            _deny("Only the collection's administrators change its docsets.")
+        serializer.save()
+
+
+class SummaryViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Summaries are added, never changed: pyramids and annotations point into their text."""
+
+    serializer_class = s.SummarySerializer
+    filterset_fields = ["docset", "kind", "author"]
+    ordering_fields = ["author"]
+
+    def get_queryset(self):
+        return access.visible_summaries(self.request.user).order_by("docset_id", "kind", "author")
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)
+        _restrict(serializer, "docset", Docset.objects.filter(collection__in=access.administered_collections(self.request.user)))
+        return serializer
+
+
+def _spans(model):
+    return Prefetch("spans", queryset=model.objects.order_by("position", "id"))
+
+
+def _action_view(actions: dict, record: str):
+    """POST …/{id}/actions/{action}/: one editing action, as the page sends it."""
+
+    @extend_schema(
+        request=s.ActionRequestSerializer,
+        responses={200: s.ActionResultSerializer, 403: s.RefusalSerializer, 409: s.RefusalSerializer,
+                   422: s.RefusalSerializer},
+        parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, enum=sorted(actions),
+                                     description="The editing action.")],
+        description=f"Apply one editing action to the {record}: " + ", ".join(
+            f"{name}({', '.join(fields) or '—'})" for name, (_, fields) in actions.items()
+        ) + ". Send the version you saw; the answer carries the new one.",
+    )
+    @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z_]+)", url_name="action")
+    def edit(self, request, pk=None, name=None):
+        record_object = self.get_object()  # 404 unless visible
+        if name not in actions:
+            raise NotFound(f"No action {name!r}; the actions are: {', '.join(sorted(actions))}.")
+        if not hasattr(request.data, "get"):
+            raise ValidationError({"detail": "Send a JSON object."})
+        try:
+            result = apply_action(actions, name, record_object.pk, request.user, request.data)
+        except EditError as refused:
+            body = {"detail": refused.message}
+            if isinstance(refused, StaleVersion):
+                body["current_version"] = refused.current_version
+            return Response(body, status=status_for(refused))
+        return Response({"version": result.version, "description": result.description})
+
+    return edit
+
+
+class PyramidViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.PyramidSerializer
+    filterset_fields = ["docset", "status", "name"]
+    ordering_fields = ["name", "updated_at"]
+
+    def get_queryset(self):
+        return (access.visible_pyramids(self.request.user).select_related("created_by")
+                .prefetch_related("models_used").order_by("docset_id", "name", "id"))
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)
+        _restrict(serializer, "docset", Docset.objects.filter(collection__in=access.administered_collections(self.request.user)))
+        return serializer
+
+    def perform_create(self, serializer):
+        try:
+            serializer.save()
+        except EditError as refused:
+            raise ValidationError({"docset": refused.message}) from None
+
+    edit = _action_view(PYRAMID_ACTIONS, "pyramid")
+
+
+class SCUViewSet(viewsets.ReadOnlyModelViewSet):
+    """SCUs with their contributors and spans, and their weight under the collection's convention."""
+
+    serializer_class = s.SCUSerializer
+    filterset_fields = ["pyramid", "uid"]
+    ordering_fields = ["position", "uid"]
+
+    def get_queryset(self):
+        return (
+            SCU.objects.filter(pyramid__in=access.visible_pyramids(self.request.user))
+            .annotate(by_contributors=Count("contributors", distinct=True),
+                      by_models=Count("contributors__summary", distinct=True),
+                      convention=F("pyramid__docset__collection__weight_convention"))
+            .prefetch_related(Prefetch("contributors", queryset=Contributor.objects.order_by("position", "id")
+                                       .prefetch_related(_spans(Span))))
+            .order_by("pyramid_id", "position", "id")
+        )
+
+    def get_serializer(self, *args, **kwargs):
+        items = args[0] if args else None
+        for scu in (items if isinstance(items, list) else [items] if isinstance(items, SCU) else []):
+            scu.weight = scu.by_models if scu.convention == WeightConvention.MODELS else scu.by_contributors
+        return super().get_serializer(*args, **kwargs)
+
+
+class ContributorViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.ContributorSerializer
+    filterset_fields = ["scu", "summary", "scu__pyramid"]
+
+    def get_queryset(self):
+        return (Contributor.objects.filter(scu__pyramid__in=access.visible_pyramids(self.request.user))
+                .prefetch_related(_spans(Span)).order_by("scu_id", "position", "id"))
+
+
+def _with_text(spans):
+    # Cut in the database: code point offsets are what SUBSTR counts.
+    return spans.annotate(text=Substr("summary__text", F("start") + 1, F("end") - F("start")))
+
+
+class SpanViewSet(viewsets.ReadOnlyModelViewSet):
+    """Contributor spans, with the words they cover."""
+
+    serializer_class = s.SpanSerializer
+    filterset_fields = ["contributor", "summary", "contributor__scu", "contributor__scu__pyramid"]
+
+    def get_queryset(self):
+        return _with_text(Span.objects.filter(contributor__scu__pyramid__in=access.visible_pyramids(self.request.user))
+                          .order_by("contributor_id", "position", "id"))
+
+
+class PeerAnnotationViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+                            viewsets.GenericViewSet):
+    serializer_class = s.PeerAnnotationSerializer
+    filterset_fields = ["pyramid", "peer", "status", "pyramid__docset"]
+    ordering_fields = ["updated_at"]
+
+    def get_queryset(self):
+        return (access.visible_annotations(self.request.user).select_related("annotator")
+                .order_by("pyramid_id", "peer_id", "id"))
+
+    @extend_schema(description="Start your own annotation of a peer assigned to you (or, as an administrator, "
+                               "of any peer of the docset) against a pyramid.")
+    def create(self, request, *args, **kwargs):
+        return super().create(request, *args, **kwargs)
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)
+        _restrict(serializer, "pyramid", access.visible_pyramids(self.request.user))
+        _restrict(serializer, "peer", access.visible_summaries(self.request.user).filter(kind="peer"))
+        return serializer
+
+    def perform_create(self, serializer):
+        user, pyramid, peer = self.request.user, serializer.validated_data["pyramid"], serializer.validated_data["peer"]
+        if peer.docset_id != pyramid.docset_id:
+            raise ValidationError({"peer": "The peer is not of the pyramid's docset."})
+        assigned = Assignment.objects.filter(user=user, task=Assignment.Task.ANNOTATE_PEER, pyramid=pyramid, peer=peer,
+                                             status__in=Assignment.ACTIVE).exists()
+        if not (assigned or access.can_administer(user, pyramid.docset.collection_id)):
+            _deny("That peer is not assigned to you against this pyramid.")
+        if PeerAnnotation.objects.filter(pyramid=pyramid, peer=peer, annotator=user).exists():
+            raise ValidationError({"detail": "You already have an annotation of this peer against this pyramid."})
+        serializer.save(annotator=user)
+
+    edit = _action_view(PEER_ACTIONS, "peer annotation")
+
+
+class PSEViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.PSESerializer
+    filterset_fields = ["annotation", "scu"]
+
+    def get_queryset(self):
+        return (PSE.objects.filter(annotation__in=access.visible_annotations(self.request.user))
+                .select_related("scu").prefetch_related(_spans(PSESpan)).order_by("annotation_id", "position", "id"))
+
+
+@extend_schema_view(create=extend_schema(request=s.AssignRequestSerializer, responses={201: s.AssignReportSerializer},
+                                         description="Assign work in bulk, as the Assign page does."))
+class AssignmentViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+    serializer_class = s.AssignmentSerializer
+    filterset_fields = ["task", "status", "pyramid", "peer", "user__username", "pyramid__docset"]
+    ordering_fields = ["created_at", "updated_at"]
+
+    def get_queryset(self):
+        return (access.visible_assignments(self.request.user).select_related("user", "assigned_by", "pyramid")
+                .order_by("pyramid__docset_id", "user_id", "id"))
+
+    def create(self, request, *args, **kwargs):
+        given = s.AssignRequestSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        docsets = list(Docset.objects.filter(pk__in=data["docsets"], collection__in=access.visible_collections(request.user)))
+        if len(docsets) != len(set(data["docsets"])):
+            raise ValidationError({"docsets": "No such docset."})
+        if any(not access.can_administer(request.user, d.collection_id) for d in {d.collection_id: d for d in docsets}.values()):
+            _deny("Only the collection's administrators assign work.")
+        users = list(User.objects.filter(username__in=data["annotators"], is_active=True))
+        if len(users) != len(set(data["annotators"])):
+            raise ValidationError({"annotators": "No such active user: " + ", ".join(
+                sorted(set(data["annotators"]) - {u.username for u in users}))})
+        try:
+            if data["task"] == Assignment.Task.BUILD_PYRAMID:
+                report = assignments.assign_pyramids(docsets, users, request.user, data["mode"])
+            else:
+                chosen = None
+                if data.get("pyramid"):
+                    pyramid = Pyramid.objects.filter(pk=data["pyramid"], docset__in=docsets).first()
+                    if pyramid is None:
+                        raise ValidationError({"pyramid": "No such pyramid among these docsets."})
+                    chosen = {pyramid.docset_id: pyramid}
+                report = assignments.assign_peers(docsets, users, request.user, data["mode"], chosen)
+        except EditError as refused:
+            raise ValidationError({"detail": refused.message}) from None
+        body = s.AssignReportSerializer({"created": report.created, "already": report.already, "skipped": report.skipped}).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    def _administered(self) -> Assignment:
+        assignment = self.get_object()
+        if not access.can_administer(self.request.user, assignment.pyramid.docset.collection_id):
+            _deny("Only the collection's administrators withdraw or reassign work.")
+        return assignment
+
+    @extend_schema(request=None, responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer, 422: s.RefusalSerializer})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        assignment = self._administered()
+        try:
+            assignments.withdraw(assignment, request.user)
+        except EditError as refused:
+            return Response({"detail": refused.message}, status=status_for(refused))
+        return Response(s.AssignmentSerializer(assignment).data)
+
+    @extend_schema(request=s.ReassignSerializer, responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer,
+                                                           422: s.RefusalSerializer})
+    @action(detail=True, methods=["post"])
+    def reassign(self, request, pk=None):
+        assignment = self._administered()
+        given = s.ReassignSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        to = User.objects.filter(username=given.validated_data["to"], is_active=True).first()
+        if to is None:
+            raise ValidationError({"to": "No such active user."})
+        try:
+            moved = assignments.reassign(assignment, to, request.user)
+        except EditError as refused:
+            return Response({"detail": refused.message}, status=status_for(refused))
+        return Response(s.AssignmentSerializer(moved).data)
+

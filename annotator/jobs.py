@@ -1,0 +1,172 @@
+"""Imports from the browser, run in the background through Django's Tasks API.
+
+The upload page stores the bytes in an ImportJob and enqueues `run_import_job`; a worker
+(`python manage.py db_worker`) runs it, writing its progress to the job as it goes, and the job page
+shows it. Both kinds check everything before storing anything and report every problem at once:
+- summaries (a .txt file or a zip, named as annotator.uploads says): stored in one transaction;
+- DUCView files (.pyr, .pan or a zip of them): each parsed first; then imported one transaction per
+  file, as `import_ducview` does, pyramids before the peer annotations made against them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from pathlib import PurePosixPath
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import task
+
+from .ducview import DucviewError
+from .ducview.names import FileIdentity
+from .importing import DucviewImporter, read_with_identity
+from .models import Collection, Docset, ImportJob, Summary
+from .uploads import (
+    DUCVIEW_MAX_BYTES,
+    SUMMARY_MAX_BYTES,
+    UploadRefused,
+    UploadedFile,
+    decode_text,
+    read_upload,
+    summary_name,
+)
+
+logger = logging.getLogger(__name__)
+DUCVIEW_SUFFIXES = (".pyr", ".pan")
+
+
+def start(job: ImportJob) -> ImportJob:
+    """Queue the job: after the transaction that made it commits, so the worker finds it."""
+    transaction.on_commit(lambda: run_import_job.enqueue(job.pk))
+    return job
+
+
+@task()
+def run_import_job(job_id: int) -> None:
+    job = ImportJob.objects.select_related("collection").get(pk=job_id)
+    if job.status != ImportJob.Status.QUEUED:
+        return  # already run (a task can be delivered twice)
+    _update(job, status=ImportJob.Status.RUNNING)
+    try:
+        runner = import_summaries if job.kind == ImportJob.Kind.SUMMARIES else import_ducview
+        report = runner(job)
+    except UploadRefused as refused:
+        _update(job, status=ImportJob.Status.FAILED, report=refused.problems, finished_at=timezone.now())
+    except Exception:
+        logger.exception("import job %s failed", job.pk)
+        _update(job, status=ImportJob.Status.FAILED, finished_at=timezone.now(),
+                report=["The import stopped on an unexpected error, which has been logged; nothing more was stored."])
+        raise
+    else:
+        # The bytes served their purpose; the report says what became of them.
+        _update(job, status=ImportJob.Status.DONE, report=report, done=job.total, finished_at=timezone.now(), content=b"")
+
+
+def _update(job: ImportJob, **fields) -> None:
+    for name, value in fields.items():
+        setattr(job, name, value)
+    ImportJob.objects.filter(pk=job.pk).update(**fields)
+
+
+# -- summaries -------------------------------------------------------------------------------------
+
+def plan_summaries(collection: Collection, files: list[UploadedFile]) -> tuple[list[tuple], list[str]]:
+    """What the upload would store, as (docset, kind, author, file name, text) rows, and what is
+    already there; UploadRefused with every problem if anything is wrong."""
+    problems: list[str] = []
+    rows: list[tuple] = []
+    seen: dict[tuple, str] = {}
+    for file in files:
+        name = summary_name(file.name)
+        if name is None:
+            problems.append(
+                f"{file.name}: the name says neither docset, kind nor author (expected e.g. "
+                "D0601.model.A.txt, D0601.peer.10.txt or DUC's D0601.M.250.A.H)"
+            )
+            continue
+        key = (name.docset, name.kind, name.author)
+        if key in seen:
+            problems.append(f"{file.name}: {name.docset} {name.kind} {name.author} is also in {seen[key]}")
+            continue
+        seen[key] = file.name
+        try:
+            text = decode_text(file)
+        except UploadRefused as refused:
+            problems.extend(refused.problems)
+            continue
+        rows.append((*key, PurePosixPath(file.name).name, text))
+    existing = {
+        (docset, kind, author): text
+        for docset, kind, author, text in Summary.objects.filter(
+            docset__collection=collection, docset__name__in={row[0] for row in rows}
+        ).values_list("docset__name", "kind", "author", "text")
+    }
+    new_rows, unchanged = [], []
+    for row in rows:
+        stored = existing.get(row[:3])
+        if stored is None:
+            new_rows.append(row)
+        elif stored == row[4]:
+            unchanged.append(f"{row[3]}: already stored, unchanged")
+        else:
+            problems.append(
+                f"{row[3]}: {row[0]} {row[1]} {row[2]} is already stored with a different text "
+                "(a summary's text never changes once stored: pyramids and annotations point into it)"
+            )
+    if problems:
+        raise UploadRefused(problems)
+    return new_rows, unchanged
+
+
+@transaction.atomic
+def store_summaries(collection: Collection, rows: list[tuple]) -> list[str]:
+    """Create the docsets named that are new, and the summaries (one transaction, bulk queries)."""
+    docsets = {d.name: d for d in collection.docsets.filter(name__in={row[0] for row in rows})}
+    new_names = sorted({row[0] for row in rows} - docsets.keys())
+    for docset in Docset.objects.bulk_create(Docset(collection=collection, name=name) for name in new_names):
+        docsets[docset.name] = docset
+    Summary.objects.bulk_create(
+        Summary(docset=docsets[docset], kind=kind, author=author, name=file_name, text=text)
+        for docset, kind, author, file_name, text in rows
+    )
+    counts = Counter(kind for _, kind, _, _, _ in rows)
+    lines = [f"Stored {counts['model']} model and {counts['peer']} peer summaries in {len(docsets)} docsets."]
+    if new_names:
+        lines.append(f"New docsets: {', '.join(new_names)}.")
+    return lines
+
+
+def import_summaries(job: ImportJob) -> list[str]:
+    files = read_upload(job.file_name, bytes(job.content), SUMMARY_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
+    _update(job, total=len(files))
+    rows, unchanged = plan_summaries(job.collection, files)
+    if not rows:
+        return ["Nothing new: every summary was already stored.", *unchanged]
+    return store_summaries(job.collection, rows) + unchanged
+
+
+# -- DUCView files ---------------------------------------------------------------------------------
+
+def import_ducview(job: ImportJob) -> list[str]:
+    files = read_upload(job.file_name, bytes(job.content), DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
+    problems = [f"{f.name}: not a DUCView file (.pyr or .pan)" for f in files if not f.name.endswith(DUCVIEW_SUFFIXES)]
+    overrides = FileIdentity(**{k: v for k, v in job.options.items() if k in ("docset", "peer", "annotator") and v})
+    for file in files:
+        if file.name.endswith(DUCVIEW_SUFFIXES):
+            try:
+                read_with_identity(file.name, file.data, overrides)
+            except DucviewError as error:
+                problems.append(f"{file.name}: {error}")
+    if problems:
+        raise UploadRefused(problems)
+    # Pyramids first: a .pan's own copy of its pyramid then matches the one stored.
+    files.sort(key=lambda f: (not f.name.endswith(".pyr"), f.name))
+    _update(job, total=len(files))
+    importer = DucviewImporter(job.collection.name)
+    for done, file in enumerate(files, start=1):
+        importer.import_data(file.name, file.data, overrides)
+        _update(job, done=done)
+    report = importer.report
+    return [report.summary_line(), *(f"warning: {w}" for w in report.warnings), *(f"failed: {f}" for f in report.failures)]

@@ -1,0 +1,57 @@
+"""Scores in the REST API: the rows `export_scores` writes, for organizers and administrators."""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from annotator.access import can_read_collection, visible_collections
+
+from .records import score_collection
+
+
+class ScoreRowSerializer(serializers.Serializer):
+    annotation_id = serializers.IntegerField()
+    collection = serializers.CharField()
+    docset = serializers.CharField()
+    peer = serializers.CharField()
+    annotator = serializers.CharField(allow_blank=True)
+    pyramid = serializers.CharField()
+    pyramid_id = serializers.IntegerField()
+    weight_convention = serializers.CharField()
+    average_rounding = serializers.CharField()
+    unique_scus = serializers.IntegerField(help_text="Distinct SCUs expressed (NIST numSCUs).")
+    repetitions = serializers.IntegerField()
+    non_matching = serializers.IntegerField(help_text="Zero-weight PSEs.")
+    pse_count = serializers.IntegerField(help_text="X of Passonneau 2009 eq. (1).")
+    raw_score = serializers.IntegerField(help_text="D: the weight of the distinct SCUs expressed.")
+    model_count = serializers.IntegerField()
+    average_scu_count = serializers.IntegerField(allow_null=True, help_text="X_a of eq. (2), made whole.")
+    max_original = serializers.IntegerField()
+    max_modified = serializers.IntegerField(allow_null=True)
+    original = serializers.FloatField(allow_null=True)
+    modified = serializers.FloatField(allow_null=True)
+    quality = serializers.FloatField(allow_null=True)
+    coverage = serializers.FloatField(allow_null=True)
+    comprehensive = serializers.FloatField(allow_null=True)
+
+
+class ScoresView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("collection", int, required=True), OpenApiParameter("docset", str)],
+        responses=ScoreRowSerializer(many=True),
+        description="Every peer annotation's scores in a collection (or one docset), computed from the stored records.",
+    )
+    def get(self, request):
+        try:
+            collection_id = int(request.query_params["collection"])
+        except (KeyError, ValueError):
+            raise ValidationError({"collection": "Give the collection's id."}) from None
+        collection = visible_collections(request.user).filter(pk=collection_id).first()
+        if collection is None:
+            raise NotFound("No such collection.")
+        if not can_read_collection(request.user, collection):
+            raise PermissionDenied("Scores are for the collection's organizers and administrators.")
+        rows = score_collection(collection, request.query_params.get("docset") or None)
+        return Response(ScoreRowSerializer([row.as_dict() for row in rows], many=True).data)

@@ -1,3 +1,4 @@
+from django.contrib.auth.decorators import login_required
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
@@ -21,7 +22,8 @@ router.register("assignments", views.AssignmentViewSet, basename="assignment")
 urlpatterns = [
     path("scores/", ScoresView.as_view(), name="api-scores"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # The documentation pages are pages: anonymous visitors are sent to log in.
+    path("docs/", login_required(SpectacularSwaggerView.as_view(url_name="api-schema")), name="api-docs"),
+    path("redoc/", login_required(SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
     *router.urls,
 ]

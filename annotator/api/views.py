@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Prefetch
 from django.db.models.functions import Substr
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -30,9 +30,14 @@ def _deny(reason: str):
     raise PermissionDenied(reason)
 
 
+def _administers(user, collection_id: int) -> None:
+    if not access.can_administer(user, collection_id):
+        _deny("Only the collection's administrators do this.")
+
+
 def _restrict(serializer, field: str, queryset) -> None:
     """Only these objects may be named in `field` (others read as "does not exist")."""
-    if field in serializer.fields:
+    if not isinstance(serializer, serializers.ListSerializer) and field in serializer.fields:
         serializer.fields[field].queryset = queryset
 
 
@@ -55,8 +60,7 @@ class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         serializer.save()
 
     def perform_update(self, serializer):
-        if not access.can_administer(self.request.user, serializer.instance):
-            _deny("Only the collection's administrators change it.")
+        _administers(self.request.user, serializer.instance.pk)
         serializer.save()
 
 
@@ -71,12 +75,16 @@ class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.U
 
     def get_serializer(self, *args, **kwargs):
         serializer = super().get_serializer(*args, **kwargs)
-        _restrict(serializer, "collection", access.administered_collections(self.request.user))
+        _restrict(serializer, "collection", access.visible_collections(self.request.user))
         return serializer
 
+    def perform_create(self, serializer):
+        _administers(self.request.user, serializer.validated_data["collection"].pk)
+        serializer.save()
+
     def perform_update(self, serializer):
-        if not access.can_administer(self.request.user, serializer.instance.collection_id):
-            _deny("Only the collection's administrators change its docsets.")
+        _administers(self.request.user, serializer.instance.collection_id)
+        _administers(self.request.user, serializer.validated_data.get("collection", serializer.instance.collection).pk)
         serializer.save()
 
 
@@ -92,8 +100,12 @@ class SummaryViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.
 
     def get_serializer(self, *args, **kwargs):
         serializer = super().get_serializer(*args, **kwargs)
-        _restrict(serializer, "docset", Docset.objects.filter(collection__in=access.administered_collections(self.request.user)))
+        _restrict(serializer, "docset", access.visible_docsets(self.request.user))
         return serializer
+
+    def perform_create(self, serializer):
+        _administers(self.request.user, serializer.validated_data["docset"].collection_id)
+        serializer.save()
 
 
 def _spans(model):
@@ -143,10 +155,11 @@ class PyramidViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.
 
     def get_serializer(self, *args, **kwargs):
         serializer = super().get_serializer(*args, **kwargs)
-        _restrict(serializer, "docset", Docset.objects.filter(collection__in=access.administered_collections(self.request.user)))
+        _restrict(serializer, "docset", access.visible_docsets(self.request.user))
         return serializer
 
     def perform_create(self, serializer):
+        _administers(self.request.user, serializer.validated_data["docset"].collection_id)
         try:
             serializer.save()
         except EditError as refused:
@@ -268,8 +281,8 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         docsets = list(Docset.objects.filter(pk__in=data["docsets"], collection__in=access.visible_collections(request.user)))
         if len(docsets) != len(set(data["docsets"])):
             raise ValidationError({"docsets": "No such docset."})
-        if any(not access.can_administer(request.user, d.collection_id) for d in {d.collection_id: d for d in docsets}.values()):
-            _deny("Only the collection's administrators assign work.")
+        for collection_id in {d.collection_id for d in docsets}:
+            _administers(request.user, collection_id)
         users = list(User.objects.filter(username__in=data["annotators"], is_active=True))
         if len(users) != len(set(data["annotators"])):
             raise ValidationError({"annotators": "No such active user: " + ", ".join(
@@ -292,8 +305,7 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
 
     def _administered(self) -> Assignment:
         assignment = self.get_object()
-        if not access.can_administer(self.request.user, assignment.pyramid.docset.collection_id):
-            _deny("Only the collection's administrators withdraw or reassign work.")
+        _administers(self.request.user, assignment.pyramid.docset.collection_id)
         return assignment
 
     @extend_schema(request=None, responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer, 422: s.RefusalSerializer})

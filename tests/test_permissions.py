@@ -1,0 +1,210 @@
+"""Who may do what: every page and API endpoint, for every role, with the exact status.
+
+Roles: anonymous; an annotator, on their own objects and on another annotator's; the collection's
+organizer; a site administrator; an outsider (signed in, no role). A 404 means the user may not
+even know the object exists; a 403 that they see it but their role does not allow the action.
+"""
+
+import json
+
+import pytest
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from annotator import assignments
+from annotator.models import Assignment, ImportJob, Membership, PeerAnnotation, PSE, Role, SCU, Summary
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ["anonymous", "annotator", "organizer", "admin", "outsider"]
+
+
+@pytest.fixture
+def world(demo):
+    """The demo, with each annotator's own work: an annotation of their peer (with one PSE), a
+    pyramid they build, an import job, and a membership to remove."""
+    pyramid = demo["pyramid"]
+    own = {}
+    for name, peer in [("annotator", "1"), ("other_annotator", "2")]:
+        user = demo[name]
+        annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=demo["annotations"][peer].peer, annotator=user)
+        PSE.objects.create(annotation=annotation, scu=pyramid.scus.get(uid=1), position=1)
+        (building,) = assignments.assign_pyramids([pyramid.docset], [user], demo["admin"]).created
+        own[name] = {
+            "annotation": annotation,
+            "pse": annotation.pses.get(),
+            "pyramid": building.pyramid,
+            "assignment": Assignment.objects.get(user=user, task="peer"),
+        }
+    collection = demo["collection"]
+    return demo | {
+        "own": own["annotator"], "other": own["other_annotator"],
+        "job": ImportJob.objects.create(collection=collection, kind="summaries", file_name="x.zip", content=b"",
+                                        status="done"),
+        "membership": Membership.objects.get(user=demo["other_annotator"], collection=collection),
+        "scu": SCU.objects.filter(pyramid=pyramid).first(),
+        "peer3": Summary.objects.get(docset=pyramid.docset, kind="peer", author="3"),
+    }
+
+
+def page(name, *args):
+    return lambda w: reverse(name, args=[arg(w) if callable(arg) else arg for arg in args])
+
+
+C = lambda w: w["collection"].pk  # noqa: E731
+D = lambda w: w["pyramid"].docset_id  # noqa: E731
+
+#            role:        anonymous annotator organizer admin outsider
+READERS = dict(zip(ROLES, [302, 403, 200, 200, 404]))
+ADMINS = dict(zip(ROLES, [302, 403, 403, 200, 404]))
+SITE_ADMINS = dict(zip(ROLES, [302, 403, 403, 200, 403]))
+EVERYONE = dict(zip(ROLES, [302, 200, 200, 200, 200]))
+SUBMITTED_PYRAMID = dict(zip(ROLES, [302, 200, 200, 200, 404]))
+
+PAGES = [
+    # (label, method, url, form data, expected statuses)
+    ("home", "get", page("home"), None, EVERYONE),
+    ("collection list", "get", page("collection-list"), None, EVERYONE),
+    ("collection create", "get", page("collection-create"), None, SITE_ADMINS),
+    ("collection create post", "post", page("collection-create"), lambda w: {"name": "New", "weight_convention": "contributors", "average_rounding": "half_up"}, dict(SITE_ADMINS, admin=302)),
+    ("collection detail", "get", page("collection-detail", C), None, READERS),
+    ("collection settings", "get", page("collection-settings", C), None, ADMINS),
+    ("collection members", "get", page("collection-members", C), None, ADMINS),
+    ("member remove", "post", page("member-remove", C, lambda w: w["membership"].pk), None, dict(ADMINS, admin=302)),
+    ("docset create", "get", page("docset-create", C), None, ADMINS),
+    ("summaries upload", "get", page("summaries-upload", C), None, ADMINS),
+    ("ducview import", "get", page("ducview-import", C), None, ADMINS),
+    ("assign", "get", page("assign", C), None, ADMINS),
+    ("progress", "get", page("collection-progress", C), None, READERS),
+    ("scores", "get", page("collection-scores", C), None, READERS),
+    ("docset detail", "get", page("docset-detail", D), None, READERS),
+    ("summary create", "get", page("summary-create", D), None, ADMINS),
+    ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, READERS),
+    ("job detail", "get", page("job-detail", lambda w: w["job"].pk), None, ADMINS),
+    ("withdraw other's", "post", page("assignment-withdraw", lambda w: w["other"]["assignment"].pk), None, dict(ADMINS, admin=302, annotator=403)),
+    ("reassign other's", "post", page("assignment-reassign", lambda w: w["other"]["assignment"].pk), lambda w: {"to": "outsider"}, dict(ADMINS, admin=302)),
+    ("user list", "get", page("user-list"), None, SITE_ADMINS),
+    ("user create", "get", page("user-create"), None, SITE_ADMINS),
+    ("API documentation", "get", page("api-docs"), None, EVERYONE),
+    ("API reference", "get", page("api-redoc"), None, EVERYONE),
+    ("submitted pyramid", "get", page("pyramid-detail", lambda w: w["pyramid"].pk), None, SUBMITTED_PYRAMID),
+    ("own pyramid", "get", page("pyramid-detail", lambda w: w["own"]["pyramid"].pk), None, SUBMITTED_PYRAMID),
+    ("other's pyramid", "get", page("pyramid-detail", lambda w: w["other"]["pyramid"].pk), None, dict(SUBMITTED_PYRAMID, annotator=404)),
+    ("own pyramid history", "get", page("pyramid-history", lambda w: w["own"]["pyramid"].pk), None, SUBMITTED_PYRAMID),
+    ("edit own pyramid, stale", "post", page("pyramid-edit", lambda w: w["own"]["pyramid"].pk, "order_scus"), lambda w: {"version": 0}, dict(zip(ROLES, [302, 409, 403, 409, 404]))),
+    ("edit other's pyramid", "post", page("pyramid-edit", lambda w: w["other"]["pyramid"].pk, "order_scus"), lambda w: {"version": 0}, dict(zip(ROLES, [302, 404, 403, 409, 404]))),
+    ("own annotation", "get", page("annotation-detail", lambda w: w["own"]["annotation"].pk), None, SUBMITTED_PYRAMID),
+    ("other's annotation", "get", page("annotation-detail", lambda w: w["other"]["annotation"].pk), None, dict(SUBMITTED_PYRAMID, annotator=404)),
+    ("own annotation history", "get", page("annotation-history", lambda w: w["own"]["annotation"].pk), None, SUBMITTED_PYRAMID),
+    ("own annotation suggestions", "get", lambda w: reverse("annotation-suggestions", args=[w["own"]["annotation"].pk]) + "?start=0&end=5", None, SUBMITTED_PYRAMID),
+    ("edit own annotation, stale", "post", page("annotation-edit", lambda w: w["own"]["annotation"].pk, "undo"), lambda w: {"version": 0}, dict(zip(ROLES, [302, 409, 403, 409, 404]))),
+    ("edit other's annotation", "post", page("annotation-edit", lambda w: w["other"]["annotation"].pk, "undo"), lambda w: {"version": 0}, dict(zip(ROLES, [302, 404, 403, 409, 404]))),
+    ("start own assignment", "post", page("assignment-start", lambda w: w["own"]["assignment"].pk), None, dict(zip(ROLES, [302, 302, 404, 404, 404]))),
+]
+
+
+def api(path):
+    return lambda w: "/api/" + path.format(**{
+        "collection": w["collection"].pk, "docset": w["pyramid"].docset_id, "pyramid": w["pyramid"].pk,
+        "own_pyramid": w["own"]["pyramid"].pk, "other_pyramid": w["other"]["pyramid"].pk,
+        "own_annotation": w["own"]["annotation"].pk, "other_annotation": w["other"]["annotation"].pk,
+        "own_pse": w["own"]["pse"].pk, "other_pse": w["other"]["pse"].pk, "scu": w["scu"].pk,
+        "own_assignment": w["own"]["assignment"].pk, "other_assignment": w["other"]["assignment"].pk,
+        "peer1": w["own"]["annotation"].peer_id, "peer2": w["other"]["annotation"].peer_id,
+        "contributor": w["scu"].contributors.first().pk, "span": w["scu"].contributors.first().spans.first().pk,
+    })
+
+
+#              role:       anonymous annotator organizer admin outsider
+API_READ = dict(zip(ROLES, [401, 200, 200, 200, 200]))  # lists: an outsider's is empty
+API_VISIBLE = dict(zip(ROLES, [401, 200, 200, 200, 404]))
+API_OWN_ONLY = dict(zip(ROLES, [401, 404, 200, 200, 404]))
+API_WRITE = dict(zip(ROLES, [401, 403, 403, 201, 400]))  # outsider: names what they cannot see
+STALE = dict(zip(ROLES, [401, 409, 403, 409, 404]))
+
+API = [
+    ("collections", "get", api("collections/"), None, API_READ),
+    ("collection", "get", api("collections/{collection}/"), None, API_VISIBLE),
+    ("collection create", "post", api("collections/"), lambda w: {"name": "New"}, dict(API_WRITE, outsider=403)),
+    ("collection update", "patch", api("collections/{collection}/"), lambda w: {"description": "x"}, dict(zip(ROLES, [401, 403, 403, 200, 404]))),
+    ("docsets", "get", api("docsets/"), None, API_READ),
+    ("docset", "get", api("docsets/{docset}/"), None, API_VISIBLE),
+    ("docset create", "post", api("docsets/"), lambda w: {"collection": w["collection"].pk, "name": "D9"}, API_WRITE),
+    ("summaries", "get", api("summaries/"), None, API_READ),
+    ("own peer", "get", api("summaries/{peer1}/"), None, API_VISIBLE),
+    ("other's peer", "get", api("summaries/{peer2}/"), None, dict(API_VISIBLE, annotator=404)),
+    ("summary create", "post", api("summaries/"), lambda w: {"docset": w["pyramid"].docset_id, "kind": "peer", "author": "99", "text": "New peer."}, API_WRITE),
+    ("pyramids", "get", api("pyramids/"), None, API_READ),
+    ("submitted pyramid", "get", api("pyramids/{pyramid}/"), None, API_VISIBLE),
+    ("other's pyramid", "get", api("pyramids/{other_pyramid}/"), None, dict(API_VISIBLE, annotator=404)),
+    ("pyramid create", "post", api("pyramids/"), lambda w: {"docset": w["pyramid"].docset_id, "name": "P2"}, API_WRITE),
+    ("edit own pyramid, stale", "post", api("pyramids/{own_pyramid}/actions/order_scus/"), lambda w: {"version": 0}, STALE),
+    ("edit other's pyramid", "post", api("pyramids/{other_pyramid}/actions/order_scus/"), lambda w: {"version": 0}, dict(STALE, annotator=404)),
+    ("scus", "get", api("scus/"), None, API_READ),
+    ("scu", "get", api("scus/{scu}/"), None, API_VISIBLE),
+    ("contributors", "get", api("contributors/"), None, API_READ),
+    ("contributor", "get", api("contributors/{contributor}/"), None, API_VISIBLE),
+    ("spans", "get", api("spans/"), None, API_READ),
+    ("span", "get", api("spans/{span}/"), None, API_VISIBLE),
+    ("peer annotations", "get", api("peer-annotations/"), None, API_READ),
+    ("own annotation", "get", api("peer-annotations/{own_annotation}/"), None, API_VISIBLE),
+    ("other's annotation", "get", api("peer-annotations/{other_annotation}/"), None, dict(API_VISIBLE, annotator=404)),
+    ("annotation of an unassigned peer", "post", api("peer-annotations/"), lambda w: {"pyramid": w["pyramid"].pk, "peer": w["peer3"].pk}, dict(API_WRITE, annotator=400)),
+    ("edit own annotation, stale", "post", api("peer-annotations/{own_annotation}/actions/undo/"), lambda w: {"version": 0}, STALE),
+    ("edit other's annotation", "post", api("peer-annotations/{other_annotation}/actions/undo/"), lambda w: {"version": 0}, dict(STALE, annotator=404)),
+    ("pses", "get", api("pses/"), None, API_READ),
+    ("own pse", "get", api("pses/{own_pse}/"), None, API_VISIBLE),
+    ("other's pse", "get", api("pses/{other_pse}/"), None, dict(API_VISIBLE, annotator=404)),
+    ("assignments", "get", api("assignments/"), None, API_READ),
+    ("own assignment", "get", api("assignments/{own_assignment}/"), None, API_VISIBLE),
+    ("other's assignment", "get", api("assignments/{other_assignment}/"), None, dict(API_VISIBLE, annotator=404)),
+    ("assign", "post", api("assignments/"), lambda w: {"task": "peer", "docsets": [w["pyramid"].docset_id], "annotators": ["outsider"]}, API_WRITE),
+    ("withdraw own", "post", api("assignments/{own_assignment}/withdraw/"), None, dict(zip(ROLES, [401, 403, 403, 200, 404]))),
+    ("reassign other's", "post", api("assignments/{other_assignment}/reassign/"), lambda w: {"to": "outsider"}, dict(zip(ROLES, [401, 404, 403, 200, 404]))),
+    ("scores", "get", lambda w: f"/api/scores/?collection={w['collection'].pk}", None, dict(zip(ROLES, [401, 403, 200, 200, 404]))),
+    ("schema", "get", lambda w: "/api/schema/", None, dict(zip(ROLES, [401, 200, 200, 200, 200]))),
+]
+
+
+def request(client, world, role, method, url, data, api_call):
+    if role != "anonymous":
+        client.force_login(world[role])
+    body = data(world) if data else None
+    if api_call:
+        return getattr(client, method)(url(world), json.dumps(body) if body is not None else None, content_type="application/json")
+    return getattr(client, method)(url(world), body or {})
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("label, method, url, data, expected", PAGES, ids=[row[0] for row in PAGES])
+def test_pages(client, world, role, label, method, url, data, expected):
+    response = request(client, world, role, method, url, data, api_call=False)
+    assert response.status_code == expected[role], response.content.decode()[:300]
+    if response.status_code == 302 and role == "anonymous":
+        assert response.url.startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("label, method, url, data, expected", API, ids=[row[0] for row in API])
+def test_api(client, world, role, label, method, url, data, expected):
+    response = request(client, world, role, method, url, data, api_call=True)
+    assert response.status_code == expected[role], response.content.decode()[:300]
+
+
+def test_an_outsiders_lists_are_empty_and_an_annotators_hold_their_own(client, world):
+    client.force_login(world["outsider"])
+    for path in ("collections", "docsets", "summaries", "pyramids", "scus", "peer-annotations", "pses", "assignments"):
+        assert client.get(f"/api/{path}/").json()["count"] == 0, path
+    client.force_login(world["annotator"])
+    assert [a["id"] for a in client.get("/api/peer-annotations/").json()["results"]] == [world["own"]["annotation"].pk]
+    assert {a["user"] for a in client.get("/api/assignments/").json()["results"]} == {"annotator"}
+    peers = {s["author"] for s in client.get("/api/summaries/?kind=peer").json()["results"]}
+    assert peers == {"1"}  # their own peer, not the docset's others
+
+
+def test_a_token_authenticates_api_calls_and_nothing_else(client, world):
+    token = Token.objects.create(user=world["organizer"])
+    response = client.get("/api/collections/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert response.status_code == 200 and response.json()["count"] == 1
+    assert client.get("/api/collections/", HTTP_AUTHORIZATION="Token not-a-token").status_code == 401
+    assert client.get(reverse("home"), HTTP_AUTHORIZATION=f"Token {token.key}").status_code == 302  # pages need a session

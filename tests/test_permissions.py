@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from annotator import assignments
-from annotator.models import Assignment, ImportJob, Membership, PeerAnnotation, PSE, Role, SCU, Summary
+from annotator.models import Assignment, ImportJob, Membership, PeerAnnotation, PSE, SCU, Summary
 
 pytestmark = pytest.mark.django_db
 

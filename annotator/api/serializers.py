@@ -55,7 +55,7 @@ class SummarySerializer(serializers.ModelSerializer):
 
 
 class PyramidSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     models = serializers.PrimaryKeyRelatedField(source="models_used", many=True, read_only=True,
                                                 help_text="The model summaries, in the pyramid's order.")
 
@@ -102,7 +102,8 @@ class SCUSerializer(serializers.ModelSerializer):
 
 
 class PeerAnnotationSerializer(serializers.ModelSerializer):
-    annotator = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    annotator = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
+                                             help_text="The user who annotates; null for imported annotations (see annotator_code).")
     needs_review = serializers.BooleanField(read_only=True)
 
     class Meta:
@@ -132,7 +133,7 @@ class PSESpanSerializer(serializers.ModelSerializer):
 
 class AssignmentSerializer(serializers.ModelSerializer):
     user = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    assigned_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    assigned_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     docset = serializers.IntegerField(source="pyramid.docset_id", read_only=True)
 
     class Meta:

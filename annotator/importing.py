@@ -310,9 +310,9 @@ def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = 
     identity = identity.overridden_by(overrides or FileIdentity())
     document = read_any(data)
     if not identity.docset:
-        raise DucviewError("cannot tell the docset from the file name; give it with --docset")
+        raise DucviewError("cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)")
     if isinstance(document, PeerAnnotationDocument) and not identity.peer:
-        raise DucviewError("cannot tell the peer from the file name; give it with --peer")
+        raise DucviewError("cannot tell the peer from the file name; give it (--peer, or the Peer field of the import page)")
     return document, identity
 
 

@@ -1,0 +1,89 @@
+"""annotator.jobs: imports run as background tasks, through PostgreSQL as the queue, with progress."""
+
+import io
+import zipfile
+
+import pytest
+from django.core.management import call_command
+from django.test import override_settings
+
+from annotator import jobs
+from annotator.models import ImportJob, PeerAnnotation, Pyramid
+
+pytestmark = pytest.mark.django_db
+DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+def zipped(entries):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def make_job(demo, kind, name, content, **options):
+    return ImportJob.objects.create(collection=demo["collection"], kind=kind, file_name=name, content=content,
+                                    options=options, created_by=demo["admin"])
+
+
+@pytest.mark.django_db(transaction=True)  # the worker closes its connections as it goes
+@override_settings(TASKS=DATABASE_QUEUE)
+def test_a_job_waits_in_the_database_queue_until_a_worker_runs_it(demo):
+    job = jobs.start(make_job(demo, "summaries", "DEMO01.peer.9.txt", b"Peer nine."))
+    job.refresh_from_db()
+    assert job.status == "queued"  # enqueued, not run: the web request does not do the work
+    call_command("db_worker", batch=True, no_startup_delay=True, verbosity=0)
+    job.refresh_from_db()
+    assert job.status == "done" and job.done == job.total == 1
+    assert demo["collection"].docsets.get(name="DEMO01").summaries.filter(author="9").exists()
+
+
+def test_a_job_runs_once_even_if_delivered_twice(demo):
+    job = make_job(demo, "summaries", "DEMO01.peer.9.txt", b"Peer nine.")
+    jobs.run_import_job.call(job.pk)
+    jobs.run_import_job.call(job.pk)  # a second delivery finds it done and leaves it
+    job.refresh_from_db()
+    assert job.status == "done" and job.report[0].startswith("Stored 0 model and 1 peer summaries")
+
+
+@pytest.mark.shared_data
+def test_ducview_files_are_imported_pyramids_first_with_progress(demo, shared_data):
+    folder = shared_data / "duc2006-nist"
+    content = zipped({
+        "allpans/100.D0601.M.250.A.10.pan": (folder / "allpans/100.D0601.M.250.A.10.pan").read_bytes(),
+        "allpyramids/D0601.pyr": (folder / "allpyramids/D0601.pyr").read_bytes(),
+    })
+    job = make_job(demo, "ducview", "duc.zip", content)
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
+    assert job.status == "done" and job.done == job.total == 2
+    assert job.report[0].startswith("2 files: 1 pyramids (94 SCUs")
+    pyramid = Pyramid.objects.get(docset__collection=demo["collection"], docset__name="D0601")
+    assert PeerAnnotation.objects.get(pyramid=pyramid).annotator_code == "100"
+
+
+@pytest.mark.shared_data
+def test_a_ducview_upload_with_a_bad_file_stores_nothing(demo, shared_data):
+    good = (shared_data / "duc2006-nist/allpyramids/D0601.pyr").read_bytes()
+    content = zipped({"D0601.pyr": good, "D0602.pyr": b"<pyramid><text>broken", "readme.txt": b"hello"})
+    job = make_job(demo, "ducview", "duc.zip", content)
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert job.report[0] == "readme.txt: not a DUCView file (.pyr or .pan)"
+    assert job.report[1].startswith("D0602.pyr: ")
+    assert not Pyramid.objects.filter(docset__name__in=["D0601", "D0602"]).exists()
+
+
+@pytest.mark.shared_data
+def test_the_docset_given_names_a_file_whose_name_does_not(demo, shared_data):
+    data = (shared_data / "duc2006-nist/allpyramids/D0601.pyr").read_bytes()
+    job = make_job(demo, "ducview", "mine.pyr", data)
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed" and job.report == ["mine.pyr: cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)"]
+    job = make_job(demo, "ducview", "mine.pyr", data, docset="D0601")
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
+    assert job.status == "done" and Pyramid.objects.filter(docset__name="D0601").count() == 1

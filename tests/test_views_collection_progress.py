@@ -1,0 +1,34 @@
+"""GET /collections/<pk>/progress/: what is assigned, started, submitted; filtered and sorted."""
+
+import pytest
+from django.urls import reverse
+
+from annotator import peer_editing
+from annotator.models import PeerAnnotation
+
+pytestmark = pytest.mark.django_db
+
+
+def url(demo, query=""):
+    return reverse("collection-progress", args=[demo["collection"].pk]) + query
+
+
+def test_figures_follow_the_work(client, demo, django_assert_max_num_queries):
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
+                                               annotator=demo["annotator"])
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
+    client.force_login(demo["organizer"])
+    with django_assert_max_num_queries(16):
+        page = client.get(url(demo)).content.decode()
+    assert "2 assigned · 0 started · 0 submitted · 0 SCUs · 1 PSEs" in page
+    assert reverse("annotation-detail", args=[annotation.pk]) in page
+    assert ">Withdraw</button>" not in page  # organizers read
+
+
+def test_filters_and_sorting(client, demo):
+    client.force_login(demo["admin"])
+    page = client.get(url(demo, "?annotator=other_annotator")).content.decode()
+    assert "peer 2 against DEMO01" in page and "peer 1 against DEMO01" not in page
+    page = client.get(url(demo, "?sort=annotator"), HTTP_HX_REQUEST="true").content.decode()
+    assert page.startswith('<div id="progress">')
+    assert page.index("<td>annotator</td>") < page.index("<td>other_annotator</td>")

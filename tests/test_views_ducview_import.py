@@ -1,0 +1,39 @@
+"""GET/POST /collections/<pk>/import/: DUCView files from the browser, run as an import job."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from annotator.models import ImportJob, Pyramid
+
+pytestmark = pytest.mark.django_db
+
+
+def url(demo):
+    return reverse("ducview-import", args=[demo["collection"].pk])
+
+
+def test_the_form_names_its_fields(client, demo):
+    client.force_login(demo["admin"])
+    page = client.get(url(demo)).content.decode()
+    assert 'name="file"' in page and 'name="docset"' in page and 'name="annotator"' in page
+
+
+@pytest.mark.shared_data
+def test_a_pyramid_is_imported_and_the_job_page_follows(client, demo, shared_data, django_capture_on_commit_callbacks):
+    client.force_login(demo["admin"])
+    data = (shared_data / "duc2006-nist/allpyramids/D0601.pyr").read_bytes()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url(demo), {"file": SimpleUploadedFile("D0601.pyr", data)})
+    job = ImportJob.objects.get()
+    assert response.url == reverse("job-detail", args=[job.pk])
+    assert Pyramid.objects.get(docset__name="D0601", docset__collection=demo["collection"]).scus.count() == 94
+    page = client.get(response.url).content.decode()
+    assert "<strong>Done</strong> · 1 of 1 file" in page and "1 pyramids (94 SCUs" in page
+
+
+def test_other_files_are_refused_by_the_form(client, demo):
+    client.force_login(demo["admin"])
+    response = client.post(url(demo), {"file": SimpleUploadedFile("notes.docx", b"x")})
+    assert "notes.docx: expected a .pyr, .pan or .zip file." in response.content.decode()
+    assert not ImportJob.objects.exists()

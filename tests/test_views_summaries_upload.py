@@ -1,0 +1,94 @@
+"""GET/POST /collections/<pk>/upload/: summaries from .txt files or a zip, checked before storing."""
+
+import io
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from annotator.models import Docset, ImportJob, Summary
+
+pytestmark = pytest.mark.django_db
+
+
+def zipped(entries):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.fixture
+def upload(client, demo, django_capture_on_commit_callbacks):
+    client.force_login(demo["admin"])
+
+    def send(*files):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("summaries-upload", args=[demo["collection"].pk]),
+                                   {"files": [SimpleUploadedFile(name, data) for name, data in files]})
+        return response, ImportJob.objects.order_by("-id").first()
+
+    return send
+
+
+def test_the_page_explains_the_naming(client, demo):
+    client.force_login(demo["admin"])
+    page = client.get(reverse("summaries-upload", args=[demo["collection"].pk])).content.decode()
+    assert "<code>D0601.model.A.txt</code>" in page and "<code>D0736-A.M.100.H.35</code>" in page
+
+
+def test_a_zip_stores_its_summaries_and_creates_their_docsets(upload, demo):
+    response, job = upload(("batch.zip", zipped({
+        "D0601.M.250.A.A": b"Model A of D0601.", "D0601.M.250.A.10": b"Peer 10 of D0601.",
+        "DEMO02/model/B.txt": "Modèle B.".encode(),
+    })))
+    assert response.status_code == 302 and response.url == reverse("job-detail", args=[job.pk])
+    assert job.status == "done" and job.report[0] == "Stored 2 model and 1 peer summaries in 2 docsets."
+    assert set(Docset.objects.filter(collection=demo["collection"]).values_list("name", flat=True)) == {"DEMO01", "D0601", "DEMO02"}
+    assert Summary.objects.get(docset__name="DEMO02", kind="model", author="B").text == "Modèle B."
+    assert job.content == b""  # the bytes are not kept once stored
+
+
+def test_several_txt_files_at_once(upload):
+    _, job = upload(("DEMO01.peer.7.txt", b"Peer seven."), ("DEMO01.peer.8.txt", b"Peer eight."))
+    assert job.status == "done" and Summary.objects.filter(docset__name="DEMO01", author__in=["7", "8"]).count() == 2
+
+
+def test_bad_input_is_refused_with_every_problem_and_nothing_is_stored(upload, demo):
+    before = Summary.objects.count()
+    _, job = upload(("bad.zip", zipped({
+        "../escape.txt": b"x",
+        "D0601.model.A.txt": "Été".encode("latin-1"),
+        "notes.txt": b"what is this",
+        "D0602.model.A.txt": b"fine on its own",
+    })))
+    assert job.status == "failed"
+    assert any("escape.txt: refused, its path climbs out" in line for line in job.report)
+    # The zip's own problems come first; the rest are listed once it is safe to open.
+    _, job = upload(("bad.zip", zipped({
+        "D0601.model.A.txt": "Été".encode("latin-1"), "notes.txt": b"x", "D0602.model.A.txt": b"fine",
+        "DEMO01.model.A.txt": b"A different text for a model that exists",
+    })))
+    assert job.status == "failed" and len(job.report) == 3
+    assert "D0601.model.A.txt: not UTF-8 text (byte 0xC9 at offset 0)" in job.report[0]
+    assert job.report[1].startswith("notes.txt: the name says neither docset, kind nor author")
+    assert "DEMO01 model A is already stored with a different text" in job.report[2]
+    assert Summary.objects.count() == before and not Docset.objects.filter(name__in=["D0601", "D0602"]).exists()
+
+
+def test_an_oversized_upload_is_refused_before_it_is_stored(client, demo, settings):
+    settings.MAX_UPLOAD_BYTES = 1000
+    client.force_login(demo["admin"])
+    response = client.post(reverse("summaries-upload", args=[demo["collection"].pk]),
+                           {"files": [SimpleUploadedFile("big.zip", b"x" * 1001)]})
+    assert response.status_code == 200 and "An upload may hold at most" in response.content.decode()
+    assert not ImportJob.objects.exists()
+
+
+def test_unchanged_summaries_are_reported_not_duplicated(upload, demo):
+    text = Summary.objects.get(docset__name="DEMO01", kind="model", author="A").text
+    _, job = upload(("DEMO01.model.A.txt", text.encode()))
+    assert job.status == "done" and job.report == ["Nothing new: every summary was already stored.",
+                                                   "DEMO01.model.A.txt: already stored, unchanged"]

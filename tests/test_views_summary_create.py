@@ -1,0 +1,25 @@
+"""GET/POST /docsets/<pk>/summaries/new/: a summary pasted in."""
+
+import pytest
+from django.urls import reverse
+
+from annotator.models import Summary
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_pasted_peer_is_stored_with_unix_line_breaks(client, demo):
+    client.force_login(demo["admin"])
+    docset = demo["pyramid"].docset
+    response = client.post(reverse("summary-create", args=[docset.pk]),
+                           {"kind": "peer", "author": "42", "name": "", "text": "First line.\r\nSecond line."})
+    assert response.url == reverse("docset-detail", args=[docset.pk])
+    assert Summary.objects.get(docset=docset, kind="peer", author="42").text == "First line.\nSecond line."
+
+
+def test_duplicates_and_empty_texts_are_refused(client, demo):
+    client.force_login(demo["admin"])
+    url = reverse("summary-create", args=[demo["pyramid"].docset_id])
+    page = client.post(url, {"kind": "peer", "author": "1", "text": "Again."}).content.decode()
+    assert "Docset DEMO01 already has a peer summary by 1." in page
+    assert "This field is required." in client.post(url, {"kind": "peer", "author": "43", "text": "  "}).content.decode()

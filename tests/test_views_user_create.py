@@ -1,0 +1,27 @@
+"""GET/POST /users/new/: a new account, with a site-wide role if any."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from annotator.access import is_site_administrator, reads_everything
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_new_organizer_of_everything(client, demo):
+    client.force_login(demo["admin"])
+    response = client.post(reverse("user-create"), {
+        "username": "reviewer", "email": "r@example.org", "password1": "a-long-pass-phrase-1",
+        "password2": "a-long-pass-phrase-1", "site_role": "Organizers",
+    })
+    assert response.url == reverse("user-list")
+    user = get_user_model().objects.get(username="reviewer")
+    assert reads_everything(user) and not is_site_administrator(user) and not user.is_staff
+
+
+def test_weak_passwords_are_refused(client, demo):
+    client.force_login(demo["admin"])
+    response = client.post(reverse("user-create"), {"username": "weak", "password1": "12345678", "password2": "12345678"})
+    assert "This password is too common." in response.content.decode()
+    assert not get_user_model().objects.filter(username="weak").exists()

@@ -283,7 +283,8 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
             raise ValidationError({"docsets": "No such docset."})
         for collection_id in {d.collection_id for d in docsets}:
             _administers(request.user, collection_id)
-        users = list(User.objects.filter(username__in=data["annotators"], is_active=True))
+        order = {name: i for i, name in enumerate(data["annotators"])}  # round robin goes in the order given
+        users = sorted(User.objects.filter(username__in=data["annotators"], is_active=True), key=lambda u: order[u.username])
         if len(users) != len(set(data["annotators"])):
             raise ValidationError({"annotators": "No such active user: " + ", ".join(
                 sorted(set(data["annotators"]) - {u.username for u in users}))})

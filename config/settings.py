@@ -219,12 +219,18 @@ if not DEBUG:
     # TLS usually ends at a proxy in front of gunicorn: opt in to these where it does.
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS")
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
     if env_flag("BEHIND_TLS_PROXY"):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Server errors (django.request, level ERROR, with their traceback) and failed background jobs
+# (annotator.jobs) go to the console, where gunicorn and docker collect them. Pages never show a
+# traceback unless DEBUG is on: users get templates/500.html.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

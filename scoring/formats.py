@@ -59,3 +59,16 @@ def to_duc(rows: list[PeerScoreRow]) -> str:
 
 
 FORMATS = {"csv": to_csv, "json": to_json, "duc": to_duc}
+
+
+SYSTEM_COLUMNS = ["peer", "docsets", "modified", "original", "coverage", "comprehensive"]
+
+
+def systems_to_csv(means) -> str:
+    """Each system's mean scores over the docsets (scoring.tables.system_means)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SYSTEM_COLUMNS)
+    for mean in means:
+        writer.writerow([mean.peer, mean.docsets, *(four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[2:])])
+    return out.getvalue()

@@ -1,4 +1,5 @@
 import csv
+import re
 import io
 
 import pytest
@@ -51,3 +52,21 @@ def test_the_organizer_reads_the_scores(client, demo):
 def test_unknown_collection_is_404(client, demo):
     client.force_login(demo["admin"])
     assert client.get(reverse("collection-scores", args=[9999])).status_code == 404
+
+
+def test_sorted_by_a_column_either_way(client, demo):
+    client.force_login(demo["organizer"])
+    def peers(query):
+        page = client.get(url(demo, query)).content.decode()
+        return re.findall(r'<td><a href="/annotations/\d+/">(\w+)</a></td>', page)
+    ascending, descending = peers("?sort=modified"), peers("?sort=-modified")
+    assert ascending == descending[::-1] and len(ascending) == 3
+    assert "Sort by modified" in client.get(url(demo)).content.decode()
+
+
+def test_each_systems_mean_and_its_download(client, demo):
+    client.force_login(demo["organizer"])
+    page = client.get(url(demo, "?view=systems")).content.decode()
+    assert 'selected>each system\'s mean over docsets' in page and '<td class="num">1.0000</td>' in page
+    download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
+    assert download[0] == "peer,docsets,modified,original,coverage,comprehensive" and len(download) == 4

@@ -1,0 +1,73 @@
+"""Score tables for reading: each system's mean over docsets, and rows sorted by any column.
+
+Pure functions over score rows (scoring.records.PeerScoreRow or anything with .docset, .peer,
+.annotator and .scores). No Django.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Iterable, Sequence
+
+MEAN_SCORES = ("modified", "original", "coverage", "comprehensive")
+SORTABLE = ("docset", "peer", "annotator", "pyramid", *MEAN_SCORES, "unique_scus", "repetitions", "non_matching")
+
+
+@dataclass(frozen=True)
+class SystemMean:
+    peer: str
+    docsets: int  # docsets in which the system has at least one scored annotation
+    modified: float | None
+    original: float | None
+    coverage: float | None
+    comprehensive: float | None
+
+
+def _mean(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return fmean(present) if present else None
+
+
+def system_means(rows: Iterable) -> list[SystemMean]:
+    """Each peer system's mean score over the docsets, as Passonneau 2009 compares systems (§4.2,
+    Table 9: "mean modified pyramid scores" per peer).
+
+    Where a docset's peer was annotated more than once, its annotations are averaged first, so
+    that every docset weighs the same in the system's mean. Best modified mean first.
+    """
+    per_docset: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    for row in rows:
+        per_docset[row.peer][row.docset].append(row.scores)
+    means = []
+    for peer, docsets in per_docset.items():
+        by_score = {
+            name: _mean(_mean(getattr(s, name) for s in scores) for scores in docsets.values())
+            for name in MEAN_SCORES
+        }
+        means.append(SystemMean(peer=peer, docsets=len(docsets), **by_score))
+    return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))
+
+
+def _natural(text: str) -> tuple:
+    """"9" before "10": system ids are mostly numbers."""
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+
+
+def _value(row, column: str):
+    if hasattr(row, "scores") and hasattr(row.scores, column):
+        return getattr(row.scores, column)
+    return getattr(row, column)
+
+
+def sorted_rows(rows: Sequence, column: str, descending: bool = False) -> list:
+    """Rows ordered by a column (a score, a count, or docset/peer/annotator/pyramid); missing
+    values last whichever the direction; ties in docset and peer order."""
+    if column not in SORTABLE:
+        raise ValueError(f"cannot sort by {column!r}; one of {', '.join(SORTABLE)}")
+    base = sorted(rows, key=lambda r: (r.docset, _natural(r.peer), r.annotator))
+    present = [r for r in base if _value(r, column) is not None]
+    missing = [r for r in base if _value(r, column) is None]
+    key = (lambda r: _natural(r.peer)) if column == "peer" else (lambda r: _value(r, column))
+    return sorted(present, key=key, reverse=descending) + missing

@@ -20,14 +20,16 @@ def main() -> None:
     from django.urls import reverse
 
     from annotator.importing import DucviewImporter
-    from annotator.models import PeerAnnotation
+    from annotator.models import Assignment, PeerAnnotation
 
     DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpans/100.D0601.M.250.A.10.pan")
     source = PeerAnnotation.objects.get()
-    admin = get_user_model().objects.create_user("bench", is_staff=True)
-    annotation = PeerAnnotation.objects.create(pyramid=source.pyramid, peer=source.peer, annotator=admin)
+    # Timed as the annotator assigned to the peer: their access checks are part of every action.
+    annotator = get_user_model().objects.create_user("bench")
+    Assignment.objects.create(user=annotator, task=Assignment.Task.ANNOTATE_PEER, pyramid=source.pyramid, peer=source.peer)
+    annotation = PeerAnnotation.objects.create(pyramid=source.pyramid, peer=source.peer, annotator=annotator)
     client = Client(SERVER_NAME="localhost")
-    client.force_login(admin)
+    client.force_login(annotator)
 
     page_url = reverse("annotation-detail", args=[annotation.pk])
     assert client.get(page_url).status_code == 200

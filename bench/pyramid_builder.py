@@ -31,14 +31,18 @@ def main() -> None:
 
     from annotator import editing
     from annotator.importing import DucviewImporter
-    from annotator.models import Pyramid
+    from annotator.models import Assignment, Pyramid
 
     DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpyramids/D0601.pyr")
     pyramid = Pyramid.objects.get(name="D0601")
-    admin = get_user_model().objects.create_user("bench", password="bench-password-1", is_staff=True)
+    users = get_user_model().objects
+    admin = users.create_superuser("admin", password="bench-password-1")
     editing.reopen(pyramid.pk, admin, pyramid.version)
+    # Timed as the annotator assigned to build it: their access checks are part of every action.
+    annotator = users.create_user("bench", password="bench-password-1")
+    Assignment.objects.create(user=annotator, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid)
     client = Client(SERVER_NAME="localhost")
-    client.force_login(admin)
+    client.force_login(annotator)
 
     page_url = reverse("pyramid-detail", args=[pyramid.pk])
     assert client.get(page_url).status_code == 200

@@ -1,9 +1,9 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from annotator.models import Collection
 from scoring.formats import FORMATS
+from scoring.management.lookup import collection_and_docset
 from scoring.records import score_collection
 
 
@@ -20,13 +20,7 @@ class Command(BaseCommand):
         parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
 
     def handle(self, *args, **options):
-        try:
-            collection = Collection.objects.get(name=options["collection"])
-        except Collection.DoesNotExist:
-            known = ", ".join(Collection.objects.values_list("name", flat=True)) or "none"
-            raise CommandError(f"no collection {options['collection']!r} (known: {known})") from None
-        if options["docset"] and not collection.docsets.filter(name=options["docset"]).exists():
-            raise CommandError(f"collection {collection.name!r} has no docset {options['docset']!r}")
+        collection = collection_and_docset(options["collection"], options["docset"])
         rows = score_collection(collection, options["docset"])
         text = FORMATS[options["format"]](rows)
         # NIST's layout has no room for them, so every format also says its conventions here.

@@ -1,0 +1,202 @@
+"""Agreement from the stored records: loads peer annotations and pyramids in bulk and hands the
+units to scoring.agreement (Passonneau 2009 §4.1).
+
+- Peers: every peer annotated two or more times against the same pyramid. Alpha per peer, per
+  docset (the docset's units pooled) and over the whole collection (all units pooled), with the
+  distances 1 - Dice (the paper's), Binary and Binary′ (Fig. 4).
+- Pyramids: every docset with two or more pyramids of the same model summaries. Alpha per docset
+  with MASI (both definitions), Jaccard and nominal distances.
+- Scores: for each pair of annotators who annotated the same peers, Pearson's r of their scores
+  with its 95% confidence interval (overall and per peer system), and the one-way ANOVA with
+  annotator as the factor, the paper's acceptance test (§5.1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from annotator.models import PSE, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
+
+from .agreement import dice, jaccard, krippendorff_alpha, masi, masi_nltk, nominal
+from .agreement_units import peer_units, pyramid_units, word_scus, words
+from .records import score_collection
+from .statistics import anova_oneway, pearson
+
+PEER_DISTANCES = {"dice": dice, "binary": nominal}
+PYRAMID_DISTANCES = {"masi": masi, "masi_nltk": masi_nltk, "jaccard": jaccard, "nominal": nominal}
+
+
+def _annotator_name(annotation: PeerAnnotation) -> str:
+    return annotation.annotator_code or (annotation.annotator.username if annotation.annotator_id else str(annotation.pk))
+
+
+@dataclass
+class PeerAgreement:
+    docset: str
+    peer: str
+    pyramid: str
+    annotators: list[str]
+    units: int  # SCUs matched by at least one annotator
+    alpha: dict[str, float]  # dice, binary, binary_reduced
+    matched_jaccard: float  # |SCUs both matched| / |SCUs either matched| (a plain overlap, for reading)
+    unit_rows: list = field(default_factory=list, repr=False)
+
+
+@dataclass
+class PooledAgreement:
+    scope: str  # a docset's name, or "all"
+    peers: int
+    units: int
+    alpha: dict[str, float]
+
+
+def _alphas(units, reduced_units) -> dict[str, float]:
+    return {
+        "dice": krippendorff_alpha(units, dice),
+        "binary": krippendorff_alpha(units, nominal),
+        "binary_reduced": krippendorff_alpha(reduced_units, nominal),
+    }
+
+
+def peer_agreement(collection: Collection, docset: str | None = None) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
+    """Per peer, then pooled per docset and over everything (three queries)."""
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).select_related(
+        "pyramid__docset", "peer", "annotator")
+    if docset:
+        annotations = annotations.filter(pyramid__docset__name=docset)
+    groups = defaultdict(list)
+    for annotation in annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id"):
+        groups[(annotation.pyramid_id, annotation.peer_id)].append(annotation)
+    groups = {key: group for key, group in groups.items() if len(group) >= 2}
+    counts: dict[int, Counter] = defaultdict(Counter)
+    wanted = [a.pk for group in groups.values() for a in group]
+    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=wanted, scu__isnull=False).values_list(
+            "annotation_id", "scu_id"):
+        counts[annotation_id][scu_id] += 1
+    peers, pooled_units = [], defaultdict(lambda: ([], []))
+    for group in groups.values():
+        first = group[0]
+        per_annotator = [counts[a.pk] for a in group]
+        units, reduced = peer_units(per_annotator), peer_units(per_annotator, reduced=True)
+        matched = [set(c) for c in per_annotator]
+        union = set().union(*matched)
+        peers.append(PeerAgreement(
+            docset=first.pyramid.docset.name, peer=first.peer.author, pyramid=first.pyramid.name,
+            annotators=[_annotator_name(a) for a in group], units=len(units), alpha=_alphas(units, reduced),
+            matched_jaccard=len(set.intersection(*matched)) / len(union) if union else 1.0,
+        ))
+        for scope in (first.pyramid.docset.name, "all"):
+            pooled_units[scope][0].extend(units)
+            pooled_units[scope][1].extend(reduced)
+    peer_counts = Counter(p.docset for p in peers)
+    pooled = [
+        PooledAgreement(scope=scope, peers=peer_counts[scope] if scope != "all" else len(peers),
+                        units=len(units), alpha=_alphas(units, reduced))
+        for scope, (units, reduced) in sorted(pooled_units.items(), key=lambda item: (item[0] == "all", item[0]))
+    ]
+    peers.sort(key=lambda p: (p.docset, int(p.peer) if p.peer.isdigit() else 10**9, p.peer))
+    return peers, pooled
+
+
+@dataclass
+class PyramidAgreement:
+    docset: str
+    pyramids: list[str]
+    annotators: list[str]
+    units: int  # words that at least one annotator put in an SCU
+    alpha: dict[str, float]
+
+
+def _pyramid_annotator(pyramid: Pyramid) -> str:
+    return pyramid.creator_code or (pyramid.created_by.username if pyramid.created_by_id else pyramid.name)
+
+
+def pyramid_agreement(collection: Collection, docset: str | None = None) -> tuple[list[PyramidAgreement], list[str]]:
+    """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries)."""
+    pyramids = Pyramid.objects.filter(docset__collection=collection).select_related("docset", "created_by")
+    if docset:
+        pyramids = pyramids.filter(docset__name=docset)
+    by_docset = defaultdict(list)
+    for pyramid in pyramids.order_by("docset__name", "name", "id"):
+        by_docset[pyramid.docset.name].append(pyramid)
+    by_docset = {name: group for name, group in by_docset.items() if len(group) >= 2}
+    ids = [p.pk for group in by_docset.values() for p in group]
+    models = defaultdict(list)
+    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
+        models[link.pyramid_id].append(link.summary)
+    spans = defaultdict(list)  # (pyramid, summary) -> [(start, end, scu)]
+    for pyramid_id, summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id__in=ids).values_list(
+            "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu_id"):
+        spans[(pyramid_id, summary_id)].append((start, end, scu_id))
+    results, skipped = [], []
+    for name, group in by_docset.items():
+        texts = [[[m.text[s:e].lower() for s, e in words(m.text)] for m in models[p.pk]] for p in group]
+        if any(t != texts[0] for t in texts[1:]):
+            skipped.append(f"{name}: its pyramids are not built from the same model summaries (their words differ)")
+            continue
+        annotators = [[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group]
+        units = pyramid_units(annotators)
+        results.append(PyramidAgreement(
+            docset=name, pyramids=[p.name for p in group], annotators=[_pyramid_annotator(p) for p in group],
+            units=len(units), alpha={key: krippendorff_alpha(units, d) for key, d in PYRAMID_DISTANCES.items()},
+        ))
+    return results, skipped
+
+
+@dataclass
+class ScoreAgreement:
+    annotators: tuple[str, str]
+    score: str  # "modified" or "original"
+    scope: str  # "all", or a peer system
+    n: int
+    r: float
+    p: float
+    low: float
+    high: float
+
+
+@dataclass
+class AnovaByAnnotator:
+    score: str
+    f: float
+    p: float
+    groups: dict[str, int]
+
+
+def score_agreement(collection: Collection, docset: str | None = None) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
+    """Pearson's r between annotators' scores of the same peers (overall and per peer system, where
+    a system has three or more pairs), and the ANOVA with annotator as the factor (§5.1)."""
+    rows = score_collection(collection, docset)
+    by_item = defaultdict(dict)
+    for row in rows:
+        by_item[(row.docset, row.peer)][row.annotator] = row.scores
+    correlations, anovas = [], []
+    for score in ("modified", "original"):
+        pairs = defaultdict(list)  # (a, b) -> [(peer, x, y)]
+        for (_, peer), by_annotator in by_item.items():
+            for a, b in combinations(sorted(by_annotator), 2):
+                x, y = getattr(by_annotator[a], score), getattr(by_annotator[b], score)
+                if x is not None and y is not None:
+                    pairs[(a, b)].append((peer, x, y))
+        for annotators, values in sorted(pairs.items()):
+            scopes = {"all": values}
+            for peer in sorted({p for p, _, _ in values}, key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p)):
+                scopes[peer] = [v for v in values if v[0] == peer]
+            for scope, chosen in scopes.items():
+                if len(chosen) < 3:
+                    continue
+                result = pearson([x for _, x, _ in chosen], [y for _, _, y in chosen])
+                if result is not None:
+                    correlations.append(ScoreAgreement(annotators, score, scope, len(chosen), *result))
+        groups = defaultdict(list)
+        for by_annotator in by_item.values():
+            if len(by_annotator) >= 2:
+                for annotator, scores in by_annotator.items():
+                    if getattr(scores, score) is not None:
+                        groups[annotator].append(getattr(scores, score))
+        test = anova_oneway(groups) if len(groups) >= 2 else None
+        if test is not None:
+            anovas.append(AnovaByAnnotator(score, test[0], test[1], {a: len(v) for a, v in groups.items()}))
+    return correlations, anovas

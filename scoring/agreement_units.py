@@ -1,0 +1,82 @@
+"""The units and values that Krippendorff's alpha compares, as Passonneau 2009 §4.1 defines them.
+Pure functions, no Django.
+
+Peer annotations (§4.1.3, Fig. 4): for one peer, one unit per SCU that at least one annotator
+matched; an annotator's value is the set {y1, ..., yk} of the k PSEs they found for it (the empty
+set: none). The reduced representation (Binary′) keeps only whether any PSE was found.
+
+Pyramids (§4.1.4, Figs. 5-6): one unit per word of the model summaries that at least one
+annotator put in an SCU; an annotator's value is the set of the other words in the SCU(s) they
+put it in ("less the current word", so that two SCUs never agree vacuously). Words are runs of
+letters and digits, so texts that differ only in whitespace or punctuation spacing align.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from typing import Hashable, Mapping, Sequence
+
+WORD = re.compile(r"\w+")
+
+Unit = list[frozenset]
+
+
+def pse_values(count: int) -> frozenset:
+    """{y1, ..., yk}: k PSEs found for an SCU (y_i written as i)."""
+    return frozenset(range(1, count + 1))
+
+
+def peer_units(annotations: Sequence[Mapping[Hashable, int]], reduced: bool = False) -> list[Unit]:
+    """One unit per SCU matched by any annotator; `annotations` holds each annotator's PSE count
+    per SCU (SCUs they did not match may be absent). `reduced`: Binary′'s values (found or not)."""
+    matched = sorted({scu for counts in annotations for scu, n in counts.items() if n > 0}, key=str)
+    return [
+        [pse_values(min(counts.get(scu, 0), 1) if reduced else counts.get(scu, 0)) for counts in annotations]
+        for scu in matched
+    ]
+
+
+def words(text: str) -> list[tuple[int, int]]:
+    """The words of a text, as (start, end) offsets in code points."""
+    return [match.span() for match in WORD.finditer(text)]
+
+
+def word_scus(text: str, spans: Sequence[tuple[int, int, Hashable]]) -> list[frozenset]:
+    """For each word of the text, the SCUs whose contributor spans (start, end, scu) touch it."""
+    offsets = words(text)
+    starts = [start for start, _ in offsets]
+    ends = [end for _, end in offsets]
+    found: list[set] = [set() for _ in offsets]
+    for start, end, scu in spans:
+        # The words ending after the span starts and starting before it ends.
+        for w in range(bisect_right(ends, start), bisect_left(starts, end)):
+            found[w].add(scu)
+    return [frozenset(s) for s in found]
+
+
+def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset]]]) -> list[Unit]:
+    """Units for pyramids of the same models: `annotators[a][m][w]` is the set of SCUs annotator
+    a put word w of model m in. ValueError if the annotators' models do not have the same words."""
+    shapes = {tuple(len(model) for model in models) for models in annotators}
+    if len(shapes) != 1:
+        raise ValueError("the pyramids are not built from the same model summaries (their words differ)")
+    members = []
+    for models in annotators:
+        scu_words = defaultdict(set)
+        for m, model in enumerate(models):
+            for w, scus in enumerate(model):
+                for scu in scus:
+                    scu_words[scu].add((m, w))
+        members.append(scu_words)
+    units = []
+    for m, model in enumerate(annotators[0]):
+        for w in range(len(model)):
+            if not any(models[m][w] for models in annotators):
+                continue
+            units.append([
+                frozenset().union(*(scu_words[scu] for scu in models[m][w])) - {(m, w)}
+                for models, scu_words in zip(annotators, members)
+            ])
+    return units

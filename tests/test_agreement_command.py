@@ -1,0 +1,99 @@
+"""python manage.py agreement: Krippendorff's alpha from the stored records, on real data."""
+
+import json
+from statistics import fmean
+
+import pytest
+from django.core.management.base import CommandError
+from nltk.metrics.agreement import AnnotationTask
+
+from annotator.models import Collection
+from scoring.agreement import dice, krippendorff_alpha
+from scoring.agreement_records import peer_agreement, pyramid_agreement, score_agreement
+
+from .helpers import import_files, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def d0631(shared_data):
+    """D0631, annotated by sites 114 and 115 against the same pyramid (44 .pan files)."""
+    folder = shared_data / "duc2006-nist"
+    import_files(folder / "allpyramids/D0631.pyr", *sorted((folder / "allpans").glob("11[45].D0631.*.pan")),
+                 collection="DUC 2006")
+    return Collection.objects.get(name="DUC 2006")
+
+
+@pytest.mark.shared_data
+def test_d0631_two_sites(d0631):
+    peers, pooled = peer_agreement(d0631)
+    assert len(peers) == 22 and all(p.annotators == ["114", "115"] for p in peers)
+    # The data's README: mean Jaccard of the matched-SCU sets per peer = 0.776.
+    assert round(fmean(p.matched_jaccard for p in peers), 3) == 0.776
+    (docset, everything) = pooled
+    assert docset.scope == "D0631" and everything.scope == "all" and docset.units == everything.units
+    assert 0 < everything.alpha["dice"] < 1  # its value is checked against NLTK below
+    correlations, anovas = score_agreement(d0631)
+    overall = next(c for c in correlations if c.score == "modified" and c.scope == "all")
+    assert overall.n == 22 and round(overall.r, 3) == 0.915  # the README's Pearson r
+    assert overall.low < overall.r < overall.high
+    modified = next(a for a in anovas if a.score == "modified")
+    assert modified.groups == {"114": 22, "115": 22} and 0 <= modified.p <= 1
+
+
+@pytest.mark.shared_data
+def test_d0631_pooled_alpha_equals_nltks(d0631):
+    peers, pooled = peer_agreement(d0631)
+    from scoring.agreement_units import peer_units
+    from annotator.models import PSE, PeerAnnotation
+    from collections import Counter, defaultdict
+
+    counts = defaultdict(Counter)
+    for annotation_id, scu_id in PSE.objects.filter(scu__isnull=False).values_list("annotation_id", "scu_id"):
+        counts[annotation_id][scu_id] += 1
+    data = []
+    by_peer = defaultdict(dict)
+    for a in PeerAnnotation.objects.all():
+        by_peer[a.peer_id][a.annotator_code] = counts[a.pk]
+    for peer, coders in by_peer.items():
+        for u, unit in enumerate(peer_units([coders["114"], coders["115"]])):
+            data += [("114", f"{peer}-{u}", unit[0]), ("115", f"{peer}-{u}", unit[1])]
+
+    def distance(a, b):
+        return 0.0 if a == b else float(dice([a, b])[0, 1])
+
+    assert pooled[-1].alpha["dice"] == pytest.approx(AnnotationTask(data=data, distance=distance).alpha(), abs=1e-9)
+    assert pooled[-1].alpha["dice"] == pytest.approx(
+        krippendorff_alpha([[u[2] for u in data[i:i + 2]] for i in range(0, len(data), 2)], dice))
+
+
+@pytest.mark.shared_data
+def test_the_matter_pyramids_of_two_annotators(shared_data):
+    folder = shared_data / "pyreval-matter"
+    import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", folder / "Becky_MATTER.pyr", collection="MATTER",
+                 docset="MATTER")
+    (result,), skipped = pyramid_agreement(Collection.objects.get(name="MATTER"))
+    assert skipped == [] and result.pyramids == ["Becky_MATTER", "Yinghui_12_10_09_MATTER_fixed"]
+    assert result.units > 500  # words of five student summaries put in an SCU by someone
+    assert -1 < result.alpha["masi"] < 1 and result.alpha["masi"] != result.alpha["masi_nltk"]
+    out, _ = run("agreement", collection="MATTER", kind="pyramids")
+    assert out.splitlines()[1].startswith("MATTER\tBecky_MATTER,Yinghui_12_10_09_MATTER_fixed\t")
+
+
+@pytest.mark.shared_data
+def test_the_command_writes_a_table_and_json(d0631):
+    out, _ = run("agreement", collection="DUC 2006", docset="D0631")
+    lines = out.splitlines()
+    assert lines[0] == "docset\tpeer\tannotators\tSCUs\talpha_dice\talpha_binary\talpha_binary'\tmatched_jaccard"
+    assert lines[1].startswith("D0631\t1\t114,115\t")
+    document = json.loads(run("agreement", collection="DUC 2006", format="json")[0])
+    assert len(document["peers"]) == 22 and document["pooled"][-1]["scope"] == "all"
+    assert document["score_correlations"][0]["annotators"] == ["114", "115"]
+
+
+def test_unknown_collections_and_nothing_to_compare(demo):
+    with pytest.raises(CommandError, match="no collection 'Nope'"):
+        run("agreement", collection="Nope")
+    _, err = run("agreement", collection=demo["collection"].name)
+    assert "No peer is annotated twice against the same pyramid." in err

@@ -1,0 +1,101 @@
+"""scoring.agreement and scoring.agreement_units: the paper's worked numbers, and NLTK's alpha."""
+
+import random
+
+import numpy as np
+import pytest
+from nltk.metrics import masi_distance
+from nltk.metrics.agreement import AnnotationTask
+
+from scoring.agreement import DISTANCES, dice, krippendorff_alpha, masi, masi_nltk, nominal, pairwise
+from scoring.agreement_units import peer_units, pse_values, pyramid_units, word_scus
+
+# Passonneau 2009 Fig. 4: the PSEs two annotators found per SCU in one peer summary.
+A1 = {1: 2, 3: 2, 4: 1, 7: 1, 17: 2, 19: 1, 23: 1, 34: 1}
+A2 = {1: 2, 3: 1, 4: 1, 7: 1, 17: 0, 19: 1, 23: 1, 34: 0}
+
+
+def test_figure_4_alphas():
+    units = peer_units([A1, A2])
+    assert len(units) == 8
+    assert round(krippendorff_alpha(units, dice), 2) == 0.15
+    assert round(krippendorff_alpha(units, nominal), 2) == 0.34  # Binary
+    assert round(krippendorff_alpha(peer_units([A1, A2], reduced=True), nominal), 2) == -0.07  # Binary′
+
+
+def test_figure_4_distances():
+    row = dice([pse_values(2), pse_values(1), pse_values(0)])
+    assert row[0, 1] == pytest.approx(1 / 3) and row[0, 2] == 1 and row[2, 2] == 0  # SCU3: 1 - 2x1/3
+
+
+def test_figures_5_and_6_masi():
+    a1 = frozenset([*range(1, 7), *range(10, 15), *range(21, 33)])  # N = 23
+    a2 = frozenset(range(1, 39))  # N = 38: a subset relation
+    assert len(a1) == 23 and masi([a1, a2])[0, 1] == pytest.approx((1 - 23 / 38) / 3)
+    assert round(masi([a1, a2])[0, 1], 2) == 0.13
+    scu94, scu39 = frozenset(range(0, 40)), frozenset(range(33, 61))  # 7 shared of 61: set difference
+    assert round(masi([scu94, scu39])[0, 1], 2) == 0.59
+    assert masi_nltk([scu94, scu39])[0, 1] == pytest.approx(masi_distance(set(scu94), set(scu39)))
+
+
+def random_sets(rng, count, universe=12):
+    return [frozenset(rng.sample(range(universe), rng.randint(0, 6))) for _ in range(count)]
+
+
+@pytest.mark.parametrize("name", sorted(DISTANCES))
+def test_vectorised_distances_equal_their_pairwise_definition(name):
+    rng = random.Random(7)
+    values = random_sets(rng, 40)
+    reference = {
+        "dice": lambda a, b: 0.0 if not a and not b else 1 - 2 * len(a & b) / (len(a) + len(b)),
+        "jaccard": lambda a, b: 0.0 if not a and not b else 1 - len(a & b) / len(a | b),
+        "binary": lambda a, b: float(a != b), "nominal": lambda a, b: float(a != b),
+        "masi_nltk": lambda a, b: 0.0 if not a and not b else masi_distance(a, b),
+        "masi": lambda a, b: 0.0 if a == b else (1 - len(a & b) / len(a | b)) * (
+            1 / 3 if a <= b or b <= a else 2 / 3 if a & b else 1),
+    }[name]
+    distinct = list(dict.fromkeys(values))
+    assert np.allclose(DISTANCES[name](distinct), pairwise(reference)(distinct))
+
+
+@pytest.mark.parametrize("name", ["dice", "jaccard", "masi", "masi_nltk", "nominal"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_alpha_equals_nltks_on_random_data(name, seed):
+    rng = random.Random(seed)
+    coders, items = 3, 20
+    labels = [[frozenset(rng.sample(range(8), rng.randint(1, 4))) for _ in range(coders)] for _ in range(items)]
+    ours = krippendorff_alpha(labels, DISTANCES[name])
+
+    def distance(a, b):
+        return float(DISTANCES[name]([a, b])[0, 1]) if a != b else 0.0
+
+    task = AnnotationTask(data=[(f"c{c}", f"i{i}", labels[i][c]) for i in range(items) for c in range(coders)],
+                          distance=distance)
+    assert ours == pytest.approx(task.alpha(), abs=1e-9)
+
+
+def test_missing_values_and_undefined_alpha():
+    assert krippendorff_alpha([["a", "a"], ["b", None], ["a", "b"]], nominal) == pytest.approx(
+        krippendorff_alpha([["a", "a"], ["a", "b"]], nominal))
+    assert np.isnan(krippendorff_alpha([["a", "a"], ["a", "a"]], nominal))  # no variation at all
+    assert np.isnan(krippendorff_alpha([["a", None]], nominal))
+
+
+def test_words_are_aligned_whatever_the_whitespace():
+    text = "Saudi Arabian officials,  under\nAmerican pressure"
+    assert word_scus(text, [(0, 13, "s1"), (26, 50, "s2")]) == [
+        frozenset({"s1"}), frozenset({"s1"}), frozenset(), frozenset({"s2"}), frozenset({"s2"}), frozenset({"s2"})]
+
+
+def test_pyramid_units_hold_the_other_words_of_the_scu():
+    # One model of three words; annotator 1 groups words 0-1, annotator 2 words 0-2.
+    one = [[frozenset({"a"}), frozenset({"a"}), frozenset()]]
+    two = [[frozenset({"x"}), frozenset({"x"}), frozenset({"x"})]]
+    units = pyramid_units([one, two])
+    assert units == [
+        [frozenset({(0, 1)}), frozenset({(0, 1), (0, 2)})],
+        [frozenset({(0, 0)}), frozenset({(0, 0), (0, 2)})],
+        [frozenset(), frozenset({(0, 0), (0, 1)})],
+    ]
+    with pytest.raises(ValueError, match="not built from the same model summaries"):
+        pyramid_units([one, [[frozenset()]]])

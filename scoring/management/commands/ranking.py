@@ -1,0 +1,57 @@
+import json
+from dataclasses import asdict
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.management.lookup import collection_and_docset
+from scoring.ranking import rank_systems
+from scoring.records import score_collection
+
+SCORES = ["modified", "original", "coverage", "comprehensive"]
+
+
+class Command(BaseCommand):
+    help = (
+        "Compare the systems of a collection (Passonneau 2009 §4.2, §5.2): each system's mean score, "
+        "the ANOVA with the system as the factor, Tukey's HSD with the significantly distinct groups "
+        "(as the paper's Tables 7-9), and the number of docsets the ANOVA power test asks for."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--score", choices=SCORES, default="modified")
+        parser.add_argument("--format", choices=["table", "json"], default="table")
+        parser.add_argument("--docset-factor", action="store_true", help="the docset as a second factor of the ANOVA")
+        parser.add_argument("--significance", type=float, default=0.05, help="Tukey's HSD level (default 0.05)")
+        parser.add_argument("--power", type=float, default=0.99, help="the power test's power (default 0.99)")
+        parser.add_argument("--power-level", type=float, default=0.01, help="the power test's significance (default 0.01)")
+
+    def handle(self, *args, **options):
+        collection = collection_and_docset(options["collection"])
+        try:
+            ranking = rank_systems(score_collection(collection), options["score"], options["docset_factor"],
+                                   options["significance"], options["power"], options["power_level"])
+        except ValueError as problem:
+            raise CommandError(str(problem)) from None
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(asdict(ranking), indent=2))
+            return
+        write = self.stdout.write
+        write(f"system\tobservations\tmean {ranking.score}")
+        for system, n, mean in ranking.means:
+            write(f"{system}\t{n}\t{mean:.4f}")
+        a = ranking.anova
+        write("")
+        write(f"ANOVA, system as factor{' (and docset)' if options['docset_factor'] else ''}: "
+              f"F({a.df_factor}, {a.df_residual}) = {a.f:.4f}, p = {a.p:.6g}")
+        write(f"Tukey's HSD ({options['significance']}): {ranking.hsd:.4f}")
+        write("peers\tmean\tbetter than\tmean")
+        for group in ranking.groups:
+            write(f"{', '.join(group.better)}\t{group.better_mean:.4f}\t{', '.join(group.worse)}\t{group.worse_mean:.4f}")
+        if not ranking.groups:
+            write("(no two systems differ significantly)")
+        if ranking.docsets_needed is not None:
+            write("")
+            write(f"Power test (power {options['power']}, level {options['power_level']}): "
+                  f"{ranking.docsets_needed:.2f} docsets per system "
+                  f"(between-group variance {a.between_var:.4f}, within-group variance {a.within_var:.4f})")

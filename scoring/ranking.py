@@ -1,0 +1,89 @@
+"""Comparing systems, as Passonneau 2009 §4.2 and §5.2 do: each system's mean score, the ANOVA with
+the system as the factor (optionally the docset as a second one), Tukey's HSD, the significantly
+distinct groups of systems presented as Tables 7-9 ("peers ... better than ..."), and the number
+of docsets the ANOVA power test asks for. Pure functions over score rows; no Django.
+
+Every scored annotation is one observation, as in the paper (a docset annotated twice, like DUC
+2006's D0631, counts twice): this reproduces Table 9's means and Table 6's p.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Iterable
+
+from .statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
+
+
+@dataclass(frozen=True)
+class BetterThan:
+    """One row of Tables 7-9: these systems are significantly better than those."""
+
+    better: list[str]
+    better_mean: float
+    worse: list[str]
+    worse_mean: float
+
+
+@dataclass(frozen=True)
+class SystemRanking:
+    score: str
+    means: list[tuple[str, int, float]]  # (system, observations, mean), best first
+    anova: AnovaTable
+    hsd: float
+    pairs: list[TukeyPair]
+    groups: list[BetterThan]
+    docsets_needed: float | None  # the power test's n (per system)
+
+
+def _natural(text: str):
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+
+
+def observations(rows: Iterable, score: str) -> list[tuple[str, str, float]]:
+    """(system, docset, value) for every row whose score is defined."""
+    return [(row.peer, row.docset, getattr(row.scores, score)) for row in rows
+            if getattr(row.scores, score) is not None]
+
+
+def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[BetterThan]:
+    """Systems grouped by the set of systems they are significantly better than (Tables 7-9);
+    each side's mean is the mean of its systems' means. Best first."""
+    worse_than: dict[str, frozenset] = defaultdict(frozenset)
+    for pair in pairs:
+        if pair.significant:
+            worse_than[pair.better] |= {pair.worse}
+    by_set: dict[frozenset, list[str]] = defaultdict(list)
+    for system, worse in worse_than.items():
+        by_set[worse].append(system)
+    rows = []
+    for worse, better in by_set.items():
+        better = sorted(better, key=lambda s: -means[s])
+        worse_sorted = sorted(worse, key=lambda s: -means[s])
+        rows.append(BetterThan(better, fmean(means[s] for s in better), worse_sorted, fmean(means[s] for s in worse)))
+    return sorted(rows, key=lambda r: (-r.better_mean, r.worse_mean))
+
+
+def rank_systems(rows: Iterable, score: str = "modified", docset_factor: bool = False, significance: float = 0.05,
+                 power: float = 0.99, power_level: float = 0.01) -> SystemRanking:
+    data = observations(rows, score)
+    systems = [s for s, _, _ in data]
+    values = [v for _, _, v in data]
+    if len(set(systems)) < 2:
+        raise ValueError("comparing systems needs scores of at least two systems")
+    anova = anova_by_factor(values, systems, [d for _, d, _ in data] if docset_factor else None)
+    pairs, hsd = tukey_hsd(values, systems, anova.mse, anova.df_residual, significance)
+    grouped = defaultdict(list)
+    for system, value in zip(systems, values):
+        grouped[system].append(value)
+    means = {system: fmean(v) for system, v in grouped.items()}
+    order = sorted(means, key=lambda s: (-means[s], _natural(s)))
+    needed = None
+    if anova.between_var > 0 and anova.within_var > 0:
+        needed = anova_power_n(len(means), anova.between_var, anova.within_var, power, power_level)
+    return SystemRanking(
+        score=score, means=[(s, len(grouped[s]), means[s]) for s in order], anova=anova, hsd=hsd, pairs=pairs,
+        groups=better_than_groups(means, pairs), docsets_needed=needed,
+    )

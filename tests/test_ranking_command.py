@@ -1,0 +1,33 @@
+"""python manage.py ranking: systems compared from the stored scores."""
+
+import json
+
+import pytest
+from django.core.management.base import CommandError
+
+from .helpers import import_files, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.shared_data
+def test_ranking_the_duc_2006_peers_stored_here(shared_data):
+    folder = shared_data / "duc2006-nist"
+    import_files(*sorted((folder / "allpans").glob("*.pan")), collection="DUC 2006")
+    out, _ = run("ranking", collection="DUC 2006")
+    lines = out.splitlines()
+    assert lines[0] == "system\tobservations\tmean modified"
+    assert any(line.startswith("ANOVA, system as factor: F(21, ") for line in lines)
+    assert any(line.startswith("Tukey's HSD (0.05): ") for line in lines)
+    document = json.loads(run("ranking", collection="DUC 2006", format="json", docset_factor=True)[0])
+    observations = {system: n for system, n, _ in document["means"]}
+    assert observations["10"] == 4  # D0601, D0631 twice, D0640 (3 of its peers are here: 1, 10, 14)
+    assert document["anova"]["df_factor"] == 21 and 0 <= document["anova"]["p"] <= 1
+
+
+def test_one_system_cannot_be_ranked(demo):
+    from annotator.models import PeerAnnotation
+
+    PeerAnnotation.objects.exclude(peer__author="1").delete()
+    with pytest.raises(CommandError, match="at least two systems"):
+        run("ranking", collection=demo["collection"].name)

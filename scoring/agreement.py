@@ -31,6 +31,7 @@ import numpy as np
 from scipy import sparse
 
 Distance = Callable[[Sequence[Hashable]], np.ndarray]
+DENSE_LIMIT = 200_000  # values x elements up to which set statistics use a dense matrix
 
 
 def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Distance) -> float:
@@ -40,16 +41,12 @@ def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Dis
     Returns NaN when alpha is undefined: no pairable unit, or no variation at all (D_e = 0).
     """
     index: dict[Hashable, int] = {}
-    rows, columns = [], []
-    for u, unit in enumerate(units):
-        for value in unit:
-            if value is not None:
-                rows.append(u)
-                columns.append(index.setdefault(value, len(index)))
+    columns = [index.setdefault(value, len(index)) for unit in units for value in unit if value is not None]
     if not index:
         return float("nan")
-    counts = np.zeros((len(units), len(index)))
-    np.add.at(counts, (np.array(rows), np.array(columns)), 1)
+    rows = [u for u, unit in enumerate(units) for value in unit if value is not None]
+    counts = np.bincount(np.array(rows) * len(index) + np.array(columns),
+                         minlength=len(units) * len(index)).reshape(len(units), len(index)).astype(float)
     pairable = counts.sum(axis=1)
     counts = counts[pairable >= 2]
     if counts.shape[0] == 0:
@@ -92,10 +89,14 @@ def _set_statistics(values: Sequence[frozenset]) -> tuple[np.ndarray, np.ndarray
         for element in value:
             rows.append(v)
             columns.append(elements.setdefault(element, len(elements)))
-    membership = sparse.csr_matrix(
-        (np.ones(len(rows)), (rows, columns)), shape=(len(values), max(len(elements), 1))
-    )
-    intersections = (membership @ membership.T).toarray()
+    shape = (len(values), max(len(elements), 1))
+    if shape[0] * shape[1] <= DENSE_LIMIT:  # small: a dense product costs less than building a sparse one
+        membership = np.zeros(shape)
+        membership[rows, columns] = 1
+        intersections = membership @ membership.T
+    else:
+        membership = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
+        intersections = (membership @ membership.T).toarray()
     sizes = np.asarray(membership.sum(axis=1)).ravel()
     return intersections, sizes[:, None], sizes[None, :]
 

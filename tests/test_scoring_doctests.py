@@ -1,0 +1,14 @@
+"""The examples in scoring's docstrings hold (the papers' worked numbers among them)."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0

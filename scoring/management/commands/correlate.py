@@ -1,0 +1,47 @@
+import json
+import math
+
+from django.core.management.base import BaseCommand
+
+from annotator.models import HumanJudgment
+from scoring.judgment_records import judgment_correlations
+from scoring.management.lookup import collection_and_docset
+
+
+def _cell(result) -> str:
+    if result is None:
+        return "—"
+    coefficient, p = result
+    return f"{coefficient:.4f} (p={p:.3g})" if not math.isnan(coefficient) else "—"
+
+
+class Command(BaseCommand):
+    help = (
+        "Correlate every score (modified, original, coverage, comprehensive, the power-mean pyramid "
+        "score at --alpha, the TAC 2008 F-measure) with a human judgment imported by import_judgments: "
+        "Pearson, Spearman and Kendall with p-values, at the summary and the system level."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--collection", required=True)
+        parser.add_argument("--criterion", default="content responsiveness")
+        parser.add_argument("--alpha", type=float, default=1.0, help="the power mean's alpha (default 1: arithmetic)")
+        parser.add_argument("--format", choices=["table", "json"], default="table")
+
+    def handle(self, *args, **options):
+        collection = collection_and_docset(options["collection"])
+        criteria = sorted(set(HumanJudgment.objects.filter(summary__docset__collection=collection)
+                              .values_list("criterion", flat=True)))
+        if options["criterion"] not in criteria:
+            self.stderr.write(f"No judgment {options['criterion']!r} in {collection.name} "
+                              f"(judged: {', '.join(criteria) or 'nothing yet; see import_judgments'}).")
+            return
+        results = judgment_correlations(collection, options["criterion"], options["alpha"])
+        if options["format"] == "json":
+            self.stdout.write(json.dumps([{"score": r.score, "level": r.level, "n": r.n, **{
+                m: None if v is None else {"coefficient": v[0], "p": v[1]} for m, v in r.results.items()}}
+                for r in results], indent=2))
+            return
+        self.stdout.write("score\tlevel\tn\tpearson\tspearman\tkendall")
+        for r in results:
+            self.stdout.write("\t".join([r.score, r.level, str(r.n), *(_cell(r.results[m]) for m in ("pearson", "spearman", "kendall"))]))

@@ -8,6 +8,8 @@ its mean judgment over the summaries that have both (the level at which DUC rank
 
 from __future__ import annotations
 
+import math
+import random
 from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
@@ -16,7 +18,7 @@ from django.db.models import Avg
 
 from annotator.models import PSE, Collection, Contributor, HumanJudgment, PeerAnnotation
 
-from .correlation import correlations
+from .correlation import METHODS, correlations
 from .records import score_collection, scu_weights
 from .variants import nws_length, power_mean_score, tac2008_f_measure, tac2008_precision, tac2008_recall
 
@@ -31,8 +33,18 @@ class JudgmentCorrelation:
     results: dict  # method -> (coefficient, p) or None
 
 
-def variant_scores(collection: Collection, alpha: float) -> dict[int, dict[str, float]]:
-    """{annotation id: {"power_mean": ..., "tac2008": ...}} for every annotation of the collection."""
+@dataclass(frozen=True)
+class VariantInputs:
+    """What the score variants need of one annotation."""
+
+    expressed: list[int]  # the weights of the distinct SCUs it expresses
+    pyramid: list[int]  # every SCU weight of its pyramid
+    reference_weight: int  # sum over the models of the weights of the SCUs each holds (eq. 4)
+    length: int  # non-whitespace characters of the peer summary (eq. 3)
+
+
+def variant_inputs(collection: Collection) -> dict[int, VariantInputs]:
+    """{annotation id: VariantInputs} for every annotation of the collection (four queries)."""
     annotations = list(PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
                        .values_list("pk", "pyramid_id", "peer__text"))
     pyramid_ids = {p for _, p, _ in annotations}
@@ -41,48 +53,125 @@ def variant_scores(collection: Collection, alpha: float) -> dict[int, dict[str, 
     for annotation_id, scu_id in PSE.objects.filter(annotation__pyramid__docset__collection=collection,
                                                      scu__isnull=False).values_list("annotation_id", "scu_id"):
         expressed[annotation_id].add(scu_id)
-    reference = defaultdict(int)  # sum over the models of the weights of the SCUs each holds (eq. 4)
+    reference = defaultdict(int)
     for pyramid_id, scu_id, _ in Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids).values_list(
             "scu__pyramid_id", "scu_id", "summary_id").distinct().order_by():
         reference[pyramid_id] += weights[pyramid_id].get(scu_id, 0)
-    result = {}
-    for annotation_id, pyramid_id, text in annotations:
-        mine = [weights[pyramid_id][scu] for scu in expressed[annotation_id]]
-        pyramid = list(weights[pyramid_id].values())
-        precision = tac2008_precision(nws_length(text), len(mine))
-        result[annotation_id] = {
-            "power_mean": power_mean_score(alpha, mine, pyramid),
-            "tac2008": tac2008_f_measure(tac2008_recall(mine, [reference[pyramid_id]]), precision),
+    return {
+        annotation_id: VariantInputs([weights[pyramid_id][scu] for scu in expressed[annotation_id]],
+                                     list(weights[pyramid_id].values()), reference[pyramid_id], nws_length(text))
+        for annotation_id, pyramid_id, text in annotations
+    }
+
+
+def variant_scores(inputs: dict[int, VariantInputs], alpha: float) -> dict[int, dict[str, float]]:
+    """{annotation id: {"power_mean": ..., "tac2008": ...}}."""
+    return {
+        annotation_id: {
+            "power_mean": power_mean_score(alpha, given.expressed, given.pyramid),
+            "tac2008": tac2008_f_measure(tac2008_recall(given.expressed, [given.reference_weight]),
+                                         tac2008_precision(given.length, len(given.expressed))),
         }
-    return result
+        for annotation_id, given in inputs.items()
+    }
 
 
-def judgment_correlations(collection: Collection, criterion: str, alpha: float = 1.0) -> list[JudgmentCorrelation]:
-    rows = score_collection(collection)
+@dataclass
+class JudgedSummary:
+    docset: str
+    system: str
+    judgment: float  # the mean over its judges
+    scores: dict[str, float]  # each standard score, the mean over its annotations
+    annotations: list[int]
+
+
+def judged_summaries(collection: Collection, criterion: str) -> list[JudgedSummary]:
+    """Every peer summary with both scores and a judgment on `criterion` (four queries and the
+    scores' four)."""
     peer_of = dict(PeerAnnotation.objects.filter(pyramid__docset__collection=collection).values_list("pk", "peer_id"))
     judged = dict(HumanJudgment.objects.filter(summary__docset__collection=collection, criterion=criterion)
                   .values("summary_id").annotate(mean=Avg("value")).values_list("summary_id", "mean"))
-    variants = variant_scores(collection, alpha)
-    per_summary: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    system_of = {}
-    for row in rows:
+    found: dict[int, JudgedSummary] = {}
+    values: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for row in score_collection(collection):
         summary = peer_of[row.annotation_id]
         if summary not in judged:
             continue
-        system_of[summary] = row.peer
-        values = {name: getattr(row.scores, name) for name in STANDARD} | variants[row.annotation_id]
-        for name, value in values.items():
-            if value is not None:
-                per_summary[summary][name].append(value)
+        found.setdefault(summary, JudgedSummary(row.docset, row.peer, judged[summary], {}, []))
+        found[summary].annotations.append(row.annotation_id)
+        for name in STANDARD:
+            if getattr(row.scores, name) is not None:
+                values[summary][name].append(getattr(row.scores, name))
+    for summary, item in found.items():
+        item.scores = {name: fmean(v) for name, v in values[summary].items()}
+    return list(found.values())
+
+
+def _with_variants(summaries: list[JudgedSummary], variants: dict[int, dict[str, float]]) -> list[dict[str, float]]:
+    return [s.scores | {name: fmean(variants[a][name] for a in s.annotations) for name in ("power_mean", "tac2008")}
+            for s in summaries]
+
+
+def _correlate(summaries: list[JudgedSummary], values: list[dict[str, float]], name: str) -> list[JudgmentCorrelation]:
+    points = [(v[name], s.judgment, s.system) for s, v in zip(summaries, values) if name in v]
+    results = [JudgmentCorrelation(name, "summary", len(points), correlations([p[0] for p in points], [p[1] for p in points]))]
+    systems = defaultdict(list)
+    for score, judgment, system in points:
+        systems[system].append((score, judgment))
+    means = [(fmean(s for s, _ in v), fmean(j for _, j in v)) for v in systems.values()]
+    results.append(JudgmentCorrelation(name, "system", len(means), correlations([m[0] for m in means], [m[1] for m in means])))
+    return results
+
+
+def judgment_correlations(collection: Collection, criterion: str, alpha: float = 1.0) -> list[JudgmentCorrelation]:
+    summaries = judged_summaries(collection, criterion)
+    values = _with_variants(summaries, variant_scores(variant_inputs(collection), alpha))
+    return [result for name in [*STANDARD, "power_mean", "tac2008"] for result in _correlate(summaries, values, name)]
+
+
+ALPHA_GRID = [round(-3 + 0.01 * i, 2) for i in range(601)]  # -3 .. 3 by 0.01
+
+
+@dataclass(frozen=True)
+class AlphaTuning:
+    tune_docsets: list[str]
+    test_docsets: list[str]
+    method: str
+    alpha: float  # the best on the tune split
+    tune: tuple[float, float]  # (coefficient, p) of the power-mean score on the tune split
+    test: tuple[float, float] | None  # the same alpha on the held-out split
+    test_baselines: dict  # score -> (coefficient, p) on the held-out split: original, modified, tac2008
+
+
+def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA_GRID) -> list[AlphaTuning]:
+    """Maskey & Rosenberg §5: split the docsets at random in two halves, search alpha on the tune
+    half for the best correlation of the power-mean score with the judgment (by each method, at the
+    summary level), and report that alpha's correlation on the held-out half, beside the original
+    and modified scores' and TAC 2008's there."""
+    summaries = judged_summaries(collection, criterion)
+    docsets = sorted({s.docset for s in summaries})
+    if len(docsets) < 2:
+        raise ValueError("tuning alpha needs judged summaries of at least two docsets (a tune and a test split)")
+    random.Random(seed).shuffle(docsets)
+    tune_names, test_names = sorted(docsets[: len(docsets) // 2]), sorted(docsets[len(docsets) // 2:])
+    inputs = variant_inputs(collection)
+    tune = [s for s in summaries if s.docset in tune_names]
+    test = [s for s in summaries if s.docset in test_names]
+    by_alpha = {alpha: variant_scores(inputs, alpha) for alpha in grid}
+    baselines = _with_variants(test, by_alpha[grid[0]])
     results = []
-    for name in [*STANDARD, "power_mean", "tac2008"]:
-        points = [(fmean(scores[name]), judged[s], system_of[s]) for s, scores in per_summary.items() if scores.get(name)]
-        results.append(JudgmentCorrelation(name, "summary", len(points),
-                                           correlations([p[0] for p in points], [p[1] for p in points])))
-        systems = defaultdict(list)
-        for score, judgment, system in points:
-            systems[system].append((score, judgment))
-        means = [(fmean(s for s, _ in v), fmean(j for _, j in v)) for v in systems.values()]
-        results.append(JudgmentCorrelation(name, "system", len(means),
-                                           correlations([m[0] for m in means], [m[1] for m in means])))
+    for method in METHODS:
+        scored = []
+        for alpha in grid:
+            found = correlations([v["power_mean"] for v in _with_variants(tune, by_alpha[alpha])], [s.judgment for s in tune])[method]
+            if found is not None and not math.isnan(found[0]):
+                scored.append((found[0], alpha, found))
+        if not scored:
+            continue
+        _, alpha, on_tune = max(scored)
+        on_test = correlations([v["power_mean"] for v in _with_variants(test, by_alpha[alpha])], [s.judgment for s in test])[method]
+        results.append(AlphaTuning(tune_names, test_names, method, alpha, on_tune, on_test, {
+            name: correlations([v[name] for v in baselines], [s.judgment for s in test])[method]
+            for name in ("original", "modified", "tac2008")
+        }))
     return results

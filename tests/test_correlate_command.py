@@ -37,6 +37,15 @@ def test_duc_2006_scores_against_content_responsiveness(shared_data):
     out, _ = run("correlate", collection="DUC 2006", alpha=0.5)
     assert out.splitlines()[0] == "score\tlevel\tn\tpearson\tspearman\tkendall"
 
+    # Alpha tuned on half of the docsets, reported on the other half.
+    tunings = json.loads(run("correlate", collection="DUC 2006", tune=True, format="json")[0])
+    assert [t["method"] for t in tunings] == ["pearson", "spearman", "kendall"]
+    for tuning in tunings:
+        assert set(tuning["tune_docsets"]).isdisjoint(tuning["test_docsets"])
+        assert -3 <= tuning["alpha"] <= 3 and tuning["test"] is not None
+    table, _ = run("correlate", collection="DUC 2006", tune=True)
+    assert table.splitlines()[0].startswith("tune docsets: ")
+
 
 def test_a_criterion_not_judged_says_what_is(demo):
     _, err = run("correlate", collection=demo["collection"].name, criterion="fluency")

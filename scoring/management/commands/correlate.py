@@ -1,10 +1,11 @@
 import json
 import math
+from dataclasses import asdict
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from annotator.models import HumanJudgment
-from scoring.judgment_records import judgment_correlations
+from scoring.judgment_records import judgment_correlations, tune_alpha
 from scoring.management.lookup import collection_and_docset
 
 
@@ -27,6 +28,10 @@ class Command(BaseCommand):
         parser.add_argument("--criterion", default="content responsiveness")
         parser.add_argument("--alpha", type=float, default=1.0, help="the power mean's alpha (default 1: arithmetic)")
         parser.add_argument("--format", choices=["table", "json"], default="table")
+        parser.add_argument("--tune", action="store_true",
+                            help="tune alpha on a random half of the docsets and report it on the other half "
+                                 "(Maskey & Rosenberg §5)")
+        parser.add_argument("--seed", type=int, default=0, help="the split's random seed (with --tune)")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"])
@@ -35,6 +40,9 @@ class Command(BaseCommand):
         if options["criterion"] not in criteria:
             self.stderr.write(f"No judgment {options['criterion']!r} in {collection.name} "
                               f"(judged: {', '.join(criteria) or 'nothing yet; see import_judgments'}).")
+            return
+        if options["tune"]:
+            self._tune(collection, options)
             return
         results = judgment_correlations(collection, options["criterion"], options["alpha"])
         if options["format"] == "json":
@@ -45,3 +53,18 @@ class Command(BaseCommand):
         self.stdout.write("score\tlevel\tn\tpearson\tspearman\tkendall")
         for r in results:
             self.stdout.write("\t".join([r.score, r.level, str(r.n), *(_cell(r.results[m]) for m in ("pearson", "spearman", "kendall"))]))
+
+    def _tune(self, collection, options):
+        try:
+            tunings = tune_alpha(collection, options["criterion"], options["seed"])
+        except ValueError as problem:
+            raise CommandError(str(problem)) from None
+        if options["format"] == "json":
+            self.stdout.write(json.dumps([asdict(t) for t in tunings], indent=2))
+            return
+        if tunings:
+            self.stdout.write(f"tune docsets: {', '.join(tunings[0].tune_docsets)}; test docsets: {', '.join(tunings[0].test_docsets)}")
+        self.stdout.write("method\tbest alpha\tpower mean (tune)\tpower mean (test)\toriginal (test)\tmodified (test)\ttac2008 (test)")
+        for t in tunings:
+            self.stdout.write("\t".join([t.method, f"{t.alpha:g}", _cell(t.tune), _cell(t.test),
+                                          *(_cell(t.test_baselines[n]) for n in ("original", "modified", "tac2008"))]))

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants"]
+MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants", "scoring.stability"]
 
 
 @pytest.mark.parametrize("name", MODULES)

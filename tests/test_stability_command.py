@@ -1,0 +1,37 @@
+"""python manage.py stability: a stored pyramid's sub-pyramids, error probabilities and jackknife."""
+
+import json
+
+import pytest
+from django.core.management.base import CommandError
+
+from .helpers import import_files, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.shared_data
+def test_d0601_by_pyramid_order(shared_data):
+    folder = shared_data / "duc2006-nist"
+    import_files(folder / "allpyramids/D0601.pyr", *sorted((folder / "allpans").glob("*.D0601.*.pan")), collection="DUC 2006")
+    document = json.loads(run("stability", collection="DUC 2006", docset="D0601", format="json")[0])
+    assert len(document["models"]) == 4 and document["average_scu_count"] > 0
+    assert [o["pyramids"] for o in document["orders"]] == [4, 6, 4, 1]
+    assert document["orders"][-1]["spearman"] == pytest.approx(1.0)
+    assert [e["order"] for e in document["errors"]] == [1, 2, 3]
+    # The full pyramid's modified score of peer 10 is NIST's 0.2644 (the min, mean and max of one).
+    low, mean, high = document["orders"][-1]["scores"]["10"]
+    assert round(mean, 4) == 0.2644 and low == high == mean
+    assert len(document["jackknifed_peers"]) == 22 and len(document["jackknifed_models"]) == 4
+    table, _ = run("stability", collection="DUC 2006", docset="D0601")
+    assert table.splitlines()[1] == "order\tpyramids\tmean spearman\tp1\tp2\tp3\tp\tdata points"
+
+
+def test_the_pyramid_must_be_named_when_there_are_several(demo):
+    from annotator.models import Pyramid
+
+    Pyramid.objects.create(docset=demo["pyramid"].docset, name="second")
+    with pytest.raises(CommandError, match="name one pyramid with --pyramid"):
+        run("stability", collection=demo["collection"].name, docset="DEMO01")
+    out, _ = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="DEMO01")
+    assert out.startswith("pyramid DEMO01: models ")

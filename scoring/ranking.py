@@ -9,6 +9,7 @@ Every scored annotation is one observation, as in the paper (a docset annotated 
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
@@ -74,14 +75,17 @@ def rank_systems(rows: Iterable, score: str = "modified", docset_factor: bool = 
     if len(set(systems)) < 2:
         raise ValueError("comparing systems needs scores of at least two systems")
     anova = anova_by_factor(values, systems, [d for _, d, _ in data] if docset_factor else None)
-    pairs, hsd = tukey_hsd(values, systems, anova.mse, anova.df_residual, significance)
+    if anova.df_residual > 0:
+        pairs, hsd = tukey_hsd(values, systems, anova.mse, anova.df_residual, significance)
+    else:  # one score per system: no error term, so no test (the means are still worth reading)
+        pairs, hsd = [], math.nan
     grouped = defaultdict(list)
     for system, value in zip(systems, values):
         grouped[system].append(value)
     means = {system: fmean(v) for system, v in grouped.items()}
     order = sorted(means, key=lambda s: (-means[s], _natural(s)))
     needed = None
-    if anova.between_var > 0 and anova.within_var > 0:
+    if anova.df_residual > 0 and anova.between_var > 0 and anova.within_var > 0:
         needed = anova_power_n(len(means), anova.between_var, anova.within_var, power, power_level)
     return SystemRanking(
         score=score, means=[(s, len(grouped[s]), means[s]) for s in order], anova=anova, hsd=hsd, pairs=pairs,

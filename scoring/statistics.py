@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from statistics import fmean as mean
 from typing import Mapping, Sequence
 
+import numpy as np
 from scipy import optimize, stats
 
 
@@ -87,7 +88,8 @@ def anova_by_factor(values: Sequence[float], factor: Sequence[str], block: Seque
         frame["block"] = list(block)
         formula += " + C(block)"
     model = smf.ols(formula, frame).fit()
-    table = anova_lm(model)
+    with np.errstate(divide="ignore", invalid="ignore"):  # no residual: F and p are NaN, said so by the caller
+        table = anova_lm(model)
     grouped = frame.groupby("factor")["value"]
     return AnovaTable(
         f=float(table.loc["C(factor)", "F"]), p=float(table.loc["C(factor)", "PR(>F)"]),

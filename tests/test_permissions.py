@@ -77,6 +77,8 @@ PAGES = [
     ("assign", "get", page("assign", C), None, ADMINS),
     ("progress", "get", page("collection-progress", C), None, READERS),
     ("scores", "get", page("collection-scores", C), None, READERS),
+    ("reports", "get", page("collection-reports", C), None, READERS),
+    ("a report", "get", page("collection-report", C, "pyramids"), None, READERS),
     ("docset detail", "get", page("docset-detail", D), None, READERS),
     ("summary create", "get", page("summary-create", D), None, ADMINS),
     ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, READERS),

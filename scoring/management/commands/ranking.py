@@ -1,4 +1,5 @@
 import json
+import math
 from dataclasses import asdict
 
 from django.core.management.base import BaseCommand, CommandError
@@ -44,7 +45,10 @@ class Command(BaseCommand):
         write("")
         write(f"ANOVA, system as factor{' (and docset)' if options['docset_factor'] else ''}: "
               f"F({a.df_factor}, {a.df_residual}) = {a.f:.4f}, p = {a.p:.6g}")
-        write(f"Tukey's HSD ({options['significance']}): {ranking.hsd:.4f}")
+        if math.isnan(ranking.hsd):
+            write("Tukey's HSD: — (one score per system: no error term to test with)")
+        else:
+            write(f"Tukey's HSD ({options['significance']}): {ranking.hsd:.4f}")
         write("peers\tmean\tbetter than\tmean")
         for group in ranking.groups:
             write(f"{', '.join(group.better)}\t{group.better_mean:.4f}\t{', '.join(group.worse)}\t{group.worse_mean:.4f}")

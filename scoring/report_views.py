@@ -1,0 +1,105 @@
+"""The organizers' reports: a page per report, computed in the background on first view and kept
+until the records change; every table downloadable as CSV, the whole result as JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import mark_safe
+
+from annotator.models import HumanJudgment, Pyramid
+from annotator.views.guards import collection_for
+
+from . import plots
+from .models import Report
+from .reports import KINDS, compute_report, fingerprint
+
+SCORES = ["modified", "original", "coverage", "comprehensive"]
+
+
+def _parameters(collection, kind: str, query) -> dict:
+    """A report's parameters from the query string, checked (unknown values fall back to defaults)."""
+    if kind == "ranking":
+        return {"score": query.get("score") if query.get("score") in SCORES else "modified",
+                "docset_factor": query.get("docset_factor") == "1"}
+    if kind == "correlation":
+        criteria = _criteria(collection)
+        try:
+            alpha = float(query.get("alpha", "1"))
+        except ValueError:
+            alpha = 1.0
+        chosen = query.get("criterion") if query.get("criterion") in criteria else (criteria[0] if criteria else "")
+        return {"criterion": chosen, "alpha": alpha}
+    if kind == "stability":
+        pyramids = _pyramids(collection)
+        wanted = query.get("pyramid", "")
+        chosen = next((p.pk for p in pyramids if str(p.pk) == wanted), pyramids[0].pk if pyramids else None)
+        return {"pyramid": chosen, "score": query.get("score") if query.get("score") in ("modified", "original") else "modified"}
+    return {}
+
+
+def _criteria(collection) -> list[str]:
+    return sorted(set(HumanJudgment.objects.filter(summary__docset__collection=collection).values_list("criterion", flat=True)))
+
+
+def _pyramids(collection):
+    return list(Pyramid.objects.filter(docset__collection=collection).select_related("docset").order_by("docset__name", "name"))
+
+
+@login_required
+def reports_index(request, pk):
+    collection = collection_for(request, pk)
+    return render(request, "scoring/reports.html", {
+        "collection": collection, "kinds": KINDS, "criteria": _criteria(collection), "pyramids": _pyramids(collection),
+        "scores": SCORES,
+    })
+
+
+def _current(collection, kind, parameters, user) -> Report:
+    """The report for the records as they are now: the one computed already, or a new one queued."""
+    stamp = fingerprint(collection, parameters)
+    report = Report.objects.filter(collection=collection, kind=kind, fingerprint=stamp).exclude(
+        status=Report.Status.FAILED, error__startswith="The computation stopped").first()
+    if report is None:
+        report = Report.objects.create(collection=collection, kind=kind, parameters=parameters, fingerprint=stamp,
+                                       requested_by=user)
+        transaction.on_commit(lambda: compute_report.enqueue(report.pk))
+    return report
+
+
+@login_required
+def report_detail(request, pk, kind):
+    collection = collection_for(request, pk)
+    if kind not in KINDS:
+        raise Http404("no such report")
+    parameters = _parameters(collection, kind, request.GET)
+    report = _current(collection, kind, parameters, request.user)
+    report.refresh_from_db()  # an immediate backend has computed it by now
+    export = request.GET.get("format")
+    if report.status == Report.Status.DONE and export == "json":
+        response = HttpResponse(json.dumps(report.result, indent=2), content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{kind}.json"'
+        return response
+    if report.status == Report.Status.DONE and export == "csv":
+        try:
+            table = report.result["tables"][int(request.GET.get("table", "0"))]
+        except (ValueError, IndexError):
+            raise Http404("no such table") from None
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(table["columns"])
+        writer.writerows(["" if v is None else v for v in row] for row in table["rows"])
+        response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{kind}-{request.GET.get("table", "0")}.csv"'
+        return response
+    svgs = [mark_safe(plots.render(plot)) for plot in (report.result or {}).get("plots", [])]  # noqa: S308 - labels are escaped
+    context = {"collection": collection, "report": report, "kind": kind, "title": KINDS[kind], "svgs": svgs,
+               "query": request.GET.urlencode(), "parameters": parameters}
+    template = "scoring/report_body.html" if request.htmx else "scoring/report.html"
+    return render(request, template, context)

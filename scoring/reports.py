@@ -1,0 +1,226 @@
+"""The organizers' reports of a collection: each one tables (and the data of its plots), computed
+from the records by the functions of this package, in the background, and kept until the records
+change (`fingerprint`).
+
+A report's result is JSON: {"tables": [{"title", "columns", "rows", "note"?}], "plots": [...]}.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+from collections import Counter, defaultdict
+from statistics import fmean, quantiles, stdev
+
+from django.db.models import Count, Max, Sum
+from django.utils import timezone
+from django_tasks import task
+from scipy import stats
+
+from annotator.models import SCU, Collection, Contributor, HumanJudgment, PeerAnnotation, Pyramid
+
+from .agreement_records import peer_agreement, pyramid_agreement, score_agreement
+from .judgment_records import judgment_correlations
+from .models import Report
+from .ranking import observations, rank_systems
+from .records import score_collection
+from .stability_records import pyramid_stability
+
+logger = logging.getLogger(__name__)
+
+KINDS = {
+    "peer-agreement": "Agreement on peer annotations",
+    "pyramid-agreement": "Agreement on pyramids",
+    "ranking": "Systems compared",
+    "correlation": "Scores against human judgments",
+    "stability": "Pyramid size and stability",
+    "pyramids": "Pyramid shapes",
+}
+
+
+def fingerprint(collection: Collection, parameters: dict) -> str:
+    """Which state of the records a report comes from: the collection's conventions, how many
+    pyramids, annotations and judgments there are and when any was last changed (every edit
+    raises its record's `updated_at`), and the report's parameters."""
+    pyramids = Pyramid.objects.filter(docset__collection=collection).aggregate(n=Count("id"), last=Max("updated_at"))
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).aggregate(
+        n=Count("id"), last=Max("updated_at"))
+    judgments = HumanJudgment.objects.filter(summary__docset__collection=collection).aggregate(n=Count("id"), total=Sum("value"))
+    state = [collection.weight_convention, collection.average_rounding, pyramids, annotations, judgments, parameters]
+    return hashlib.sha256(json.dumps(state, default=str, sort_keys=True).encode()).hexdigest()
+
+
+def _n(value, digits: int = 4):
+    """Numbers for JSON: rounded, and None where undefined."""
+    if value is None or (isinstance(value, float) and (math.isnan(value) or math.isinf(value))):
+        return None
+    return round(value, digits) if isinstance(value, float) else value
+
+
+def _table(title: str, columns: list[str], rows: list[list], note: str = "") -> dict:
+    return {"title": title, "columns": columns, "rows": [[_n(v) for v in row] for row in rows], "note": note}
+
+
+# -- the reports -----------------------------------------------------------------------------------
+
+def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
+    peers, pooled = peer_agreement(collection)
+    correlations, anovas = score_agreement(collection)
+    worst_first = sorted(peers, key=lambda p: (math.inf if math.isnan(p.alpha["dice"]) else p.alpha["dice"]))
+    return {"tables": [
+        _table("Per peer, worst agreement first (alpha with 1 - Dice)",
+               ["docset", "peer", "annotators", "SCUs", "alpha dice", "alpha binary", "alpha binary'", "matched SCUs (Jaccard)"],
+               [[p.docset, p.peer, ", ".join(p.annotators), p.units, p.alpha["dice"], p.alpha["binary"],
+                 p.alpha["binary_reduced"], p.matched_jaccard] for p in worst_first],
+               "Units: the SCUs at least one annotator matched; values: the PSEs each found for it (Passonneau 2009 §4.1.3)."),
+        _table("Pooled", ["scope", "peers", "SCUs", "alpha dice", "alpha binary", "alpha binary'"],
+               [[p.scope, p.peers, p.units, p.alpha["dice"], p.alpha["binary"], p.alpha["binary_reduced"]] for p in pooled]),
+        _table("Scores of the same peers by two annotators (Pearson)", ["annotators", "score", "peer", "n", "r", "p", "95% low", "95% high"],
+               [[" vs ".join(c.annotators), c.score, c.scope, c.n, c.r, c.p, c.low, c.high] for c in correlations]),
+        _table("ANOVA with annotator as factor (acceptance test)", ["score", "F", "p", "annotations per annotator"],
+               [[a.score, a.f, a.p, ", ".join(f"{k}: {v}" for k, v in a.groups.items())] for a in anovas],
+               "A p above 0.05 means the annotators' score means do not differ significantly (§5.1)."),
+    ], "plots": []}
+
+
+def pyramid_agreement_report(collection: Collection, parameters: dict) -> dict:
+    results, skipped = pyramid_agreement(collection)
+    return {"tables": [_table(
+        "Per docset", ["docset", "pyramids", "annotators", "words", "alpha MASI (2009)", "alpha MASI (NLTK)", "alpha Jaccard", "alpha nominal"],
+        [[r.docset, ", ".join(r.pyramids), ", ".join(r.annotators), r.units, r.alpha["masi"], r.alpha["masi_nltk"],
+          r.alpha["jaccard"], r.alpha["nominal"]] for r in results],
+        "Units: each word of the models put in an SCU by someone; values: the other words of its SCU (§4.1.4)."
+        + (" Left out: " + "; ".join(skipped) if skipped else ""),
+    )], "plots": []}
+
+
+def ranking_report(collection: Collection, parameters: dict) -> dict:
+    score = parameters.get("score", "modified")
+    rows = score_collection(collection)
+    ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")))
+    values = defaultdict(list)
+    for system, _, value in observations(rows, score):
+        values[system].append(value)
+
+    def interval(system):
+        v = values[system]
+        if len(v) < 2:
+            return None, None
+        half = stats.t.ppf(0.975, len(v) - 1) * stdev(v) / math.sqrt(len(v))
+        return fmean(v) - half, fmean(v) + half
+
+    means = [[s, n, m, *interval(s)] for s, n, m in ranking.means]
+    a = ranking.anova
+    return {
+        "tables": [
+            _table(f"Mean {score} score per system", ["system", "observations", "mean", "95% low", "95% high"], means),
+            _table("ANOVA, system as factor" + (" (and docset)" if parameters.get("docset_factor") else ""),
+                   ["F", "df", "df residual", "p", "Tukey's HSD (0.05)", "docsets needed (power 0.99, level 0.01)"],
+                   [[a.f, a.df_factor, a.df_residual, _n(a.p, 8), ranking.hsd, ranking.docsets_needed]]),
+            _table("Significantly distinct groups (Tukey's HSD)", ["peers", "mean", "better than", "mean"],
+                   [[", ".join(g.better), g.better_mean, ", ".join(g.worse), g.worse_mean] for g in ranking.groups]),
+        ],
+        "plots": [
+            {"type": "intervals", "title": f"Mean {score} score with its 95% interval",
+             "labels": [m[0] for m in means], "values": [_n(m[2]) for m in means],
+             "low": [_n(m[3]) for m in means], "high": [_n(m[4]) for m in means]},
+            {"type": "boxes", "title": f"Distribution of {score} scores per system",
+             "labels": [m[0] for m in means], "boxes": [_five_numbers(values[m[0]]) for m in means]},
+        ],
+    }
+
+
+def _five_numbers(values: list[float]) -> list[float]:
+    ordered = sorted(values)
+    q1, median, q3 = quantiles(ordered, n=4) if len(ordered) > 1 else (ordered[0],) * 3
+    return [_n(ordered[0]), _n(q1), _n(median), _n(q3), _n(ordered[-1])]
+
+
+def correlation_report(collection: Collection, parameters: dict) -> dict:
+    criterion = parameters.get("criterion") or "content responsiveness"
+    results = judgment_correlations(collection, criterion, float(parameters.get("alpha", 1.0)))
+
+    def cell(found, i):
+        return None if found is None else found[i]
+
+    return {"tables": [_table(
+        f"Scores against {criterion}", ["score", "level", "n", "Pearson", "p", "Spearman", "p", "Kendall", "p"],
+        [[r.score, r.level, r.n, *(cell(r.results[m], i) for m in ("pearson", "spearman", "kendall") for i in (0, 1))]
+         for r in results],
+        f"power_mean: Maskey & Rosenberg's score at alpha = {parameters.get('alpha', 1.0)}; tac2008: the TAC 2008 F-measure.",
+    )], "plots": []}
+
+
+def stability_report(collection: Collection, parameters: dict) -> dict:
+    pyramid = Pyramid.objects.filter(docset__collection=collection, pk=parameters.get("pyramid")).select_related(
+        "docset__collection").first()
+    if pyramid is None:
+        raise ValueError("choose a pyramid of the collection")
+    result = pyramid_stability(pyramid, parameters.get("score", "modified"))
+    errors = {e.order: e for e in result.errors}
+    return {
+        "tables": [
+            _table(f"{pyramid.docset.name}, pyramid {pyramid.name}: by order",
+                   ["order", "pyramids", "mean Spearman with the full pyramid", "p1", "p2", "p3", "p", "data points"],
+                   [[o.order, o.pyramids, o.spearman, *((errors[o.order].p1, errors[o.order].p2, errors[o.order].p3,
+                                                          errors[o.order].p, errors[o.order].data_points)
+                                                         if o.order in errors else [None] * 5)] for o in result.orders],
+                   f"X_a = {result.average_scu_count}; the pyramid predicts {result.optimal_summaries} optimal summaries of that size."),
+            _table("Jackknifed scores (TAC): peers over the leave-one-model-out pyramids; models against the others",
+                   ["summary", "kind", "score"],
+                   [[p, "peer", v] for p, v in sorted(result.jackknifed_peers.items(), key=lambda i: -(i[1] or 0))]
+                   + [[m, "model", v] for m, v in result.jackknifed_models.items()]),
+        ],
+        "plots": [{"type": "lines", "title": "Ranking stability by pyramid order",
+                   "labels": [o.order for o in result.orders],
+                   "series": {"mean Spearman": [_n(o.spearman) for o in result.orders],
+                              "p (error)": [_n(errors[o.order].p) if o.order in errors else None for o in result.orders]}}],
+    }
+
+
+def pyramids_report(collection: Collection, parameters: dict) -> dict:
+    weights = Counter()
+    per_pyramid = defaultdict(Counter)
+    names = dict(Pyramid.objects.filter(docset__collection=collection).values_list("pk", "name"))
+    for pyramid_id, weight in SCU.objects.filter(pyramid__docset__collection=collection).annotate(
+            weight=Count("contributors")).values_list("pyramid_id", "weight"):
+        per_pyramid[pyramid_id][weight] += 1
+        weights[weight] += 1
+    contributors = Contributor.objects.filter(scu__pyramid__docset__collection=collection).count()
+    tiers = sorted(weights)
+    return {
+        "tables": [_table("SCUs per tier (weight)", ["pyramid", *[f"weight {w}" for w in tiers], "SCUs"],
+                          [[names[p], *(c.get(w, 0) for w in tiers), sum(c.values())] for p, c in sorted(
+                              per_pyramid.items(), key=lambda i: names[i[0]])]
+                          + [["all", *(weights[w] for w in tiers), sum(weights.values())]],
+                          f"{contributors} contributors. Fewer SCUs in the upper tiers: the Zipfian shape of N&P 2004 Table 1.")],
+        "plots": [{"type": "bars", "title": "SCUs per tier, all pyramids",
+                   "labels": [str(w) for w in tiers], "values": [weights[w] for w in tiers]}],
+    }
+
+
+COMPUTE = {
+    "peer-agreement": peer_agreement_report, "pyramid-agreement": pyramid_agreement_report, "ranking": ranking_report,
+    "correlation": correlation_report, "stability": stability_report, "pyramids": pyramids_report,
+}
+
+
+@task()
+def compute_report(report_id: int) -> None:
+    report = Report.objects.select_related("collection").get(pk=report_id)
+    if report.status != Report.Status.QUEUED:
+        return
+    Report.objects.filter(pk=report.pk).update(status=Report.Status.RUNNING)
+    try:
+        result = COMPUTE[report.kind](report.collection, report.parameters)
+    except ValueError as problem:  # the data do not allow it (e.g. one system only): said on the page
+        Report.objects.filter(pk=report.pk).update(status=Report.Status.FAILED, error=str(problem), finished_at=timezone.now())
+    except Exception:
+        logger.exception("report %s failed", report.pk)
+        Report.objects.filter(pk=report.pk).update(status=Report.Status.FAILED, finished_at=timezone.now(),
+                                                   error="The computation stopped on an unexpected error, which has been logged.")
+        raise
+    else:
+        Report.objects.filter(pk=report.pk).update(status=Report.Status.DONE, result=result, finished_at=timezone.now())

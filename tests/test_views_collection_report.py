@@ -1,0 +1,91 @@
+"""GET /collections/<pk>/reports/<kind>/: computed in the background, kept until the records change."""
+
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from annotator import peer_editing
+from annotator.models import PeerAnnotation
+from scoring.models import Report
+
+pytestmark = pytest.mark.django_db
+
+
+def url(demo, kind, query=""):
+    return reverse("collection-report", args=[demo["collection"].pk, kind]) + query
+
+
+@pytest.fixture
+def organizer(client, demo, django_capture_on_commit_callbacks):
+    client.force_login(demo["organizer"])
+
+    def get(kind, query="", **headers):
+        # The first view queues the report (its task runs once the request's transaction commits,
+        # here at the end of the block); the page then shows it computed.
+        with django_capture_on_commit_callbacks(execute=True):
+            client.get(url(demo, kind, query), **headers)
+        return client.get(url(demo, kind, query), **headers)
+
+    return get
+
+
+@pytest.mark.parametrize("kind, expected", [
+    ("pyramids", "SCUs per tier (weight)"),
+    ("peer-agreement", "Per peer, worst agreement first"),
+    ("pyramid-agreement", "Per docset"),
+    ("ranking", "Mean modified score per system"),
+    ("stability", "pyramid DEMO01: by order"),
+])
+def test_each_report_renders_its_tables(organizer, kind, expected):
+    response = organizer(kind)
+    assert response.status_code == 200 and expected in response.content.decode()
+
+
+def test_plots_are_inline_svg(organizer):
+    page = organizer("ranking").content.decode()
+    assert page.count('<svg xmlns="http://www.w3.org/2000/svg"') == 2 and "<script" not in page.split("<main>")[1]
+
+
+def test_a_report_is_kept_until_the_records_change(organizer, demo):
+    organizer("ranking")
+    organizer("ranking")
+    assert Report.objects.filter(kind="ranking").count() == 1
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
+                                               annotator=demo["annotator"])
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
+    organizer("ranking")
+    assert Report.objects.filter(kind="ranking").count() == 2
+
+
+def test_tables_download_as_csv_and_the_result_as_json(organizer):
+    organizer("ranking")
+    table = list(csv.reader(io.StringIO(organizer("ranking", "?format=csv&table=0").content.decode())))
+    assert table[0] == ["system", "observations", "mean", "95% low", "95% high"] and len(table) == 4
+    document = organizer("ranking", "?format=json").json()
+    assert document["tables"][0]["title"] == "Mean modified score per system"
+    assert organizer("ranking", "?format=csv&table=9").status_code == 404
+
+
+def test_a_report_the_data_do_not_allow_says_why(organizer, demo):
+    PeerAnnotation.objects.exclude(peer__author="1").delete()
+    assert "at least two systems" in organizer("ranking").content.decode()
+
+
+def test_a_queued_report_polls(client, demo):
+    client.force_login(demo["organizer"])  # without running the on-commit enqueue: it stays queued
+    page = client.get(url(demo, "pyramids")).content.decode()
+    assert 'hx-trigger="every 1s"' in page and "Queued" in page
+
+
+@pytest.mark.parametrize("who, status", [("annotator", 403), ("outsider", 404), ("admin", 200)])
+def test_who_may_read_reports(client, demo, who, status):
+    client.force_login(demo[who])
+    assert client.get(url(demo, "pyramids")).status_code == status
+    assert client.get(reverse("collection-reports", args=[demo["collection"].pk])).status_code == status
+
+
+def test_unknown_reports_are_404(client, demo):
+    client.force_login(demo["admin"])
+    assert client.get(url(demo, "nonsense")).status_code == 404

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from annotator.models import PSE, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
+from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
 
 from .agreement import dice, jaccard, krippendorff_alpha, masi, masi_nltk, nominal
 from .agreement_units import peer_units, pyramid_units, word_scus, words
@@ -41,7 +41,7 @@ class PeerAgreement:
     units: int  # SCUs matched by at least one annotator
     alpha: dict[str, float]  # dice, binary, binary_reduced
     matched_jaccard: float  # |SCUs both matched| / |SCUs either matched| (a plain overlap, for reading)
-    unit_rows: list = field(default_factory=list, repr=False)
+    disagreements: list = field(default_factory=list)  # (SCU uid, label, PSEs each annotator found), where they differ
 
 
 @dataclass
@@ -82,10 +82,12 @@ def peer_agreement(collection: Collection, docset: str | None = None) -> tuple[l
         units, reduced = peer_units(per_annotator), peer_units(per_annotator, reduced=True)
         matched = [set(c) for c in per_annotator]
         union = set().union(*matched)
+        differing = sorted(scu for scu in union if len({c.get(scu, 0) for c in per_annotator}) > 1)
         peers.append(PeerAgreement(
             docset=first.pyramid.docset.name, peer=first.peer.author, pyramid=first.pyramid.name,
             annotators=[_annotator_name(a) for a in group], units=len(units), alpha=_alphas(units, reduced),
             matched_jaccard=len(set.intersection(*matched)) / len(union) if union else 1.0,
+            disagreements=[(scu, [c.get(scu, 0) for c in per_annotator]) for scu in differing],
         ))
         for scope in (first.pyramid.docset.name, "all"):
             pooled_units[scope][0].extend(units)
@@ -96,6 +98,10 @@ def peer_agreement(collection: Collection, docset: str | None = None) -> tuple[l
                         units=len(units), alpha=_alphas(units, reduced))
         for scope, (units, reduced) in sorted(pooled_units.items(), key=lambda item: (item[0] == "all", item[0]))
     ]
+    found = {pk: (uid, label) for pk, uid, label in SCU.objects.filter(
+        pk__in={scu for p in peers for scu, _ in p.disagreements}).values_list("pk", "uid", "label")}
+    for p in peers:
+        p.disagreements = [(*found[scu], counts) for scu, counts in p.disagreements]
     peers.sort(key=lambda p: (p.docset, int(p.peer) if p.peer.isdigit() else 10**9, p.peer))
     return peers, pooled
 

@@ -75,6 +75,10 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
                [[p.docset, p.peer, ", ".join(p.annotators), p.units, p.alpha["dice"], p.alpha["binary"],
                  p.alpha["binary_reduced"], p.matched_jaccard] for p in worst_first],
                "Units: the SCUs at least one annotator matched; values: the PSEs each found for it (Passonneau 2009 §4.1.3)."),
+        _table("Disagreements, worst-agreeing peers first", ["docset", "peer", "SCU", "label", "PSEs found by each annotator"],
+               [[p.docset, p.peer, uid, label, " / ".join(f"{a}: {n}" for a, n in zip(p.annotators, counts))]
+                for p in worst_first for uid, label, counts in p.disagreements],
+               "Each SCU the annotators of a peer did not match the same number of times."),
         _table("Pooled", ["scope", "peers", "SCUs", "alpha dice", "alpha binary", "alpha binary'"],
                [[p.scope, p.peers, p.units, p.alpha["dice"], p.alpha["binary"], p.alpha["binary_reduced"]] for p in pooled]),
         _table("Scores of the same peers by two annotators (Pearson)", ["annotators", "score", "peer", "n", "r", "p", "95% low", "95% high"],

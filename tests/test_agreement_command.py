@@ -31,6 +31,11 @@ def test_d0631_two_sites(d0631):
     assert len(peers) == 22 and all(p.annotators == ["114", "115"] for p in peers)
     # The data's README: mean Jaccard of the matched-SCU sets per peer = 0.776.
     assert round(fmean(p.matched_jaccard for p in peers), 3) == 0.776
+    # Where they differ, said SCU by SCU: a peer whose matched SCUs differ has some.
+    for peer in peers:
+        assert peer.matched_jaccard == 1 or peer.disagreements
+        for uid, label, (a, b) in peer.disagreements:
+            assert a != b and uid > 0 and label
     (docset, everything) = pooled
     assert docset.scope == "D0631" and everything.scope == "all" and docset.units == everything.units
     assert 0 < everything.alpha["dice"] < 1  # its value is checked against NLTK below
@@ -69,16 +74,19 @@ def test_d0631_pooled_alpha_equals_nltks(d0631):
 
 
 @pytest.mark.shared_data
-def test_the_matter_pyramids_of_two_annotators(shared_data):
+def test_the_matter_pyramids_of_three_annotators(shared_data):
+    """Three annotators' pyramids of the same five student summaries; their texts differ in
+    separator lines and whitespace, so words align them."""
     folder = shared_data / "pyreval-matter"
     import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", folder / "Becky_MATTER.pyr", collection="MATTER",
                  docset="MATTER")
+    import_files(folder / "IA/12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER", model_regex=r"(?m)^---\n")
     (result,), skipped = pyramid_agreement(Collection.objects.get(name="MATTER"))
-    assert skipped == [] and result.pyramids == ["Becky_MATTER", "Yinghui_12_10_09_MATTER_fixed"]
+    assert skipped == [] and result.pyramids == ["12_10_09_MATTER_fixed", "Becky_MATTER", "Yinghui_12_10_09_MATTER_fixed"]
     assert result.units > 500  # words of five student summaries put in an SCU by someone
     assert -1 < result.alpha["masi"] < 1 and result.alpha["masi"] != result.alpha["masi_nltk"]
     out, _ = run("agreement", collection="MATTER", kind="pyramids")
-    assert out.splitlines()[1].startswith("MATTER\tBecky_MATTER,Yinghui_12_10_09_MATTER_fixed\t")
+    assert out.splitlines()[1].startswith("MATTER\t12_10_09_MATTER_fixed,Becky_MATTER,Yinghui_12_10_09_MATTER_fixed\t")
 
 
 @pytest.mark.shared_data

@@ -42,8 +42,6 @@ class Command(BaseCommand):
             correlations, anovas = score_agreement(collection, options["docset"])
             document = {"peers": [asdict(p) for p in peers], "pooled": [asdict(p) for p in pooled],
                         "score_correlations": [asdict(c) for c in correlations], "anova_by_annotator": [asdict(a) for a in anovas]}
-            for row in document["peers"]:
-                row.pop("unit_rows", None)
             if options["format"] == "json":
                 self.stdout.write(json.dumps(_json_ready(document), indent=2))
                 return

@@ -76,7 +76,9 @@ def rank_systems(rows: Iterable, score: str = "modified", docset_factor: bool = 
         raise ValueError("comparing systems needs scores of at least two systems")
     anova = anova_by_factor(values, systems, [d for _, d, _ in data] if docset_factor else None)
     if anova.df_residual > 0:
-        pairs, hsd = tukey_hsd(values, systems, anova.mse, anova.df_residual, significance)
+        # One-way: statsmodels' Tukey; with the docset as a factor, that model's error term.
+        pairs, hsd = (tukey_hsd(values, systems, anova.mse, anova.df_residual, significance) if docset_factor
+                      else tukey_hsd(values, systems, significance=significance))
     else:  # one score per system: no error term, so no test (the means are still worth reading)
         pairs, hsd = [], math.nan
     grouped = defaultdict(list)

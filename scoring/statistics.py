@@ -112,17 +112,29 @@ def tukey_hsd(values: Sequence[float], factor: Sequence[str], mse: float | None 
     """Tukey's honest significant differences between every pair of groups (Tukey-Kramer for
     unequal group sizes), and the HSD for the mean group size.
 
-    The error term is the one-way ANOVA's unless `mse` and `df_residual` come from another model
-    (e.g. with the docset as a second factor). The studentized range is SciPy's.
+    With the one-way ANOVA's error term this is statsmodels' pairwise_tukeyhsd. With the error
+    term of another model (`mse`, `df_residual`: e.g. with the docset as a second factor, which
+    statsmodels' Tukey does not take) the same Tukey-Kramer comparisons use SciPy's studentized
+    range with that error term.
     """
     groups: dict[str, list[float]] = {}
     for value, name in zip(values, factor):
         groups.setdefault(name, []).append(value)
     k = len(groups)
-    if mse is None:
-        n_total = sum(len(v) for v in groups.values())
-        mse = sum(sum((x - mean(v)) ** 2 for x in v) for v in groups.values()) / (n_total - k)
-        df_residual = n_total - k
+    mean_size = sum(len(v) for v in groups.values()) / k
+    if mse is None or df_residual is None:
+        from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+        result = pairwise_tukeyhsd(list(values), list(factor), alpha=significance)
+        pairs = []
+        for (a, b), difference, p, reject in zip(
+            [(result.groupsunique[i], result.groupsunique[j]) for i, j in zip(*_pair_indices(k))],
+            result.meandiffs, result.pvalues, result.reject,
+        ):
+            better, worse = (b, a) if difference >= 0 else (a, b)  # meandiff = mean(b) - mean(a)
+            pairs.append(TukeyPair(str(better), str(worse), abs(float(difference)), float(p), bool(reject)))
+        one_way_mse = sum(sum((x - mean(v)) ** 2 for x in v) for v in groups.values()) / (len(values) - k)
+        return pairs, float(result.q_crit * math.sqrt(one_way_mse / mean_size))
     pairs = []
     names = list(groups)
     for i, a in enumerate(names):
@@ -132,6 +144,12 @@ def tukey_hsd(values: Sequence[float], factor: Sequence[str], mse: float | None 
             p = float(stats.studentized_range.sf(abs(difference) / error, k, df_residual))
             better, worse = (a, b) if difference >= 0 else (b, a)
             pairs.append(TukeyPair(better, worse, abs(difference), p, p < significance))
-    mean_size = sum(len(v) for v in groups.values()) / k
     hsd = float(stats.studentized_range.isf(significance, k, df_residual) * math.sqrt(mse / mean_size))
     return pairs, hsd
+
+
+def _pair_indices(k: int):
+    """The (i, j) index pairs, i < j, in statsmodels' order."""
+    import numpy as np
+
+    return np.triu_indices(k, 1)

@@ -31,9 +31,13 @@ def test_table_9_means_and_table_6_p(duc2006):
 
 
 @pytest.mark.shared_data
-def test_our_tukey_equals_statsmodels(duc2006):
+def test_tukey_with_a_given_error_term_equals_statsmodels_with_its_own(duc2006):
+    """The Tukey-Kramer comparisons used with the docset as a second factor, given the one-way
+    error term, give what statsmodels gives (the path for a one-way ANOVA)."""
     values, systems = [r.scores.modified for r in duc2006], [r.peer for r in duc2006]
-    ours, _ = tukey_hsd(values, systems)
+    one_way = rank_systems(duc2006).anova
+    ours, hsd = tukey_hsd(values, systems, one_way.mse, one_way.df_residual)
+    assert hsd == pytest.approx(tukey_hsd(values, systems)[1], rel=1e-3)
     theirs = pairwise_tukeyhsd(values, systems, alpha=0.05)
     expected = {frozenset((a, b)): (p, reject) for a, b, _, p, _, _, reject in theirs.summary().data[1:]}
     for pair in ours:

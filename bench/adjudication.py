@@ -1,0 +1,39 @@
+"""Benchmark: aligning the two independent MATTER pyramids (34 and 56 SCUs of the same five
+summaries, ../shared/data/pyramids/pyreval-matter/IA/), from the records, on PostgreSQL.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/adjudication.py
+
+The comparison page itself (issue 8) is not built yet; its target is 300 ms of server time.
+"""
+
+from benchdb import DATA, bench_database
+from pyramid_builder import ROUNDS, timed
+
+
+def main() -> None:
+    from annotator.adjudication import align_pyramids
+    from annotator.alignment import summary
+    from annotator.importing import DucviewImporter
+    from annotator.models import Pyramid
+
+    folder = DATA / "pyreval-matter/IA"
+    DucviewImporter("bench").import_file(folder / "Yinghui_12_10_09_MATTER_fixed.pyr",
+                                         overrides=_docset("MATTER"))
+    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(folder / "12_10_09_MATTER_fixed.pyr",
+                                                                     overrides=_docset("MATTER"))
+    a, b = Pyramid.objects.order_by("id")
+    groups = align_pyramids(a, b)
+    median, worst = timed(lambda: align_pyramids(a, b))
+    print(f"align {a.scus.count()} and {b.scus.count()} SCUs: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}; "
+          f"groups {summary(groups)}")
+
+
+def _docset(name):
+    from annotator.ducview.names import FileIdentity
+
+    return FileIdentity(docset=name)
+
+
+if __name__ == "__main__":
+    with bench_database():
+        main()

@@ -7,6 +7,7 @@ Roles (issue 6):
   Membership with the role "administrator".
 - Organizer: reads everything in a collection and exports its scores; edits nothing. Site-wide
   through the group "Organizers" (annotator.read_all_collections), or a Membership.
+- Adjudicator: reads everything in a collection and compares annotators' work (a Membership).
 - Annotator: a member who sees and works on only what is assigned to them: the pyramids they are
   assigned to build, and their own annotations of the peers assigned to them (with the submitted
   pyramid those are made against). A withdrawn assignment gives nothing.
@@ -22,6 +23,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from .models import Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 
 ADMINISTER_ALL = "annotator.administer_all_collections"
+READER_ROLES = [Role.ADMINISTRATOR, Role.ORGANIZER, Role.ADJUDICATOR]
 READ_ALL = "annotator.read_all_collections"
 ACTIVE = Assignment.ACTIVE
 
@@ -56,7 +58,7 @@ def readable_collections(user) -> QuerySet[Collection]:
         return Collection.objects.all()
     if not _signed_in(user):
         return Collection.objects.none()
-    return Collection.objects.filter(pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ORGANIZER]))
+    return Collection.objects.filter(pk__in=_member_of(user, READER_ROLES))
 
 
 def _assigned(user, **where) -> QuerySet:
@@ -70,7 +72,7 @@ def visible_collections(user) -> QuerySet[Collection]:
     if not _signed_in(user):
         return Collection.objects.none()
     return Collection.objects.filter(
-        Q(pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ORGANIZER]))
+        Q(pk__in=_member_of(user, READER_ROLES))
         | Q(pk__in=_assigned(user).values("pyramid__docset__collection_id"))
     )
 
@@ -152,7 +154,17 @@ def can_read_collection(user, collection: Collection | int) -> bool:
     if reads_everything(user):
         return True
     return _signed_in(user) and Membership.objects.filter(
-        user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ORGANIZER]
+        user=user, collection_id=collection_id, role__in=READER_ROLES
+    ).exists()
+
+
+def can_adjudicate(user, collection: Collection | int) -> bool:
+    """Comparing and merging annotators' work: the collection's administrators and adjudicators."""
+    collection_id = collection if isinstance(collection, int) else collection.pk
+    if is_site_administrator(user):
+        return True
+    return _signed_in(user) and Membership.objects.filter(
+        user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR]
     ).exists()
 
 

@@ -59,6 +59,7 @@ class Role(models.TextChoices):
     ANNOTATOR = "annotator", "Annotator"  # sees and works on what is assigned to them
     ORGANIZER = "organizer", "Organizer"  # reads everything, exports scores, edits nothing
     ADMINISTRATOR = "administrator", "Administrator"  # manages docsets, summaries, members, work
+    ADJUDICATOR = "adjudicator", "Adjudicator"  # reads everything, compares annotators' work (issue 8)
 
 
 class Membership(models.Model):

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .views import collections, imports, users, work
+from .views import collections, compare, imports, users, work
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -27,6 +27,7 @@ urlpatterns = [
     path("collections/<int:pk>/progress/", work.collection_progress, name="collection-progress"),
     path("docsets/<int:pk>/", collections.docset_detail, name="docset-detail"),
     path("docsets/<int:pk>/summaries/new/", collections.summary_create, name="summary-create"),
+    path("docsets/<int:pk>/compare/", compare.pyramid_comparison, name="pyramid-comparison"),
     path("summaries/<int:pk>/", collections.summary_detail, name="summary-detail"),
     path("jobs/<int:pk>/", imports.job_detail, name="job-detail"),
     path("assignments/<int:pk>/withdraw/", work.assignment_withdraw, name="assignment-withdraw"),

@@ -129,6 +129,23 @@ def pyramid_agreement(collection: Collection, docset: str | None = None) -> tupl
         by_docset[pyramid.docset.name].append(pyramid)
     by_docset = {name: group for name, group in by_docset.items() if len(group) >= 2}
     ids = [p.pk for group in by_docset.values() for p in group]
+    models, spans = _models_and_spans(ids)
+    results, skipped = [], []
+    for name, group in by_docset.items():
+        try:
+            units = _pyramid_units(group, models, spans)
+        except ValueError:
+            skipped.append(f"{name}: its pyramids are not built from the same model summaries (their words differ)")
+            continue
+        results.append(PyramidAgreement(
+            docset=name, pyramids=[p.name for p in group], annotators=[_pyramid_annotator(p) for p in group],
+            units=len(units), alpha={key: krippendorff_alpha(units, d) for key, d in PYRAMID_DISTANCES.items()},
+        ))
+    return results, skipped
+
+
+def _models_and_spans(ids) -> tuple[dict, dict]:
+    """Each pyramid's model summaries in order, and its contributor spans by (pyramid, summary)."""
     models = defaultdict(list)
     for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
         models[link.pyramid_id].append(link.summary)
@@ -136,19 +153,23 @@ def pyramid_agreement(collection: Collection, docset: str | None = None) -> tupl
     for pyramid_id, summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id__in=ids).values_list(
             "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu_id"):
         spans[(pyramid_id, summary_id)].append((start, end, scu_id))
-    results, skipped = [], []
-    for name, group in by_docset.items():
-        texts = [[[m.text[s:e].lower() for s, e in words(m.text)] for m in models[p.pk]] for p in group]
-        if any(t != texts[0] for t in texts[1:]):
-            skipped.append(f"{name}: its pyramids are not built from the same model summaries (their words differ)")
-            continue
-        annotators = [[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group]
-        units = pyramid_units(annotators)
-        results.append(PyramidAgreement(
-            docset=name, pyramids=[p.name for p in group], annotators=[_pyramid_annotator(p) for p in group],
-            units=len(units), alpha={key: krippendorff_alpha(units, d) for key, d in PYRAMID_DISTANCES.items()},
-        ))
-    return results, skipped
+    return models, spans
+
+
+def _pyramid_units(group: list[Pyramid], models: dict, spans: dict) -> list:
+    """The units of §4.1.4 for pyramids of the same models (ValueError if their words differ)."""
+    texts = [[[m.text[s:e].lower() for s, e in words(m.text)] for m in models[p.pk]] for p in group]
+    if any(t != texts[0] for t in texts[1:]):
+        raise ValueError("the pyramids are not built from the same model summaries")
+    return pyramid_units([[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group])
+
+
+def pair_agreement(pyramids: list[Pyramid]) -> dict[str, float]:
+    """Alpha for these pyramids only (three queries); ValueError if their models differ."""
+    ids = [p.pk for p in pyramids]
+    models, spans = _models_and_spans(ids)
+    units = _pyramid_units(pyramids, models, spans)
+    return {key: krippendorff_alpha(units, d) for key, d in PYRAMID_DISTANCES.items()}
 
 
 @dataclass

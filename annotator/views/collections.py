@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from .. import assignments
 from ..access import (
     administered_collections,
+    can_adjudicate,
     can_administer,
     is_site_administrator,
     readable_collections,
@@ -166,6 +167,7 @@ def docset_detail(request, pk):
         "annotations": PeerAnnotation.objects.filter(pyramid__docset=docset)
         .select_related("peer", "pyramid", "annotator").order_by("peer__author", "annotator_code"),
         "can_administer": can_administer(request.user, docset.collection),
+        "can_adjudicate": can_adjudicate(request.user, docset.collection),
     })
 
 

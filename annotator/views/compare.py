@@ -1,0 +1,90 @@
+"""Comparing two pyramids of a docset, for adjudicators (issue 8): their SCUs aligned, the words
+they disagree on, their agreement, and the docset's peers scored under each."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from statistics import fmean
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, render
+
+from scoring.agreement_records import pair_agreement
+from scoring.agreement_units import words
+from scoring.records import score_annotations
+from scoring.statistics import pearson
+
+from ..access import can_adjudicate, visible_collections
+from ..adjudication import NotComparable, align_pyramids
+from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
+from ..models import SCU, Docset, PeerAnnotation
+
+WORDS_SHOWN = 30
+
+
+def _word_text(pyramid) -> dict[tuple[int, int], str]:
+    found = {}
+    for position, link in enumerate(pyramid.model_links.select_related("summary").order_by("position")):
+        text = link.summary.text
+        for index, (start, end) in enumerate(words(text)):
+            found[(position, index)] = text[start:end]
+    return found
+
+
+def _phrase(word_ids, text_of) -> str:
+    ordered = [text_of[w] for w in sorted(word_ids) if w in text_of]
+    shown = " ".join(ordered[:WORDS_SHOWN])
+    return shown + (" …" if len(ordered) > WORDS_SHOWN else "")
+
+
+@login_required
+def pyramid_comparison(request, pk):
+    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
+                               .select_related("collection"), pk=pk)
+    if not can_adjudicate(request.user, docset.collection_id):
+        raise PermissionDenied("Comparing annotators' work is for the collection's adjudicators and administrators.")
+    pyramids = list(docset.pyramids.select_related("created_by").order_by("name", "id"))
+    chosen = {str(p.pk): p for p in pyramids}
+    a = chosen.get(request.GET.get("a")) or (pyramids[0] if pyramids else None)
+    b = chosen.get(request.GET.get("b")) or next((p for p in pyramids if p != a), None)
+    context = {"docset": docset, "collection": docset.collection, "pyramids": pyramids, "a": a, "b": b}
+    if a is None or b is None or a == b:
+        context["problem"] = "Choose two different pyramids of the docset." if len(pyramids) > 1 else \
+            "The docset has fewer than two pyramids: assign its creation to two annotators first."
+        return render(request, "annotator/compare.html", context)
+    try:
+        groups = align_pyramids(a, b)
+        alphas = pair_agreement([a, b])
+    except NotComparable as problem:
+        context["problem"] = str(problem).capitalize() + "."
+        return render(request, "annotator/compare.html", context)
+    scus = {(s.pyramid_id, s.uid): s for s in SCU.objects.filter(pyramid__in=[a, b]).annotate(weight=Count("contributors"))}
+    text_of = _word_text(a)
+    rows = [{
+        "group": g,
+        "a": [scus[(a.pk, uid)] for uid in g.a], "b": [scus[(b.pk, uid)] for uid in g.b],
+        "only_a": _phrase(g.only_a_words, text_of), "only_b": _phrase(g.only_b_words, text_of),
+    } for g in groups]
+    counts = summary(groups)
+    context |= {"rows": rows, "alphas": alphas, **_peer_scores(a, b), "counts": {
+        "identical": counts["identical"], "one_to_one": counts[ONE_TO_ONE], "split": counts[SPLIT],
+        "tangle": counts[TANGLE], "only_a": counts[ONLY_A], "only_b": counts[ONLY_B]}}
+    return render(request, "annotator/compare.html", context)
+
+
+def _peer_scores(a, b) -> dict:
+    """The docset's peers' modified scores under each pyramid (where annotated), and Pearson's r."""
+    scores = defaultdict(dict)
+    for row in score_annotations(PeerAnnotation.objects.filter(pyramid__in=[a, b])):
+        scores[row.peer].setdefault(row.pyramid_id, []).append(row.scores.modified)
+    peers = sorted(scores, key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p))
+    table = [(peer, _mean(scores[peer].get(a.pk)), _mean(scores[peer].get(b.pk))) for peer in peers]
+    both = [(x, y) for _, x, y in table if x is not None and y is not None]
+    return {"peer_scores": table, "score_r": pearson([x for x, _ in both], [y for _, y in both]) if both else None}
+
+
+def _mean(values):
+    present = [v for v in values or [] if v is not None]
+    return fmean(present) if present else None

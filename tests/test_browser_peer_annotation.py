@@ -28,6 +28,12 @@ def status(page, text):
     expect(page.locator("#status")).to_contain_text(text)
 
 
+def select(page, phrase):
+    """Drag over peer words, and wait for the page to show them selected (as a person would)."""
+    drag_select(page, "peer", phrase)
+    expect(page.locator("#selection")).to_contain_text(f"Selected: “{phrase}”")
+
+
 def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotation_url):
     from annotator.models import PeerAnnotation
     from scoring.records import score_annotations
@@ -39,13 +45,13 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     page.goto(live_server.url + url)
 
     # Mouse: select, then click the SCU.
-    drag_select(page, "peer", "Apollo 11 landed on the Moon in July 1969")
+    select(page, "Apollo 11 landed on the Moon in July 1969")
     expect(page.locator("#selection")).to_contain_text("Selected: “Apollo 11 landed on the Moon in July 1969”")
     page.click("#scu-1 .scu-head")
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
 
     # Keyboard: select, "/", type part of the label, Enter.
-    drag_select(page, "peer", "Neil Armstrong was the first man to walk on the Moon")
+    select(page, "Neil Armstrong was the first man to walk on the Moon")
     page.keyboard.press("/")
     page.keyboard.type("first person")
     page.keyboard.press("Enter")
@@ -58,25 +64,25 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     page.fill("#scu-filter", "")
 
     # A suggestion, picked.
-    drag_select(page, "peer", "Michael Collins remained in orbit")
+    select(page, "Michael Collins remained in orbit")
     expect(page.locator("#suggestions button").first).to_contain_text("Michael Collins stayed in orbit")
     page.locator("#suggestions button").first.click()
     status(page, "to SCU 4")
 
     # A repetition, and zero-weight content (the 0 key).
-    drag_select(page, "peer", "Apollo 11 landed")
+    select(page, "Apollo 11 landed")
     page.click("#scu-1 .scu-head")
     status(page, "(a repetition)")
-    drag_select(page, "peer", "Buzz Aldrin followed him")
+    select(page, "Buzz Aldrin followed him")
     page.keyboard.press("0")
     status(page, "to nothing in the pyramid")
 
     # A discontinuous PSE: a part added to the selected PSE (p).
-    drag_select(page, "peer", "The astronauts")
+    select(page, "The astronauts")
     page.click("#scu-5 .scu-head")
     status(page, "to SCU 5")
     page.click("#scu-5 .pse")
-    drag_select(page, "peer", "with lunar rock samples")
+    select(page, "with lunar rock samples")
     page.keyboard.press("p")
     status(page, "Added a part to a PSE of SCU 5")
     expect(page.locator("#scu-5 .pse")).to_have_text("The astronauts…with lunar rock samples")
@@ -115,11 +121,11 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     second = first.context.new_page()
     second.goto(live_server.url + url)
 
-    drag_select(second, "peer", "Apollo 11 landed on the Moon in July 1969")
+    select(second, "Apollo 11 landed on the Moon in July 1969")
     second.click("#scu-1 .scu-head")
     status(second, "to SCU 1")
 
-    drag_select(first, "peer", "Buzz Aldrin followed him")
+    select(first, "Buzz Aldrin followed him")
     first.keyboard.press("0")
     status(first, "changed elsewhere")
     # The first tab now shows what the second stored, and nothing of its own attempt...
@@ -127,7 +133,7 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     expect(first.locator("#scu-0 .count")).to_have_count(0)
     expect(first.locator("#peer-text mark[data-scus='1']")).to_have_text("Apollo 11 landed on the Moon in July 1969")
     # ...and works on from there.
-    drag_select(first, "peer", "Buzz Aldrin followed him")
+    select(first, "Buzz Aldrin followed him")
     first.keyboard.press("0")
     status(first, "to nothing in the pyramid")
     expect(first.locator("#scu-0 .count")).to_have_text("×1")
@@ -141,7 +147,7 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     log_in(page, live_server, "annotator", "annotator-pass-1")
     page.goto(live_server.url + url)
     page.route("**/edit/**", lambda route: route.abort())
-    drag_select(page, "peer", "Apollo 11 landed on the Moon in July 1969")
+    select(page, "Apollo 11 landed on the Moon in July 1969")
     page.click("#scu-1 .scu-head")
     status(page, "Not saved")
     assert not PSE.objects.filter(annotation_id=pk).exists()

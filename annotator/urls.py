@@ -28,6 +28,7 @@ urlpatterns = [
     path("docsets/<int:pk>/", collections.docset_detail, name="docset-detail"),
     path("docsets/<int:pk>/summaries/new/", collections.summary_create, name="summary-create"),
     path("docsets/<int:pk>/compare/", compare.pyramid_comparison, name="pyramid-comparison"),
+    path("docsets/<int:pk>/peers-annotated-twice/", compare.peer_disagreements, name="peer-disagreements"),
     path("summaries/<int:pk>/", collections.summary_detail, name="summary-detail"),
     path("jobs/<int:pk>/", imports.job_detail, name="job-detail"),
     path("assignments/<int:pk>/withdraw/", work.assignment_withdraw, name="assignment-withdraw"),

@@ -81,6 +81,7 @@ PAGES = [
     ("a report", "get", page("collection-report", C, "pyramids"), None, READERS),
     ("docset detail", "get", page("docset-detail", D), None, READERS),
     ("compare pyramids", "get", page("pyramid-comparison", D), None, ADMINS),
+    ("peers annotated twice", "get", page("peer-disagreements", D), None, ADMINS),
     ("summary create", "get", page("summary-create", D), None, ADMINS),
     ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, READERS),
     ("job detail", "get", page("job-detail", lambda w: w["job"].pk), None, ADMINS),

@@ -3,6 +3,7 @@ they disagree on, their agreement, and the docset's peers scored under each."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from statistics import fmean
 
@@ -88,3 +89,31 @@ def _peer_scores(a, b) -> dict:
 def _mean(values):
     present = [v for v in values or [] if v is not None]
     return fmean(present) if present else None
+
+
+@login_required
+def peer_disagreements(request, pk):
+    """A docset's peers annotated more than once against one pyramid, worst agreement first: the
+    adjudicator's place to start (issue 8)."""
+    from scoring.agreement_records import peer_agreement
+
+    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
+                               .select_related("collection"), pk=pk)
+    if not can_adjudicate(request.user, docset.collection_id):
+        raise PermissionDenied("Comparing annotators' work is for the collection's adjudicators and administrators.")
+    peers, _ = peer_agreement(docset.collection, docset.name)
+    annotations = PeerAnnotation.objects.filter(pyramid__docset=docset).select_related("peer", "pyramid", "annotator")
+    scores = {row.annotation_id: row.scores.modified for row in score_annotations(annotations)}
+    by_peer = defaultdict(list)
+    for annotation in annotations:
+        by_peer[(annotation.pyramid.name, annotation.peer.author)].append(annotation)
+    rows = []
+    for p in peers:
+        group = sorted(by_peer[(p.pyramid, p.peer)], key=lambda a: (a.annotator_code, a.pk))
+        values = [scores.get(a.pk) for a in group]
+        known = [v for v in values if v is not None]
+        rows.append({"peer": p, "annotations": list(zip(group, values)),
+                     "difference": max(known) - min(known) if len(known) > 1 else None})
+    # Undefined alphas (no variation at all) last: there is nothing to adjudicate there.
+    rows.sort(key=lambda r: (2 if math.isnan(r["peer"].alpha["dice"]) else r["peer"].alpha["dice"], -(r["difference"] or 0)))
+    return render(request, "annotator/peer_disagreements.html", {"docset": docset, "collection": docset.collection, "rows": rows})

@@ -40,12 +40,17 @@ def _phrase(word_ids, text_of) -> str:
     return shown + (" …" if len(ordered) > WORDS_SHOWN else "")
 
 
-@login_required
-def pyramid_comparison(request, pk):
+def _adjudicated_docset(request, pk) -> Docset:
     docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
                                .select_related("collection"), pk=pk)
     if not can_adjudicate(request.user, docset.collection_id):
         raise PermissionDenied("Comparing annotators' work is for the collection's adjudicators and administrators.")
+    return docset
+
+
+@login_required
+def pyramid_comparison(request, pk):
+    docset = _adjudicated_docset(request, pk)
     pyramids = list(docset.pyramids.select_related("created_by").order_by("name", "id"))
     chosen = {str(p.pk): p for p in pyramids}
     a = chosen.get(request.GET.get("a")) or (pyramids[0] if pyramids else None)
@@ -97,10 +102,7 @@ def peer_disagreements(request, pk):
     adjudicator's place to start (issue 8)."""
     from scoring.agreement_records import peer_agreement
 
-    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
-                               .select_related("collection"), pk=pk)
-    if not can_adjudicate(request.user, docset.collection_id):
-        raise PermissionDenied("Comparing annotators' work is for the collection's adjudicators and administrators.")
+    docset = _adjudicated_docset(request, pk)
     peers, _ = peer_agreement(docset.collection, docset.name)
     annotations = PeerAnnotation.objects.filter(pyramid__docset=docset).select_related("peer", "pyramid", "annotator")
     scores = {row.annotation_id: row.scores.modified for row in score_annotations(annotations)}

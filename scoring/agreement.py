@@ -25,6 +25,7 @@ Two empty sets are identical (distance 0).
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Callable, Hashable, Sequence
 
 import numpy as np
@@ -40,30 +41,61 @@ def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Dis
     Units with fewer than two values are not pairable and are left out, as Krippendorff says.
     Returns NaN when alpha is undefined: no pairable unit, or no variation at all (D_e = 0).
     """
+    found = coincidences(units)
+    if found is None:
+        return float("nan")
+    matrix, values = found
+    return alpha_from_coincidences(matrix, distance(values))
+
+
+def krippendorff_alphas(units: Sequence[Sequence[frozenset | None]], names: Sequence[str]) -> dict[str, float]:
+    """Alpha under several of the set distances named in DISTANCES at once: the coincidences and
+    the sets' intersections are computed once for all of them."""
+    found = coincidences(units)
+    if found is None:
+        return {name: float("nan") for name in names}
+    matrix, values = found
+    statistics = _SetStatistics(values)
+    return {name: alpha_from_coincidences(matrix, SET_DISTANCES[name](statistics)) if name in SET_DISTANCES
+            else alpha_from_coincidences(matrix, DISTANCES[name](values)) for name in names}
+
+
+def coincidences(units: Sequence[Sequence[Hashable | None]]) -> tuple[np.ndarray | sparse.csr_matrix, list] | None:
+    """The coincidence matrix of the pairable units (sparse: a unit pairs only the few values it
+    holds), and the distinct values it is indexed by."""
     index: dict[Hashable, int] = {}
     columns = [index.setdefault(value, len(index)) for unit in units for value in unit if value is not None]
     if not index:
-        return float("nan")
+        return None
     rows = [u for u, unit in enumerate(units) for value in unit if value is not None]
-    counts = np.bincount(np.array(rows) * len(index) + np.array(columns),
-                         minlength=len(units) * len(index)).reshape(len(units), len(index)).astype(float)
-    pairable = counts.sum(axis=1)
+    if len(units) * len(index) <= DENSE_LIMIT:  # small: dense arrays cost less than sparse bookkeeping
+        counts = np.bincount(np.array(rows) * len(index) + np.array(columns),
+                             minlength=len(units) * len(index)).reshape(len(units), len(index)).astype(float)
+        counts = counts[counts.sum(axis=1) >= 2]
+        if counts.shape[0] == 0:
+            return None
+        weighted = counts / (counts.sum(axis=1, keepdims=True) - 1)
+        return weighted.T @ counts - np.diag(weighted.sum(axis=0)), list(index)
+    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(len(units), len(index)))
+    pairable = np.asarray(counts.sum(axis=1)).ravel()
     counts = counts[pairable >= 2]
     if counts.shape[0] == 0:
-        return float("nan")
-    weighted = counts / (counts.sum(axis=1, keepdims=True) - 1)
-    coincidences = weighted.T @ counts - np.diag(weighted.sum(axis=0))
-    return alpha_from_coincidences(coincidences, distance(list(index)))
+        return None
+    weighted = sparse.diags(1 / (pairable[pairable >= 2] - 1)) @ counts
+    matrix = (weighted.T @ counts).tocsr() - sparse.diags(np.asarray(weighted.sum(axis=0)).ravel())
+    return sparse.csr_matrix(matrix), list(index)
 
 
-def alpha_from_coincidences(coincidences: np.ndarray, deltas: np.ndarray) -> float:
-    """alpha = 1 - D_o / D_e from the coincidence matrix and the values' distance matrix."""
-    totals = coincidences.sum(axis=1)
+def alpha_from_coincidences(coincidences, deltas: np.ndarray) -> float:
+    """alpha = 1 - D_o / D_e from the coincidence matrix (dense or sparse) and the values'
+    distance matrix. D_e's double sum is the quadratic form n' delta n (no V x V product built)."""
+    totals = np.asarray(coincidences.sum(axis=1)).ravel()
     n = totals.sum()
     if n <= 1:
         return float("nan")
-    observed = (coincidences * deltas).sum() / n
-    expected = (np.outer(totals, totals) * deltas).sum() / (n * (n - 1))
+    observed = (coincidences.multiply(deltas).sum() if sparse.issparse(coincidences)
+                else (coincidences * deltas).sum()) / n
+    expected = float(totals @ (deltas @ totals)) / (n * (n - 1))
     if expected == 0:
         return float("nan")
     return float(1 - observed / expected)
@@ -80,25 +112,46 @@ def nominal(values: Sequence[Hashable]) -> np.ndarray:
 binary = nominal
 
 
-def _set_statistics(values: Sequence[frozenset]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sizes of every intersection, and each value's size (as column and row), via a sparse
-    membership matrix: the product counts shared elements without looking at pairs one by one."""
-    elements: dict[Hashable, int] = {}
-    rows, columns = [], []
-    for v, value in enumerate(values):
-        for element in value:
-            rows.append(v)
-            columns.append(elements.setdefault(element, len(elements)))
-    shape = (len(values), max(len(elements), 1))
-    if shape[0] * shape[1] <= DENSE_LIMIT:  # small: a dense product costs less than building a sparse one
-        membership = np.zeros(shape)
-        membership[rows, columns] = 1
-        intersections = membership @ membership.T
-    else:
-        membership = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
-        intersections = (membership @ membership.T).toarray()
-    sizes = np.asarray(membership.sum(axis=1)).ravel()
-    return intersections, sizes[:, None], sizes[None, :]
+class _SetStatistics:
+    """What the set distances share, computed once: every intersection's size (a sparse
+    membership product counts shared elements without looking at pairs one by one), each value's
+    size, Jaccard, and which of identity, subset, overlap, disjoint relates each pair."""
+
+    def __init__(self, values: Sequence[frozenset]):
+        elements: dict[Hashable, int] = {}
+        rows, columns = [], []
+        for v, value in enumerate(values):
+            for element in value:
+                rows.append(v)
+                columns.append(elements.setdefault(element, len(elements)))
+        shape = (len(values), max(len(elements), 1))
+        if shape[0] * shape[1] <= DENSE_LIMIT:  # small: a dense product costs less than building a sparse one
+            membership = np.zeros(shape)
+            membership[rows, columns] = 1
+            self.intersections = membership @ membership.T
+        else:
+            membership = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
+            self.intersections = (membership @ membership.T).toarray()
+        sizes = np.asarray(membership.sum(axis=1)).ravel()
+        self.left, self.right = sizes[:, None], sizes[None, :]
+
+    @cached_property
+    def union(self) -> np.ndarray:
+        return self.left + self.right - self.intersections
+
+    @cached_property
+    def jaccard(self) -> np.ndarray:
+        return _safe_ratio(self.intersections, self.union)
+
+    @cached_property
+    def scale_index(self) -> np.ndarray:
+        """0 identity, 1 subset, 2 overlap, 3 disjoint (the order both MASIs test them in)."""
+        identical = (self.intersections == self.left) & (self.intersections == self.right)
+        subset = ~identical & (self.intersections == np.minimum(self.left, self.right))
+        index = np.where(self.intersections > 0, 2, 3).astype(np.int8)
+        index[subset] = 1
+        index[identical] = 0
+        return index
 
 
 def _safe_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
@@ -106,38 +159,46 @@ def _safe_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return np.divide(numerator, denominator, out=np.ones_like(numerator, dtype=float), where=denominator > 0)
 
 
+def _dice(stats: _SetStatistics) -> np.ndarray:
+    return 1 - _safe_ratio(2 * stats.intersections, stats.left + stats.right)
+
+
+def _jaccard(stats: _SetStatistics) -> np.ndarray:
+    return 1 - stats.jaccard
+
+
+MASI_SCALE = np.array([0.0, 1 / 3, 2 / 3, 1.0])  # identity, subset, overlap, disjoint
+MASI_NLTK_SCALE = np.array([1.0, 2 / 3, 1 / 3, 0.0])
+
+
+def _masi(stats: _SetStatistics) -> np.ndarray:
+    return (1 - stats.jaccard) * MASI_SCALE[stats.scale_index]
+
+
+def _masi_nltk(stats: _SetStatistics) -> np.ndarray:
+    return 1 - stats.jaccard * MASI_NLTK_SCALE[stats.scale_index]
+
+
+SET_DISTANCES = {"dice": _dice, "jaccard": _jaccard, "masi": _masi, "masi_nltk": _masi_nltk}
+
+
 def dice(values: Sequence[frozenset]) -> np.ndarray:
-    intersections, left, right = _set_statistics(values)
-    return 1 - _safe_ratio(2 * intersections, left + right)
+    """1 - 2|X ∩ Y| / (|X| + |Y|) (Passonneau 2009 §4.1.3)."""
+    return _dice(_SetStatistics(values))
 
 
 def jaccard(values: Sequence[frozenset]) -> np.ndarray:
-    intersections, left, right = _set_statistics(values)
-    return 1 - _safe_ratio(intersections, left + right - intersections)
-
-
-def _relations(values: Sequence[frozenset]):
-    """Jaccard, and which of identity, subset, overlap, disjoint relates each pair (in that order)."""
-    intersections, left, right = _set_statistics(values)
-    similarity = _safe_ratio(intersections, left + right - intersections)
-    identical = (intersections == left) & (intersections == right)
-    subset = ~identical & (intersections == np.minimum(left, right))
-    overlap = ~identical & ~subset & (intersections > 0)
-    return similarity, identical, subset, overlap
+    return _jaccard(_SetStatistics(values))
 
 
 def masi(values: Sequence[frozenset]) -> np.ndarray:
     """Passonneau 2009 §4.1.4: (1 - J) * M, M = 0, 1/3, 2/3, 1 (identity, subset, overlap, disjoint)."""
-    similarity, identical, subset, overlap = _relations(values)
-    scale = np.select([identical, subset, overlap], [0.0, 1 / 3, 2 / 3], default=1.0)
-    return (1 - similarity) * scale
+    return _masi(_SetStatistics(values))
 
 
 def masi_nltk(values: Sequence[frozenset]) -> np.ndarray:
     """Passonneau 2006 and NLTK's masi_distance: 1 - J * M', M' = 1, 2/3, 1/3, 0."""
-    similarity, identical, subset, overlap = _relations(values)
-    scale = np.select([identical, subset, overlap], [1.0, 2 / 3, 1 / 3], default=0.0)
-    return 1 - similarity * scale
+    return _masi_nltk(_SetStatistics(values))
 
 
 def pairwise(function: Callable[[Hashable, Hashable], float]) -> Distance:

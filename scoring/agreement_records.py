@@ -19,7 +19,7 @@ from itertools import combinations
 
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
 
-from .agreement import dice, jaccard, krippendorff_alpha, masi, masi_nltk, nominal
+from .agreement import dice, jaccard, krippendorff_alpha, krippendorff_alphas, masi, masi_nltk, nominal
 from .agreement_units import peer_units, pyramid_units, word_scus, words
 from .records import score_collection
 from .statistics import anova_oneway, pearson
@@ -139,7 +139,7 @@ def pyramid_agreement(collection: Collection, docset: str | None = None) -> tupl
             continue
         results.append(PyramidAgreement(
             docset=name, pyramids=[p.name for p in group], annotators=[_pyramid_annotator(p) for p in group],
-            units=len(units), alpha={key: krippendorff_alpha(units, d) for key, d in PYRAMID_DISTANCES.items()},
+            units=len(units), alpha=krippendorff_alphas(units, list(PYRAMID_DISTANCES)),
         ))
     return results, skipped
 
@@ -164,12 +164,11 @@ def _pyramid_units(group: list[Pyramid], models: dict, spans: dict) -> list:
     return pyramid_units([[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group])
 
 
-def pair_agreement(pyramids: list[Pyramid]) -> dict[str, float]:
+def pair_agreement(pyramids: list[Pyramid], names=("masi", "masi_nltk", "jaccard")) -> dict[str, float]:
     """Alpha for these pyramids only (three queries); ValueError if their models differ."""
     ids = [p.pk for p in pyramids]
     models, spans = _models_and_spans(ids)
-    units = _pyramid_units(pyramids, models, spans)
-    return {key: krippendorff_alpha(units, d) for key, d in PYRAMID_DISTANCES.items()}
+    return krippendorff_alphas(_pyramid_units(pyramids, models, spans), list(names))
 
 
 @dataclass

@@ -51,3 +51,18 @@ def test_an_adjudicator_may_compare_an_annotator_may_not(client, demo, second):
 def test_one_pyramid_is_not_enough(client, demo):
     client.force_login(demo["admin"])
     assert "fewer than two pyramids" in client.get(url(demo)).content.decode()
+
+
+def test_the_pairs_agreement_is_kept_until_a_pyramid_changes(client, demo, second):
+    from scoring.models import Report
+
+    client.force_login(demo["admin"])
+    query = f"?a={demo['pyramid'].pk}&b={second.pk}"
+    first = client.get(url(demo, query)).content.decode()
+    client.get(url(demo, query))
+    assert Report.objects.filter(kind="pair-agreement").count() == 1
+    model = second.models_used.get(author="B")
+    editing.new_scu(second.pk, demo["annotator"], second.version, model.pk, [(0, 9)])
+    changed = client.get(url(demo, query)).content.decode()
+    assert Report.objects.filter(kind="pair-agreement").count() == 2
+    assert first.split("MASI ")[1][:6] != changed.split("MASI ")[1][:6]  # the new SCU changed alpha

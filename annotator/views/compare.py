@@ -11,8 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 
 from scoring.agreement_records import pair_agreement
+from scoring.models import Report
 from scoring.agreement_units import words
 from scoring.records import score_annotations
 from scoring.statistics import pearson
@@ -62,7 +64,7 @@ def pyramid_comparison(request, pk):
         return render(request, "annotator/compare.html", context)
     try:
         groups = align_pyramids(a, b)
-        alphas = pair_agreement([a, b])
+        alphas = _pair_alphas(a, b, docset.collection_id)
     except NotComparable as problem:
         context["problem"] = str(problem).capitalize() + "."
         return render(request, "annotator/compare.html", context)
@@ -78,6 +80,24 @@ def pyramid_comparison(request, pk):
         "identical": counts["identical"], "one_to_one": counts[ONE_TO_ONE], "split": counts[SPLIT],
         "tangle": counts[TANGLE], "only_a": counts[ONLY_A], "only_b": counts[ONLY_B]}}
     return render(request, "annotator/compare.html", context)
+
+
+def _pair_alphas(a, b, collection_id: int) -> dict[str, float | None]:
+    """Alpha for the pair, kept (as a Report) until either pyramid changes: it is the slow part of
+    the page (every word of the models, twice)."""
+    stamp = f"{a.pk}:{a.version}:{b.pk}:{b.version}"
+    kept = Report.objects.filter(collection_id=collection_id, kind="pair-agreement", fingerprint=stamp,
+                                 status=Report.Status.DONE).values_list("result", flat=True).first()
+    if kept is not None:
+        return kept
+    try:
+        alphas = {name: None if math.isnan(value) else value for name, value in pair_agreement([a, b]).items()}
+    except ValueError as problem:
+        raise NotComparable(str(problem)) from None
+    Report.objects.create(collection_id=collection_id, kind="pair-agreement", fingerprint=stamp,
+                          parameters={"a": a.pk, "b": b.pk}, status=Report.Status.DONE, result=alphas,
+                          finished_at=timezone.now())
+    return alphas
 
 
 def _peer_scores(a, b) -> dict:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from itertools import cycle
 
 from django.db import transaction
+from django.utils import timezone
 
 from .editing import NotAllowed, RuleBroken
 from .models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, PyramidModel, Role, Summary
@@ -158,6 +159,12 @@ def withdraw(assignment: Assignment, by) -> Assignment:
     assignment.assigned_by = by
     assignment.save(update_fields=["status", "assigned_by", "updated_at"])
     return assignment
+
+
+def withdraw_all(user, collection, by) -> int:
+    """Withdraw every assignment of `user` in `collection` (one query); the work stays."""
+    return Assignment.objects.filter(user=user, pyramid__docset__collection=collection).exclude(
+        status=Status.WITHDRAWN).update(status=Status.WITHDRAWN, assigned_by=by, updated_at=timezone.now())
 
 
 @transaction.atomic

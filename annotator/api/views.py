@@ -35,6 +35,20 @@ def _administers(user, collection_id: int) -> None:
         _deny("Only the collection's administrators do this.")
 
 
+class WrittenIntoDocset:
+    """Records created in a docset (summaries, pyramids): the docset must be one the caller sees
+    (else "does not exist", 400) and whose collection they administer (else 403)."""
+
+    def get_serializer(self, *args, **kwargs):
+        serializer = super().get_serializer(*args, **kwargs)
+        _restrict(serializer, "docset", access.visible_docsets(self.request.user))
+        return serializer
+
+    def perform_create(self, serializer):
+        _administers(self.request.user, serializer.validated_data["docset"].collection_id)
+        serializer.save()
+
+
 def _restrict(serializer, field: str, queryset) -> None:
     """Only these objects may be named in `field` (others read as "does not exist")."""
     if not isinstance(serializer, serializers.ListSerializer) and field in serializer.fields:
@@ -88,7 +102,8 @@ class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.U
         serializer.save()
 
 
-class SummaryViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class SummaryViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+                     viewsets.GenericViewSet):
     """Summaries are added, never changed: pyramids and annotations point into their text."""
 
     serializer_class = s.SummarySerializer
@@ -97,15 +112,6 @@ class SummaryViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.
 
     def get_queryset(self):
         return access.visible_summaries(self.request.user).order_by("docset_id", "kind", "author")
-
-    def get_serializer(self, *args, **kwargs):
-        serializer = super().get_serializer(*args, **kwargs)
-        _restrict(serializer, "docset", access.visible_docsets(self.request.user))
-        return serializer
-
-    def perform_create(self, serializer):
-        _administers(self.request.user, serializer.validated_data["docset"].collection_id)
-        serializer.save()
 
 
 def _spans(model):
@@ -144,7 +150,8 @@ def _action_view(actions: dict, record: str):
     return edit
 
 
-class PyramidViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+                     viewsets.GenericViewSet):
     serializer_class = s.PyramidSerializer
     filterset_fields = ["docset", "status", "name"]
     ordering_fields = ["name", "updated_at"]
@@ -153,16 +160,10 @@ class PyramidViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.
         return (access.visible_pyramids(self.request.user).select_related("created_by")
                 .prefetch_related("models_used").order_by("docset_id", "name", "id"))
 
-    def get_serializer(self, *args, **kwargs):
-        serializer = super().get_serializer(*args, **kwargs)
-        _restrict(serializer, "docset", access.visible_docsets(self.request.user))
-        return serializer
-
     def perform_create(self, serializer):
-        _administers(self.request.user, serializer.validated_data["docset"].collection_id)
         try:
-            serializer.save()
-        except EditError as refused:
+            super().perform_create(serializer)
+        except EditError as refused:  # e.g. a docset with fewer than two models
             raise ValidationError({"docset": refused.message}) from None
 
     edit = _action_view(PYRAMID_ACTIONS, "pyramid")

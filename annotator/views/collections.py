@@ -24,7 +24,7 @@ from ..access import (
 )
 from ..forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
 from ..models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
-from .guards import ADMINISTER, collection_for
+from .guards import ADMINISTER, collection_for, docset_for
 
 
 @login_required
@@ -125,10 +125,7 @@ def member_remove(request, pk, member_pk):
     membership = get_object_or_404(collection.memberships.select_related("user"), pk=member_pk)
     with transaction.atomic():
         if membership.role == Role.ANNOTATOR:  # their work stays; they no longer see it
-            for assignment in Assignment.objects.filter(
-                user=membership.user, pyramid__docset__collection=collection
-            ).exclude(status=Assignment.Status.WITHDRAWN):
-                assignments.withdraw(assignment, request.user)
+            assignments.withdraw_all(membership.user, collection, request.user)
         membership.delete()
     messages.success(request, f"{membership.user.username} is no longer {membership.role} of {collection.name}.")
     return redirect("collection-members", pk=collection.pk)
@@ -147,16 +144,9 @@ def docset_create(request, pk):
     })
 
 
-def _docset(request, pk, need="read") -> Docset:
-    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
-                               .select_related("collection"), pk=pk)
-    collection_for(request, docset.collection_id, need)
-    return docset
-
-
 @login_required
 def docset_detail(request, pk):
-    docset = _docset(request, pk)
+    docset = docset_for(request, pk)
     pyramids = docset.pyramids.select_related("created_by").annotate(
         scu_count=Count("scus", distinct=True), annotation_count=Count("peer_annotations", distinct=True),
     ).order_by("name")
@@ -173,7 +163,7 @@ def docset_detail(request, pk):
 
 @login_required
 def summary_create(request, pk):
-    docset = _docset(request, pk, ADMINISTER)
+    docset = docset_for(request, pk, ADMINISTER)
     form = SummaryForm(request.POST or None, docset=docset)
     if request.method == "POST" and form.is_valid():
         summary = form.save()
@@ -188,7 +178,7 @@ def summary_create(request, pk):
 @login_required
 def summary_detail(request, pk):
     summary = get_object_or_404(Summary, pk=pk)
-    docset = _docset(request, summary.docset_id)
+    docset = docset_for(request, summary.docset_id)
     return render(request, "manage/summary_detail.html", {
         "summary": summary, "docset": docset, "collection": docset.collection,
     })

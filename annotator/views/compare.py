@@ -10,7 +10,7 @@ from statistics import fmean
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils import timezone
 
 from scoring.agreement_records import pair_agreement
@@ -19,10 +19,11 @@ from scoring.agreement_units import words
 from scoring.records import score_annotations
 from scoring.statistics import pearson
 
-from ..access import can_adjudicate, visible_collections
+from ..access import can_adjudicate
 from ..adjudication import NotComparable, align_pyramids
 from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
 from ..models import SCU, Docset, PeerAnnotation
+from .guards import docset_for
 
 WORDS_SHOWN = 30
 
@@ -43,8 +44,7 @@ def _phrase(word_ids, text_of) -> str:
 
 
 def _adjudicated_docset(request, pk) -> Docset:
-    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
-                               .select_related("collection"), pk=pk)
+    docset = docset_for(request, pk)
     if not can_adjudicate(request.user, docset.collection_id):
         raise PermissionDenied("Comparing annotators' work is for the collection's adjudicators and administrators.")
     return docset

@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from ..access import can_administer, can_read_collection, visible_collections
-from ..models import Collection
+from ..models import Collection, Docset
 
 READ = "read"
 ADMINISTER = "administer"
@@ -18,3 +18,12 @@ def collection_for(request, pk: int, need: str = READ) -> Collection:
     if not allowed(request.user, collection):
         raise PermissionDenied("Your role in this collection does not allow this.")
     return collection
+
+
+def docset_for(request, pk: int, need: str = READ) -> Docset:
+    """The docset `pk` (with its collection) if the user may see it (else 404) and has the role
+    `need` in its collection (else 403)."""
+    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
+                               .select_related("collection"), pk=pk)
+    collection_for(request, docset.collection_id, need)
+    return docset

@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotator.judgments import JudgmentsError, import_judgments, read_csv, read_nist_table
-from annotator.models import Collection
+from scoring.management.lookup import collection_and_docset
 
 
 class Command(BaseCommand):
@@ -20,10 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path: Path = options["file"]
-        try:
-            collection = Collection.objects.get(name=options["collection"])
-        except Collection.DoesNotExist:
-            raise CommandError(f"no collection {options['collection']!r}") from None
+        collection = collection_and_docset(options["collection"])
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as problem:

@@ -46,6 +46,7 @@ PEER_ACTIONS = {
     "redo": (peer_editing.redo, []),
 }
 TEXT_ARGUMENTS = {"label", "comment"}
+LARGEST_ID = 2**63 - 1  # what a database id or offset can hold
 
 
 def status_for(refused: EditError) -> int:
@@ -57,9 +58,16 @@ def status_for(refused: EditError) -> int:
     return 422
 
 
+def _whole(raw: Any) -> int:
+    value = int(raw)
+    if not 0 <= value <= LARGEST_ID:
+        raise ValueError("out of range")
+    return value
+
+
 def _ranges(raw: Any) -> list[tuple[int, int]]:
     pairs = json.loads(raw) if isinstance(raw, str) else raw
-    ranges = [(int(start), int(end)) for start, end in pairs]
+    ranges = [(_whole(start), _whole(end)) for start, end in pairs]
     if not ranges:
         raise ValueError("no ranges")
     return ranges
@@ -83,7 +91,7 @@ def parse_arguments(data: Mapping, fields: list[str]) -> list:
             elif name == "ranges":
                 values.append(_ranges(raw))
             else:
-                values.append(int(raw))
+                values.append(_whole(raw))
         except (TypeError, ValueError):
             raise RuleBroken(f"The request's {name!r} is not valid: reload the page and try again.") from None
     return values

@@ -46,6 +46,8 @@ class ScoresView(APIView):
     def get(self, request):
         try:
             collection_id = int(request.query_params["collection"])
+            if not 0 <= collection_id < 2**63:
+                raise ValueError("out of range")
         except (KeyError, ValueError):
             raise ValidationError({"collection": "Give the collection's id."}) from None
         collection = visible_collections(request.user).filter(pk=collection_id).first()

@@ -27,3 +27,13 @@ def test_unknown_annotators_are_named(client, demo):
                                                  "annotators": ["nobody", "outsider"]}, content_type="application/json")
     assert response.status_code == 400 and "nobody" in response.json()["annotators"]
     assert not Assignment.objects.filter(user=demo["outsider"]).exists()
+
+
+def test_ids_no_database_can_hold_are_refused_not_crashed_on(client, demo):
+    client.force_login(demo["admin"])
+    response = client.post("/api/assignments/", {"task": "peer", "docsets": [2**70], "annotators": ["outsider"]},
+                           content_type="application/json")
+    assert response.status_code == 400 and "docsets" in response.json()
+    edit = client.post(f"/api/peer-annotations/{demo['annotations']['1'].pk}/actions/remove_pse/",
+                       {"version": 1, "pse": 2**70}, content_type="application/json")
+    assert edit.status_code == 422

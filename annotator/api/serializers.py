@@ -22,6 +22,7 @@ from ..models import (
 )
 
 User = get_user_model()
+ID = {"min_value": 0, "max_value": 2**63 - 1}  # what a database id can hold: larger numbers are refused (400)
 
 
 class CollectionSerializer(serializers.ModelSerializer):
@@ -146,11 +147,11 @@ class AssignRequestSerializer(serializers.Serializer):
     """Work for several annotators over several docsets, as the Assign page gives it."""
 
     task = serializers.ChoiceField(choices=Assignment.Task.choices)
-    docsets = serializers.ListField(child=serializers.IntegerField(), min_length=1)
+    docsets = serializers.ListField(child=serializers.IntegerField(**ID), min_length=1)
     annotators = serializers.ListField(child=serializers.CharField(), min_length=1, help_text="User names.")
     mode = serializers.ChoiceField(choices=[assignments.EVERY_ANNOTATOR, assignments.ROUND_ROBIN],
                                    default=assignments.EVERY_ANNOTATOR)
-    pyramid = serializers.IntegerField(required=False, allow_null=True,
+    pyramid = serializers.IntegerField(required=False, allow_null=True, **ID,
                                        help_text="Peer annotation: the pyramid (else each docset's latest submitted one).")
 
 
@@ -168,15 +169,15 @@ class ActionRequestSerializer(serializers.Serializer):
     """One editing action; which arguments it takes depends on the action (see the description)."""
 
     version = serializers.IntegerField(help_text="The version the edit is based on (409 if it is not the current one).")
-    ranges = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+    ranges = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(**ID), min_length=2, max_length=2),
                                    required=False, help_text="[[start, end], ...] in the text, code points.")
-    summary = serializers.IntegerField(required=False)
-    scu = serializers.IntegerField(required=False, help_text="An SCU's uid (0: matches nothing, for peers).")
-    target = serializers.IntegerField(required=False)
-    contributor = serializers.IntegerField(required=False)
-    span = serializers.IntegerField(required=False)
-    pse = serializers.IntegerField(required=False)
-    position = serializers.IntegerField(required=False)
+    summary = serializers.IntegerField(required=False, **ID)
+    scu = serializers.IntegerField(required=False, **ID, help_text="An SCU's uid (0: matches nothing, for peers).")
+    target = serializers.IntegerField(required=False, **ID)
+    contributor = serializers.IntegerField(required=False, **ID)
+    span = serializers.IntegerField(required=False, **ID)
+    pse = serializers.IntegerField(required=False, **ID)
+    position = serializers.IntegerField(required=False, **ID)
     label = serializers.CharField(required=False, allow_blank=True)
     comment = serializers.CharField(required=False, allow_blank=True)
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from .models import Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
+from .models import (AnnotationMerge, Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, PyramidMerge,
+                     Role, Summary)
 
 ADMINISTER_ALL = "annotator.administer_all_collections"
 READER_ROLES = [Role.ADMINISTRATOR, Role.ORGANIZER, Role.ADJUDICATOR]
@@ -169,11 +170,14 @@ def can_adjudicate(user, collection: Collection | int) -> bool:
 
 
 def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
-    """The collection's administrators, and the annotators assigned to build this pyramid."""
+    """The collection's administrators, the annotators assigned to build this pyramid, and for a
+    consensus pyramid (issue 8) the collection's adjudicators."""
     if not _signed_in(user):
         return False
     if _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).exists():
         return True
+    if PyramidMerge.objects.filter(consensus=pyramid).exists():
+        return can_adjudicate(user, pyramid.docset.collection_id)
     return can_administer(user, pyramid.docset.collection_id)
 
 
@@ -185,6 +189,8 @@ def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:
         user, task=Assignment.Task.ANNOTATE_PEER, pyramid_id=annotation.pyramid_id, peer_id=annotation.peer_id
     ).exists():
         return True
+    if AnnotationMerge.objects.filter(consensus=annotation).exists():
+        return can_adjudicate(user, annotation.pyramid.docset.collection_id)
     return can_administer(user, annotation.pyramid.docset.collection_id)
 
 

@@ -22,7 +22,8 @@ from django.db.models.functions import Lower
 
 from . import assignment_status, history
 from .access import can_edit_pyramid, can_reopen
-from .models import PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidModel, Span
+from .models import (PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidMerge,
+                     PyramidModel, Span)
 from .selection import snap_to_words
 
 
@@ -99,7 +100,10 @@ Plan = tuple[list[int], Callable[[], str]]  # the SCU uids an edit touches, and 
 
 # -- the engine ---------------------------------------------------------------------------------
 
-def _edit(pyramid_id: int, user, version: int | None, action: str, plan: Callable[[Pyramid], Plan]) -> EditResult:
+def run_edit(pyramid_id: int, user, version: int | None, action: str, plan: Callable[[Pyramid], Plan],
+             decision: dict | None = None) -> EditResult:
+    """Lock, check, apply and record one edit (see the module's description); `decision` is the
+    adjudication decision it makes, in a consensus pyramid (annotator.pyramid_consensus)."""
     with transaction.atomic():
         pyramid = _locked(pyramid_id, user, version, allow_submitted=action == "reopen")
         uids, apply = plan(pyramid)
@@ -110,7 +114,7 @@ def _edit(pyramid_id: int, user, version: int | None, action: str, plan: Callabl
             history.end_redo_chain(pyramid.changes.all())
             _flag_peer_annotations(pyramid, before, after)
             assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
-        return _record(pyramid, user, action, description, before, after)
+        return _record(pyramid, user, action, description, before, after, decision)
 
 
 def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
@@ -140,12 +144,13 @@ def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = 
     return pyramid
 
 
-def _record(pyramid: Pyramid, user, action: str, description: str, before: dict, after: dict) -> EditResult:
+def _record(pyramid: Pyramid, user, action: str, description: str, before: dict, after: dict,
+            decision: dict | None = None) -> EditResult:
     pyramid.version += 1
     pyramid.save(update_fields=["version", "status", "updated_at"])
     change = PyramidChange.objects.create(
         pyramid=pyramid, user=user if user and user.is_authenticated else None, action=action,
-        description=description, before=before, after=after,
+        description=description, before=before, after=after, decision=decision,
     )
     return EditResult(pyramid, pyramid.version, description, change)
 
@@ -157,30 +162,35 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     and the touched SCUs' spans with their contributors' fields.
     """
     uids = sorted(set(uids))
-    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", "label", "comment")
+    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", "label", "comment", "source_id")
     order, labels = [], {}
-    for uid, label, comment in rows:
+    for uid, label, comment, source in rows:
         order.append(uid)
-        labels[uid] = (label, comment)
+        labels[uid] = (label, comment, source)
     contributors: dict[int, dict] = {}
     by_uid = {uid: [] for uid in uids}
     span_rows = (
         Span.objects.filter(contributor__scu__pyramid=pyramid, contributor__scu__uid__in=uids)
         .order_by("contributor__position", "contributor_id", "position", "id")
         .values_list("contributor_id", "contributor__scu__uid", "contributor__summary_id", "contributor__comment",
-                     "summary_id", "start", "end")
+                     "contributor__source_id", "summary_id", "start", "end")
     )
-    for contributor_id, uid, summary_id, comment, span_summary, start, end in span_rows:
+    for contributor_id, uid, summary_id, comment, source, span_summary, start, end in span_rows:
         if contributor_id not in contributors:
             contributors[contributor_id] = {"summary": summary_id, "comment": comment, "spans": []}
+            if source:  # provenance, in a consensus pyramid only (keeps other snapshots as they were)
+                contributors[contributor_id]["source"] = source
             by_uid[uid].append(contributors[contributor_id])
         contributors[contributor_id]["spans"].append([span_summary, start, end])
-    state = {
-        str(uid): None if uid not in labels else {
-            "label": labels[uid][0], "comment": labels[uid][1], "contributors": by_uid[uid],
-        }
-        for uid in uids
-    }
+    state = {}
+    for uid in uids:
+        if uid not in labels:
+            state[str(uid)] = None
+            continue
+        label, comment, source = labels[uid]
+        state[str(uid)] = {"label": label, "comment": comment, "contributors": by_uid[uid]}
+        if source:
+            state[str(uid)]["source"] = source
     return {"scus": state, "order": order}
 
 
@@ -191,16 +201,19 @@ def restore(pyramid: Pyramid, state: dict) -> None:
         scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
         if scu_state is None:
             if scu is not None:
-                _delete_scu(scu)
+                delete_scu(scu)
             continue
         if scu is None:
-            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_state["label"], comment=scu_state["comment"])
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_state["label"], comment=scu_state["comment"],
+                                     source_id=_existing(SCU, scu_state.get("source")))
         else:
             scu.label, scu.comment = scu_state["label"], scu_state["comment"]
-            scu.save(update_fields=["label", "comment"])
+            scu.source_id = _existing(SCU, scu_state.get("source"))
+            scu.save(update_fields=["label", "comment", "source"])
         scu.contributors.all().delete()
         contributors = Contributor.objects.bulk_create(
-            Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i)
+            Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i,
+                        source_id=_existing(Contributor, c.get("source")))
             for i, c in enumerate(scu_state["contributors"])
         )
         Span.objects.bulk_create(
@@ -209,6 +222,12 @@ def restore(pyramid: Pyramid, state: dict) -> None:
             for p, (summary_id, start, end) in enumerate(c["spans"])
         )
     _set_order(pyramid, state["order"])
+
+
+def _existing(model, pk: int | None) -> int | None:
+    """A provenance link to restore, if what it points to is still there (a source may have been
+    edited since: the link then goes, the content stays)."""
+    return pk if pk and model.objects.filter(pk=pk).exists() else None
 
 
 def _set_order(pyramid: Pyramid, order: list[int]) -> None:
@@ -288,7 +307,7 @@ def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], author: str | Non
             )
 
 
-def _delete_scu(scu: SCU) -> None:
+def delete_scu(scu: SCU) -> None:
     used = PSE.objects.filter(scu=scu).count()
     if used:
         raise RuleBroken(
@@ -298,19 +317,19 @@ def _delete_scu(scu: SCU) -> None:
     scu.delete()
 
 
-def _next_uid(pyramid: Pyramid) -> int:
+def next_uid(pyramid: Pyramid) -> int:
     # Undo and redo work as a stack, each restoring exactly the state its change started from or
     # left, so the largest uid in use + 1 can never clash with an SCU a snapshot brings back.
     return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0) + 1
 
 
-def _new_position(pyramid: Pyramid) -> int:
+def new_position(pyramid: Pyramid) -> int:
     return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"] or -1) + 1
 
 
 def _remove_if_empty(scu: SCU) -> bool:
     if not scu.contributors.exists():
-        _delete_scu(scu)
+        delete_scu(scu)
         return True
     return False
 
@@ -327,11 +346,11 @@ def new_scu(pyramid_id, user, version, summary_id: int, ranges, label: str | Non
     def plan(pyramid):
         parts = _parts(pyramid, summary_id, ranges)
         text, _ = _model_text(pyramid, summary_id)
-        uid = _next_uid(pyramid)
+        uid = next_uid(pyramid)
         scu_label = (label or "").strip() or _text_of(text, parts).replace("\n", " ")
 
         def apply():
-            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_label, position=_new_position(pyramid))
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_label, position=new_position(pyramid))
             contributor = Contributor.objects.create(scu=scu, summary_id=summary_id)
             Span.objects.bulk_create(
                 Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
@@ -341,7 +360,7 @@ def new_scu(pyramid_id, user, version, summary_id: int, ranges, label: str | Non
 
         return [uid], apply
 
-    return _edit(pyramid_id, user, version, "new_scu", plan)
+    return run_edit(pyramid_id, user, version, "new_scu", plan)
 
 
 def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ranges) -> EditResult:
@@ -364,7 +383,7 @@ def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ra
 
         return [scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "add_contributor", plan)
+    return run_edit(pyramid_id, user, version, "add_contributor", plan)
 
 
 def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ranges) -> EditResult:
@@ -389,7 +408,7 @@ def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ra
 
         return [contributor.scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "add_part", plan)
+    return run_edit(pyramid_id, user, version, "add_part", plan)
 
 
 def set_label(pyramid_id, user, version, scu_uid: int, label: str) -> EditResult:
@@ -406,7 +425,7 @@ def set_label(pyramid_id, user, version, scu_uid: int, label: str) -> EditResult
 
         return [scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "set_label", plan)
+    return run_edit(pyramid_id, user, version, "set_label", plan)
 
 
 def set_label_from_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
@@ -422,7 +441,7 @@ def set_label_from_contributor(pyramid_id, user, version, contributor_id: int) -
 
         return [contributor.scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "set_label", plan)
+    return run_edit(pyramid_id, user, version, "set_label", plan)
 
 
 def set_comment(pyramid_id, user, version, scu_uid: int, comment: str) -> EditResult:
@@ -436,7 +455,7 @@ def set_comment(pyramid_id, user, version, scu_uid: int, comment: str) -> EditRe
 
         return [scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "set_comment", plan)
+    return run_edit(pyramid_id, user, version, "set_comment", plan)
 
 
 def move_contributor(pyramid_id, user, version, contributor_id: int, target_uid: int) -> EditResult:
@@ -461,7 +480,7 @@ def move_contributor(pyramid_id, user, version, contributor_id: int, target_uid:
 
         return [source.uid, target.uid], apply
 
-    return _edit(pyramid_id, user, version, "move_contributor", plan)
+    return run_edit(pyramid_id, user, version, "move_contributor", plan)
 
 
 def merge_scus(pyramid_id, user, version, source_uid: int, target_uid: int) -> EditResult:
@@ -480,12 +499,12 @@ def merge_scus(pyramid_id, user, version, source_uid: int, target_uid: int) -> E
             for i, contributor in enumerate(source.contributors.order_by("position", "id")):
                 contributor.scu, contributor.position = target, offset + i
                 contributor.save(update_fields=["scu", "position"])
-            _delete_scu(source)
+            delete_scu(source)
             return f"Merged SCU {source.uid} into SCU {target.uid}"
 
         return [source.uid, target.uid], apply
 
-    return _edit(pyramid_id, user, version, "merge_scus", plan)
+    return run_edit(pyramid_id, user, version, "merge_scus", plan)
 
 
 def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
@@ -496,7 +515,7 @@ def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditRes
         source = contributor.scu
         if source.contributors.count() < 2:
             raise RuleBroken(f"SCU {source.uid} has only this contributor: there is nothing to split it from.")
-        uid = _next_uid(pyramid)
+        uid = next_uid(pyramid)
         parts = list(contributor.spans.values_list("start", "end"))
         label = _text_of(contributor.summary.text, parts).replace("\n", " ")
 
@@ -511,7 +530,7 @@ def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditRes
 
         return [source.uid, uid], apply
 
-    return _edit(pyramid_id, user, version, "split_contributor", plan)
+    return run_edit(pyramid_id, user, version, "split_contributor", plan)
 
 
 def move_scu(pyramid_id, user, version, scu_uid: int, position: int) -> EditResult:
@@ -529,7 +548,7 @@ def move_scu(pyramid_id, user, version, scu_uid: int, position: int) -> EditResu
 
         return [], apply
 
-    return _edit(pyramid_id, user, version, "move_scu", plan)
+    return run_edit(pyramid_id, user, version, "move_scu", plan)
 
 
 def order_scus(pyramid_id, user, version) -> EditResult:
@@ -546,7 +565,7 @@ def order_scus(pyramid_id, user, version) -> EditResult:
 
         return [], apply
 
-    return _edit(pyramid_id, user, version, "order_scus", plan)
+    return run_edit(pyramid_id, user, version, "order_scus", plan)
 
 
 def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
@@ -568,7 +587,7 @@ def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
 
         return [scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "remove_part", plan)
+    return run_edit(pyramid_id, user, version, "remove_part", plan)
 
 
 def remove_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
@@ -586,7 +605,7 @@ def remove_contributor(pyramid_id, user, version, contributor_id: int) -> EditRe
 
         return [scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "remove_contributor", plan)
+    return run_edit(pyramid_id, user, version, "remove_contributor", plan)
 
 
 def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
@@ -594,18 +613,22 @@ def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
         scu = _scu(pyramid, scu_uid)
 
         def apply():
-            _delete_scu(scu)
+            delete_scu(scu)
             return f"Removed SCU {scu.uid} {_quoted(scu.label)}"
 
         return [scu.uid], apply
 
-    return _edit(pyramid_id, user, version, "remove_scu", plan)
+    return run_edit(pyramid_id, user, version, "remove_scu", plan)
 
 
 def submit(pyramid_id, user, version) -> EditResult:
     def plan(pyramid):
         if not pyramid.scus.exists():
             raise RuleBroken("A pyramid needs at least one SCU before it is submitted.")
+        left = undecided_groups(pyramid)
+        if left:
+            raise RuleBroken(f"{len(left)} aligned group{'s' if len(left) != 1 else ''} of this consensus "
+                             f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, then submit.")
 
         def apply():
             pyramid.status = Pyramid.Status.SUBMITTED
@@ -614,7 +637,7 @@ def submit(pyramid_id, user, version) -> EditResult:
 
         return [], apply
 
-    return _edit(pyramid_id, user, version, "submit", plan)
+    return run_edit(pyramid_id, user, version, "submit", plan)
 
 
 def reopen(pyramid_id, user, version) -> EditResult:
@@ -629,7 +652,18 @@ def reopen(pyramid_id, user, version) -> EditResult:
 
         return [], apply
 
-    return _edit(pyramid_id, user, version, "reopen", plan)
+    return run_edit(pyramid_id, user, version, "reopen", plan)
+
+
+def undecided_groups(pyramid: Pyramid) -> list[str]:
+    """A consensus pyramid's aligned groups not decided yet (none for an ordinary pyramid)."""
+    from .pyramid_consensus import decisions  # the consensus builds on this module
+
+    merge = PyramidMerge.objects.filter(consensus=pyramid).first()
+    if merge is None:
+        return []
+    decided = decisions(pyramid)
+    return [group["key"] for group in merge.groups if group["key"] not in decided]
 
 
 def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:

@@ -43,3 +43,14 @@ def step_over(change, undoing: bool) -> tuple[object, str, str]:
     change.save(update_fields=["state"])
     action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
     return (change.before if undoing else change.after), action, f"{verb}: {change.description}"
+
+
+def decisions(changes) -> dict[str, object]:
+    """{group key: the applied change that decided it} in a consensus (the latest, where decided
+    more than once): an undone decision no longer counts."""
+    decided = {}
+    applied = changes.filter(state=State.APPLIED, decision__isnull=False).select_related("user")
+    for change in applied.defer("before", "after").order_by("id"):
+        for key in change.decision.get("groups", []):
+            decided[key] = change
+    return decided

@@ -182,6 +182,10 @@ class SCU(models.Model):
     label = models.TextField()
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0, help_text="Display order.")
+    source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="In a consensus pyramid: the annotator's SCU this one was taken from.",
+    )
 
     class Meta:
         ordering = ["pyramid_id", "position", "id"]
@@ -203,6 +207,10 @@ class Contributor(models.Model):
     summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="contributors")
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0)
+    source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="In a consensus pyramid: the annotator's contributor this one was taken from.",
+    )
 
     class Meta:
         ordering = ["scu_id", "position", "id"]
@@ -306,6 +314,10 @@ class PSE(models.Model):
     )
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0)
+    source = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="In a consensus annotation: the annotator's PSE this one was taken from.",
+    )
 
     class Meta:
         ordering = ["annotation_id", "position", "id"]
@@ -425,6 +437,10 @@ class ChangeRecord(models.Model):
     before = models.JSONField()
     after = models.JSONField()
     state = models.CharField(max_length=10, choices=State.choices, default=State.APPLIED)
+    decision = models.JSONField(
+        null=True, blank=True,
+        help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.',
+    )
 
     class Meta:
         abstract = True
@@ -455,6 +471,37 @@ class PeerAnnotationChange(ChangeRecord):
 
     def __str__(self):
         return f"{self.annotation} #{self.pk}: {self.description}"
+
+
+class PyramidMerge(models.Model):
+    """A consensus pyramid an adjudicator makes from two annotators' pyramids (issue 8).
+
+    `groups` are the sources' SCUs aligned by their words when the merge began
+    (annotator.alignment), each {"key", "kind", "a": [uids], "b": [uids]}; the adjudicator decides
+    each group, and the decisions are the consensus's PyramidChanges with a `decision`."""
+
+    consensus = models.OneToOneField(Pyramid, on_delete=models.CASCADE, related_name="merge")
+    source_a = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
+    source_b = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
+    groups = models.JSONField(default=list)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.consensus} (consensus of {self.source_a} and {self.source_b})"
+
+
+class AnnotationMerge(models.Model):
+    """A consensus annotation of a peer an adjudicator makes from annotators' annotations of it
+    against the same pyramid (issue 8); its groups are the SCUs (0: no SCU) the sources matched."""
+
+    consensus = models.OneToOneField(PeerAnnotation, on_delete=models.CASCADE, related_name="merge")
+    sources = models.ManyToManyField(PeerAnnotation, related_name="merged_into")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.consensus} (consensus)"
 
 
 class ImportJob(models.Model):

@@ -66,10 +66,12 @@ def _locked(annotation_id: int, user, version: int | None, allow_complete: bool 
 def snapshot(annotation: PeerAnnotation) -> list[dict]:
     """Every PSE in order: its SCU uid (0: none), comment and spans, as JSON-ready data (2 queries)."""
     pses: dict[int, dict] = {}
-    for pse_id, uid, comment in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
-        "id", "scu__uid", "comment"
+    for pse_id, uid, comment, source in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
+        "id", "scu__uid", "comment", "source_id"
     ):
         pses[pse_id] = {"scu": uid or NO_SCU, "comment": comment, "spans": []}
+        if source:  # provenance, in a consensus annotation only
+            pses[pse_id]["source"] = source
     for pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
         "pse_id", "start", "end"
     ):
@@ -80,8 +82,11 @@ def snapshot(annotation: PeerAnnotation) -> list[dict]:
 def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
     scu_ids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("uid", "id"))
     annotation.pses.all().delete()
+    sources = {p["source"] for p in state if p.get("source")}
+    still_there = set(PSE.objects.filter(pk__in=sources).values_list("pk", flat=True)) if sources else set()
     pses = PSE.objects.bulk_create(
-        PSE(annotation=annotation, scu_id=scu_ids.get(p["scu"]) if p["scu"] else None, comment=p["comment"], position=i)
+        PSE(annotation=annotation, scu_id=scu_ids.get(p["scu"]) if p["scu"] else None, comment=p["comment"], position=i,
+            source_id=p.get("source") if p.get("source") in still_there else None)
         for i, p in enumerate(state)
     )
     PSESpan.objects.bulk_create(
@@ -91,18 +96,20 @@ def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
     )
 
 
-def _record(annotation, user, action, description, before, after) -> PeerEditResult:
+def _record(annotation, user, action, description, before, after, decision=None) -> PeerEditResult:
     annotation.version += 1
     annotation.save(update_fields=["version", "status", "scus_changed", "updated_at"])
     change = PeerAnnotationChange.objects.create(
         annotation=annotation, user=user if user and user.is_authenticated else None, action=action,
-        description=description, before=before, after=after,
+        description=description, before=before, after=after, decision=decision,
     )
     return PeerEditResult(annotation, annotation.version, description, change)
 
 
-def _edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnotation], str],
-          allow_complete: bool = False) -> PeerEditResult:
+def run_edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnotation], str],
+             allow_complete: bool = False, decision: dict | None = None) -> PeerEditResult:
+    """Lock, check, apply and record one edit; `decision` is the adjudication decision it makes,
+    in a consensus annotation (annotator.annotation_consensus)."""
     with transaction.atomic():
         annotation = _locked(annotation_id, user, version, allow_complete)
         before = snapshot(annotation)
@@ -110,7 +117,7 @@ def _edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnota
         after = snapshot(annotation)
         if action not in history.NOT_ON_THE_UNDO_STACK:
             history.end_redo_chain(annotation.changes.all())
-        return _record(annotation, user, action, description, before, after)
+        return _record(annotation, user, action, description, before, after, decision)
 
 
 # -- rules ---------------------------------------------------------------------------------------
@@ -162,7 +169,7 @@ def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult
         text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts))
         return f"Matched {_quoted(text)} to {_what(scu)}" + (" (a repetition)" if repeated else "")
 
-    return _edit(annotation_id, user, version, "assign", apply)
+    return run_edit(annotation_id, user, version, "assign", apply)
 
 
 def add_part(annotation_id, user, version, pse_id: int, ranges) -> PeerEditResult:
@@ -175,7 +182,7 @@ def add_part(annotation_id, user, version, pse_id: int, ranges) -> PeerEditResul
         PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=start + i) for i, (s, e) in enumerate(parts))
         return f"Added a part to a PSE of {_what(pse.scu)}"
 
-    return _edit(annotation_id, user, version, "add_part", apply)
+    return run_edit(annotation_id, user, version, "add_part", apply)
 
 
 def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEditResult:
@@ -189,7 +196,7 @@ def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEdi
         pse.save(update_fields=["scu"])
         return f"Moved a PSE from {_what(source)} to {_what(target)}"
 
-    return _edit(annotation_id, user, version, "move_pse", apply)
+    return run_edit(annotation_id, user, version, "move_pse", apply)
 
 
 def remove_pse(annotation_id, user, version, pse_id: int) -> PeerEditResult:
@@ -198,7 +205,7 @@ def remove_pse(annotation_id, user, version, pse_id: int) -> PeerEditResult:
         pse.delete()
         return f"Removed a PSE of {_what(pse.scu)}"
 
-    return _edit(annotation_id, user, version, "remove_pse", apply)
+    return run_edit(annotation_id, user, version, "remove_pse", apply)
 
 
 def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
@@ -215,7 +222,7 @@ def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
         pse.delete()
         return f"Removed a PSE of {_what(pse.scu)}"
 
-    return _edit(annotation_id, user, version, "remove_part", apply)
+    return run_edit(annotation_id, user, version, "remove_part", apply)
 
 
 def complete(annotation_id, user, version) -> PeerEditResult:
@@ -224,6 +231,12 @@ def complete(annotation_id, user, version) -> PeerEditResult:
     def apply(annotation):
         if not annotation.pses.exists():
             raise RuleBroken("Match at least some of the peer text before marking the annotation complete.")
+        from .annotation_consensus import undecided_scus  # the consensus builds on this module
+
+        left = undecided_scus(annotation)
+        if left:
+            raise RuleBroken(f"{len(left)} SCU{'s' if len(left) != 1 else ''} of this consensus "
+                             f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every SCU, then mark it complete.")
         annotation.status = PeerAnnotation.Status.SUBMITTED
         if annotation.annotator_id:
             assignment_status.mark_done(
@@ -231,7 +244,7 @@ def complete(annotation_id, user, version) -> PeerEditResult:
             )
         return "Marked the annotation complete"
 
-    return _edit(annotation_id, user, version, "complete", apply)
+    return run_edit(annotation_id, user, version, "complete", apply)
 
 
 def reopen(annotation_id, user, version) -> PeerEditResult:
@@ -245,7 +258,7 @@ def reopen(annotation_id, user, version) -> PeerEditResult:
             )
         return "Reopened the annotation"
 
-    return _edit(annotation_id, user, version, "reopen", apply, allow_complete=True)
+    return run_edit(annotation_id, user, version, "reopen", apply, allow_complete=True)
 
 
 def mark_reviewed(annotation_id, user, version) -> PeerEditResult:
@@ -256,7 +269,7 @@ def mark_reviewed(annotation_id, user, version) -> PeerEditResult:
         annotation.scus_changed = []
         return f"Reviewed against the changed SCUs ({changed})"
 
-    return _edit(annotation_id, user, version, "mark_reviewed", apply)
+    return run_edit(annotation_id, user, version, "mark_reviewed", apply)
 
 
 def _travel(annotation_id, user, version, undoing: bool) -> PeerEditResult:

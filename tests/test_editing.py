@@ -3,58 +3,11 @@
 import pytest
 
 from annotator import editing
-from annotator.models import PSE, SCU, Contributor, PeerAnnotation, Pyramid, PyramidChange, Span
+from annotator.models import PSE, SCU, PeerAnnotation, PyramidChange
 
-from .helpers import empty_pyramid
+from .helpers import Builder
 
 pytestmark = pytest.mark.django_db
-
-
-class Builder:
-    """A fresh pyramid over the demo's four models, edited by an assigned annotator."""
-
-    def __init__(self, demo):
-        self.pyramid = empty_pyramid(demo)
-        self.models = {summary.author: summary for summary in self.pyramid.models_used.all()}
-        self.user = demo["outsider"]
-
-    @property
-    def version(self):
-        return Pyramid.objects.get(pk=self.pyramid.pk).version
-
-    def where(self, author, phrase):
-        text = self.models[author].text
-        start = text.index(phrase)
-        return self.models[author].id, [(start, start + len(phrase))]
-
-    def do(self, operation, *args, **kwargs):
-        return getattr(editing, operation)(self.pyramid.pk, self.user, self.version, *args, **kwargs)
-
-    def new_scu(self, author, phrase, **kwargs):
-        summary, ranges = self.where(author, phrase)
-        return self.do("new_scu", summary, ranges, **kwargs)
-
-    def add(self, uid, author, phrase):
-        summary, ranges = self.where(author, phrase)
-        return self.do("add_contributor", uid, summary, ranges)
-
-    def contributor(self, **filters):
-        return Contributor.objects.get(scu__pyramid=self.pyramid, **filters)
-
-    def span(self, **filters):
-        return Span.objects.get(contributor__scu__pyramid=self.pyramid, **filters)
-
-    def state(self):
-        """Every SCU as (uid, label, {author: [texts]}) in display order."""
-        result = []
-        for scu in SCU.objects.filter(pyramid=self.pyramid).order_by("position"):
-            contributors = {}
-            for contributor in scu.contributors.select_related("summary"):
-                contributors[contributor.summary.author] = [
-                    contributor.summary.text[s.start : s.end] for s in contributor.spans.order_by("position")
-                ]
-            result.append((scu.uid, scu.label, contributors))
-        return result
 
 
 @pytest.fixture

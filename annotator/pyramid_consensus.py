@@ -1,0 +1,169 @@
+"""Merging two annotators' pyramids into a consensus pyramid (issue 8).
+
+The papers' procedure: annotators "created first pass pyramid annotations working independently,
+then merged their results" (Passonneau 2009 §3). An adjudicator starts a consensus from a pair of
+pyramids built from the same model summaries; its SCUs are aligned by their words
+(annotator.alignment) and frozen into groups. For each group the adjudicator takes A's version or
+B's version (copies of those SCUs, with their contributors), or edits the consensus with the
+builder's operations and keeps the group as edited. Groups identical in both are taken at the start.
+
+Every choice is an ordinary edit of the consensus (annotator.editing): versioned, undoable, in the
+history with who and when, and with a `decision` naming the group and the choice. A group is
+decided while such a change is applied (undoing it makes the group undecided again). Copies keep
+their provenance: SCU.source and Contributor.source point to the annotator's SCU and contributor.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from . import editing, history
+from .access import can_adjudicate
+from .adjudication import NotComparable, align_pyramids
+from .alignment import ONLY_A, ONLY_B
+from .editing import NotAllowed, RuleBroken
+from .models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, PyramidModel, Span
+
+A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"
+CHOICE_NAMES = {A: "A's version", B: "B's version", EDITED: "kept as edited", IDENTICAL: "identical in A and B"}
+
+
+def group_key(a_uids, b_uids) -> str:
+    """A group's name, stable for the merge: its SCUs' uids on each side, e.g. "a3.5-b7"."""
+    return "a" + ".".join(map(str, sorted(a_uids))) + "-b" + ".".join(map(str, sorted(b_uids)))
+
+
+def _consensus_name(a: Pyramid) -> str:
+    base = f"{a.docset.name}-consensus"
+    taken = set(Pyramid.objects.filter(docset_id=a.docset_id, name__startswith=base).values_list("name", flat=True))
+    if base not in taken:
+        return base
+    return next(f"{base}-{n}" for n in range(2, len(taken) + 3) if f"{base}-{n}" not in taken)
+
+
+def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
+    """A new consensus pyramid of A and B (same docset, same model summaries), with the groups that
+    are identical in both already taken from A (one change in the history)."""
+    if not can_adjudicate(user, a.docset.collection_id):
+        raise NotAllowed("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
+    if a.pk == b.pk or a.docset_id != b.docset_id:
+        raise NotComparable("choose two different pyramids of the same docset")
+    models_a = list(a.model_links.order_by("position").values_list("summary_id", flat=True))
+    models_b = list(b.model_links.order_by("position").values_list("summary_id", flat=True))
+    if sorted(models_a) != sorted(models_b):
+        raise NotComparable("the pyramids are not built from the same model summaries")
+    groups = [{"key": group_key(g.a, g.b), "kind": g.kind, "a": list(g.a), "b": list(g.b), "identical": g.identical}
+              for g in align_pyramids(a, b)]
+    with transaction.atomic():
+        consensus = Pyramid.objects.create(docset=a.docset, name=_consensus_name(a), created_by=user,
+                                           creator_code="consensus")
+        PyramidModel.objects.bulk_create(
+            PyramidModel(pyramid=consensus, summary_id=link.summary_id, position=link.position, header=link.header)
+            for link in a.model_links.order_by("position"))
+        PyramidMerge.objects.create(consensus=consensus, source_a=a, source_b=b, groups=groups, created_by=user)
+        identical = [g for g in groups if g["identical"]]
+        if identical:
+            uids = [uid for g in identical for uid in g["a"]]
+            new_uids = list(range(1, len(uids) + 1))
+
+            def plan(pyramid):
+                def apply():
+                    _copy(pyramid, a, uids, first_uid=1)
+                    return (f"Started the consensus of {a.name} and {b.name}: took the {len(identical)} "
+                            "group(s) identical in both")
+                return new_uids, apply
+
+            editing.run_edit(consensus.pk, user, None, "start_consensus", plan,
+                             decision={"groups": [g["key"] for g in identical], "choice": IDENTICAL})
+        consensus.refresh_from_db()
+    return consensus
+
+
+def _copy(consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int) -> list[int]:
+    """Copies of the source's SCUs (in their order) at the end of the consensus, with provenance."""
+    scus = list(SCU.objects.filter(pyramid=source, uid__in=uids).order_by("position", "id"))
+    contributors = list(Contributor.objects.filter(scu__in=scus).order_by("scu_id", "position", "id"))
+    spans = list(Span.objects.filter(contributor__in=contributors).order_by("contributor_id", "position", "id"))
+    position = editing.new_position(consensus)
+    copies = SCU.objects.bulk_create(
+        SCU(pyramid=consensus, uid=first_uid + i, label=scu.label, comment=scu.comment, position=position + i,
+            source=scu) for i, scu in enumerate(scus))
+    copy_of_scu = {scu.pk: copy for scu, copy in zip(scus, copies)}
+    contributor_copies = Contributor.objects.bulk_create(
+        Contributor(scu=copy_of_scu[c.scu_id], summary_id=c.summary_id, comment=c.comment, position=c.position,
+                    source=c) for c in contributors)
+    copy_of_contributor = {c.pk: copy for c, copy in zip(contributors, contributor_copies)}
+    Span.objects.bulk_create(
+        Span(contributor=copy_of_contributor[s.contributor_id], summary_id=s.summary_id, start=s.start, end=s.end,
+             position=s.position) for s in spans)
+    return [copy.uid for copy in copies]
+
+
+def merge_of(pyramid: Pyramid) -> PyramidMerge:
+    merge = PyramidMerge.objects.filter(consensus=pyramid).select_related("source_a", "source_b").first()
+    if merge is None:
+        raise RuleBroken("This pyramid is not a consensus: it has no aligned groups to decide.")
+    return merge
+
+
+def _group(merge: PyramidMerge, key: str) -> dict:
+    found = next((g for g in merge.groups if g["key"] == key), None)
+    if found is None:
+        raise RuleBroken("There is no such group in this consensus: reload the page.")
+    return found
+
+
+def _from_group(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[SCU]:
+    """The consensus's SCUs taken from the group's SCUs (on either side)."""
+    return list(SCU.objects.filter(pyramid=consensus).filter(
+        Q(source__pyramid_id=merge.source_a_id, source__uid__in=group["a"])
+        | Q(source__pyramid_id=merge.source_b_id, source__uid__in=group["b"])))
+
+
+def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> editing.EditResult:
+    """The group's SCUs in the consensus become copies of side A's (or B's) SCUs of the group:
+    what the consensus took from the group before goes. Choosing the empty side of a group found
+    by one annotator only leaves the content out."""
+    if side not in (A, B):
+        raise RuleBroken("Choose A's version or B's version.")
+
+    def plan(pyramid):
+        merge = merge_of(pyramid)
+        group = _group(merge, key)
+        source = merge.source_a if side == A else merge.source_b
+        uids = group[side]
+        replaced = _from_group(pyramid, merge, group)
+        first = editing.next_uid(pyramid)
+        new_uids = list(range(first, first + len(uids)))
+
+        def apply():
+            for scu in replaced:
+                editing.delete_scu(scu)
+            _copy(pyramid, source, uids, first)
+            name = "A" if side == A else "B"
+            what = (f"{len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name}" if uids else "nothing")
+            return f"Group {key} ({group['kind']}): chose {name}'s version ({what})"
+
+        return [scu.uid for scu in replaced] + new_uids, apply
+
+    return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision={"groups": [key], "choice": side})
+
+
+def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditResult:
+    """The group is decided as the consensus has it now (after the adjudicator's edits)."""
+
+    def plan(pyramid):
+        group = _group(merge_of(pyramid), key)
+        return [], lambda: f"Group {key} ({group['kind']}): kept as edited"
+
+    return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision={"groups": [key], "choice": EDITED})
+
+
+def decisions(pyramid: Pyramid) -> dict[str, PyramidChange]:
+    """{group key: the applied change that decided it} (the latest, where decided more than once)."""
+    return history.decisions(pyramid.changes.all())
+
+
+def sides_present(group: dict) -> dict[str, bool]:
+    return {A: group["kind"] != ONLY_B, B: group["kind"] != ONLY_A}

@@ -1,0 +1,145 @@
+"""annotator.pyramid_consensus: two annotators' pyramids merged into a consensus, at the service level."""
+
+import pytest
+
+from annotator import editing, pyramid_consensus
+from annotator.adjudication import NotComparable
+from annotator.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT
+from annotator.editing import NotAllowed, RuleBroken
+from annotator.ducview.writer import write_pyramid
+from annotator.exporting import pyramid_documents
+from annotator.models import SCU, Contributor, Membership, Pyramid, PyramidChange, PyramidMerge, Role
+
+from .helpers import Builder
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pair(demo, django_user_model):
+    """Two pyramids of the demo models, as two annotators built them:
+    - both: "Apollo 11 landed on the Moon" (A) with "Apollo 11 achieved the first Moon landing" (D);
+    - A has "Neil Armstrong and Buzz Aldrin walked on the surface" (A, D) as one SCU, which B split
+      into "Neil Armstrong" and "Buzz Aldrin walked on ...";
+    - only A: "Michael Collins orbited above in the command module" (A);
+    - only B: "The crew collected rock samples" (A) with "gathered 21.5 kilograms of lunar samples" (B).
+    """
+    a, b = Builder(demo, name="by-annotator", user="annotator"), Builder(demo, name="by-other", user="other_annotator")
+    for builder in (a, b):
+        builder.new_scu("A", "Apollo 11 landed on the Moon", label="Apollo 11 landed on the Moon")
+        builder.add(1, "D", "Apollo 11 achieved the first Moon landing")
+    a.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="Armstrong and Aldrin walked on the Moon")
+    a.add(2, "D", "Neil Armstrong and Buzz Aldrin walked on the Moon")
+    a.new_scu("A", "Michael Collins orbited above in the command module", label="Collins orbited")
+    b.new_scu("A", "Neil Armstrong", label="Armstrong")
+    b.add(2, "D", "Neil Armstrong")
+    b.new_scu("A", "Buzz Aldrin walked on the surface", label="Aldrin walked on the Moon")
+    b.add(3, "D", "Buzz Aldrin walked on the Moon")
+    b.new_scu("A", "The crew collected rock samples", label="Samples were collected")
+    b.add(4, "B", "gathered 21.5 kilograms of lunar samples")
+    adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
+    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR)
+    return {"a": a.pyramid, "b": b.pyramid, "adjudicator": adjudicator, "demo": demo}
+
+
+def groups_by_kind(consensus):
+    merge = PyramidMerge.objects.get(consensus=consensus)
+    return {group["kind"]: group for group in merge.groups}
+
+
+def current(consensus):
+    return Pyramid.objects.get(pk=consensus.pk).version
+
+
+def scus(consensus):
+    return [(s.label, s.source.pyramid.name if s.source else None, s.source.uid if s.source else None)
+            for s in SCU.objects.filter(pyramid=consensus).select_related("source__pyramid").order_by("position")]
+
+
+def test_starting_takes_the_identical_group_from_a_with_its_provenance(pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    assert sorted(groups_by_kind(consensus)) == sorted([ONE_TO_ONE, SPLIT, ONLY_A, ONLY_B])
+    assert scus(consensus) == [("Apollo 11 landed on the Moon", "by-annotator", 1)]
+    copied = Contributor.objects.filter(scu__pyramid=consensus).select_related("source__scu")
+    assert {c.source.scu.pyramid_id for c in copied} == {pair["a"].pk} and len(copied) == 2
+    assert list(consensus.model_links.values_list("summary_id", flat=True)) == list(
+        pair["a"].model_links.values_list("summary_id", flat=True))
+    decided = pyramid_consensus.decisions(consensus)
+    assert list(decided) == [groups_by_kind(consensus)[ONE_TO_ONE]["key"]]
+    assert decided[groups_by_kind(consensus)[ONE_TO_ONE]["key"]].user == pair["adjudicator"]
+    assert len(editing.undecided_groups(consensus)) == 3
+
+
+def test_choosing_a_side_replaces_what_the_group_gave_before_and_undo_restores_it(pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    user, split = pair["adjudicator"], groups_by_kind(consensus)[SPLIT]
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), split["key"], "b")
+    assert [label for label, _, _ in scus(consensus)][1:] == ["Armstrong", "Aldrin walked on the Moon"]
+    result = pyramid_consensus.choose(consensus.pk, user, current(consensus), split["key"], "a")
+    assert scus(consensus)[1:] == [("Armstrong and Aldrin walked on the Moon", "by-annotator", 2)]
+    assert "chose A's version" in result.description
+    change = PyramidChange.objects.filter(pyramid=consensus).latest("id")
+    assert change.decision == {"groups": [split["key"]], "choice": "a"} and change.user == user
+    editing.undo(consensus.pk, user, current(consensus))  # back to B's version, still decided (as B)
+    assert [label for label, _, _ in scus(consensus)][1:] == ["Armstrong", "Aldrin walked on the Moon"]
+    assert pyramid_consensus.decisions(consensus)[split["key"]].decision["choice"] == "b"
+    editing.undo(consensus.pk, user, current(consensus))  # and undecided
+    assert split["key"] not in pyramid_consensus.decisions(consensus)
+    assert len(scus(consensus)) == 1
+
+
+def test_one_sided_groups_edits_and_submission(pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    user, groups = pair["adjudicator"], groups_by_kind(consensus)
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[SPLIT]["key"], "a")
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[ONLY_B]["key"], "a")  # leave it out
+    assert "Samples were collected" not in [label for label, _, _ in scus(consensus)]
+    with pytest.raises(RuleBroken, match="1 aligned group of this consensus is not decided"):
+        editing.submit(consensus.pk, user, current(consensus))
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[ONLY_A]["key"], "a")
+    # Edit what A gave (the builder's operations work on the consensus), then keep it as edited.
+    collins = SCU.objects.get(pyramid=consensus, label="Collins orbited")
+    editing.set_label(consensus.pk, user, current(consensus), collins.uid, "Collins stayed in orbit")
+    pyramid_consensus.keep(consensus.pk, user, current(consensus), groups[ONLY_A]["key"])
+    assert pyramid_consensus.decisions(consensus)[groups[ONLY_A]["key"]].decision["choice"] == "edited"
+    editing.submit(consensus.pk, user, current(consensus))
+    consensus.refresh_from_db()
+    assert consensus.status == Pyramid.Status.SUBMITTED
+    assert [label for label, _, _ in scus(consensus)] == [
+        "Apollo 11 landed on the Moon", "Armstrong and Aldrin walked on the Moon", "Collins stayed in orbit"]
+    # An ordinary pyramid from now on: it exports to DUCView's format.
+    exported = pyramid_documents(Pyramid.objects.filter(pk=consensus.pk))[consensus.pk]
+    assert b'label="Collins stayed in orbit"' in write_pyramid(exported.document)
+
+
+def test_who_may_merge(pair):
+    demo = pair["demo"]
+    for user in (demo["annotator"], demo["organizer"], demo["outsider"]):
+        with pytest.raises(NotAllowed):
+            pyramid_consensus.start(pair["a"], pair["b"], user)
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], demo["admin"])
+    key = groups_by_kind(consensus)[SPLIT]["key"]
+    # The builders of the sources cannot edit the consensus; the adjudicator can.
+    with pytest.raises(NotAllowed):
+        pyramid_consensus.choose(consensus.pk, demo["annotator"], current(consensus), key, "a")
+    pyramid_consensus.choose(consensus.pk, pair["adjudicator"], current(consensus), key, "a")
+
+
+def test_stale_choices_and_bad_groups_are_refused(pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    key = groups_by_kind(consensus)[SPLIT]["key"]
+    with pytest.raises(editing.StaleVersion):
+        pyramid_consensus.choose(consensus.pk, pair["adjudicator"], current(consensus) - 1, key, "a")
+    with pytest.raises(RuleBroken, match="no such group"):
+        pyramid_consensus.choose(consensus.pk, pair["adjudicator"], current(consensus), "a99-b", "a")
+    with pytest.raises(RuleBroken, match="not a consensus"):
+        pyramid_consensus.keep(pair["a"].pk, pair["demo"]["admin"], None, key)
+
+
+def test_pyramids_of_other_models_cannot_be_merged(pair):
+    other = pair["b"]
+    other.model_links.order_by("-position").first().delete()
+    with pytest.raises(NotComparable):
+        pyramid_consensus.start(pair["a"], other, pair["adjudicator"])
+    with pytest.raises(NotComparable):
+        pyramid_consensus.start(pair["a"], pair["a"], pair["adjudicator"])

@@ -24,7 +24,7 @@ CONSENSUS_CODE = "consensus"
 EDITED, IDENTICAL = "edited", "identical"
 
 
-def _readings(sources: list[PeerAnnotation]) -> dict[int, dict[int, list]]:
+def readings_of(sources: list[PeerAnnotation]) -> dict[int, dict[int, list]]:
     """{SCU uid (0: none): {source id: its PSEs of that SCU, each as its sorted spans}} (2 queries)."""
     spans = defaultdict(list)
     for pse_id, start, end in PSESpan.objects.filter(pse__annotation__in=sources).values_list("pse_id", "start", "end"):
@@ -38,7 +38,7 @@ def _readings(sources: list[PeerAnnotation]) -> dict[int, dict[int, list]]:
 
 def readings(consensus: PeerAnnotation) -> dict[int, dict[int, list]]:
     """The consensus's groups: for each SCU the sources matched, how each source matched it."""
-    return _readings(list(merge_of(consensus).sources.order_by("annotator_code", "pk")))
+    return readings_of(list(merge_of(consensus).sources.order_by("annotator_code", "pk")))
 
 
 def agree(per_source: dict[int, list]) -> bool:
@@ -73,7 +73,7 @@ def start(sources: list[PeerAnnotation], user) -> PeerAnnotation:
                                                   annotator_code=CONSENSUS_CODE)
         merge = AnnotationMerge.objects.create(consensus=consensus, created_by=user)
         merge.sources.set(sources)
-        alike = {uid: per_source for uid, per_source in _readings(sources).items() if agree(per_source)}
+        alike = {uid: per_source for uid, per_source in readings_of(sources).items() if agree(per_source)}
         if alike:
             def take_alike(annotation):
                 _copy(annotation, first.pk, list(alike))

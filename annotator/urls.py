@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .views import collections, compare, imports, users, work
+from .views import collections, compare, consensus, imports, users, work
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -29,6 +29,14 @@ urlpatterns = [
     path("docsets/<int:pk>/summaries/new/", collections.summary_create, name="summary-create"),
     path("docsets/<int:pk>/compare/", compare.pyramid_comparison, name="pyramid-comparison"),
     path("docsets/<int:pk>/peers-annotated-twice/", compare.peer_disagreements, name="peer-disagreements"),
+    path("docsets/<int:pk>/consensus/", consensus.pyramid_consensus_start, name="pyramid-consensus-start"),
+    path("pyramids/<int:pk>/merge/", consensus.pyramid_merge, name="pyramid-merge"),
+    path("pyramids/<int:pk>/merge/<slug:choice>/", consensus.pyramid_merge_decide, name="pyramid-merge-decide"),
+    path("pyramids/<int:pyramid_pk>/peers/<int:peer_pk>/", consensus.peer_comparison, name="peer-comparison"),
+    path("pyramids/<int:pyramid_pk>/peers/<int:peer_pk>/consensus/", consensus.peer_consensus_start,
+         name="peer-consensus-start"),
+    path("pyramids/<int:pyramid_pk>/peers/<int:peer_pk>/merge/<slug:choice>/", consensus.peer_merge_decide,
+         name="peer-merge-decide"),
     path("summaries/<int:pk>/", collections.summary_detail, name="summary-detail"),
     path("jobs/<int:pk>/", imports.job_detail, name="job-detail"),
     path("assignments/<int:pk>/withdraw/", work.assignment_withdraw, name="assignment-withdraw"),

@@ -62,7 +62,8 @@ def _alphas(units, reduced_units) -> dict[str, float]:
 
 def peer_agreement(collection: Collection, docset: str | None = None) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
     """Per peer, then pooled per docset and over everything (three queries)."""
-    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).select_related(
+    # Consensus annotations (issue 8) are not an annotator's independent work: they stay out.
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection, merge__isnull=True).select_related(
         "pyramid__docset", "peer", "annotator")
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
@@ -106,6 +107,16 @@ def peer_agreement(collection: Collection, docset: str | None = None) -> tuple[l
     return peers, pooled
 
 
+def peer_alpha(annotation_ids: list[int]) -> float:
+    """Alpha with 1 − Dice (Passonneau 2009 §4.1) for annotations of one peer against one pyramid:
+    the units are the SCUs any of them matched (one query)."""
+    counts: dict[int, Counter] = {pk: Counter() for pk in annotation_ids}
+    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=annotation_ids, scu__isnull=False).values_list(
+            "annotation_id", "scu_id"):
+        counts[annotation_id][scu_id] += 1
+    return krippendorff_alpha(peer_units([counts[pk] for pk in annotation_ids]), dice)
+
+
 @dataclass
 class PyramidAgreement:
     docset: str
@@ -121,7 +132,8 @@ def _pyramid_annotator(pyramid: Pyramid) -> str:
 
 def pyramid_agreement(collection: Collection, docset: str | None = None) -> tuple[list[PyramidAgreement], list[str]]:
     """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries)."""
-    pyramids = Pyramid.objects.filter(docset__collection=collection).select_related("docset", "created_by")
+    pyramids = Pyramid.objects.filter(docset__collection=collection, merge__isnull=True).select_related(
+        "docset", "created_by")  # consensus pyramids are not independent work
     if docset:
         pyramids = pyramids.filter(docset__name=docset)
     by_docset = defaultdict(list)

@@ -96,3 +96,34 @@ def log_in(page, live_server, username, password):
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("button[type=submit]")
+
+
+@pytest.fixture
+def pair(demo, django_user_model):
+    """Two pyramids of the demo models, as two annotators built them:
+    - both: "Apollo 11 landed on the Moon" (A) with "Apollo 11 achieved the first Moon landing" (D);
+    - A has "Neil Armstrong and Buzz Aldrin walked on the surface" (A, D) as one SCU, which B split
+      into "Neil Armstrong" and "Buzz Aldrin walked on ...";
+    - only A: "Michael Collins orbited above in the command module" (A);
+    - only B: "The crew collected rock samples" (A) with "gathered 21.5 kilograms of lunar samples" (B).
+    """
+    from annotator.models import Membership, Role
+
+    from .helpers import Builder
+
+    a, b = Builder(demo, name="by-annotator", user="annotator"), Builder(demo, name="by-other", user="other_annotator")
+    for builder in (a, b):
+        builder.new_scu("A", "Apollo 11 landed on the Moon", label="Apollo 11 landed on the Moon")
+        builder.add(1, "D", "Apollo 11 achieved the first Moon landing")
+    a.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="Armstrong and Aldrin walked on the Moon")
+    a.add(2, "D", "Neil Armstrong and Buzz Aldrin walked on the Moon")
+    a.new_scu("A", "Michael Collins orbited above in the command module", label="Collins orbited")
+    b.new_scu("A", "Neil Armstrong", label="Armstrong")
+    b.add(2, "D", "Neil Armstrong")
+    b.new_scu("A", "Buzz Aldrin walked on the surface", label="Aldrin walked on the Moon")
+    b.add(3, "D", "Buzz Aldrin walked on the Moon")
+    b.new_scu("A", "The crew collected rock samples", label="Samples were collected")
+    b.add(4, "B", "gathered 21.5 kilograms of lunar samples")
+    adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
+    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR)
+    return {"a": a.pyramid, "b": b.pyramid, "adjudicator": adjudicator, "demo": demo}

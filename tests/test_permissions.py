@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from annotator import assignments
+from annotator import annotation_consensus, assignments, pyramid_consensus
 from annotator.models import Assignment, ImportJob, Membership, PeerAnnotation, PSE, SCU, Summary
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,12 @@ def world(demo):
             "assignment": Assignment.objects.get(user=user, task="peer"),
         }
     collection = demo["collection"]
-    return demo | {
+    consensus = {
+        "consensus_pyramid": pyramid_consensus.start(pyramid, own["annotator"]["pyramid"], demo["admin"]),
+        "consensus_annotation": annotation_consensus.start(
+            [demo["annotations"]["1"], own["annotator"]["annotation"]], demo["admin"]),
+    }
+    return demo | consensus | {
         "own": own["annotator"], "other": own["other_annotator"],
         "job": ImportJob.objects.create(collection=collection, kind="summaries", file_name="x.zip", content=b"",
                                         status="done"),
@@ -82,6 +87,14 @@ PAGES = [
     ("docset detail", "get", page("docset-detail", D), None, READERS),
     ("compare pyramids", "get", page("pyramid-comparison", D), None, ADMINS),
     ("peers annotated twice", "get", page("peer-disagreements", D), None, ADMINS),
+    ("start a consensus pyramid", "post", page("pyramid-consensus-start", D), lambda w: {"a": w["pyramid"].pk, "b": w["own"]["pyramid"].pk}, dict(ADMINS, admin=302)),
+    ("consensus pyramid", "get", page("pyramid-merge", lambda w: w["consensus_pyramid"].pk), None, dict(ADMINS, annotator=404)),
+    ("decide a group, stale", "post", page("pyramid-merge-decide", lambda w: w["consensus_pyramid"].pk, "keep"), lambda w: {"version": 0, "group": "x"}, dict(ADMINS, annotator=404, admin=302)),
+    ("edit the consensus pyramid, stale", "post", page("pyramid-edit", lambda w: w["consensus_pyramid"].pk, "order_scus"), lambda w: {"version": 0}, dict(zip(ROLES, [302, 404, 403, 409, 404]))),
+    ("compare a peer's annotations", "get", page("peer-comparison", lambda w: w["pyramid"].pk, lambda w: w["own"]["annotation"].peer_id), None, ADMINS),
+    ("start a consensus annotation", "post", page("peer-consensus-start", lambda w: w["pyramid"].pk, lambda w: w["own"]["annotation"].peer_id), None, dict(ADMINS, admin=302)),
+    ("decide an SCU, stale", "post", page("peer-merge-decide", lambda w: w["pyramid"].pk, lambda w: w["own"]["annotation"].peer_id, "keep"), lambda w: {"version": 0, "scu": 1}, dict(ADMINS, admin=302)),
+    ("other's peer compared", "get", page("peer-comparison", lambda w: w["pyramid"].pk, lambda w: w["other"]["annotation"].peer_id), None, dict(ADMINS, annotator=404)),
     ("summary create", "get", page("summary-create", D), None, ADMINS),
     ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, READERS),
     ("job detail", "get", page("job-detail", lambda w: w["job"].pk), None, ADMINS),

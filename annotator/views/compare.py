@@ -22,19 +22,30 @@ from scoring.statistics import pearson
 from ..access import can_adjudicate
 from ..adjudication import NotComparable, align_pyramids
 from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
-from ..models import SCU, Docset, PeerAnnotation
+from ..models import SCU, Docset, PeerAnnotation, PyramidMerge
 from .guards import docset_for
 
 WORDS_SHOWN = 30
 
 
-def _word_text(pyramid) -> dict[tuple[int, int], str]:
-    found = {}
+def _model_words(pyramid, groups) -> tuple[dict[tuple[int, int], str], list[dict]]:
+    """Each word's text by (model, index); and the model texts in pieces, the words only one side
+    put in the group's SCUs marked (a word may be A's alone in one group and B's in another)."""
+    only_a = set().union(*(g.only_a_words for g in groups))
+    only_b = set().union(*(g.only_b_words for g in groups))
+    found, models = {}, []
     for position, link in enumerate(pyramid.model_links.select_related("summary").order_by("position")):
-        text = link.summary.text
+        text, pieces, at = link.summary.text, [], 0
         for index, (start, end) in enumerate(words(text)):
             found[(position, index)] = text[start:end]
-    return found
+            if start > at:
+                pieces.append({"text": text[at:start]})
+            marks = [name for name, side in (("only-a", only_a), ("only-b", only_b)) if (position, index) in side]
+            pieces.append({"text": text[start:end], "marks": " ".join(marks)})
+            at = end
+        pieces.append({"text": text[at:]})
+        models.append({"author": link.summary.author, "pieces": pieces})
+    return found, models
 
 
 def _phrase(word_ids, text_of) -> str:
@@ -43,7 +54,7 @@ def _phrase(word_ids, text_of) -> str:
     return shown + (" …" if len(ordered) > WORDS_SHOWN else "")
 
 
-def _adjudicated_docset(request, pk) -> Docset:
+def adjudicated_docset(request, pk) -> Docset:
     docset = docset_for(request, pk)
     if not can_adjudicate(request.user, docset.collection_id):
         raise PermissionDenied("Comparing annotators' work is for the collection's adjudicators and administrators.")
@@ -52,12 +63,14 @@ def _adjudicated_docset(request, pk) -> Docset:
 
 @login_required
 def pyramid_comparison(request, pk):
-    docset = _adjudicated_docset(request, pk)
+    docset = adjudicated_docset(request, pk)
     pyramids = list(docset.pyramids.select_related("created_by").order_by("name", "id"))
     chosen = {str(p.pk): p for p in pyramids}
     a = chosen.get(request.GET.get("a")) or (pyramids[0] if pyramids else None)
     b = chosen.get(request.GET.get("b")) or next((p for p in pyramids if p != a), None)
-    context = {"docset": docset, "collection": docset.collection, "pyramids": pyramids, "a": a, "b": b}
+    consensus = PyramidMerge.objects.filter(consensus__docset=docset).select_related("consensus", "source_a", "source_b")
+    context = {"docset": docset, "collection": docset.collection, "pyramids": pyramids, "a": a, "b": b,
+               "merges": list(consensus.order_by("consensus__name"))}
     if a is None or b is None or a == b:
         context["problem"] = "Choose two different pyramids of the docset." if len(pyramids) > 1 else \
             "The docset has fewer than two pyramids: assign its creation to two annotators first."
@@ -69,14 +82,14 @@ def pyramid_comparison(request, pk):
         context["problem"] = str(problem).capitalize() + "."
         return render(request, "annotator/compare.html", context)
     scus = {(s.pyramid_id, s.uid): s for s in SCU.objects.filter(pyramid__in=[a, b]).annotate(weight=Count("contributors"))}
-    text_of = _word_text(a)
+    text_of, model_texts = _model_words(a, groups)
     rows = [{
         "group": g,
         "a": [scus[(a.pk, uid)] for uid in g.a], "b": [scus[(b.pk, uid)] for uid in g.b],
         "only_a": _phrase(g.only_a_words, text_of), "only_b": _phrase(g.only_b_words, text_of),
     } for g in groups]
     counts = summary(groups)
-    context |= {"rows": rows, "alphas": alphas, **_peer_scores(a, b), "counts": {
+    context |= {"rows": rows, "alphas": alphas, "model_texts": model_texts, **_peer_scores(a, b), "counts": {
         "identical": counts["identical"], "one_to_one": counts[ONE_TO_ONE], "split": counts[SPLIT],
         "tangle": counts[TANGLE], "only_a": counts[ONLY_A], "only_b": counts[ONLY_B]}}
     return render(request, "annotator/compare.html", context)
@@ -122,9 +135,10 @@ def peer_disagreements(request, pk):
     adjudicator's place to start (issue 8)."""
     from scoring.agreement_records import peer_agreement
 
-    docset = _adjudicated_docset(request, pk)
+    docset = adjudicated_docset(request, pk)
     peers, _ = peer_agreement(docset.collection, docset.name)
-    annotations = PeerAnnotation.objects.filter(pyramid__docset=docset).select_related("peer", "pyramid", "annotator")
+    annotations = PeerAnnotation.objects.filter(pyramid__docset=docset, merge__isnull=True).select_related(
+        "peer", "pyramid", "annotator")
     scores = {row.annotation_id: row.scores.modified for row in score_annotations(annotations)}
     by_peer = defaultdict(list)
     for annotation in annotations:
@@ -134,7 +148,7 @@ def peer_disagreements(request, pk):
         group = sorted(by_peer[(p.pyramid, p.peer)], key=lambda a: (a.annotator_code, a.pk))
         values = [scores.get(a.pk) for a in group]
         known = [v for v in values if v is not None]
-        rows.append({"peer": p, "annotations": list(zip(group, values)),
+        rows.append({"peer": p, "annotations": list(zip(group, values)), "first": group[0] if group else None,
                      "difference": max(known) - min(known) if len(known) > 1 else None})
     # Undefined alphas (no variation at all) last: there is nothing to adjudicate there.
     rows.sort(key=lambda r: (2 if math.isnan(r["peer"].alpha["dice"]) else r["peer"].alpha["dice"], -(r["difference"] or 0)))

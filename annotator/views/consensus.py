@@ -1,0 +1,272 @@
+"""Merging annotators' work into a consensus (issue 8): a consensus pyramid decided group by group,
+and a peer's annotations compared side by side and merged into a consensus annotation.
+
+Every action posts to one view per kind; a refusal (a stale page: 409) answers with the current
+state, as the builder does. With htmx the answer is the page's merge region; without, a redirect.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from scoring.agreement_records import peer_alpha
+from scoring.agreement_units import word_scus, words
+from scoring.records import score_annotations, scu_weights
+
+from .. import annotation_consensus, editing, peer_editing, pyramid_consensus
+from ..access import can_adjudicate, visible_annotations, visible_pyramids
+from ..actions import parse_arguments, parse_version, status_for
+from ..adjudication import NotComparable
+from ..editing import EditError
+from ..models import SCU, Contributor, PeerAnnotation, Pyramid, PyramidMerge
+from .compare import adjudicated_docset
+
+
+def _require_adjudicator(request, collection_id: int) -> None:
+    if not can_adjudicate(request.user, collection_id):
+        raise PermissionDenied("Merging annotators' work is for the collection's adjudicators and administrators.")
+
+
+# -- consensus pyramids ----------------------------------------------------------------------------
+
+@require_POST
+@login_required
+def pyramid_consensus_start(request, pk):
+    docset = adjudicated_docset(request, pk)
+    pyramids = {str(p.pk): p for p in docset.pyramids.select_related("docset")}
+    a, b = pyramids.get(request.POST.get("a")), pyramids.get(request.POST.get("b"))
+    if a is None or b is None:
+        raise Http404("no such pyramid in this docset")
+    try:
+        consensus = pyramid_consensus.start(a, b, request.user)
+    except (NotComparable, EditError) as problem:
+        messages.error(request, getattr(problem, "message", None) or str(problem).capitalize() + ".")
+        return redirect(reverse("pyramid-comparison", args=[docset.pk]) + f"?a={a.pk}&b={b.pk}")
+    messages.success(request, f"Started {consensus.name}: decide each aligned group.")
+    return redirect("pyramid-merge", consensus.pk)
+
+
+def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
+    consensus = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
+    _require_adjudicator(request, consensus.docset.collection_id)
+    merge = PyramidMerge.objects.filter(consensus=consensus).select_related(
+        "source_a__created_by", "source_b__created_by").first()
+    if merge is None:
+        raise Http404("this pyramid is not a consensus")
+    return consensus, merge
+
+
+def _contributor_texts(contributors) -> list[tuple[str, str]]:
+    return [(c.summary.author, "…".join(c.summary.text[s.start:s.end] for s in c.spans.all())) for c in contributors]
+
+
+def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
+    """Every group with both sides' SCUs, what the consensus has from it, and its decision, loaded
+    in a fixed number of queries."""
+    pyramid_ids = [merge.source_a_id, merge.source_b_id, consensus.pk]
+    contributors = defaultdict(list)
+    for c in (Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids).select_related("summary")
+              .prefetch_related("spans").order_by("scu_id", "position", "id")):
+        contributors[c.scu_id].append(c)
+    scus = list(SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by("position", "id"))
+    for scu in scus:
+        scu.texts = _contributor_texts(contributors[scu.pk])
+        scu.weight = len(contributors[scu.pk])
+    by_uid = {(s.pyramid_id, s.uid): s for s in scus}
+    source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
+    taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
+    added = []
+    for scu in (s for s in scus if s.pyramid_id == consensus.pk):
+        source = source_of.get(scu.source_id)
+        if source is None:
+            added.append(scu)
+        else:
+            taken[(source.pyramid_id, source.uid)].append(scu)
+    decided = pyramid_consensus.decisions(consensus)
+    groups = []
+    for group in merge.groups:
+        mine = [s for side, pyramid_id in (("a", merge.source_a_id), ("b", merge.source_b_id))
+                for uid in group[side] for s in taken[(pyramid_id, uid)]]
+        change = decided.get(group["key"])
+        groups.append({
+            **group, "a_scus": [by_uid[(merge.source_a_id, u)] for u in group["a"] if (merge.source_a_id, u) in by_uid],
+            "b_scus": [by_uid[(merge.source_b_id, u)] for u in group["b"] if (merge.source_b_id, u) in by_uid],
+            "consensus_scus": mine, "decision": change,
+            "choice": pyramid_consensus.CHOICE_NAMES.get(change.decision["choice"]) if change else None,
+        })
+    left = sum(1 for g in groups if g["decision"] is None)
+    return {"consensus": consensus, "merge": merge, "groups": groups, "added": added, "left": left,
+            "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
+            "editable": consensus.status == Pyramid.Status.IN_PROGRESS}
+
+
+@login_required
+def pyramid_merge(request, pk):
+    consensus, merge = _consensus_pyramid(request, pk)
+    template = "annotator/_pyramid_merge.html" if request.htmx else "annotator/pyramid_merge.html"
+    return render(request, template, merge_context(consensus, merge))
+
+
+PYRAMID_CHOICES = {
+    "a": lambda pk, user, version, key: pyramid_consensus.choose(pk, user, version, key, pyramid_consensus.A),
+    "b": lambda pk, user, version, key: pyramid_consensus.choose(pk, user, version, key, pyramid_consensus.B),
+    "keep": pyramid_consensus.keep,
+    "submit": lambda pk, user, version, key: editing.submit(pk, user, version),
+}
+
+
+@require_POST
+@login_required
+def pyramid_merge_decide(request, pk, choice):
+    if choice not in PYRAMID_CHOICES:
+        raise Http404("no such choice")
+    consensus, merge = _consensus_pyramid(request, pk)
+    return _decided(request, lambda: PYRAMID_CHOICES[choice](
+        consensus.pk, request.user, parse_version(request.POST.get("version")), request.POST.get("group", "")),
+        lambda: merge_context(Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge),
+        "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]))
+
+
+def _decided(request, act, context, partial: str, page_url: str):
+    """Run a decision; answer with the merge region as it now is (htmx) or a redirect."""
+    status, message, level = 200, None, "saved"
+    try:
+        message = act().description
+    except EditError as refused:
+        status, message = status_for(refused), refused.message
+        level = "conflict" if status == 409 else "error"
+    if not request.htmx:
+        (messages.success if status == 200 else messages.error)(request, message)
+        return redirect(page_url)
+    return render(request, partial, context() | {"message": message, "level": level}, status=status)
+
+
+# -- consensus annotations -------------------------------------------------------------------------
+
+def _peer_annotations(request, pyramid_pk, peer_pk):
+    annotations = list(visible_annotations(request.user).filter(pyramid_id=pyramid_pk, peer_id=peer_pk)
+                       .select_related("pyramid__docset__collection", "peer", "annotator", "merge")
+                       .order_by("annotator_code", "pk"))
+    if not annotations:
+        raise Http404("no annotation of this peer against this pyramid")
+    _require_adjudicator(request, annotations[0].pyramid.docset.collection_id)
+    consensus = next((a for a in annotations if hasattr(a, "merge")), None)
+    sources = list(consensus.merge.sources.select_related("annotator").order_by("annotator_code", "pk")) if consensus \
+        else [a for a in annotations if a.pk != getattr(consensus, "pk", None)]
+    return annotations[0], sources, consensus
+
+
+def _name(annotation: PeerAnnotation) -> str:
+    return annotation.annotator_code or (annotation.annotator.username if annotation.annotator else f"#{annotation.pk}")
+
+
+def _marked_text(text: str, per_word_uids: list[frozenset], differs: list[bool]) -> list[dict]:
+    """The peer text in pieces: words with the SCUs they express (and whether the annotations
+    differ there), and the text between words."""
+    pieces, at = [], 0
+    for (start, end), uids, different in zip(words(text), per_word_uids, differs):
+        if start > at:
+            pieces.append({"text": text[at:start]})
+        title = ", ".join("matches no SCU" if uid == 0 else f"SCU {uid}" for uid in sorted(uids))
+        pieces.append({"text": text[start:end], "word": True, "title": title, "differs": different})
+        at = end
+    if at < len(text):
+        pieces.append({"text": text[at:]})
+    return pieces
+
+
+def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
+    first, sources, consensus = _peer_annotations(request, pyramid_pk, peer_pk)
+    shown = sources + ([consensus] if consensus else [])
+    readings = annotation_consensus.readings_of(shown)
+    pyramid, peer = first.pyramid, first.peer
+    labels = {s.uid: s for s in SCU.objects.filter(pyramid=pyramid, uid__in=list(readings))}
+    weights = scu_weights([pyramid.pk], pyramid.docset.collection.weight_convention).get(pyramid.pk, {})
+    for scu in labels.values():
+        scu.weight = weights.get(scu.pk, 0)
+    decided = annotation_consensus.decisions(consensus) if consensus else {}
+    scores = {row.annotation_id: row.scores for row in score_annotations(PeerAnnotation.objects.filter(pk__in=[a.pk for a in shown]))}
+    rows = []
+    for uid in sorted(readings, key=lambda u: (u == 0, labels[u].position if u in labels else 0, u)):
+        per_source = {a.pk: readings[uid][a.pk] for a in sources}
+        change = decided.get(str(uid))
+        rows.append({
+            "uid": uid, "scu": labels.get(uid), "alike": annotation_consensus.agree(per_source),
+            "readings": [(a, [_span_text(peer.text, spans) for spans in readings[uid][a.pk]]) for a in sources],
+            "consensus": [_span_text(peer.text, spans) for spans in readings[uid][consensus.pk]] if consensus else None,
+            "decision": change, "choice": _choice_name(change, sources) if change else None,
+        })
+    texts = []
+    per_annotation = {a.pk: word_scus(peer.text, [(s, e, uid) for uid, by in readings.items() for spans in by[a.pk]
+                                                   for s, e in spans]) for a in shown}
+    differs = [len({per_annotation[a.pk][i] for a in sources}) > 1 for i in range(len(words(peer.text)))]
+    for a in shown:
+        texts.append({"annotation": a, "name": "consensus" if a == consensus else _name(a), "scores": scores.get(a.pk),
+                      "pieces": _marked_text(peer.text, per_annotation[a.pk], differs)})
+    left = sum(1 for r in rows if r["decision"] is None) if consensus else None
+    return {"pyramid": pyramid, "peer": peer, "docset": pyramid.docset, "collection": pyramid.docset.collection,
+            "sources": sources, "consensus": consensus, "rows": rows, "texts": texts,
+            "alpha": peer_alpha([a.pk for a in sources]), "left": left, "differing_words": sum(differs),
+            "editable": consensus is not None and consensus.status == PeerAnnotation.Status.IN_PROGRESS}
+
+
+def _span_text(text: str, spans) -> str:
+    return "…".join(text[s:e] for s, e in spans)
+
+
+def _choice_name(change, sources) -> str:
+    choice = change.decision["choice"]
+    if choice == annotation_consensus.EDITED:
+        return "kept as edited"
+    if choice == annotation_consensus.IDENTICAL:
+        return "alike in every annotation"
+    source = next((a for a in sources if a.pk == choice), None)
+    return f"{_name(source)}'s reading" if source else "a reading no longer there"
+
+
+@login_required
+def peer_comparison(request, pyramid_pk, peer_pk):
+    context = peer_comparison_context(request, pyramid_pk, peer_pk)
+    template = "annotator/_peer_merge.html" if request.htmx else "annotator/peer_comparison.html"
+    return render(request, template, context)
+
+
+@require_POST
+@login_required
+def peer_consensus_start(request, pyramid_pk, peer_pk):
+    _, sources, consensus = _peer_annotations(request, pyramid_pk, peer_pk)
+    if consensus is None:
+        try:
+            annotation_consensus.start(sources, request.user)
+            messages.success(request, "Started the consensus annotation: decide each SCU.")
+        except EditError as refused:
+            messages.error(request, refused.message)
+    return redirect("peer-comparison", pyramid_pk, peer_pk)
+
+
+@require_POST
+@login_required
+def peer_merge_decide(request, pyramid_pk, peer_pk, choice):
+    _, sources, consensus = _peer_annotations(request, pyramid_pk, peer_pk)
+    if consensus is None:
+        raise Http404("no consensus annotation of this peer yet")
+    version = parse_version(request.POST.get("version"))
+    actions = {
+        "take": lambda: annotation_consensus.choose(
+            consensus.pk, request.user, version, *parse_arguments(request.POST, ["scu", "source"])),
+        "keep": lambda: annotation_consensus.keep(consensus.pk, request.user, version,
+                                                  *parse_arguments(request.POST, ["scu"])),
+        "complete": lambda: peer_editing.complete(consensus.pk, request.user, version),
+    }
+    if choice not in actions:
+        raise Http404("no such choice")
+    return _decided(request, actions[choice], lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
+                    "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]))

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from itertools import cycle
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from .editing import NotAllowed, RuleBroken
-from .models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, PyramidModel, Role, Summary
+from .models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, PyramidMerge, PyramidModel, Role, Summary
 
 Task = Assignment.Task
 Status = Assignment.Status
@@ -103,11 +104,13 @@ def assign_pyramids(docsets, annotators, by, mode: str = EVERY_ANNOTATOR) -> Ass
 
 
 def submitted_pyramid(docset: Docset, name: str | None = None) -> Pyramid | None:
-    """The pyramid peers of a docset are annotated against: the one named, or the latest submitted."""
+    """The pyramid peers of a docset are annotated against: the one named, or the docset's
+    adjudicated (consensus) pyramid, or the latest submitted."""
     pyramids = docset.pyramids.filter(status=Pyramid.Status.SUBMITTED)
     if name:
         pyramids = pyramids.filter(name=name)
-    return pyramids.order_by("-updated_at", "-id").first()
+    adjudicated = Exists(PyramidMerge.objects.filter(consensus=OuterRef("pk")))
+    return pyramids.order_by(adjudicated.desc(), "-updated_at", "-id").first()
 
 
 @transaction.atomic

@@ -1,0 +1,117 @@
+"""In real Chromium: an adjudicator merges two annotators' pyramids into a consensus, and two
+sites' annotations of a D0631 peer into a consensus annotation whose score export_scores agrees with."""
+
+import csv
+import io
+
+import pytest
+from playwright.sync_api import expect
+
+from annotator import assignments
+from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
+
+from .conftest import CHROMIUM, log_in
+from .helpers import drag_select, import_files, run
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+]
+
+
+def group_card(page, text):
+    return page.locator(".merge-group").filter(has_text=text)
+
+
+def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensus(browser_page, live_server, pair):
+    page, demo = browser_page, pair["demo"]
+    page.on("dialog", lambda dialog: dialog.accept())
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    page.goto(f"{live_server.url}/docsets/{pair['a'].docset_id}/")
+    page.click("a:text-is('Compare')")
+    page.select_option("select[name=a]", label="by-annotator")
+    page.select_option("select[name=b]", label="by-other")
+    page.click("button:text-is('Compare')")
+    expect(page.locator("#group-counts")).to_contain_text("1 split by one annotator")
+    expect(page.locator("#model-texts .only-a").first).to_be_visible()
+
+    page.click("button:text-is('Merge A and B into a consensus pyramid')")
+    expect(page.locator("#merge-counts")).to_contain_text("1 of 4 groups decided")
+    # Some of each side: B's split of the astronauts, A's Collins, and leave B's samples out.
+    group_card(page, "Aldrin walked on the Moon").locator("button:text-is(\"Take B's version\")").click()
+    expect(page.locator("#merge-counts")).to_contain_text("2 of 4 groups decided")
+    group_card(page, "Collins orbited").locator("button:text-is(\"Take A's version\")").click()
+    expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
+    group_card(page, "Samples were collected").locator("button:text-is('Leave out (as A)')").click()
+    expect(page.locator("#merge-counts")).to_contain_text("4 of 4 groups decided")
+
+    # Edit one SCU in the builder, then say the group stands as edited.
+    page.click("a:text-is('builder')")
+    page.locator(".scu-list > li", has_text="Collins orbited").locator(".label").click()
+    page.keyboard.press("l")
+    page.locator("input.edit-label").fill("Collins stayed in orbit")
+    page.locator("input.edit-label").press("Enter")
+    expect(page.locator("#status")).to_contain_text("Relabelled SCU")
+    page.go_back()
+    page.reload()
+    card = group_card(page, "Collins stayed in orbit")
+    card.locator("button:text-is('Keep as edited')").click()
+    expect(group_card(page, "Collins stayed in orbit").locator(".decision")).to_contain_text("kept as edited · adjudicator")
+
+    page.click("button:text-is('Submit the consensus')")
+    expect(page.locator("#merge-counts")).to_contain_text("submitted")
+    consensus = Pyramid.objects.get(merge__isnull=False)
+    assert consensus.status == Pyramid.Status.SUBMITTED
+    assert sorted(consensus.scus.values_list("label", flat=True)) == [
+        "Aldrin walked on the Moon", "Apollo 11 landed on the Moon", "Armstrong", "Collins stayed in orbit"]
+
+    # Peers are now annotated against the docset's adjudicated pyramid.
+    report = assignments.assign_peers([consensus.docset], [pair["adjudicator"]], demo["admin"],
+                                      peers=[demo["annotations"]["1"].peer])
+    assert report.created[0].pyramid_id == consensus.pk
+    page.goto(live_server.url + "/")
+    page.locator("#your-work tbody tr", has_text=consensus.name).locator("button:text-is('Annotate')").click()
+    drag_select(page, "peer", "Michael Collins remained in orbit")
+    expect(page.locator("#selection")).to_contain_text("Selected: “Michael Collins remained in orbit”")
+    page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-head").click()
+    expect(page.locator("#status")).to_contain_text("Matched “Michael Collins remained in orbit” to SCU")
+    annotation = PeerAnnotation.objects.get(pyramid=consensus)
+    assert list(annotation.pses.values_list("scu__label", flat=True)) == ["Collins stayed in orbit"]
+
+
+@pytest.mark.shared_data
+def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_server, shared_data, django_user_model):
+    folder = shared_data / "duc2006-nist"
+    import_files(folder / "allpyramids/D0631.pyr", folder / "allpans/114.D0631.M.250.D.1.pan",
+                 folder / "allpans/115.D0631.M.250.D.1.pan", collection="DUC 2006")
+    adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
+    Membership.objects.create(collection=Collection.objects.get(name="DUC 2006"), user=adjudicator, role=Role.ADJUDICATOR)
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    page.goto(live_server.url + "/")
+    page.click("nav a:text-is('Collections')")
+    page.click("a:text-is('DUC 2006')")
+    page.click("a:text-is('D0631')")
+    page.click("a:text-is('Peers annotated twice')")
+    page.click("#peers a:text-is('1')")
+    expect(page.locator(".peer-text")).to_have_count(2)
+    expect(page.locator(".peer-text .differs").first).to_be_visible()  # where the two sites differ
+
+    page.click("button:text-is('Start a consensus annotation')")
+    expect(page.locator("#merge-counts")).to_contain_text("left to decide")
+    # Decide every SCU the sites differ on: site 114's reading for the first, 115's for the rest.
+    first = True
+    while page.locator("tr.reading:not(.decided)").count():
+        row = page.locator("tr.reading:not(.decided)").first
+        before = page.locator("#merge-counts").inner_text()
+        row.locator(f"button:text-is(\"Take {'114' if first else '115'}'s\")").click()
+        expect(page.locator("#merge-counts")).not_to_have_text(before)
+        first = False
+    expect(page.locator("#merge-counts")).to_contain_text("0 left to decide")
+    page.click("button:text-is('Mark the consensus complete')")
+    expect(page.locator("#merge-counts")).to_contain_text("complete")
+
+    shown = page.locator("#annotation-scores tr.consensus .score-modified").inner_text()
+    out, _ = run("export_scores", collection="DUC 2006", docset="D0631")
+    rows = [r for r in csv.DictReader(io.StringIO(out)) if r["annotator"] == "consensus"]
+    assert len(rows) == 1 and f"{float(rows[0]['modified']):.4f}" == shown

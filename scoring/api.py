@@ -39,7 +39,8 @@ class ScoreRowSerializer(serializers.Serializer):
 
 class ScoresView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("collection", int, required=True), OpenApiParameter("docset", str)],
+        parameters=[OpenApiParameter("collection", int, required=True), OpenApiParameter("docset", str),
+                    OpenApiParameter("adjudicated", bool, description="where there is adjudicated work, only it")],
         responses=ScoreRowSerializer(many=True),
         description="Every peer annotation's scores in a collection (or one docset), computed from the stored records.",
     )
@@ -55,5 +56,6 @@ class ScoresView(APIView):
             raise NotFound("No such collection.")
         if not can_read_collection(request.user, collection):
             raise PermissionDenied("Scores are for the collection's organizers and administrators.")
-        rows = score_collection(collection, request.query_params.get("docset") or None)
+        rows = score_collection(collection, request.query_params.get("docset") or None,
+                                adjudicated=request.query_params.get("adjudicated") in ("1", "true"))
         return Response(ScoreRowSerializer([row.as_dict() for row in rows], many=True).data)

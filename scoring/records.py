@@ -11,7 +11,8 @@ from dataclasses import asdict, dataclass
 
 from django.db.models import Count
 
-from annotator.models import PSE, SCU, Collection, PeerAnnotation, PyramidModel, WeightConvention
+from annotator.models import (PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidModel,
+                              WeightConvention)
 
 from .pyramid import PeerScores, score_peer
 
@@ -117,8 +118,24 @@ def score_loaded(
     )
 
 
-def score_collection(collection: Collection, docset: str | None = None) -> list[PeerScoreRow]:
+def adjudicated_only(annotations):
+    """Where adjudicated work exists, only it (issue 8): in a docset whose peers are annotated
+    against a submitted consensus pyramid, only those annotations; and of a peer with a complete
+    consensus annotation, that one rather than the annotations it was merged from."""
+    submitted = Pyramid.Status.SUBMITTED
+    adjudicated_docsets = PeerAnnotation.objects.filter(
+        pyramid__merge__isnull=False, pyramid__status=submitted).values("pyramid__docset_id")
+    merged = AnnotationMerge.sources.through.objects.filter(
+        annotationmerge__consensus__status=PeerAnnotation.Status.SUBMITTED).values("peerannotation_id")
+    return (annotations.exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
+            .exclude(pk__in=merged))
+
+
+def score_collection(collection: Collection, docset: str | None = None, adjudicated: bool = False) -> list[PeerScoreRow]:
+    """Every annotation's scores; with `adjudicated`, the adjudicated work where there is some."""
     annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
+    if adjudicated:
+        annotations = adjudicated_only(annotations)
     return score_annotations(annotations)

@@ -26,7 +26,8 @@ def _download(content: str, fmt: str, name: str) -> HttpResponse:
 def collection_scores(request, pk):
     collection = collection_for(request, pk)
     docset = request.GET.get("docset") or None
-    rows = score_collection(collection, docset)
+    adjudicated = request.GET.get("adjudicated") == "1"
+    rows = score_collection(collection, docset, adjudicated=adjudicated)
     by_system = request.GET.get("view") == "systems"
     export = request.GET.get("format")
     name = f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
@@ -43,7 +44,7 @@ def collection_scores(request, pk):
         rows = sorted_rows(rows, column, descending)
     return render(request, "scoring/collection_scores.html", {
         "collection": collection, "rows": rows, "by_system": by_system, "means": system_means(rows) if by_system else [],
-        "docset": docset or "", "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
+        "adjudicated": adjudicated, "docset": docset or "", "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
         "sort": sort, "columns": [
             ("docset", "Docset"), ("peer", "Peer"), ("annotator", "Annotator"), ("pyramid", "Pyramid"),
             ("modified", "Modified"), ("original", "Original"), ("coverage", "Coverage"),

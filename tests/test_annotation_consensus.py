@@ -116,3 +116,19 @@ def test_who_may_merge_and_what(two):
         annotation_consensus.choose(consensus.pk, user, version(consensus), 0, demo["annotations"]["2"].pk)
     with pytest.raises(RuleBroken, match="cannot be one of its own sources"):
         annotation_consensus.start([consensus, two["mine"]], user)
+
+
+def test_scores_of_adjudicated_work_use_the_complete_consensus_instead_of_its_sources(two):
+    from scoring.records import score_collection
+
+    user, demo = two["adjudicator"], two["demo"]
+    consensus = annotation_consensus.start([two["theirs"], two["mine"]], user)
+    for scu_uid in annotation_consensus.undecided_scus(consensus):
+        annotation_consensus.choose(consensus.pk, user, version(consensus), scu_uid, two["theirs"].pk)
+    everything = {(r.peer, r.annotator) for r in score_collection(demo["collection"])}
+    assert ("1", "consensus") in everything and ("1", "annotator") in everything
+    # In progress, the consensus does not yet replace its sources.
+    assert {(r.peer, r.annotator) for r in score_collection(demo["collection"], adjudicated=True)} == everything
+    peer_editing.complete(consensus.pk, user, version(consensus))
+    adjudicated = {(r.peer, r.annotator) for r in score_collection(demo["collection"], adjudicated=True)}
+    assert adjudicated == {("1", "consensus"), ("2", "demo"), ("3", "demo")}

@@ -115,3 +115,22 @@ def test_pyramids_of_other_models_cannot_be_merged(pair):
         pyramid_consensus.start(pair["a"], other, pair["adjudicator"])
     with pytest.raises(NotComparable):
         pyramid_consensus.start(pair["a"], pair["a"], pair["adjudicator"])
+
+
+def test_a_submitted_consensus_counts_as_the_docsets_adjudicated_pyramid(pair):
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+    from scoring.records import score_collection
+
+    demo, user = pair["demo"], pair["adjudicator"]
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], user)
+    for key in editing.undecided_groups(consensus):
+        pyramid_consensus.choose(consensus.pk, user, current(consensus), key, "a")
+    editing.submit(consensus.pk, user, current(consensus))
+    peer = demo["annotations"]["1"].peer
+    annotation = PeerAnnotation.objects.create(pyramid=consensus, peer=peer, annotator_code="adjudicated")
+    start = peer.text.index("Apollo 11 landed on the Moon")
+    peer_editing.assign(annotation.pk, demo["admin"], annotation.version, [(start, start + 28)], 1)
+    assert len(score_collection(demo["collection"])) == 4  # the demo's three, and this one
+    (row,) = score_collection(demo["collection"], adjudicated=True)
+    assert (row.pyramid, row.annotator) == (consensus.name, "adjudicated")

@@ -70,3 +70,27 @@ def test_each_systems_mean_and_its_download(client, demo):
     assert 'selected>each system\'s mean over docsets' in page and '<td class="num">1.0000</td>' in page
     download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
     assert download[0] == "peer,docsets,modified,original,coverage,comprehensive" and len(download) == 4
+
+
+def test_adjudicated_work_only(client, demo, django_user_model):
+    """With a complete consensus of peer 1, "adjudicated work only" shows it instead of its sources,
+    and the downloads keep the choice."""
+    from annotator import annotation_consensus, peer_editing
+    from annotator.models import PeerAnnotation
+
+    theirs = demo["annotations"]["1"]
+    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
+    peer_editing.assign(mine.pk, demo["annotator"], mine.version, [(0, 9)], 0)
+    consensus = annotation_consensus.start([theirs, mine], demo["admin"])
+    for uid in annotation_consensus.undecided_scus(consensus):
+        consensus.refresh_from_db()
+        annotation_consensus.choose(consensus.pk, demo["admin"], consensus.version, uid, theirs.pk)
+    consensus.refresh_from_db()
+    peer_editing.complete(consensus.pk, demo["admin"], consensus.version)
+    client.force_login(demo["admin"])
+    assert client.get(url(demo)).content.decode().count("<tr>") == 6  # header, 3 + 2 annotations of peer 1
+    page = client.get(url(demo, "?adjudicated=1")).content.decode()
+    assert page.count("<tr>") == 4 and "<td>consensus</td>" in page and 'name="adjudicated" value="1" checked' in page
+    assert '<a href="?docset=&amp;adjudicated=1&amp;format=csv">CSV</a>' in page  # the downloads keep the choice
+    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?adjudicated=1&format=csv")).content.decode())))
+    assert [(r["peer"], r["annotator"]) for r in rows] == [("1", "consensus"), ("2", "demo"), ("3", "demo")]

@@ -18,10 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("--docset", help="only this docset")
         parser.add_argument("--format", choices=sorted(FORMATS), default="csv")
         parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
+        parser.add_argument("--adjudicated", action="store_true",
+                            help="where there is adjudicated work, only it: annotations against a docset's consensus "
+                                 "pyramid, and a peer's complete consensus annotation instead of its sources")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
-        rows = score_collection(collection, options["docset"])
+        rows = score_collection(collection, options["docset"], adjudicated=options["adjudicated"])
         text = FORMATS[options["format"]](rows)
         # NIST's layout has no room for them, so every format also says its conventions here.
         self.stderr.write(

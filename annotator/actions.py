@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from . import editing, peer_editing
+from . import annotation_consensus, editing, peer_editing, pyramid_consensus
 from .editing import EditError, NotAllowed, RuleBroken, StaleVersion
 
 # name -> (operation, its arguments after the version; "?" marks an optional one)
@@ -32,6 +32,9 @@ PYRAMID_ACTIONS = {
     "redo": (editing.redo, []),
     "submit": (editing.submit, []),
     "reopen": (editing.reopen, []),
+    # In a consensus pyramid (annotator.pyramid_consensus): side "a" or "b" for an aligned group.
+    "choose_version": (pyramid_consensus.choose, ["group", "side"]),
+    "keep_group": (pyramid_consensus.keep, ["group"]),
 }
 PEER_ACTIONS = {
     "assign": (peer_editing.assign, ["ranges", "scu"]),
@@ -44,8 +47,11 @@ PEER_ACTIONS = {
     "mark_reviewed": (peer_editing.mark_reviewed, []),
     "undo": (peer_editing.undo, []),
     "redo": (peer_editing.redo, []),
+    # In a consensus annotation (annotator.annotation_consensus): one source's PSEs of an SCU.
+    "take_reading": (annotation_consensus.choose, ["scu", "source"]),
+    "keep_reading": (annotation_consensus.keep, ["scu"]),
 }
-TEXT_ARGUMENTS = {"label", "comment"}
+TEXT_ARGUMENTS = {"label", "comment", "group", "side"}
 LARGEST_ID = 2**63 - 1  # what a database id or offset can hold
 
 

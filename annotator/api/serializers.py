@@ -61,11 +61,19 @@ class PyramidSerializer(serializers.ModelSerializer):
     models = serializers.PrimaryKeyRelatedField(source="models_used", many=True, read_only=True,
                                                 help_text="The model summaries, in the pyramid's order.")
 
+    merged_from = serializers.SerializerMethodField(
+        help_text="For a consensus pyramid: the two pyramids (A, B) it merges; empty otherwise.")
+
     class Meta:
         model = Pyramid
         fields = ["id", "docset", "name", "status", "version", "models", "created_by", "creator_code",
-                  "source_name", "created_at", "updated_at"]
+                  "merged_from", "source_name", "created_at", "updated_at"]
         read_only_fields = ["status", "version", "creator_code", "source_name"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_merged_from(self, pyramid) -> list[int]:
+        merge = getattr(pyramid, "merge", None)  # select_related by the view: no query
+        return [merge.source_a_id, merge.source_b_id] if merge else []
 
     def create(self, data):
         """A new pyramid over all of the docset's model summaries, built by the caller."""
@@ -91,7 +99,8 @@ class ContributorSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Contributor
-        fields = ["id", "scu", "summary", "comment", "position", "spans"]
+        fields = ["id", "scu", "summary", "comment", "position", "source", "spans"]
+        extra_kwargs = {"source": {"help_text": "In a consensus pyramid: the annotator's contributor this one was taken from."}}
 
 
 class SCUSerializer(serializers.ModelSerializer):
@@ -100,18 +109,26 @@ class SCUSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = SCU
-        fields = ["id", "pyramid", "uid", "label", "comment", "position", "weight", "contributors"]
+        fields = ["id", "pyramid", "uid", "label", "comment", "position", "source", "weight", "contributors"]
+        extra_kwargs = {"source": {"help_text": "In a consensus pyramid: the annotator's SCU this one was taken from."}}
 
 
 class PeerAnnotationSerializer(serializers.ModelSerializer):
     annotator = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
                                              help_text="The user who annotates; null for imported annotations (see annotator_code).")
     needs_review = serializers.BooleanField(read_only=True)
+    merged_from = serializers.SerializerMethodField(
+        help_text="For a consensus annotation: the annotations it merges; empty otherwise.")
 
     class Meta:
         model = PeerAnnotation
         fields = ["id", "pyramid", "peer", "annotator", "annotator_code", "status", "version", "scus_changed",
-                  "needs_review", "source_name", "created_at", "updated_at"]
+                  "needs_review", "merged_from", "source_name", "created_at", "updated_at"]
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_merged_from(self, annotation) -> list[int]:
+        merge = getattr(annotation, "merge", None)  # prefetched by the view
+        return sorted(source.pk for source in merge.sources.all()) if merge else []
 
 
 class PSESerializer(serializers.ModelSerializer):
@@ -120,7 +137,8 @@ class PSESerializer(serializers.ModelSerializer):
 
     class Meta:
         model = PSE
-        fields = ["id", "annotation", "scu", "scu_uid", "comment", "position", "spans"]
+        fields = ["id", "annotation", "scu", "scu_uid", "comment", "position", "source", "spans"]
+        extra_kwargs = {"source": {"help_text": "In a consensus annotation: the annotator's PSE this one was taken from."}}
 
     @extend_schema_field(serializers.IntegerField())
     def get_scu_uid(self, pse) -> int:
@@ -190,3 +208,14 @@ class ActionResultSerializer(serializers.Serializer):
 class RefusalSerializer(serializers.Serializer):
     detail = serializers.CharField()
     current_version = serializers.IntegerField(required=False)
+
+
+class PyramidConsensusRequestSerializer(serializers.Serializer):
+    a = serializers.IntegerField(**ID, help_text="Pyramid A.")
+    b = serializers.IntegerField(**ID, help_text="Pyramid B, of the same model summaries.")
+
+
+class AnnotationConsensusRequestSerializer(serializers.Serializer):
+    annotations = serializers.ListField(
+        child=serializers.IntegerField(**ID), min_length=2,
+        help_text="Two or more annotations of one peer against one pyramid.")

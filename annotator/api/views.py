@@ -16,9 +16,10 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from .. import access, assignments
+from .. import access, annotation_consensus, assignments, pyramid_consensus
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
-from ..editing import EditError, StaleVersion
+from ..adjudication import NotComparable
+from ..editing import EditError, NotAllowed, StaleVersion
 from ..models import PSE, SCU, Assignment, Contributor, Docset, PeerAnnotation, PSESpan, Pyramid, Span, WeightConvention
 from . import serializers as s
 
@@ -157,7 +158,7 @@ class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.Retrieve
     ordering_fields = ["name", "updated_at"]
 
     def get_queryset(self):
-        return (access.visible_pyramids(self.request.user).select_related("created_by")
+        return (access.visible_pyramids(self.request.user).select_related("created_by", "merge")
                 .prefetch_related("models_used").order_by("docset_id", "name", "id"))
 
     def perform_create(self, serializer):
@@ -167,6 +168,26 @@ class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.Retrieve
             raise ValidationError({"docset": refused.message}) from None
 
     edit = _action_view(PYRAMID_ACTIONS, "pyramid")
+
+    @extend_schema(request=s.PyramidConsensusRequestSerializer, responses={201: s.PyramidSerializer},
+                   description="Start a consensus pyramid of two pyramids of the same model summaries (adjudicators and "
+                               "administrators); decide its aligned groups with the actions choose_version and keep_group.")
+    @action(detail=False, methods=["post"], url_path="consensus")
+    def consensus(self, request):
+        body = s.PyramidConsensusRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        visible = self.get_queryset().select_related("docset")
+        a = visible.filter(pk=body.validated_data["a"]).first()
+        b = visible.filter(pk=body.validated_data["b"]).first()
+        if a is None or b is None:
+            raise NotFound("No such pyramid.")
+        try:
+            consensus = pyramid_consensus.start(a, b, request.user)
+        except NotAllowed as refused:
+            _deny(refused.message)
+        except (NotComparable, EditError) as problem:
+            raise ValidationError({"detail": getattr(problem, "message", None) or str(problem)}) from None
+        return Response(s.PyramidSerializer(self.get_queryset().get(pk=consensus.pk)).data, status=status.HTTP_201_CREATED)
 
 
 class SCUViewSet(viewsets.ReadOnlyModelViewSet):
@@ -226,8 +247,8 @@ class PeerAnnotationViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, 
     ordering_fields = ["updated_at"]
 
     def get_queryset(self):
-        return (access.visible_annotations(self.request.user).select_related("annotator")
-                .order_by("pyramid_id", "peer_id", "id"))
+        return (access.visible_annotations(self.request.user).select_related("annotator", "merge")
+                .prefetch_related("merge__sources").order_by("pyramid_id", "peer_id", "id"))
 
     @extend_schema(description="Start your own annotation of a peer assigned to you (or, as an administrator, "
                                "of any peer of the docset) against a pyramid.")
@@ -253,6 +274,27 @@ class PeerAnnotationViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, 
         serializer.save(annotator=user)
 
     edit = _action_view(PEER_ACTIONS, "peer annotation")
+
+    @extend_schema(request=s.AnnotationConsensusRequestSerializer, responses={201: s.PeerAnnotationSerializer},
+                   description="Start (or get) the consensus annotation of two or more annotations of one peer against one "
+                               "pyramid (adjudicators and administrators); decide each SCU with the actions take_reading "
+                               "and keep_reading.")
+    @action(detail=False, methods=["post"], url_path="consensus")
+    def consensus(self, request):
+        body = s.AnnotationConsensusRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        wanted = set(body.validated_data["annotations"])
+        sources = list(self.get_queryset().filter(pk__in=wanted).select_related("pyramid__docset"))
+        if len(sources) != len(wanted):
+            raise NotFound("No such peer annotation.")
+        try:
+            consensus = annotation_consensus.start(sources, request.user)
+        except NotAllowed as refused:
+            _deny(refused.message)
+        except EditError as problem:
+            raise ValidationError({"detail": problem.message}) from None
+        return Response(s.PeerAnnotationSerializer(self.get_queryset().get(pk=consensus.pk)).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class PSEViewSet(viewsets.ReadOnlyModelViewSet):

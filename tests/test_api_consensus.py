@@ -1,0 +1,67 @@
+"""/api/pyramids/consensus/ and /api/peer-annotations/consensus/: adjudication through the API,
+with the pages' rules, versions and permissions."""
+
+import pytest
+
+from annotator.alignment import ONLY_A, SPLIT
+from annotator.models import PeerAnnotation, PyramidMerge
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, path, **body):
+    return client.post(path, body, content_type="application/json")
+
+
+def test_merging_two_pyramids_through_the_api(client, pair):
+    client.force_login(pair["adjudicator"])
+    created = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk)
+    assert created.status_code == 201, created.content
+    consensus = created.json()
+    assert consensus["merged_from"] == [pair["a"].pk, pair["b"].pk] and consensus["status"] == "in_progress"
+    groups = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus_id=consensus["id"]).groups}
+    actions = f"/api/pyramids/{consensus['id']}/actions/"
+    chosen = post(client, actions + "choose_version/", version=consensus["version"], group=groups[SPLIT], side="b")
+    assert chosen.status_code == 200 and "chose B's version" in chosen.json()["description"]
+    stale = post(client, actions + "keep_group/", version=consensus["version"], group=groups[ONLY_A])
+    assert stale.status_code == 409
+    bad_side = post(client, actions + "choose_version/", version=chosen.json()["version"], group=groups[ONLY_A], side="c")
+    assert bad_side.status_code == 422
+    kept = post(client, actions + "keep_group/", version=chosen.json()["version"], group=groups[ONLY_A])
+    assert kept.status_code == 200
+    # Provenance is in the records: the copies of B's SCUs point to them.
+    scus = client.get(f"/api/scus/?pyramid={consensus['id']}").json()["results"]
+    sources = {scu["label"]: scu["source"] for scu in scus}
+    assert sources["Armstrong"] == pair["b"].scus.get(label="Armstrong").pk
+    assert all(c["source"] for scu in scus for c in scu["contributors"])
+
+
+def test_only_adjudicators_and_administrators_merge(client, pair):
+    demo = pair["demo"]
+    client.force_login(demo["annotator"])  # builds A: sees it, not B
+    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).status_code == 404
+    client.force_login(demo["organizer"])  # reads both, adjudicates nothing
+    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).status_code == 403
+    client.force_login(pair["adjudicator"])
+    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["a"].pk).status_code == 400
+    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=2**63).status_code == 400
+
+
+def test_merging_a_peers_annotations_through_the_api(client, pair):
+    demo = pair["demo"]
+    theirs = demo["annotations"]["2"]
+    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["other_annotator"])
+    client.force_login(pair["adjudicator"])
+    assert post(client, "/api/peer-annotations/consensus/", annotations=[theirs.pk]).status_code == 400
+    created = post(client, "/api/peer-annotations/consensus/", annotations=[theirs.pk, mine.pk])
+    assert created.status_code == 201
+    consensus = created.json()
+    assert consensus["annotator_code"] == "consensus" and consensus["merged_from"] == sorted([theirs.pk, mine.pk])
+    taken = post(client, f"/api/peer-annotations/{consensus['id']}/actions/take_reading/",
+                 version=consensus["version"], scu=0, source=theirs.pk)
+    assert taken.status_code == 200 and "(2 PSEs)" in taken.json()["description"]
+    pses = client.get(f"/api/pses/?annotation={consensus['id']}").json()["results"]
+    assert len(pses) == 2 and all(p["source"] for p in pses)
+    client.force_login(demo["other_annotator"])
+    refused = post(client, f"/api/peer-annotations/{mine.pk}/actions/keep_reading/", version=mine.version, scu=0)
+    assert refused.status_code == 422 and "not a consensus" in refused.json()["detail"]

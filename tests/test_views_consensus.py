@@ -41,9 +41,10 @@ def test_deciding_groups_one_by_one_then_submitting(client, pair):
     assert "1 of 4</strong> groups decided" in page and "Submit the consensus" in page
     assert page.count('class="card merge-group') == 4
     url = lambda choice: reverse("pyramid-merge-decide", args=[consensus.pk, choice])  # noqa: E731
-    for key_kind, choice in [(SPLIT, "b"), (ONLY_A, "a")]:
+    for key_kind, side in [(SPLIT, "b"), (ONLY_A, "a")]:
         consensus.refresh_from_db()
-        answer = client.post(url(choice), {"version": consensus.version, "group": group(consensus, key_kind)["key"]}, **HTMX)
+        answer = client.post(url("choose_version"), {"version": consensus.version, "group": group(consensus, key_kind)["key"],
+                                                     "side": side}, **HTMX)
         assert answer.status_code == 200
     html = answer.content.decode()
     assert html.startswith('<div id="merge"') and "3 of 4</strong> groups decided" in html
@@ -54,7 +55,7 @@ def test_deciding_groups_one_by_one_then_submitting(client, pair):
     assert refused.status_code == 422 and "1 aligned group of this consensus is not decided" in refused.content.decode()
     remaining = [g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups
                  if g["key"] not in pyramid_consensus.decisions(consensus)]
-    client.post(url("keep"), {"version": consensus.version, "group": remaining[0]}, **HTMX)
+    client.post(url("keep_group"), {"version": consensus.version, "group": remaining[0]}, **HTMX)
     consensus.refresh_from_db()
     done = client.post(url("submit"), {"version": consensus.version}, **HTMX)
     assert done.status_code == 200 and "Submitted the pyramid" in done.content.decode()
@@ -66,8 +67,8 @@ def test_deciding_groups_one_by_one_then_submitting(client, pair):
 
 def test_a_stale_page_is_refused_with_the_current_state(client, pair):
     consensus = started(client, pair)
-    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "a"]),
-                         {"version": consensus.version - 1, "group": group(consensus, SPLIT)["key"]}, **HTMX)
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+                         {"version": consensus.version - 1, "group": group(consensus, SPLIT)["key"], "side": "a"}, **HTMX)
     assert answer.status_code == 409
     html = answer.content.decode()
     assert "changed elsewhere" in html and f'name="version" value="{Pyramid.objects.get(pk=consensus.pk).version}"' in html
@@ -75,8 +76,8 @@ def test_a_stale_page_is_refused_with_the_current_state(client, pair):
 
 def test_without_htmx_a_decision_redirects_with_its_message(client, pair):
     consensus = started(client, pair)
-    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "a"]),
-                         {"version": consensus.version, "group": group(consensus, SPLIT)["key"]}, follow=True)
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+                         {"version": consensus.version, "group": group(consensus, SPLIT)["key"], "side": "a"}, follow=True)
     assert answer.redirect_chain[-1][0] == reverse("pyramid-merge", args=[consensus.pk])
     assert "chose A&#x27;s version" in answer.content.decode()
 
@@ -124,7 +125,7 @@ def test_merging_a_peers_annotations_and_the_score_shown(client, peer_twice):
     decide = lambda choice: reverse("peer-merge-decide", args=[demo["pyramid"].pk, consensus.peer_id, choice])  # noqa: E731
     for uid in annotation_consensus.undecided_scus(consensus):
         consensus.refresh_from_db()
-        answer = client.post(decide("take"), {"version": consensus.version, "scu": uid, "source": peer_twice["theirs"].pk}, **HTMX)
+        answer = client.post(decide("take_reading"), {"version": consensus.version, "scu": uid, "source": peer_twice["theirs"].pk}, **HTMX)
         assert answer.status_code == 200, answer.content.decode()[:300]
     assert "<strong>0</strong> left to decide" in answer.content.decode()
     consensus.refresh_from_db()
@@ -142,6 +143,6 @@ def test_bad_scu_arguments_are_refused_not_crashed(client, peer_twice):
     demo = peer_twice["demo"]
     client.post(reverse("peer-consensus-start", args=[demo["pyramid"].pk, peer_twice["mine"].peer_id]))
     consensus = PeerAnnotation.objects.get(merge__isnull=False)
-    answer = client.post(reverse("peer-merge-decide", args=[demo["pyramid"].pk, consensus.peer_id, "take"]),
+    answer = client.post(reverse("peer-merge-decide", args=[demo["pyramid"].pk, consensus.peer_id, "take_reading"]),
                          {"version": consensus.version, "scu": "x", "source": 2**70}, **HTMX)
     assert answer.status_code == 422

@@ -21,9 +21,9 @@ from scoring.agreement_records import peer_alpha
 from scoring.agreement_units import word_scus, words
 from scoring.records import score_annotations, scu_weights
 
-from .. import annotation_consensus, editing, peer_editing, pyramid_consensus
+from .. import annotation_consensus, pyramid_consensus
 from ..access import can_adjudicate, visible_annotations, visible_pyramids
-from ..actions import parse_arguments, parse_version, status_for
+from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError
 from ..models import SCU, Contributor, PeerAnnotation, Pyramid, PyramidMerge
@@ -115,24 +115,21 @@ def pyramid_merge(request, pk):
     return render(request, template, merge_context(consensus, merge))
 
 
-PYRAMID_CHOICES = {
-    "a": lambda pk, user, version, key: pyramid_consensus.choose(pk, user, version, key, pyramid_consensus.A),
-    "b": lambda pk, user, version, key: pyramid_consensus.choose(pk, user, version, key, pyramid_consensus.B),
-    "keep": pyramid_consensus.keep,
-    "submit": lambda pk, user, version, key: editing.submit(pk, user, version),
-}
+# What the merge pages post: the editing actions of annotator.actions, so that the pages and the API
+# decide through one table, with the same rules and versions.
+PYRAMID_DECISIONS = {"choose_version", "keep_group", "submit"}
+PEER_DECISIONS = {"take_reading", "keep_reading", "complete"}
 
 
 @require_POST
 @login_required
-def pyramid_merge_decide(request, pk, choice):
-    if choice not in PYRAMID_CHOICES:
-        raise Http404("no such choice")
+def pyramid_merge_decide(request, pk, action):
+    if action not in PYRAMID_DECISIONS:
+        raise Http404("no such decision")
     consensus, merge = _consensus_pyramid(request, pk)
-    return _decided(request, lambda: PYRAMID_CHOICES[choice](
-        consensus.pk, request.user, parse_version(request.POST.get("version")), request.POST.get("group", "")),
-        lambda: merge_context(Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge),
-        "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]))
+    return _decided(request, lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
+                    lambda: merge_context(Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge),
+                    "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]))
 
 
 def _decided(request, act, context, partial: str, page_url: str):
@@ -254,19 +251,12 @@ def peer_consensus_start(request, pyramid_pk, peer_pk):
 
 @require_POST
 @login_required
-def peer_merge_decide(request, pyramid_pk, peer_pk, choice):
-    _, sources, consensus = _peer_annotations(request, pyramid_pk, peer_pk)
+def peer_merge_decide(request, pyramid_pk, peer_pk, action):
+    if action not in PEER_DECISIONS:
+        raise Http404("no such decision")
+    _, _, consensus = _peer_annotations(request, pyramid_pk, peer_pk)
     if consensus is None:
         raise Http404("no consensus annotation of this peer yet")
-    version = parse_version(request.POST.get("version"))
-    actions = {
-        "take": lambda: annotation_consensus.choose(
-            consensus.pk, request.user, version, *parse_arguments(request.POST, ["scu", "source"])),
-        "keep": lambda: annotation_consensus.keep(consensus.pk, request.user, version,
-                                                  *parse_arguments(request.POST, ["scu"])),
-        "complete": lambda: peer_editing.complete(consensus.pk, request.user, version),
-    }
-    if choice not in actions:
-        raise Http404("no such choice")
-    return _decided(request, actions[choice], lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
+    return _decided(request, lambda: apply_action(PEER_ACTIONS, action, consensus.pk, request.user, request.POST),
+                    lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
                     "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]))

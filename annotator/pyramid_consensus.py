@@ -23,6 +23,8 @@ from .access import can_adjudicate
 from .adjudication import NotComparable, align_pyramids
 from .alignment import ONLY_A, ONLY_B
 from .editing import NotAllowed, RuleBroken
+from scoring.agreement_units import words
+
 from .models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, PyramidModel, Span
 
 A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"
@@ -49,10 +51,6 @@ def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
         raise NotAllowed("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
     if a.pk == b.pk or a.docset_id != b.docset_id:
         raise NotComparable("choose two different pyramids of the same docset")
-    models_a = list(a.model_links.order_by("position").values_list("summary_id", flat=True))
-    models_b = list(b.model_links.order_by("position").values_list("summary_id", flat=True))
-    if sorted(models_a) != sorted(models_b):
-        raise NotComparable("the pyramids are not built from the same model summaries")
     groups = [{"key": group_key(g.a, g.b), "kind": g.kind, "a": list(g.a), "b": list(g.b), "identical": g.identical}
               for g in align_pyramids(a, b)]
     with transaction.atomic():
@@ -80,23 +78,54 @@ def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
     return consensus
 
 
+def _span_mapper(consensus: Pyramid, source: Pyramid):
+    """(summary, start, end) in the source's models -> the same words in the consensus's models.
+
+    Pyramids imported from separate DUCView files hold their own copies of the model texts, which
+    may differ in spacing or punctuation but not in words (annotator.adjudication checks this):
+    a span then maps word for word, by the models' order. None where a span covers no word."""
+    def links(pyramid):
+        return list(pyramid.model_links.select_related("summary").order_by("position"))
+
+    ours, theirs = links(consensus), links(source)
+    if [link.summary_id for link in ours] == [link.summary_id for link in theirs]:
+        return lambda summary_id, start, end: (summary_id, start, end)
+    target = {}
+    for mine, other in zip(ours, theirs):
+        target[other.summary_id] = (mine.summary_id, words(other.summary.text), words(mine.summary.text))
+
+    def mapped(summary_id, start, end):
+        summary, source_words, our_words = target[summary_id]
+        covered = [i for i, (s, e) in enumerate(source_words) if s < end and e > start]
+        if not covered:
+            return None
+        return summary, our_words[covered[0]][0], our_words[covered[-1]][1]
+
+    return mapped
+
+
 def _copy(consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int) -> list[int]:
     """Copies of the source's SCUs (in their order) at the end of the consensus, with provenance."""
     scus = list(SCU.objects.filter(pyramid=source, uid__in=uids).order_by("position", "id"))
     contributors = list(Contributor.objects.filter(scu__in=scus).order_by("scu_id", "position", "id"))
-    spans = list(Span.objects.filter(contributor__in=contributors).order_by("contributor_id", "position", "id"))
+    remap = _span_mapper(consensus, source)
+    spans = [(span, where) for span in Span.objects.filter(contributor__in=contributors).order_by(
+        "contributor_id", "position", "id") if (where := remap(span.summary_id, span.start, span.end))]
+    kept = {span.contributor_id for span, _ in spans}
+    contributors = [c for c in contributors if c.pk in kept]
     position = editing.new_position(consensus)
     copies = SCU.objects.bulk_create(
         SCU(pyramid=consensus, uid=first_uid + i, label=scu.label, comment=scu.comment, position=position + i,
             source=scu) for i, scu in enumerate(scus))
     copy_of_scu = {scu.pk: copy for scu, copy in zip(scus, copies)}
+    model_of = {span.contributor_id: where[0] for span, where in spans}
     contributor_copies = Contributor.objects.bulk_create(
-        Contributor(scu=copy_of_scu[c.scu_id], summary_id=c.summary_id, comment=c.comment, position=c.position,
+        Contributor(scu=copy_of_scu[c.scu_id], summary_id=model_of[c.pk], comment=c.comment, position=c.position,
                     source=c) for c in contributors)
     copy_of_contributor = {c.pk: copy for c, copy in zip(contributors, contributor_copies)}
     Span.objects.bulk_create(
-        Span(contributor=copy_of_contributor[s.contributor_id], summary_id=s.summary_id, start=s.start, end=s.end,
-             position=s.position) for s in spans)
+        Span(contributor=copy_of_contributor[span.contributor_id], summary_id=summary_id, start=start, end=end,
+             position=span.position) for span, (summary_id, start, end) in spans)
     return [copy.uid for copy in copies]
 
 

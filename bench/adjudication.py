@@ -1,6 +1,7 @@
 """Benchmark: the two independent MATTER pyramids (34 and 56 SCUs of the same five summaries,
 ../shared/data/pyramids/pyreval-matter/IA/) aligned from the records, and their comparison page
-rendered (server time, in process), on PostgreSQL. Target: the page under 300 ms.
+rendered (server time, in process), on PostgreSQL. Target: the page under 300 ms. Then a consensus
+of the two started, its merge page rendered and one decision answered.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/adjudication.py
 """
@@ -37,6 +38,25 @@ def main() -> None:
     median, worst = timed(lambda: client.get(url))
     print(f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then {median:.1f} ms median, "
           f"{worst:.1f} ms worst of {ROUNDS} (target < 300 ms)")
+
+    from annotator import pyramid_consensus
+
+    user = get_user_model().objects.get(username="bench")
+    started, _ = timed(lambda: pyramid_consensus.start(a, b, user), rounds=1)
+    consensus = Pyramid.objects.get(merge__isnull=False)
+    merge_url = reverse("pyramid-merge", args=[consensus.pk])
+    median, worst = timed(lambda: client.get(merge_url))
+    print(f"consensus: started in {started:.0f} ms; its merge page ({len(consensus.merge.groups)} groups) "
+          f"{median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}")
+    group = next(g["key"] for g in consensus.merge.groups if g["a"] and g["key"] not in pyramid_consensus.decisions(consensus))
+    choose_url = reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"])
+
+    def choose(side=iter("ab" * ROUNDS)):
+        version = Pyramid.objects.get(pk=consensus.pk).version
+        return client.post(choose_url, {"version": version, "group": group, "side": next(side)}, HTTP_HX_REQUEST="true")
+
+    median, worst = timed(choose)
+    print(f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}")
 
 
 def _docset(name):

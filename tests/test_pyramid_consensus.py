@@ -134,3 +134,30 @@ def test_a_submitted_consensus_counts_as_the_docsets_adjudicated_pyramid(pair):
     assert len(score_collection(demo["collection"])) == 4  # the demo's three, and this one
     (row,) = score_collection(demo["collection"], adjudicated=True)
     assert (row.pyramid, row.annotator) == (consensus.name, "adjudicated")
+
+
+@pytest.mark.shared_data
+def test_pyramids_of_separate_files_merge_word_for_word(shared_data, django_user_model):
+    """The two MATTER pyramids hold their own copies of the five models (spacing and quotes differ):
+    B's contributors are copied onto the consensus's (A's) model texts, word for word."""
+    import re
+
+    from .helpers import import_files
+
+    folder = shared_data / "pyreval-matter"
+    import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER")
+    import_files(folder / "IA/12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER", model_regex=r"(?m)^---\n")
+    a, b = Pyramid.objects.get(name="Yinghui_12_10_09_MATTER_fixed"), Pyramid.objects.get(name="12_10_09_MATTER_fixed")
+    admin = django_user_model.objects.create_superuser("boss")
+    consensus = pyramid_consensus.start(a, b, admin)
+    for key in editing.undecided_groups(consensus):
+        pyramid_consensus.choose(consensus.pk, admin, current(consensus), key, "b")
+    a_models = set(a.model_links.values_list("summary_id", flat=True))
+    copies = Contributor.objects.filter(scu__pyramid=consensus, source__scu__pyramid=b).select_related("source__summary", "summary")
+    assert copies and {c.summary_id for c in copies} <= a_models
+    word = re.compile(r"\w+")
+    for copy in copies:
+        mine = " ".join(copy.summary.text[s.start:s.end] for s in copy.spans.order_by("position"))
+        theirs = " ".join(copy.source.summary.text[s.start:s.end] for s in copy.source.spans.order_by("position"))
+        assert word.findall(mine.lower()) == word.findall(theirs.lower())
+    assert not editing.undecided_groups(consensus)

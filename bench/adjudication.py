@@ -51,9 +51,11 @@ def main() -> None:
     group = next(g["key"] for g in consensus.merge.groups if g["a"] and g["key"] not in pyramid_consensus.decisions(consensus))
     choose_url = reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"])
 
-    def choose(side=iter("ab" * ROUNDS)):
+    sides = iter("ab" * ROUNDS)  # alternate, so that every decision changes the consensus
+
+    def choose():
         version = Pyramid.objects.get(pk=consensus.pk).version
-        return client.post(choose_url, {"version": version, "group": group, "side": next(side)}, HTTP_HX_REQUEST="true")
+        return client.post(choose_url, {"version": version, "group": group, "side": next(sides)}, HTTP_HX_REQUEST="true")
 
     median, worst = timed(choose)
     print(f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}")

@@ -25,6 +25,7 @@ Two empty sets are identical (distance 0).
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cached_property
 from typing import Callable, Hashable, Sequence
 
@@ -33,6 +34,7 @@ from scipy import sparse
 
 Distance = Callable[[Sequence[Hashable]], np.ndarray]
 DENSE_LIMIT = 200_000  # values x elements up to which set statistics use a dense matrix
+FEW_DISTINCT_UNITS = 100  # up to which coincidences are summed per distinct unit, in Python
 
 
 def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Distance) -> float:
@@ -62,7 +64,15 @@ def krippendorff_alphas(units: Sequence[Sequence[frozenset | None]], names: Sequ
 
 def coincidences(units: Sequence[Sequence[Hashable | None]]) -> tuple[np.ndarray | sparse.csr_matrix, list] | None:
     """The coincidence matrix of the pairable units (sparse: a unit pairs only the few values it
-    holds), and the distinct values it is indexed by."""
+    holds), and the distinct values it is indexed by.
+
+    o_ck = Σ_u (number of c-k pairs in unit u) / (m_u − 1) (Krippendorff 2011, "Computing
+    Krippendorff's alpha-reliability", eq. for o_ck). Units that repeat (the same values from the
+    same coders, common when few values occur) are counted once and weighted by how often they occur.
+    """
+    distinct = Counter(map(tuple, units))  # counted in C: cheap beside everything below
+    if len(distinct) <= FEW_DISTINCT_UNITS:
+        return _coincidences_of_distinct(distinct)
     index: dict[Hashable, int] = {}
     columns = [index.setdefault(value, len(index)) for unit in units for value in unit if value is not None]
     if not index:
@@ -84,6 +94,32 @@ def coincidences(units: Sequence[Sequence[Hashable | None]]) -> tuple[np.ndarray
     weighted = sparse.diags(1 / (pairable[pairable >= 2] - 1)) @ counts
     matrix = (weighted.T @ counts).tocsr() - sparse.diags(np.asarray(weighted.sum(axis=0)).ravel())
     return sparse.csr_matrix(matrix), list(index)
+
+
+def _coincidences_of_distinct(distinct: Counter) -> tuple[np.ndarray, list] | None:
+    """coincidences() for few distinct units: their pairs summed in Python, no array per unit."""
+    index: dict[Hashable, int] = {}
+    cells: dict[tuple[int, int], float] = {}
+    for unit, times in distinct.items():
+        coded = [index.setdefault(value, len(index)) for value in unit if value is not None]
+        if len(coded) < 2:
+            continue
+        weight = times / (len(coded) - 1)
+        if len(coded) == 2:  # the usual unit: two coders
+            a, b = coded
+            cells[a, b] = cells.get((a, b), 0.0) + weight
+            cells[b, a] = cells.get((b, a), 0.0) + weight
+            continue
+        for i, a in enumerate(coded):
+            for j, b in enumerate(coded):
+                if i != j:
+                    cells[a, b] = cells.get((a, b), 0.0) + weight
+    if not cells:
+        return None
+    matrix = np.zeros((len(index), len(index)))
+    for (a, b), value in cells.items():
+        matrix[a, b] = value
+    return matrix, list(index)
 
 
 def alpha_from_coincidences(coincidences, deltas: np.ndarray) -> float:

@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from functools import cache
 from typing import Hashable, Mapping, Sequence
 
 WORD = re.compile(r"\w+")
 
-Unit = list[frozenset]
+Unit = tuple[frozenset, ...]  # tuples: units that repeat are counted as one (scoring.agreement)
 
 
+@cache  # one object per count: its hash is computed once, however many units hold it
 def pse_values(count: int) -> frozenset:
     """{y1, ..., yk}: k PSEs found for an SCU (y_i written as i)."""
     return frozenset(range(1, count + 1))
@@ -33,7 +35,7 @@ def peer_units(annotations: Sequence[Mapping[Hashable, int]], reduced: bool = Fa
     per SCU (SCUs they did not match may be absent). `reduced`: Binary′'s values (found or not)."""
     matched = sorted({scu for counts in annotations for scu, n in counts.items() if n > 0}, key=str)
     return [
-        [pse_values(min(counts.get(scu, 0), 1) if reduced else counts.get(scu, 0)) for counts in annotations]
+        tuple(pse_values(min(counts.get(scu, 0), 1) if reduced else counts.get(scu, 0)) for counts in annotations)
         for scu in matched
     ]
 

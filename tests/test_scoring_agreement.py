@@ -60,17 +60,23 @@ def test_vectorised_distances_equal_their_pairwise_definition(name):
 
 @pytest.mark.parametrize("name", ["dice", "jaccard", "masi", "masi_nltk", "nominal"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_alpha_equals_nltks_on_random_data(name, seed):
+@pytest.mark.parametrize("few_distinct_units", [100, 0], ids=["summed per distinct unit", "arrays"])
+def test_alpha_equals_nltks_on_random_data(name, seed, few_distinct_units, monkeypatch):
+    # Both ways of counting coincidences (scoring.agreement.coincidences), with units that repeat.
+    monkeypatch.setattr("scoring.agreement.FEW_DISTINCT_UNITS", few_distinct_units)
     rng = random.Random(seed)
     coders, items = 3, 20
     labels = [[frozenset(rng.sample(range(8), rng.randint(1, 4))) for _ in range(coders)] for _ in range(items)]
+    labels += labels[:5]  # repeated units
+    labels[3][1] = None  # and a value missing
+    items = len(labels)
     ours = krippendorff_alpha(labels, DISTANCES[name])
 
     def distance(a, b):
         return float(DISTANCES[name]([a, b])[0, 1]) if a != b else 0.0
 
-    task = AnnotationTask(data=[(f"c{c}", f"i{i}", labels[i][c]) for i in range(items) for c in range(coders)],
-                          distance=distance)
+    task = AnnotationTask(data=[(f"c{c}", f"i{i}", labels[i][c]) for i in range(items) for c in range(coders)
+                                if labels[i][c] is not None], distance=distance)
     assert ours == pytest.approx(task.alpha(), abs=1e-9)
 
 

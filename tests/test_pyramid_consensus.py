@@ -8,7 +8,7 @@ from annotator.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT
 from annotator.editing import NotAllowed, RuleBroken
 from annotator.ducview.writer import write_pyramid
 from annotator.exporting import pyramid_documents
-from annotator.models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge
+from annotator.models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, Span
 
 
 pytestmark = pytest.mark.django_db
@@ -161,3 +161,24 @@ def test_pyramids_of_separate_files_merge_word_for_word(shared_data, django_user
         theirs = " ".join(copy.source.summary.text[s.start:s.end] for s in copy.source.spans.order_by("position"))
         assert word.findall(mine.lower()) == word.findall(theirs.lower())
     assert not editing.undecided_groups(consensus)
+
+
+def test_overlapping_contributors_align_apart_and_merge_as_they_are(demo, django_user_model):
+    """A's two SCUs share the words "walked on the surface" (overlapping contributors): each
+    aligns with its own SCU of B, and taking A's versions keeps the overlap."""
+    from .helpers import Builder
+
+    a, b = Builder(demo, name="overlapping", user="annotator"), Builder(demo, name="plain", user="other_annotator")
+    a.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="They walked")
+    a.new_scu("A", "walked on the surface while Michael Collins orbited above", label="Collins orbited while they walked")
+    b.new_scu("A", "Neil Armstrong and Buzz Aldrin", label="Armstrong and Aldrin")
+    b.new_scu("A", "Michael Collins orbited above in the command module", label="Collins orbited")
+    consensus = pyramid_consensus.start(a.pyramid, b.pyramid, demo["admin"])
+    groups = PyramidMerge.objects.get(consensus=consensus).groups
+    assert sorted((g["kind"], g["a"], g["b"]) for g in groups) == [(ONE_TO_ONE, [1], [1]), (ONE_TO_ONE, [2], [2])]
+    for group in groups:
+        pyramid_consensus.choose(consensus.pk, demo["admin"], current(consensus), group["key"], "a")
+    text = a.models["A"].text
+    spans = sorted((s.start, s.end) for s in Span.objects.filter(contributor__scu__pyramid=consensus))
+    assert [text[s:e] for s, e in spans] == ["Neil Armstrong and Buzz Aldrin walked on the surface",
+                                             "walked on the surface while Michael Collins orbited above"]

@@ -33,6 +33,8 @@ def test_the_comparison_page_offers_the_merge_and_marks_the_words_in_the_model_t
     assert 'id="start-consensus"' in html
     # Only A put "Collins orbited above ..." in an SCU; only B the crew's rock samples.
     assert '<span class="only-a">Collins</span>' in html and '<span class="only-b">rock</span>' in html
+    # Each group's SCUs with their weights and contributors.
+    assert '<li><span class="muted">D:</span> Neil Armstrong and Buzz Aldrin walked on the Moon</li>' in html
 
 
 def test_deciding_groups_one_by_one_then_submitting(client, pair):

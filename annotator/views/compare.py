@@ -9,7 +9,6 @@ from statistics import fmean
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -22,7 +21,7 @@ from scoring.statistics import pearson
 from ..access import can_adjudicate
 from ..adjudication import NotComparable, align_pyramids
 from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
-from ..models import SCU, Docset, PeerAnnotation, PyramidMerge
+from ..models import SCU, Contributor, Docset, PeerAnnotation, PyramidMerge
 from .guards import docset_for
 
 WORDS_SHOWN = 30
@@ -54,6 +53,21 @@ def _phrase(word_ids, text_of) -> str:
     return shown + (" …" if len(ordered) > WORDS_SHOWN else "")
 
 
+def scus_with_contributors(pyramid_ids) -> list[SCU]:
+    """The pyramids' SCUs in order, each with `weight` (contributors) and `texts` ([(model author,
+    its words)] per contributor), in three queries."""
+    contributors = defaultdict(list)
+    for c in (Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids).select_related("summary")
+              .prefetch_related("spans").order_by("scu_id", "position", "id")):
+        contributors[c.scu_id].append(c)
+    scus = list(SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by("position", "id"))
+    for scu in scus:
+        scu.weight = len(contributors[scu.pk])
+        scu.texts = [(c.summary.author, "…".join(c.summary.text[s.start:s.end] for s in c.spans.all()))
+                     for c in contributors[scu.pk]]
+    return scus
+
+
 def adjudicated_docset(request, pk) -> Docset:
     docset = docset_for(request, pk)
     if not can_adjudicate(request.user, docset.collection_id):
@@ -81,7 +95,7 @@ def pyramid_comparison(request, pk):
     except NotComparable as problem:
         context["problem"] = str(problem).capitalize() + "."
         return render(request, "annotator/compare.html", context)
-    scus = {(s.pyramid_id, s.uid): s for s in SCU.objects.filter(pyramid__in=[a, b]).annotate(weight=Count("contributors"))}
+    scus = {(s.pyramid_id, s.uid): s for s in scus_with_contributors([a.pk, b.pk])}
     text_of, model_texts = _model_words(a, groups)
     rows = [{
         "group": g,

@@ -26,8 +26,8 @@ from ..access import can_adjudicate, visible_annotations, visible_pyramids
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError
-from ..models import SCU, Contributor, PeerAnnotation, Pyramid, PyramidMerge
-from .compare import adjudicated_docset
+from ..models import SCU, PeerAnnotation, Pyramid, PyramidMerge
+from .compare import adjudicated_docset, scus_with_contributors
 
 
 def _require_adjudicator(request, collection_id: int) -> None:
@@ -64,22 +64,10 @@ def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
     return consensus, merge
 
 
-def _contributor_texts(contributors) -> list[tuple[str, str]]:
-    return [(c.summary.author, "…".join(c.summary.text[s.start:s.end] for s in c.spans.all())) for c in contributors]
-
-
 def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
     """Every group with both sides' SCUs, what the consensus has from it, and its decision, loaded
     in a fixed number of queries."""
-    pyramid_ids = [merge.source_a_id, merge.source_b_id, consensus.pk]
-    contributors = defaultdict(list)
-    for c in (Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids).select_related("summary")
-              .prefetch_related("spans").order_by("scu_id", "position", "id")):
-        contributors[c.scu_id].append(c)
-    scus = list(SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by("position", "id"))
-    for scu in scus:
-        scu.texts = _contributor_texts(contributors[scu.pk])
-        scu.weight = len(contributors[scu.pk])
+    scus = scus_with_contributors([merge.source_a_id, merge.source_b_id, consensus.pk])
     by_uid = {(s.pyramid_id, s.uid): s for s in scus}
     source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
     taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it

@@ -27,7 +27,7 @@ def _parameters(collection, kind: str, query) -> dict:
     """A report's parameters from the query string, checked (unknown values fall back to defaults)."""
     if kind == "ranking":
         return {"score": query.get("score") if query.get("score") in SCORES else "modified",
-                "docset_factor": query.get("docset_factor") == "1"}
+                "docset_factor": query.get("docset_factor") == "1", "adjudicated": query.get("adjudicated") == "1"}
     if kind == "correlation":
         criteria = _criteria(collection)
         try:

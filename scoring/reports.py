@@ -102,7 +102,7 @@ def pyramid_agreement_report(collection: Collection, parameters: dict) -> dict:
 
 def ranking_report(collection: Collection, parameters: dict) -> dict:
     score = parameters.get("score", "modified")
-    rows = score_collection(collection)
+    rows = score_collection(collection, adjudicated=bool(parameters.get("adjudicated")))
     ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")))
     values = defaultdict(list)
     for system, _, value in observations(rows, score):

@@ -89,3 +89,9 @@ def test_who_may_read_reports(client, demo, who, status):
 def test_unknown_reports_are_404(client, demo):
     client.force_login(demo["admin"])
     assert client.get(url(demo, "nonsense")).status_code == 404
+
+
+def test_the_ranking_report_can_keep_to_adjudicated_work(organizer):
+    page = organizer("ranking", "?adjudicated=1").content.decode()
+    assert "Mean modified score per system" in page
+    assert Report.objects.get(kind="ranking").parameters["adjudicated"] is True

@@ -26,11 +26,14 @@ class Command(BaseCommand):
         parser.add_argument("--significance", type=float, default=0.05, help="Tukey's HSD level (default 0.05)")
         parser.add_argument("--power", type=float, default=0.99, help="the power test's power (default 0.99)")
         parser.add_argument("--power-level", type=float, default=0.01, help="the power test's significance (default 0.01)")
+        parser.add_argument("--adjudicated", action="store_true",
+                            help="where there is adjudicated work, only it (as export_scores --adjudicated)")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"])
         try:
-            ranking = rank_systems(score_collection(collection), options["score"], options["docset_factor"],
+            rows = score_collection(collection, adjudicated=options["adjudicated"])
+            ranking = rank_systems(rows, options["score"], options["docset_factor"],
                                    options["significance"], options["power"], options["power_level"])
         except ValueError as problem:
             raise CommandError(str(problem)) from None

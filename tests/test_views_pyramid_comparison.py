@@ -33,7 +33,7 @@ def test_the_groups_agreement_and_peer_scores(client, demo, second):
     assert "1 one-to-one (0 identical) · 0 split by one annotator and merged by the other" in page
     assert "0 many-to-many · 10 only in A · 0 only in B" in page
     assert page.count('<tr class="group ') == demo["pyramid"].scus.count()
-    assert '<span class="weight">1</span> Apollo 11 landed <span class="muted">#1</span>' in page
+    assert '<span class="weight">1</span> <strong class="label">Apollo 11 landed</strong> <span class="muted">#1</span>' in page
     # The demo's peers are annotated against A only.
     assert page.count('<td class="num">—</td></tr>') == 3
 

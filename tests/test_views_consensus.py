@@ -87,6 +87,13 @@ def test_without_htmx_a_decision_redirects_with_its_message(client, pair):
 def test_an_ordinary_pyramid_has_no_merge_page(client, pair):
     client.force_login(pair["adjudicator"])
     assert client.get(reverse("pyramid-merge", args=[pair["a"].pk])).status_code == 404
+    assert "Back to the merge" not in client.get(reverse("pyramid-detail", args=[pair["a"].pk])).content.decode()
+
+
+def test_the_consensus_builder_leads_back_to_the_merge(client, pair):
+    consensus = started(client, pair)
+    page = client.get(reverse("pyramid-detail", args=[consensus.pk])).content.decode()
+    assert f'<a href="{reverse("pyramid-merge", args=[consensus.pk])}">Back to the merge</a>' in page
 
 
 # -- a peer's annotations ------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from django_htmx.http import reswap, trigger_client_event
 
 from .. import editing, history
 from ..actions import PYRAMID_ACTIONS, apply_action, status_for
-from ..access import can_edit_pyramid, can_read_collection, can_reopen, visible_pyramids
-from ..models import Pyramid, PyramidChange, Span
+from ..access import can_adjudicate, can_edit_pyramid, can_read_collection, can_reopen, visible_pyramids
+from ..models import Pyramid, PyramidChange, PyramidMerge, Span
 from ..problems import pyramid_problems
 from ..textmarks import coverage, marked_html, runs
 
@@ -89,7 +89,10 @@ def workspace_context(
 def pyramid_detail(request, pk):
     pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
     return render(request, "annotator/pyramid_detail.html", workspace_context(pyramid, request.user) | {
-        "reader": can_read_collection(request.user, pyramid.docset.collection_id)})
+        "reader": can_read_collection(request.user, pyramid.docset.collection_id),
+        # A consensus pyramid's builder leads back to its merge page (issue 8).
+        "merge_page": PyramidMerge.objects.filter(consensus=pyramid).exists()
+        and can_adjudicate(request.user, pyramid.docset.collection_id)})
 
 
 def changes_context(context: dict, result: editing.EditResult) -> dict:

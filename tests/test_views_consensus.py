@@ -155,3 +155,15 @@ def test_bad_scu_arguments_are_refused_not_crashed(client, peer_twice):
     answer = client.post(reverse("peer-merge-decide", args=[demo["pyramid"].pk, consensus.peer_id, "take_reading"]),
                          {"version": consensus.version, "scu": "x", "source": 2**70}, **HTMX)
     assert answer.status_code == 422
+
+
+def test_the_merge_page_says_when_a_source_changed_after_the_merge_began(client, pair):
+    from annotator import editing
+
+    consensus = started(client, pair)
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert 'id="sources-changed"' not in page
+    source = Pyramid.objects.get(pk=pair["b"].pk)
+    editing.set_label(source.pk, pair["demo"]["other_annotator"], source.version, 2, "Neil Armstrong")
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert "B changed after this merge began" in page

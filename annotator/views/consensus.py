@@ -91,7 +91,9 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
             "choice": pyramid_consensus.CHOICE_NAMES.get(change.decision["choice"]) if change else None,
         })
     left = sum(1 for g in groups if g["decision"] is None)
-    return {"consensus": consensus, "merge": merge, "groups": groups, "added": added, "left": left,
+    # The groups were aligned when the merge began: say so if a source has been edited since.
+    changed = [name for name, source in (("A", merge.source_a), ("B", merge.source_b)) if source.updated_at > merge.created_at]
+    return {"consensus": consensus, "merge": merge, "sources_changed": changed, "groups": groups, "added": added, "left": left,
             "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
             "editable": consensus.status == Pyramid.Status.IN_PROGRESS}
 

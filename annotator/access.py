@@ -176,9 +176,9 @@ def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
         return False
     if _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).exists():
         return True
-    if PyramidMerge.objects.filter(consensus=pyramid).exists():
-        return can_adjudicate(user, pyramid.docset.collection_id)
-    return can_administer(user, pyramid.docset.collection_id)
+    if can_administer(user, pyramid.docset.collection_id):
+        return True
+    return PyramidMerge.objects.filter(consensus=pyramid).exists() and can_adjudicate(user, pyramid.docset.collection_id)
 
 
 def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:
@@ -189,9 +189,10 @@ def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:
         user, task=Assignment.Task.ANNOTATE_PEER, pyramid_id=annotation.pyramid_id, peer_id=annotation.peer_id
     ).exists():
         return True
-    if AnnotationMerge.objects.filter(consensus=annotation).exists():
-        return can_adjudicate(user, annotation.pyramid.docset.collection_id)
-    return can_administer(user, annotation.pyramid.docset.collection_id)
+    if can_administer(user, annotation.pyramid.docset.collection_id):
+        return True
+    return (AnnotationMerge.objects.filter(consensus=annotation).exists()
+            and can_adjudicate(user, annotation.pyramid.docset.collection_id))
 
 
 def can_reopen(user, record: Pyramid | PeerAnnotation) -> bool:

@@ -196,6 +196,7 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
 
 def restore(pyramid: Pyramid, state: dict) -> None:
     """Make the snapshot's SCUs and order true again."""
+    kept_scus, kept_contributors = _sources_still_there(state)
     for key, scu_state in state["scus"].items():
         uid = int(key)
         scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
@@ -205,15 +206,15 @@ def restore(pyramid: Pyramid, state: dict) -> None:
             continue
         if scu is None:
             scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_state["label"], comment=scu_state["comment"],
-                                     source_id=_existing(SCU, scu_state.get("source")))
+                                     source_id=kept_scus.get(scu_state.get("source")))
         else:
             scu.label, scu.comment = scu_state["label"], scu_state["comment"]
-            scu.source_id = _existing(SCU, scu_state.get("source"))
+            scu.source_id = kept_scus.get(scu_state.get("source"))
             scu.save(update_fields=["label", "comment", "source"])
         scu.contributors.all().delete()
         contributors = Contributor.objects.bulk_create(
             Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i,
-                        source_id=_existing(Contributor, c.get("source")))
+                        source_id=kept_contributors.get(c.get("source")))
             for i, c in enumerate(scu_state["contributors"])
         )
         Span.objects.bulk_create(
@@ -224,10 +225,16 @@ def restore(pyramid: Pyramid, state: dict) -> None:
     _set_order(pyramid, state["order"])
 
 
-def _existing(model, pk: int | None) -> int | None:
-    """A provenance link to restore, if what it points to is still there (a source may have been
-    edited since: the link then goes, the content stays)."""
-    return pk if pk and model.objects.filter(pk=pk).exists() else None
+def _sources_still_there(state: dict) -> tuple[dict, dict]:
+    """The provenance links of a snapshot (consensus pyramids) whose sources are still there, as
+    {id: id}, in two queries: a source may have been edited since, and then the link goes."""
+    scus = [scu for scu in state["scus"].values() if scu]
+    wanted_scus = {scu["source"] for scu in scus if scu.get("source")}
+    wanted_contributors = {c["source"] for scu in scus for c in scu["contributors"] if c.get("source")}
+    found_scus = SCU.objects.filter(pk__in=wanted_scus).values_list("pk", flat=True) if wanted_scus else []
+    found_contributors = (Contributor.objects.filter(pk__in=wanted_contributors).values_list("pk", flat=True)
+                          if wanted_contributors else [])
+    return {pk: pk for pk in found_scus}, {pk: pk for pk in found_contributors}
 
 
 def _set_order(pyramid: Pyramid, order: list[int]) -> None:

@@ -15,6 +15,8 @@ their provenance: SCU.source and Contributor.source point to the annotator's SCU
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from django.db import transaction
 from django.db.models import Q
 
@@ -92,14 +94,17 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
         return lambda summary_id, start, end: (summary_id, start, end)
     target = {}
     for mine, other in zip(ours, theirs):
-        target[other.summary_id] = (mine.summary_id, words(other.summary.text), words(mine.summary.text))
+        source_words = words(other.summary.text)
+        target[other.summary_id] = (mine.summary_id, [s for s, _ in source_words], [e for _, e in source_words],
+                                    words(mine.summary.text))
 
     def mapped(summary_id, start, end):
-        summary, source_words, our_words = target[summary_id]
-        covered = [i for i, (s, e) in enumerate(source_words) if s < end and e > start]
-        if not covered:
+        summary, starts, ends, our_words = target[summary_id]
+        # The words ending after the span starts and starting before it ends (as word_scus finds them).
+        first, after_last = bisect_right(ends, start), bisect_left(starts, end)
+        if first >= after_last:
             return None
-        return summary, our_words[covered[0]][0], our_words[covered[-1]][1]
+        return summary, our_words[first][0], our_words[after_last - 1][1]
 
     return mapped
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+
+from scoring.agreement_units import words
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,21 @@ class Run:
     def has_words(self) -> bool:
         """Whether the run holds letters or digits (spaces and punctuation alone are not content)."""
         return any(ch.isalnum() for ch in self.text)
+
+
+def word_pieces(text: str, mark: Callable[[int], dict]) -> list[dict]:
+    """The text cut into its words and what lies between them, for templates: a word is
+    {"text", "word": True, **mark(its index)} (index as in scoring.agreement_units.words), the rest
+    {"text"}."""
+    pieces, at = [], 0
+    for index, (start, end) in enumerate(words(text)):
+        if start > at:
+            pieces.append({"text": text[at:start]})
+        pieces.append({"text": text[start:end], "word": True, **mark(index)})
+        at = end
+    if at < len(text):
+        pieces.append({"text": text[at:]})
+    return pieces
 
 
 def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:

@@ -88,6 +88,23 @@ class Builder:
         return result
 
 
+def complete_consensus_of_peer_1(demo):
+    """The annotator's own annotation of demo peer 1 (one zero-weight PSE), merged with the demo's
+    by an administrator taking the demo's reading everywhere, and marked complete."""
+    from annotator import annotation_consensus, peer_editing
+
+    theirs = demo["annotations"]["1"]
+    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
+    peer_editing.assign(mine.pk, demo["annotator"], mine.version, [(0, 9)], 0)
+    consensus = annotation_consensus.start([theirs, mine], demo["admin"])
+    for uid in annotation_consensus.undecided_scus(consensus):
+        consensus.refresh_from_db()
+        annotation_consensus.choose(consensus.pk, demo["admin"], consensus.version, uid, theirs.pk)
+    consensus.refresh_from_db()
+    peer_editing.complete(consensus.pk, demo["admin"], consensus.version)
+    return consensus
+
+
 DRAG_PATH = """([author, phrase]) => {
   // The points a person's drag goes through to select a phrase in a model summary: from its first
   // character along each of its lines to its last character (never through the gaps between lines).

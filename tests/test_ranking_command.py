@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management.base import CommandError
 
-from .helpers import import_files, run
+from .helpers import complete_consensus_of_peer_1, import_files, run
 
 pytestmark = pytest.mark.django_db
 
@@ -34,18 +34,7 @@ def test_one_system_cannot_be_ranked(demo):
 
 
 def test_adjudicated_ranks_a_peers_consensus_instead_of_its_sources(demo):
-    from annotator import annotation_consensus, peer_editing
-    from annotator.models import PeerAnnotation
-
-    theirs = demo["annotations"]["1"]
-    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
-    peer_editing.assign(mine.pk, demo["annotator"], mine.version, [(0, 9)], 0)
-    consensus = annotation_consensus.start([theirs, mine], demo["admin"])
-    for uid in annotation_consensus.undecided_scus(consensus):
-        consensus.refresh_from_db()
-        annotation_consensus.choose(consensus.pk, demo["admin"], consensus.version, uid, theirs.pk)
-    consensus.refresh_from_db()
-    peer_editing.complete(consensus.pk, demo["admin"], consensus.version)
+    complete_consensus_of_peer_1(demo)
     observations = lambda *flags: {s: n for s, n, _ in json.loads(run(  # noqa: E731
         "ranking", *flags, collection=demo["collection"].name, format="json")[0])["means"]}
     assert observations()["1"] == 3 and observations("--adjudicated")["1"] == 1

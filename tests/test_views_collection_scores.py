@@ -5,6 +5,8 @@ import io
 import pytest
 from django.urls import reverse
 
+from .helpers import complete_consensus_of_peer_1
+
 pytestmark = pytest.mark.django_db
 
 
@@ -75,18 +77,7 @@ def test_each_systems_mean_and_its_download(client, demo):
 def test_adjudicated_work_only(client, demo, django_user_model):
     """With a complete consensus of peer 1, "adjudicated work only" shows it instead of its sources,
     and the downloads keep the choice."""
-    from annotator import annotation_consensus, peer_editing
-    from annotator.models import PeerAnnotation
-
-    theirs = demo["annotations"]["1"]
-    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
-    peer_editing.assign(mine.pk, demo["annotator"], mine.version, [(0, 9)], 0)
-    consensus = annotation_consensus.start([theirs, mine], demo["admin"])
-    for uid in annotation_consensus.undecided_scus(consensus):
-        consensus.refresh_from_db()
-        annotation_consensus.choose(consensus.pk, demo["admin"], consensus.version, uid, theirs.pk)
-    consensus.refresh_from_db()
-    peer_editing.complete(consensus.pk, demo["admin"], consensus.version)
+    complete_consensus_of_peer_1(demo)
     client.force_login(demo["admin"])
     assert client.get(url(demo)).content.decode().count("<tr>") == 6  # header, 3 + 2 annotations of peer 1
     page = client.get(url(demo, "?adjudicated=1")).content.decode()

@@ -22,6 +22,7 @@ from ..access import can_adjudicate
 from ..adjudication import NotComparable, align_pyramids
 from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
 from ..models import SCU, Contributor, Docset, PeerAnnotation, PyramidMerge
+from ..textmarks import word_pieces
 from .guards import docset_for
 
 WORDS_SHOWN = 30
@@ -34,15 +35,11 @@ def _model_words(pyramid, groups) -> tuple[dict[tuple[int, int], str], list[dict
     only_b = set().union(*(g.only_b_words for g in groups))
     found, models = {}, []
     for position, link in enumerate(pyramid.model_links.select_related("summary").order_by("position")):
-        text, pieces, at = link.summary.text, [], 0
+        text = link.summary.text
         for index, (start, end) in enumerate(words(text)):
             found[(position, index)] = text[start:end]
-            if start > at:
-                pieces.append({"text": text[at:start]})
-            marks = [name for name, side in (("only-a", only_a), ("only-b", only_b)) if (position, index) in side]
-            pieces.append({"text": text[start:end], "marks": " ".join(marks)})
-            at = end
-        pieces.append({"text": text[at:]})
+        pieces = word_pieces(text, lambda index, position=position: {"marks": " ".join(
+            name for name, side in (("only-a", only_a), ("only-b", only_b)) if (position, index) in side)})
         models.append({"author": link.summary.author, "pieces": pieces})
     return found, models
 

@@ -27,6 +27,7 @@ from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError
 from ..models import SCU, PeerAnnotation, Pyramid, PyramidMerge
+from ..textmarks import word_pieces
 from .compare import adjudicated_docset, scus_with_contributors
 
 
@@ -155,19 +156,8 @@ def _name(annotation: PeerAnnotation) -> str:
     return annotation.annotator_code or (annotation.annotator.username if annotation.annotator else f"#{annotation.pk}")
 
 
-def _marked_text(text: str, per_word_uids: list[frozenset], differs: list[bool]) -> list[dict]:
-    """The peer text in pieces: words with the SCUs they express (and whether the annotations
-    differ there), and the text between words."""
-    pieces, at = [], 0
-    for (start, end), uids, different in zip(words(text), per_word_uids, differs):
-        if start > at:
-            pieces.append({"text": text[at:start]})
-        title = ", ".join("matches no SCU" if uid == 0 else f"SCU {uid}" for uid in sorted(uids))
-        pieces.append({"text": text[start:end], "word": True, "title": title, "differs": different})
-        at = end
-    if at < len(text):
-        pieces.append({"text": text[at:]})
-    return pieces
+def _scu_title(uids: frozenset) -> str:
+    return ", ".join("matches no SCU" if uid == 0 else f"SCU {uid}" for uid in sorted(uids))
 
 
 def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
@@ -197,7 +187,8 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
     differs = [len({per_annotation[a.pk][i] for a in sources}) > 1 for i in range(len(words(peer.text)))]
     for a in shown:
         texts.append({"annotation": a, "name": "consensus" if a == consensus else _name(a), "scores": scores.get(a.pk),
-                      "pieces": _marked_text(peer.text, per_annotation[a.pk], differs)})
+                      "pieces": word_pieces(peer.text, lambda i, uids=per_annotation[a.pk]: {
+                          "title": _scu_title(uids[i]), "differs": differs[i]})})
     left = sum(1 for r in rows if r["decision"] is None) if consensus else None
     return {"pyramid": pyramid, "peer": peer, "docset": pyramid.docset, "collection": pyramid.docset.collection,
             "sources": sources, "consensus": consensus, "rows": rows, "texts": texts,

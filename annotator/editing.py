@@ -301,16 +301,24 @@ def _contributor(pyramid: Pyramid, contributor_id: int) -> Contributor:
     return contributor
 
 
-def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], author: str | None = None) -> None:
-    """Passonneau 2009 §2.1, guideline 2: an SCU has no more than one contributor per model."""
+def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], refused_words: dict | None = None) -> None:
+    """Passonneau 2009 §2.1, guideline 2: an SCU has no more than one contributor per model.
+
+    `refused_words` ({"summary", "ranges"}): the selection an add_contributor was refused for. Only
+    then is a fix offered, adding exactly those words to the contributor already there; a move or
+    merge has no such words, and a fix built from others would put them in two SCUs."""
     existing = {c.summary_id: c for c in scu.contributors.select_related("summary")}
     for summary_id in summary_ids:
         if summary_id in existing:
             clash = existing[summary_id]
+            message = (f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at "
+                       "most one contributor per model.")
+            if refused_words is None:
+                raise RuleBroken(message)
             raise RuleBroken(
-                f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at most "
-                "one contributor per model. Add the text as another part of that contributor instead.",
-                fix={"action": "add_part", "contributor": clash.id},
+                message + " Add the text as another part of that contributor instead.",
+                fix={"action": "add_part", "contributor": clash.id, "summary": refused_words["summary"],
+                     "ranges": [list(part) for part in refused_words["ranges"]]},
             )
 
 
@@ -376,7 +384,7 @@ def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ra
     def plan(pyramid):
         scu = _scu(pyramid, scu_uid)
         parts = _parts(pyramid, summary_id, ranges)
-        _check_one_per_model(scu, [summary_id])
+        _check_one_per_model(scu, [summary_id], refused_words={"summary": summary_id, "ranges": parts})
         _, author = _model_text(pyramid, summary_id)
 
         def apply():

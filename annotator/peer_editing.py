@@ -64,35 +64,55 @@ def _locked(annotation_id: int, user, version: int | None, allow_complete: bool 
 
 
 def snapshot(annotation: PeerAnnotation) -> list[dict]:
-    """Every PSE in order: its SCU uid (0: none), comment and spans, as JSON-ready data (2 queries)."""
+    """Every PSE in order: its id, SCU uid (0: none), comment and spans (with their ids), as
+    JSON-ready data (2 queries). The ids let undo and redo bring PSEs back as the same records."""
     pses: dict[int, dict] = {}
     for pse_id, uid, comment, source in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
         "id", "scu__uid", "comment", "source_id"
     ):
-        pses[pse_id] = {"scu": uid or NO_SCU, "comment": comment, "spans": []}
+        pses[pse_id] = {"id": pse_id, "scu": uid or NO_SCU, "comment": comment, "spans": [], "span_ids": []}
         if source:  # provenance, in a consensus annotation only
             pses[pse_id]["source"] = source
-    for pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
-        "pse_id", "start", "end"
+    for span_id, pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
+        "id", "pse_id", "start", "end"
     ):
         pses[pse_id]["spans"].append([start, end])
+        pses[pse_id]["span_ids"].append(span_id)
     return list(pses.values())
 
 
 def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
+    """Make a snapshot's PSEs true again, each under the id it had: PSEs the page shows keep
+    their ids across undo and redo (an edit's answer redraws only the SCUs it changed), and a
+    consensus annotation's links to unchanged PSEs stay. Snapshots recorded before ids were kept
+    get new ones."""
     scu_ids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("uid", "id"))
-    annotation.pses.all().delete()
+    kept_ids = {p["id"] for p in state if p.get("id")}
+    annotation.pses.exclude(pk__in=kept_ids).delete()
+    existing = {pse.pk: pse for pse in annotation.pses.all()}
+    PSESpan.objects.filter(pse__annotation=annotation).delete()
     sources = {p["source"] for p in state if p.get("source")}
     still_there = set(PSE.objects.filter(pk__in=sources).values_list("pk", flat=True)) if sources else set()
-    pses = PSE.objects.bulk_create(
-        PSE(annotation=annotation, scu_id=scu_ids.get(p["scu"]) if p["scu"] else None, comment=p["comment"], position=i,
-            source_id=p.get("source") if p.get("source") in still_there else None)
-        for i, p in enumerate(state)
-    )
+    records, changed, new = [], [], []
+    for position, p in enumerate(state):
+        fields = {"scu_id": scu_ids.get(p["scu"]) if p["scu"] else None, "comment": p["comment"], "position": position,
+                  "source_id": p.get("source") if p.get("source") in still_there else None}
+        pse = existing.get(p.get("id"))
+        if pse is None:
+            pse = PSE(pk=p.get("id"), annotation=annotation, **fields)
+            new.append(pse)
+        elif any(getattr(pse, name) != value for name, value in fields.items()):
+            for name, value in fields.items():
+                setattr(pse, name, value)
+            changed.append(pse)
+        records.append(pse)
+    PSE.objects.bulk_create(new)
+    if changed:
+        PSE.objects.bulk_update(changed, ["scu", "comment", "position", "source"])
     PSESpan.objects.bulk_create(
-        PSESpan(pse=pse, start=start, end=end, position=j)
-        for pse, p in zip(pses, state)
-        for j, (start, end) in enumerate(p["spans"])
+        PSESpan(pk=span_id, pse=pse, start=start, end=end, position=j)
+        for pse, p in zip(records, state)
+        for j, ((start, end), span_id) in enumerate(zip(p["spans"], p.get("span_ids") or [None] * len(p["spans"])))
     )
 
 

@@ -12,12 +12,13 @@ from datetime import datetime
 from django.db.models import Count, QuerySet
 
 from .models import SCU, Assignment, PeerAnnotation, Pyramid
+from .ordering import natural_key
 
 SORTS = {
-    "docset": lambda r: (r.docset, r.target, r.user),
-    "annotator": lambda r: (r.user, r.docset, r.target),
-    "task": lambda r: (r.task, r.docset, r.target),
-    "status": lambda r: (r.status_order, r.docset, r.target),
+    "docset": lambda r: (natural_key(r.docset), natural_key(r.target), r.user),
+    "annotator": lambda r: (r.user, natural_key(r.docset), natural_key(r.target)),
+    "task": lambda r: (r.task, natural_key(r.docset), natural_key(r.target)),
+    "status": lambda r: (r.status_order, natural_key(r.docset), natural_key(r.target)),
     "scus": lambda r: (-(r.scus or 0), r.docset),
     "pses": lambda r: (-(r.pses or 0), r.docset),
     "activity": lambda r: (-(r.last_activity.timestamp() if r.last_activity else 0), r.docset),

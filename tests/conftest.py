@@ -71,7 +71,16 @@ def demo(db):
 
 
 @pytest.fixture
-def browser_page():
+def viewport(request):
+    """The window size of a browser test: the desktop (1440x900) unless the test is parametrized
+    with "laptop" (1280x720) through `indirect=True`."""
+    from .human import VIEWPORTS
+
+    return VIEWPORTS[getattr(request, "param", "desktop")]
+
+
+@pytest.fixture
+def browser_page(viewport):
     playwright_api = pytest.importorskip("playwright.sync_api")
     # Playwright's sync API runs an event loop in this thread; the live server's database work
     # happens in its own thread, so Django's async guard does not apply to us here.
@@ -82,7 +91,7 @@ def browser_page():
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
         )
         # A context of our own, so a test can open a second tab in the same session.
-        page = browser.new_context(accept_downloads=True).new_page()
+        page = browser.new_context(accept_downloads=True, viewport=viewport).new_page()
         yield page
         browser.close()
         # Database work done while Playwright runs gets a connection of its own (another context):

@@ -11,7 +11,8 @@ from annotator import assignments
 from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
 
 from .conftest import CHROMIUM, log_in
-from .helpers import drag_select, import_files, run
+from .helpers import import_files, run
+from .human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

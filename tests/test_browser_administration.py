@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, log_in
-from .helpers import drag_select
+from .human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,7 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, log_in
-from .helpers import drag_select
+from . import human
+from .human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -156,3 +157,121 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
     expect(page.locator("#scu-1 .count")).to_have_text("×1")
     assert list(PSE.objects.filter(annotation_id=pk).values_list("scu__uid", flat=True)) == [1]
+
+
+# -- defects seen in real hands (issue 13): each test failed before its fix ----------------------
+
+def stored_pses(pk):
+    """[(SCU uid or 0, "words…words")] of an annotation, in order, as the database holds them."""
+    from annotator.models import PSE
+
+    result = []
+    for pse in PSE.objects.filter(annotation_id=pk).select_related("scu", "annotation__peer").prefetch_related("spans").order_by("position", "id"):
+        text = pse.annotation.peer.text
+        result.append((pse.scu.uid if pse.scu else 0, "…".join(text[s.start:s.end] for s in pse.spans.order_by("position"))))
+    return result
+
+
+def open_annotation(page, live_server, url):
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + url)
+
+
+def test_a_held_click_on_an_scu_assigns_the_selected_words(browser_page, live_server, demo, annotation_url):
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    select(page, "Apollo 11 landed on the Moon in July 1969")
+    human.click(page, "#scu-1 .scu-head")  # held ~120 ms: the press clears the browser's selection
+    assert human.eventually(lambda: stored_pses(pk)) == [(1, "Apollo 11 landed on the Moon in July 1969")]
+    status(page, "to SCU 1")
+    # The words were used: a later click on an SCU only selects it, it stores nothing more.
+    human.click(page, "#scu-3 .scu-head")
+    expect(page.locator("#scu-3")).to_have_class(re.compile(r"\bselected\b"))
+    page.wait_for_timeout(300)
+    assert stored_pses(pk) == [(1, "Apollo 11 landed on the Moon in July 1969")]
+
+
+def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_server, demo, annotation_url):
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    # On a fresh page, with no words selected, it says so and stores nothing.
+    human.press(page, "/")
+    human.type_text(page, "first person")
+    human.press(page, "Enter")
+    status(page, "Select some words of the peer summary first")
+    assert stored_pses(pk) == []
+
+    select(page, "Neil Armstrong was the first man to walk on the Moon")
+    human.press(page, "/")
+    expect(page.locator("#selection")).to_contain_text("Neil Armstrong was the first man to walk on the Moon")
+    human.type_text(page, "first person")
+    human.press(page, "Enter")
+    assert human.eventually(lambda: stored_pses(pk)) == [(3, "Neil Armstrong was the first man to walk on the Moon")]
+
+    # The next pick stores the next words, never the previous action's.
+    select(page, "Buzz Aldrin followed him")
+    human.press(page, "/")
+    human.type_text(page, "aldrin also")
+    human.press(page, "Enter")
+    assert human.eventually(lambda: len(stored_pses(pk)) == 2 and stored_pses(pk)) == [
+        (3, "Neil Armstrong was the first man to walk on the Moon"), (2, "Buzz Aldrin followed him")]
+    # Used words are not used again: "/", a label, Enter with nothing newly selected stores nothing.
+    human.press(page, "/")
+    human.type_text(page, "collins")
+    human.press(page, "Enter")
+    status(page, "Select some words of the peer summary first")
+    assert len(stored_pses(pk)) == 2
+
+
+def test_pses_can_be_removed_after_undo_and_redo(browser_page, live_server, demo, annotation_url):
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    select(page, "Apollo 11 landed on the Moon in July 1969")
+    human.click(page, "#scu-1 .scu-head")
+    status(page, "to SCU 1")
+    select(page, "Michael Collins remained in orbit")
+    human.click(page, "#scu-4 .scu-head")
+    status(page, "to SCU 4")
+    human.press(page, "Control+z")
+    status(page, "Undid")
+    human.press(page, "Control+y")
+    status(page, "Redid")
+    assert stored_pses(pk) == [(1, "Apollo 11 landed on the Moon in July 1969"), (4, "Michael Collins remained in orbit")]
+    # SCU 1's entry was not touched by the undo and redo: its PSE must still be the stored one.
+    human.click(page, "#scu-1 .pse")
+    human.press(page, "Delete")
+    status(page, "Removed a PSE of SCU 1")
+    assert stored_pses(pk) == [(4, "Michael Collins remained in orbit")]
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_page, live_server, demo, annotation_url):
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    models = page.locator("section.models-pane")
+    models.evaluate("(pane) => { pane.scrollTop = pane.scrollHeight; }")
+    scroll = models.evaluate("(pane) => pane.scrollTop")
+    assert scroll > 0
+    # Another tab of the same annotator stores a PSE meanwhile.
+    annotation = PeerAnnotation.objects.get(pk=pk)
+    peer_editing.assign(pk, demo["annotator"], annotation.version, [(annotation.peer.text.index("Buzz"), annotation.peer.text.index(" followed"))], 0)
+    select(page, "Michael Collins remained in orbit")
+    human.press(page, "/")
+    human.type_text(page, "collins")
+    human.press(page, "Enter")
+    status(page, "changed elsewhere")
+    expect(page.locator("#scu-0 .count")).to_have_text("×1")  # the current state is shown
+    expect(page.locator("#selection")).to_contain_text("Michael Collins remained in orbit")
+    assert abs(models.evaluate("(pane) => pane.scrollTop") - scroll) < 2
+    assert stored_pses(pk) == [(0, "Buzz Aldrin")]
+    human.click(page, "#status button.retry")
+    status(page, "to SCU 4")
+    assert human.eventually(lambda: len(stored_pses(pk)) == 2 and stored_pses(pk)) == [
+        (0, "Buzz Aldrin"), (4, "Michael Collins remained in orbit")]

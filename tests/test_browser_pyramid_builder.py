@@ -6,7 +6,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, log_in
-from .helpers import drag_select, empty_pyramid
+from .helpers import empty_pyramid
+from . import human
+from .human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -223,3 +225,105 @@ def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live
     page.locator("input.edit-label").fill("First crewed Moon landing")
     page.locator("input.edit-label").press("Enter")
     expect(page.locator("#scu-1 .label")).to_have_text("First crewed Moon landing")
+
+
+# -- defects seen in real hands (issue 13): each test failed before its fix ----------------------
+
+@pytest.fixture
+def started(demo):
+    """A pyramid in progress with two SCUs (1: models A and B; 2: model A), as the service built them."""
+    from .helpers import Builder
+
+    build = Builder(demo, name="DEMO01-B")
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    return build
+
+
+def test_a_refused_move_offers_no_fix_that_would_put_words_in_two_scus(browser_page, live_server, started):
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+    you = Annotator(page)
+    you.select("A", "Armstrong was the first person to step onto the Moon")
+    you.key("n", "New SCU 3")
+    before = started.state()
+    # Move SCU 2's model A contributor to SCU 1, which has one from model A already: refused.
+    human.click(page, page.locator("#scu-2 .contributor b", has_text="A"))
+    human.press(page, "v")
+    human.click(page, "#scu-1 .label")
+    expect(page.locator("#status")).to_contain_text("already has a contributor from model A")
+    fixes = page.locator("#status button.fix")
+    if fixes.count():  # a fix offered must do what it says: never the words of the last action
+        human.click(page, fixes.first)
+        page.wait_for_timeout(500)
+    after = started.state()
+    in_scus = [(uid, part) for uid, _, models in after for parts in models.values() for part in parts]
+    assert len({part for _, part in in_scus}) == len(in_scus), f"words in two SCUs: {in_scus}"
+    assert after == before
+
+
+def test_the_fix_after_a_refused_add_adds_the_words_refused(browser_page, live_server, started):
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+    you = Annotator(page)
+    human.click(page, "#scu-1 .label")
+    you.select("A", "on July 20, 1969")
+    you.key("a", "already has a contributor from model A")
+    you.select("C", "Armstrong became the first human")  # the annotator looks elsewhere meanwhile
+    human.click(page, "#status button.fix")
+    expect(page.locator("#status")).to_contain_text("Added a part to the model A contributor of SCU 1")
+    assert human.eventually(lambda: started.state()[0][2]["A"] == ["Apollo 11 landed on the Moon", "on July 20, 1969"])
+
+
+def test_side_by_side_puts_every_model_in_one_row(browser_page, live_server, started):
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+    human.click(page, "[data-act=layout]")
+    expect(page.locator("#models")).to_have_class(re.compile(r"\bside-by-side\b"))
+    tops = page.locator("#models article.summary").evaluate_all("(items) => items.map((m) => m.getBoundingClientRect().top)")
+    assert len(tops) == 4 and max(tops) - min(tops) < 2, tops
+
+
+def scroll_of(page, selector):
+    return page.locator(selector).evaluate("(pane) => pane.scrollTop")
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(browser_page, live_server, started):
+    page = browser_page
+    phrases = ["Michael Collins orbited above", "The crew collected rock samples", "returned safely to Earth",
+               "on July 24", "walked on the surface", "in the command module", "to step onto the Moon"]
+    for phrase in phrases * 3:  # enough SCUs for the list to scroll
+        started.new_scu("A", phrase)
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+    you = Annotator(page)
+    last = started.state()[-1][0]
+    page.locator(f"#scu-{last}").scroll_into_view_if_needed()
+    human.click(page, f"#scu-{last} .label")
+    scus_scroll = scroll_of(page, "section.scus")
+    assert scus_scroll > 0
+    you.select("A", "Apollo 11 landed on the Moon on July 20")
+    you.key("a", "already has a contributor from model A")  # 422
+    assert abs(scroll_of(page, "section.scus") - scus_scroll) < 2
+    expect(page.locator("#selection")).to_contain_text("Apollo 11 landed on the Moon on July 20")
+    you.key("n", f"New SCU {last + 1}")  # the kept selection is still there to use
+    assert started.state()[-1][2] == {"A": ["Apollo 11 landed on the Moon on July 20"]}
+
+    # A conflict (another tab changed the pyramid) while a label is being typed: the typed words stay,
+    # and Retry stores them on the current version.
+    started.do("set_label", 1, "Changed in another tab")
+    human.click(page, "#scu-1 .label")
+    human.press(page, "l")
+    human.press(page, "Control+a")
+    human.type_text(page, "The first Moon landing")
+    human.press(page, "Enter")
+    expect(page.locator("#status")).to_contain_text("changed elsewhere")
+    expect(page.locator("input.edit-label")).to_have_value("The first Moon landing")
+    human.click(page, "#status button.retry")
+    expect(page.locator("#status")).to_contain_text("Relabelled SCU 1")
+    assert human.eventually(lambda: started.state()[0][1] == "The first Moon landing")

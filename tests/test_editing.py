@@ -47,8 +47,25 @@ def test_add_contributor_and_the_one_per_model_rule(build):
     build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
     with pytest.raises(editing.RuleBroken, match="already has a contributor from model A") as refused:
         build.add(1, "A", "Armstrong was the first person")
-    assert refused.value.fix == {"action": "add_part", "contributor": build.contributor(summary__author="A").id}
+    # The fix offered adds exactly the words refused, to the contributor the refusal was about.
+    summary, ranges = build.where("A", "Armstrong was the first person")
+    assert refused.value.fix == {"action": "add_part", "contributor": build.contributor(summary__author="A").id,
+                                 "summary": summary, "ranges": [list(r) for r in ranges]}
     assert sorted(build.state()[0][2]) == ["A", "B"]
+
+
+@pytest.mark.parametrize("operation", ["move_contributor", "merge_scus"])
+def test_a_refused_move_or_merge_offers_no_fix_it_could_not_do(build, operation):
+    """A move or merge refused by the one-per-model rule has no selection to add: no fix is offered
+    (the page once offered to add whatever words were selected last, putting them in two SCUs)."""
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    before = build.state()
+    argument = build.contributor(scu__uid=2).id if operation == "move_contributor" else 2
+    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A") as refused:
+        build.do(operation, argument, 1)
+    assert refused.value.fix is None and "instead" not in refused.value.message
+    assert build.state() == before
 
 
 def test_add_part_makes_a_discontinuous_contributor_in_one_model(build):

@@ -110,6 +110,42 @@ def test_undo_and_redo(peer):
     assert PeerAnnotationChange.objects.filter(annotation=peer.annotation, action="undo").count() == 3
 
 
+def test_undo_and_redo_keep_the_ids_of_pses_and_their_parts(peer):
+    """The page redraws only the SCUs an edit changed: the PSEs it shows elsewhere must still be
+    the stored ones after an undo or a redo (a removal once answered "That PSE is not in this
+    annotation")."""
+    def ids():
+        return sorted(peer.annotation.pses.values_list("id", "spans__id"))
+
+    peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
+    first = ids()
+    peer.assign("Michael Collins remained in orbit", 4)
+    both = ids()
+    peer.do("remove_pse", peer.annotation.pses.get(scu__uid=1).pk)
+    peer.do("undo")
+    assert ids() == both
+    peer.do("undo")
+    assert ids() == first
+    peer.do("redo")
+    assert ids() == both
+    peer.do("remove_pse", both[0][0])  # the id the page shows still works
+    assert peer.pses() == [(4, ["Michael Collins remained in orbit"])]
+    # After new PSEs were made, an undo brings the removed one back under its own id.
+    peer.do("undo")
+    assert ids() == both
+
+
+def test_undo_of_a_change_recorded_without_ids_still_restores_it(peer):
+    """Changes stored before ids were kept in the snapshots restore with new ids."""
+    peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
+    change = PeerAnnotationChange.objects.filter(annotation=peer.annotation).latest("id")
+    change.after = [{key: value for key, value in pse.items() if key not in ("id", "span_ids")} for pse in change.after]
+    change.save()
+    peer.do("undo")
+    peer.do("redo")
+    assert peer.pses() == [(1, ["Apollo 11 landed on the Moon in July 1969"])]
+
+
 def test_a_stale_version_changes_nothing(peer):
     peer.assign("Apollo 11", 1)
     with pytest.raises(StaleVersion):

@@ -65,3 +65,19 @@ def test_annotation_history(client, demo):
     assert "Matched “Apollo 11” to SCU 1" in page and "annotator" in page
     client.force_login(demo["outsider"])
     assert client.get(reverse("annotation-history", args=[annotation.pk])).status_code == 404
+
+
+def test_the_next_peer_is_the_next_by_number(client, demo):
+    from annotator.models import Summary
+
+    docset = demo["pyramid"].docset
+    for author in ["10", "2", "9"]:
+        peer, _ = Summary.objects.get_or_create(docset=docset, kind=Summary.Kind.PEER, author=author,
+                                                defaults={"text": f"Peer {author} wrote this."})
+        Assignment.objects.create(user=demo["annotator"], task="peer", pyramid=demo["pyramid"], peer=peer)
+    client.force_login(demo["annotator"])
+    start(client, Assignment.objects.get(user=demo["annotator"], peer__author="1"))
+    annotation = PeerAnnotation.objects.get(annotator=demo["annotator"])
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
+    page = client.post(reverse("annotation-edit", args=[annotation.pk, "complete"]), {"version": 2}).content.decode()
+    assert "Next peer: 2" in page

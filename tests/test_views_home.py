@@ -41,3 +41,22 @@ def test_login_page_logs_in(client, demo):
     assert response.status_code == 302 and response.url == reverse("home")
     bad = client.post(reverse("login"), {"username": "organizer", "password": "wrong"})
     assert "didn't match" in bad.content.decode()
+
+
+def peers_numbered(demo, authors):
+    """Peers of the demo docset with these authors, assigned to the demo annotator."""
+    from annotator.models import Assignment, Summary
+
+    docset = demo["pyramid"].docset
+    for author in authors:
+        peer, _ = Summary.objects.get_or_create(docset=docset, kind=Summary.Kind.PEER, author=author,
+                                                defaults={"text": f"Peer {author} wrote this."})
+        Assignment.objects.get_or_create(user=demo["annotator"], task="peer", pyramid=demo["pyramid"], peer=peer)
+
+
+def test_peers_are_listed_by_number_not_as_text(client, demo):
+    peers_numbered(demo, ["10", "2", "14", "A"])
+    client.force_login(demo["annotator"])
+    page = client.get(reverse("home")).content.decode()
+    listed = [int(n) if n.isdigit() else n for n in __import__("re").findall(r"Annotate peer (\w+) against", page)]
+    assert listed == [1, 2, 10, 14, "A"]

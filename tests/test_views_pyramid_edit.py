@@ -4,6 +4,7 @@ import json
 
 import pytest
 from django.test import Client
+from django.utils.html import escape
 from django.urls import reverse
 
 from annotator.models import SCU, Assignment, Pyramid
@@ -70,8 +71,12 @@ def test_a_broken_rule_is_422_with_the_message_and_the_fix(client, demo, pyramid
     page = response.content.decode()
     assert response.status_code == 422
     assert "already has a contributor from model A" in page
+    # Only the status line comes back (out of band): the page was current, and keeps the rest.
+    assert response["HX-Reswap"] == "none" and 'id="status" hx-swap-oob="true"' in page and 'id="scu-list"' not in page
     contributor = SCU.objects.get(pyramid=pyramid, uid=1).contributors.get()
-    assert f'data-act="fix_add_part" data-contributor="{contributor.pk}"' in page
+    summary, words = selection(pyramid, "A", "The crew collected")["summary"], selection(pyramid, "A", "The crew collected")["ranges"]
+    fix = {"contributor": contributor.pk, "summary": summary, "ranges": json.dumps(json.loads(words))}
+    assert f'data-act="fix" data-action="add_part" data-values="{escape(json.dumps(fix))}"' in page
 
 
 def test_a_stale_version_is_409_with_the_current_state(client, demo, pyramid):

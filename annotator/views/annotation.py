@@ -18,12 +18,14 @@ from django_htmx.http import reswap
 from scoring.records import score_loaded, scu_weight
 
 from .. import history
-from ..actions import PEER_ACTIONS, apply_action, status_for
+from ..actions import PEER_ACTIONS, apply_action
 from ..access import can_edit_annotation, can_read_collection, can_reopen, visible_annotations
 from ..editing import EditError
+from ..ordering import natural_key
 from ..models import PSE, SCU, Assignment, PeerAnnotation, Pyramid, PSESpan, Span
 from ..suggestions import suggest
 from ..textmarks import marked_html, runs
+from .refusals import refused_answer
 
 MISSED_SHOWN = 5
 # Actions after which the page changes its mode (read-only, review notice): answered whole.
@@ -147,11 +149,10 @@ def annotation_edit(request, pk, action):
     try:
         result = apply_action(PEER_ACTIONS, action, annotation.pk, request.user, request.POST)
     except EditError as refused:
-        status = status_for(refused)
-        level = "conflict" if status == 409 else "error"
-        # A refusal comes with the current state: after a conflict it is what the user must see.
-        context = annotation_context(_annotation(request, pk), request.user) | {"message": refused.message, "level": level}
-        return render(request, "annotator/_annotation_workspace.html", context, status=status)
+        return refused_answer(
+            request, refused, "annotator/_annotation_workspace.html", "annotator/annotation/status.html",
+            lambda: annotation_context(_annotation(request, pk), request.user),
+        )
     message = {"message": result.description, "level": "saved"}
     if action in WHOLE_PAGE_ACTIONS:
         annotation = _annotation(request, pk)
@@ -213,9 +214,13 @@ def assignment_start(request, pk):
 
 
 def next_assignment(annotation: PeerAnnotation, user):
-    """The user's next peer to annotate in the same docset, if any."""
-    return (
+    """The user's next peer to annotate in the same docset, if any: the next by number after this
+    one (peer 2 after peer 1, not peer 10), else the first left."""
+    left = sorted(
         Assignment.objects.filter(user=user, task=Assignment.Task.ANNOTATE_PEER, pyramid__docset_id=annotation.pyramid.docset_id)
         .filter(status__in=[Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS]).exclude(peer_id=annotation.peer_id)
-        .select_related("peer").order_by("peer__author").first()
+        .select_related("peer"),
+        key=lambda assignment: natural_key(assignment.peer.author),
     )
+    this = natural_key(annotation.peer.author)
+    return next((assignment for assignment in left if natural_key(assignment.peer.author) > this), left[0] if left else None)

@@ -13,11 +13,12 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
 from .. import editing, history
-from ..actions import PYRAMID_ACTIONS, apply_action, status_for
+from ..actions import PYRAMID_ACTIONS, apply_action
 from ..access import can_adjudicate, can_edit_pyramid, can_read_collection, can_reopen, visible_pyramids
 from ..models import Pyramid, PyramidChange, PyramidMerge, Span
 from ..problems import pyramid_problems
 from ..textmarks import coverage, marked_html, runs
+from .refusals import refused_answer
 
 
 
@@ -120,13 +121,10 @@ def pyramid_edit(request, pk, action):
     try:
         result = apply_action(PYRAMID_ACTIONS, action, pyramid.pk, request.user, request.POST)
     except editing.EditError as refused:
-        status = status_for(refused)
-        level = "conflict" if status == 409 else "error"
-        # A refusal comes with the current state: after a conflict it is what the user must see.
-        pyramid = Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk)
-        context = workspace_context(pyramid, request.user) | {"message": refused.message, "level": level,
-                                                              "fix": refused.fix}
-        return render(request, "annotator/_workspace.html", context, status=status)
+        return refused_answer(
+            request, refused, "annotator/_workspace.html", "annotator/workspace/status.html",
+            lambda: workspace_context(Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk), request.user),
+        )
     message = {"message": result.description, "level": "saved"}
     if action in ("submit", "reopen"):  # the whole page changes its mode
         return render(request, "annotator/_workspace.html", workspace_context(result.pyramid, request.user) | message)

@@ -3,39 +3,49 @@
 (function () {
   "use strict";
 
-  const state = { scu: null, pse: null, part: null, selection: null, sent: null, pending: null, step: -1 };
+  const state = { scu: null, pse: null, part: null, pending: null, step: -1 };
   const workspace = () => document.getElementById("workspace");
   const editable = () => workspace() && workspace().dataset.editable === "true";
-  const version = () => document.getElementById("annotation-version").dataset.version;
 
   const setStatus = (text, level) => window.WorkspaceActions.setStatus(text, level);
-  const send = (action, values) => window.WorkspaceActions.send(
-    workspace().dataset.editUrl.replace("ACTION", action), Object.assign({ version: version() }, values));
+  const send = (action, values, options) => window.WorkspaceActions.send(action, values, options);
 
-
-  // -- the selection in the peer text, and the suggestions for its sentence ----------------------
+  // -- the selection in the peer text (kept by text-selection.js), and its sentence's suggestions --
+  const peerSelection = () => {
+    const kept = window.TextSelection.kept();
+    return kept && kept.author === "peer" ? kept : null;
+  };
   let suggestTimer = null;
-  function showSelection() {
-    const selection = window.TextSelection.read();
-    state.selection = selection && !selection.error && selection.author === "peer" ? selection : null;
+  function showSelection(selection, message) {
     const line = document.getElementById("selection");
-    if (!line) return;
-    line.textContent = selection && selection.error ? selection.error
-      : state.selection ? `Selected: “${state.selection.text}”` : "";
+    if (!line || !editable()) return;
+    const peer = selection && selection.author === "peer" ? selection : null;
+    line.textContent = message ? message
+      : peer ? `Selected: “${peer.text}” (characters ${peer.range[0]}–${peer.range[1]}; Escape clears)`
+      : "No peer words selected.";
     clearTimeout(suggestTimer);
-    if (state.selection) {
-      const [start, end] = state.selection.range;
+    if (peer) {
+      const [start, end] = peer.range;
       suggestTimer = setTimeout(() => htmx.ajax("GET", `${workspace().dataset.suggestUrl}?start=${start}&end=${end}`,
         { target: "#suggestions", swap: "innerHTML" }), 250);
+    } else {
+      const suggestions = document.getElementById("suggestions");
+      if (suggestions) suggestions.replaceChildren();
     }
   }
+  window.TextSelection.onChange(showSelection);
+  showSelection(null, "");
+  // A whole workspace swapped in (a conflict) has an empty selection line: say what is kept.
+  document.addEventListener("workspace:replaced", () => showSelection(window.TextSelection.kept(), ""));
 
-  function assign(uid) {
-    const selection = state.selection || state.sent;
-    if (!selection) { setStatus("Select some words of the peer summary first.", "error"); return; }
-    state.sent = selection;
-    send("assign", { scu: uid, ranges: JSON.stringify([selection.range]) });
+  // The words stored are always the ones the page shows selected: never an older action's.
+  function withSelection(what) {
+    const selection = peerSelection();
+    if (!selection) { setStatus("Select some words of the peer summary first: nothing was stored.", "error"); return; }
+    what(selection);
   }
+  const assign = (uid) => withSelection((selection) =>
+    send("assign", { scu: uid, ranges: JSON.stringify([selection.range]) }, { uses: selection }));
 
   // -- picking SCUs and stepping through their contributors in the models -------------------------
   function marksOf(uid) {
@@ -89,14 +99,13 @@
       const part = event.target.closest(".part");
       select({ scu: item.dataset.uid, pse: pse && pse.dataset.pse,
                part: part && pse && pse.querySelectorAll(".part").length > 1 ? part.dataset.span : null });
-      if (!pse && editable() && state.selection) assign(item.dataset.uid);  // a click on an SCU assigns
+      if (!pse && editable() && peerSelection()) assign(item.dataset.uid);  // a click on an SCU assigns the words
       return;
     }
     const mark = event.target.closest("#peer-text mark[data-scus]");
     if (mark && window.getSelection().isCollapsed) select({ scu: mark.dataset.scus.split(" ")[0] });
   });
 
-  document.addEventListener("selectionchange", () => { if (editable()) showSelection(); });
 
   // -- the keyboard: select, "/" and type part of a label or a number, Enter -----------------------
   document.addEventListener("keydown", (event) => {
@@ -132,14 +141,15 @@
     if (ctrl || event.altKey) return;
     if (key === "enter" && state.scu) return run(() => assign(state.scu));
     if (key === "0") return run(() => assign(0));
-    if (key === "p" && state.pse && state.selection) {
-      return run(() => send("add_part", { pse: state.pse, ranges: JSON.stringify([state.selection.range]) }));
+    if (key === "p" && state.pse) {
+      return run(() => withSelection((selection) =>
+        send("add_part", { pse: state.pse, ranges: JSON.stringify([selection.range]) }, { uses: selection })));
     }
     if (key === "v" && state.pse) return run(() => { state.pending = "move"; setStatus("Click the SCU to move the PSE to.", "idle"); });
     if ((key === "delete" || key === "backspace") && (state.part || state.pse)) {
       return run(() => send(state.part ? "remove_part" : "remove_pse", state.part ? { span: state.part } : { pse: state.pse }));
     }
-    if (key === "escape") { state.pending = null; select(); }
+    if (key === "escape") { state.pending = null; select(); window.TextSelection.drop(); }
   });
 
   document.addEventListener("input", (event) => {
@@ -163,6 +173,7 @@
     setTimeout(() => {
       refreshing = false;
       select({ scu: state.scu, pse: state.pse });
+      window.TextSelection.repaint();
       const filter = document.getElementById("scu-filter");
       if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
     }, 0);

@@ -5,52 +5,42 @@
 (function () {
   "use strict";
 
-  const state = { scu: null, contributor: null, part: null, pending: null, selection: null, sent: null };
+  const state = { scu: null, contributor: null, part: null, pending: null };
 
   const workspace = () => document.getElementById("workspace");
-  const version = () => document.getElementById("pyramid-version").dataset.version;
   const editable = () => workspace() && workspace().dataset.editable === "true";
 
-  // -- selections (static/js/text-selection.js turns them into code point offsets) --------------
-  const readSelection = () => window.TextSelection.read();
-
-  function showSelection() {
+  // -- selections (static/js/text-selection.js keeps the last one, as code point offsets) -----------
+  function showSelection(selection, message) {
     const line = document.getElementById("selection");
     if (!line) return;
-    state.selection = readSelection();
     // The line keeps its height whether or not it says something: a layout shift under a mouse
     // that is still selecting would move the selection's end.
-    line.textContent = !state.selection ? "" : state.selection.error ? state.selection.error
-      : `Selected in model ${state.selection.author}: “${state.selection.text}”`;
+    line.textContent = message ? message
+      : selection ? `Selected in model ${selection.author}: “${selection.text}” (Escape clears)` : "";
   }
+  window.TextSelection.onChange(showSelection);
+  document.addEventListener("workspace:replaced", () => showSelection(window.TextSelection.kept(), ""));
 
   // -- talking to the server -------------------------------------------------------------------
   const setStatus = (text, level) => window.WorkspaceActions.setStatus(text, level);
-  const send = (action, values) => window.WorkspaceActions.send(
-    workspace().dataset.editUrl.replace("ACTION", action), Object.assign({ version: version() }, values));
+  const send = (action, values, options) => window.WorkspaceActions.send(action, values, options);
 
-
-  function needSelection() {
-    if (!state.selection || state.selection.error) {
-      setStatus(state.selection ? state.selection.error : "Select some words in a model summary first.", "error");
-      return false;
-    }
-    return true;
+  // The words an action stores are always the ones the page shows selected.
+  function withSelection(what) {
+    const selection = window.TextSelection.kept();
+    if (!selection) { setStatus("Select some words in a model summary first.", "error"); return; }
+    what(selection, { summary: selection.summary, ranges: JSON.stringify([selection.range]) });
   }
 
-  // The selection an action used is kept: a refusal may offer a fix that needs it again.
-  const selectionValues = (selection = state.selection) => {
-    state.sent = selection;
-    return { summary: selection.summary, ranges: JSON.stringify([selection.range]) };
-  };
-
   const actions = {
-    new_scu() { if (needSelection()) send("new_scu", selectionValues()); },
+    new_scu() { withSelection((selection, values) => send("new_scu", values, { uses: selection })); },
     add() {
-      if (!needSelection()) return;
-      if (state.contributor) send("add_part", Object.assign({ contributor: state.contributor }, selectionValues()));
-      else if (state.scu) send("add_contributor", Object.assign({ scu: state.scu }, selectionValues()));
-      else setStatus("Select the SCU (or the contributor) to add to, in the list.", "error");
+      if (!state.scu) { setStatus("Select the SCU (or the contributor) to add to, in the list.", "error"); return; }
+      withSelection((selection, values) => {
+        if (state.contributor) send("add_part", Object.assign({ contributor: state.contributor }, values), { uses: selection });
+        else send("add_contributor", Object.assign({ scu: state.scu }, values), { uses: selection });
+      });
     },
     label() { editInPlace("label"); },
     comment() { editInPlace("comment"); },
@@ -74,9 +64,8 @@
     order_scus() { send("order_scus", {}); },
     submit() { if (confirm("Submit this pyramid? It becomes read-only for annotators.")) send("submit", {}); },
     reopen() { send("reopen", {}); },
-    fix_add_part(button) {
-      if (state.sent) send("add_part", Object.assign({ contributor: button.dataset.contributor }, selectionValues(state.sent)));
-    },
+    // The fix a refusal offers carries its own values: exactly what the refusal was about.
+    fix(button) { send(button.dataset.action, JSON.parse(button.dataset.values)); },
     help() { document.getElementById("help").showModal(); },
     collapse() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = false)); },
     layout() {
@@ -87,7 +76,7 @@
     expand() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = true)); },
   };
 
-  function editInPlace(field) {
+  function editInPlace(field, typed = null) {
     if (!state.scu) { setStatus("Select an SCU first.", "error"); return; }
     const item = document.getElementById(`scu-${state.scu}`);
     const current = field === "label" ? item.querySelector(".label").textContent
@@ -95,12 +84,15 @@
     const input = document.createElement("input");
     input.type = "text";
     input.className = `edit-${field}`;
-    input.value = current;
+    input.dataset.field = field;
+    input.dataset.scu = state.scu;
+    input.value = typed === null ? current : typed;
     input.setAttribute("aria-label", field === "label" ? "SCU label" : "SCU comment");
     const anchor = item.querySelector(".label");
     anchor.replaceWith(input);
     input.focus();
-    input.select();
+    if (typed === null) input.select();
+    else input.setSelectionRange(input.value.length, input.value.length);
     input.addEventListener("keydown", (event) => {
       event.stopPropagation();
       if (event.key === "Enter") {
@@ -166,7 +158,6 @@
     }
   });
 
-  document.addEventListener("selectionchange", () => { if (editable()) showSelection(); });
 
   // Double-click a label to edit it in place.
   document.addEventListener("dblclick", (event) => {
@@ -200,7 +191,19 @@
     const keys = { n: "new_scu", a: "add", l: "label", c: "comment", t: "label_from_contributor", s: "split",
                    v: "move", g: "merge", o: "order_scus", delete: "remove", backspace: "remove" };
     if (keys[key] && !event.shiftKey) return run(keys[key]);
-    if (key === "escape") { state.pending = null; select(); setStatus("", "idle"); }
+    if (key === "escape") { state.pending = null; select(); window.TextSelection.drop(); setStatus("", "idle"); }
+  });
+
+  // A label or comment being typed stays when a conflict brings the whole workspace back.
+  document.addEventListener("workspace:replacing", (event) => {
+    const input = document.querySelector("#scu-list input[data-field]");
+    if (input) event.detail.editing = { field: input.dataset.field, scu: input.dataset.scu, value: input.value };
+  });
+  document.addEventListener("workspace:replaced", (event) => {
+    const editing = event.detail.editing;
+    if (!editing || !document.getElementById(`scu-${editing.scu}`)) return;
+    select({ scu: editing.scu, scroll: false });
+    editInPlace(editing.field, editing.value);
   });
 
   // Models side by side or stacked, as the annotator last chose (in this browser).
@@ -209,7 +212,7 @@
     if (!models) return;
     const sideBySide = localStorage.getItem("pyramid-models-layout") === "side-by-side";
     models.classList.toggle("side-by-side", sideBySide);
-    const button = models.querySelector("[data-act=layout]");
+    const button = document.querySelector("[data-act=layout]");
     button.setAttribute("aria-pressed", String(sideBySide));
     button.textContent = sideBySide ? "Stacked" : "Side by side";
   }
@@ -271,7 +274,7 @@
       // Only re-apply marks: clearing the selection here could cut into a drag already under way.
       // (A selection goes by itself when the text it was in is swapped.)
       select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false });
-      showSelection();
+      window.TextSelection.repaint();
       const filter = document.getElementById("scu-filter");
       if (filter && filter.value) search(filter.value.trim().toLowerCase());
       applyLayout();

@@ -51,9 +51,81 @@ window.TextSelection = (function () {
              text: chars.slice(snapped[0], snapped[1]).join("") };
   }
 
+  // -- offsets back to the page: a Range over code points [start, end) of a text ------------------
+  function domPoint(box, offset) {
+    let last = null;
+    for (const run of box.querySelectorAll("[data-start]")) {
+      const start = Number(run.dataset.start), length = codePoints(run.textContent);
+      last = run;
+      if (offset > start + length) continue;
+      const walker = document.createTreeWalker(run, NodeFilter.SHOW_TEXT);
+      let left = offset - start, node;
+      while ((node = walker.nextNode())) {
+        const units = Array.from(node.data);
+        if (left <= units.length) return [node, units.slice(0, left).join("").length];
+        left -= units.length;
+      }
+      return [run, run.childNodes.length];
+    }
+    return last ? [last, last.childNodes.length] : [box, 0];
+  }
+
+  function rangeOf(box, [start, end]) {
+    const range = document.createRange();
+    range.setStart(...domPoint(box, start));
+    range.setEnd(...domPoint(box, end));
+    return range;
+  }
+
+  // -- the kept selection: what the next action uses ------------------------------------------------
+  // The browser drops its selection when a button or an SCU is pressed (a real press lasts ~100 ms,
+  // long enough for the selection to go before the click) or when the focus moves to the filter.
+  // So the last words selected in a text are kept, shown with a highlight, until new words are
+  // selected, a plain click in a text or Escape drops them, or an action that used them is saved.
+  const kept = { selection: null, message: "", pointerInText: false, listeners: [] };
+  const boxOf = (node) => node && (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement)?.closest(".text[data-summary]");
+
+  function paint() {
+    if (!window.CSS || !CSS.highlights) return;
+    const box = kept.selection && document.querySelector(`.text[data-summary="${kept.selection.summary}"]`);
+    if (box) CSS.highlights.set("kept-selection", new Highlight(rangeOf(box, kept.selection.range)));
+    else CSS.highlights.delete("kept-selection");
+  }
+
+  function set(selection, message) {
+    const same = selection && kept.selection && selection.summary === kept.selection.summary
+      && selection.range[0] === kept.selection.range[0] && selection.range[1] === kept.selection.range[1];
+    if (!same) kept.selection = selection;
+    kept.message = message;
+    paint();
+    if (!same || message) kept.listeners.forEach((listener) => listener(kept.selection, kept.message));
+  }
+
+  document.addEventListener("pointerdown", (event) => { kept.pointerInText = !!boxOf(event.target); }, true);
+  document.addEventListener("keydown", () => { kept.pointerInText = false; }, true);
+  document.addEventListener("selectionchange", () => {
+    const selection = window.getSelection();
+    if (!selection || selection.rangeCount === 0) return;
+    if (!boxOf(selection.anchorNode) && !boxOf(selection.focusNode)) return;  // the focus went elsewhere: keep
+    if (selection.isCollapsed) {
+      if (kept.pointerInText && (kept.selection || kept.message)) set(null, "");  // a plain click in a text
+      return;
+    }
+    const read = readSelection();
+    if (read) set(read.error ? null : read, read.error || "");
+  });
+
   // The texts are contenteditable only so that the keyboard can select; nothing may change them.
   ["beforeinput", "paste", "drop", "cut"].forEach((type) =>
     document.addEventListener(type, (event) => { if (event.target.closest && event.target.closest(".text[data-summary]")) event.preventDefault(); }, true));
 
-  return { read: readSelection, snap };
+  return {
+    read: readSelection, snap, rangeOf,
+    kept: () => kept.selection,
+    drop: () => set(null, ""),
+    // An action that used `selection` was saved: the words are used up (unless newer ones came).
+    used: (selection) => { if (kept.selection === selection) set(null, ""); },
+    repaint: paint,  // after the texts were swapped
+    onChange: (listener) => kept.listeners.push(listener),
+  };
 })();

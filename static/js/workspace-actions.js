@@ -1,38 +1,96 @@
 // Sending one editing action through htmx, and saying on the page how it went. Shared by the
-// pyramid builder and the peer annotation page. Refusals and conflicts (403, 409, 422) come with
-// the current state and are shown; a request that could not be sent can be retried.
+// pyramid builder and the peer annotation page.
+// - The record's version is read when the action is sent (and again on Retry).
+// - A broken rule (422) answers with the status line only: nothing else on the page changes.
+// - A stale view (409) or a refusal (403) answers with the whole workspace as it now is; the scroll
+//   of the panes, the filter and the focus are put back, the page scripts put back what they
+//   hold (the kept selection, a label being typed) on "workspace:replaced", and after a conflict
+//   Retry sends the same action again on the current version.
+// - A request that could not be sent can be retried.
 window.WorkspaceActions = (function () {
   "use strict";
 
-  let lastRequest = null;
+  let last = null;  // the last action sent: { action, values, uses }
+  let inFlight = null;
+  let context = null;  // what the annotator was doing, while a whole workspace is swapped in
   const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
+  const workspace = () => document.getElementById("workspace");
 
   function setStatus(text, level, retry) {
     const status = document.getElementById("status");
     if (!status) return;
     status.className = `status ${level}`;
     status.textContent = text;
-    if (retry && lastRequest) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "retry";
-      button.textContent = "Retry";
-      const again = lastRequest;
-      button.addEventListener("click", () => send(again.url, again.values));
-      status.append(" ", button);
-    }
+    if (retry && last) addRetry(status);
   }
 
-  function send(url, values) {
-    lastRequest = { url, values };
+  function addRetry(status) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "retry";
+    button.textContent = "Retry";
+    const again = last;
+    button.addEventListener("click", () => send(again.action, again.values, { uses: again.uses }));
+    status.append(" ", button);
+  }
+
+  // `uses`: the kept text selection the action stores; once saved, those words are used up.
+  function send(action, values = {}, { uses = null } = {}) {
+    const box = workspace();
+    last = inFlight = { action, values, uses };
     setStatus("Saving…", "saving");
-    htmx.ajax("POST", url, {
-      target: "#workspace", swap: "outerHTML", values, headers: { "X-CSRFToken": csrfToken() },
+    const version = box.querySelector("[data-version]").dataset.version;
+    htmx.ajax("POST", box.dataset.editUrl.replace("ACTION", action), {
+      target: "#workspace", swap: "outerHTML", values: Object.assign({ version }, values),
+      headers: { "X-CSRFToken": csrfToken() },
     });
   }
 
+  // -- what the annotator was doing, kept across a whole-workspace answer --------------------------
+  function capture() {
+    const box = workspace();
+    const active = document.activeElement;
+    const captured = {
+      scrolls: Array.from(box.querySelectorAll("[data-keep-scroll]")).map((pane) => [pane.dataset.keepScroll, pane.scrollTop, pane.scrollLeft]),
+      filter: (document.getElementById("scu-filter") || {}).value || "",
+      focus: active && active.id && box.contains(active) ? active.id : null,
+      page: {},  // for the page scripts (a label being typed, say)
+    };
+    document.dispatchEvent(new CustomEvent("workspace:replacing", { detail: captured.page }));
+    return captured;
+  }
+
+  function putBack(captured) {
+    const box = workspace();
+    captured.scrolls.forEach(([key, top, left]) => {
+      const pane = box.querySelector(`[data-keep-scroll="${key}"]`);
+      if (pane) { pane.scrollTop = top; pane.scrollLeft = left; }
+    });
+    const filter = document.getElementById("scu-filter");
+    if (filter && captured.filter) { filter.value = captured.filter; filter.dispatchEvent(new Event("input", { bubbles: true })); }
+    if (captured.focus && document.getElementById(captured.focus)) document.getElementById(captured.focus).focus({ preventScroll: true });
+    window.TextSelection.repaint();
+    document.dispatchEvent(new CustomEvent("workspace:replaced", { detail: captured.page }));
+  }
+
   document.addEventListener("htmx:beforeSwap", (event) => {
-    if ([403, 409, 422].includes(event.detail.xhr.status)) { event.detail.shouldSwap = true; event.detail.isError = false; }
+    const status = event.detail.xhr.status;
+    if (![403, 409, 422].includes(status)) return;
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+    if (status !== 422 && event.detail.target === workspace()) context = capture();
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (!context) return;
+    const captured = context;
+    context = null;
+    putBack(captured);
+    if (event.detail.xhr.status === 409) addRetry(document.getElementById("status"));
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const done = inFlight;
+    inFlight = null;
+    if (done && done.uses && event.detail.xhr.status >= 200 && event.detail.xhr.status < 300) window.TextSelection.used(done.uses);
   });
   document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
   document.addEventListener("htmx:responseError", (event) =>

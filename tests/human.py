@@ -1,0 +1,126 @@
+"""Driving the pages in Chromium as people do, for every browser test.
+
+People press a mouse button for about a tenth of a second, drag over words through several
+points, type a key at a time and move focus with Tab. Playwright's own click() and fill() do none
+of this (a click lasts 0 ms, fill() sets the value at once), and the annotation pages broke in
+ways such tests never saw. So browser tests use these helpers, then check what was *stored*.
+"""
+
+from __future__ import annotations
+
+import time
+
+PRESS_MS = 120  # how long a person holds a mouse button or a key
+KEY_DELAY_MS = 60  # between keys when typing
+VIEWPORTS = {"laptop": {"width": 1280, "height": 720}, "desktop": {"width": 1440, "height": 900}}
+
+SETTLED = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"""
+
+DRAG_PATH = """([author, phrase, nth]) => {
+  // The points a person's drag goes through to select a phrase in a summary's text: from its first
+  // character along each of its lines to its last character (never through the gaps between lines).
+  const box = document.querySelector(`.text[data-author="${author}"]`);
+  box.scrollIntoView({ block: "nearest" });
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  const full = box.textContent;
+  let start = full.indexOf(phrase);
+  for (let i = 0; i < nth; i++) start = full.indexOf(phrase, start + 1);
+  const end = start + phrase.length;
+  const at = (offset) => {
+    let node, seen = 0;
+    walker.currentNode = box;
+    while ((node = walker.nextNode())) {
+      if (offset < seen + node.data.length) return [node, offset - seen];
+      seen += node.data.length;
+    }
+  };
+  const range = (from, to) => { const r = document.createRange(); r.setStart(...at(from)); r.setEnd(...at(to - 1)); r.setEnd(r.endContainer, r.endOffset + 1); return r; };
+  const whole = range(start, end);
+  whole.startContainer.parentElement.scrollIntoView({ block: "nearest" });
+  const first = range(start, start + 1).getBoundingClientRect(), last = range(end - 1, end).getBoundingClientRect();
+  const middle = (r) => r.top + r.height / 2;
+  const path = [[first.left + 1, middle(first)]];
+  const seenLines = new Set();
+  for (const r of Array.from(whole.getClientRects()).filter((r) => r.width > 0)) {
+    const key = Math.round(middle(r));
+    if (seenLines.has(key) || key === Math.round(middle(last))) continue;
+    seenLines.add(key);
+    path.push([r.right - 1, middle(r)]);
+  }
+  path.push([last.right - 1, middle(last)]);
+  return path;
+}"""
+
+
+def settle(page) -> None:
+    """Let the page lay out what the last answer swapped in, as a person's eyes do."""
+    page.evaluate(SETTLED)
+
+
+def drag_select(page, author: str, phrase: str, nth: int = 0) -> None:
+    """Select a phrase of a text (data-author: a model's author, or "peer") with a mouse drag:
+    press on its first character, move through each of its lines, release on its last."""
+    settle(page)
+    (x, y), *path = page.evaluate(DRAG_PATH, [author, phrase, nth])
+    page.mouse.move(x, y, steps=3)
+    page.mouse.down()
+    page.wait_for_timeout(PRESS_MS // 2)
+    for x, y in path:
+        page.mouse.move(x, y, steps=8)
+    page.wait_for_timeout(PRESS_MS // 2)
+    page.mouse.up()
+
+
+def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()) -> None:
+    """A click with a real press: move to the element, button down, hold, button up."""
+    locator = page.locator(target) if isinstance(target, str) else target
+    locator.scroll_into_view_if_needed()
+    settle(page)
+    box = locator.bounding_box()
+    assert box is not None, f"{target} is not on the page"
+    x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
+    page.mouse.move(x, y, steps=5)
+    for key in modifiers:
+        page.keyboard.down(key)
+    page.mouse.down()
+    page.wait_for_timeout(hold_ms)
+    page.mouse.up()
+    for key in reversed(modifiers):
+        page.keyboard.up(key)
+
+
+def press(page, key: str) -> None:
+    """A key held as long as a person holds it."""
+    page.keyboard.press(key, delay=PRESS_MS // 2)
+
+
+def type_text(page, text: str) -> None:
+    """Typing at a person's speed: one key at a time."""
+    page.keyboard.type(text, delay=KEY_DELAY_MS)
+
+
+def tab_to(page, selector: str, limit: int = 80, backwards: bool = False) -> None:
+    """Press Tab (Shift+Tab) until the focus is on an element matching `selector`."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        press(page, "Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focused(page) -> str:
+    """What has the focus, described (for assertion messages)."""
+    return page.evaluate("() => { const e = document.activeElement; return e ? e.outerHTML.slice(0, 160) : ''; }")
+
+
+def eventually(check, timeout: float = 5.0, interval: float = 0.05):
+    """Wait until `check()` returns something true (what the server stored, say); return it.
+
+    Browser tests assert what was stored, which the page's answer may show before the database
+    is read here: poll rather than sleep."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)

@@ -64,26 +64,36 @@ def coverage(text: str, spans: list[tuple[int, int, object]]) -> float:
     return sum(counted) / len(counted) if counted else 0.0
 
 
-def marked_html(text_runs: list[Run], zero_key: object = None) -> SafeString:
+def marked_html(text_runs: list[Run], zero_key: object = None, labels: dict | None = None) -> SafeString:
     """The runs as HTML: <mark> for covered runs (naming their keys), <span> for the others.
 
     Every element carries data-start, the run's code point offset, from which the browser turns
     a selection into offsets. Built here rather than in a template: a summary has hundreds of
     runs, and this is the page's hot path. `zero_key` marks runs covered only by that key
-    (zero-weight PSEs) with class "zero".
+    (zero-weight PSEs) with class "zero"; `labels` ({key: SCU label}) name the SCUs in the
+    tooltip. Each change of SCUs along the text flips the shade (class "t1"): neighbouring
+    contributors of different SCUs never look like one.
     """
-    pieces = []
+    labels = labels or {}
+    named = lambda key: f"SCU {key}: {labels[key]}" if key in labels else f"SCU {key}"  # noqa: E731
+    pieces, shade, previous = [], 0, None
     for run in text_runs:
         text = escape(run.text)
         if run.keys:
+            if previous is not None and run.keys != previous:
+                shade ^= 1
+            previous = run.keys
             keys = " ".join(str(k) for k in run.keys)
             if len(run.keys) > 1:
-                extra = f' class="overlap" title="In SCUs {", ".join(str(k) for k in run.keys)} (overlapping contributors)"'
+                classes, title = ["overlap"], "In " + "; ".join(named(k) for k in run.keys) + " (overlapping contributors)"
             elif zero_key is not None and run.keys == (zero_key,):
-                extra = f' class="zero" title="SCU {keys}"'
+                classes, title = ["zero"], "Matches nothing in the pyramid (weight 0)"
             else:
-                extra = f' title="SCU {keys}"'
-            pieces.append(f'<mark data-start="{run.start}" data-scus="{keys}"{extra}>{text}</mark>')
+                classes, title = [], named(run.keys[0])
+            if shade:
+                classes.append("t1")
+            extra = f' class="{" ".join(classes)}"' if classes else ""
+            pieces.append(f'<mark data-start="{run.start}" data-scus="{keys}"{extra} title="{escape(title)}">{text}</mark>')
         elif run.has_words:
             pieces.append(f'<span data-start="{run.start}" class="free">{text}</span>')
         else:

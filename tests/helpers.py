@@ -47,6 +47,13 @@ class Builder:
         self.models = {summary.author: summary for summary in self.pyramid.models_used.all()}
         self.user = demo[user]
 
+    @classmethod
+    def reading(cls, pyramid_id):
+        """A Builder over an existing pyramid, to read what is stored (`state()`)."""
+        build = cls.__new__(cls)
+        build.pyramid = Pyramid.objects.get(pk=pyramid_id)
+        return build
+
     @property
     def version(self):
         return Pyramid.objects.get(pk=self.pyramid.pk).version

@@ -36,7 +36,17 @@ DRAG_PATH = """([author, phrase, nth]) => {
   };
   const range = (from, to) => { const r = document.createRange(); r.setStart(...at(from)); r.setEnd(...at(to - 1)); r.setEnd(r.endContainer, r.endOffset + 1); return r; };
   const whole = range(start, end);
-  whole.startContainer.parentElement.scrollIntoView({ block: "nearest" });
+  // Bring the whole phrase into view, as a person scrolls before dragging (clear of the pane's
+  // sticky tools at its top).
+  const pane = box.closest("section") || document.scrollingElement;
+  const fit = () => {
+    const r = whole.getBoundingClientRect(), p = pane.getBoundingClientRect();
+    if (r.bottom > p.bottom - 12) pane.scrollTop += r.bottom - p.bottom + 40;
+    if (r.top < p.top + 48) pane.scrollTop -= p.top + 48 - r.top;
+    if (r.right > p.right - 12) pane.scrollLeft += r.right - p.right + 40;
+    if (r.left < p.left + 12) pane.scrollLeft -= p.left + 12 - r.left;
+  };
+  fit();
   const first = range(start, start + 1).getBoundingClientRect(), last = range(end - 1, end).getBoundingClientRect();
   const middle = (r) => r.top + r.height / 2;
   const path = [[first.left + 1, middle(first)]];
@@ -79,6 +89,11 @@ def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()
     box = locator.bounding_box()
     assert box is not None, f"{target} is not on the page"
     x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
+    if not locator.evaluate(UNCOVERED, [x, y]):  # under a sticky header, say: a person scrolls on
+        locator.evaluate("(element) => element.scrollIntoView({ block: 'center', inline: 'nearest' })")
+        settle(page)
+        box = locator.bounding_box()
+        x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     page.mouse.move(x, y, steps=5)
     for key in modifiers:
         page.keyboard.down(key)
@@ -87,6 +102,9 @@ def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()
     page.mouse.up()
     for key in reversed(modifiers):
         page.keyboard.up(key)
+
+
+UNCOVERED = "(element, [x, y]) => { const top = document.elementFromPoint(x, y); return !!top && element.contains(top); }"
 
 
 def press(page, key: str) -> None:
@@ -106,6 +124,28 @@ def tab_to(page, selector: str, limit: int = 80, backwards: bool = False) -> Non
             return
         press(page, "Shift+Tab" if backwards else "Tab")
     raise AssertionError(f"Tab never reached {selector}")
+
+
+def arrow_to(page, selector: str, key: str = "ArrowDown", limit: int = 200) -> None:
+    """Press an arrow key (in a tree, a list) until the focus is on an element matching `selector`."""
+    for _ in range(limit):
+        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        press(page, key)
+    raise AssertionError(f"{key} never reached {selector}")
+
+
+def select_with_keys(page, text: str, last_word: str, limit: int = 60) -> None:
+    """Select from the start of a text with the keyboard only: Tab into it, Ctrl+Home, then
+    Shift+Ctrl+Right word by word until the selection ends with `last_word` (how many steps a
+    word with punctuation takes is the browser's business)."""
+    tab_to(page, text)
+    press(page, "Control+Home")
+    for _ in range(limit):
+        if page.evaluate("() => window.getSelection().toString()").strip().rstrip(",.;").endswith(last_word):
+            return
+        press(page, "Shift+Control+ArrowRight")
+    raise AssertionError(f"the selection never reached {last_word!r}")
 
 
 def focused(page) -> str:

@@ -74,7 +74,7 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
     page.locator("#your-work tbody tr", has_text=consensus.name).locator("button:text-is('Annotate')").click()
     drag_select(page, "peer", "Michael Collins remained in orbit")
     expect(page.locator("#selection")).to_contain_text("Selected: “Michael Collins remained in orbit”")
-    page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-head").click()
+    page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-row").click()
     expect(page.locator("#status")).to_contain_text("Matched “Michael Collins remained in orbit” to SCU")
     annotation = PeerAnnotation.objects.get(pyramid=consensus)
     assert list(annotation.pses.values_list("scu__label", flat=True)) == ["Collins stayed in orbit"]

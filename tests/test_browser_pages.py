@@ -41,7 +41,8 @@ def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, l
     page.click("tbody tr:nth-child(2) a")
     assert page.locator("h1").inner_text().startswith("Peer 2")
     assert page.locator("mark.zero", has_text="The Saturn V rocket launched from Florida").is_visible()
-    assert page.locator("table.scores td").first.inner_text() == "0.3158"
+    assert page.locator("table.scores td").first.text_content().strip() == "0.3158"
+    assert "Modified 0.3158" in page.locator("#score-strip").inner_text()
 
 
 def test_annotator_cannot_open_the_score_table(browser_page, live_server, demo):

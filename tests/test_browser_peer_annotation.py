@@ -35,6 +35,7 @@ def select(page, phrase):
     expect(page.locator("#selection")).to_contain_text(f"Selected: “{phrase}”")
 
 
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
 def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotation_url):
     from annotator.models import PeerAnnotation
     from scoring.records import score_annotations
@@ -48,66 +49,71 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     # Mouse: select, then click the SCU.
     select(page, "Apollo 11 landed on the Moon in July 1969")
     expect(page.locator("#selection")).to_contain_text("Selected: “Apollo 11 landed on the Moon in July 1969”")
-    page.click("#scu-1 .scu-head")
+    human.click(page, "#scu-1 .scu-row")
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
 
     # Keyboard: select, "/", type part of the label, Enter.
     select(page, "Neil Armstrong was the first man to walk on the Moon")
-    page.keyboard.press("/")
-    page.keyboard.type("first person")
-    page.keyboard.press("Enter")
+    human.press(page, "/")
+    human.type_text(page, "first person")
+    human.press(page, "Enter")
     status(page, "to SCU 3")
 
     # The filter also searches the models' contributor text (SCU 4's contributors say "lunar orbit").
-    page.fill("#scu-filter", "lunar orbit")
+    human.press(page, "/")
+    human.type_text(page, "lunar orbit")
     expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
     expect(page.locator(".scu-pane .scu:visible")).to_have_id("scu-4")
-    page.fill("#scu-filter", "")
+    human.press(page, "Escape")
 
     # A suggestion, picked.
     select(page, "Michael Collins remained in orbit")
     expect(page.locator("#suggestions button").first).to_contain_text("Michael Collins stayed in orbit")
-    page.locator("#suggestions button").first.click()
+    human.click(page, page.locator("#suggestions button").first)
     status(page, "to SCU 4")
 
     # A repetition, and zero-weight content (the 0 key).
     select(page, "Apollo 11 landed")
-    page.click("#scu-1 .scu-head")
+    human.click(page, "#scu-1 .scu-row")
     status(page, "(a repetition)")
     select(page, "Buzz Aldrin followed him")
-    page.keyboard.press("0")
+    human.press(page, "0")
     status(page, "to nothing in the pyramid")
 
     # A discontinuous PSE: a part added to the selected PSE (p).
     select(page, "The astronauts")
-    page.click("#scu-5 .scu-head")
+    human.click(page, "#scu-5 .scu-row")
     status(page, "to SCU 5")
-    page.click("#scu-5 .pse")
+    human.click(page, "#scu-5 .pse")
     select(page, "with lunar rock samples")
-    page.keyboard.press("p")
+    human.press(page, "p")
     status(page, "Added a part to a PSE of SCU 5")
     expect(page.locator("#scu-5 .pse")).to_have_text("The astronauts…with lunar rock samples")
 
     # Move the zero-weight PSE to SCU 2 (v, then click), then undo that.
-    page.click("#scu-0 .pse")
-    page.keyboard.press("v")
-    page.click("#scu-2 .scu-head")
+    human.click(page, "#scu-0 .pse")
+    human.press(page, "v")
+    human.click(page, "#scu-2 .scu-row")
     status(page, "Moved a PSE from nothing in the pyramid (weight 0) to SCU 2")
-    page.keyboard.press("Control+z")
+    human.press(page, "Control+z")
     status(page, "Undid: Moved a PSE")
 
     # Stepping through SCU 1's contributors in the models.
-    page.click("#scu-1 .scu-head")
+    human.click(page, "#scu-1 .scu-row")
     expect(page.locator("#contributor-position")).to_have_text("1 of 5")
-    page.keyboard.press("]")
+    human.press(page, "]")
     expect(page.locator("#contributor-position")).to_have_text("2 of 5")
 
+    assert stored_pses(pk) == [
+        (1, "Apollo 11 landed on the Moon in July 1969"), (3, "Neil Armstrong was the first man to walk on the Moon"),
+        (4, "Michael Collins remained in orbit"), (1, "Apollo 11 landed"), (0, "Buzz Aldrin followed him"),
+        (5, "The astronauts…with lunar rock samples")]
     page.reload()
     expect(page.locator("#scu-1 .count")).to_have_text("×2")
     expect(page.locator("#scu-0 .count")).to_have_text("×1")
     # The panel shows exactly what export_scores computes from the stored records.
     (row,) = score_annotations(PeerAnnotation.objects.filter(pk=pk))
-    panel = page.locator("#scores td").all_inner_texts()
+    panel = [text.strip() for text in page.locator("#scores td").all_text_contents()]
     assert panel[:4] == [f"{value:.4f}" for value in (row.scores.modified, row.scores.original, row.scores.coverage, row.scores.comprehensive)]
     assert panel[4] == f"{row.scores.unique_scus} / {row.scores.repetitions} / {row.scores.non_matching}" == "4 / 1 / 1"
     expect(page.locator(".missed li").first).to_contain_text("Aldrin also walked on the Moon")
@@ -123,11 +129,11 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     second.goto(live_server.url + url)
 
     select(second, "Apollo 11 landed on the Moon in July 1969")
-    second.click("#scu-1 .scu-head")
+    human.click(second, "#scu-1 .scu-row")
     status(second, "to SCU 1")
 
     select(first, "Buzz Aldrin followed him")
-    first.keyboard.press("0")
+    human.press(first, "0")
     status(first, "changed elsewhere")
     # The first tab now shows what the second stored, and nothing of its own attempt...
     expect(first.locator("#scu-1 .count")).to_have_text("×1")
@@ -135,7 +141,7 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     expect(first.locator("#peer-text mark[data-scus='1']")).to_have_text("Apollo 11 landed on the Moon in July 1969")
     # ...and works on from there.
     select(first, "Buzz Aldrin followed him")
-    first.keyboard.press("0")
+    human.press(first, "0")
     status(first, "to nothing in the pyramid")
     expect(first.locator("#scu-0 .count")).to_have_text("×1")
 
@@ -149,11 +155,11 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     page.goto(live_server.url + url)
     page.route("**/edit/**", lambda route: route.abort())
     select(page, "Apollo 11 landed on the Moon in July 1969")
-    page.click("#scu-1 .scu-head")
+    human.click(page, "#scu-1 .scu-row")
     status(page, "Not saved")
     assert not PSE.objects.filter(annotation_id=pk).exists()
     page.unroute("**/edit/**")
-    page.click("#status button.retry")
+    human.click(page, "#status button.retry")
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
     expect(page.locator("#scu-1 .count")).to_have_text("×1")
     assert list(PSE.objects.filter(annotation_id=pk).values_list("scu__uid", flat=True)) == [1]
@@ -182,11 +188,11 @@ def test_a_held_click_on_an_scu_assigns_the_selected_words(browser_page, live_se
     page = browser_page
     open_annotation(page, live_server, url)
     select(page, "Apollo 11 landed on the Moon in July 1969")
-    human.click(page, "#scu-1 .scu-head")  # held ~120 ms: the press clears the browser's selection
+    human.click(page, "#scu-1 .scu-row")  # held ~120 ms: the press clears the browser's selection
     assert human.eventually(lambda: stored_pses(pk)) == [(1, "Apollo 11 landed on the Moon in July 1969")]
     status(page, "to SCU 1")
     # The words were used: a later click on an SCU only selects it, it stores nothing more.
-    human.click(page, "#scu-3 .scu-head")
+    human.click(page, "#scu-3 .scu-row")
     expect(page.locator("#scu-3")).to_have_class(re.compile(r"\bselected\b"))
     page.wait_for_timeout(300)
     assert stored_pses(pk) == [(1, "Apollo 11 landed on the Moon in July 1969")]
@@ -230,10 +236,10 @@ def test_pses_can_be_removed_after_undo_and_redo(browser_page, live_server, demo
     page = browser_page
     open_annotation(page, live_server, url)
     select(page, "Apollo 11 landed on the Moon in July 1969")
-    human.click(page, "#scu-1 .scu-head")
+    human.click(page, "#scu-1 .scu-row")
     status(page, "to SCU 1")
     select(page, "Michael Collins remained in orbit")
-    human.click(page, "#scu-4 .scu-head")
+    human.click(page, "#scu-4 .scu-row")
     status(page, "to SCU 4")
     human.press(page, "Control+z")
     status(page, "Undid")
@@ -275,3 +281,34 @@ def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_
     status(page, "to SCU 4")
     assert human.eventually(lambda: len(stored_pses(pk)) == 2 and stored_pses(pk)) == [
         (0, "Buzz Aldrin"), (4, "Michael Collins remained in orbit")]
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_annotating_with_the_keyboard_only(browser_page, live_server, demo, annotation_url):
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    human.select_with_keys(page, "#peer-text", "1969")
+    expect(page.locator("#selection")).to_contain_text("Apollo 11 landed on the Moon in July 1969")
+    human.tab_to(page, "#scu-list [role=treeitem]")
+    outline = page.evaluate("() => getComputedStyle(document.activeElement.querySelector('.scu-row')).outlineColor")
+    assert outline == "rgb(31, 95, 168)"  # a visible focus (#1f5fa8 on white: 6.3:1)
+    human.arrow_to(page, "#scu-1")
+    human.press(page, "Enter")
+    assert human.eventually(lambda: stored_pses(pk)) == [(1, "Apollo 11 landed on the Moon in July 1969")]
+    # Into SCU 1's PSE, and move it to SCU 3 (v, ↓ to SCU 3, Enter).
+    assert page.evaluate("() => document.activeElement.id") == "scu-1"
+    human.press(page, "ArrowRight")
+    assert page.evaluate("() => document.activeElement.matches('.pse')")
+    human.press(page, "v")
+    expect(page.locator("#status")).to_contain_text("Choose the SCU")
+    human.arrow_to(page, "#scu-3")
+    human.press(page, "Enter")
+    assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])
+    # Remove it from the keyboard, and undo that.
+    human.tab_to(page, "#scu-list [role=treeitem]")
+    human.arrow_to(page, ".pse")
+    human.press(page, "Delete")
+    assert human.eventually(lambda: stored_pses(pk) == [])
+    human.press(page, "Control+z")
+    assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])

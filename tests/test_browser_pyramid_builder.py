@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import CHROMIUM, log_in
-from .helpers import empty_pyramid
+from .helpers import Builder, empty_pyramid
 from . import human
 from .human import drag_select
 
@@ -29,17 +29,26 @@ class Annotator:
 
     def select(self, author, phrase):
         drag_select(self.page, author, phrase)
-        expect(self.page.locator("#selection")).to_contain_text(f"Selected in model {author}")
+        expect(self.page.locator("#selection")).to_contain_text(f"Selected in model {author}: “{phrase}")
 
     def key(self, key, expect_status):
-        self.page.keyboard.press(key)
+        human.press(self.page, key)
         expect(self.page.locator("#status")).to_contain_text(expect_status)
 
     def click_scu(self, uid):
-        self.page.click(f"#scu-{uid} .label")
+        human.click(self.page, f"#scu-{uid} .label")
+
+    def type_label(self, text):
+        """In the label being edited: select what is there, type the new label, Enter."""
+        human.press(self.page, "Control+a")
+        human.type_text(self.page, text)
+        human.press(self.page, "Enter")
 
     def click_contributor(self, uid, model):
-        self.page.locator(f"#scu-{uid} .contributor", has_text=model).first.locator("b").click()
+        """Open the SCU if it is closed (a click on its row), then click the contributor, as a person does."""
+        if self.page.locator(f"#scu-{uid}").get_attribute("aria-expanded") != "true":
+            human.click(self.page, f"#scu-{uid} .label")
+        human.click(self.page, self.page.locator(f"#scu-{uid} .contributor", has_text=model).first.locator("b"))
 
     def scus(self):
         """[(uid, label, {model: 'part…part'})] as the page shows them."""
@@ -49,6 +58,7 @@ class Annotator:
             [c.querySelector('b').textContent, Array.from(c.querySelectorAll('.part')).map((p) => p.textContent).join('…')]))])""")
 
 
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
 def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     page = browser_page
     log_in(page, live_server, "outsider", "outsider-pass-1")
@@ -76,14 +86,13 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
 
     # Relabel in place.
     you.click_scu(1)
-    page.keyboard.press("l")
-    page.locator("input.edit-label").fill("Apollo 11 landed on the Moon in July 1969")
-    page.locator("input.edit-label").press("Enter")
+    human.press(page, "l")
+    you.type_label("Apollo 11 landed on the Moon in July 1969")
     expect(page.locator("#status")).to_contain_text("Relabelled SCU 1")
 
     # Move C's contributor to SCU 1: SCU 2, left empty, goes.
     you.click_contributor(2, "C")
-    page.keyboard.press("v")
+    human.press(page, "v")
     you.click_scu(1)
     expect(page.locator("#status")).to_contain_text("SCU 2 was left empty and removed")
 
@@ -93,7 +102,7 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     you.select("B", "The landing was watched on television")
     you.key("n", "New SCU 3")
     you.click_scu(3)
-    page.keyboard.press("g")
+    human.press(page, "g")
     you.click_scu(2)
     expect(page.locator("#status")).to_contain_text("Merged SCU 3 into SCU 2")
     you.click_contributor(2, "B")
@@ -106,7 +115,7 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     assert [uid for uid, *_ in you.scus()] == [1, 2, 3]
     you.key("Control+y", "Redid: Removed SCU 3")
     assert [uid for uid, *_ in you.scus()] == [1, 2]
-    page.click("button[data-act=undo]")
+    human.click(page, "button[data-act=undo]")
     expect(page.locator("#status")).to_contain_text("Undid: Removed SCU 3")
 
     expected = [
@@ -119,8 +128,11 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
         [3, "The landing was watched on television", {"B": "The landing was watched on television"}],
     ]
     assert you.scus() == expected
+    stored = [[uid, label, {model: "…".join(parts) for model, parts in models.items()}]
+              for uid, label, models in Builder.reading(int(new_pyramid.strip("/").split("/")[-1])).state()]
+    assert stored == expected  # every change was stored
     page.reload()
-    assert you.scus() == expected  # every change was stored
+    assert you.scus() == expected
     expect(page.locator(".text[data-author='C'] mark[data-scus='1']", has_text="in July 1969")).to_have_count(1)
     # The history survives the reload: undo goes on where it was.
     you.key("Control+z", "Undid: Split a model B contributor off SCU 2 into new SCU 3")
@@ -156,7 +168,7 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     you.select("A", "Apollo 11 landed on the Moon")
     you.key("n", "Not saved")
     page.unroute("**/edit/**")
-    page.click("#status button.retry")
+    human.click(page, "#status button.retry")
     expect(page.locator("#status")).to_contain_text("New SCU 1")
     assert you.scus()[0][0] == 1
 
@@ -169,17 +181,17 @@ def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_serv
 
     # Select with the keyboard only: into model B's text, then Shift+Ctrl+Right word by word.
     page.locator(".text[data-author='B']").focus()
-    page.keyboard.press("Control+Home")
+    human.press(page, "Control+Home")
     for _ in range(8):  # how many steps a word takes (around "20,") is the browser's business
-        page.keyboard.press("Shift+Control+ArrowRight")
+        human.press(page, "Shift+Control+ArrowRight")
         if "1969" in page.evaluate("() => window.getSelection().toString()"):  # the display follows a moment later
             break
     expect(page.locator("#selection")).to_contain_text("Selected in model B: “On July 20, 1969”")
     you.key("n", "New SCU 1 “On July 20, 1969”")
 
-    page.keyboard.press("?")
+    human.press(page, "?")
     expect(page.locator("dialog#help")).to_be_visible()
-    page.keyboard.press("Escape")
+    human.press(page, "Escape")
     expect(page.locator("dialog#help")).to_be_hidden()
 
     you.select("A", "Apollo 11 landed on the Moon")
@@ -192,17 +204,18 @@ def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_serv
     expect(page.locator(".text[data-author='A'] mark.highlight")).to_have_text("Apollo 11 landed on the Moon")
 
     # Search: SCUs filtered by label or text, the words marked in the summaries.
-    page.keyboard.press("/")
-    page.keyboard.type("landed")
+    human.press(page, "/")
+    human.type_text(page, "landed")
     expect(page.locator("#scu-list .scu:visible")).to_have_count(1)
     expect(page.locator(".text[data-author='A'] .found").first).to_be_visible()
-    page.fill("#scu-filter", "")
+    human.press(page, "Control+a")
+    human.press(page, "Delete")
     expect(page.locator("#scu-list .scu:visible")).to_have_count(2)
 
-    # Side by side, remembered across a reload.
-    page.click("[data-act=layout]")
+    # Stacked instead of side by side, remembered across a reload.
+    human.click(page, "[data-act=layout]")
     page.reload()
-    expect(page.locator("#models")).to_have_class(re.compile(r"\bside-by-side\b"))
+    expect(page.locator("#models")).not_to_have_class(re.compile(r"\bside-by-side\b"))
 
 
 def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live_server, demo, new_pyramid):
@@ -217,13 +230,12 @@ def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live
     you.key("a", "Added a contributor from model A to SCU 1")  # no click needed
     you.select("C", "in July 1969")
     you.key("a", "already has a contributor from model C")
-    page.click("#status button.fix")
+    human.click(page, "#status button.fix")
     expect(page.locator("#status")).to_contain_text("Added a part to the model C contributor of SCU 1")
     assert you.scus()[0][2]["C"] == "Apollo 11 was the first crewed mission to land on the Moon…in July 1969"
     # Double-click a label to edit it in place.
-    page.dblclick("#scu-1 .label")
-    page.locator("input.edit-label").fill("First crewed Moon landing")
-    page.locator("input.edit-label").press("Enter")
+    page.locator("#scu-1 .label").dblclick(delay=human.PRESS_MS // 2)
+    you.type_label("First crewed Moon landing")
     expect(page.locator("#scu-1 .label")).to_have_text("First crewed Moon landing")
 
 
@@ -232,8 +244,6 @@ def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live
 @pytest.fixture
 def started(demo):
     """A pyramid in progress with two SCUs (1: models A and B; 2: model A), as the service built them."""
-    from .helpers import Builder
-
     build = Builder(demo, name="DEMO01-B")
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
@@ -250,7 +260,7 @@ def test_a_refused_move_offers_no_fix_that_would_put_words_in_two_scus(browser_p
     you.key("n", "New SCU 3")
     before = started.state()
     # Move SCU 2's model A contributor to SCU 1, which has one from model A already: refused.
-    human.click(page, page.locator("#scu-2 .contributor b", has_text="A"))
+    you.click_contributor(2, "A")
     human.press(page, "v")
     human.click(page, "#scu-1 .label")
     expect(page.locator("#status")).to_contain_text("already has a contributor from model A")
@@ -278,14 +288,23 @@ def test_the_fix_after_a_refused_add_adds_the_words_refused(browser_page, live_s
     assert human.eventually(lambda: started.state()[0][2]["A"] == ["Apollo 11 landed on the Moon", "on July 20, 1969"])
 
 
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
 def test_side_by_side_puts_every_model_in_one_row(browser_page, live_server, started):
     page = browser_page
     log_in(page, live_server, "outsider", "outsider-pass-1")
     page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
-    human.click(page, "[data-act=layout]")
+    tops = "(items) => items.map((m) => Math.round(m.getBoundingClientRect().top))"
+    lefts = "(items) => items.map((m) => Math.round(m.getBoundingClientRect().left))"
+    models = page.locator("#models article.summary")
+    # Side by side by default: the four models in one row, each in sight.
     expect(page.locator("#models")).to_have_class(re.compile(r"\bside-by-side\b"))
-    tops = page.locator("#models article.summary").evaluate_all("(items) => items.map((m) => m.getBoundingClientRect().top)")
-    assert len(tops) == 4 and max(tops) - min(tops) < 2, tops
+    assert len(set(models.evaluate_all(tops))) == 1
+    width = page.viewport_size["width"]
+    assert all(0 <= left < width - 100 for left in models.evaluate_all(lefts))
+    human.click(page, "[data-act=layout]")  # stacked: one under another
+    expect(page.locator("#models")).not_to_have_class(re.compile(r"\bside-by-side\b"))
+    assert models.evaluate_all(tops) == sorted(set(models.evaluate_all(tops)))
+    expect(page.locator("[data-act=layout]")).to_have_attribute("aria-pressed", "true")
 
 
 def scroll_of(page, selector):
@@ -327,3 +346,105 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(browser_pa
     human.click(page, "#status button.retry")
     expect(page.locator("#status")).to_contain_text("Relabelled SCU 1")
     assert human.eventually(lambda: started.state()[0][1] == "The first Moon landing")
+
+
+# -- keyboard only: every action without a mouse, the focus always visible --------------------------
+
+def select_by_keyboard(page, author, phrase):
+    """Tab into a model's text and select its first words, `phrase`, with the keyboard."""
+    human.select_with_keys(page, f".text[data-author='{author}']", phrase.split()[-1])
+    expect(page.locator("#selection")).to_contain_text(phrase)
+
+
+def focus_visible(page):
+    """The focused element's outline: style, width and colour (the focus must be visible, >= 3:1)."""
+    return page.evaluate("""() => { const s = getComputedStyle(document.activeElement.matches('.scu') ?
+        document.activeElement.querySelector('.scu-row') : document.activeElement);
+        return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }""")
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_pyramid):
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + new_pyramid)
+    build = Builder.reading(int(new_pyramid.strip("/").split("/")[-1]))  # what the page stored
+
+    select_by_keyboard(page, "A", "Apollo 11 landed on the Moon")
+    human.press(page, "n")
+    assert human.eventually(lambda: build.state()) == [(1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})]
+    # The caret in shaded words says which SCU holds them (the mouse gets it as a tooltip).
+    human.tab_to(page, ".text[data-author='A']")
+    human.press(page, "Control+Home")
+    human.press(page, "ArrowRight")
+    expect(page.locator("#selection")).to_have_text("At SCU 1: Apollo 11 landed on the Moon")
+    select_by_keyboard(page, "B", "On July 20, 1969")
+    human.tab_to(page, "#scu-list [role=treeitem]")  # the tree takes one Tab stop: its selected SCU
+    assert page.evaluate("() => document.activeElement.id") == "scu-1"
+    assert focus_visible(page) == ["solid", "2px", "rgb(31, 95, 168)"]
+    human.press(page, "a")
+    assert human.eventually(lambda: len(build.state()[0][2]) == 2)
+    # Into the SCU, down to model B's contributor, split it off into SCU 2.
+    human.press(page, "ArrowRight")
+    human.press(page, "ArrowDown")
+    human.press(page, "ArrowDown")
+    assert "B" in page.evaluate("() => document.activeElement.textContent")
+    human.press(page, "s")
+    assert human.eventually(lambda: len(build.state()) == 2 and build.state()[1][2]) == {"B": ["On July 20, 1969"]}
+    # Move it back with v, ↑ to SCU 1, Enter.
+    human.tab_to(page, "#scu-list [role=treeitem]")
+    human.press(page, "End")
+    if page.evaluate("() => document.activeElement.matches('.scu')"):
+        human.press(page, "ArrowRight")
+        human.press(page, "ArrowDown")
+    assert page.evaluate("() => document.activeElement.matches('.contributor')")
+    human.press(page, "v")
+    expect(page.locator("#status")).to_contain_text("Choose the SCU")
+    human.arrow_to(page, "#scu-1", key="ArrowUp")
+    human.press(page, "Enter")
+    assert human.eventually(lambda: len(build.state()) == 1 and sorted(build.state()[0][2])) == ["A", "B"]
+    # Relabel from model B's contributor (t), then by typing (l), then remove B's contributor.
+    human.press(page, "ArrowRight")
+    while "B" not in page.evaluate("() => document.activeElement.textContent.trim().slice(0, 2)"):
+        human.press(page, "ArrowDown")
+    human.press(page, "t")
+    assert human.eventually(lambda: build.state()[0][1] == "On July 20, 1969")
+    human.press(page, "Delete")
+    assert human.eventually(lambda: sorted(build.state()[0][2]) == ["A"])
+    human.tab_to(page, "#scu-list [role=treeitem]")
+    human.press(page, "Home")
+    human.press(page, "l")
+    human.press(page, "Control+a")
+    human.type_text(page, "Apollo 11 landed")
+    human.press(page, "Enter")
+    assert human.eventually(lambda: build.state()[0][1] == "Apollo 11 landed")
+    assert page.evaluate("() => document.activeElement.id") == "scu-1"  # the focus stays for the next key
+
+
+def test_dragging_an_scu_reorders_and_shift_drop_merges(browser_page, live_server, started):
+    page = browser_page
+    started.new_scu("C", "Collins stayed in lunar orbit")
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+
+    def drag(source, target, below=True, modifiers=()):
+        start, end = page.locator(source).bounding_box(), page.locator(target).bounding_box()
+        page.mouse.move(start["x"] + 60, start["y"] + start["height"] / 2, steps=4)
+        page.mouse.down()
+        page.wait_for_timeout(human.PRESS_MS)
+        for key in modifiers:
+            page.keyboard.down(key)
+        y = end["y"] + end["height"] * (0.8 if below else 0.2)
+        page.mouse.move(end["x"] + 60, y, steps=12)
+        page.wait_for_timeout(human.PRESS_MS)
+        page.mouse.up()
+        for key in modifiers:
+            page.keyboard.up(key)
+
+    drag("#scu-3 .scu-row", "#scu-1 .scu-row", below=False)  # SCU 3 above SCU 1
+    assert human.eventually(lambda: [uid for uid, *_ in started.state()] == [3, 1, 2])
+    expect(page.locator("#scu-list > .scu").first).to_have_id("scu-3")
+    page.on("dialog", lambda dialog: dialog.accept())
+    drag("#scu-3 .scu-row", "#scu-2 .scu-row", modifiers=("Shift",))  # merged into SCU 2
+    assert human.eventually(lambda: [uid for uid, *_ in started.state()] == [1, 2])
+    assert sorted(started.state()[1][2]) == ["A", "C"]

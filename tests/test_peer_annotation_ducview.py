@@ -39,5 +39,5 @@ def test_a_nist_pan_opens_with_every_pse_shaded_and_nists_scores(client, demo, s
         row for row in csv.reader(open(shared_data / "duc2007-main-nist/scoring/2007_modified_scores.txt"), delimiter="\t")
         if row[:2] == ["D0703", "9"]
     )
-    assert f"<tr><th>Modified score</th><td>{float(nist[2]):.4f}</td></tr>" in page  # 0.2286
+    assert f'<tr><th scope="row">Modified score</th><td>{float(nist[2]):.4f}</td></tr>' in page  # 0.2286
     assert f"<td>{nist[3]} / {nist[4]} / 10</td>" in page  # numSCUs / numrepetitions / non-matching

@@ -11,7 +11,7 @@ def url(annotation):
 def test_shows_the_peer_its_pses_and_scores(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo["annotations"]["2"])).content.decode()
-    assert '<mark data-start="0" data-scus="0" class="zero" title="SCU 0">The Apollo program was run by NASA</mark>' in page
+    assert '<mark data-start="0" data-scus="0" class="zero" title="Matches nothing in the pyramid (weight 0)">The Apollo program was run by NASA</mark>' in page
     assert 'Matches nothing in the pyramid</i> <span class="count">×2</span>' in page
     assert "<td>0.3158</td>" in page and "<td>0.4286</td>" in page  # modified, original
     assert "2 / 0 / 2" in page  # SCUs expressed / repetitions / non-matching
@@ -56,6 +56,7 @@ def test_weights_and_scores_follow_the_collections_weight_convention(client, dem
         collection.save()
         page = client.get(url(annotation)).content.decode()
         (row,) = score_annotations(type(annotation).objects.filter(pk=annotation.pk))
-        assert f'<div class="scu-head"><span class="weight">{weight}</span> {scu.label}' in page
-        assert f"<tr><th>Modified score</th><td>{row.scores.modified:.4f}</td></tr>" in page
+        assert f'id="scu-{scu.uid}-name"><span class="weight">{weight}</span> <span class="label">{scu.label}</span>' in page
+        assert f'<tr><th scope="row">Modified score</th><td>{row.scores.modified:.4f}</td></tr>' in page
+        assert f"<span>Modified <b>{row.scores.modified:.4f}</b></span>" in page  # the strip always in view
         assert f"<td>{row.scores.raw_score} / {row.scores.max_modified} (X<sub>a</sub>" in page

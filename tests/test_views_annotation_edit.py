@@ -35,8 +35,10 @@ def test_assigning_answers_with_the_workspace_and_its_scores(client, demo, annot
     page = response.content.decode()
     assert response.status_code == 200
     assert "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1 · saved" in page
-    assert '<mark data-start="0" data-scus="1" title="SCU 1">Apollo 11 landed on the Moon in July 1969</mark>' in page
-    assert "<tr><th>Modified score</th><td>0.2105</td></tr>" in page  # 4 / 19
+    assert ('<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
+            "Apollo 11 landed on the Moon in July 1969</mark>") in page
+    assert '<tr><th scope="row">Modified score</th><td>0.2105</td></tr>' in page  # 4 / 19
+    assert 'id="score-strip" class="score-strip" hx-swap-oob="true"' in page and "<b>0.2105</b>" in page
     assert 'id="scu-in-peer-1" hx-swap-oob="true"' in page and '<span class="count"' in page
     post(client, annotation, "assign", scu=0, ranges=ranges(annotation, "Michael Collins remained in orbit"))
     page = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo 11 landed")).content.decode()

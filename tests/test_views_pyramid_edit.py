@@ -48,17 +48,20 @@ def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
     post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
     page = post(client, pyramid, "set_label", scu=2, label="Armstrong first").content.decode()
-    assert '<li class="scu" id="scu-2" data-uid="2" hx-swap-oob="true"' in page
+    assert '<li class="scu" id="scu-2" data-uid="2" data-key="scu-2" role="treeitem" aria-level="1" aria-expanded="false" tabindex="-1" hx-swap-oob="true"' in page
     assert 'id="scu-1"' not in page and 'id="model-' not in page
 
 
-def test_a_removal_deletes_the_item_and_a_reorder_sends_the_list(client, demo, pyramid):
+def test_a_removal_deletes_the_item_and_a_reorder_sends_the_order_only(client, demo, pyramid):
     client.force_login(demo["outsider"])
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
     post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
     page = post(client, pyramid, "move_scu", scu=2, position=0).content.decode()
-    assert '<ol class="scu-list" id="scu-list" hx-swap-oob="true">' in page
-    assert page.index('id="scu-2"') < page.index('id="scu-1"')
+    assert '<span id="scu-order" hidden data-order="2 1" hx-swap-oob="true"></span>' in page
+    assert 'id="scu-list"' not in page and 'class="scu"' not in page  # no row is sent again
+    assert len(page) < 2000
+    page = post(client, pyramid, "order_scus").content.decode()
+    assert 'data-order="1 2"' in page and 'class="scu"' not in page
     page = post(client, pyramid, "remove_scu", scu=1).content.decode()
     assert '<li id="scu-1" hx-swap-oob="delete"></li>' in page
 

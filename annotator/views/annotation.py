@@ -61,7 +61,7 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
     if with_models:
         model_links = list(annotation.pyramid.model_links.select_related("summary"))
         model_count = len(model_links)
-        models = _models(annotation, model_links, uid_of)
+        models = _models(annotation, model_links, scus)
         searchable = contributor_texts(annotation.pyramid_id)
         for scu in scus:
             scu.contributor_text = searchable.get(scu.id, "")
@@ -83,7 +83,7 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
     states = history.stack_states(annotation.changes.all()) if editable else set()
     return {
         "annotation": annotation,
-        "peer_html": marked_html(runs(text, marks), zero_key=0),
+        "peer_html": marked_html(runs(text, marks), zero_key=0, labels={scu.uid: scu.label for scu in scus}),
         "tiers": tiers,
         "zero_pses": pses_of[None],
         "models": models,
@@ -113,15 +113,17 @@ def contributor_texts(pyramid_id: int) -> dict[int, str]:
     return {scu_id: " ".join(parts) for scu_id, parts in found.items()}
 
 
-def _models(annotation: PeerAnnotation, model_links, uid_of: dict[int, int]) -> list[dict]:
+def _models(annotation: PeerAnnotation, model_links, scus: list[SCU]) -> list[dict]:
     """The model summaries, shaded by SCU, for reading an SCU's contributors in context."""
+    uid_of = {scu.id: scu.uid for scu in scus}
     marks = defaultdict(list)
     for summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id).values_list(
         "summary_id", "start", "end", "contributor__scu_id"
     ):
         marks[summary_id].append((start, end, uid_of[scu_id]))
+    labels = {scu.uid: scu.label for scu in scus}
     return [
-        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id]))}
+        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id]), labels=labels)}
         for link in model_links
     ]
 

@@ -46,14 +46,15 @@ def workspace_context(
             wanted |= Q(summary_id__in=shade_only)
         spans = spans.filter(wanted)
     listed = {scu.id for scu in scus}
-    marks, contributors, by_contributor = defaultdict(list), defaultdict(list), {}
-    for span_id, summary_id, start, end, contributor_id, scu_id, scu_uid, contributor_summary, comment in (
+    marks, contributors, by_contributor, labels = defaultdict(list), defaultdict(list), {}, {}
+    for span_id, summary_id, start, end, contributor_id, scu_id, scu_uid, scu_label, contributor_summary, comment in (
         spans.order_by("contributor__position", "contributor_id", "start").values_list(
             "id", "summary_id", "start", "end", "contributor_id", "contributor__scu_id", "contributor__scu__uid",
-            "contributor__summary_id", "contributor__comment",
+            "contributor__scu__label", "contributor__summary_id", "contributor__comment",
         )
     ):
         marks[summary_id].append((start, end, scu_uid))
+        labels[scu_uid] = scu_label
         if scu_id not in listed:
             continue
         if contributor_id not in by_contributor:
@@ -65,7 +66,7 @@ def workspace_context(
     for scu in scus:
         scu.contributor_list = contributors[scu.id]
     models = [
-        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id])),
+        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id]), labels=labels),
          "coverage": coverage(link.summary.text, marks[link.summary_id])}
         for link in links
         if shade_only is None or link.summary_id in shade_only
@@ -102,7 +103,9 @@ def changes_context(context: dict, result: editing.EditResult) -> dict:
     added = set(result.added_uids)
     return context | {
         "changed_models": context["models"],  # only those were shaded
-        "whole_list": not result.appended_only,
+        # A new order (a move, Order, a split, an undo) is sent as the SCUs' uids, not as the list:
+        # the page moves the rows it has (a 128-SCU list is ~100 KB of HTML, its order ~500 bytes).
+        "order": None if result.appended_only else " ".join(str(uid) for uid in result.change.after["order"]),
         "problems_changed": context["problems"] is not None,
         "changed_scus": [by_uid[uid] for uid in result.touched_uids if uid in by_uid and uid not in added],
         "appended_scus": [scu for scu in context["scus"] if scu.uid in added],
@@ -128,10 +131,8 @@ def pyramid_edit(request, pk, action):
     message = {"message": result.description, "level": "saved"}
     if action in ("submit", "reopen"):  # the whole page changes its mode
         return render(request, "annotator/_workspace.html", workspace_context(result.pyramid, request.user) | message)
-    whole_list = not result.appended_only
     context = workspace_context(
-        result.pyramid, request.user, shade_only=result.summary_ids,
-        scu_uids=None if whole_list else set(result.touched_uids),
+        result.pyramid, request.user, shade_only=result.summary_ids, scu_uids=set(result.touched_uids),
         with_problems=bool(result.summary_ids),  # problems come from contributors only
     ) | message
     response = reswap(render(request, "annotator/workspace/changes.html", changes_context(context, result)), "none")

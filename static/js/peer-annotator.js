@@ -52,18 +52,36 @@
     return Array.from(document.querySelectorAll(".model-text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(uid));
   }
 
-  function select({ scu = null, pse = null, part = null } = {}) {
+  function select({ scu = null, pse = null, part = null, follow = true } = {}) {
     Object.assign(state, { scu: scu && String(scu), pse: pse && String(pse), part: part && String(part), step: -1 });
-    document.querySelectorAll(".scu.selected, .pse.selected, .part.selected, mark.highlight, mark.current")
+    document.querySelectorAll(".scu-pane .selected, mark.highlight, mark.current")
       .forEach((el) => el.classList.remove("selected", "highlight", "current"));
+    document.querySelectorAll(".scu-pane [aria-selected]").forEach((el) => el.removeAttribute("aria-selected"));
     if (!state.scu) return;
     const item = document.getElementById(`scu-${state.scu}`);
     if (!item) { state.scu = null; return; }
     item.classList.add("selected");
-    if (state.pse) { const pseItem = item.querySelector(`[data-pse="${state.pse}"]`); if (pseItem) pseItem.classList.add("selected"); }
-    if (state.part) { const partItem = item.querySelector(`[data-span="${state.part}"]`); if (partItem) partItem.classList.add("selected"); }
+    let chosen = item;
+    const pseItem = state.pse && item.querySelector(`[data-pse="${state.pse}"]`);
+    if (pseItem) { pseItem.classList.add("selected"); chosen = pseItem; } else state.pse = state.part = null;
+    const partItem = state.part && item.querySelector(`[data-span="${state.part}"][role=treeitem]`);
+    if (partItem) { partItem.classList.add("selected"); chosen = partItem; } else state.part = null;
+    chosen.setAttribute("aria-selected", "true");
     marksOf(state.scu).forEach((mark) => mark.classList.add("highlight"));
-    step(1);
+    if (follow) step(1);
+  }
+
+  // What a tree item is: an SCU (0: matching nothing), a PSE, or one part of a PSE.
+  function selectItem(item, options = {}) {
+    const pse = item.closest(".pse");
+    select(Object.assign({ scu: item.closest(".scu").dataset.uid, pse: pse && pse.dataset.pse,
+                           part: item.matches(".part") ? item.dataset.span : null }, options));
+  }
+
+  function moveTo(uid) {
+    const pse = state.pending;
+    state.pending = null;
+    send("move_pse", { pse, scu: uid });
   }
 
   function step(delta) {
@@ -94,18 +112,27 @@
     if (button) { event.preventDefault(); (actions[button.dataset.act] || (() => {}))(button); return; }
     const item = event.target.closest(".scu-pane .scu");
     if (item) {
-      if (state.pending === "move" && state.pse) { state.pending = null; send("move_pse", { pse: state.pse, scu: item.dataset.uid }); return; }
-      const pse = event.target.closest(".pse");
-      const part = event.target.closest(".part");
-      select({ scu: item.dataset.uid, pse: pse && pse.dataset.pse,
-               part: part && pse && pse.querySelectorAll(".part").length > 1 ? part.dataset.span : null });
-      if (!pse && editable() && peerSelection()) assign(item.dataset.uid);  // a click on an SCU assigns the words
+      if (state.pending) { moveTo(item.dataset.uid); return; }
+      const focusable = event.target.closest("[role=treeitem]");
+      selectItem(focusable);
+      window.TreeKeys.focus(focusable);
+      // A click on an SCU (not on one of its PSEs) matches the selected words to it.
+      if (focusable === item && editable() && peerSelection()) assign(item.dataset.uid);
       return;
     }
     const mark = event.target.closest("#peer-text mark[data-scus]");
     if (mark && window.getSelection().isCollapsed) select({ scu: mark.dataset.scus.split(" ")[0] });
   });
 
+  // The SCU list is a tree (static/js/tree-keys.js): focus selects; Enter on an SCU matches the
+  // selected words to it, or takes the PSE being moved.
+  document.addEventListener("tree:focus", (event) => { if (!state.pending) selectItem(event.detail.item); });
+  document.addEventListener("tree:activate", (event) => {
+    const item = event.detail.item;
+    if (!editable() || !item.matches(".scu")) return;
+    if (state.pending) moveTo(item.dataset.uid);
+    else assign(item.dataset.uid);
+  });
 
   // -- the keyboard: select, "/" and type part of a label or a number, Enter -----------------------
   document.addEventListener("keydown", (event) => {
@@ -127,7 +154,7 @@
       }
       return;
     }
-    if (event.target.matches("input, textarea")) return;
+    if (event.target.matches("input, textarea") || event.defaultPrevented) return;
     const ctrl = event.ctrlKey || event.metaKey;
     const key = event.key.toLowerCase();
     const run = (fn) => { event.preventDefault(); fn(); };
@@ -145,7 +172,12 @@
       return run(() => withSelection((selection) =>
         send("add_part", { pse: state.pse, ranges: JSON.stringify([selection.range]) }, { uses: selection })));
     }
-    if (key === "v" && state.pse) return run(() => { state.pending = "move"; setStatus("Click the SCU to move the PSE to.", "idle"); });
+    if (key === "v" && state.pse) {
+      return run(() => {
+        state.pending = state.pse;
+        setStatus("Choose the SCU to move the PSE to: click it, or go to it with ↑ ↓ and press Enter (Escape cancels).", "idle");
+      });
+    }
     if ((key === "delete" || key === "backspace") && (state.part || state.pse)) {
       return run(() => send(state.part ? "remove_part" : "remove_pse", state.part ? { span: state.part } : { pse: state.pse }));
     }
@@ -161,7 +193,7 @@
       const text = `${item.dataset.search || ""} ${item.textContent.toLowerCase()}`;
       item.hidden = query !== "" && !number && !text.includes(query);
     });
-    document.querySelectorAll(".scu-pane .tier").forEach((tier) => { tier.hidden = query !== ""; });
+    document.querySelectorAll(".scu-pane .tier-name").forEach((name) => { name.hidden = query !== ""; });
   });
 
   // -- htmx: refusals and conflicts come with the current state; failures can be retried ------------
@@ -172,12 +204,14 @@
     refreshing = true;
     setTimeout(() => {
       refreshing = false;
-      select({ scu: state.scu, pse: state.pse });
+      select({ scu: state.scu, pse: state.pse, part: state.part, follow: false });
       window.TextSelection.repaint();
+      window.TreeKeys.restore();
       const filter = document.getElementById("scu-filter");
       if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
     }, 0);
   }
   document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target.id !== "suggestions") refresh(); });
   document.addEventListener("htmx:oobAfterSwap", refresh);
+  window.TreeKeys.settle(document.getElementById("scu-list"));
 })();

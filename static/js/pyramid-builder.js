@@ -1,16 +1,18 @@
-// Pyramid builder: what only the browser can do. Turns text selections into code point offsets
-// (the browser counts UTF-16 units; the server stores code points), keeps which SCU, contributor
-// or part is selected, and posts one editing action at a time through htmx. The server answers
-// with the whole workspace re-rendered, so the page always shows what is stored.
+// Pyramid builder: what only the browser can do. Keeps which SCU, contributor or part is selected
+// (the SCU list is a tree: static/js/tree-keys.js), the words selected in a model (kept by
+// static/js/text-selection.js as code point offsets), and posts one editing action at a time
+// (static/js/workspace-actions.js). The server answers with the pieces the action changed.
 (function () {
   "use strict";
 
+  // pending: a move or merge waiting for its target SCU ({ kind, contributor, scu }).
   const state = { scu: null, contributor: null, part: null, pending: null };
 
   const workspace = () => document.getElementById("workspace");
   const editable = () => workspace() && workspace().dataset.editable === "true";
+  const itemOf = (uid) => document.getElementById(`scu-${uid}`);
 
-  // -- selections (static/js/text-selection.js keeps the last one, as code point offsets) -----------
+  // -- the words selected -------------------------------------------------------------------------
   function showSelection(selection, message) {
     const line = document.getElementById("selection");
     if (!line) return;
@@ -18,6 +20,7 @@
     // that is still selecting would move the selection's end.
     line.textContent = message ? message
       : selection ? `Selected in model ${selection.author}: “${selection.text}” (Escape clears)` : "";
+    line.title = line.textContent;
   }
   window.TextSelection.onChange(showSelection);
   document.addEventListener("workspace:replaced", () => showSelection(window.TextSelection.kept(), ""));
@@ -33,6 +36,21 @@
     what(selection, { summary: selection.summary, ranges: JSON.stringify([selection.range]) });
   }
 
+  function waitForTarget(kind) {
+    const subject = kind === "move" ? state.contributor : state.scu;
+    if (!subject) { setStatus(kind === "move" ? "Select a contributor first." : "Select an SCU first.", "error"); return; }
+    state.pending = { kind, contributor: state.contributor, scu: state.scu };
+    const what = kind === "move" ? "move the contributor to" : `merge SCU ${state.scu} into`;
+    setStatus(`Choose the SCU to ${what}: click it, or go to it with ↑ ↓ and press Enter (Escape cancels).`, "idle");
+  }
+
+  function target(uid) {
+    const pending = state.pending;
+    state.pending = null;
+    if (pending.kind === "move") send("move_contributor", { contributor: pending.contributor, target: uid });
+    if (pending.kind === "merge") send("merge_scus", { scu: pending.scu, target: uid });
+  }
+
   const actions = {
     new_scu() { withSelection((selection, values) => send("new_scu", values, { uses: selection })); },
     add() {
@@ -44,10 +62,16 @@
     },
     label() { editInPlace("label"); },
     comment() { editInPlace("comment"); },
-    label_from_contributor() { if (state.contributor) send("set_label_from_contributor", { contributor: state.contributor }); },
-    split() { if (state.contributor) send("split_contributor", { contributor: state.contributor }); },
-    move() { if (state.contributor) { state.pending = "move"; setStatus("Click the SCU to move the contributor to (Escape cancels).", "idle"); } },
-    merge() { if (state.scu) { state.pending = "merge"; setStatus(`Click the SCU to merge SCU ${state.scu} into (Escape cancels).`, "idle"); } },
+    label_from_contributor() {
+      if (state.contributor) send("set_label_from_contributor", { contributor: state.contributor });
+      else setStatus("Select a contributor first.", "error");
+    },
+    split() {
+      if (state.contributor) send("split_contributor", { contributor: state.contributor });
+      else setStatus("Select a contributor first.", "error");
+    },
+    move() { waitForTarget("move"); },
+    merge() { waitForTarget("merge"); },
     remove() {
       if (state.part) send("remove_part", { span: state.part });
       else if (state.contributor) send("remove_contributor", { contributor: state.contributor });
@@ -55,9 +79,10 @@
     },
     shift(delta) {
       if (!state.scu) return;
-      const item = document.getElementById(`scu-${state.scu}`);
-      const position = Array.from(item.parentElement.children).indexOf(item);
-      send("move_scu", { scu: state.scu, position: Math.max(0, position + delta) });
+      const uids = scuOrder();
+      const position = uids.indexOf(state.scu) + delta;
+      if (position < 0 || position >= uids.length) return;
+      send("move_scu", { scu: state.scu, position });
     },
     undo() { send("undo", {}); },
     redo() { send("redo", {}); },
@@ -67,97 +92,152 @@
     // The fix a refusal offers carries its own values: exactly what the refusal was about.
     fix(button) { send(button.dataset.action, JSON.parse(button.dataset.values)); },
     help() { document.getElementById("help").showModal(); },
-    collapse() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = false)); },
+    collapse() { expansion.all(false); },
+    expand() { expansion.all(true); },
     layout() {
-      const sideBySide = !document.getElementById("models").classList.contains("side-by-side");
-      localStorage.setItem("pyramid-models-layout", sideBySide ? "side-by-side" : "stacked");
+      localStorage.setItem("pyramid-models-layout", isSideBySide() ? "stacked" : "side-by-side");
       applyLayout();
     },
-    expand() { document.querySelectorAll("#scu-list details").forEach((d) => (d.open = true)); },
   };
 
   function editInPlace(field, typed = null) {
     if (!state.scu) { setStatus("Select an SCU first.", "error"); return; }
-    const item = document.getElementById(`scu-${state.scu}`);
+    const item = itemOf(state.scu);
     const current = field === "label" ? item.querySelector(".label").textContent
-      : (item.querySelector(".comment") || { title: "" }).title;
+      : (item.querySelector(".comment") || { dataset: { comment: "" } }).dataset.comment;
     const input = document.createElement("input");
     input.type = "text";
     input.className = `edit-${field}`;
     input.dataset.field = field;
     input.dataset.scu = state.scu;
     input.value = typed === null ? current : typed;
-    input.setAttribute("aria-label", field === "label" ? "SCU label" : "SCU comment");
+    input.setAttribute("aria-label", field === "label" ? `Label of SCU ${state.scu}` : `Comment on SCU ${state.scu}`);
     const anchor = item.querySelector(".label");
     anchor.replaceWith(input);
     input.focus();
     if (typed === null) input.select();
     else input.setSelectionRange(input.value.length, input.value.length);
+    input.addEventListener("click", (event) => event.stopPropagation());
     input.addEventListener("keydown", (event) => {
       event.stopPropagation();
       if (event.key === "Enter") {
         event.preventDefault();
         if (field === "label" && !input.value.trim()) { setStatus("An SCU's label cannot be empty.", "error"); return; }
-        send(field === "label" ? "set_label" : "set_comment", { scu: state.scu, [field]: input.value });
+        send(field === "label" ? "set_label" : "set_comment", { scu: input.dataset.scu, [field]: input.value });
       } else if (event.key === "Escape") {
         input.replaceWith(anchor);
+        item.focus();
       }
     });
   }
 
+  // -- which SCUs are open: all (after "Expand all", remembered), or the one selected and those
+  //    opened by hand --------------------------------------------------------------------------
+  const expansion = (function () {
+    const openAll = () => localStorage.getItem("pyramid-scus-open") === "all";
+    const open = new Set(), closed = new Set();
+    let autoOpened = null;
+    const isOpen = (uid) => (openAll() ? !closed.has(uid) : open.has(uid));
+    function apply() {
+      document.querySelectorAll("#scu-list > .scu").forEach((item) => item.setAttribute("aria-expanded", String(isOpen(item.dataset.uid))));
+    }
+    return {
+      apply,
+      selected(uid) {
+        if (openAll()) return;
+        if (autoOpened && autoOpened !== uid) open.delete(autoOpened);
+        autoOpened = null;
+        if (uid && !open.has(uid)) { open.add(uid); autoOpened = uid; }
+      },
+      toggle(uid, wanted = !isOpen(uid)) {
+        if (openAll()) { if (wanted) closed.delete(uid); else closed.add(uid); }
+        else if (wanted) open.add(uid);
+        else open.delete(uid);
+        if (autoOpened === uid) autoOpened = null;
+        apply();
+      },
+      all(wanted) {
+        localStorage.setItem("pyramid-scus-open", wanted ? "all" : "selected");
+        open.clear(); closed.clear(); autoOpened = null;
+        if (!wanted && state.scu) this.selected(state.scu);
+        apply();
+      },
+    };
+  })();
+
   // -- selecting SCUs, contributors and parts ----------------------------------------------------
-  function select({ scu = null, contributor = null, part = null, scroll = true } = {}) {
+  // `open`: show the SCU's contributors (a click, a new SCU); moving through the tree with the
+  // arrow keys leaves SCUs as they are, so that ↓ goes from SCU to SCU.
+  function select({ scu = null, contributor = null, part = null, scroll = true, open = false } = {}) {
     Object.assign(state, { scu: scu && String(scu), contributor: contributor && String(contributor), part: part && String(part) });
-    document.querySelectorAll(".scu.selected, .contributor.selected, .part.selected").forEach((el) => el.classList.remove("selected"));
+    document.querySelectorAll("#scu-list .selected").forEach((el) => el.classList.remove("selected"));
+    document.querySelectorAll("#scu-list [aria-selected]").forEach((el) => el.removeAttribute("aria-selected"));
     document.querySelectorAll("mark.highlight").forEach((el) => el.classList.remove("highlight"));
+    if (open || !state.scu) expansion.selected(state.scu);
+    expansion.apply();
     if (!state.scu) return;
-    const item = document.getElementById(`scu-${state.scu}`);
+    const item = itemOf(state.scu);
     if (!item) { state.scu = state.contributor = state.part = null; return; }
     item.classList.add("selected");
-    if (state.contributor) { const c = item.querySelector(`[data-contributor="${state.contributor}"]`); if (c) c.classList.add("selected"); }
-    if (state.part) { const p = item.querySelector(`[data-span="${state.part}"]`); if (p) p.classList.add("selected"); }
-    const marks = Array.from(document.querySelectorAll("mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(state.scu));
+    let chosen = item;
+    const c = state.contributor && item.querySelector(`[data-contributor="${state.contributor}"]`);
+    if (c) { c.classList.add("selected"); chosen = c; } else state.contributor = state.part = null;
+    const p = state.part && item.querySelector(`[data-span="${state.part}"][role=treeitem]`);
+    if (p) { p.classList.add("selected"); chosen = p; } else state.part = null;
+    chosen.setAttribute("aria-selected", "true");
+    const marks = Array.from(document.querySelectorAll(".text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(state.scu));
     marks.forEach((m) => m.classList.add("highlight"));
     if (scroll) {
       item.scrollIntoView({ block: "nearest" });
       const firstPerModel = new Map();
       marks.forEach((m) => { const box = m.closest(".text"); if (!firstPerModel.has(box)) firstPerModel.set(box, m); });
-      firstPerModel.forEach((m) => m.scrollIntoView({ block: "nearest" }));
+      firstPerModel.forEach((m) => m.scrollIntoView({ block: "nearest", inline: "nearest" }));
     }
   }
 
-  function target(uid) {
-    const pending = state.pending;
-    state.pending = null;
-    if (pending === "move") send("move_contributor", { contributor: state.contributor, target: uid });
-    if (pending === "merge") send("merge_scus", { scu: state.scu, target: uid });
+  // What a tree item is: an SCU, a contributor, or one part of a contributor.
+  function selectItem(item, options = {}) {
+    const scuItem = item.closest(".scu");
+    const contributor = item.closest(".contributor");
+    const part = item.matches(".part") ? item : null;
+    select(Object.assign({ scu: scuItem.dataset.uid, contributor: contributor && contributor.dataset.contributor,
+                           part: part && part.dataset.span }, options));
   }
+
+  const scuOrder = () => Array.from(document.querySelectorAll("#scu-list > .scu")).map((item) => item.dataset.uid);
+
+  document.addEventListener("tree:focus", (event) => {
+    if (!state.pending) selectItem(event.detail.item);
+  });
+  document.addEventListener("tree:activate", (event) => {
+    const item = event.detail.item;
+    if (state.pending) { target(item.closest(".scu").dataset.uid); return; }
+    if (item.matches(".scu")) expansion.toggle(item.dataset.uid);
+  });
+  document.addEventListener("tree:expand", (event) => expansion.toggle(event.detail.item.dataset.uid, event.detail.open));
 
   document.addEventListener("click", (event) => {
     const button = event.target.closest("[data-act]");
     if (button) { event.preventDefault(); (actions[button.dataset.act] || (() => {}))(button); return; }
     const goto = event.target.closest("[data-goto]");
-    if (goto) { select({ scu: goto.dataset.goto }); return; }
-    const item = event.target.closest(".scu");
+    if (goto) { event.preventDefault(); select({ scu: goto.dataset.goto, open: true }); itemOf(goto.dataset.goto).focus(); return; }
+    const item = event.target.closest("#scu-list .scu");
     if (item) {
-      if (event.target.closest("summary")) event.preventDefault();  // the triangle folds; the row selects
       if (state.pending) { target(item.dataset.uid); return; }
-      const contributor = event.target.closest(".contributor");
-      const part = event.target.closest(".part");
-      select({ scu: item.dataset.uid, contributor: contributor && contributor.dataset.contributor,
-               part: part && contributor && contributor.querySelectorAll(".part").length > 1 ? part.dataset.span : null, scroll: false });
-      select({ scu: state.scu, contributor: state.contributor, part: state.part });
+      if (event.target.closest(".twisty")) { expansion.toggle(item.dataset.uid); return; }
+      const focusable = event.target.closest("[role=treeitem]");
+      selectItem(focusable, { open: true });  // and show its words
+      window.TreeKeys.focus(focusable);
       return;
     }
-    const mark = event.target.closest("mark[data-scus]");
+    const mark = event.target.closest(".text mark[data-scus]");
     if (mark && window.getSelection().isCollapsed) {
       // A shaded word selects its SCU; where contributors overlap, every SCU holding it is marked.
       const uids = mark.dataset.scus.split(" ");
-      select({ scu: uids[0] });
-      uids.slice(1).forEach((uid) => { const other = document.getElementById(`scu-${uid}`); if (other) other.classList.add("selected"); });
+      select({ scu: uids[0], open: true });
+      uids.slice(1).forEach((uid) => { const other = itemOf(uid); if (other) other.classList.add("selected"); });
     }
   });
-
 
   // Double-click a label to edit it in place.
   document.addEventListener("dblclick", (event) => {
@@ -169,10 +249,11 @@
   });
 
   // The server names the SCU to select after an edit that made one (new SCU, split, merge).
+  let openNext = false;
   document.addEventListener("pyramid:select", (event) => {
     Object.assign(state, { scu: String(event.detail.uid), contributor: null, part: null });
+    openNext = true;
   });
-
 
   document.addEventListener("keydown", (event) => {
     if (!workspace()) return;
@@ -201,26 +282,26 @@
   });
   document.addEventListener("workspace:replaced", (event) => {
     const editing = event.detail.editing;
-    if (!editing || !document.getElementById(`scu-${editing.scu}`)) return;
+    if (!editing || !itemOf(editing.scu)) return;
     select({ scu: editing.scu, scroll: false });
     editInPlace(editing.field, editing.value);
   });
 
-  // Models side by side or stacked, as the annotator last chose (in this browser).
+  // Models side by side (the default) or stacked, as the annotator last chose (in this browser).
+  const isSideBySide = () => localStorage.getItem("pyramid-models-layout") !== "stacked";
   function applyLayout() {
     const models = document.getElementById("models");
     if (!models) return;
-    const sideBySide = localStorage.getItem("pyramid-models-layout") === "side-by-side";
-    models.classList.toggle("side-by-side", sideBySide);
+    models.classList.toggle("side-by-side", isSideBySide());
     const button = document.querySelector("[data-act=layout]");
-    button.setAttribute("aria-pressed", String(sideBySide));
-    button.textContent = sideBySide ? "Stacked" : "Side by side";
+    button.setAttribute("aria-pressed", String(!isSideBySide()));
+    button.textContent = "Stacked";
   }
   applyLayout();
 
   // -- search: SCUs whose label or contributors hold the words; the words marked in the summaries --
   function search(query) {
-    document.querySelectorAll("#scu-list .scu").forEach((item) => {
+    document.querySelectorAll("#scu-list > .scu").forEach((item) => {
       item.hidden = query !== "" && !item.textContent.toLowerCase().includes(query);
     });
     document.querySelectorAll(".text [data-start].found").forEach((run) => run.classList.remove("found"));
@@ -242,29 +323,75 @@
     if (event.target.id === "scu-filter") search(event.target.value.trim().toLowerCase());
   });
 
-  // -- drag and drop: a contributor onto an SCU moves it; an SCU onto an SCU merges them ------------
+  // -- drag and drop: an SCU between two others reorders (as in DUCView); with Shift held, onto an
+  //    SCU, merges; a contributor onto an SCU moves it -------------------------------------------
+  let dragged = null;  // { kind: "scu" | "contributor", id }
+  const clearDrop = () => document.querySelectorAll(".drop-before, .drop-after, .drop-merge")
+    .forEach((el) => el.classList.remove("drop-before", "drop-after", "drop-merge"));
+  function dropAt(event) {
+    const item = event.target.closest && event.target.closest("#scu-list > .scu");
+    if (!item || !dragged) return null;
+    if (dragged.kind === "contributor") return { item, how: "merge" };
+    if (item.dataset.uid === dragged.id) return null;
+    if (event.shiftKey) return { item, how: "merge" };
+    const box = item.getBoundingClientRect();
+    return { item, how: event.clientY < box.top + box.height / 2 ? "before" : "after" };
+  }
   document.addEventListener("dragstart", (event) => {
     const contributor = event.target.closest && event.target.closest(".contributor[draggable]");
     const item = event.target.closest && event.target.closest(".scu[draggable]");
-    if (contributor) {
-      event.dataTransfer.setData("text/x-contributor", contributor.dataset.contributor);
-    } else if (item) {
-      event.dataTransfer.setData("text/x-scu", item.dataset.uid);
+    dragged = contributor ? { kind: "contributor", id: contributor.dataset.contributor }
+      : item ? { kind: "scu", id: item.dataset.uid } : null;
+    if (dragged) {
+      event.dataTransfer.effectAllowed = "move";
+      event.dataTransfer.setData("text/plain", `${dragged.kind} ${dragged.id}`);
+      setStatus(dragged.kind === "scu" ? "Drop between two SCUs to move it there; hold Shift and drop onto an SCU to merge."
+        : "Drop onto an SCU to move the contributor there.", "idle");
     }
   });
-  document.addEventListener("dragover", (event) => { if (event.target.closest && event.target.closest(".scu")) event.preventDefault(); });
-  document.addEventListener("drop", (event) => {
-    const item = event.target.closest && event.target.closest(".scu");
-    if (!item) return;
+  document.addEventListener("dragover", (event) => {
+    const at = dropAt(event);
+    clearDrop();
+    if (!at) return;
     event.preventDefault();
-    const contributor = event.dataTransfer.getData("text/x-contributor");
-    const scu = event.dataTransfer.getData("text/x-scu");
-    if (contributor) send("move_contributor", { contributor, target: item.dataset.uid });
-    else if (scu && scu !== item.dataset.uid && confirm(`Merge SCU ${scu} into SCU ${item.dataset.uid}?`)) send("merge_scus", { scu, target: item.dataset.uid });
+    at.item.classList.add(`drop-${at.how}`);
+  });
+  document.addEventListener("dragend", () => { clearDrop(); dragged = null; });
+  document.addEventListener("drop", (event) => {
+    const at = dropAt(event);
+    clearDrop();
+    const what = dragged;
+    dragged = null;
+    if (!at) return;
+    event.preventDefault();
+    if (what.kind === "contributor") { send("move_contributor", { contributor: what.id, target: at.item.dataset.uid }); return; }
+    if (at.how === "merge") {
+      if (confirm(`Merge SCU ${what.id} into SCU ${at.item.dataset.uid}?`)) send("merge_scus", { scu: what.id, target: at.item.dataset.uid });
+      return;
+    }
+    const others = scuOrder().filter((uid) => uid !== what.id);
+    const position = others.indexOf(at.item.dataset.uid) + (at.how === "after" ? 1 : 0);
+    if (scuOrder().indexOf(what.id) !== position) send("move_scu", { scu: what.id, position });
   });
 
-  // -- htmx: show refusals and conflicts (they carry the current state), and network failures ------
-  // After an answer, the pieces it replaced (whole or out of band) lost their marks: put them back.
+  // An answer that changed the order names it (#scu-order): the rows the page has are moved, the
+  // fewest moves first (one row moved one place is one move).
+  function applyOrder() {
+    const order = document.getElementById("scu-order"), list = document.getElementById("scu-list");
+    if (!order || !order.dataset.order || !list) return;
+    const rows = new Map(Array.from(list.children).map((row) => [row.dataset.uid, row]));
+    let at = list.firstElementChild;
+    order.dataset.order.split(" ").forEach((uid) => {
+      const row = rows.get(uid);
+      if (!row) return;
+      if (row === at) at = at.nextElementSibling;
+      else list.insertBefore(row, at);
+    });
+    order.dataset.order = "";
+  }
+  document.addEventListener("htmx:oobAfterSwap", (event) => { if (event.detail.target.id === "scu-order") applyOrder(); });
+
+  // -- after an answer: the pieces it replaced (whole or out of band) lost their marks -------------
   let refreshing = false;
   function refresh() {
     if (refreshing) return;
@@ -272,13 +399,17 @@
     setTimeout(() => {
       refreshing = false;
       // Only re-apply marks: clearing the selection here could cut into a drag already under way.
-      // (A selection goes by itself when the text it was in is swapped.)
-      select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false });
+      select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false, open: openNext });
+      if (openNext && state.scu && itemOf(state.scu)) itemOf(state.scu).scrollIntoView({ block: "nearest" });
+      openNext = false;
       window.TextSelection.repaint();
       const filter = document.getElementById("scu-filter");
       if (filter && filter.value) search(filter.value.trim().toLowerCase());
       applyLayout();
+      window.TreeKeys.restore();
     }, 0);
   }
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest"].forEach((type) => document.addEventListener(type, refresh));
+  expansion.apply();
+  window.TreeKeys.settle(document.getElementById("scu-list"));
 })();

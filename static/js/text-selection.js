@@ -103,17 +103,26 @@ window.TextSelection = (function () {
 
   document.addEventListener("pointerdown", (event) => { kept.pointerInText = !!boxOf(event.target); }, true);
   document.addEventListener("keydown", () => { kept.pointerInText = false; }, true);
-  document.addEventListener("selectionchange", () => {
+  // The keyboard's caret in shaded words: say which SCU holds them (the mouse has the tooltip).
+  function caretIn(node) {
+    const mark = node && (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement).closest("mark[data-scus]");
+    const message = mark ? `At ${mark.title}` : "";
+    if (message !== kept.message) set(null, message);
+  }
+
+  function follow() {
     const selection = window.getSelection();
     if (!selection || selection.rangeCount === 0) return;
     if (!boxOf(selection.anchorNode) && !boxOf(selection.focusNode)) return;  // the focus went elsewhere: keep
     if (selection.isCollapsed) {
       if (kept.pointerInText && (kept.selection || kept.message)) set(null, "");  // a plain click in a text
+      else if (!kept.selection) caretIn(selection.anchorNode);
       return;
     }
     const read = readSelection();
     if (read) set(read.error ? null : read, read.error || "");
-  });
+  }
+  document.addEventListener("selectionchange", follow);
 
   // The texts are contenteditable only so that the keyboard can select; nothing may change them.
   ["beforeinput", "paste", "drop", "cut"].forEach((type) =>
@@ -121,7 +130,9 @@ window.TextSelection = (function () {
 
   return {
     read: readSelection, snap, rangeOf,
-    kept: () => kept.selection,
+    // Read again first: the browser may run a key press before the last "selectionchange" of a
+    // drag just ended (input comes first), and the words used must be the ones selected.
+    kept: () => { follow(); return kept.selection; },
     drop: () => set(null, ""),
     // An action that used `selection` was saved: the words are used up (unless newer ones came).
     used: (selection) => { if (kept.selection === selection) set(null, ""); },

@@ -1,0 +1,212 @@
+"""Benchmark: the builder and the peer page in real Chromium, on DUC's largest pyramid here.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/annotation_pages.py
+
+D0640 (DUC 2006, 103 SCUs) and one of its peers, served by gunicorn (production settings) from a
+throwaway PostgreSQL database, driven by Playwright in Debian's Chromium at human speed. For each
+action: the time from the key press or click to the page's changed DOM, painted (the next frame
+after the last change the answer made), median of several rounds. And the builder page's first
+load: server time in process (Django's test client), and the browser's time to first byte.
+Targets: every action < 100 ms median; the builder's first load < 150 ms server time.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+from benchdb import DATA, ROOT, bench_database
+
+sys.path.insert(0, str(ROOT))
+from tests.human import click, drag_select, press, type_text  # noqa: E402  (the same human-speed input as the tests)
+
+ROUNDS = 10
+CHROMIUM = "/usr/bin/chromium"
+PASSWORD = "bench-password-1"
+
+# Times what follows a key press or a click: the last change made to the page, and the frame after it.
+MEASURE = """
+window.__bench = { start: 0, last: 0, painted: 0 };
+const begin = () => { Object.assign(window.__bench, { start: performance.now(), last: 0, painted: 0 }); };
+document.addEventListener("keydown", begin, true);
+document.addEventListener("click", begin, true);
+new MutationObserver(() => {
+  if (!window.__bench.start) return;
+  const at = performance.now();
+  window.__bench.last = at;
+  requestAnimationFrame(() => { if (window.__bench.last === at) window.__bench.painted = performance.now(); });
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(port: int) -> subprocess.Popen:
+    """gunicorn on the bench database, with the production settings (http, so cookies not secure)."""
+    env = dict(os.environ, SECURE_COOKIES="0", DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="ERROR")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--threads", "2", "--log-level", "error"],
+        cwd=ROOT, env=env,
+    )
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    sys.exit("gunicorn did not start")
+
+
+def settled(page, saved_text: str) -> float:
+    """Wait for the status to say the action was saved, then for the page to finish its changes;
+    return the milliseconds from the key press or click to the frame after the last change."""
+    page.wait_for_function("(text) => { const s = document.getElementById('status'); "
+                           "return s && s.classList.contains('saved') && s.textContent.includes(text); }", arg=saved_text)
+    page.wait_for_timeout(150)
+    page.wait_for_function("() => window.__bench.painted > 0")
+    return page.evaluate("() => window.__bench.painted - window.__bench.start")
+
+
+def report(name: str, times: list[float]) -> None:
+    print(f"{name:<42} {statistics.median(times):6.1f} ms median, {max(times):6.1f} ms worst of {len(times)} (target < 100 ms)")
+
+
+class Timings:
+    """Each action's times, by name."""
+
+    def __init__(self, page):
+        self.page, self.times = page, {}
+
+    def __call__(self, name: str, saved_text: str, act) -> None:
+        act()
+        self.times.setdefault(name, []).append(settled(self.page, saved_text))
+
+    def report(self) -> None:
+        for name, values in self.times.items():
+            report(name, values)
+
+
+def builder(page, url: str) -> None:
+    page.goto(url)
+    timed = Timings(page)
+
+    author = page.locator(".text[data-summary]").first.get_attribute("data-author")
+    words = page.locator(".text[data-summary]").first.inner_text().split()
+    for round_ in range(ROUNDS):
+        drag_select(page, author, " ".join(words[3 * round_ + 2:3 * round_ + 4]))
+        timed("builder: new SCU (n)", "New SCU", lambda: press(page, "n"))
+        timed("builder: undo (Ctrl+Z)", "Undid", lambda: press(page, "Control+z"))
+        click(page, "#scu-list > .scu:nth-child(3) .label")
+        press(page, "l")
+        press(page, "Control+a")
+        type_text(page, f"Relabelled {round_}")
+        timed("builder: relabel (l, typing, Enter)", "Relabelled", lambda: press(page, "Enter"))
+        timed("builder: move an SCU down (Alt+Down)", "Moved SCU", lambda: press(page, "Alt+ArrowDown"))
+        timed("builder: move an SCU up (Alt+Up)", "Moved SCU", lambda: press(page, "Alt+ArrowUp"))
+        timed("builder: Order (o)", "Ordered", lambda: press(page, "o"))
+        timed("builder: undo Order (Ctrl+Z)", "Undid", lambda: press(page, "Control+z"))
+    timed.report()
+
+
+def peer_page(page, url: str) -> None:
+    page.goto(url)
+    timed = Timings(page)
+
+    for _ in range(ROUNDS):
+        drag_select(page, "peer", "118 sailors")
+        page.locator("#suggestions li").first.wait_for()
+        timed("peer: match by a click on an SCU", "Matched", lambda: click(page, page.locator("#scu-list .tier .scu-row").first))
+        timed("peer: undo (Ctrl+Z)", "Undid", lambda: press(page, "Control+z"))
+        timed("peer: redo (Ctrl+Y)", "Redid", lambda: press(page, "Control+y"))
+        drag_select(page, "peer", "Norwegian company")
+        page.locator("#suggestions li").first.wait_for()
+        press(page, "/")
+        type_text(page, "kursk")
+        timed("peer: match with / label Enter", "Matched", lambda: press(page, "Enter"))
+        click(page, page.locator("#scu-list .pse").first)
+        timed("peer: remove a PSE (Delete)", "Removed", lambda: press(page, "Delete"))
+        timed("peer: undo the removal", "Undid", lambda: press(page, "Control+z"))
+    timed.report()
+
+
+def main() -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.urls import reverse
+    from playwright.sync_api import sync_playwright
+
+    from annotator import editing
+    from annotator.importing import DucviewImporter
+    from annotator.models import Assignment, PeerAnnotation, Pyramid
+
+    # Playwright's sync API runs an event loop in this thread; the database work here is our own.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    folder = DATA / "duc2006-nist"
+    DucviewImporter("bench").import_file(folder / "allpans/116.D0640.M.250.D.1.pan")
+    source = PeerAnnotation.objects.get()
+    users = get_user_model().objects
+    admin = users.create_superuser("admin", password=PASSWORD)
+    annotator = users.create_user("annotator", password=PASSWORD)
+    Assignment.objects.create(user=annotator, task=Assignment.Task.ANNOTATE_PEER, pyramid=source.pyramid, peer=source.peer)
+    annotation = PeerAnnotation.objects.create(pyramid=source.pyramid, peer=source.peer, annotator=annotator)
+    # The peer page first, against the submitted pyramid; then the same pyramid reopened to build.
+    built = source.pyramid
+    builder_user = users.create_user("builder", password=PASSWORD)
+    Assignment.objects.create(user=builder_user, task=Assignment.Task.BUILD_PYRAMID, pyramid=built)
+    print(f"D0640: {built.scus.count()} SCUs, peer {source.peer.author} ({len(source.peer.text.split())} words)")
+
+    port = free_port()
+    server = serve(port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+
+            def session(username):
+                page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+                page.add_init_script(MEASURE)
+                page.goto(base + "/")
+                page.fill("#id_username", username)
+                page.fill("#id_password", PASSWORD)
+                page.click("button[type=submit]")
+                return page
+
+            peer_page(session("annotator"), base + reverse("annotation-detail", args=[annotation.pk]))
+            editing.reopen(built.pk, admin, Pyramid.objects.get(pk=built.pk).version)
+            page = session("builder")
+            builder(page, base + reverse("pyramid-detail", args=[built.pk]))
+            first_bytes = []
+            for _ in range(ROUNDS):
+                page.goto(base + reverse("pyramid-detail", args=[built.pk]))
+                first_bytes.append(page.evaluate(
+                    "() => { const n = performance.getEntriesByType('navigation')[0]; return n.responseStart - n.requestStart; }"))
+            print(f"{'builder page: time to first byte (browser)':<42} {statistics.median(first_bytes):6.1f} ms median")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+    client = Client(SERVER_NAME="localhost")
+    client.force_login(builder_user)
+    url = reverse("pyramid-detail", args=[built.pk])
+    seconds = []
+    for _ in range(20):
+        started = time.perf_counter()
+        assert client.get(url).status_code == 200
+        seconds.append(time.perf_counter() - started)
+    print(f"{'builder page: first load, server time':<42} {statistics.median(seconds) * 1000:6.1f} ms median (target < 150 ms)")
+
+
+if __name__ == "__main__":
+    with bench_database():
+        main()

@@ -1,0 +1,100 @@
+// The SCU lists of both pages are trees (role="tree"): SCUs, and under them contributors and their
+// parts (builder) or PSEs and their parts (peer page). One item of a tree takes Tab (a roving
+// tabindex); the arrow keys move between the items shown, Right and Left open and close an SCU or
+// go to its first item and back, Home and End go to the ends. Focusing an item tells the page
+// ("tree:focus"); Enter or Space on it too ("tree:activate").
+// Items carry data-key; when an answer replaces the focused item, the focus goes back to the item
+// with the same key (or, if it went, to the item that held it), so keyboard work goes on.
+window.TreeKeys = (function () {
+  "use strict";
+
+  const ITEM = "[role=treeitem]";
+  let focusedKeys = null;  // the focused item's key and its ancestors' keys, nearest first
+
+  const treeOf = (element) => element && element.closest && element.closest("[role=tree]");
+  const shown = (item) => item.offsetParent !== null || item.getClientRects().length > 0;
+  const itemsOf = (tree) => Array.from(tree.querySelectorAll(ITEM)).filter(shown);
+  const parentItem = (item) => item.parentElement.closest(ITEM);
+  const expandable = (item) => item.hasAttribute("aria-expanded");
+
+  function keysOf(item) {
+    const keys = [];
+    for (let at = item; at; at = parentItem(at)) keys.push(at.dataset.key);
+    return keys;
+  }
+
+  // Exactly one item of the tree takes Tab: the one given, else the one that had it, else the
+  // selected one, else the first.
+  function settle(tree, wanted = null) {
+    if (!tree) return null;
+    const items = Array.from(tree.querySelectorAll(ITEM));
+    const chosen = wanted || items.find((i) => i.tabIndex === 0 && shown(i)) || tree.querySelector(`${ITEM}[aria-selected=true]`)
+      || itemsOf(tree)[0];
+    items.forEach((item) => { item.tabIndex = item === chosen ? 0 : -1; });
+    return chosen;
+  }
+
+  function focus(item) {
+    settle(treeOf(item), item);
+    item.focus();
+  }
+
+  document.addEventListener("focusin", (event) => {
+    const item = event.target.closest && event.target.closest(ITEM);
+    if (!item || event.target !== item) return;
+    settle(treeOf(item), item);
+    focusedKeys = keysOf(item);
+    item.dispatchEvent(new CustomEvent("tree:focus", { bubbles: true, detail: { item } }));
+  });
+  document.addEventListener("focusout", (event) => {
+    // Focus that leaves for good (not to nothing, as when the item is swapped out) is let go.
+    if (event.relatedTarget && !treeOf(event.relatedTarget)) focusedKeys = null;
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const item = event.target.closest && event.target.closest(ITEM);
+    if (!item || event.target !== item || event.altKey || event.ctrlKey || event.metaKey) return;
+    const tree = treeOf(item), items = itemsOf(tree), at = items.indexOf(item);
+    const go = (target) => { event.preventDefault(); if (target) focus(target); };
+    switch (event.key) {
+      case "ArrowDown": return go(items[at + 1]);
+      case "ArrowUp": return go(items[at - 1]);
+      case "Home": return go(items[0]);
+      case "End": return go(items[items.length - 1]);
+      case "ArrowRight":
+        if (expandable(item) && item.getAttribute("aria-expanded") === "false") {
+          event.preventDefault();
+          item.dispatchEvent(new CustomEvent("tree:expand", { bubbles: true, detail: { item, open: true } }));
+          return;
+        }
+        return go(item.querySelector(ITEM) && shown(item.querySelector(ITEM)) ? item.querySelector(ITEM) : null);
+      case "ArrowLeft":
+        if (expandable(item) && item.getAttribute("aria-expanded") === "true" && !parentItem(item)) {
+          event.preventDefault();
+          item.dispatchEvent(new CustomEvent("tree:expand", { bubbles: true, detail: { item, open: false } }));
+          return;
+        }
+        return go(parentItem(item));
+      case "Enter":
+      case " ":
+        event.preventDefault();
+        item.dispatchEvent(new CustomEvent("tree:activate", { bubbles: true, detail: { item } }));
+        return;
+      default:
+    }
+  });
+
+  // After an answer swapped pieces in: one Tab stop per tree, and the focus back where it was.
+  function restore() {
+    document.querySelectorAll("[role=tree]").forEach((tree) => settle(tree));
+    if (!focusedKeys) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    for (const key of focusedKeys) {
+      const item = key && document.querySelector(`${ITEM}[data-key="${key}"]`);
+      if (item && shown(item)) { focus(item); return; }
+    }
+  }
+
+  return { settle, focus, restore, items: itemsOf };
+})();

@@ -1,0 +1,59 @@
+"""In real Chromium: axe-core finds no serious or critical violation on the pages annotators use."""
+
+import pytest
+
+from .accessibility import violations
+from .conftest import CHROMIUM, log_in
+from .helpers import empty_pyramid
+from .human import drag_select, press
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+]
+
+
+def assert_accessible(page):
+    found = violations(page)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_builder_editable_and_read_only(browser_page, live_server, demo):
+    page = browser_page
+    pyramid = empty_pyramid(demo, name="DEMO01-B")
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{pyramid.pk}/")
+    drag_select(page, "A", "Apollo 11 landed on the Moon")
+    press(page, "n")
+    page.locator("#status", has_text="New SCU 1").wait_for()
+    assert_accessible(page)
+    page.goto(live_server.url + "/")  # the home page, with work on it
+    assert_accessible(page)
+    page.goto(live_server.url + f"/pyramids/{pyramid.pk}/history/")
+    assert_accessible(page)
+    page.context.clear_cookies()
+    log_in(page, live_server, "organizer", "organizer-pass-1")  # read-only
+    page.goto(live_server.url + f"/pyramids/{demo['pyramid'].pk}/")
+    assert_accessible(page)
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_peer_annotation_page(browser_page, live_server, demo):
+    from annotator.models import PeerAnnotation
+
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
+                                               annotator=demo["annotator"])
+    page = browser_page
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + f"/annotations/{annotation.pk}/")
+    drag_select(page, "peer", "Michael Collins remained in orbit")
+    page.locator("#suggestions button").first.wait_for()
+    assert_accessible(page)
+    page.goto(live_server.url + f"/annotations/{annotation.pk}/history/")
+    assert_accessible(page)
+    # An annotation read by an organizer.
+    page.context.clear_cookies()
+    log_in(page, live_server, "organizer", "organizer-pass-1")
+    page.goto(live_server.url + f"/annotations/{demo['annotations']['1'].pk}/")
+    assert_accessible(page)

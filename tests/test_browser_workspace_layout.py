@@ -1,0 +1,85 @@
+"""In real Chromium: the builder and the peer page fit a laptop's screen with DUC's largest pyramid
+available (D0640, 103 SCUs): the page itself never scrolls, its panes do; at 1280x720 one sees two
+models (or the peer and a model), ten SCU rows, and on the peer page the scores and the
+suggestions for the words selected."""
+
+import pytest
+
+from .conftest import CHROMIUM, log_in
+from .helpers import import_files
+from .human import drag_select
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.shared_data,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+]
+
+IN_SIGHT = """(selector) => {
+  // Elements whose box lies (at least 40 px of it) within the window and within their scrolling pane.
+  const seen = (e) => { const r = e.getBoundingClientRect(), pane = e.closest("section").getBoundingClientRect();
+    const top = Math.max(r.top, pane.top, 0), bottom = Math.min(r.bottom, pane.bottom, innerHeight);
+    const left = Math.max(r.left, pane.left, 0), right = Math.min(r.right, pane.right, innerWidth);
+    return r.height > 0 && bottom - top >= Math.min(40, r.height) && right - left >= Math.min(100, r.width); };
+  return Array.from(document.querySelectorAll(selector)).filter(seen).length;
+}"""
+ROWS_IN_SIGHT = """(selector) => {
+  // Rows shown whole within their pane and the window.
+  return Array.from(document.querySelectorAll(selector)).filter((row) => {
+    const r = row.getBoundingClientRect(), pane = row.closest("section").getBoundingClientRect();
+    return r.height > 0 && r.top >= pane.top && r.bottom <= Math.min(pane.bottom, innerHeight);
+  }).length;
+}"""
+
+
+@pytest.fixture
+def d0640(shared_data, demo):
+    from annotator import editing, peer_editing
+    from annotator.models import PeerAnnotation, Pyramid
+
+    folder = shared_data / "duc2006-nist"
+    import_files(folder / "allpyramids/D0640.pyr", folder / "allpans/116.D0640.M.250.D.1.pan", collection="DUC 2006")
+    pyramid = Pyramid.objects.get(name="D0640")
+    annotation = PeerAnnotation.objects.get(pyramid=pyramid)
+    return {
+        "pyramid": pyramid.pk, "annotation": annotation.pk,
+        "open pyramid": lambda: editing.reopen(pyramid.pk, demo["admin"], pyramid.version),
+        "open annotation": lambda: peer_editing.reopen(annotation.pk, demo["admin"], annotation.version),
+    }
+
+
+def page_does_not_scroll(page):
+    return page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight + 1")
+
+
+def open_to_edit(page, live_server, url):
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(live_server.url + url)
+    assert page.locator("#workspace").get_attribute("data-editable") == "true"
+    assert page_does_not_scroll(page)
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_builder_fits_the_screen(browser_page, live_server, d0640):
+    page = browser_page
+    d0640["open pyramid"]()
+    open_to_edit(page, live_server, f"/pyramids/{d0640['pyramid']}/")
+    assert page.evaluate(IN_SIGHT, "#models article.summary") >= 2
+    assert page.evaluate(ROWS_IN_SIGHT, "#scu-list > .scu > .scu-row") >= 10
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_peer_page_fits_the_screen(browser_page, live_server, d0640):
+    page = browser_page
+    d0640["open annotation"]()
+    open_to_edit(page, live_server, f"/annotations/{d0640['annotation']}/")
+    assert page.evaluate(IN_SIGHT, "#peer-text") == 1 and page.evaluate(IN_SIGHT, ".models-pane article.summary") >= 1
+    assert page.evaluate(ROWS_IN_SIGHT, "#scu-list .scu .scu-row") >= 10
+    assert page.locator("#score-strip").is_visible() and page.locator("#score-strip").bounding_box()["y"] < 200
+    # The last words of the peer: their suggestions show beside them, in sight, without scrolling.
+    last = page.locator("#peer-text").inner_text().strip().split(".")[-2].strip().split()[-3:]
+    drag_select(page, "peer", " ".join(last))
+    page.locator("#suggestions li").first.wait_for()
+    box = page.locator("#suggestions li").first.bounding_box()
+    assert box["y"] + box["height"] <= page.viewport_size["height"]
+    assert page_does_not_scroll(page)

@@ -38,4 +38,7 @@ def bench_database():
     finally:
         connections.close_all()
         with psycopg.connect(url, autocommit=True) as connection:
+            # A server the benchmark started may still be closing its connections.
+            connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                               "WHERE datname = %s AND pid <> pg_backend_pid()", [BENCH_DB])
             connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")

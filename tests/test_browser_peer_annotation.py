@@ -312,3 +312,28 @@ def test_annotating_with_the_keyboard_only(browser_page, live_server, demo, anno
     assert human.eventually(lambda: stored_pses(pk) == [])
     human.press(page, "Control+z")
     assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])
+
+
+def test_suggestions_fetched_during_an_edit_do_not_use_up_its_words(browser_page, live_server, demo, annotation_url):
+    """The words are used up only when *their* edit is saved: an answer to the suggestions fetched
+    meanwhile once counted as that edit's, and a conflict then lost the selection."""
+    import time as clock
+
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    annotation = PeerAnnotation.objects.get(pk=pk)
+    peer_editing.assign(pk, demo["annotator"], annotation.version, [(0, 9)], 0)  # another tab: a conflict
+    page.route("**/edit/**", lambda route: (clock.sleep(0.8), route.continue_()))  # a slow network
+    select(page, "Michael Collins remained in orbit")
+    human.click(page, "#scu-4 .scu-row", hold_ms=60)  # before the suggestions are fetched (250 ms)
+    page.locator("#suggestions li").first.wait_for()  # they come while the edit is on its way
+    status(page, "changed elsewhere")
+    expect(page.locator("#selection")).to_contain_text("Michael Collins remained in orbit")
+    page.unroute("**/edit/**")
+    human.click(page, "#status button.retry")
+    status(page, "to SCU 4")
+    assert human.eventually(lambda: stored_pses(pk) == [(0, "Apollo 11"), (4, "Michael Collins remained in orbit")])

@@ -448,3 +448,19 @@ def test_dragging_an_scu_reorders_and_shift_drop_merges(browser_page, live_serve
     drag("#scu-3 .scu-row", "#scu-2 .scu-row", modifiers=("Shift",))  # merged into SCU 2
     assert human.eventually(lambda: [uid for uid, *_ in started.state()] == [1, 2])
     assert sorted(started.state()[1][2]) == ["A", "C"]
+
+
+def test_the_selected_scus_words_stand_out_whatever_their_shade(browser_page, live_server, started):
+    """Words of the alternate shade, or in two SCUs, still turn the selected SCU's colour."""
+    page = browser_page
+    started.new_scu("A", "walked on the surface")  # overlaps SCU 2's words: "in two SCUs"
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+    shade = "(marks) => marks.map((m) => getComputedStyle(m).backgroundColor)"
+    alternate = page.locator(".text[data-author='A'] mark.t1")
+    assert alternate.count() > 0
+    human.click(page, "#scu-2 .label")
+    selected = page.locator(".text mark.highlight")
+    expect(selected.first).to_be_visible()
+    assert set(selected.evaluate_all(shade)) == {"rgb(143, 193, 255)"}
+    assert page.locator(".text mark.highlight.t1, .text mark.highlight.overlap").count() > 0

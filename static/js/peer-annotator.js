@@ -52,23 +52,27 @@
     return Array.from(document.querySelectorAll(".model-text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(uid));
   }
 
+  const { mark, markSelected } = window.WorkspaceActions;
+
   function select({ scu = null, pse = null, part = null, follow = true } = {}) {
-    Object.assign(state, { scu: scu && String(scu), pse: pse && String(pse), part: part && String(part), step: -1 });
-    document.querySelectorAll(".scu-pane .selected, mark.highlight, mark.current")
-      .forEach((el) => el.classList.remove("selected", "highlight", "current"));
-    document.querySelectorAll(".scu-pane [aria-selected]").forEach((el) => el.removeAttribute("aria-selected"));
-    if (!state.scu) return;
-    const item = document.getElementById(`scu-${state.scu}`);
-    if (!item) { state.scu = null; return; }
-    item.classList.add("selected");
-    let chosen = item;
-    const pseItem = state.pse && item.querySelector(`[data-pse="${state.pse}"]`);
-    if (pseItem) { pseItem.classList.add("selected"); chosen = pseItem; } else state.pse = state.part = null;
-    const partItem = state.part && item.querySelector(`[data-span="${state.part}"][role=treeitem]`);
-    if (partItem) { partItem.classList.add("selected"); chosen = partItem; } else state.part = null;
-    chosen.setAttribute("aria-selected", "true");
-    marksOf(state.scu).forEach((mark) => mark.classList.add("highlight"));
-    if (follow) step(1);
+    const same = state.scu === (scu && String(scu));
+    Object.assign(state, { scu: scu && String(scu), pse: pse && String(pse), part: part && String(part) });
+    if (!same || follow) state.step = -1;
+    const pane = document.querySelector(".scu-pane");
+    const item = state.scu && document.getElementById(`scu-${state.scu}`);
+    if (!item) state.scu = state.pse = state.part = null;
+    const pseItem = item && state.pse && item.querySelector(`[data-pse="${state.pse}"]`);
+    if (!pseItem) state.pse = state.part = null;
+    const partItem = pseItem && state.part && item.querySelector(`[data-span="${state.part}"][role=treeitem]`);
+    if (!partItem) state.part = null;
+    if (pane) {
+      mark("selected", [item, pseItem, partItem], pane);
+      markSelected(partItem || pseItem || item || null, pane);
+    }
+    const marks = item ? marksOf(state.scu) : [];
+    mark("highlight", marks);
+    if (!same || !marks.length) mark("current", []);
+    if (item && follow) step(1);
   }
 
   // What a tree item is: an SCU (0: matching nothing), a PSE, or one part of a PSE.

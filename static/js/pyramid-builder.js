@@ -139,7 +139,10 @@
     let autoOpened = null;
     const isOpen = (uid) => (openAll() ? !closed.has(uid) : open.has(uid));
     function apply() {
-      document.querySelectorAll("#scu-list > .scu").forEach((item) => item.setAttribute("aria-expanded", String(isOpen(item.dataset.uid))));
+      document.querySelectorAll("#scu-list > .scu").forEach((item) => {
+        const value = String(isOpen(item.dataset.uid));
+        if (item.getAttribute("aria-expanded") !== value) item.setAttribute("aria-expanded", value);
+      });
     }
     return {
       apply,
@@ -168,26 +171,26 @@
   // -- selecting SCUs, contributors and parts ----------------------------------------------------
   // `open`: show the SCU's contributors (a click, a new SCU); moving through the tree with the
   // arrow keys leaves SCUs as they are, so that ↓ goes from SCU to SCU.
+  const { mark, markSelected } = window.WorkspaceActions;
+
   function select({ scu = null, contributor = null, part = null, scroll = true, open = false } = {}) {
     Object.assign(state, { scu: scu && String(scu), contributor: contributor && String(contributor), part: part && String(part) });
-    document.querySelectorAll("#scu-list .selected").forEach((el) => el.classList.remove("selected"));
-    document.querySelectorAll("#scu-list [aria-selected]").forEach((el) => el.removeAttribute("aria-selected"));
-    document.querySelectorAll("mark.highlight").forEach((el) => el.classList.remove("highlight"));
+    const item = state.scu && itemOf(state.scu);
+    if (!item) state.scu = state.contributor = state.part = null;
+    const c = item && state.contributor && item.querySelector(`[data-contributor="${state.contributor}"]`);
+    if (!c) state.contributor = state.part = null;
+    const p = c && state.part && item.querySelector(`[data-span="${state.part}"][role=treeitem]`);
+    if (!p) state.part = null;
     if (open || !state.scu) expansion.selected(state.scu);
     expansion.apply();
-    if (!state.scu) return;
-    const item = itemOf(state.scu);
-    if (!item) { state.scu = state.contributor = state.part = null; return; }
-    item.classList.add("selected");
-    let chosen = item;
-    const c = state.contributor && item.querySelector(`[data-contributor="${state.contributor}"]`);
-    if (c) { c.classList.add("selected"); chosen = c; } else state.contributor = state.part = null;
-    const p = state.part && item.querySelector(`[data-span="${state.part}"][role=treeitem]`);
-    if (p) { p.classList.add("selected"); chosen = p; } else state.part = null;
-    chosen.setAttribute("aria-selected", "true");
-    const marks = Array.from(document.querySelectorAll(".text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(state.scu));
-    marks.forEach((m) => m.classList.add("highlight"));
-    if (scroll) {
+    const list = document.getElementById("scu-list");
+    if (list) {
+      mark("selected", [item, c, p], list);
+      markSelected(p || c || item || null, list);
+    }
+    const marks = item ? Array.from(document.querySelectorAll(".text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(state.scu)) : [];
+    mark("highlight", marks);
+    if (item && scroll) {
       item.scrollIntoView({ block: "nearest" });
       const firstPerModel = new Map();
       marks.forEach((m) => { const box = m.closest(".text"); if (!firstPerModel.has(box)) firstPerModel.set(box, m); });

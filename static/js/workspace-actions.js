@@ -37,10 +37,11 @@ window.WorkspaceActions = (function () {
   // `uses`: the kept text selection the action stores; once saved, those words are used up.
   function send(action, values = {}, { uses = null } = {}) {
     const box = workspace();
-    last = inFlight = { action, values, uses };
+    const url = box.dataset.editUrl.replace("ACTION", action);
+    last = inFlight = { action, values, uses, url };
     setStatus("Saving…", "saving");
     const version = box.querySelector("[data-version]").dataset.version;
-    htmx.ajax("POST", box.dataset.editUrl.replace("ACTION", action), {
+    htmx.ajax("POST", url, {
       target: "#workspace", swap: "outerHTML", values: Object.assign({ version }, values),
       headers: { "X-CSRFToken": csrfToken() },
     });
@@ -88,13 +89,30 @@ window.WorkspaceActions = (function () {
     if (event.detail.xhr.status === 409) addRetry(document.getElementById("status"));
   });
   document.addEventListener("htmx:afterRequest", (event) => {
+    // Only the answer to the edit sent (not, say, the suggestions fetched meanwhile).
     const done = inFlight;
+    const { requestConfig, pathInfo } = event.detail;
+    if (!done || String(requestConfig.verb).toLowerCase() !== "post" || !pathInfo.requestPath.startsWith(done.url)) return;
     inFlight = null;
-    if (done && done.uses && event.detail.xhr.status >= 200 && event.detail.xhr.status < 300) window.TextSelection.used(done.uses);
+    if (done.uses && event.detail.xhr.status >= 200 && event.detail.xhr.status < 300) window.TextSelection.used(done.uses);
   });
   document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
   document.addEventListener("htmx:responseError", (event) =>
     setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
 
-  return { send, setStatus };
+  // Give `className` to exactly `elements` (within `scope`), touching only what changes: a page of
+  // a hundred SCUs restyles less, and its answers paint sooner.
+  function mark(className, elements, scope = document) {
+    const wanted = new Set(elements.filter(Boolean));
+    scope.querySelectorAll(`.${className}`).forEach((el) => { if (!wanted.has(el)) el.classList.remove(className); });
+    wanted.forEach((el) => { if (!el.classList.contains(className)) el.classList.add(className); });
+  }
+
+  // The one element of `scope` with aria-selected="true" (none when `element` is null).
+  function markSelected(element, scope) {
+    scope.querySelectorAll("[aria-selected]").forEach((el) => { if (el !== element) el.removeAttribute("aria-selected"); });
+    if (element && element.getAttribute("aria-selected") !== "true") element.setAttribute("aria-selected", "true");
+  }
+
+  return { send, setStatus, mark, markSelected };
 })();

@@ -24,7 +24,7 @@ from . import assignment_status, history
 from .access import can_edit_pyramid, can_reopen
 from .models import (PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidMerge,
                      PyramidModel, Span)
-from .selection import snap_to_words
+from .selection import overlapping, snap_to_words
 
 
 
@@ -48,9 +48,9 @@ class NotAllowed(EditError):
 class StaleVersion(EditError):
     """The edit was based on an older version of the pyramid."""
 
-    def __init__(self, current_version: int):
+    def __init__(self, current_version: int, record: str = "pyramid"):
         super().__init__(
-            "This pyramid was changed elsewhere (another tab or another person) since you loaded it. "
+            f"This {record} was changed elsewhere (another tab or another person) since you loaded it. "
             "Nothing was saved; the page now shows the current state."
         )
         self.current_version = current_version
@@ -339,7 +339,8 @@ def next_uid(pyramid: Pyramid) -> int:
 
 
 def new_position(pyramid: Pyramid) -> int:
-    return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"] or -1) + 1
+    last = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"]
+    return 0 if last is None else last + 1  # (not `last or -1`: the first SCU's position is 0)
 
 
 def _remove_if_empty(scu: SCU) -> bool:
@@ -412,6 +413,9 @@ def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ra
                 f"{contributor.summary.author}; select its other part there."
             )
         parts = _parts(pyramid, summary_id, ranges)
+        own = list(contributor.spans.values_list("start", "end"))
+        if overlapping(parts, own):
+            raise RuleBroken(f"Those words are already part of this contributor of SCU {contributor.scu.uid}.")
 
         def apply():
             start = (contributor.spans.aggregate(m=Max("position"))["m"] or 0) + 1

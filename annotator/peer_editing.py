@@ -20,6 +20,7 @@ from . import assignment_status, history
 from .access import can_edit_annotation, can_reopen
 from .editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
 from .models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
+from .selection import overlapping
 
 NO_SCU = 0
 
@@ -59,7 +60,7 @@ def _locked(annotation_id: int, user, version: int | None, allow_complete: bool 
     if annotation.status == PeerAnnotation.Status.SUBMITTED and not allow_complete:
         raise NotAllowed("This annotation is complete and read-only; an administrator can reopen it.")
     if version is not None and version != annotation.version:
-        raise StaleVersion(annotation.version)
+        raise StaleVersion(annotation.version, record="annotation")
     return annotation
 
 
@@ -162,6 +163,20 @@ def _pse(annotation: PeerAnnotation, pse_id: int) -> PSE:
     return pse
 
 
+def _refuse_words_already_there(annotation: PeerAnnotation, scu: SCU | None, parts, pse: PSE | None = None) -> None:
+    """The same words cannot express the same SCU twice (a repetition is *other* words that express
+    it again), nor be matched twice to nothing: either would count them twice in the scores."""
+    spans = PSESpan.objects.filter(pse__annotation=annotation, pse__scu=scu)
+    if pse is not None:
+        own = list(pse.spans.values_list("start", "end"))
+        if overlapping(parts, own):
+            raise RuleBroken("Those words are already part of this PSE.")
+        spans = spans.exclude(pse=pse)
+    if overlapping(parts, spans.values_list("start", "end")):
+        raise RuleBroken(f"Those words already express {_what(scu)} in this peer: select other words "
+                         "(a repetition is other words that express the SCU again).")
+
+
 def _what(scu: SCU | None) -> str:
     return f"SCU {scu.uid}" if scu else "nothing in the pyramid (weight 0)"
 
@@ -181,6 +196,7 @@ def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult
     def apply(annotation):
         parts = _parts(annotation, ranges)
         scu = _scu(annotation, scu_uid)
+        _refuse_words_already_there(annotation, scu, parts)
         found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
         repeated = scu is not None and found["same"] > 0
         position = (found["last"] or 0) + 1
@@ -198,6 +214,7 @@ def add_part(annotation_id, user, version, pse_id: int, ranges) -> PeerEditResul
     def apply(annotation):
         pse = _pse(annotation, pse_id)
         parts = _parts(annotation, ranges)
+        _refuse_words_already_there(annotation, pse.scu, parts, pse)
         start = (pse.spans.aggregate(m=Max("position"))["m"] or 0) + 1
         PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=start + i) for i, (s, e) in enumerate(parts))
         return f"Added a part to a PSE of {_what(pse.scu)}"
@@ -211,6 +228,7 @@ def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEdi
         target = _scu(annotation, scu_uid)
         if (pse.scu_id or None) == (target.pk if target else None):
             raise RuleBroken(f"That PSE already expresses {_what(target)}.")
+        _refuse_words_already_there(annotation, target, list(pse.spans.values_list("start", "end")))
         source = pse.scu
         pse.scu = target
         pse.save(update_fields=["scu"])

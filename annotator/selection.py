@@ -42,3 +42,8 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int]:
     while end < len(text) and is_word_char(text[end]):
         end += 1
     return start, end
+
+
+def overlapping(parts, spans) -> bool:
+    """Whether any of `parts` shares a character with any of `spans` ((start, end) pairs)."""
+    return any(start < other_end and other_start < end for start, end in parts for other_start, other_end in spans)

@@ -73,7 +73,7 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     status(page, "to SCU 4")
 
     # A repetition, and zero-weight content (the 0 key).
-    select(page, "Apollo 11 landed")
+    select(page, "The astronauts returned to Earth")
     human.click(page, "#scu-1 .scu-row")
     status(page, "(a repetition)")
     select(page, "Buzz Aldrin followed him")
@@ -106,7 +106,7 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
 
     assert stored_pses(pk) == [
         (1, "Apollo 11 landed on the Moon in July 1969"), (3, "Neil Armstrong was the first man to walk on the Moon"),
-        (4, "Michael Collins remained in orbit"), (1, "Apollo 11 landed"), (0, "Buzz Aldrin followed him"),
+        (4, "Michael Collins remained in orbit"), (1, "The astronauts returned to Earth"), (0, "Buzz Aldrin followed him"),
         (5, "The astronauts…with lunar rock samples")]
     page.reload()
     expect(page.locator("#scu-1 .count")).to_have_text("×2")
@@ -272,8 +272,9 @@ def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_
     human.press(page, "/")
     human.type_text(page, "collins")
     human.press(page, "Enter")
-    status(page, "changed elsewhere")
+    status(page, "This annotation was changed elsewhere")
     expect(page.locator("#scu-0 .count")).to_have_text("×1")  # the current state is shown
+    expect(page.locator("#scu-filter")).to_have_value("collins")  # as typed: a refusal keeps it
     expect(page.locator("#selection")).to_contain_text("Michael Collins remained in orbit")
     assert abs(models.evaluate("(pane) => pane.scrollTop") - scroll) < 2
     assert stored_pses(pk) == [(0, "Buzz Aldrin")]
@@ -337,3 +338,46 @@ def test_suggestions_fetched_during_an_edit_do_not_use_up_its_words(browser_page
     human.click(page, "#status button.retry")
     status(page, "to SCU 4")
     assert human.eventually(lambda: stored_pses(pk) == [(0, "Apollo 11"), (4, "Michael Collins remained in orbit")])
+
+
+def test_enter_on_a_button_or_a_pane_is_never_a_match(browser_page, live_server, demo, annotation_url):
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    human.click(page, "#scu-1 .scu-row")  # an SCU selected, no words yet
+    select(page, "Michael Collins remained in orbit")
+    expect(page.locator("#contributor-position")).to_have_text("1 of 5")
+    human.tab_to(page, "[data-act=next]")
+    human.press(page, "Enter")  # the button's own action: the next contributor
+    expect(page.locator("#contributor-position")).to_have_text("2 of 5")
+    human.tab_to(page, "section.models-pane")
+    human.press(page, "Enter")
+    human.tab_to(page, ".score-popover summary", backwards=True)
+    human.press(page, "Enter")  # opens the scores
+    expect(page.locator(".score-popover #scores")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert stored_pses(pk) == []
+    # The help opened and closed (Escape, or its Close button) keeps the words selected.
+    human.press(page, "?")
+    human.press(page, "Escape")
+    human.press(page, "?")
+    human.click(page, "dialog#help button")
+    expect(page.locator("#selection")).to_contain_text("Michael Collins remained in orbit")
+
+
+def test_the_filter_finds_an_scu_by_its_number_and_says_when_nothing_matches(browser_page, live_server, demo, annotation_url):
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    select(page, "Michael Collins remained in orbit")
+    human.press(page, "/")
+    human.press(page, "Enter")  # nothing typed: nothing stored
+    status(page, "Type part of an SCU's label")
+    human.type_text(page, "zzz")
+    human.press(page, "Enter")
+    status(page, "No SCU matches “zzz”")
+    human.press(page, "Control+a")
+    human.type_text(page, "4")  # SCU 4's number (weight-4 SCUs come first in the list)
+    expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
+    human.press(page, "Enter")
+    assert human.eventually(lambda: stored_pses(pk)) == [(4, "Michael Collins remained in orbit")]

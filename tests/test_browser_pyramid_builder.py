@@ -304,7 +304,7 @@ def test_side_by_side_puts_every_model_in_one_row(browser_page, live_server, sta
     human.click(page, "[data-act=layout]")  # stacked: one under another
     expect(page.locator("#models")).not_to_have_class(re.compile(r"\bside-by-side\b"))
     assert models.evaluate_all(tops) == sorted(set(models.evaluate_all(tops)))
-    expect(page.locator("[data-act=layout]")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("[data-act=layout]")).to_have_text("Show side by side")
 
 
 def scroll_of(page, selector):
@@ -327,8 +327,10 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(browser_pa
     scus_scroll = scroll_of(page, "section.scus")
     assert scus_scroll > 0
     you.select("A", "Apollo 11 landed on the Moon on July 20")
+    panes_top = page.locator("section.scus").bounding_box()["y"]
     you.key("a", "already has a contributor from model A")  # 422
     assert abs(scroll_of(page, "section.scus") - scus_scroll) < 2
+    assert page.locator("section.scus").bounding_box()["y"] == panes_top  # a long message moves nothing
     expect(page.locator("#selection")).to_contain_text("Apollo 11 landed on the Moon on July 20")
     you.key("n", f"New SCU {last + 1}")  # the kept selection is still there to use
     assert started.state()[-1][2] == {"A": ["Apollo 11 landed on the Moon on July 20"]}
@@ -373,6 +375,8 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     select_by_keyboard(page, "A", "Apollo 11 landed on the Moon")
     human.press(page, "n")
     assert human.eventually(lambda: build.state()) == [(1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})]
+    # The text was reshaded (swapped): the focus is back in it, not on the page.
+    expect(page.locator(".text[data-author='A']")).to_be_focused()
     # The caret in shaded words says which SCU holds them (the mouse gets it as a tooltip).
     human.tab_to(page, ".text[data-author='A']")
     human.press(page, "Control+Home")

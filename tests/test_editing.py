@@ -276,3 +276,19 @@ def test_flagging_peer_annotations_takes_the_same_queries_however_many(build, de
     assert len(five) == len(one)
     flagged = list(PeerAnnotation.objects.filter(pyramid=build.pyramid).values_list("scus_changed", flat=True))
     assert flagged == [[1]] * 5
+
+
+def test_a_part_cannot_repeat_words_of_its_contributor(build):
+    build.new_scu("A", "Apollo 11 landed on the Moon on July 20, 1969")
+    summary, ranges = build.where("A", "Apollo 11 landed")
+    with pytest.raises(editing.RuleBroken, match="already part of this contributor of SCU 1"):
+        build.do("add_part", build.contributor().id, summary, ranges)
+    assert build.state()[0][2] == {"A": ["Apollo 11 landed on the Moon on July 20, 1969"]}
+
+
+def test_new_scus_come_last_in_the_order_from_the_first(build):
+    for phrase in ["Apollo 11 landed on the Moon", "Neil Armstrong and Buzz Aldrin", "Michael Collins orbited above"]:
+        build.new_scu("A", phrase)
+    from annotator.models import SCU
+
+    assert list(SCU.objects.filter(pyramid=build.pyramid).order_by("uid").values_list("position", flat=True)) == [0, 1, 2]

@@ -55,7 +55,7 @@ def test_assigning_text_to_scus_repetitions_and_nothing(peer):
     result = peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
     assert result.description == "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1"
     peer.assign("Neil Armstrong was the first man to walk on the Moon", 3)
-    assert peer.assign("Apollo 11 landed", 1).description.endswith("(a repetition)")
+    assert peer.assign("The astronauts returned to Earth", 1).description.endswith("(a repetition)")  # other words
     assert "nothing in the pyramid (weight 0)" in peer.assign("Michael Collins remained in orbit", 0).description
     scores = peer.scores()
     assert (scores.unique_scus, scores.repetitions, scores.non_matching, scores.raw_score) == (2, 1, 1, 7)
@@ -185,3 +185,28 @@ def test_review_after_the_pyramid_changed(peer):
     result = peer.do("mark_reviewed")
     assert result.description == "Reviewed against the changed SCUs (3, 5)"
     assert not PeerAnnotation.objects.get(pk=peer.annotation.pk).needs_review
+
+
+def test_the_same_words_cannot_express_the_same_scu_twice(peer):
+    """Matched again to the same SCU (or to nothing), the same words would count twice: refused.
+    Other words for the same SCU are a repetition, and the same words may express another SCU."""
+    peer.assign("Neil Armstrong was the first man to walk on the Moon", 3)
+    with pytest.raises(RuleBroken, match="already express SCU 3"):
+        peer.assign("Neil Armstrong was the first man", 3)
+    peer.assign("Buzz Aldrin followed him", 0)
+    with pytest.raises(RuleBroken, match="already express nothing in the pyramid"):
+        peer.assign("Aldrin followed", 0)
+    peer.assign("Neil Armstrong", 2)  # the same words, another SCU
+    assert peer.pses() == [(3, ["Neil Armstrong was the first man to walk on the Moon"]), (0, ["Buzz Aldrin followed him"]),
+                           (2, ["Neil Armstrong"])]
+    # Moving a PSE onto an SCU that those words already express is refused too.
+    with pytest.raises(RuleBroken, match="already express SCU 3"):
+        peer.do("move_pse", peer.annotation.pses.get(scu__uid=2).pk, 3)
+
+
+def test_a_part_cannot_repeat_words_of_its_pse(peer):
+    peer.assign("Michael Collins remained in orbit", 4)
+    pse = peer.annotation.pses.get()
+    with pytest.raises(RuleBroken, match="already part of this PSE"):
+        peer.do("add_part", pse.pk, peer.ranges("Michael Collins"))
+    assert peer.pses() == [(4, ["Michael Collins remained in orbit"])]

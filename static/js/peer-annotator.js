@@ -145,34 +145,42 @@
     if (event.target === filter) {
       if (event.key === "Enter") {
         event.preventDefault();
+        if (!editable()) return;
+        const query = filter.value.trim();
         const first = document.querySelector(".scu-pane .scu:not([hidden])");
-        if (first && editable()) assign(first.dataset.uid);
-        // Ready for the next pick: the filter empties and the peer text has the focus again.
-        filter.value = "";
-        filter.dispatchEvent(new Event("input", { bubbles: true }));
-        document.getElementById("peer-text").focus();
+        if (!query) { setStatus("Type part of an SCU's label, its text or its number first.", "error"); return; }
+        if (!first) { setStatus(`No SCU matches “${query}”: nothing was stored.`, "error"); return; }
+        // Once saved, ready for the next pick: the filter empties and the peer text has the focus
+        // again. A refusal leaves the filter as typed.
+        withSelection((selection) => send("assign", { scu: first.dataset.uid, ranges: JSON.stringify([selection.range]) },
+          { uses: selection, saved: () => clearFilter(true) }));
       } else if (event.key === "Escape") {
-        filter.value = "";
-        filter.dispatchEvent(new Event("input", { bubbles: true }));
-        document.getElementById("peer-text").focus();
+        clearFilter(true);
       }
       return;
     }
+    // Enter and Space on a button, a link or a disclosure are theirs, never an assignment.
+    if (event.target.closest("button, a, summary, select, dialog") && ["Enter", " "].includes(event.key)) return;
+    if (event.target.closest("dialog")) return;
     if (event.target.matches("input, textarea") || event.defaultPrevented) return;
     const ctrl = event.ctrlKey || event.metaKey;
     const key = event.key.toLowerCase();
     const run = (fn) => { event.preventDefault(); fn(); };
     if (key === "?") return run(actions.help);
-    if (key === "/") return run(() => filter.focus());
+    if (key === "/") return run(() => { filter.focus(); filter.select(); });  // typing replaces an earlier search
     if (key === "[") return run(() => step(-1));
     if (key === "]") return run(() => step(1));
     if (!editable()) return;
     if (ctrl && key === "z" && !event.shiftKey) return run(actions.undo);
     if (ctrl && (key === "y" || (key === "z" && event.shiftKey))) return run(actions.redo);
     if (ctrl || event.altKey) return;
-    if (key === "enter" && state.scu) return run(() => assign(state.scu));
+    // Enter matches the words to the selected SCU from the peer text (or with nothing focused):
+    // elsewhere Enter belongs to what has the focus.
+    const inText = event.target.id === "peer-text" || event.target === document.body;
+    if (key === "enter" && state.scu && inText) return run(() => assign(state.scu));
     if (key === "0") return run(() => assign(0));
-    if (key === "p" && state.pse) {
+    if (key === "p") {
+      if (!state.pse) return run(() => setStatus("Select the PSE to add a part to first (in the SCU list).", "error"));
       return run(() => withSelection((selection) =>
         send("add_part", { pse: state.pse, ranges: JSON.stringify([selection.range]) }, { uses: selection })));
     }
@@ -188,14 +196,22 @@
     if (key === "escape") { state.pending = null; select(); window.TextSelection.drop(); }
   });
 
+  function clearFilter(focusText) {
+    const filter = document.getElementById("scu-filter");
+    filter.value = "";
+    filter.dispatchEvent(new Event("input", { bubbles: true }));
+    if (focusText) document.getElementById("peer-text").focus();
+  }
+
+  // The filter: a number is that SCU's number (when there is one); anything else is looked for in
+  // the labels, the models' contributor text (data-search) and the PSE text shown.
   document.addEventListener("input", (event) => {
     if (event.target.id !== "scu-filter") return;
     const query = event.target.value.trim().toLowerCase();
+    const byNumber = /^\d+$/.test(query) && document.getElementById(`scu-${query}`) !== null;
     document.querySelectorAll(".scu-pane .scu").forEach((item) => {
-      // By number, by label or by the models' contributor text (data-search), or by the PSE text shown.
-      const number = item.dataset.uid === query;
-      const text = `${item.dataset.search || ""} ${item.textContent.toLowerCase()}`;
-      item.hidden = query !== "" && !number && !text.includes(query);
+      const text = `${item.dataset.search || ""} ${Array.from(item.querySelectorAll(".label, .pse")).map((e) => e.textContent).join(" ").toLowerCase()}`;
+      item.hidden = query !== "" && (byNumber ? item.dataset.uid !== query : !text.includes(query));
     });
     document.querySelectorAll(".scu-pane .tier-name").forEach((name) => { name.hidden = query !== ""; });
   });
@@ -215,7 +231,19 @@
       if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
     }, 0);
   }
-  document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target.id !== "suggestions") refresh(); });
+  // The selection box sits under the peer text: words just selected low in the pane scroll up
+  // above it once the suggestions have come.
+  function keepSelectionInSight() {
+    const selection = peerSelection(), text = document.getElementById("peer-text"), box = document.querySelector(".selection-box");
+    if (!selection || !text || !box) return;
+    const words = window.TextSelection.rangeOf(text, selection.range).getBoundingClientRect();
+    const below = words.bottom - box.getBoundingClientRect().top + 8;
+    if (below > 0) box.closest("section").scrollTop += below;
+  }
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target.id === "suggestions") keepSelectionInSight();
+    else refresh();
+  });
   document.addEventListener("htmx:oobAfterSwap", refresh);
   window.TreeKeys.settle(document.getElementById("scu-list"));
 })();

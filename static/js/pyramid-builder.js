@@ -261,9 +261,15 @@
   document.addEventListener("keydown", (event) => {
     if (!workspace()) return;
     const typing = event.target.matches("input, textarea");
-    if (event.key === "/" && !typing) { event.preventDefault(); document.getElementById("scu-filter").focus(); return; }
-    if (event.key === "?" && !typing) { event.preventDefault(); actions.help(); return; }
-    if (typing || !editable()) return;
+    if (event.key === "/" && !typing) {
+      event.preventDefault();
+      const filter = document.getElementById("scu-filter");
+      filter.focus();
+      filter.select();  // typing replaces an earlier search
+      return;
+    }
+    if (event.key === "?" && !typing && !event.target.closest("dialog")) { event.preventDefault(); actions.help(); return; }
+    if (typing || !editable() || event.target.closest("dialog")) return;
     const ctrl = event.ctrlKey || event.metaKey;
     const key = event.key.toLowerCase();
     const run = (name, ...args) => { event.preventDefault(); actions[name](...args); };
@@ -296,9 +302,8 @@
     const models = document.getElementById("models");
     if (!models) return;
     models.classList.toggle("side-by-side", isSideBySide());
-    const button = document.querySelector("[data-act=layout]");
-    button.setAttribute("aria-pressed", String(!isSideBySide()));
-    button.textContent = "Stacked";
+    // The button says what it does: show the other layout.
+    document.querySelector("[data-act=layout]").textContent = isSideBySide() ? "Show stacked" : "Show side by side";
   }
   applyLayout();
 

@@ -10,6 +10,7 @@ window.TreeKeys = (function () {
 
   const ITEM = "[role=treeitem]";
   let focusedKeys = null;  // the focused item's key and its ancestors' keys, nearest first
+  let focusedAt = 0;  // and its place among the items shown (for when it and its SCU are gone)
 
   const treeOf = (element) => element && element.closest && element.closest("[role=tree]");
   const shown = (item) => item.offsetParent !== null || item.getClientRects().length > 0;
@@ -44,6 +45,7 @@ window.TreeKeys = (function () {
     if (!item || event.target !== item) return;
     settle(treeOf(item), item);
     focusedKeys = keysOf(item);
+    focusedAt = itemsOf(treeOf(item)).indexOf(item);
     item.dispatchEvent(new CustomEvent("tree:focus", { bubbles: true, detail: { item } }));
   });
   document.addEventListener("focusout", (event) => {
@@ -94,6 +96,9 @@ window.TreeKeys = (function () {
       const item = key && document.querySelector(`${ITEM}[data-key="${key}"]`);
       if (item && shown(item)) { focus(item); return; }
     }
+    const tree = document.querySelector("[role=tree]");  // removed: the item now in its place
+    const items = tree ? itemsOf(tree) : [];
+    if (items.length) focus(items[Math.min(focusedAt, items.length - 1)]);
   }
 
   return { settle, focus, restore, items: itemsOf };

@@ -20,7 +20,10 @@ window.WorkspaceActions = (function () {
     const status = document.getElementById("status");
     if (!status) return;
     status.className = `status ${level}`;
-    status.textContent = text;
+    const message = document.createElement("span");
+    message.className = "message-text";
+    message.textContent = message.title = text;
+    status.replaceChildren(message);
     if (retry && last) addRetry(status);
   }
 
@@ -30,21 +33,41 @@ window.WorkspaceActions = (function () {
     button.className = "retry";
     button.textContent = "Retry";
     const again = last;
-    button.addEventListener("click", () => send(again.action, again.values, { uses: again.uses }));
+    button.addEventListener("click", () => send(again.action, again.values, { uses: again.uses, saved: again.saved }));
     status.append(" ", button);
   }
 
   // `uses`: the kept text selection the action stores; once saved, those words are used up.
-  function send(action, values = {}, { uses = null } = {}) {
+  // `saved`: what to do once the action is saved (not if it is refused).
+  function send(action, values = {}, { uses = null, saved = null } = {}) {
     const box = workspace();
     const url = box.dataset.editUrl.replace("ACTION", action);
-    last = inFlight = { action, values, uses, url };
+    last = inFlight = { action, values, uses, saved, url, focus: focusOf(document.activeElement) };
     setStatus("Saving…", "saving");
     const version = box.querySelector("[data-version]").dataset.version;
     htmx.ajax("POST", url, {
       target: "#workspace", swap: "outerHTML", values: Object.assign({ version }, values),
       headers: { "X-CSRFToken": csrfToken() },
     });
+  }
+
+  // -- the keyboard's place: an answer may replace what had the focus (a text reshaded, a button
+  //    redrawn); the focus then goes back to its like, or to the SCU list, never to the page ------
+  function focusOf(element) {
+    if (!element || element === document.body) return null;
+    const text = element.closest(".text[data-summary]");
+    if (text) return `.text[data-summary="${text.dataset.summary}"]`;
+    if (element.dataset && element.dataset.act) return `[data-act="${element.dataset.act}"]`;
+    return null;  // in a tree: static/js/tree-keys.js puts it back
+  }
+
+  function refocus(selector) {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const like = selector && document.querySelector(selector);
+    if (like && !like.disabled) { like.focus({ preventScroll: true }); return; }
+    const stop = document.querySelector("[role=tree] [role=treeitem][tabindex='0']");
+    if (stop) stop.focus({ preventScroll: true });
   }
 
   // -- what the annotator was doing, kept across a whole-workspace answer --------------------------
@@ -94,7 +117,10 @@ window.WorkspaceActions = (function () {
     const { requestConfig, pathInfo } = event.detail;
     if (!done || String(requestConfig.verb).toLowerCase() !== "post" || !pathInfo.requestPath.startsWith(done.url)) return;
     inFlight = null;
-    if (done.uses && event.detail.xhr.status >= 200 && event.detail.xhr.status < 300) window.TextSelection.used(done.uses);
+    if (done.focus !== undefined) setTimeout(() => setTimeout(() => refocus(done.focus), 0), 0);  // after the page's own refresh
+    if (event.detail.xhr.status < 200 || event.detail.xhr.status >= 300) return;
+    if (done.uses) window.TextSelection.used(done.uses);
+    if (done.saved) done.saved();
   });
   document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
   document.addEventListener("htmx:responseError", (event) =>

@@ -121,13 +121,19 @@ def peer_page(page, url: str) -> None:
     page.goto(url)
     timed = Timings(page)
 
-    for _ in range(ROUNDS):
-        drag_select(page, "peer", "118 sailors")
+    # Other words each round: the same words cannot express the same SCU twice.
+    clicked = ["118 sailors", "the sunken nuclear submarine", "a top government official", "Deputy Prime Minister",
+               "the salvage mission", "told lawmakers", "a contract", "initialed Saturday", "not name the company",
+               "the retrieval work"]
+    typed = ["Norwegian company", "Ilya Klebanov", "Russia will hire", "retrieve the remains", "said Wednesday",
+             "who is overseeing", "would begin before", "could be finished", "next month", "cautioned that"]
+    for round_ in range(ROUNDS):
+        drag_select(page, "peer", clicked[round_])
         page.locator("#suggestions li").first.wait_for()
         timed("peer: match by a click on an SCU", "Matched", lambda: click(page, page.locator("#scu-list .tier .scu-row").first))
         timed("peer: undo (Ctrl+Z)", "Undid", lambda: press(page, "Control+z"))
         timed("peer: redo (Ctrl+Y)", "Redid", lambda: press(page, "Control+y"))
-        drag_select(page, "peer", "Norwegian company")
+        drag_select(page, "peer", typed[round_])
         page.locator("#suggestions li").first.wait_for()
         press(page, "/")
         type_text(page, "kursk")

@@ -135,12 +135,15 @@ def arrow_to(page, selector: str, key: str = "ArrowDown", limit: int = 200) -> N
     raise AssertionError(f"{key} never reached {selector}")
 
 
-def select_with_keys(page, text: str, last_word: str, limit: int = 60) -> None:
-    """Select from the start of a text with the keyboard only: Tab into it, Ctrl+Home, then
-    Shift+Ctrl+Right word by word until the selection ends with `last_word` (how many steps a
-    word with punctuation takes is the browser's business)."""
-    tab_to(page, text)
+def select_with_keys(page, text: str, last_word: str, limit: int = 60, after_words: int = 0,
+                     backwards: bool = False) -> None:
+    """Select with the keyboard only: Tab into a text, Ctrl+Home, Ctrl+Right past `after_words`
+    words, then Shift+Ctrl+Right word by word until the selection ends with `last_word` (how many
+    steps a word with punctuation takes is the browser's business). `backwards`: Shift+Tab to it."""
+    tab_to(page, text, backwards=backwards)
     press(page, "Control+Home")
+    for _ in range(after_words):
+        press(page, "Control+ArrowRight")
     for _ in range(limit):
         if page.evaluate("() => window.getSelection().toString()").strip().rstrip(",.;").endswith(last_word):
             return

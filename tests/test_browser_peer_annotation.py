@@ -215,6 +215,7 @@ def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_ser
     human.type_text(page, "first person")
     human.press(page, "Enter")
     assert human.eventually(lambda: stored_pses(pk)) == [(3, "Neil Armstrong was the first man to walk on the Moon")]
+    status(page, "to SCU 3")
 
     # The next pick stores the next words, never the previous action's.
     select(page, "Buzz Aldrin followed him")
@@ -223,6 +224,7 @@ def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_ser
     human.press(page, "Enter")
     assert human.eventually(lambda: len(stored_pses(pk)) == 2 and stored_pses(pk)) == [
         (3, "Neil Armstrong was the first man to walk on the Moon"), (2, "Buzz Aldrin followed him")]
+    status(page, "to SCU 2")
     # Used words are not used again: "/", a label, Enter with nothing newly selected stores nothing.
     human.press(page, "/")
     human.type_text(page, "collins")
@@ -296,22 +298,27 @@ def test_annotating_with_the_keyboard_only(browser_page, live_server, demo, anno
     assert outline == "rgb(31, 95, 168)"  # a visible focus (#1f5fa8 on white: 6.3:1)
     human.arrow_to(page, "#scu-1")
     human.press(page, "Enter")
+    status(page, "to SCU 1")
     assert human.eventually(lambda: stored_pses(pk)) == [(1, "Apollo 11 landed on the Moon in July 1969")]
-    # Into SCU 1's PSE, and move it to SCU 3 (v, ↓ to SCU 3, Enter).
-    assert page.evaluate("() => document.activeElement.id") == "scu-1"
+    # Into SCU 1's PSE (once the page shows it), and move it to SCU 3 (v, ↓ to SCU 3, Enter).
+    expect(page.locator("#scu-1 .pse")).to_have_count(1)
+    expect(page.locator("#scu-1")).to_be_focused()
     human.press(page, "ArrowRight")
-    assert page.evaluate("() => document.activeElement.matches('.pse')")
+    expect(page.locator("#scu-1 .pse")).to_be_focused()
     human.press(page, "v")
     expect(page.locator("#status")).to_contain_text("Choose the SCU")
     human.arrow_to(page, "#scu-3")
     human.press(page, "Enter")
+    status(page, "Moved a PSE from SCU 1 to SCU 3")
     assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])
     # Remove it from the keyboard, and undo that.
     human.tab_to(page, "#scu-list [role=treeitem]")
     human.arrow_to(page, ".pse")
     human.press(page, "Delete")
+    status(page, "Removed a PSE of SCU 3")
     assert human.eventually(lambda: stored_pses(pk) == [])
     human.press(page, "Control+z")
+    status(page, "Undid")
     assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])
 
 

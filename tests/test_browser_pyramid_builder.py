@@ -358,6 +358,11 @@ def select_by_keyboard(page, author, phrase):
     expect(page.locator("#selection")).to_contain_text(phrase)
 
 
+def saved(page, text):
+    """Wait, as a person does, to see the page say the action was saved."""
+    expect(page.locator("#status")).to_contain_text(text)
+
+
 def focus_visible(page):
     """The focused element's outline: style, width and colour (the focus must be visible, >= 3:1)."""
     return page.evaluate("""() => { const s = getComputedStyle(document.activeElement.matches('.scu') ?
@@ -374,6 +379,7 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
 
     select_by_keyboard(page, "A", "Apollo 11 landed on the Moon")
     human.press(page, "n")
+    saved(page, "New SCU 1")
     assert human.eventually(lambda: build.state()) == [(1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})]
     # The text was reshaded (swapped): the focus is back in it, not on the page.
     expect(page.locator(".text[data-author='A']")).to_be_focused()
@@ -387,6 +393,7 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     assert page.evaluate("() => document.activeElement.id") == "scu-1"
     assert focus_visible(page) == ["solid", "2px", "rgb(31, 95, 168)"]
     human.press(page, "a")
+    saved(page, "Added a contributor from model B to SCU 1")
     assert human.eventually(lambda: len(build.state()[0][2]) == 2)
     # Into the SCU, down to model B's contributor, split it off into SCU 2.
     human.press(page, "ArrowRight")
@@ -394,6 +401,7 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     human.press(page, "ArrowDown")
     assert "B" in page.evaluate("() => document.activeElement.textContent")
     human.press(page, "s")
+    saved(page, "into new SCU 2")
     assert human.eventually(lambda: len(build.state()) == 2 and build.state()[1][2]) == {"B": ["On July 20, 1969"]}
     # Move it back with v, ↑ to SCU 1, Enter.
     human.tab_to(page, "#scu-list [role=treeitem]")
@@ -406,23 +414,35 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     expect(page.locator("#status")).to_contain_text("Choose the SCU")
     human.arrow_to(page, "#scu-1", key="ArrowUp")
     human.press(page, "Enter")
+    saved(page, "Moved a model B contributor from SCU 2 to SCU 1")
     assert human.eventually(lambda: len(build.state()) == 1 and sorted(build.state()[0][2])) == ["A", "B"]
     # Relabel from model B's contributor (t), then by typing (l), then remove B's contributor.
     human.press(page, "ArrowRight")
     while "B" not in page.evaluate("() => document.activeElement.textContent.trim().slice(0, 2)"):
         human.press(page, "ArrowDown")
     human.press(page, "t")
+    saved(page, "Relabelled SCU 1 from a contributor")
     assert human.eventually(lambda: build.state()[0][1] == "On July 20, 1969")
     human.press(page, "Delete")
+    saved(page, "Removed the model B contributor of SCU 1")
     assert human.eventually(lambda: sorted(build.state()[0][2]) == ["A"])
+    # Another part of model A's contributor: words further on in A, then a on the contributor.
+    human.select_with_keys(page, ".text[data-author='A']", "1969", after_words=6, backwards=True)
+    expect(page.locator("#selection")).to_contain_text("on July 20, 1969")
+    human.tab_to(page, "#scu-list [role=treeitem]")
+    human.arrow_to(page, ".contributor")
+    human.press(page, "a")
+    saved(page, "Added a part to the model A contributor of SCU 1")
+    assert human.eventually(lambda: build.state()[0][2] == {"A": ["Apollo 11 landed on the Moon", "on July 20, 1969"]})
     human.tab_to(page, "#scu-list [role=treeitem]")
     human.press(page, "Home")
     human.press(page, "l")
     human.press(page, "Control+a")
     human.type_text(page, "Apollo 11 landed")
     human.press(page, "Enter")
+    saved(page, "Relabelled SCU 1 “Apollo 11 landed”")
     assert human.eventually(lambda: build.state()[0][1] == "Apollo 11 landed")
-    assert page.evaluate("() => document.activeElement.id") == "scu-1"  # the focus stays for the next key
+    expect(page.locator("#scu-1")).to_be_focused()  # the focus stays for the next key
 
 
 def test_dragging_an_scu_reorders_and_shift_drop_merges(browser_page, live_server, started):

@@ -50,8 +50,8 @@ class StaleVersion(EditError):
 
     def __init__(self, current_version: int, record: str = "pyramid"):
         super().__init__(
-            f"This {record} was changed elsewhere (another tab or another person) since you loaded it. "
-            "Nothing was saved; the page now shows the current state."
+            f"Not saved: this {record} was changed elsewhere (another tab or person); "
+            "it is shown here as it now is."
         )
         self.current_version = current_version
 

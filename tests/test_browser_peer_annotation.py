@@ -216,6 +216,9 @@ def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_ser
     human.press(page, "Enter")
     assert human.eventually(lambda: stored_pses(pk)) == [(3, "Neil Armstrong was the first man to walk on the Moon")]
     status(page, "to SCU 3")
+    # The SCU matched is the one selected now: its words light up, in the peer text too.
+    expect(page.locator("#scu-3")).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("#peer-text mark.highlight")).to_have_text("Neil Armstrong was the first man to walk on the Moon")
 
     # The next pick stores the next words, never the previous action's.
     select(page, "Buzz Aldrin followed him")
@@ -274,7 +277,7 @@ def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_
     human.press(page, "/")
     human.type_text(page, "collins")
     human.press(page, "Enter")
-    status(page, "This annotation was changed elsewhere")
+    status(page, "Not saved: this annotation was changed elsewhere")
     expect(page.locator("#scu-0 .count")).to_have_text("×1")  # the current state is shown
     expect(page.locator("#scu-filter")).to_have_value("collins")  # as typed: a refusal keeps it
     expect(page.locator("#selection")).to_contain_text("Michael Collins remained in orbit")
@@ -384,7 +387,7 @@ def test_the_filter_finds_an_scu_by_its_number_and_says_when_nothing_matches(bro
     human.press(page, "Enter")
     status(page, "No SCU matches “zzz”")
     human.press(page, "Control+a")
-    human.type_text(page, "4")  # SCU 4's number (weight-4 SCUs come first in the list)
+    human.type_text(page, "#4")  # SCU 4's number as the list shows it (weight-4 SCUs come first in the list)
     expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
     human.press(page, "Enter")
     assert human.eventually(lambda: stored_pses(pk)) == [(4, "Michael Collins remained in orbit")]

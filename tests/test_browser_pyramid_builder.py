@@ -488,3 +488,31 @@ def test_the_selected_scus_words_stand_out_whatever_their_shade(browser_page, li
     expect(selected.first).to_be_visible()
     assert set(selected.evaluate_all(shade)) == {"rgb(143, 193, 255)"}
     assert page.locator(".text mark.highlight.t1, .text mark.highlight.overlap").count() > 0
+
+
+def test_a_new_scu_stays_the_one_edited_after_its_label(browser_page, live_server, started):
+    """After n, l and Enter, the selection once went back to the SCU clicked before (the tree's
+    Tab stop), and the next comment landed there."""
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
+    you = Annotator(page)
+    you.click_scu(1)
+    you.select("D", "Hundreds of millions of people watched on television")
+    you.key("n", "New SCU 3")
+    human.press(page, "l")
+    expect(page.locator("input.edit-label")).to_have_attribute("aria-label", "Label of SCU 3")
+    you.type_label("Millions watched on TV")
+    saved(page, "Relabelled SCU 3")
+    human.press(page, "c")
+    expect(page.locator("input.edit-comment")).to_have_attribute("aria-label", "Comment on SCU 3")
+    you.type_label("B says 600 million")
+    saved(page, "Commented on SCU 3")
+    from annotator.models import SCU
+
+    assert dict(SCU.objects.filter(pyramid=started.pyramid).values_list("uid", "comment")) == {1: "", 2: "", 3: "B says 600 million"}
+    # The search: Enter goes to the first SCU found.
+    human.press(page, "/")
+    human.type_text(page, "millions")
+    human.press(page, "Enter")
+    expect(page.locator("#scu-3")).to_be_focused()

@@ -44,8 +44,10 @@
     if (!selection) { setStatus("Select some words of the peer summary first: nothing was stored.", "error"); return; }
     what(selection);
   }
-  const assign = (uid) => withSelection((selection) =>
-    send("assign", { scu: uid, ranges: JSON.stringify([selection.range]) }, { uses: selection }));
+  // Once matched, the SCU is the one selected (its contributors shown in the models).
+  const assign = (uid, then = null) => withSelection((selection) =>
+    send("assign", { scu: uid, ranges: JSON.stringify([selection.range]) },
+      { uses: selection, saved: () => { state.scu = String(uid); state.pse = state.part = null; if (then) then(); } }));
 
   // -- picking SCUs and stepping through their contributors in the models -------------------------
   function marksOf(uid) {
@@ -70,7 +72,10 @@
       markSelected(partItem || pseItem || item || null, pane);
     }
     const marks = item ? marksOf(state.scu) : [];
-    mark("highlight", marks);
+    // Its words light up in the models and in the peer text alike.
+    const inPeer = item ? Array.from(document.querySelectorAll("#peer-text mark[data-scus]"))
+      .filter((m) => m.dataset.scus.split(" ").includes(state.scu)) : [];
+    mark("highlight", marks.concat(inPeer));
     if (!same || !marks.length) mark("current", []);
     if (item && follow) step(1);
   }
@@ -152,8 +157,7 @@
         if (!first) { setStatus(`No SCU matches “${query}”: nothing was stored.`, "error"); return; }
         // Once saved, ready for the next pick: the filter empties and the peer text has the focus
         // again. A refusal leaves the filter as typed.
-        withSelection((selection) => send("assign", { scu: first.dataset.uid, ranges: JSON.stringify([selection.range]) },
-          { uses: selection, saved: () => clearFilter(true) }));
+        assign(first.dataset.uid, () => clearFilter(true));
       } else if (event.key === "Escape") {
         clearFilter(true);
       }
@@ -207,7 +211,7 @@
   // the labels, the models' contributor text (data-search) and the PSE text shown.
   document.addEventListener("input", (event) => {
     if (event.target.id !== "scu-filter") return;
-    const query = event.target.value.trim().toLowerCase();
+    const query = event.target.value.trim().toLowerCase().replace(/^#(?=\d+$)/, "");  // "#12" as the list shows it
     const byNumber = /^\d+$/.test(query) && document.getElementById(`scu-${query}`) !== null;
     document.querySelectorAll(".scu-pane .scu").forEach((item) => {
       const text = `${item.dataset.search || ""} ${Array.from(item.querySelectorAll(".label, .pse")).map((e) => e.textContent).join(" ").toLowerCase()}`;

@@ -261,6 +261,14 @@
   document.addEventListener("keydown", (event) => {
     if (!workspace()) return;
     const typing = event.target.matches("input, textarea");
+    if (event.target.id === "scu-filter" && event.key === "Enter") {  // to the first SCU found
+      event.preventDefault();
+      const first = document.querySelector("#scu-list > .scu:not([hidden])");
+      if (!first) { setStatus(`No SCU matches “${event.target.value.trim()}”.`, "error"); return; }
+      select({ scu: first.dataset.uid, open: true });
+      window.TreeKeys.focus(first);
+      return;
+    }
     if (event.key === "/" && !typing) {
       event.preventDefault();
       const filter = document.getElementById("scu-filter");

@@ -66,7 +66,8 @@ window.WorkspaceActions = (function () {
     if (active && active !== document.body && active.isConnected) return;
     const like = selector && document.querySelector(selector);
     if (like && !like.disabled) { like.focus({ preventScroll: true }); return; }
-    const stop = document.querySelector("[role=tree] [role=treeitem][tabindex='0']");
+    const stop = document.querySelector("[role=tree] [role=treeitem][aria-selected=true]")
+      || document.querySelector("[role=tree] [role=treeitem][tabindex='0']");
     if (stop) stop.focus({ preventScroll: true });
   }
 
@@ -135,9 +136,11 @@ window.WorkspaceActions = (function () {
   }
 
   // The one element of `scope` with aria-selected="true" (none when `element` is null).
+  // The selected item also takes the tree's Tab stop: the keyboard comes back to what is selected.
   function markSelected(element, scope) {
     scope.querySelectorAll("[aria-selected]").forEach((el) => { if (el !== element) el.removeAttribute("aria-selected"); });
     if (element && element.getAttribute("aria-selected") !== "true") element.setAttribute("aria-selected", "true");
+    if (element && element.matches("[role=treeitem]") && window.TreeKeys) window.TreeKeys.settle(element.closest("[role=tree]"), element);
   }
 
   return { send, setStatus, mark, markSelected };

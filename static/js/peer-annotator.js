@@ -50,8 +50,8 @@
       { uses: selection, saved: () => { state.scu = String(uid); state.pse = state.part = null; if (then) then(); } }));
 
   // -- picking SCUs and stepping through their contributors in the models -------------------------
-  function marksOf(uid) {
-    return Array.from(document.querySelectorAll(".model-text mark[data-scus]")).filter((m) => m.dataset.scus.split(" ").includes(uid));
+  function marksOf(uid, where = ".model-text") {
+    return Array.from(document.querySelectorAll(`${where} mark[data-scus]`)).filter((m) => m.dataset.scus.split(" ").includes(uid));
   }
 
   const { mark, markSelected } = window.WorkspaceActions;
@@ -73,9 +73,7 @@
     }
     const marks = item ? marksOf(state.scu) : [];
     // Its words light up in the models and in the peer text alike.
-    const inPeer = item ? Array.from(document.querySelectorAll("#peer-text mark[data-scus]"))
-      .filter((m) => m.dataset.scus.split(" ").includes(state.scu)) : [];
-    mark("highlight", marks.concat(inPeer));
+    mark("highlight", item ? marks.concat(marksOf(state.scu, "#peer-text")) : []);
     if (!same || !marks.length) mark("current", []);
     if (item && follow) step(1);
   }

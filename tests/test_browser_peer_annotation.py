@@ -35,6 +35,13 @@ def select(page, phrase):
     expect(page.locator("#selection")).to_contain_text(f"Selected: “{phrase}”")
 
 
+def match_by_click(page, phrase, uid):
+    """Drag over peer words, press on the SCU they express, and see the page say it is saved."""
+    select(page, phrase)
+    human.click(page, f"#scu-{uid} .scu-row")
+    status(page, f"to SCU {uid}")
+
+
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
 def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotation_url):
     from annotator.models import PeerAnnotation
@@ -81,9 +88,7 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     status(page, "to nothing in the pyramid")
 
     # A discontinuous PSE: a part added to the selected PSE (p).
-    select(page, "The astronauts")
-    human.click(page, "#scu-5 .scu-row")
-    status(page, "to SCU 5")
+    match_by_click(page, "The astronauts", 5)
     human.click(page, "#scu-5 .pse")
     select(page, "with lunar rock samples")
     human.press(page, "p")
@@ -240,12 +245,8 @@ def test_pses_can_be_removed_after_undo_and_redo(browser_page, live_server, demo
     pk, url = annotation_url
     page = browser_page
     open_annotation(page, live_server, url)
-    select(page, "Apollo 11 landed on the Moon in July 1969")
-    human.click(page, "#scu-1 .scu-row")
-    status(page, "to SCU 1")
-    select(page, "Michael Collins remained in orbit")
-    human.click(page, "#scu-4 .scu-row")
-    status(page, "to SCU 4")
+    match_by_click(page, "Apollo 11 landed on the Moon in July 1969", 1)
+    match_by_click(page, "Michael Collins remained in orbit", 4)
     human.press(page, "Control+z")
     status(page, "Undid")
     human.press(page, "Control+y")

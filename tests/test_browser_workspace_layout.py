@@ -48,6 +48,14 @@ def d0640(shared_data, demo):
     }
 
 
+WEIGHTS_READABLE = """() => Array.from(document.querySelectorAll("#scu-list .scu-row .weight")).slice(0, 20).every((badge) => {
+  // The number inside its badge (a hanging indent once pushed it out, leaving empty boxes).
+  const range = document.createRange(); range.selectNodeContents(badge);
+  const text = range.getBoundingClientRect(), box = badge.getBoundingClientRect();
+  return text.width > 0 && text.left >= box.left - 1 && text.right <= box.right + 1;
+})"""
+
+
 def page_does_not_scroll(page):
     return page.evaluate("() => document.scrollingElement.scrollHeight <= innerHeight + 1")
 
@@ -66,6 +74,7 @@ def test_the_builder_fits_the_screen(browser_page, live_server, d0640):
     open_to_edit(page, live_server, f"/pyramids/{d0640['pyramid']}/")
     assert page.evaluate(IN_SIGHT, "#models article.summary") >= 2
     assert page.evaluate(ROWS_IN_SIGHT, "#scu-list > .scu > .scu-row") >= 10
+    assert page.evaluate(WEIGHTS_READABLE)
 
 
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
@@ -75,6 +84,7 @@ def test_the_peer_page_fits_the_screen(browser_page, live_server, d0640):
     open_to_edit(page, live_server, f"/annotations/{d0640['annotation']}/")
     assert page.evaluate(IN_SIGHT, "#peer-text") == 1 and page.evaluate(IN_SIGHT, ".models-pane article.summary") >= 1
     assert page.evaluate(ROWS_IN_SIGHT, "#scu-list .scu .scu-row") >= 10
+    assert page.evaluate(WEIGHTS_READABLE)
     assert page.locator("#score-strip").is_visible() and page.locator("#score-strip").bounding_box()["y"] < 200
     # The last words of the peer: their suggestions show beside them, in sight, without scrolling.
     last = page.locator("#peer-text").inner_text().strip().split(".")[-2].strip().split()[-3:]

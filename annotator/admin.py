@@ -6,6 +6,7 @@ from django.db.models import Count
 from .models import (
     PSE,
     SCU,
+    ArchiveJob,
     Assignment,
     Collection,
     Contributor,
@@ -219,6 +220,20 @@ class ImportJobAdmin(admin.ModelAdmin):
     exclude = ["content"]
     readonly_fields = ["collection", "kind", "file_name", "options", "status", "total", "done", "report",
                        "created_by", "created_at", "finished_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(ArchiveJob)
+class ArchiveJobAdmin(admin.ModelAdmin):
+    """Read-only: archive jobs are made by the collection pages and the API, and run by the worker."""
+
+    list_display = ["file_name", "kind", "collection", "status", "done", "total", "created_by", "created_at"]
+    list_filter = ["kind", "status"]
+    exclude = ["content"]
+    readonly_fields = ["kind", "collection", "name", "file_name", "status", "total", "done", "report", "created_by",
+                       "created_at", "finished_at"]
 
     def has_add_permission(self, request):
         return False

@@ -75,7 +75,7 @@ def new_pyramid(docset: Docset, user, name: str | None = None) -> Pyramid:
     if len(models) < 2:
         raise RuleBroken(f"Docset {docset.name} needs at least two model summaries to build a pyramid.")
     pyramid = Pyramid.objects.create(
-        docset=docset, name=name or f"{docset.name}-{user.username}", created_by=user,
+        docset=docset, name=name or Pyramid.free_name(docset.id, f"{docset.name}-{user.username}"), created_by=user,
     )
     PyramidModel.objects.bulk_create(
         PyramidModel(pyramid=pyramid, summary=model, position=i) for i, model in enumerate(models)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import zipfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Iterator
 
 from django.db.models import Count
 
+from .ducview.layout import author_of
 from .ducview.names import export_note
 from .ducview.reader import NON_MATCHING_UID, Contributor, Part, PeerAnnotationDocument, PyramidDocument, Scu
 from .ducview.writer import write_peer_annotation, write_pyramid
@@ -21,6 +24,20 @@ def grouped(queryset, key: str) -> dict[int, list]:
     for record in queryset:
         groups[getattr(record, key)].append(record)
     return groups
+
+
+# What DUCView's startDocumentRegEx is for pyramids made in the app: it matches the headers below,
+# so that DUCView 1.4 counts their models (X_a) as it does for NIST's files.
+GENERATED_HEADER_REGEX = r"-{15,}\n[^\n]+\n-{15,}\n"
+
+
+def header_name(summary, docset_name: str) -> str:
+    """The name a generated header gives a model: its own if an import reads its author back from
+    it (annotator.ducview.layout), else the app's D0601.model.A form."""
+    for name in (summary.name, f"{docset_name}.model.{summary.author}"):
+        if name and "\n" not in name and author_of(name, 0) == summary.author:
+            return name
+    return summary.author
 
 
 def generated_header(position: int, count: int, name: str) -> str:
@@ -39,7 +56,7 @@ class ExportedPyramid:
 
 def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
     """Build the DUCView document of each pyramid, in six queries for all of them."""
-    pyramids = list(pyramids)
+    pyramids = list(pyramids.select_related("docset") if hasattr(pyramids, "select_related") else pyramids)
     ids = [p.id for p in pyramids]
     links = grouped(
         PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"),
@@ -61,8 +78,12 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
     for pyramid in pyramids:
         pieces, offsets = [], {}
         position = 0
+        regex = pyramid.start_document_regex
         for i, link in enumerate(links[pyramid.id]):
-            header = link.header or generated_header(i, len(links[pyramid.id]), link.summary.name or link.summary.author)
+            header = link.header
+            if not header:
+                header = generated_header(i, len(links[pyramid.id]), header_name(link.summary, pyramid.docset.name))
+                regex = regex or GENERATED_HEADER_REGEX
             position += len(header)
             offsets[link.summary_id] = position
             pieces.append(header + link.summary.text)
@@ -84,7 +105,7 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
                 document_contributors.append(Contributor(label="", comment=contributor.comment or None, parts=parts))
             document_scus.append(Scu(uid=scu.uid, label=scu.label, comment=scu.comment or None, contributors=document_contributors))
         result[pyramid.id] = ExportedPyramid(
-            document=PyramidDocument(text=text, start_document_regex=pyramid.start_document_regex or None, scus=document_scus),
+            document=PyramidDocument(text=text, start_document_regex=regex or None, scus=document_scus),
             uid_of_scu={scu.id: scu.uid for scu in scus[pyramid.id]},
             ducview_weights={scu.uid: scu.n for scu in scus[pyramid.id]},
         )
@@ -124,11 +145,27 @@ def peer_annotation_documents(annotations, pyramids: dict[int, ExportedPyramid])
     return result
 
 
+PYRAMID_FOLDER, PAN_FOLDER = "allpyramids", "allpans"  # NIST's package layout, which import_ducview reads back
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    path: str  # inside the export, e.g. "allpyramids/D0601.pyr"
+    data: bytes
+    is_pyramid: bool
+
+
 @dataclass
 class ExportReport:
     pyramids: int = 0
     peer_annotations: int = 0
     files: list[Path] = field(default_factory=list)
+
+    def count(self, file: ExportedFile) -> None:
+        if file.is_pyramid:
+            self.pyramids += 1
+        else:
+            self.peer_annotations += 1
 
 
 def _unique_name(name: str, taken: set[str], record_id: int) -> str:
@@ -139,8 +176,9 @@ def _unique_name(name: str, taken: set[str], record_id: int) -> str:
     return name
 
 
-def export_collection(collection: Collection, out_dir: Path, docset: str | None = None) -> ExportReport:
-    """Write allpyramids/*.pyr and allpans/*.pan (NIST's package layout) under out_dir."""
+def exported_files(collection: Collection, docset: str | None = None) -> Iterator[ExportedFile]:
+    """The DUCView files of a collection (or one docset): allpyramids/*.pyr, then allpans/*.pan,
+    one at a time; the records are read first, in the same few queries whatever their number."""
     pyramids = Pyramid.objects.filter(docset__collection=collection).select_related("docset")
     annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).select_related(
         "peer", "pyramid__docset", "annotator"
@@ -148,28 +186,51 @@ def export_collection(collection: Collection, out_dir: Path, docset: str | None 
     if docset:
         pyramids = pyramids.filter(docset__name=docset)
         annotations = annotations.filter(pyramid__docset__name=docset)
-    pyramids, annotations = list(pyramids), list(annotations)
+    pyramids = list(pyramids)  # the models' orderings: docset, name; pyramid, peer, annotator
+    annotations = list(annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id"))
     exported = pyramid_documents(pyramids)
     peer_documents = peer_annotation_documents(annotations, exported)
 
-    report = ExportReport()
-    (out_dir / "allpyramids").mkdir(parents=True, exist_ok=True)
-    (out_dir / "allpans").mkdir(parents=True, exist_ok=True)
     taken: set[str] = set()
     for pyramid in pyramids:
         name = pyramid.source_name if pyramid.source_name.endswith(".pyr") else f"{pyramid.name}.pyr"
-        path = out_dir / "allpyramids" / _unique_name(name, taken, pyramid.id)
-        path.write_bytes(write_pyramid(exported[pyramid.id].document, export_note(pyramid.docset.name)))
-        report.files.append(path)
-        report.pyramids += 1
+        yield ExportedFile(
+            f"{PYRAMID_FOLDER}/{_unique_name(name, taken, pyramid.id)}",
+            write_pyramid(exported[pyramid.id].document, export_note(pyramid.docset.name)),
+            is_pyramid=True,
+        )
     for annotation in annotations:
         annotator = annotation.annotator_code or (annotation.annotator.username if annotation.annotator else "")
         name = annotation.source_name or f"{annotation.pyramid.docset.name}.{annotation.peer.author}.pan"
-        path = out_dir / "allpans" / _unique_name(name, taken, annotation.id)
         note = export_note(annotation.pyramid.docset.name, annotation.peer.author, annotator)
-        path.write_bytes(
-            write_peer_annotation(peer_documents[annotation.id], exported[annotation.pyramid_id].ducview_weights, note)
+        yield ExportedFile(
+            f"{PAN_FOLDER}/{_unique_name(name, taken, annotation.id)}",
+            write_peer_annotation(peer_documents[annotation.id], exported[annotation.pyramid_id].ducview_weights, note),
+            is_pyramid=False,
         )
+
+
+def export_collection(collection: Collection, out_dir: Path, docset: str | None = None) -> ExportReport:
+    """Write allpyramids/*.pyr and allpans/*.pan (NIST's package layout) under out_dir."""
+    report = ExportReport()
+    for folder in (PYRAMID_FOLDER, PAN_FOLDER):
+        (out_dir / folder).mkdir(parents=True, exist_ok=True)
+    for file in exported_files(collection, docset):
+        path = out_dir / file.path
+        path.write_bytes(file.data)
         report.files.append(path)
-        report.peer_annotations += 1
+        report.count(file)
+    return report
+
+
+def export_zip(collection: Collection, out: IO[bytes], docset: str | None = None) -> ExportReport:
+    """The same files as export_collection, in a zip written to `out` (the same folders at its
+    root: unpacked, it is what export_ducview writes; the browser's import reads it as it is)."""
+    report = ExportReport()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for folder in (PYRAMID_FOLDER, PAN_FOLDER):
+            archive.writestr(f"{folder}/", b"")
+        for file in exported_files(collection, docset):
+            archive.writestr(file.path, file.data)
+            report.count(file)
     return report

@@ -9,7 +9,9 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group
 
 from . import assignments
+from .ducview.names import system_id
 from .models import Assignment, Collection, Docset, Membership, Pyramid, Role, Summary
+from .uploads import normalize_newlines
 
 User = get_user_model()
 
@@ -54,13 +56,18 @@ class SummaryForm(forms.ModelForm):
         self.docset = docset
 
     def clean_text(self):
-        text = self.cleaned_data["text"].replace("\r\n", "\n")  # what a browser sends for a line break
+        text = normalize_newlines(self.cleaned_data["text"])  # a browser sends CRLF for a line break
         if not text.strip():
             raise forms.ValidationError("The text is empty.")
         return text
 
+    def clean_author(self):
+        return self.cleaned_data["author"].strip()
+
     def clean(self):
         data = super().clean()
+        if data.get("kind") == Summary.Kind.PEER and data.get("author"):
+            data["author"] = system_id(data["author"])  # "06" and "6" are one system
         if data.get("kind") and data.get("author") and self.docset.summaries.filter(
             kind=data["kind"], author=data["author"]
         ).exists():
@@ -109,17 +116,25 @@ class SummaryUploadForm(forms.Form):
 
 
 class DucviewImportForm(forms.Form):
-    file = forms.FileField(help_text="A .pyr or .pan file, or a .zip of them.")
+    files = MultipleFileField(label="Files", help_text=".pyr and .pan files (choose as many as you like), or one .zip of them.")
     docset = forms.CharField(required=False, help_text="Docset of every file, if their names do not say it.")
     peer = forms.CharField(required=False, help_text="Peer of every .pan, if their names do not say it.")
     annotator = forms.CharField(required=False, help_text="Annotator id of every .pan, if their names do not say it.")
 
-    def clean_file(self):
-        file = self.cleaned_data["file"]
-        _check_sizes([file])
-        if not file.name.lower().endswith((".pyr", ".pan", ".zip")):
-            raise forms.ValidationError(f"{file.name}: expected a .pyr, .pan or .zip file.")
-        return file
+    def clean_files(self):
+        files = self.cleaned_data["files"]
+        _check_sizes(files)
+        wrong = [f.name for f in files if not f.name.lower().endswith((".pyr", ".pan", ".zip"))]
+        if wrong:
+            raise forms.ValidationError(f"{', '.join(wrong)}: expected .pyr or .pan files, or a .zip of them.")
+        if len(files) > 1 and any(f.name.lower().endswith(".zip") for f in files):
+            raise forms.ValidationError("Upload one zip, or several .pyr and .pan files, not both.")
+        return files
+
+    def identity_options(self) -> dict[str, str]:
+        """The docset, peer and annotator given for every file (annotator.ducview.names)."""
+        return {key: self.cleaned_data[key].strip() for key in ("docset", "peer", "annotator")
+                if self.cleaned_data[key].strip()}
 
 
 class MemberForm(forms.Form):
@@ -200,3 +215,24 @@ class NewUserForm(UserCreationForm):
             if self.cleaned_data.get("site_role"):
                 user.groups.add(Group.objects.get(name=self.cleaned_data["site_role"]))
         return user
+
+
+class ArchiveRestoreForm(forms.Form):
+    """A collection archive (annotator.archive) to restore as a new collection."""
+
+    file = forms.FileField(label="Archive", help_text="A .zip written by Export an archive or export_archive.")
+    name = forms.CharField(required=False, max_length=200, label="New name",
+                           help_text="Leave empty to keep the archive's name; a name in use is refused.")
+
+    def clean_file(self):
+        file = self.cleaned_data["file"]
+        _check_sizes([file])
+        if not file.name.lower().endswith(".zip"):
+            raise forms.ValidationError(f"{file.name}: expected a collection archive (.zip).")
+        return file
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if name and Collection.objects.filter(name=name).exists():
+            raise forms.ValidationError(f"A collection named {name} exists already.")
+        return name

@@ -1,31 +1,38 @@
 """Storing DUCView files as records: one transaction per file, nothing stored from a bad file.
 
-Real DUCView data breaks two rules of the method (an SCU with two contributors from one model;
-a contributor with parts in two models). Such records are kept exactly as DUCView had them, so
-that the scores reproduce the NIST tables, and reported as warnings (see annotator.problems).
+Every path (the `import_ducview` command, the browser upload, the API) goes through
+DucviewImporter, and the result does not depend on the order of the files:
+- a pyramid is stored once per distinct content (ducview.fingerprints): a .pyr, the copies of it
+  embedded in its .pan files and an export of the records are one pyramid, even where the copies
+  of the model summaries differ by encoding artefacts or spacing (ducview.reconcile maps their
+  offsets into the copy stored);
+- a peer id is one system however it is written ("06" and "6", ducview.names.system_id).
+
+Real DUCView data breaks rules that the editing pages enforce; what DUCView opens is kept as it
+had it, so that the scores reproduce the NIST tables, and reported (warnings here, and the
+collection's problems to review, annotator.problems):
+- an SCU with two contributors from one model; a contributor with parts in two models;
+- a part whose end lies before its start: re-anchored by its label near its offsets, or kept as
+  an empty part;
+- an empty peer summary (a system that produced nothing): stored, scored 0.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 
 from .ducview import DucviewError
 from .ducview.anchoring import ANCHOR_MOVED, ANCHOR_UNMATCHED, anchor
+from .ducview.fingerprints import annotation_fingerprint, pyramid_fingerprint
 from .ducview.layout import Layout, split_models
-from .ducview.names import FileIdentity, identity_from_name, identity_from_note
-from .ducview.reader import (
-    NON_MATCHING_UID,
-    PeerAnnotationDocument,
-    PyramidDocument,
-    Scu,
-    read_any,
-)
+from .ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_from_note, system_id
+from .ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
+from .ducview.reconcile import Translation, first_difference, preferred, translation
 from .models import (
     PSE,
     SCU,
@@ -41,6 +48,8 @@ from .models import (
     Summary,
 )
 
+DUCVIEW_SUFFIXES = (".pyr", ".pan")
+
 
 @dataclass
 class ImportReport:
@@ -52,43 +61,64 @@ class ImportReport:
     peer_annotations: int = 0
     pses: int = 0
     reanchored: int = 0
+    empty_parts: int = 0
+    empty_peers: int = 0
     warnings: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    ids_normalised: Counter = field(default_factory=Counter)  # ("06", "6") -> files
 
     def summary_line(self) -> str:
-        return (
+        line = (
             f"{self.files} files: {self.pyramids} pyramids ({self.scus} SCUs, {self.contributors} "
             f"contributors), {self.peer_annotations} peer annotations ({self.pses} PSEs); "
             f"{self.unchanged} unchanged, {self.reanchored} parts re-anchored, "
             f"{len(self.warnings)} warnings, {len(self.failures)} failed"
         )
+        notes = []
+        if self.empty_peers:
+            notes.append(f"{self.empty_peers} empty peer summaries (scored 0)")
+        if self.empty_parts:
+            notes.append(f"{self.empty_parts} parts kept empty")
+        if self.ids_normalised:
+            pairs = ", ".join(f"{written} as {normal}" for (written, normal), _ in sorted(self.ids_normalised.items()))
+            notes.append(f"peer ids read as numbers: {pairs}")
+        return line + (f"; {'; '.join(notes)}" if notes else "")
+
+    def lines(self) -> list[str]:
+        """The report as the job page and the API show it: the summary, then every file's problem."""
+        return [self.summary_line(), *(f"warning: {w}" for w in self.warnings), *(f"refused: {f}" for f in self.failures)]
 
 
 @dataclass
 class _StoredPyramid:
     pyramid: Pyramid
     scu_ids: dict[int, int]  # DUCView uid -> SCU id
+    models: list[Summary]
 
 
-def _fingerprint(*content) -> str:
-    return hashlib.sha256(json.dumps(content, ensure_ascii=False).encode("utf-8")).hexdigest()
+@dataclass
+class _Located:
+    """A part placed in the records: model (or peer) text offsets; empty when it could not be placed."""
+    model: int
+    start: int
+    end: int
 
 
-def _scu_content(scus: list[Scu]) -> list:
-    return [
-        [s.uid, s.label, s.comment, [[c.comment, [[p.start, p.end] for p in c.parts]] for c in s.contributors]]
-        for s in scus
-    ]
+def import_order(names):
+    """The order files are imported in, by every path: pyramids, then peer annotations, each by
+    name. (The records do not depend on it; the report's order does.)"""
+    return sorted(names, key=lambda name: (not str(name).endswith(".pyr"), str(name)))
 
 
 class DucviewImporter:
-    """Imports files into one collection; keeps pyramids it has stored for the later files."""
+    """Imports files into one collection, each file in its own transaction."""
 
     def __init__(self, collection_name: str, *, model_regex: str | None = None, report: ImportReport | None = None):
         self.collection_name = collection_name
         self.model_regex = model_regex
         self.report = report or ImportReport()
-        self._pyramids: dict[tuple[str, str], _StoredPyramid] = {}
+        self._collection: Collection | None = None
+        self._known: dict[int, dict[str, _StoredPyramid]] = {}  # docset id -> fingerprint -> pyramid
 
     # -- one file
     def import_file(self, path: Path, overrides: FileIdentity | None = None) -> bool:
@@ -104,66 +134,97 @@ class DucviewImporter:
     def import_data(self, path: str, data: bytes, overrides: FileIdentity | None = None) -> bool:
         """Import one file's content (`path` names it, for its identity and in messages)."""
         self.report.files += 1
+        if not path.endswith(DUCVIEW_SUFFIXES):
+            self.report.failures.append(f"{path}: not a DUCView file (.pyr or .pan)")
+            return False
+        warnings: list[str] = []
+        counts: Counter = Counter()
+        known = None
+        collection_known = self._collection is not None
         try:
             document, identity = read_with_identity(path, data, overrides)
-            warnings: list[str] = []
-            counts = Counter()
             with transaction.atomic():
-                stored = self._import_document(document, identity, PurePosixPath(path).name, warnings, counts)
-        except (DucviewError, OSError) as exc:
+                known = self._import_document(document, identity, PurePosixPath(path).name, warnings, counts)
+        except (DucviewError, OSError, DatabaseError) as exc:
+            if isinstance(exc, DatabaseError):
+                exc = f"the database refused it: {str(exc).strip()}"
+                self._known.clear()  # what was cached may have been rolled back with it
+            if not collection_known:
+                self._collection = None  # created in the transaction rolled back, if it was new
             self.report.failures.append(f"{path}: {exc}")
             return False
-        except DatabaseError as exc:
-            self.report.failures.append(f"{path}: the database refused it: {str(exc).strip()}")
-            return False
-        if stored is not None:
-            self._pyramids[(stored.pyramid.docset.name, stored.pyramid.fingerprint)] = stored
+        if known is not None:
+            fingerprint, stored = known
+            self._known.setdefault(stored.pyramid.docset_id, {})[fingerprint] = stored
         for key, value in counts.items():
-            setattr(self.report, key, getattr(self.report, key) + value)
+            if isinstance(key, tuple):
+                self.report.ids_normalised[key] += value
+            else:
+                setattr(self.report, key, getattr(self.report, key) + value)
         self.report.warnings.extend(f"{path}: {w}" for w in warnings)
         return True
 
+    def _collection_record(self) -> Collection:
+        if self._collection is None:
+            self._collection, _ = Collection.objects.get_or_create(name=self.collection_name)
+        return self._collection
+
     def _import_document(self, document, identity: FileIdentity, file_name: str, warnings, counts):
-        collection, _ = Collection.objects.get_or_create(name=self.collection_name)
-        docset, _ = Docset.objects.get_or_create(collection=collection, name=identity.docset)
-        pyramid_document = document if isinstance(document, PyramidDocument) else document.pyramid
-        layout = split_models(pyramid_document.text, pyramid_document.start_document_regex, self.model_regex)
+        docset, _ = Docset.objects.get_or_create(collection=self._collection_record(), name=identity.docset)
         is_pyr = isinstance(document, PyramidDocument)
-        stored, created = self._pyramid(docset, pyramid_document, layout, file_name, is_pyr, warnings, counts)
+        pyramid_document = document if is_pyr else document.pyramid
+        fingerprint, stored, created = self._pyramid(docset, pyramid_document, file_name, is_pyr, warnings, counts)
         if is_pyr:
             if not created:
                 counts["unchanged"] += 1
-            return stored
-        annotation_created = self._peer_annotation(
-            docset, stored, document, identity, file_name, warnings, counts
-        )
+            return fingerprint, stored
+        annotation_created = self._peer_annotation(docset, stored, fingerprint, document, identity, file_name,
+                                                   warnings, counts)
         if not created and not annotation_created:
             counts["unchanged"] += 1
-        return stored
+        return fingerprint, stored
 
     # -- pyramids
-    def _pyramid(self, docset, document: PyramidDocument, layout: Layout, file_name, is_pyr, warnings, counts):
-        fingerprint = _fingerprint(document.text, document.start_document_regex or "", _scu_content(document.scus))
-        stored = self._pyramids.get((docset.name, fingerprint))
-        if stored is None or stored.pyramid.docset_id != docset.id:
-            existing = Pyramid.objects.filter(docset=docset, fingerprint=fingerprint).first()
-            if existing is not None:
-                scu_ids = dict(SCU.objects.filter(pyramid=existing).order_by().values_list("uid", "id"))
-                stored = _StoredPyramid(existing, scu_ids)
-            else:
-                stored = None
+    def _pyramid(self, docset, document: PyramidDocument, file_name, is_pyr, warnings, counts):
+        layout = split_models(document.text, document.start_document_regex, self.model_regex)
+        models, translations = self._model_summaries(docset, layout, warnings)
+        placed = [
+            [[self._place_model_part(document.text, layout, translations, scu.uid, part, warnings, counts)
+              for part in contributor.parts] for contributor in scu.contributors]
+            for scu in document.scus
+        ]
+        fingerprint = pyramid_fingerprint(
+            [(m.author, m.text) for m in models],
+            [(scu.uid, scu.label, scu.comment or "",
+              [(c.comment or "", [(p.model, p.start, p.end) for p in parts]) for c, parts in zip(scu.contributors, spans)])
+             for scu, spans in zip(document.scus, placed)],
+        )
+        stored = self._known_pyramids(docset).get(fingerprint)
         if stored is not None:
-            pyramid = stored.pyramid
-            if is_pyr and not pyramid.source_name.endswith(".pyr"):
-                # The same pyramid came first inside a .pan: name it after its own file now.
-                pyramid.name, pyramid.source_name = Path(file_name).stem, file_name
-                pyramid.save(update_fields=["name", "source_name"])
-            return stored, False
-
-        models = self._model_summaries(docset, layout)
+            source = stored.pyramid.source_name
+            if not is_pyr and not source.endswith(".pyr") and file_name < source:
+                # Known only from .pans so far: named after the first of them, whatever the order.
+                stored.pyramid.source_name = file_name
+                stored.pyramid.save(update_fields=["source_name"])
+            if is_pyr and not source.endswith(".pyr"):
+                # The same pyramid came first inside a .pan: its own file names it and says how
+                # DUCView finds its models.
+                pyramid = stored.pyramid
+                pyramid.name = Pyramid.free_name(docset.id, Path(file_name).stem, pyramid.id)
+                pyramid.source_name = file_name
+                pyramid.start_document_regex = document.start_document_regex or ""
+                pyramid.trailer = layout.trailer
+                pyramid.save(update_fields=["name", "source_name", "start_document_regex", "trailer"])
+                for link, segment in zip(PyramidModel.objects.filter(pyramid=pyramid).order_by("position"), layout.models):
+                    if link.header != segment.header:
+                        link.header = segment.header
+                        link.save(update_fields=["header"])
+            return fingerprint, stored, False
+        new_models = [m for m in models if m.pk is None]
+        Summary.objects.bulk_create(new_models)
         pyramid = Pyramid.objects.create(
             docset=docset,
-            name=Path(file_name).stem if is_pyr else docset.name,
+            name=Pyramid.free_name(docset.id, Path(file_name).stem if is_pyr else docset.name),
             status=Pyramid.Status.SUBMITTED,
             start_document_regex=document.start_document_regex or "",
             trailer=layout.trailer,
@@ -179,36 +240,16 @@ class DucviewImporter:
             for i, s in enumerate(document.scus)
         )
         contributors, spans = [], []
-        for scu_record, scu in zip(scus, document.scus):
+        for scu_record, scu, scu_parts in zip(scus, document.scus, placed):
             models_of_scu = []
-            for c_position, contributor in enumerate(scu.contributors):
-                located = []
-                for p_position, part in enumerate(contributor.parts):
-                    start, end, how = anchor(document.text, part.start, part.end, part.label)
-                    if how == ANCHOR_MOVED:
-                        counts["reanchored"] += 1
-                    elif how == ANCHOR_UNMATCHED:
-                        warnings.append(f"line {part.line}: part label {part.label!r} does not match the text at {start}-{end}")
-                    index = layout.model_at(start, end)
-                    if index is None:
-                        raise DucviewError(
-                            f"line {part.line}: part {start}-{end} of SCU {scu.uid} crosses two model summaries"
-                        )
-                    segment = layout.models[index]
-                    local_start = min(max(start - segment.offset, 0), len(segment.text))
-                    local_end = min(max(end - segment.offset, 0), len(segment.text))
-                    if local_start >= local_end:
-                        raise DucviewError(
-                            f"line {part.line}: part {start}-{end} of SCU {scu.uid} lies outside the model summaries"
-                        )
-                    located.append((index, local_start, local_end, p_position))
-                first_model = min(located, key=lambda item: (item[0], item[1]))[0]
+            for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
+                first_model = min(parts, key=lambda p: (p.model, p.start)).model
                 record = Contributor(
                     scu=scu_record, summary=models[first_model], comment=contributor.comment or "", position=c_position
                 )
                 contributors.append(record)
-                spans.extend((record, models[i], s, e, p) for i, s, e, p in located)
-                part_models = sorted({layout.models[i].author for i, *_ in located})
+                spans.extend((record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts))
+                part_models = sorted({layout.models[p.model].author for p in parts})
                 if len(part_models) > 1:
                     warnings.append(
                         f"line {contributor.line}: SCU {scu.uid} has a contributor with parts in models "
@@ -227,47 +268,129 @@ class DucviewImporter:
         counts["pyramids"] += 1
         counts["scus"] += len(scus)
         counts["contributors"] += len(contributors)
-        return _StoredPyramid(pyramid, {s.uid: s.id for s in scus}), True
+        stored = _StoredPyramid(pyramid, {s.uid: s.id for s in scus}, models)
+        return fingerprint, stored, True
 
-    def _model_summaries(self, docset: Docset, layout: Layout) -> list[Summary]:
+    def _known_pyramids(self, docset: Docset) -> dict[str, _StoredPyramid]:
+        """Every pyramid of the docset by its content's fingerprint, computed from the records (so
+        that pyramids built in the app are recognised too); once per docset and import."""
+        if docset.id not in self._known:
+            self._known[docset.id] = stored_pyramids(Pyramid.objects.filter(docset=docset))
+        return self._known[docset.id]
+
+    def _model_summaries(self, docset: Docset, layout: Layout, warnings) -> tuple[list[Summary], list[Translation]]:
+        """The model summaries of the layout as stored (new ones unsaved), and each segment's
+        offsets translated into its stored copy."""
         existing = {s.author: s for s in Summary.objects.filter(docset=docset, kind=Summary.Kind.MODEL)}
-        result, new = [], []
+        models, translations = [], []
         for segment in layout.models:
             summary = existing.get(segment.author)
             if summary is None:
                 summary = Summary(
                     docset=docset, kind=Summary.Kind.MODEL, author=segment.author, name=segment.name, text=segment.text
                 )
-                new.append(summary)
-            elif summary.text != segment.text:
-                raise DucviewError(
-                    f"model summary {segment.author} of {docset.name} differs from the one already stored"
+                translations.append(Translation.identity(len(segment.text)))
+            else:
+                mapped = translation(segment.text, summary.text)
+                if mapped is None:
+                    raise DucviewError(
+                        f"model summary {segment.author} of {docset.name} differs from the one already stored "
+                        f"({first_difference(segment.text, summary.text)}); import it into another collection, "
+                        "or correct the file"
+                    )
+                _keep_preferred_copy(summary, segment.text, f"model summary {segment.author}", warnings)
+                translations.append(mapped)
+            models.append(summary)
+        return models, translations
+
+    def _place_model_part(self, text, layout: Layout, translations, uid, part, warnings, counts) -> _Located:
+        start, end = self._anchored(text, part, f"SCU {uid}", warnings, counts)
+        index = layout.model_at(min(start, end), max(start, end))
+        if index is None:
+            raise DucviewError(f"line {part.line}: part {start}-{end} of SCU {uid} crosses two model summaries")
+        segment = layout.models[index]
+        local_start = min(max(start - segment.offset, 0), len(segment.text))
+        local_end = min(max(end - segment.offset, 0), len(segment.text))
+        if local_start >= local_end and not (start >= end):
+            raise DucviewError(f"line {part.line}: part {start}-{end} of SCU {uid} lies outside the model summaries")
+        local_end = max(local_start, local_end)
+        return _Located(index, translations[index](local_start), translations[index](local_end))
+
+    @staticmethod
+    def _anchored(text: str, part, what: str, warnings, counts) -> tuple[int, int]:
+        """The part's offsets, re-anchored by its label where they disagree; an inverted part
+        (end before start) that its label cannot place becomes empty, at its start."""
+        start, end, how = anchor(text, part.start, part.end, part.label)
+        if part.inverted and how != ANCHOR_MOVED:
+            counts["empty_parts"] += 1
+            warnings.append(
+                f"line {part.line}: a part of {what} ends before it starts ({part.start}-{part.end}) and its label "
+                f"{part.label!r} is not near: kept as an empty part, listed among the problems to review"
+            )
+            return part.start, part.start
+        if how == ANCHOR_MOVED:
+            counts["reanchored"] += 1
+            if part.inverted:
+                warnings.append(
+                    f"line {part.line}: a part of {what} ends before it starts ({part.start}-{part.end}): "
+                    f"re-anchored by its label {part.label!r} at {start}-{end}"
                 )
-            result.append(summary)
-        Summary.objects.bulk_create(new)
-        return result
+        elif how == ANCHOR_UNMATCHED:
+            warnings.append(f"line {part.line}: part label {part.label!r} does not match the text at {start}-{end}")
+        return start, end
 
     # -- peer annotations
     def _peer_annotation(
-        self, docset, stored: _StoredPyramid, document: PeerAnnotationDocument, identity, file_name, warnings, counts
+        self, docset, stored: _StoredPyramid, pyramid_fingerprint_: str, document: PeerAnnotationDocument,
+        identity: FileIdentity, file_name, warnings, counts,
     ) -> bool:
         # DUCView ends every line with "\n"; the last one is an artifact of the format.
         text = document.text[:-1] if document.text.endswith("\n") else document.text
+        peer_id = system_id(identity.peer)
+        if peer_id != identity.peer:
+            counts[(identity.peer, peer_id)] += 1
+        peer = Summary.objects.filter(docset=docset, kind=Summary.Kind.PEER, author=peer_id).first()
+        # The summary's name as NIST's files write it (without the annotator's prefix); of several
+        # spellings ("…A.06", "…B.6"), the first in order, whatever order the files come in.
+        name = peer_name(file_name)
+        if peer is None:
+            peer = Summary.objects.create(docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text)
+            mapped = Translation.identity(len(text))
+        else:
+            if name < peer.name:
+                peer.name = name
+                peer.save(update_fields=["name"])
+            mapped = translation(text, peer.text)
+            if mapped is None:
+                raise DucviewError(
+                    f"peer {peer_id} of {docset.name} differs from the peer text already stored "
+                    f"({first_difference(text, peer.text)})"
+                )
+            _keep_preferred_copy(peer, text, f"peer {peer_id}", warnings)
         if not text.strip():
-            raise DucviewError("the peer summary is empty")
-        peer, _ = Summary.objects.get_or_create(
-            docset=docset, kind=Summary.Kind.PEER, author=identity.peer,
-            defaults={"text": text, "name": file_name.removesuffix(".pan")},
-        )
-        if peer.text != text:
-            raise DucviewError(f"peer {identity.peer} of {docset.name} differs from the peer text already stored")
+            counts["empty_peers"] += 1
+            warnings.append(
+                f"the peer summary of {peer_id} is empty (the system produced nothing): imported, it scores 0; "
+                "listed among the problems to review"
+            )
         annotator = identity.annotator or ""
-        fingerprint = _fingerprint(stored.pyramid.fingerprint, text, _scu_content(document.peer_scus))
-        existing = PeerAnnotation.objects.filter(
-            pyramid=stored.pyramid, peer=peer, annotator__isnull=True, annotator_code=annotator
-        ).first()
-        if existing is not None:
-            if existing.fingerprint == fingerprint:
+        pses = []
+        for peer_scu in document.peer_scus:
+            for contributor in peer_scu.contributors:
+                spans = []
+                for part in contributor.parts:
+                    start, end = self._anchored(document.text, part, f"a PSE of SCU {peer_scu.uid}", warnings, counts)
+                    start, end = min(start, len(text)), min(end, len(text))
+                    if start > end or (start == end and not part.inverted):
+                        raise DucviewError(f"line {part.line}: part {part.start}-{part.end} lies outside the peer text")
+                    spans.append((mapped(start), mapped(end)))
+                pses.append((peer_scu.uid, contributor.comment or "", spans))
+        comments = [(s.uid, s.comment) for s in document.peer_scus if s.comment]
+        fingerprint = annotation_fingerprint(pyramid_fingerprint_, peer.text, pses, comments)
+
+        existing = stored_annotations(stored.pyramid, peer, annotator)
+        if existing:
+            if fingerprint in existing:
                 return False
             raise DucviewError(
                 f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is already stored "
@@ -277,35 +400,103 @@ class DucviewImporter:
             pyramid=stored.pyramid, peer=peer, annotator_code=annotator, status=PeerAnnotation.Status.SUBMITTED,
             source_name=file_name, fingerprint=fingerprint,
         )
-        pses, spans, comments = [], [], []
-        for peer_scu in document.peer_scus:
-            scu_id = None if peer_scu.uid == NON_MATCHING_UID else stored.scu_ids[peer_scu.uid]
-            if peer_scu.comment:
-                comments.append(PeerSCUComment(annotation=annotation, scu_id=scu_id, comment=peer_scu.comment))
-            for contributor in peer_scu.contributors:
-                pse = PSE(annotation=annotation, scu_id=scu_id, comment=contributor.comment or "", position=len(pses))
-                pses.append(pse)
-                for p_position, part in enumerate(contributor.parts):
-                    start, end, how = anchor(document.text, part.start, part.end, part.label)
-                    if how == ANCHOR_MOVED:
-                        counts["reanchored"] += 1
-                    elif how == ANCHOR_UNMATCHED:
-                        warnings.append(f"line {part.line}: part label {part.label!r} does not match the peer text")
-                    end = min(end, len(text))
-                    if start >= end:
-                        raise DucviewError(f"line {part.line}: part {start}-{end} lies outside the peer text")
-                    spans.append(PSESpan(pse=pse, start=start, end=end, position=p_position))
-        PSE.objects.bulk_create(pses)
-        PSESpan.objects.bulk_create(spans)
-        PeerSCUComment.objects.bulk_create(comments)
+        pse_records, span_records = [], []
+        for uid, comment, spans in pses:
+            scu_id = None if uid == NON_MATCHING_UID else stored.scu_ids[uid]
+            pse = PSE(annotation=annotation, scu_id=scu_id, comment=comment, position=len(pse_records))
+            pse_records.append(pse)
+            span_records.extend(PSESpan(pse=pse, start=s, end=e, position=p) for p, (s, e) in enumerate(spans))
+        PSE.objects.bulk_create(pse_records)
+        PSESpan.objects.bulk_create(span_records)
+        PeerSCUComment.objects.bulk_create(
+            PeerSCUComment(annotation=annotation, scu_id=None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
+                           comment=comment)
+            for uid, comment in comments
+        )
         counts["peer_annotations"] += 1
-        counts["pses"] += len(pses)
+        counts["pses"] += len(pse_records)
         return True
+
+
+def peer_name(file_name: str) -> str:
+    """100.D0601.M.250.A.10.pan -> D0601.M.250.A.10 (the peer summary's own name)."""
+    stem = file_name.removesuffix(".pan")
+    match = PAN_NAME.match(file_name)
+    return stem.split(".", 1)[1] if match and match["annotator"] and stem.startswith(match["annotator"] + ".") else stem
+
+
+def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -> None:
+    """Two copies of one text that differ only by lost characters: keep the better one
+    (reconcile.preferred), so that the order of the files does not decide the text stored."""
+    if incoming == summary.text:
+        return
+    warnings.append(f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
+                    "its offsets were mapped into the stored copy")
+    if len(incoming) == len(summary.text) and preferred(incoming, summary.text) == incoming:
+        summary.text = incoming  # same length: every stored offset stays valid
+        summary.save(update_fields=["text"])
+
+
+def stored_pyramids(pyramids) -> dict[str, _StoredPyramid]:
+    """Pyramids by the fingerprint of their records' content (ducview.fingerprints), in 4 queries."""
+    pyramids = {p.id: p for p in pyramids}
+    ids = list(pyramids)
+    links = defaultdict(list)
+    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("position"):
+        links[link.pyramid_id].append(link.summary)
+    scus = defaultdict(list)
+    for scu in SCU.objects.filter(pyramid_id__in=ids).order_by("position", "id"):
+        scus[scu.pyramid_id].append(scu)
+    contributors = defaultdict(list)
+    for contributor in Contributor.objects.filter(scu__pyramid_id__in=ids).order_by("position", "id"):
+        contributors[contributor.scu_id].append(contributor)
+    spans = defaultdict(list)
+    for span in Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("position", "id"):
+        spans[span.contributor_id].append(span)
+    result = {}
+    for pyramid_id, pyramid in pyramids.items():
+        models = links[pyramid_id]
+        index = {summary.id: i for i, summary in enumerate(models)}
+        if any(span.summary_id not in index for scu in scus[pyramid_id] for c in contributors[scu.id] for span in spans[c.id]):
+            continue  # a span outside the pyramid's models: no DUCView file holds such a pyramid
+        fingerprint = pyramid_fingerprint(
+            [(m.author, m.text) for m in models],
+            [(scu.uid, scu.label, scu.comment,
+              [(c.comment, [(index[s.summary_id], s.start, s.end) for s in spans[c.id]]) for c in contributors[scu.id]])
+             for scu in scus[pyramid_id]],
+        )
+        result.setdefault(fingerprint, _StoredPyramid(pyramid, {scu.uid: scu.id for scu in scus[pyramid_id]}, models))
+    return result
+
+
+def stored_annotations(pyramid: Pyramid, peer: Summary, annotator: str) -> set[str]:
+    """The fingerprints of the annotations of the peer against the pyramid by this annotator: an
+    imported annotator id, or the user an exported annotation names (export_ducview writes the
+    username), computed from the records."""
+    annotations = list(
+        PeerAnnotation.objects.filter(pyramid=pyramid, peer=peer).filter(
+            Q(annotator__isnull=True, annotator_code=annotator) | Q(annotator__username=annotator)
+        )
+    )
+    if not annotations:
+        return set()
+    stored = stored_pyramids([pyramid])
+    pyramid_print = next(iter(stored), "")
+    uids = dict(SCU.objects.filter(pyramid=pyramid).values_list("id", "uid"))
+    pses = defaultdict(list)
+    for pse in PSE.objects.filter(annotation__in=[a.id for a in annotations]).prefetch_related("spans").order_by("position", "id"):
+        spans = [(s.start, s.end) for s in sorted(pse.spans.all(), key=lambda s: (s.position, s.id))]
+        pses[pse.annotation_id].append((uids.get(pse.scu_id, NON_MATCHING_UID), pse.comment, spans))
+    comments = defaultdict(list)
+    for comment in PeerSCUComment.objects.filter(annotation__in=[a.id for a in annotations]):
+        comments[comment.annotation_id].append((uids.get(comment.scu_id, NON_MATCHING_UID), comment.comment))
+    return {annotation_fingerprint(pyramid_print, peer.text, pses[a.id], comments[a.id]) for a in annotations}
 
 
 def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = None):
     """A DUCView file parsed, and what it is about: its name, then its export note, then the
     overrides given (DucviewError if it cannot be read, or its docset cannot be told)."""
+    data = as_utf8(data)
     identity = identity_from_name(PurePosixPath(path)).overridden_by(identity_from_note(data))
     identity = identity.overridden_by(overrides or FileIdentity())
     document = read_any(data)
@@ -317,12 +508,12 @@ def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = 
 
 
 def ducview_files(paths: list[Path]) -> list[Path]:
-    """The .pyr and .pan files named, or found (recursively) in the folders named, sorted."""
+    """The .pyr and .pan files named, or found (recursively) in the folders named, in import order."""
     found: list[Path] = []
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".pyr", ".pan") and p.is_file()))
+            found.extend(p for p in path.rglob("*") if p.suffix in DUCVIEW_SUFFIXES and p.is_file())
         else:
             found.append(path)
-    return found
+    return import_order(found)

@@ -2,10 +2,12 @@
 
 The upload page stores the bytes in an ImportJob and enqueues `run_import_job`; a worker
 (`python manage.py db_worker`) runs it, writing its progress to the job as it goes, and the job page
-shows it. Both kinds check everything before storing anything and report every problem at once:
-- summaries (a .txt file or a zip, named as annotator.uploads says): stored in one transaction;
-- DUCView files (.pyr, .pan or a zip of them): each parsed first; then imported one transaction per
-  file, as `import_ducview` does, pyramids before the peer annotations made against them.
+shows it. An unsafe or oversized zip is refused whole; otherwise:
+- summaries (a .txt file or a zip, named as annotator.uploads says): all checked, then stored in
+  one transaction (every problem reported at once; nothing stored if there is one);
+- DUCView files (.pyr, .pan or a zip of them): imported exactly as `import_ducview` imports them
+  (annotator.importing): one transaction per file, a refused file listed with its reason while
+  the others are stored; a file already imported is reported unchanged.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from .ducview import DucviewError
 from .ducview.names import FileIdentity
-from .importing import DucviewImporter, read_with_identity
+from .importing import DucviewImporter, import_order
 from .models import Collection, Docset, ImportJob, Summary
 from .uploads import (
     DUCVIEW_MAX_BYTES,
@@ -29,18 +30,26 @@ from .uploads import (
     UploadRefused,
     UploadedFile,
     decode_text,
+    one_blob,
     read_upload,
     summary_name,
 )
 
 logger = logging.getLogger(__name__)
-DUCVIEW_SUFFIXES = (".pyr", ".pan")
 
 
 def start(job: ImportJob) -> ImportJob:
     """Queue the job: after the transaction that made it commits, so the worker finds it."""
     transaction.on_commit(lambda: run_import_job.enqueue(job.pk))
     return job
+
+
+def queue_upload(collection: Collection, kind: str, files, user, options: dict | None = None) -> ImportJob:
+    """An import job for files uploaded (from a page or the API), queued."""
+    name, content = one_blob(files)
+    return start(ImportJob.objects.create(
+        collection=collection, kind=kind, file_name=name, content=content, options=options or {}, created_by=user,
+    ))
 
 
 @task()
@@ -149,24 +158,23 @@ def import_summaries(job: ImportJob) -> list[str]:
 
 # -- DUCView files ---------------------------------------------------------------------------------
 
+PROGRESS_EVERY = 10  # files between two progress writes (one query each)
+
+
 def import_ducview(job: ImportJob) -> list[str]:
+    """The files of the upload imported as `import_ducview` imports them: the same importer, the
+    same order, one transaction per file; a refused file is listed and the others go on."""
     files = read_upload(job.file_name, bytes(job.content), DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
-    problems = [f"{f.name}: not a DUCView file (.pyr or .pan)" for f in files if not f.name.endswith(DUCVIEW_SUFFIXES)]
     overrides = FileIdentity(**{k: v for k, v in job.options.items() if k in ("docset", "peer", "annotator") and v})
-    for file in files:
-        if file.name.endswith(DUCVIEW_SUFFIXES):
-            try:
-                read_with_identity(file.name, file.data, overrides)
-            except DucviewError as error:
-                problems.append(f"{file.name}: {error}")
-    if problems:
-        raise UploadRefused(problems)
-    # Pyramids first: a .pan's own copy of its pyramid then matches the one stored.
-    files.sort(key=lambda f: (not f.name.endswith(".pyr"), f.name))
-    _update(job, total=len(files))
+    by_name = {file.name: file for file in files}
+    names = import_order(by_name)
+    _update(job, total=len(names))
     importer = DucviewImporter(job.collection.name)
-    for done, file in enumerate(files, start=1):
-        importer.import_data(file.name, file.data, overrides)
-        _update(job, done=done)
+    for done, name in enumerate(names, start=1):
+        importer.import_data(name, by_name[name].data, overrides)
+        if done % PROGRESS_EVERY == 0:
+            _update(job, done=done)
     report = importer.report
-    return [report.summary_line(), *(f"warning: {w}" for w in report.warnings), *(f"failed: {f}" for f in report.failures)]
+    if report.failures and len(report.failures) == report.files:
+        raise UploadRefused(report.failures)  # nothing stored: the job failed
+    return report.lines()

@@ -25,6 +25,7 @@ class AverageRounding(models.TextChoices):
     HALF_UP = "half_up", "Half up (DUCView 1.4, the NIST tables)"
     FLOOR = "floor", "Floor (DUCView 1.5)"
     CEIL = "ceil", "Ceiling (SacreROUGE)"
+    FRACTIONAL = "fractional", "Not rounded (PyrEval v2)"
 
 
 class Collection(models.Model):
@@ -111,7 +112,9 @@ class Summary(models.Model):
         verbose_name_plural = "summaries"
         constraints = [
             models.UniqueConstraint(fields=["docset", "kind", "author"], name="summary_unique_author"),
-            models.CheckConstraint(condition=~Q(text=""), name="summary_text_not_empty"),
+            # A system that produced nothing has an empty peer summary (NIST scores it 0); a model
+            # summary is never empty.
+            models.CheckConstraint(condition=~Q(text="") | Q(kind="peer"), name="summary_text_not_empty"),
         ]
 
     def __str__(self):
@@ -148,11 +151,24 @@ class Pyramid(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["docset", "fingerprint"], condition=~Q(fingerprint=""), name="pyramid_unique_content"
-            )
+            ),
+            # Commands and reports name pyramids: one name, one pyramid of a docset.
+            models.UniqueConstraint(fields=["docset", "name"], name="pyramid_unique_name"),
         ]
 
     def __str__(self):
         return self.name
+
+    @classmethod
+    def free_name(cls, docset_id: int, wanted: str, own_id: int | None = None) -> str:
+        """`wanted`, or `wanted (2)`, `(3)`… if another pyramid of the docset has that name."""
+        taken = set(cls.objects.filter(docset_id=docset_id, name__startswith=wanted).exclude(pk=own_id)
+                    .values_list("name", flat=True))
+        name, n = wanted, 1
+        while name in taken:
+            n += 1
+            name = f"{wanted} ({n})"
+        return name
 
 
 class PyramidModel(models.Model):
@@ -233,7 +249,9 @@ class TextSpan(models.Model):
     @staticmethod
     def bounds_constraint(name: str) -> models.CheckConstraint:
         # end <= len(text) needs the summary's text: a trigger checks it (see the migrations).
-        return models.CheckConstraint(condition=Q(start__gte=0) & Q(start__lt=F("end")), name=name)
+        # start == end is an empty part: only imported, where DUCView's offsets placed no word
+        # (annotator.importing); the editing operations refuse empty selections.
+        return models.CheckConstraint(condition=Q(start__gte=0) & Q(start__lte=F("end")), name=name)
 
 
 class Span(TextSpan):
@@ -504,13 +522,9 @@ class AnnotationMerge(models.Model):
         return f"{self.consensus} (consensus)"
 
 
-class ImportJob(models.Model):
-    """An upload to a collection, stored whole so that any worker can process it (web processes
-    keep nothing on their own disk), with its progress and outcome (annotator.jobs)."""
-
-    class Kind(models.TextChoices):
-        SUMMARIES = "summaries", "Summaries (.txt files or a zip)"
-        DUCVIEW = "ducview", "DUCView files (.pyr, .pan or a zip of them)"
+class BackgroundJob(models.Model):
+    """Work a worker does in the background, with the bytes it needs kept in its row (web
+    processes keep nothing on their own disk), its progress and its outcome."""
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -518,21 +532,69 @@ class ImportJob(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
-    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="import_jobs")
-    kind = models.CharField(max_length=20, choices=Kind.choices)
     file_name = models.CharField(max_length=300)
-    content = models.BinaryField()
-    options = models.JSONField(default=dict, blank=True)
+    content = models.BinaryField(blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
-    report = models.JSONField(default=list, blank=True, help_text="What was stored, or every problem found.")
+    report = models.JSONField(default=list, blank=True, help_text="What was done, or every problem found.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        abstract = True
         ordering = ["-created_at", "-id"]
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.file_name} ({self.get_status_display().lower()})"
+
+
+class ImportJob(BackgroundJob):
+    """An upload to a collection, stored whole so that any worker can process it (annotator.jobs)."""
+
+    class Kind(models.TextChoices):
+        SUMMARIES = "summaries", "Summaries (.txt files or a zip)"
+        DUCVIEW = "ducview", "DUCView files (.pyr, .pan or a zip of them)"
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="import_jobs")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    options = models.JSONField(default=dict, blank=True)
+
+    class Meta(BackgroundJob.Meta):
+        pass
+
+    @property
+    def report_sections(self) -> dict[str, list[str]]:
+        """The report's lines by kind: what was stored, the files refused, the warnings
+        (annotator.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""
+        sections: dict[str, list[str]] = {"summary": [], "refused": [], "warnings": []}
+        for line in self.report:
+            if line.startswith("refused: "):
+                sections["refused"].append(line.removeprefix("refused: "))
+            elif line.startswith("warning: "):
+                sections["warnings"].append(line.removeprefix("warning: "))
+            else:
+                sections["summary"].append(line)
+        return sections
+
+
+class ArchiveJob(BackgroundJob):
+    """A collection archive written (export) or read into a new collection (restore) in the
+    background (annotator.archive, annotator.archive_jobs). The bytes are kept in the row, so that
+    any worker and any web process can reach them: the upload of a restore until it is stored, the
+    archive an export wrote until the job is deleted."""
+
+    class Kind(models.TextChoices):
+        EXPORT = "export", "Export"
+        RESTORE = "restore", "Restore"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    collection = models.ForeignKey(
+        Collection, null=True, blank=True, on_delete=models.SET_NULL, related_name="archive_jobs",
+        help_text="Export: the collection written. Restore: the collection made, once it is.",
+    )
+    name = models.CharField(max_length=200, blank=True, help_text="Restore: the name asked for (blank: the archive's).")
+
+    class Meta(BackgroundJob.Meta):
+        pass

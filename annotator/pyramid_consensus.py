@@ -39,11 +39,7 @@ def group_key(a_uids, b_uids) -> str:
 
 
 def _consensus_name(a: Pyramid) -> str:
-    base = f"{a.docset.name}-consensus"
-    taken = set(Pyramid.objects.filter(docset_id=a.docset_id, name__startswith=base).values_list("name", flat=True))
-    if base not in taken:
-        return base
-    return next(f"{base}-{n}" for n in range(2, len(taken) + 3) if f"{base}-{n}" not in taken)
+    return Pyramid.free_name(a.docset_id, f"{a.docset.name}-consensus")
 
 
 def start(a: Pyramid, b: Pyramid, user) -> Pyramid:

@@ -23,6 +23,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .ducview.names import system_id
+
 MAX_ENTRIES = 10_000
 SUMMARY_MAX_BYTES = 1024 * 1024  # a summary is a few hundred words: a bigger file is a mistake
 DUCVIEW_MAX_BYTES = 20 * 1024 * 1024
@@ -60,6 +62,17 @@ class SummaryName:
     docset: str
     kind: str  # "model" or "peer"
     author: str
+
+
+def one_blob(files) -> tuple[str, bytes]:
+    """One zip, or the several uploaded files packed into one (an import job keeps one blob)."""
+    if len(files) == 1:
+        return files[0].name, files[0].read()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in files:
+            archive.writestr(file.name, file.read())
+    return f"{len(files)} files.zip", buffer.getvalue()
 
 
 def is_zip(name: str, data: bytes) -> bool:
@@ -127,6 +140,13 @@ def read_upload(name: str, data: bytes, max_file_bytes: int, max_total_bytes: in
     return files
 
 
+def normalize_newlines(text: str) -> str:
+    """Line breaks as "\\n" whatever wrote them (Windows' CRLF, old Mac's CR): offsets into a
+    summary then mean the same in every export, and XML readers, which turn CR into LF, read
+    back the text that was stored."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def decode_text(file: UploadedFile) -> str:
     """The file's text; UploadRefused naming the file and the first bad byte if it is not UTF-8."""
     try:
@@ -138,7 +158,7 @@ def decode_text(file: UploadedFile) -> str:
         ]) from None
     if not text.strip():
         raise UploadRefused([f"{file.name}: the file is empty"])
-    return text
+    return normalize_newlines(text)
 
 
 def summary_name(path: str) -> SummaryName | None:
@@ -147,11 +167,13 @@ def summary_name(path: str) -> SummaryName | None:
     base = parts[-1] if parts else path
     own = OWN_NAME.match(base)
     if own:
-        return SummaryName(own["docset"], own["kind"].lower(), own["author"])
+        kind = own["kind"].lower()
+        return SummaryName(own["docset"], kind, system_id(own["author"]) if kind == "peer" else own["author"])
     duc = DUC_NAME.match(base)
     if duc:
         author = duc["author"]
-        return SummaryName(duc["docset"], "peer" if author.isdigit() else "model", author)
+        return SummaryName(duc["docset"], "peer", system_id(author)) if author.isdigit() else \
+            SummaryName(duc["docset"], "model", author)
     if len(parts) >= 3 and parts[-2].lower() in FOLDER_KINDS:
         author = re.sub(r"\.txt$", "", base, flags=re.I)
         if re.fullmatch(r"[\w-]+", author) and re.fullmatch(r"[\w-]+", parts[-3]):

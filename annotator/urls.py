@@ -1,7 +1,7 @@
 from django.urls import path
 
 from . import views
-from .views import collections, compare, consensus, imports, users, work
+from .views import archives, collections, compare, consensus, downloads, imports, users, work
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,6 +16,7 @@ urlpatterns = [
     # Administration
     path("collections/", collections.collection_list, name="collection-list"),
     path("collections/new/", collections.collection_create, name="collection-create"),
+    path("collections/restore/", archives.collection_restore, name="collection-restore"),
     path("collections/<int:pk>/", collections.collection_detail, name="collection-detail"),
     path("collections/<int:pk>/settings/", collections.collection_settings, name="collection-settings"),
     path("collections/<int:pk>/members/", collections.collection_members, name="collection-members"),
@@ -25,6 +26,8 @@ urlpatterns = [
     path("collections/<int:pk>/import/", imports.ducview_import, name="ducview-import"),
     path("collections/<int:pk>/assign/", work.assign, name="assign"),
     path("collections/<int:pk>/progress/", work.collection_progress, name="collection-progress"),
+    path("collections/<int:pk>/ducview.zip", downloads.collection_ducview, name="collection-ducview"),
+    path("collections/<int:pk>/archive/", archives.collection_export, name="collection-archive"),
     path("docsets/<int:pk>/", collections.docset_detail, name="docset-detail"),
     path("docsets/<int:pk>/summaries/new/", collections.summary_create, name="summary-create"),
     path("docsets/<int:pk>/compare/", compare.pyramid_comparison, name="pyramid-comparison"),
@@ -39,6 +42,8 @@ urlpatterns = [
          name="peer-merge-decide"),
     path("summaries/<int:pk>/", collections.summary_detail, name="summary-detail"),
     path("jobs/<int:pk>/", imports.job_detail, name="job-detail"),
+    path("archives/<int:pk>/", archives.archive_job, name="archive-job"),
+    path("archives/<int:pk>/download/", archives.archive_download, name="archive-download"),
     path("assignments/<int:pk>/withdraw/", work.assignment_withdraw, name="assignment-withdraw"),
     path("assignments/<int:pk>/reassign/", work.assignment_reassign, name="assignment-reassign"),
     path("users/", users.user_list, name="user-list"),

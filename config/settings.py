@@ -198,7 +198,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Pyramid annotator API",
     "DESCRIPTION": (
         "The records of Pyramid evaluations (collections, docsets, summaries, pyramids, SCUs, "
-        "contributors, spans, peer annotations, PSEs, assignments) and their scores. Authenticate "
+        "contributors, spans, peer annotations, PSEs, assignments, the histories of pyramids and peer "
+        "annotations, human judgments), their scores, and a collection's DUCView files. Authenticate "
         "with a session or a token (header `Authorization: Token <key>`)."
     ),
     "VERSION": "1",
@@ -211,6 +212,10 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "WorkStatusEnum": "annotator.models.Pyramid.Status",  # pyramids and peer annotations alike
         "AssignmentStatusEnum": "annotator.models.Assignment.Status",
+        "SummaryKindEnum": "annotator.models.Summary.Kind",
+        "ArchiveJobKindEnum": "annotator.models.ArchiveJob.Kind",  # export or restore (annotator.archive)
+        "ImportJobKindEnum": "annotator.models.ImportJob.Kind",  # summaries or DUCView files (annotator.jobs)
+        "JobStatusEnum": "annotator.models.ImportJob.Status",  # import and archive jobs alike
     },
 }
 

@@ -1,6 +1,7 @@
 """Scores in the REST API: the rows `export_scores` writes, for organizers and administrators."""
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -9,6 +10,15 @@ from rest_framework.views import APIView
 from annotator.access import can_read_collection, visible_collections
 
 from .records import score_collection
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class CountField(serializers.Field):
+    """A number of SCUs or a weight: an integer, or a fraction (as a float) where X_a is left
+    fractional (the "fractional" convention, PyrEval v2)."""
+
+    def to_representation(self, value):
+        return value
 
 
 class ScoreRowSerializer(serializers.Serializer):
@@ -20,16 +30,17 @@ class ScoreRowSerializer(serializers.Serializer):
     pyramid = serializers.CharField()
     pyramid_id = serializers.IntegerField()
     weight_convention = serializers.CharField()
-    average_rounding = serializers.CharField()
+    average_rounding = serializers.CharField(help_text="half_up, floor, ceil, or fractional (X_a not rounded).")
     unique_scus = serializers.IntegerField(help_text="Distinct SCUs expressed (NIST numSCUs).")
     repetitions = serializers.IntegerField()
     non_matching = serializers.IntegerField(help_text="Zero-weight PSEs.")
     pse_count = serializers.IntegerField(help_text="X of Passonneau 2009 eq. (1).")
     raw_score = serializers.IntegerField(help_text="D: the weight of the distinct SCUs expressed.")
     model_count = serializers.IntegerField()
-    average_scu_count = serializers.IntegerField(allow_null=True, help_text="X_a of eq. (2), made whole.")
+    average_scu_count = CountField(allow_null=True, help_text="X_a of eq. (2): whole, or fractional under the "
+                                                             "fractional convention.")
     max_original = serializers.IntegerField()
-    max_modified = serializers.IntegerField(allow_null=True)
+    max_modified = CountField(allow_null=True, help_text="Max(X_a): with a fractional X_a, a share of one more SCU.")
     original = serializers.FloatField(allow_null=True)
     modified = serializers.FloatField(allow_null=True)
     quality = serializers.FloatField(allow_null=True)

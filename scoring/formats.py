@@ -22,6 +22,17 @@ def four_decimals(value: float | None) -> str:
     return "" if value is None else f"{value:.4f}"
 
 
+def nist_decimals(value: float | None) -> str:
+    """A score as NIST's DUC tables print it (2006_modified_scores.txt, 2007_modified_scores.txt):
+    rounded to 4 decimals, trailing zeros dropped — 0.046, 0.25, 0, 1.0769 — as every one of
+    their 1,481 scores is.
+
+    >>> [nist_decimals(v) for v in (4 / 87, 0.25, 0.0, 14 / 13, 1.0, None)]
+    ['0.046', '0.25', '0', '1.0769', '1', '']
+    """
+    return "" if value is None else four_decimals(value).rstrip("0").rstrip(".")
+
+
 def _flat(row: PeerScoreRow) -> dict:
     data = row.as_dict()
     return {column: data[column] for column in SCORE_COLUMNS}
@@ -47,13 +58,16 @@ def to_json(rows: list[PeerScoreRow]) -> str:
 
 
 def to_duc(rows: list[PeerScoreRow]) -> str:
-    """NIST's columns: setid peerid modifiedscore numSCUs numrepetitions, then the annotator."""
+    """NIST's columns: setid peerid modifiedscore numSCUs numrepetitions, then the annotator, with
+    NIST's numbers (`nist_decimals`) in NIST's order: by setid, annotator, then peer id as text
+    (1, 10, 14, ..., 2, 22), so that a `diff` against the first columns of NIST's table is empty."""
+    ordered = sorted(rows, key=lambda row: (row.collection, row.docset, row.annotator, row.peer))
     lines = [
         "\t".join(
-            [row.docset, row.peer, four_decimals(row.scores.modified), str(row.scores.unique_scus),
+            [row.docset, row.peer, nist_decimals(row.scores.modified), str(row.scores.unique_scus),
              str(row.scores.repetitions), row.annotator]
         )
-        for row in rows
+        for row in ordered
     ]
     return "".join(line + "\n" for line in lines)
 
@@ -72,3 +86,14 @@ def systems_to_csv(means) -> str:
     for mean in means:
         writer.writerow([mean.peer, mean.docsets, *(four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[2:])])
     return out.getvalue()
+
+
+def systems_to_json(means, rows=()) -> str:
+    """Each system's mean scores over the docsets, as JSON, with the conventions of the rows
+    (scoring.records.PeerScoreRow) they average, as `to_json` gives them."""
+    conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})
+    document = {
+        "conventions": [{"weight": w, "average_rounding": a} for w, a in conventions],
+        "systems": [{column: getattr(mean, column) for column in SYSTEM_COLUMNS} for mean in means],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -4,6 +4,9 @@ For every peer summary with a judgment on the criterion: its scores (the mean ov
 annotations where it was annotated more than once), including the variants of scoring.variants.
 Summary level: one point per summary. System level: one point per system, its mean score against
 its mean judgment over the summaries that have both (the level at which DUC ranks systems).
+A summary with no PSE scores 0 on every score, the undefined ones too (its original score is
+0 / Max(0)): it expresses nothing, and NIST scores such a peer 0.
+The TAC 2008 F-measure's recall is the one named by `tac_recall` (scoring.variants.TAC2008_RECALLS).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from annotator.models import PSE, Collection, Contributor, HumanJudgment, PeerAn
 
 from .correlation import METHODS, correlations
 from .records import score_collection, scu_weights
-from .variants import nws_length, power_mean_score, tac2008_f_measure, tac2008_precision, tac2008_recall
+from .variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
 
 STANDARD = ["modified", "original", "coverage", "comprehensive"]
 
@@ -64,13 +67,13 @@ def variant_inputs(collection: Collection) -> dict[int, VariantInputs]:
     }
 
 
-def variant_scores(inputs: dict[int, VariantInputs], alpha: float) -> dict[int, dict[str, float]]:
-    """{annotation id: {"power_mean": ..., "tac2008": ...}}."""
+def variant_scores(inputs: dict[int, VariantInputs], alpha: float,
+                   tac_recall: str = RECALL_REFERENCES) -> dict[int, dict[str, float]]:
+    """{annotation id: {"power_mean": ..., "tac2008": ...}}, the F-measure with the recall named."""
     return {
         annotation_id: {
             "power_mean": power_mean_score(alpha, given.expressed, given.pyramid),
-            "tac2008": tac2008_f_measure(tac2008_recall(given.expressed, [given.reference_weight]),
-                                         tac2008_precision(given.length, len(given.expressed))),
+            "tac2008": tac2008_score(given.expressed, given.pyramid, [given.reference_weight], given.length, tac_recall),
         }
         for annotation_id, given in inputs.items()
     }
@@ -100,8 +103,11 @@ def judged_summaries(collection: Collection, criterion: str) -> list[JudgedSumma
         found.setdefault(summary, JudgedSummary(row.docset, row.peer, judged[summary], {}, []))
         found[summary].annotations.append(row.annotation_id)
         for name in STANDARD:
-            if getattr(row.scores, name) is not None:
-                values[summary][name].append(getattr(row.scores, name))
+            value = getattr(row.scores, name)
+            if value is None and row.scores.pse_count == 0:
+                value = 0.0  # a summary expressing nothing
+            if value is not None:
+                values[summary][name].append(value)
     for summary, item in found.items():
         item.scores = {name: fmean(v) for name, v in values[summary].items()}
     return list(found.values())
@@ -123,9 +129,10 @@ def _correlate(summaries: list[JudgedSummary], values: list[dict[str, float]], n
     return results
 
 
-def judgment_correlations(collection: Collection, criterion: str, alpha: float = 1.0) -> list[JudgmentCorrelation]:
+def judgment_correlations(collection: Collection, criterion: str, alpha: float = 1.0,
+                          tac_recall: str = RECALL_REFERENCES) -> list[JudgmentCorrelation]:
     summaries = judged_summaries(collection, criterion)
-    values = _with_variants(summaries, variant_scores(variant_inputs(collection), alpha))
+    values = _with_variants(summaries, variant_scores(variant_inputs(collection), alpha, tac_recall))
     return [result for name in [*STANDARD, "power_mean", "tac2008"] for result in _correlate(summaries, values, name)]
 
 
@@ -141,9 +148,17 @@ class AlphaTuning:
     tune: tuple[float, float]  # (coefficient, p) of the power-mean score on the tune split
     test: tuple[float, float] | None  # the same alpha on the held-out split
     test_baselines: dict  # score -> (coefficient, p) on the held-out split: original, modified, tac2008
+    tac2008_recall: str  # the F-measure's recall (scoring.variants.TAC2008_RECALLS)
 
 
-def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA_GRID) -> list[AlphaTuning]:
+def _baseline(summaries: list[JudgedSummary], values: list[dict[str, float]], name: str, method: str):
+    """The correlation of a score with the judgment over the summaries where it is defined."""
+    points = [(v[name], s.judgment) for s, v in zip(summaries, values) if name in v]
+    return correlations([p[0] for p in points], [p[1] for p in points])[method]
+
+
+def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA_GRID,
+               tac_recall: str = RECALL_REFERENCES) -> list[AlphaTuning]:
     """Maskey & Rosenberg §5: split the docsets at random in two halves, search alpha on the tune
     half for the best correlation of the power-mean score with the judgment (by each method, at the
     summary level), and report that alpha's correlation on the held-out half, beside the original
@@ -157,7 +172,7 @@ def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA
     inputs = variant_inputs(collection)
     tune = [s for s in summaries if s.docset in tune_names]
     test = [s for s in summaries if s.docset in test_names]
-    by_alpha = {alpha: variant_scores(inputs, alpha) for alpha in grid}
+    by_alpha = {alpha: variant_scores(inputs, alpha, tac_recall) for alpha in grid}
     baselines = _with_variants(test, by_alpha[grid[0]])
     results = []
     for method in METHODS:
@@ -171,7 +186,6 @@ def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA
         _, alpha, on_tune = max(scored)
         on_test = correlations([v["power_mean"] for v in _with_variants(test, by_alpha[alpha])], [s.judgment for s in test])[method]
         results.append(AlphaTuning(tune_names, test_names, method, alpha, on_tune, on_test, {
-            name: correlations([v[name] for v in baselines], [s.judgment for s in test])[method]
-            for name in ("original", "modified", "tac2008")
-        }))
+            name: _baseline(test, baselines, name, method) for name in ("original", "modified", "tac2008")
+        }, tac_recall))
     return results

@@ -8,7 +8,8 @@ expresses (repetitions count once).
     original score  = D / Max(X),   X = number of PSEs, zero-weight ones and repetitions included
     modified score  = D / Max(X_a), X_a = average number of SCUs per model summary
 
-where Max(X) = sum of the X largest SCU weights (Passonneau 2009 eq. 1). DUCView 1.5 names the
+where Max(X) = sum of the X largest SCU weights (Passonneau 2009 eq. 1). X_a is made whole by
+a named convention, or left fractional as PyrEval v2 leaves it (`average_scu_count`). DUCView 1.5 names the
 original score "quality", calls min(1, modified) "coverage", and reports their harmonic mean as
 "comprehensive".
 """
@@ -24,10 +25,13 @@ from typing import Iterable, Sequence
 HALF_UP = "half_up"
 FLOOR = "floor"
 CEIL = "ceil"
-ROUNDINGS = (HALF_UP, FLOOR, CEIL)
+FRACTIONAL = "fractional"
+ROUNDINGS = (HALF_UP, FLOOR, CEIL, FRACTIONAL)
+
+Count = int | Fraction  # a number of SCUs: whole, or X_a left fractional (FRACTIONAL)
 
 
-def max_weight(weights: Sequence[int], count: int) -> int:
+def max_weight(weights: Sequence[int], count: Count) -> Count:
     """Max(X): the largest sum of weights of `count` SCUs drawn from the pyramid without replacement.
 
     Passonneau 2009 eq. (1), Nenkova & Passonneau 2004 §2:
@@ -38,27 +42,50 @@ def max_weight(weights: Sequence[int], count: int) -> int:
     which is the sum of the X largest weights. When X exceeds the number of SCUs every SCU
     is counted (as DUCView does).
 
+    The same formula read with a fractional X (X_a under FRACTIONAL) takes the floor(X) heaviest
+    SCUs and the fractional share of the next heaviest one: j * (X - sum |T_i|) with a fractional
+    remainder. So PyrEval v2 fills its ideal summary (psunlpgroup/PyrEvalv2,
+    Scoring/lib_scoring_mongo_min.py, `maxRawScore`: whole tiers from the top while the count
+    lasts, then count x weight in the tier where it runs out; called with `new_getlayersize`'s
+    avg = total weight / number of models). Exact: a Fraction in, a Fraction out.
+
     >>> max_weight([4, 4, 3, 2, 1], 3)
     11
+    >>> max_weight([4, 4, 3, 2, 1], Fraction(5, 2))  # 4 + 4 + 1/2 * 3
+    Fraction(19, 2)
     """
     if count <= 0:
         return 0
-    return sum(sorted(weights, reverse=True)[:count])
+    ordered = sorted(weights, reverse=True)
+    whole = math.floor(count)
+    total = sum(ordered[:whole])
+    share = count - whole
+    if share and whole < len(ordered):
+        total += share * ordered[whole]
+    return total
 
 
-def average_scu_count(total_weight: int, model_count: int, rounding: str = HALF_UP) -> int:
-    """X_a, the average number of SCUs per model summary, made whole.
+def average_scu_count(total_weight: int, model_count: int, rounding: str = HALF_UP) -> Count:
+    """X_a, the average number of SCUs per model summary, made whole or left fractional.
 
     Passonneau 2009 eq. (2): X_a = (sum_{i=1}^{n} i*|T_i|) / n, the total weight of the pyramid
-    over the number of models. The papers leave it fractional; the tools make it whole:
+    over the number of models. The papers leave it fractional; most tools make it whole:
 
     - HALF_UP: DUCView 1.4 (Java Math.round), which reproduces every NIST DUC table (D0640:
       154/4 = 38.5 -> 39). Computed on the exact fraction, so no float error can flip a tie.
     - FLOOR: DUCView 1.5 (integer division).
     - CEIL: SacreROUGE.
+    - FRACTIONAL: not rounded, as PyrEval v2 (psunlpgroup/PyrEvalv2,
+      Scoring/lib_scoring_mongo_min.py, `new_getlayersize`: avg = count / numsmodel). The exact
+      Fraction (an int when whole); `max_weight` takes a share of the SCU after the whole ones.
+
+    PyrEval v2's crypto pyramid (Baseline/cc/sizes/pyr_111121_curated.size: tiers of 1, 2, 3,
+    7 and 13 SCUs of weight 5 down to 1, five models) has total weight 49: X_a = 9.8.
 
     >>> average_scu_count(154, 4), average_scu_count(154, 4, FLOOR), average_scu_count(111, 4, CEIL)
     (39, 38, 28)
+    >>> average_scu_count(49, 5, FRACTIONAL), average_scu_count(8, 4, FRACTIONAL)
+    (Fraction(49, 5), 2)
     """
     if model_count <= 0:
         raise ValueError("a pyramid needs at least one model summary")
@@ -69,30 +96,56 @@ def average_scu_count(total_weight: int, model_count: int, rounding: str = HALF_
         return math.floor(average)
     if rounding == CEIL:
         return math.ceil(average)
+    if rounding == FRACTIONAL:
+        return average.numerator if average.denominator == 1 else average
     raise ValueError(f"unknown rounding {rounding!r}; expected one of {ROUNDINGS}")
 
 
-def ratio(numerator: float, denominator: float) -> float | None:
-    """numerator / denominator, or None when the denominator is zero (the score is undefined)."""
-    return numerator / denominator if denominator else None
+def plain_number(value: Count) -> int | float:
+    """A count for records and exports: an int if whole, else the nearest float (9.8, not 49/5)."""
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else float(value)
+    return value
+
+
+def ratio(numerator: Count, denominator: Count) -> float | None:
+    """numerator / denominator as a float, or None when the denominator is zero (the score is
+    undefined). Exact fractions are divided exactly and then rounded once."""
+    return float(numerator / denominator) if denominator else None
 
 
 def original_score(raw_score: int, pse_count: int, weights: Sequence[int]) -> float | None:
     """Passonneau 2009 eq. (1): D / Max(X), X = all PSEs (zero-weight and repeated ones too).
 
     DUCView 1.5 reports the same number as "quality".
+
+    A summary with no PSE (an empty one: a system that produced nothing) expresses nothing and
+    scores 0, as NIST scored the empty peers of DUC 2006/2007 ("0 0 0"), not undefined 0/0.
+
+    >>> original_score(0, 0, [3, 2, 1])
+    0.0
     """
+    if pse_count == 0:
+        return 0.0
     return ratio(raw_score, max_weight(weights, pse_count))
 
 
-def modified_score(raw_score: int, average_count: int, weights: Sequence[int]) -> float | None:
+def modified_score(raw_score: int, average_count: Count, weights: Sequence[int]) -> float | None:
     """Passonneau 2009 §2.4 with eq. (2): D / Max(X_a). Not capped: it can exceed 1 (DUCView 1.4;
-    NIST DUC 2007 D0736-C peer 46 has 14/13 = 1.0769)."""
+    NIST DUC 2007 D0736-C peer 46 has 14/13 = 1.0769). X_a may be fractional (`max_weight`).
+
+    PyrEval v2's crypto peer 16495 (Baseline/cc/expected_results.csv: raw 4, coverage 0.1351),
+    X_a = 9.8: Max = 5 + 4 + 4 + 3 + 3 + 3 + 2 + 2 + 2 + 0.8 * 2 = 29.6.
+
+    >>> crypto = [5, 4, 4, 3, 3, 3] + [2] * 7 + [1] * 13
+    >>> round(modified_score(4, Fraction(49, 5), crypto), 4)
+    0.1351
+    """
     return ratio(raw_score, max_weight(weights, average_count))
 
 
-def coverage_score(raw_score: int, average_count: int, weights: Sequence[int]) -> float | None:
-    """DUCView 1.5 "coverage": the modified score capped at 1."""
+def coverage_score(raw_score: int, average_count: Count, weights: Sequence[int]) -> float | None:
+    """DUCView 1.5 "coverage": the modified score capped at 1 (PyrEval v2 caps its coverage too)."""
     score = modified_score(raw_score, average_count, weights)
     return None if score is None else min(1.0, score)
 
@@ -118,9 +171,9 @@ class PeerScores:
     pse_count: int  # X of eq. (1): unique + repetitions + non-matching
     raw_score: int  # D: total weight of the distinct SCUs expressed
     model_count: int
-    average_scu_count: int  # X_a of eq. (2), made whole
+    average_scu_count: int | float  # X_a of eq. (2): whole, or fractional under FRACTIONAL
     max_original: int  # Max(X)
-    max_modified: int  # Max(X_a)
+    max_modified: int | float  # Max(X_a): fractional with a fractional X_a
     original: float | None
     modified: float | None
     quality: float | None
@@ -138,6 +191,7 @@ def score_peer(
 
     pse_scus: the SCU (any hashable id) of each PSE, None for a zero-weight PSE.
     weights: the weight of every SCU of the pyramid.
+    X_a and Max(X_a) are computed exactly and recorded as `plain_number`s.
     """
     per_scu = Counter(pse_scus)
     non_matching = per_scu.pop(None, 0)
@@ -160,9 +214,9 @@ def score_peer(
         pse_count=pse_count,
         raw_score=raw,
         model_count=model_count,
-        average_scu_count=average,
+        average_scu_count=plain_number(average),
         max_original=max_weight(all_weights, pse_count),
-        max_modified=max_weight(all_weights, average),
+        max_modified=plain_number(max_weight(all_weights, average)),
         original=original,
         modified=modified,
         quality=original,

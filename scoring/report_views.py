@@ -19,6 +19,7 @@ from annotator.views.guards import collection_for
 from . import plots
 from .models import Report
 from .reports import KINDS, compute_report, fingerprint
+from .variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 SCORES = ["modified", "original", "coverage", "comprehensive"]
 
@@ -35,7 +36,8 @@ def _parameters(collection, kind: str, query) -> dict:
         except ValueError:
             alpha = 1.0
         chosen = query.get("criterion") if query.get("criterion") in criteria else (criteria[0] if criteria else "")
-        return {"criterion": chosen, "alpha": alpha}
+        recall = query.get("tac_recall") if query.get("tac_recall") in TAC2008_RECALLS else RECALL_REFERENCES
+        return {"criterion": chosen, "alpha": alpha, "tac_recall": recall}
     if kind == "stability":
         pyramids = _pyramids(collection)
         wanted = query.get("pyramid", "")
@@ -57,7 +59,7 @@ def reports_index(request, pk):
     collection = collection_for(request, pk)
     return render(request, "scoring/reports.html", {
         "collection": collection, "kinds": KINDS, "criteria": _criteria(collection), "pyramids": _pyramids(collection),
-        "scores": SCORES,
+        "scores": SCORES, "tac_recalls": TAC2008_RECALLS,
     })
 
 

@@ -27,6 +27,7 @@ from .models import Report
 from .ranking import observations, rank_systems
 from .records import score_collection
 from .stability_records import pyramid_stability
+from .variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 logger = logging.getLogger(__name__)
 
@@ -144,16 +145,22 @@ def _five_numbers(values: list[float]) -> list[float]:
 
 def correlation_report(collection: Collection, parameters: dict) -> dict:
     criterion = parameters.get("criterion") or "content responsiveness"
-    results = judgment_correlations(collection, criterion, float(parameters.get("alpha", 1.0)))
+    alpha = float(parameters.get("alpha", 1.0))
+    recall = parameters.get("tac_recall") or RECALL_REFERENCES
+    results = judgment_correlations(collection, criterion, alpha, recall)
 
     def cell(found, i):
         return None if found is None else found[i]
 
+    # Each row says how its score was computed, so that the table's CSV says it too.
+    convention = {"power_mean": f"alpha = {alpha:g}", "tac2008": f"recall: {recall}"}
+    standard = f"SCU weight: {collection.weight_convention}; X_a: {collection.average_rounding}"
     return {"tables": [_table(
-        f"Scores against {criterion}", ["score", "level", "n", "Pearson", "p", "Spearman", "p", "Kendall", "p"],
-        [[r.score, r.level, r.n, *(cell(r.results[m], i) for m in ("pearson", "spearman", "kendall") for i in (0, 1))]
-         for r in results],
-        f"power_mean: Maskey & Rosenberg's score at alpha = {parameters.get('alpha', 1.0)}; tac2008: the TAC 2008 F-measure.",
+        f"Scores against {criterion}", ["score", "level", "n", "Pearson", "p", "Spearman", "p", "Kendall", "p", "convention"],
+        [[r.score, r.level, r.n, *(cell(r.results[m], i) for m in ("pearson", "spearman", "kendall") for i in (0, 1)),
+          convention.get(r.score, standard)] for r in results],
+        f"power_mean: Maskey & Rosenberg's score at alpha = {alpha:g}; tac2008: the TAC 2008 F-measure, "
+        f"recall {recall}: {TAC2008_RECALLS[recall]}.",
     )], "plots": []}
 
 
@@ -171,7 +178,7 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
                    [[o.order, o.pyramids, o.spearman, *((errors[o.order].p1, errors[o.order].p2, errors[o.order].p3,
                                                           errors[o.order].p, errors[o.order].data_points)
                                                          if o.order in errors else [None] * 5)] for o in result.orders],
-                   f"X_a = {result.average_scu_count}; the pyramid predicts {result.optimal_summaries} optimal summaries of that size."),
+                   f"X_a = {result.average_scu_count:g}; the pyramid predicts {result.optimal_summaries} optimal summaries of that size."),
             _table("Jackknifed scores (TAC): peers over the leave-one-model-out pyramids; models against the others",
                    ["summary", "kind", "score"],
                    [[p, "peer", v] for p, v in sorted(result.jackknifed_peers.items(), key=lambda i: -(i[1] or 0))]

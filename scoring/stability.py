@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 from statistics import fmean
 from typing import Hashable, Iterable, Mapping, Sequence
@@ -38,15 +39,21 @@ def score_against(pses: Sequence[Hashable | None], weights: Mapping[Hashable, in
     return getattr(score_peer(list(pses), dict(weights), model_count, rounding), score)
 
 
-def optimal_summaries(tier_sizes: Mapping[int, int], size: int) -> int:
+def optimal_summaries(tier_sizes: Mapping[int, int], size: int | Fraction) -> int:
     """How many different summaries of `size` SCUs reach the highest total weight: all SCUs of the
     tiers above some tier j, and the rest chosen from tier j (N&P 2004 §2, Fig. 2: a pyramid with
     two SCUs on top and four in the next tier predicts six optimal summaries of four SCUs).
 
+    A fractional size (X_a under the FRACTIONAL convention) counts the summaries of ceil(size)
+    SCUs: PyrEval v2's ideal summary holds floor(size) whole SCUs and a share of one more
+    (scoring.pyramid.max_weight), and any optimal choice of ceil(size) SCUs makes one.
+
     >>> optimal_summaries({4: 2, 3: 4, 2: 5}, 4)
     6
+    >>> optimal_summaries({4: 2, 3: 4, 2: 5}, Fraction(5, 2))  # both 4s and a share of one of four 3s
+    4
     """
-    remaining = size
+    remaining = math.ceil(size)
     for weight in sorted(tier_sizes, reverse=True):
         available = tier_sizes[weight]
         if remaining <= available:

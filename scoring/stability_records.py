@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from annotator.models import PSE, Contributor, PeerAnnotation, Pyramid
 
-from .pyramid import average_scu_count
+from .pyramid import average_scu_count, plain_number
 from .stability import (
     ErrorProbabilities,
     OrderSummary,
@@ -30,7 +30,7 @@ class PyramidStability:
     errors: list[ErrorProbabilities]
     jackknifed_peers: dict[str, float | None]
     jackknifed_models: dict[str, float | None]
-    average_scu_count: int
+    average_scu_count: int | float  # X_a: fractional under the FRACTIONAL convention
     optimal_summaries: int  # of X_a SCUs (N&P 2004 Fig. 2)
 
 
@@ -60,5 +60,5 @@ def pyramid_stability(pyramid: Pyramid, score: str = "modified") -> PyramidStabi
         orders=order_summaries(by_order) if peers else [], errors=error_probabilities(by_order) if len(peers) > 1 else [],
         jackknifed_peers={p: jackknife_peer(pses, contributions, models, score, rounding) for p, pses in peers.items()},
         jackknifed_models={author[m]: jackknife_model(m, contributions, models, score, rounding) for m in models},
-        average_scu_count=x_a, optimal_summaries=optimal_summaries(weights, x_a),
+        average_scu_count=plain_number(x_a), optimal_summaries=optimal_summaries(weights, x_a),
     )

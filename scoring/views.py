@@ -7,7 +7,7 @@ from django.shortcuts import render
 
 from annotator.views.guards import collection_for
 
-from .formats import FORMATS, systems_to_csv
+from .formats import FORMATS, systems_to_csv, systems_to_json
 from .records import score_collection
 from .tables import SORTABLE, system_means, sorted_rows
 
@@ -35,6 +35,8 @@ def collection_scores(request, pk):
         means = system_means(rows)
         if export == "csv":
             return _download(systems_to_csv(means), "csv", name)
+        if export == "json":
+            return _download(systems_to_json(means, rows), "json", name)
     elif export in FORMATS:
         return _download(FORMATS[export](rows), export, name)
     sort = request.GET.get("sort", "")

@@ -16,6 +16,9 @@ def test_create_a_collection_then_a_docset_and_summaries(client, demo):
     assert client.post("/api/summaries/", summary, content_type="application/json").status_code == 201
     again = client.post("/api/summaries/", summary, content_type="application/json")
     assert again.status_code == 400 and "already has a model summary by A" in again.content.decode()
+    peer = {"docset": docset.json()["id"], "kind": "peer", "author": "06", "text": "Line one.\r\nLine two."}
+    stored = client.post("/api/summaries/", peer, content_type="application/json").json()
+    assert (stored["author"], stored["text"]) == ("6", "Line one.\nLine two.")  # the same record as every path stores
 
 
 def test_lists_are_paginated_and_filtered(client, demo):

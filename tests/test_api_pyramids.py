@@ -43,3 +43,11 @@ def test_a_docset_without_models_cannot_have_a_pyramid(client, demo):
     empty = Docset.objects.create(collection=demo["collection"], name="EMPTY")
     response = client.post("/api/pyramids/", {"docset": empty.pk, "name": "P"}, content_type="application/json")
     assert response.status_code == 400 and "at least two model summaries" in response.json()["docset"]
+
+
+def test_a_pyramid_name_taken_in_its_docset_is_refused(client, demo):
+    client.force_login(demo["admin"])
+    response = client.post("/api/pyramids/", {"docset": demo["pyramid"].docset_id, "name": "DEMO01"},
+                           content_type="application/json")
+    assert response.status_code == 400 and response.json()["name"] == ["Docset DEMO01 already has a pyramid named DEMO01."]
+    assert Pyramid.objects.filter(name="DEMO01").count() == 1

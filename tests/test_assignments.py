@@ -32,6 +32,14 @@ def test_each_annotator_builds_a_pyramid_of_their_own(demo, second_docset):
     assert again.summary == "0 assignments made, 1 already assigned" and Pyramid.objects.filter(docset=docset).count() == 3
 
 
+def test_a_builder_whose_pyramid_name_is_taken_gets_the_next_free_one(demo, second_docset):
+    docset, _ = second_docset
+    Pyramid.objects.create(docset=docset, name="DEMO02-annotator", status=Pyramid.Status.SUBMITTED)  # imported, say
+    assignments.assign_pyramids([docset], [demo["annotator"]], demo["admin"])
+    built = Pyramid.objects.get(docset=docset, assignments__task="pyramid")
+    assert built.name == "DEMO02-annotator (2)" and built.created_by == demo["annotator"]
+
+
 def test_round_robin_spreads_docsets_and_peers(demo, second_docset):
     docset, pyramid = second_docset
     users = [demo["annotator"], demo["outsider"]]

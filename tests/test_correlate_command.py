@@ -17,6 +17,8 @@ def test_duc_2006_scores_against_content_responsiveness(shared_data):
     table = folder / "scoring/2006_modified_scores.txt"
     run("import_judgments", str(table), collection="DUC 2006")
     document = json.loads(run("correlate", collection="DUC 2006", format="json")[0])
+    assert document["conventions"]["tac2008_recall"] == "references"  # eq. 4 as printed, unless asked
+    document = document["results"]
     modified = next(r for r in document if r["score"] == "modified" and r["level"] == "summary")
     # The same numbers straight from NIST's table, for the 47 peer summaries stored here (D0631's
     # two annotations averaged): NIST's modified scores against its content column.
@@ -38,7 +40,7 @@ def test_duc_2006_scores_against_content_responsiveness(shared_data):
     assert out.splitlines()[0] == "score\tlevel\tn\tpearson\tspearman\tkendall"
 
     # Alpha tuned on half of the docsets, reported on the other half.
-    tunings = json.loads(run("correlate", collection="DUC 2006", tune=True, format="json")[0])
+    tunings = json.loads(run("correlate", collection="DUC 2006", tune=True, format="json")[0])["tunings"]
     assert [t["method"] for t in tunings] == ["pearson", "spearman", "kendall"]
     for tuning in tunings:
         assert set(tuning["tune_docsets"]).isdisjoint(tuning["test_docsets"])
@@ -50,3 +52,58 @@ def test_duc_2006_scores_against_content_responsiveness(shared_data):
 def test_a_criterion_not_judged_says_what_is(demo):
     _, err = run("correlate", collection=demo["collection"].name, criterion="fluency")
     assert "No judgment 'fluency'" in err
+
+
+@pytest.fixture
+def two_docsets_one_empty_peer(tmp_path):
+    """Our D9901 fixture as two docsets of three judged peers each: 7 (the fixture's annotation),
+    9 (the same without its PSE of SCU 11) and 8 (with every PSE taken out: a summary with no PSE)."""
+    from annotator.models import PSE
+
+    from .conftest import PAN_FIXTURE
+
+    for docset in ("D9901", "D9902"):
+        for peer in ("7", "8", "9"):
+            import_files(PAN_FIXTURE, collection="Tuning", docset=docset, peer=peer)
+    PSE.objects.filter(annotation__peer__author="8").delete()
+    PSE.objects.filter(annotation__peer__author="9", scu__uid=11).delete()
+    judgments = tmp_path / "judgments.csv"
+    judgments.write_text("docset,peer,criterion,value\n" + "".join(
+        f"{docset},{peer},content,{value}\n" for docset, values in (("D9901", (4, 1, 3)), ("D9902", (5, 1, 2)))
+        for peer, value in zip(("7", "8", "9"), values)))
+    run("import_judgments", str(judgments), collection="Tuning")
+
+
+def test_tune_scores_a_summary_with_no_pse_zero(two_docsets_one_empty_peer):
+    tunings = json.loads(run("correlate", collection="Tuning", criterion="content", tune=True, format="json")[0])["tunings"]
+    assert [t["method"] for t in tunings] == ["pearson", "spearman", "kendall"]
+    # Peer 8 expresses nothing: 0 on every score (its original score, 0 / Max(0), would be
+    # undefined), so on the held-out docset each score ranks 7, 9, 8 as the judges do.
+    spearman = tunings[1]["test_baselines"]
+    assert spearman["original"][0] == spearman["modified"][0] == spearman["tac2008"][0] == pytest.approx(1.0)
+
+
+def test_the_tac_2008_recall_is_named_and_stated(two_docsets_one_empty_peer):
+    """Peer 7 expresses SCUs of weight 3 and 2 of a pyramid of weight 8 (3 + 2 + 1 + 1 + 1), whose
+    SCUs, counted once per model holding them, weigh 3 x 3 + 2 x 2 + 1 + 1 + 1 = 16 (eq. 4)."""
+    from annotator.models import Collection
+    from scoring.judgment_records import variant_inputs, variant_scores
+    from scoring.variants import tac2008_f_measure, tac2008_precision
+
+    inputs = variant_inputs(Collection.objects.get(name="Tuning"))
+    peer_7 = next(i for i in inputs.values() if i.expressed)
+    assert sorted(peer_7.expressed) == [2, 3] and sum(peer_7.pyramid) == 8 and peer_7.reference_weight == 16
+    precision = tac2008_precision(peer_7.length, 2)
+    for name, recall in (("references", 5 / 16), ("pyramid", 5 / 8)):
+        scores = variant_scores(inputs, 1.0, name)
+        assert {round(v["tac2008"], 12) for v in scores.values() if v["power_mean"] == 1.0} == {
+            round(tac2008_f_measure(recall, precision), 12)}
+        out, err = run("correlate", collection="Tuning", criterion="content", tac_recall=name, format="json")
+        document = json.loads(out)
+        assert document["conventions"]["tac2008_recall"] == name and f"TAC 2008 recall = {name} (" in err
+        tuned = json.loads(run("correlate", collection="Tuning", criterion="content", tac_recall=name, tune=True,
+                               format="json")[0])
+        assert tuned["conventions"]["tac2008_recall"] == name
+        assert {t["tac2008_recall"] for t in tuned["tunings"]} == {name}
+    _, err = run("correlate", collection="Tuning", criterion="content")
+    assert "TAC 2008 recall = references (matched weight / the sum over the reference summaries" in err

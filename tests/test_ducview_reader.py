@@ -77,7 +77,6 @@ def test_offset_map_round_trips_every_position():
         ),
         (MINIMAL.replace(b'end="5"', b'end="500"'), "lies outside the pyramid text"),
         (MINIMAL.replace(b'start="0"', b'start="-1"'), "lies outside the pyramid text"),
-        (MINIMAL.replace(b'start="0"', b'start="5"'), "or is empty"),
         (MINIMAL.replace(b'start="0"', b'start="zero"'), "start='zero' is not a whole number"),
         (MINIMAL.replace(b' start="0"', b""), "has no 'start' attribute"),
         (MINIMAL.replace(b"<pyramid>", b"<summary>").replace(b"</pyramid>", b"</summary>"), "found <summary>"),
@@ -103,3 +102,35 @@ def test_a_peer_scu_naming_an_scu_the_pyramid_lacks_is_refused():
 def test_a_pyramid_is_not_read_as_a_peer_annotation():
     with pytest.raises(DucviewError, match=r"expected a peer annotation \(.pan\)"):
         read_peer_annotation(PYRAMID_FIXTURE.read_bytes())
+
+
+def test_a_part_whose_end_lies_before_its_start_is_kept_and_marked_for_re_anchoring():
+    # DUCView 1.4 opens and scores such files (a NIST .pyr has start="368" end="367").
+    pyramid = read_pyramid(MINIMAL.replace(b'start="0" end="5"', b'start="5" end="4"'))
+    part = pyramid.scus[0].contributors[0].parts[0]
+    assert (part.start, part.end, part.inverted, part.label) == (5, 4, True, "Alpha")
+    assert read_pyramid(MINIMAL).scus[0].contributors[0].parts[0].inverted is False
+
+
+def test_an_undeclared_latin_1_file_is_refused_as_an_encoding_problem_naming_line_and_column():
+    data = MINIMAL.replace(b"Alpha beta.", "Alpha bêta.".encode("latin-1"))
+    with pytest.raises(DucviewError, match=r"^line 4, column 16: encoding problem: byte 0xEA is not UTF-8") as error:
+        read_pyramid(data)
+    assert "invalid token" not in str(error.value)
+
+
+def test_a_declared_latin_1_file_is_read():
+    data = MINIMAL.replace(b'<?xml version="1.0"?>', b'<?xml version="1.0" encoding="ISO-8859-1"?>')
+    data = data.replace(b"Alpha beta.", "Alpha bêta.".encode("latin-1"))
+    assert read_pyramid(data).text == "Alpha bêta.\n"
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-8-sig"])
+def test_a_text_with_a_byte_order_mark_is_read_whatever_its_declaration(codec):
+    text = MINIMAL.decode().replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>')
+    data = text.replace("Alpha beta.", "Alpha bêta \U0001f600.").encode(codec)
+    if codec == "utf-16-be":
+        data = b"\xfe\xff" + data
+    pyramid = read_pyramid(data)
+    assert pyramid.text == "Alpha bêta \U0001f600.\n"
+    assert pyramid.text[0:5] == "Alpha"

@@ -108,3 +108,36 @@ def test_exported_nist_files_match_the_originals_line_for_line(tmp_path, shared_
         exported = tmp_path / original.parent.name / original.name
         # The export adds one line: the note naming docset, peer and annotator.
         assert exported.read_text().splitlines()[2:] == original.read_text().splitlines()[1:], original.name
+
+
+def test_app_built_work_exported_and_imported_back_into_its_collection_is_recognised_unchanged(tmp_path, demo):
+    from .helpers import record_counts
+    collection = demo["collection"].name
+    run("export_ducview", collection=collection, out=str(tmp_path))
+    before = record_counts()
+    out = import_files(tmp_path, collection=collection)
+    assert record_counts() == before  # no second pyramid, no model summaries named after files, no copies
+    assert "0 pyramids" in out and "0 peer annotations" in out and "Nothing changed" in out
+
+
+def test_app_built_pyramids_carry_a_start_document_regex_that_finds_their_models(tmp_path, demo):
+    from annotator.ducview.layout import split_models
+    run("export_ducview", collection=demo["collection"].name, out=str(tmp_path))
+    (path,) = (tmp_path / "allpyramids").glob("*.pyr")
+    document = read_pyramid(path.read_bytes())
+    assert document.start_document_regex == r"-{15,}\n[^\n]+\n-{15,}\n"
+    layout = split_models(document.text, document.start_document_regex)
+    assert layout.found_by == "startDocumentRegEx"
+    assert [m.author for m in layout.models] == ["A", "B", "C", "D"]
+    assert [m.text for m in layout.models] == [link.summary.text for link in demo["pyramid"].model_links.order_by("position")]
+
+
+def test_a_summary_with_carriage_returns_survives_export_and_import(tmp_path, demo):
+    from annotator.models import Summary
+    peer = demo["annotations"]["1"].peer
+    # Stored before newlines were normalised on input: a raw CR inside the text.
+    Summary.objects.filter(pk=peer.pk).update(text=peer.text.replace(" ", "\r\n", 1))
+    text = Summary.objects.get(pk=peer.pk).text
+    run("export_ducview", collection=demo["collection"].name, out=str(tmp_path))
+    import_files(tmp_path, collection="after")
+    assert Summary.objects.get(docset__collection__name="after", kind="peer", author=peer.author).text == text

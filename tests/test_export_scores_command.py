@@ -30,6 +30,43 @@ def test_duc_format_has_nists_columns(fixture_collection):
     assert "SCU weight = contributors, X_a rounding = half_up" in err
 
 
+NIST_TABLES = {"duc2006-nist": "2006", "duc2007-main-nist": "2007", "duc2007-update-nist": "2007"}
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("folder", sorted(NIST_TABLES))
+def test_duc_format_diffs_empty_against_nists_table(shared_data, folder):
+    """`export_scores --format duc` against NIST's official table, line by line, for the rows of the
+    .pan files shared here: NIST's numbers (0.046, 0), NIST's order (a docset's rows by annotator,
+    then peer id as text), NIST's first columns (the 2007 main table has no annotator column)."""
+    import_files(shared_data / folder, collection=folder)
+    ours = run("export_scores", collection=folder, format="duc")[0].splitlines()
+    columns = 5 if folder == "duc2007-main-nist" else 6
+    ours = ["\t".join(line.split("\t")[:columns]) for line in ours]
+    table = (shared_data / folder / "scoring" / f"{NIST_TABLES[folder]}_modified_scores.txt").read_text()
+    keys = {tuple(line.split("\t")[:2] + line.split("\t")[5:columns]) for line in ours}
+    theirs = ["\t".join(fields[:columns]) for fields in (line.split("\t") for line in table.splitlines())
+              if tuple(fields[:2] + fields[5:columns]) in keys]
+    assert len(ours) == len(list((shared_data / folder / "allpans").glob("*.pan")))
+    assert ours == theirs
+    assert any("\t0.046\t" in line for line in ours) or folder != "duc2006-nist"  # D0601 peer 14: 4 / 87
+
+
+def test_fractional_x_a_in_csv_and_json(fixture_collection):
+    """X_a = 8 / 3 left fractional (PyrEval v2): Max = 3 + 2 + 2/3 of 1, modified 5 / (17/3) = 15/17."""
+    fixture_collection.average_rounding = "fractional"
+    fixture_collection.save()
+    out, err = run("export_scores", collection="Fixtures", format="csv")
+    assert "X_a rounding = fractional" in err
+    (row,) = csv.DictReader(io.StringIO(out))
+    assert row["average_rounding"] == "fractional" and row["modified"] == f"{15 / 17:.4f}"
+    assert float(row["average_scu_count"]) == pytest.approx(8 / 3) and float(row["max_modified"]) == pytest.approx(17 / 3)
+    document = json.loads(run("export_scores", collection="Fixtures", format="json")[0])
+    assert document["conventions"] == [{"weight": "contributors", "average_rounding": "fractional"}]
+    assert document["rows"][0]["average_scu_count"] == pytest.approx(8 / 3)
+    assert run("export_scores", collection="Fixtures", format="duc")[0] == "D9901\t7\t0.8824\t2\t1\t100\n"
+
+
 def test_csv_has_every_score_and_count(fixture_collection):
     out, _ = run("export_scores", collection="Fixtures", format="csv")
     (row,) = csv.DictReader(io.StringIO(out))

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from annotator import jobs
-from annotator.models import ImportJob, PeerAnnotation, Pyramid
+from annotator.models import Docset, ImportJob, PeerAnnotation, Pyramid
 
 pytestmark = pytest.mark.django_db
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -64,16 +64,36 @@ def test_ducview_files_are_imported_pyramids_first_with_progress(demo, shared_da
 
 
 @pytest.mark.shared_data
-def test_a_ducview_upload_with_a_bad_file_stores_nothing(demo, shared_data):
+def test_a_bad_file_in_a_ducview_upload_is_listed_and_the_good_ones_are_stored(demo, shared_data):
     good = (shared_data / "duc2006-nist/allpyramids/D0601.pyr").read_bytes()
     content = zipped({"D0601.pyr": good, "D0602.pyr": b"<pyramid><text>broken", "readme.txt": b"hello"})
     job = make_job(demo, "ducview", "duc.zip", content)
     jobs.run_import_job.call(job.pk)
     job.refresh_from_db()
+    assert job.status == "done" and job.done == job.total == 3
+    assert job.report[0].startswith("3 files: 1 pyramids (94 SCUs")
+    assert job.report_sections["refused"] == [
+        "D0602.pyr: line 1, column 21: malformed XML: no element found",
+        "readme.txt: not a DUCView file (.pyr or .pan)",
+    ]
+    assert Pyramid.objects.filter(docset__name="D0601").count() == 1
+    assert not Pyramid.objects.filter(docset__name="D0602").exists()
+    # Uploaded again after the fix: the stored file is unchanged, only the missing one is imported.
+    fixed = good.replace(b"<pyramid>", b"<pyramid>", 1)
+    job = make_job(demo, "ducview", "fixed.zip", zipped({"D0601.pyr": good, "D0602.pyr": fixed}))
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
+    assert job.report[0].startswith("2 files: 1 pyramids (94 SCUs") and "1 unchanged" in job.report[0]
+    assert Pyramid.objects.filter(docset__name__in=["D0601", "D0602"]).count() == 2
+
+
+def test_a_ducview_upload_whose_every_file_is_refused_fails_and_stores_nothing(demo):
+    job = make_job(demo, "ducview", "duc.zip", zipped({"D0602.pyr": b"<pyramid><text>broken"}))
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
     assert job.status == "failed"
-    assert job.report[0] == "readme.txt: not a DUCView file (.pyr or .pan)"
-    assert job.report[1].startswith("D0602.pyr: ")
-    assert not Pyramid.objects.filter(docset__name__in=["D0601", "D0602"]).exists()
+    assert job.report == ["D0602.pyr: line 1, column 21: malformed XML: no element found"]
+    assert not Docset.objects.filter(name="D0602").exists()
 
 
 @pytest.mark.shared_data

@@ -22,14 +22,15 @@ TABLES = {
 
 
 def nist_rows(shared_data, folder):
-    """{(setid, peerid, annotator or ""): (score, numSCUs, numrepetitions)} of an official table."""
+    """{(setid, peerid, annotator or ""): (score, numSCUs, numrepetitions)} of an official table,
+    the score as NIST prints it (0.046, 0)."""
     rows = {}
     for fields in csv.reader(open(shared_data / folder / TABLES[folder]), delimiter="\t"):
         if len(fields) < 5:
             continue
         # The 2006 and 2007 update tables have the annotator in column 6; 2007 main has none.
         annotator = fields[5] if folder != "duc2007-main-nist" else ""
-        rows[(fields[0], fields[1], annotator)] = (f"{float(fields[2]):.4f}", int(fields[3]), int(fields[4]))
+        rows[(fields[0], fields[1], annotator)] = (fields[2], int(fields[3]), int(fields[4]))
     return rows
 
 

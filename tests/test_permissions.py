@@ -12,7 +12,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
 from annotator import annotation_consensus, assignments, pyramid_consensus
-from annotator.models import Assignment, ImportJob, Membership, PeerAnnotation, PSE, SCU, Summary
+from annotator.models import ArchiveJob, Assignment, ImportJob, Membership, PeerAnnotation, PSE, SCU, Summary
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +46,9 @@ def world(demo):
         "own": own["annotator"], "other": own["other_annotator"],
         "job": ImportJob.objects.create(collection=collection, kind="summaries", file_name="x.zip", content=b"",
                                         status="done"),
+        "archive": ArchiveJob.objects.create(kind="export", collection=collection, file_name="a.zip", content=b"PK",
+                                             status="done"),
+        "restore": ArchiveJob.objects.create(kind="restore", file_name="b.zip", status="done", collection=collection),
         "membership": Membership.objects.get(user=demo["other_annotator"], collection=collection),
         "scu": SCU.objects.filter(pyramid=pyramid).first(),
         "peer3": Summary.objects.get(docset=pyramid.docset, kind="peer", author="3"),
@@ -98,6 +101,11 @@ PAGES = [
     ("summary create", "get", page("summary-create", D), None, ADMINS),
     ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, READERS),
     ("job detail", "get", page("job-detail", lambda w: w["job"].pk), None, ADMINS),
+    ("export an archive", "post", page("collection-archive", C), None, dict(READERS, organizer=302, admin=302)),
+    ("archive job", "get", page("archive-job", lambda w: w["archive"].pk), None, READERS),
+    ("archive download", "get", page("archive-download", lambda w: w["archive"].pk), None, READERS),
+    ("restore an archive", "get", page("collection-restore"), None, SITE_ADMINS),
+    ("restore job", "get", page("archive-job", lambda w: w["restore"].pk), None, dict(zip(ROLES, [302, 404, 404, 200, 404]))),
     ("withdraw other's", "post", page("assignment-withdraw", lambda w: w["other"]["assignment"].pk), None, dict(ADMINS, admin=302, annotator=403)),
     ("reassign other's", "post", page("assignment-reassign", lambda w: w["other"]["assignment"].pk), lambda w: {"to": "outsider"}, dict(ADMINS, admin=302)),
     ("user list", "get", page("user-list"), None, SITE_ADMINS),
@@ -184,6 +192,12 @@ API = [
     ("withdraw own", "post", api("assignments/{own_assignment}/withdraw/"), None, dict(zip(ROLES, [401, 403, 403, 200, 404]))),
     ("reassign other's", "post", api("assignments/{other_assignment}/reassign/"), lambda w: {"to": "outsider"}, dict(zip(ROLES, [401, 404, 403, 200, 404]))),
     ("scores", "get", lambda w: f"/api/scores/?collection={w['collection'].pk}", None, dict(zip(ROLES, [401, 403, 200, 200, 404]))),
+    ("export an archive", "post", api("collections/{collection}/archive/"), None, dict(zip(ROLES, [401, 403, 202, 202, 404]))),
+    ("archive jobs", "get", api("archive-jobs/"), None, API_READ),
+    ("archive job", "get", lambda w: f"/api/archive-jobs/{w['archive'].pk}/", None, dict(zip(ROLES, [401, 403, 200, 200, 404]))),
+    ("archive download", "get", lambda w: f"/api/archive-jobs/{w['archive'].pk}/download/", None, dict(zip(ROLES, [401, 403, 200, 200, 404]))),
+    ("restore job", "get", lambda w: f"/api/archive-jobs/{w['restore'].pk}/", None, dict(zip(ROLES, [401, 404, 404, 200, 404]))),
+    ("restore an archive", "post", api("archive-jobs/"), lambda w: {"name": "X"}, dict(zip(ROLES, [401, 403, 403, 400, 403]))),
     ("schema", "get", lambda w: "/api/schema/", None, dict(zip(ROLES, [401, 200, 200, 200, 200]))),
 ]
 

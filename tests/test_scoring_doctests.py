@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants", "scoring.stability"]
+MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants", "scoring.stability", "scoring.formats"]
 
 
 @pytest.mark.parametrize("name", MODULES)

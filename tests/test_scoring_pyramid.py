@@ -9,7 +9,9 @@ from scoring.formats import four_decimals
 from scoring.pyramid import (
     CEIL,
     FLOOR,
+    FRACTIONAL,
     HALF_UP,
+    ROUNDINGS,
     average_scu_count,
     comprehensive_score,
     coverage_score,
@@ -62,10 +64,49 @@ def test_passonneau_2009_eq2_average_scu_count():
         (21, 4, CEIL, 6),
         (8, 3, HALF_UP, 3),
         (8, 3, FLOOR, 2),
+        (154, 4, FRACTIONAL, Fraction(77, 2)),  # PyrEval v2: 38.5 as it is
+        (8, 3, FRACTIONAL, Fraction(8, 3)),
+        (8, 4, FRACTIONAL, 2),
     ],
 )
 def test_rounding_conventions_of_x_a(total, models, rounding, expected):
     assert average_scu_count(total, models, rounding) == expected
+
+
+def test_every_convention_of_the_collection_settings_is_a_rounding_here():
+    from annotator.models import AverageRounding
+
+    assert set(AverageRounding.values) == set(ROUNDINGS)
+
+
+# PyrEval v2's crypto pyramid (psunlpgroup/PyrEvalv2, Baseline/cc/sizes/pyr_111121_curated.size:
+# 1, 2, 3, 7 and 13 SCUs of weight 5 down to 1) over five models: X_a = 49 / 5 = 9.8.
+CRYPTO = tiers({5: 1, 4: 2, 3: 3, 2: 7, 1: 13})
+
+
+def test_a_fractional_count_takes_a_share_of_the_next_heaviest_scu():
+    # The 9 heaviest (5 + 4 + 4 + 3 + 3 + 3 + 2 + 2 + 2 = 28) and 0.8 of the 10th (a 2).
+    assert max_weight(CRYPTO, Fraction(49, 5)) == Fraction(148, 5)
+    # Through a tier boundary: 3.5 SCUs of [5, 4, 4, 3, ...] are 5 + 4 + 4 + 1.5.
+    assert max_weight(CRYPTO, Fraction(7, 2)) == Fraction(29, 2)
+    # Below one SCU, a share of the top one; beyond every SCU, all of them (as with whole counts).
+    assert max_weight([3, 2, 1], Fraction(1, 3)) == 1
+    assert max_weight([3, 2, 1], Fraction(7, 2)) == 6
+    # A whole Fraction is the whole count.
+    assert max_weight(D30042, Fraction(11)) == 90
+
+
+def test_score_peer_with_a_fractional_x_a():
+    weights = dict(enumerate(CRYPTO))
+    scores = score_peer([0, 1, 2, None], weights, model_count=5, rounding=FRACTIONAL)  # weights 5 + 4 + 4
+    assert scores.average_scu_count == 9.8 and scores.max_modified == 29.6
+    assert scores.modified == 65 / 148 and scores.coverage == scores.modified  # 13 / (148 / 5), exactly
+    assert scores.original == 13 / 16  # X = 4 PSEs: 5 + 4 + 4 + 3, untouched by X_a
+    whole = score_peer([0], {0: 2, 1: 2}, model_count=2, rounding=FRACTIONAL)  # X_a = 4 / 2
+    assert whole.average_scu_count == 2 and isinstance(whole.average_scu_count, int)
+    # Fractional X_a between the DUCView conventions: Max(9.8) lies between Max(9) and Max(10).
+    assert score_peer([0], weights, 5, FLOOR).modified > score_peer([0], weights, 5, FRACTIONAL).modified > \
+        score_peer([0], weights, 5, HALF_UP).modified
 
 
 def test_unknown_rounding_and_empty_pyramids_are_refused():
@@ -98,8 +139,9 @@ def test_modified_score_is_not_capped_but_coverage_is():
     assert coverage_score(14, 6, weights) == 1.0
 
 
-def test_undefined_scores_are_none():
-    assert original_score(0, 0, [1, 2]) is None
+def test_a_summary_expressing_nothing_scores_zero_and_undefined_scores_are_none():
+    assert original_score(0, 0, [1, 2]) == 0.0  # an empty peer: NIST's 0 0 0
+    assert modified_score(0, 0, [1, 2]) is None  # Max(0) of an empty pyramid: undefined
     assert comprehensive_score(None, 0.5) is None
     assert comprehensive_score(0.0, 0.5) == 0.0
 
@@ -147,3 +189,22 @@ def test_ducview_15_formulas_reproduce_the_crypto_table(shared_data):
         assert abs(comprehensive - float(row["comprehensiveScore"])) <= 1e-4, row["filename"]
         matches += four_decimals(comprehensive) == f"{float(row['comprehensiveScore']):.4f}"
     assert matches == 29
+
+
+@pytest.mark.shared_data
+def test_fractional_x_a_reproduces_pyrevals_coverage_column(shared_data):
+    """PyrEval v2's automatic scores of the 37 crypto peers against its pyramid pyr_111121_curated:
+    coverage = min(1, raw / Max(9.8)), Max(9.8) = 29.6 (PyrEval caps at 1, as DUCView 1.5's coverage)."""
+    lines = open(shared_data / "pyrevalv2-crypto/Baseline/expected_results.csv").read().splitlines()
+    assert lines[0] == "pyr_111121_curated"
+    rows = list(csv.DictReader(lines[1:]))
+    assert len(rows) == 37
+    x_a = average_scu_count(sum(CRYPTO), 5, FRACTIONAL)
+    for row in rows:
+        # PyrEval adds its shares in floating point (29.6 up to the last bit); ours is exact.
+        assert coverage_score(int(row["raw"]), x_a, CRYPTO) == pytest.approx(float(row["coverage"]), rel=1e-12), row["Summary"]
+    # Rounded, X_a would be 10 (half up, ceil) or 9 (floor): none of these gives PyrEval's column.
+    for rounding in (HALF_UP, FLOOR, CEIL):
+        whole = average_scu_count(sum(CRYPTO), 5, rounding)
+        assert all(coverage_score(int(r["raw"]), whole, CRYPTO) != pytest.approx(float(r["coverage"])) for r in rows
+                   if 0 < float(r["coverage"]) < 1)

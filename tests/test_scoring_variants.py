@@ -6,12 +6,17 @@ import pytest
 
 from scoring.pyramid import max_weight
 from scoring.variants import (
+    RECALL_PYRAMID,
+    RECALL_REFERENCES,
+    TAC2008_RECALLS,
     nws_length,
     power_mean,
     power_mean_score,
     tac2008_f_measure,
     tac2008_precision,
+    tac2008_pyramid_recall,
     tac2008_recall,
+    tac2008_score,
 )
 
 
@@ -44,3 +49,26 @@ def test_tac_2008_f_measure():
     f = tac2008_f_measure(recall, 0.6)
     assert f == pytest.approx(10 * 0.25 * 0.6 / (9 * 0.6 + 0.25))
     assert tac2008_f_measure(0.0, 0.0) == 0.0
+
+
+def test_the_two_readings_of_the_tac_2008_recall():
+    # Three references; SCU a (weight 3) is in all, b (weight 2) in two, c (weight 1) in one:
+    # w(R_1) = 3 + 2 + 1, w(R_2) = 3 + 2, w(R_3) = 3. A response expressing a and c.
+    pyramid, references, expressed = [3, 2, 1], [6, 5, 3], [3, 1]
+    assert tac2008_recall(expressed, references) == pytest.approx(4 / 14)  # eq. 4 as printed
+    assert tac2008_pyramid_recall(expressed, pyramid) == pytest.approx(4 / 6)  # each SCU once
+    assert tac2008_pyramid_recall([], []) == tac2008_recall([], []) == 0.0
+    # Expressing every SCU reaches recall 1 only when each SCU counts once.
+    assert tac2008_pyramid_recall(pyramid, pyramid) == 1.0 and tac2008_recall(pyramid, references) < 1
+    assert set(TAC2008_RECALLS) == {RECALL_REFERENCES, RECALL_PYRAMID}
+
+
+def test_the_f_measure_with_the_recall_named():
+    pyramid, references, expressed = [3, 2, 1], [6, 5, 3], [3, 1]
+    length = 500  # 200 characters allowed for two SCUs: precision 0.4
+    for name, recall in ((RECALL_REFERENCES, 4 / 14), (RECALL_PYRAMID, 4 / 6)):
+        assert tac2008_score(expressed, pyramid, references, length, name) == pytest.approx(tac2008_f_measure(recall, 0.4))
+    assert tac2008_score(expressed, pyramid, references, length) == tac2008_score(
+        expressed, pyramid, references, length, RECALL_REFERENCES)  # today's reading stays the default
+    with pytest.raises(ValueError, match="unknown TAC 2008 recall"):
+        tac2008_score(expressed, pyramid, references, length, "models")

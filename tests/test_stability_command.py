@@ -35,3 +35,15 @@ def test_the_pyramid_must_be_named_when_there_are_several(demo):
         run("stability", collection=demo["collection"].name, docset="DEMO01")
     out, _ = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="DEMO01")
     assert out.startswith("pyramid DEMO01: models ")
+
+
+def test_a_fractional_x_a(demo):
+    """X_a left fractional (PyrEval v2): 25 / 4 = 6.25 in the table and the JSON, the optimal
+    summaries counted for 7 SCUs (6 whole and a share of one more), every sub-pyramid scored."""
+    demo["collection"].average_rounding = "fractional"
+    demo["collection"].save()
+    out, _ = run("stability", collection=demo["collection"].name, docset="DEMO01")
+    assert "X_a = 6.25, " in out.splitlines()[0]
+    document = json.loads(run("stability", collection=demo["collection"].name, docset="DEMO01", format="json")[0])
+    assert document["average_scu_count"] == 6.25 and document["optimal_summaries"] >= 1
+    assert all(value is not None for value in document["jackknifed_peers"].values())

@@ -67,6 +67,10 @@ def test_text_must_be_utf8_and_not_empty():
         decode_text(UploadedFile("a.txt", b"  \n"))
 
 
+def test_line_breaks_are_stored_as_line_feeds_whatever_wrote_them():
+    assert decode_text(UploadedFile("a.txt", b"One.\r\nTwo.\rThree.\n")) == "One.\nTwo.\nThree.\n"
+
+
 @pytest.mark.parametrize("path, expected", [
     ("D0601.model.A.txt", SummaryName("D0601", "model", "A")),
     ("D0601.Peer.10", SummaryName("D0601", "peer", "10")),
@@ -74,6 +78,8 @@ def test_text_must_be_utf8_and_not_empty():
     ("D0601/model/A.txt", SummaryName("D0601", "model", "A")),
     ("D0601.M.250.A.H", SummaryName("D0601", "model", "H")),
     ("D0601.M.250.A.10", SummaryName("D0601", "peer", "10")),
+    ("D0601.M.250.B.06", SummaryName("D0601", "peer", "6")),  # NIST writes some system ids with a zero
+    ("D0601.peer.06.txt", SummaryName("D0601", "peer", "6")),
     ("D0736-A.M.100.H.35.txt", SummaryName("D0736-A", "peer", "35")),
     ("notes.txt", None),
     ("D0601.summary.A.txt", None),

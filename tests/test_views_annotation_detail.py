@@ -60,3 +60,16 @@ def test_weights_and_scores_follow_the_collections_weight_convention(client, dem
         assert f'<tr><th scope="row">Modified score</th><td>{row.scores.modified:.4f}</td></tr>' in page
         assert f"<span>Modified <b>{row.scores.modified:.4f}</b></span>" in page  # the strip always in view
         assert f"<td>{row.scores.raw_score} / {row.scores.max_modified} (X<sub>a</sub>" in page
+
+
+def test_an_empty_peer_summary_opens_says_so_and_scores_zero(client, demo):
+    from annotator.models import PeerAnnotation, Summary
+
+    empty = Summary.objects.create(docset=demo["pyramid"].docset, kind="peer", author="31", text="")
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=empty, annotator_code="100", status="submitted")
+    client.force_login(demo["admin"])
+    response = client.get(url(annotation))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "The peer summary is empty" in page
+    assert "<td>0.0000</td>" in page  # original and modified: 0, as NIST scored empty peers

@@ -8,7 +8,7 @@ pytestmark = pytest.mark.django_db
 
 def test_docsets_with_their_counts(client, demo, django_assert_max_num_queries):
     client.force_login(demo["organizer"])
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(17):  # 3 of them: the problems to review
         page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
     # DEMO01: 4 models, 3 peers, 1 submitted pyramid, 3 peer annotations, 2 open assignments.
     assert ('<td class="num">4</td><td class="num">3</td>' in page and '<td class="num">1</td><td class="num">0</td>' in page)
@@ -20,3 +20,17 @@ def test_administrators_get_the_actions(client, demo):
     page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
     for name in ("docset-create", "summaries-upload", "ducview-import", "assign", "collection-members"):
         assert reverse(name, args=[demo["collection"].pk]) in page
+
+
+def test_readers_of_the_collection_see_the_problems_imports_kept_and_annotators_do_not(client, demo):
+    from annotator.models import Summary
+    docset = demo["pyramid"].docset
+    Summary.objects.create(docset=docset, kind="peer", author="31", text="")
+    url = reverse("collection-detail", args=[demo["collection"].pk])
+    client.force_login(demo["organizer"])
+    page = client.get(url).content.decode()
+    assert 'id="problems">Problems to review (1)</h2>' in page
+    assert "DEMO01: peer 31 is empty (the system produced nothing); it scores 0" in page
+    client.force_login(demo["annotator"])
+    page = client.get(url).content.decode()
+    assert "Problems to review" not in page and "peer 31 is empty" not in page

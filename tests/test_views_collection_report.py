@@ -95,3 +95,34 @@ def test_the_ranking_report_can_keep_to_adjudicated_work(organizer):
     page = organizer("ranking", "?adjudicated=1").content.decode()
     assert "Mean modified score per system" in page
     assert Report.objects.get(kind="ranking").parameters["adjudicated"] is True
+
+
+@pytest.mark.parametrize("recall", ["references", "pyramid"])
+def test_the_correlation_report_names_its_tac_2008_recall(organizer, demo, recall):
+    page = organizer("correlation", f"?tac_recall={recall}").content.decode()
+    assert f"recall {recall}:" in page
+    assert Report.objects.get(kind="correlation").parameters["tac_recall"] == recall
+    table = list(csv.reader(io.StringIO(organizer("correlation", f"?tac_recall={recall}&format=csv&table=0").content.decode())))
+    assert table[0][-1] == "convention"
+    conventions = {row[0]: row[-1] for row in table[1:]}
+    assert conventions["tac2008"] == f"recall: {recall}" and conventions["power_mean"] == "alpha = 1"
+    assert conventions["modified"] == "SCU weight: contributors; X_a: half_up"
+
+
+def test_an_unknown_tac_2008_recall_falls_back_to_eq_4(organizer):
+    organizer("correlation", "?tac_recall=nonsense")
+    assert Report.objects.get(kind="correlation").parameters["tac_recall"] == "references"
+
+
+def test_the_reports_page_offers_both_recalls(client, demo):
+    client.force_login(demo["organizer"])
+    page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
+    assert '<option value="references"' in page and '<option value="pyramid"' in page
+
+
+def test_the_stability_report_with_a_fractional_x_a(organizer, demo):
+    demo["collection"].average_rounding = "fractional"
+    demo["collection"].save()
+    organizer("stability")
+    note = organizer("stability", "?format=json").json()["tables"][0]["note"]
+    assert note.startswith("X_a = 6.25; ")  # 25 / 4 models, not rounded

@@ -16,7 +16,7 @@ def test_a_running_job_polls_for_its_progress(client, demo):
     running = job(demo, status="running", total=40, done=12)
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[running.pk])).content.decode()
-    assert '<progress max="40" value="12">' in page and 'hx-trigger="every 1s"' in page
+    assert '<progress max="40" value="12" aria-label="Files imported">' in page and 'hx-trigger="every 1s"' in page
     part = client.get(reverse("job-detail", args=[running.pk]), HTTP_HX_REQUEST="true").content.decode()
     assert part.startswith('<section id="job"') and "<html" not in part
 
@@ -25,10 +25,24 @@ def test_a_finished_job_stops_polling_and_lists_its_problems(client, demo):
     failed = job(demo, status="failed", report=["a.pyr: broken", "b.pan: broken too"])
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[failed.pk])).content.decode()
-    assert "every 1s" not in page and "<li>a.pyr: broken</li>" in page and "Refused: fix every problem" in page
+    assert "every 1s" not in page and "<li>a.pyr: broken</li>" in page and "Refused: nothing was stored. Fix every problem" in page
 
 
 def test_a_queued_job_says_it_waits_for_a_worker(client, demo):
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[job(demo).pk])).content.decode()
     assert "Waiting for a worker" in page
+
+
+def test_a_finished_import_lists_its_refused_files_apart_from_its_warnings(client, demo):
+    done = job(demo, status="done", total=3, done=3, report=[
+        "3 files: 1 pyramids (2 SCUs, 3 contributors), 1 peer annotations (2 PSEs); 0 unchanged",
+        "warning: D0601.pyr: line 9: SCU 3 has more than one contributor from model A",
+        "refused: D0602.pyr: line 1, column 1: malformed XML: syntax error",
+    ])
+    client.force_login(demo["admin"])
+    page = client.get(reverse("job-detail", args=[done.pk])).content.decode()
+    assert 'id="refused-files">Refused files (1)</h2>' in page
+    assert "<li>D0602.pyr: line 1, column 1: malformed XML: syntax error</li>" in page
+    assert "<summary>Warnings (1)" in page and "<li>D0601.pyr: line 9: SCU 3 has more" in page
+    assert "every other file was" in page and "Refused: nothing was stored" not in page

@@ -51,6 +51,12 @@ def test_a_zip_stores_its_summaries_and_creates_their_docsets(upload, demo):
     assert job.content == b""  # the bytes are not kept once stored
 
 
+def test_a_windows_text_is_stored_with_line_feeds_and_a_system_id_as_a_number(upload):
+    _, job = upload(("D0601.M.250.B.06", b"First line.\r\nSecond line.\r\n"),)
+    assert job.status == "done"
+    assert Summary.objects.get(docset__name="D0601", kind="peer", author="6").text == "First line.\nSecond line.\n"
+
+
 def test_several_txt_files_at_once(upload):
     _, job = upload(("DEMO01.peer.7.txt", b"Peer seven."), ("DEMO01.peer.8.txt", b"Peer eight."))
     assert job.status == "done" and Summary.objects.filter(docset__name="DEMO01", author__in=["7", "8"]).count() == 2

@@ -23,3 +23,12 @@ def test_duplicates_and_empty_texts_are_refused(client, demo):
     page = client.post(url, {"kind": "peer", "author": "1", "text": "Again."}).content.decode()
     assert "Docset DEMO01 already has a peer summary by 1." in page
     assert "This field is required." in client.post(url, {"kind": "peer", "author": "43", "text": "  "}).content.decode()
+
+
+def test_a_peer_id_written_with_a_leading_zero_is_the_system_it_numbers(client, demo):
+    client.force_login(demo["admin"])
+    url = reverse("summary-create", args=[demo["pyramid"].docset_id])
+    page = client.post(url, {"kind": "peer", "author": "01", "text": "Again."}).content.decode()
+    assert "Docset DEMO01 already has a peer summary by 1." in page  # 01 is system 1
+    client.post(url, {"kind": "peer", "author": "09", "text": "Old Mac.\rText."})
+    assert Summary.objects.get(docset_id=demo["pyramid"].docset_id, author="9").text == "Old Mac.\nText."

@@ -7,6 +7,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from .. import assignments
+from ..ducview.names import system_id
+from ..uploads import normalize_newlines
 from ..models import (
     PSE,
     SCU,
@@ -14,9 +16,12 @@ from ..models import (
     Collection,
     Contributor,
     Docset,
+    HumanJudgment,
     PeerAnnotation,
+    PeerAnnotationChange,
     PSESpan,
     Pyramid,
+    PyramidChange,
     Span,
     Summary,
 )
@@ -46,9 +51,11 @@ class SummarySerializer(serializers.ModelSerializer):
     def validate_text(self, text):
         if not text.strip():
             raise serializers.ValidationError("The text is empty.")
-        return text
+        return normalize_newlines(text)
 
     def validate(self, data):
+        if data.get("kind") == Summary.Kind.PEER:
+            data["author"] = system_id(data["author"].strip())  # "06" and "6" are one system
         if Summary.objects.filter(docset=data["docset"], kind=data["kind"], author=data["author"]).exists():
             raise serializers.ValidationError(
                 f"Docset {data['docset'].name} already has a {data['kind']} summary by {data['author']}."
@@ -69,11 +76,20 @@ class PyramidSerializer(serializers.ModelSerializer):
         fields = ["id", "docset", "name", "status", "version", "models", "created_by", "creator_code",
                   "merged_from", "source_name", "created_at", "updated_at"]
         read_only_fields = ["status", "version", "creator_code", "source_name"]
+        validators = []  # validate() names the pyramid already there
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_merged_from(self, pyramid) -> list[int]:
         merge = getattr(pyramid, "merge", None)  # select_related by the view: no query
         return [merge.source_a_id, merge.source_b_id] if merge else []
+
+    def validate(self, data):
+        docset = data.get("docset") or getattr(self.instance, "docset", None)
+        name = data.get("name")
+        if docset and name and Pyramid.objects.filter(docset=docset, name=name).exclude(
+                pk=getattr(self.instance, "pk", None)).exists():
+            raise serializers.ValidationError({"name": f"Docset {docset.name} already has a pyramid named {name}."})
+        return data
 
     def create(self, data):
         """A new pyramid over all of the docset's model summaries, built by the caller."""
@@ -219,3 +235,62 @@ class AnnotationConsensusRequestSerializer(serializers.Serializer):
     annotations = serializers.ListField(
         child=serializers.IntegerField(**ID), min_length=2,
         help_text="Two or more annotations of one peer against one pyramid.")
+
+
+CHANGE_FIELDS = ["id", "created_at", "user", "action", "description", "state", "decision"]
+SNAPSHOTS = ["before", "after"]
+
+
+class ChangeSerializer(serializers.ModelSerializer):
+    """One change of an editor's history, as the History page lists it."""
+
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
+                                        help_text="Who made it (null: an account since deleted).")
+    state = serializers.ChoiceField(
+        choices=PyramidChange.State.choices, read_only=True,
+        help_text="applied; undone (redo re-applies it); discarded (undone, then superseded by a new edit).")
+    decision = serializers.JSONField(
+        read_only=True, allow_null=True,
+        help_text='In a consensus: the adjudication decision this change made, e.g. {"groups": [...], "choice": "a"}; '
+                  "null otherwise.")
+
+
+class PyramidChangeSerializer(ChangeSerializer):
+    class Meta:
+        model = PyramidChange
+        fields = ["id", "pyramid", *CHANGE_FIELDS[1:]]
+        read_only_fields = fields
+
+
+class PyramidChangeDetailSerializer(PyramidChangeSerializer):
+    """With the snapshots undo and redo restore: the SCUs the change touched (by uid; null for an
+    SCU that did not exist) and the order of all SCUs."""
+
+    class Meta(PyramidChangeSerializer.Meta):
+        fields = read_only_fields = [*PyramidChangeSerializer.Meta.fields, *SNAPSHOTS]
+
+
+class PeerAnnotationChangeSerializer(ChangeSerializer):
+    class Meta:
+        model = PeerAnnotationChange
+        fields = ["id", "annotation", *CHANGE_FIELDS[1:]]
+        read_only_fields = fields
+
+
+class PeerAnnotationChangeDetailSerializer(PeerAnnotationChangeSerializer):
+    """With the snapshots undo and redo restore: all the annotation's PSEs before and after."""
+
+    class Meta(PeerAnnotationChangeSerializer.Meta):
+        fields = read_only_fields = [*PeerAnnotationChangeSerializer.Meta.fields, *SNAPSHOTS]
+
+
+class JudgmentSerializer(serializers.ModelSerializer):
+    collection = serializers.IntegerField(source="summary.docset.collection_id", read_only=True)
+    docset = serializers.IntegerField(source="summary.docset_id", read_only=True)
+    kind = serializers.ChoiceField(source="summary.kind", choices=Summary.Kind.choices, read_only=True)
+    author = serializers.CharField(source="summary.author", read_only=True,
+                                   help_text="The summary's author: a peer's system id, a model's letter.")
+
+    class Meta:
+        model = HumanJudgment
+        fields = ["id", "collection", "docset", "summary", "kind", "author", "criterion", "judge", "value"]

@@ -5,7 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from scoring.api import ScoresView
 
-from . import views
+from . import archives, imports, views
 
 router = DefaultRouter()
 router.register("collections", views.CollectionViewSet, basename="collection")
@@ -18,9 +18,15 @@ router.register("spans", views.SpanViewSet, basename="span")
 router.register("peer-annotations", views.PeerAnnotationViewSet, basename="peerannotation")
 router.register("pses", views.PSEViewSet, basename="pse")
 router.register("assignments", views.AssignmentViewSet, basename="assignment")
+router.register("pyramid-changes", views.PyramidChangeViewSet, basename="pyramidchange")
+router.register("peer-annotation-changes", views.PeerAnnotationChangeViewSet, basename="peerannotationchange")
+router.register("judgments", views.JudgmentViewSet, basename="judgment")
+router.register("archive-jobs", archives.ArchiveJobViewSet, basename="archivejob")
+router.register("import-jobs", imports.ImportJobViewSet, basename="importjob")
 
 urlpatterns = [
     path("scores/", ScoresView.as_view(), name="api-scores"),
+    path("collections/<int:pk>/archive/", archives.CollectionArchiveView.as_view(), name="api-collection-archive"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The documentation pages are pages: anonymous visitors are sent to log in.
     path("docs/", login_required(SpectacularSwaggerView.as_view(url_name="api-schema")), name="api-docs"),

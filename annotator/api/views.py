@@ -7,24 +7,46 @@ their editing actions, with the same rules and versions as the pages (409 on a s
 
 from __future__ import annotations
 
+import django_filters
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Prefetch
 from django.db.models.functions import Substr
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from .. import access, annotation_consensus, assignments, pyramid_consensus
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError, NotAllowed, StaleVersion
-from ..models import PSE, SCU, Assignment, Contributor, Docset, PeerAnnotation, PSESpan, Pyramid, Span, WeightConvention
+from ..views.downloads import ducview_zip_response
+from ..models import (PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation,
+                      PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary, WeightConvention)
 from . import serializers as s
 
 User = get_user_model()
 READ_ONLY = ["get", "head", "options"]
+
+
+class ZipRenderer(BaseRenderer):
+    """Lets a client ask for a zip (Accept: application/zip); the view answers with the file itself,
+    and a refusal is still JSON."""
+
+    media_type = "application/zip"
+    format = "zip"
+    charset = None
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, bytes):
+            return data
+        response = (renderer_context or {}).get("response")
+        if response is not None:
+            response["Content-Type"] = "application/json"
+        return JSONRenderer().render(data)
 
 
 def _deny(reason: str):
@@ -77,6 +99,22 @@ class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
     def perform_update(self, serializer):
         _administers(self.request.user, serializer.instance.pk)
         serializer.save()
+
+    @extend_schema(
+        parameters=[OpenApiParameter("docset", str, description="Only this docset (its name); 404 if the collection "
+                                                                "has none of that name.")],
+        responses={(200, "application/zip"): OpenApiTypes.BINARY, 403: s.RefusalSerializer, 404: s.RefusalSerializer},
+        description="The collection's DUCView files as a zip, as `export_ducview` writes them: allpyramids/*.pyr (each "
+                    "pyramid) and allpans/*.pan (each peer annotation), which `import_ducview` and the import page read "
+                    "back. For the collection's administrators, organizers and adjudicators.",
+    )
+    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, ZipRenderer], filter_backends=[],
+            pagination_class=None)
+    def ducview(self, request, pk=None):
+        collection = self.get_object()  # 404 unless visible
+        if not access.can_read_collection(request.user, collection):
+            _deny("The DUCView files are for the collection's administrators, organizers and adjudicators.")
+        return ducview_zip_response(collection, request.query_params.get("docset") or None)
 
 
 class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
@@ -378,3 +416,89 @@ class AssignmentViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
             return Response({"detail": refused.message}, status=status_for(refused))
         return Response(s.AssignmentSerializer(moved).data)
 
+
+def _flag(request, name: str) -> bool:
+    return request.query_params.get(name, "").lower() in ("1", "true", "yes")
+
+
+SNAPSHOTS_PARAMETER = OpenApiParameter(
+    "snapshots", bool, description="Also each change's `before` and `after` snapshots, as the detail gives them "
+                                   "(large: leave them out to page through a history).")
+
+
+class ChangeViewSet(viewsets.ReadOnlyModelViewSet):
+    """A history, as the History pages list it: newest first (`?ordering=id` for oldest first)."""
+
+    ordering_fields = ["id", "created_at"]
+    ordering = ["-id"]
+    detail_serializer_class: type[serializers.Serializer]
+
+    def records(self):
+        raise NotImplementedError
+
+    def get_queryset(self):
+        changes = self.records().select_related("user").order_by("-id")
+        if self.action == "list" and not _flag(self.request, "snapshots"):
+            changes = changes.defer("before", "after")
+        return changes
+
+    def get_serializer_class(self):
+        if self.action == "retrieve" or _flag(self.request, "snapshots"):
+            return self.detail_serializer_class
+        return self.serializer_class
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[SNAPSHOTS_PARAMETER],
+                       description="The history of the pyramids you may see (filter by `pyramid`): each change, who made "
+                                   "it and when, its state on the undo stack, and in a consensus the decision it made."),
+    retrieve=extend_schema(description="One change of a pyramid, with the snapshots undo (`before`) and redo (`after`) "
+                                       "restore."),
+)
+class PyramidChangeViewSet(ChangeViewSet):
+    serializer_class = s.PyramidChangeSerializer
+    detail_serializer_class = s.PyramidChangeDetailSerializer
+    filterset_fields = ["pyramid", "state", "action", "user__username"]
+
+    def records(self):
+        return PyramidChange.objects.filter(pyramid__in=access.visible_pyramids(self.request.user))
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[SNAPSHOTS_PARAMETER],
+                       description="The history of the peer annotations you may see (filter by `annotation`): each "
+                                   "change, who made it and when, its state on the undo stack, and in a consensus the "
+                                   "decision it made."),
+    retrieve=extend_schema(description="One change of a peer annotation, with the snapshots undo (`before`) and redo "
+                                       "(`after`) restore."),
+)
+class PeerAnnotationChangeViewSet(ChangeViewSet):
+    serializer_class = s.PeerAnnotationChangeSerializer
+    detail_serializer_class = s.PeerAnnotationChangeDetailSerializer
+    filterset_fields = ["annotation", "state", "action", "user__username"]
+
+    def records(self):
+        return PeerAnnotationChange.objects.filter(annotation__in=access.visible_annotations(self.request.user))
+
+
+class JudgmentFilter(django_filters.FilterSet):
+    collection = django_filters.ModelChoiceFilter(field_name="summary__docset__collection",
+                                                  queryset=Collection.objects.all())
+    docset = django_filters.ModelChoiceFilter(field_name="summary__docset", queryset=Docset.objects.all())
+    kind = django_filters.ChoiceFilter(field_name="summary__kind", choices=Summary.Kind.choices)
+
+    class Meta:
+        model = HumanJudgment
+        fields = ["collection", "docset", "summary", "kind", "criterion", "judge"]
+
+
+@extend_schema_view(list=extend_schema(description="Human judgments (content responsiveness, linguistic quality, ...) "
+                                                   "of the summaries you may see."))
+class JudgmentViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = s.JudgmentSerializer
+    filterset_class = JudgmentFilter
+    ordering_fields = ["value", "criterion"]
+
+    def get_queryset(self):
+        return (HumanJudgment.objects.filter(summary__in=access.visible_summaries(self.request.user))
+                .select_related("summary__docset").order_by("summary__docset_id", "summary_id", "criterion", "judge", "id"))

@@ -29,6 +29,8 @@ DUC_HEADER = re.compile(r"^-+[ \t]*\n[ \t]*(\S+)[ \t]*\n-+[ \t]*\n", re.MULTILIN
 DECLARED_COUNT = re.compile(r"\A\s*#(\d+)\s*\n")
 # DUC summary names end in the author: D0640.M.250.D.C -> C, D0736-C.M.100.H.G -> G.
 DUC_SUMMARY_NAME = re.compile(r"^D\d+[\w-]*\.M\.\d+\.[A-Z]\.(\w+)$")
+# The app's own names (annotator.uploads): D0601.model.A.txt -> A.
+OWN_SUMMARY_NAME = re.compile(r"^[\w-]+\.model\.(.+?)(?:\.txt)?$")
 
 
 @dataclass
@@ -76,8 +78,8 @@ def _name_of(header_match: str) -> str:
     return ""
 
 
-def _author_of(name: str, position: int) -> str:
-    duc = DUC_SUMMARY_NAME.match(name)
+def author_of(name: str, position: int) -> str:
+    duc = DUC_SUMMARY_NAME.match(name) or OWN_SUMMARY_NAME.match(name)
     if duc:
         return duc.group(1)
     return name or str(position + 1)
@@ -89,6 +91,24 @@ def compile_java_regex(pattern: str) -> re.Pattern:
         return re.compile(pattern)
     except re.error as exc:
         raise DucviewError(f"startDocumentRegEx {pattern!r} is not a valid regular expression: {exc}") from None
+
+
+HEADER_LINE = re.compile(r"^[ \t]*(?:-*|D\d+[\w-]*\.M\.\d+\.[A-Z]\.\w+)[ \t]*$")
+
+
+def _summary_within(body: str) -> tuple[int, str]:
+    """(where the summary starts in body, the summary): without the blank lines, dash lines and
+    DUC summary names around it. A startDocumentRegEx may match only part of a DUC header (NIST's
+    .pans cut some models after the dashes): the rest of the header is not the summary's."""
+    lines = body.split("\n")
+    first, last = 0, len(lines)
+    while first < last and HEADER_LINE.match(lines[first]):
+        first += 1
+    while last > first and HEADER_LINE.match(lines[last - 1]):
+        last -= 1
+    lead = sum(len(line) + 1 for line in lines[:first])
+    summary = "\n".join(lines[first:last]).strip()
+    return lead + (len(body[lead:]) - len(body[lead:].lstrip())), summary
 
 
 def split_models(text: str, regex: str | None, model_regex: str | None = None) -> Layout:
@@ -114,15 +134,15 @@ def split_models(text: str, regex: str | None, model_regex: str | None = None) -
     for index, match in enumerate(matches):
         body_end = matches[index + 1].start() if index + 1 < len(matches) else len(text)
         body = text[match.end() : body_end]
-        summary = body.strip()
-        name = _name_of(match.group(0))
+        lead, summary = _summary_within(body)
+        name = _name_of(match.group(0)) or _name_of(body[:lead])
         if not summary:
             raise DucviewError(f"model summary {index + 1} ({name or 'unnamed'}) is empty")
-        offset = match.end() + (len(body) - len(body.lstrip()))
+        offset = match.end() + lead
         models.append(
             ModelSegment(
                 name=name,
-                author=_author_of(name, index),
+                author=author_of(name, index),
                 header=text[previous_end:offset],
                 text=summary,
                 offset=offset,

@@ -24,10 +24,20 @@ EXPORT_NOTE = re.compile(rb"<!--\s*pyramid-annotator:(?P<fields>[^>]*?)-->")
 NOTE_FIELD = re.compile(r'(\w+)="([^"]*)"')
 
 
+def system_id(written: str) -> str:
+    """A peer or system id as one value however it is written: NIST names some files ...B.06.pan
+    and others ...A.6.pan for one system, so a number loses its leading zeros ("06" -> "6").
+
+    >>> system_id("06"), system_id("6"), system_id("0"), system_id("H"), system_id("C06")
+    ('6', '6', '0', 'H', 'C06')
+    """
+    return str(int(written)) if written.isdigit() else written
+
+
 @dataclass
 class FileIdentity:
     docset: str | None = None
-    peer: str | None = None
+    peer: str | None = None  # as written in the file name (system_id gives the id it stands for)
     annotator: str | None = None
 
     def overridden_by(self, other: "FileIdentity") -> "FileIdentity":

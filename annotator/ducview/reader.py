@@ -15,6 +15,8 @@ references are refused.
 
 from __future__ import annotations
 
+import codecs
+import re
 import xml.sax
 from dataclasses import dataclass, field
 
@@ -34,6 +36,9 @@ class Part:
     end: int  # exclusive
     label: str
     line: int = 0  # line of the file it came from, for messages
+    # Offsets DUCView opens but that hold no words (end at or before start, e.g. start="368"
+    # end="367"): the importer re-anchors the part by its label, or keeps it empty (a problem).
+    inverted: bool = False
 
 
 @dataclass
@@ -181,9 +186,48 @@ class _Handler(xml.sax.handler.ContentHandler):
             self._in_annotation = False
 
 
+BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+DECLARED_ENCODING = re.compile(rb"""\A<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def as_utf8(data: bytes) -> bytes:
+    """The file's bytes as UTF-8 XML: a text with a byte-order mark (UTF-16, UTF-32, UTF-8) is
+    re-encoded; a file that declares no encoding must be UTF-8, as XML says and DUCView writes it.
+
+    An undeclared Latin-1 (or Windows-1252) file is the usual culprit; it is refused with the
+    byte, line and column, rather than the parser's "not well-formed (invalid token)".
+    """
+    for bom, codec in BOMS:
+        if data.startswith(bom):
+            try:
+                text = data.decode(codec)
+            except UnicodeDecodeError as exc:
+                raise DucviewError(f"encoding problem: the file starts with a {codec} byte-order mark but is not {codec} ({exc.reason})") from None
+            text = text.lstrip("\ufeff")
+            # The declaration named the encoding of the bytes we just decoded; they are UTF-8 now.
+            return re.sub(r"""\A(<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""", r"\1", text).encode("utf-8")
+    declared = DECLARED_ENCODING.match(data.lstrip())
+    if declared and declared.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
+        return data  # the parser decodes the declared encoding
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        column = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise DucviewError(
+            f"line {line}, column {column}: encoding problem: byte 0x{data[exc.start]:02X} is not UTF-8 and the file "
+            "declares no other encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, or add "
+            '<?xml version="1.0" encoding="ISO-8859-1"?> as its first line'
+        ) from None
+    return data
+
+
 def _parse(data: bytes) -> _Handler:
     if not data.strip():
         raise DucviewError("the file is empty")
+    data = as_utf8(data)
     handler = _Handler()
     try:
         defusedxml.sax.parseString(data, handler, forbid_dtd=False, forbid_entities=True)
@@ -197,17 +241,21 @@ def _parse(data: bytes) -> _Handler:
 
 
 def _convert_offsets(scus: list[Scu], text: str, where: str) -> None:
-    """UTF-16 offsets to code points, refusing parts that lie outside the text."""
+    """UTF-16 offsets to code points, refusing parts that lie outside the text.
+
+    A part whose end is at or before its start (DUCView opens and scores such files) is kept,
+    marked `inverted`, for the importer to re-anchor."""
     offsets = OffsetMap(text)
     utf16_length = offsets.to_utf16(len(text))
     for scu in scus:
         for contributor in scu.contributors:
             for part in contributor.parts:
-                if not 0 <= part.start < part.end <= utf16_length:
+                if not (0 <= part.start <= utf16_length and 0 <= part.end <= utf16_length):
                     raise DucviewError(
                         f"line {part.line}: part {part.start}-{part.end} of SCU {scu.uid} lies outside "
-                        f"the {where} text ({utf16_length} characters) or is empty"
+                        f"the {where} text ({utf16_length} characters)"
                     )
+                part.inverted = part.end <= part.start
                 part.start = offsets.to_code_points(part.start)
                 part.end = offsets.to_code_points(part.end)
 

@@ -38,8 +38,9 @@ PEER_DTD = """ <!ELEMENT peerAnnotation (pyramid,annotation)>
 
 
 def xml_text(value: str) -> str:
-    """Escape as DUCView does: quotes too, in text as in attributes."""
-    return escape(value, {'"': "&quot;"})
+    """Escape as DUCView does: quotes too, in text as in attributes; and a carriage return as
+    &#13;, which XML readers would otherwise turn into a line feed (changing the text read back)."""
+    return escape(value, {'"': "&quot;", "\r": "&#13;"})
 
 
 def quoteattr(value: str) -> str:

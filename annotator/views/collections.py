@@ -18,11 +18,13 @@ from ..access import (
     administered_collections,
     can_adjudicate,
     can_administer,
+    can_read_collection,
     is_site_administrator,
     readable_collections,
     visible_collections,
 )
 from ..forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
+from ..problems import collection_problems
 from ..models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 from .guards import ADMINISTER, collection_for, docset_for
 
@@ -87,6 +89,9 @@ def collection_detail(request, pk):
         "docsets": docset_table(collection),
         "can_administer": can_administer(request.user, collection),
         "jobs": collection.import_jobs.select_related("created_by")[:5],
+        "archives": collection.archive_jobs.filter(kind="export").select_related("created_by").defer("content")[:5],
+        # Readers of the whole collection (organizers, administrators) review what imports kept.
+        "problems": collection_problems(collection) if can_read_collection(request.user, collection) else [],
     })
 
 

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from annotator.models import HumanJudgment
 from scoring.judgment_records import judgment_correlations, tune_alpha
 from scoring.management.lookup import collection_and_docset
+from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 
 def _cell(result) -> str:
@@ -16,17 +17,30 @@ def _cell(result) -> str:
     return f"{coefficient:.4f} (p={p:.3g})" if not math.isnan(coefficient) else "—"
 
 
+def conventions(collection, options) -> dict:
+    """What the scores were computed with: the collection's conventions, the power mean's alpha
+    and the TAC 2008 recall (with --tune, alpha is searched)."""
+    return {"weight": collection.weight_convention, "average_rounding": collection.average_rounding,
+            "alpha": "tuned" if options["tune"] else options["alpha"], "tac2008_recall": options["tac_recall"],
+            "tac2008_recall_definition": TAC2008_RECALLS[options["tac_recall"]]}
+
+
 class Command(BaseCommand):
     help = (
         "Correlate every score (modified, original, coverage, comprehensive, the power-mean pyramid "
-        "score at --alpha, the TAC 2008 F-measure) with a human judgment imported by import_judgments: "
-        "Pearson, Spearman and Kendall with p-values, at the summary and the system level."
+        "score at --alpha, the TAC 2008 F-measure with the recall of --tac-recall) with a human judgment "
+        "imported by import_judgments: Pearson, Spearman and Kendall with p-values, at the summary and "
+        "the system level."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--collection", required=True)
         parser.add_argument("--criterion", default="content responsiveness")
         parser.add_argument("--alpha", type=float, default=1.0, help="the power mean's alpha (default 1: arithmetic)")
+        parser.add_argument("--tac-recall", choices=sorted(TAC2008_RECALLS), default=RECALL_REFERENCES,
+                            help="the TAC 2008 F-measure's recall: " + "; ".join(
+                                f"{name}: {text}" for name, text in TAC2008_RECALLS.items())
+                            + f" (default {RECALL_REFERENCES})")
         parser.add_argument("--format", choices=["table", "json"], default="table")
         parser.add_argument("--tune", action="store_true",
                             help="tune alpha on a random half of the docsets and report it on the other half "
@@ -41,26 +55,30 @@ class Command(BaseCommand):
             self.stderr.write(f"No judgment {options['criterion']!r} in {collection.name} "
                               f"(judged: {', '.join(criteria) or 'nothing yet; see import_judgments'}).")
             return
+        # The table has no room for them, so every format also says its conventions here.
+        used = conventions(collection, options)
+        self.stderr.write(f"{collection.name}: SCU weight = {used['weight']}, X_a rounding = {used['average_rounding']}, "
+                          f"TAC 2008 recall = {used['tac2008_recall']} ({used['tac2008_recall_definition']})")
         if options["tune"]:
-            self._tune(collection, options)
+            self._tune(collection, options, used)
             return
-        results = judgment_correlations(collection, options["criterion"], options["alpha"])
+        results = judgment_correlations(collection, options["criterion"], options["alpha"], options["tac_recall"])
         if options["format"] == "json":
-            self.stdout.write(json.dumps([{"score": r.score, "level": r.level, "n": r.n, **{
+            self.stdout.write(json.dumps({"conventions": used, "results": [{"score": r.score, "level": r.level, "n": r.n, **{
                 m: None if v is None else {"coefficient": v[0], "p": v[1]} for m, v in r.results.items()}}
-                for r in results], indent=2))
+                for r in results]}, indent=2))
             return
         self.stdout.write("score\tlevel\tn\tpearson\tspearman\tkendall")
         for r in results:
             self.stdout.write("\t".join([r.score, r.level, str(r.n), *(_cell(r.results[m]) for m in ("pearson", "spearman", "kendall"))]))
 
-    def _tune(self, collection, options):
+    def _tune(self, collection, options, used):
         try:
-            tunings = tune_alpha(collection, options["criterion"], options["seed"])
+            tunings = tune_alpha(collection, options["criterion"], options["seed"], tac_recall=options["tac_recall"])
         except ValueError as problem:
             raise CommandError(str(problem)) from None
         if options["format"] == "json":
-            self.stdout.write(json.dumps([asdict(t) for t in tunings], indent=2))
+            self.stdout.write(json.dumps({"conventions": used, "tunings": [asdict(t) for t in tunings]}, indent=2))
             return
         if tunings:
             self.stdout.write(f"tune docsets: {', '.join(tunings[0].tune_docsets)}; test docsets: {', '.join(tunings[0].test_docsets)}")

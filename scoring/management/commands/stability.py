@@ -46,7 +46,7 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(document, indent=2, default=lambda v: None))
             return
         write = self.stdout.write
-        write(f"pyramid {result.pyramid}: models {', '.join(result.models)}; X_a = {result.average_scu_count}, "
+        write(f"pyramid {result.pyramid}: models {', '.join(result.models)}; X_a = {result.average_scu_count:g}, "
               f"{result.optimal_summaries} optimal summaries of that size")
         write("order\tpyramids\tmean spearman\tp1\tp2\tp3\tp\tdata points")
         errors = {e.order: e for e in result.errors}

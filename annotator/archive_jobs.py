@@ -1,0 +1,111 @@
+"""Collection archives written and restored in the background (annotator.archive), as imports are
+(annotator.jobs): the page or the API stores an ArchiveJob and enqueues `run_archive_job`; a worker
+runs it. The job row holds the bytes (the upload to restore until it is stored, the archive
+written until the job is deleted), so any worker and any web process reach them.
+
+A restore is one transaction and an export reads one snapshot, so on PostgreSQL their progress is
+written through a connection of its own: the job page sees it as it goes.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django_tasks import task
+
+from . import archive
+from .models import ArchiveJob, Collection
+
+logger = logging.getLogger(__name__)
+Status = ArchiveJob.Status
+
+
+def file_name(collection: Collection) -> str:
+    return f"{slugify(collection.name) or 'collection'}-archive.zip"
+
+
+def start(job: ArchiveJob) -> ArchiveJob:
+    """Queue the job once the transaction that made it commits, so that the worker finds it."""
+    transaction.on_commit(lambda: run_archive_job.enqueue(job.pk))
+    return job
+
+
+def export_job(collection: Collection, user) -> ArchiveJob:
+    return start(ArchiveJob.objects.create(kind=ArchiveJob.Kind.EXPORT, collection=collection,
+                                           file_name=file_name(collection), created_by=user))
+
+
+def restore_job(name: str, content: bytes, new_name: str, user) -> ArchiveJob:
+    return start(ArchiveJob.objects.create(kind=ArchiveJob.Kind.RESTORE, file_name=name, content=content,
+                                           name=new_name.strip(), created_by=user))
+
+
+class _Progress:
+    """Writes the job's progress, at most twice a second, outside the work's own transaction."""
+
+    def __init__(self, job: ArchiveJob):
+        self.job, self.last, self.total = job, 0.0, 0
+        self.side = connections.create_connection(DEFAULT_DB_ALIAS) if connection.vendor == "postgresql" else None
+
+    def __call__(self, done: int, total: int) -> None:
+        self.total, now = total, time.monotonic()
+        if now - self.last < 0.5 and done < total:
+            return
+        self.last = now
+        if self.side is None:
+            ArchiveJob.objects.filter(pk=self.job.pk).update(done=done, total=total)
+            return
+        with self.side.cursor() as cursor:
+            cursor.execute(f"UPDATE {self.side.ops.quote_name(ArchiveJob._meta.db_table)} SET done = %s, total = %s "
+                           "WHERE id = %s", [done, total, self.job.pk])
+
+    def close(self) -> None:
+        if self.side is not None:
+            self.side.close()
+
+
+@task()
+def run_archive_job(job_id: int) -> None:
+    job = ArchiveJob.objects.select_related("collection").get(pk=job_id)
+    if job.status != Status.QUEUED:
+        return  # already run (a task can be delivered twice)
+    _update(job, status=Status.RUNNING)
+    progress = _Progress(job)
+    try:
+        outcome = _export(job, progress) if job.kind == ArchiveJob.Kind.EXPORT else _restore(job, progress)
+    except archive.ArchiveError as problem:
+        _update(job, status=Status.FAILED, report=[str(problem)], content=b"", finished_at=timezone.now())
+    except Exception:
+        logger.exception("archive job %s failed", job.pk)
+        _update(job, status=Status.FAILED, content=b"", finished_at=timezone.now(),
+                report=["The job stopped on an unexpected error, which has been logged; nothing was stored."])
+        raise
+    else:
+        _update(job, status=Status.DONE, done=progress.total, total=progress.total, finished_at=timezone.now(), **outcome)
+    finally:
+        progress.close()
+
+
+def _update(job: ArchiveJob, **fields) -> None:
+    for name, value in fields.items():
+        setattr(job, name, value)
+    ArchiveJob.objects.filter(pk=job.pk).update(**fields)
+
+
+def _export(job: ArchiveJob, progress) -> dict:
+    if job.collection is None:
+        raise archive.ArchiveError("The collection is no longer there.")
+    buffer = io.BytesIO()
+    counts = archive.export(job.collection, buffer, progress)
+    content = buffer.getvalue()
+    return {"content": content, "report": [f"Wrote {job.collection.name}: {archive.describe(counts)} ({len(content) / 1024:,.0f} kB)."]}
+
+
+def _restore(job: ArchiveJob, progress) -> dict:
+    collection, report = archive.restore(io.BytesIO(bytes(job.content)), job.name or None, progress)
+    return {"collection": collection, "report": report, "content": b""}

@@ -1,0 +1,185 @@
+"""A collection holding every kind of record an archive keeps, and a field-by-field comparison of
+two collections (the original, and its restored copy) with their ids mapped."""
+
+from __future__ import annotations
+
+import io
+
+from annotator import archive, assignments, editing, peer_editing, pyramid_consensus
+from annotator.alignment import ONLY_B, SPLIT
+from annotator.archive import TABLES, USER
+from annotator.models import (Assignment, Collection, HumanJudgment, Membership, PeerAnnotation, PeerSCUComment,
+                              Pyramid, Role)
+from scoring.records import score_collection
+
+from .helpers import Builder, complete_consensus_of_peer_1
+
+
+def _version(model, pk):
+    return model.objects.get(pk=pk).version
+
+
+def rich_collection(pair) -> dict:
+    """The demo collection (built on tests.conftest's `pair`) with: its conventions and description
+    set; the annotators' two pyramids, one with an undone edit superseded (a discarded change) and
+    an SCU removed then brought back by undo (so the consensus's snapshots name a source gone);
+    their consensus pyramid with decisions, provenance and an undone decision (redo waiting); a
+    consensus annotation with its decisions naming the annotation taken; an annotation with a PSE
+    undone (a PSE id that only history holds, which redo brings back); a DUCView SCU comment; human
+    judgments; a withdrawn assignment; an administrator membership."""
+    demo, adjudicator = pair["demo"], pair["adjudicator"]
+    collection = demo["collection"]
+    Collection.objects.filter(pk=collection.pk).update(description="Apollo 11, archived.", weight_convention="models",
+                                                       average_rounding="floor")
+    a, b = pair["a"], pair["b"]
+    consensus = pyramid_consensus.start(a, b, adjudicator)
+    groups = {g["kind"]: g for g in consensus.merge.groups}
+    for key, side in [(groups[SPLIT]["key"], "b"), (groups[SPLIT]["key"], "a"), (groups[ONLY_B]["key"], "b")]:
+        pyramid_consensus.choose(consensus.pk, adjudicator, _version(Pyramid, consensus.pk), key, side)
+    editing.undo(consensus.pk, adjudicator, _version(Pyramid, consensus.pk))  # B's samples undone: redo waits
+
+    builder = Builder.reading(a.pk)
+    builder.user = demo["annotator"]
+    builder.do("set_label", 3, "Collins stayed in orbit")
+    builder.do("undo")
+    builder.do("set_comment", 1, "Landing: the first.")  # the undone relabel is discarded
+    builder.do("remove_scu", 1)  # the consensus's SCU 1 loses its source...
+    builder.do("undo")  # ...which comes back as a new record
+
+    consensus_annotation = complete_consensus_of_peer_1(demo)
+    mine = PeerAnnotation.objects.get(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"])
+    peer = mine.peer.text
+    start = peer.index("Neil Armstrong")
+    peer_editing.assign(mine.pk, demo["annotator"], _version(PeerAnnotation, mine.pk), [(start, start + 14)],
+                        demo["pyramid"].scus.order_by("uid").first().uid)
+    peer_editing.undo(mine.pk, demo["annotator"], _version(PeerAnnotation, mine.pk))
+
+    PeerSCUComment.objects.create(annotation=demo["annotations"]["2"], scu=demo["pyramid"].scus.get(uid=1),
+                                  comment="Close call: 'landed' vs 'arrived'.")
+    for n, annotation in enumerate(demo["annotations"].values()):
+        HumanJudgment.objects.create(summary=annotation.peer, criterion="content responsiveness", judge="J1", value=2 + n / 2)
+        HumanJudgment.objects.create(summary=annotation.peer, criterion="linguistic quality", value=4.0)
+    peer3 = demo["annotations"]["3"].peer
+    withdrawn = Assignment.objects.create(user=demo["outsider"], task="peer", pyramid=demo["pyramid"], peer=peer3,
+                                          assigned_by=demo["admin"])
+    assignments.withdraw(withdrawn, demo["admin"])
+    Membership.objects.create(collection=collection, user=demo["admin"], role=Role.ADMINISTRATOR)
+    return {**pair, "collection": Collection.objects.get(pk=collection.pk), "consensus": consensus,
+            "consensus_annotation": consensus_annotation, "mine": mine}
+
+
+def written(collection) -> bytes:
+    buffer = io.BytesIO()
+    archive.export(collection, buffer)
+    return buffer.getvalue()
+
+
+def records(collection) -> dict[str, list[dict]]:
+    return {table.name: list(table.rows(collection)) for table in TABLES}
+
+
+def assert_same_records(original: Collection, restored: Collection) -> dict[str, dict[int, int]]:
+    """Every record of `restored` is the one of `original` field by field, its references mapped to
+    the restored records' ids; return the ids mapped ({table: {original id: restored id}})."""
+    for name in ("description", "weight_convention", "average_rounding", "created_at"):
+        assert getattr(original, name) == getattr(restored, name), name
+    before, after = records(original), records(restored)
+    ids = {}
+    for table in TABLES:
+        assert len(before[table.name]) == len(after[table.name]), table.name
+        # Records are restored in the order of their ids, so the n-th of one is the n-th of the other.
+        ids[table.name] = {x["id"]: y["id"] for x, y in zip(before[table.name], after[table.name])}
+        assert not set(ids[table.name]) & set(ids[table.name].values()), f"{table.name}: restored under old ids"
+    history = _history_ids(before["peer_annotation_changes"], after["peer_annotation_changes"], ids)
+    for table in TABLES:
+        for x, y in zip(before[table.name], after[table.name]):
+            where = f"{table.name} {x['id']}"
+            for field in table.plain:
+                if table.name == "pyramid_changes" and field.name in ("before", "after"):
+                    assert _pyramid_state(x[field.name], ids) == y[field.name], where
+                elif table.name == "peer_annotation_changes" and field.name in ("before", "after"):
+                    assert _peer_state(x[field.name], *history) == y[field.name], where
+                elif table.name == "peer_annotation_changes" and field.name == "decision" and isinstance(
+                        (x["decision"] or {}).get("choice"), int):
+                    assert y["decision"] == {**x["decision"], "choice": ids["peer_annotations"][x["decision"]["choice"]]}
+                else:
+                    assert x[field.name] == y[field.name], f"{where}: {field.name}"
+            for ref, to in table.refs.items():
+                expected = x[ref] if to == USER or x[ref] is None else ids[to][x[ref]]
+                assert y[ref] == expected, f"{where}: {ref}"
+    return ids
+
+
+def _history_ids(before, after, ids) -> tuple[dict, dict]:
+    """The PSE and PSE span ids of annotation snapshots mapped: a record's to its restored id; one
+    that only history holds (undone, removed) to a new id no restored record has, the same wherever
+    it appears."""
+    maps = {"pses": dict(ids["pses"]), "pse_spans": dict(ids["pse_spans"])}
+    taken = {name: set(known.values()) for name, known in maps.items()}
+
+    def learn(name, old, new):
+        if old in maps[name]:
+            assert maps[name][old] == new, f"{name} {old}: {new} instead of {maps[name][old]}"
+        else:
+            assert new not in taken[name], f"{name} {old}, which only history holds, got a record's id"
+            maps[name][old] = new
+            taken[name].add(new)
+
+    for x, y in zip(before, after):
+        for side in ("before", "after"):
+            assert len(x[side]) == len(y[side])
+            for p, q in zip(x[side], y[side]):
+                learn("pses", p["id"], q["id"])
+                for old, new in zip(p["span_ids"], q["span_ids"], strict=True):
+                    learn("pse_spans", old, new)
+    return maps["pses"], maps["pse_spans"]
+
+
+def _source(state, table_ids):
+    state = dict(state)
+    if "source" in state:
+        if state["source"] in table_ids:
+            state["source"] = table_ids[state["source"]]
+        else:
+            del state["source"]  # gone: undo would drop the link
+    return state
+
+
+def _pyramid_state(state, ids):
+    summaries = ids["summaries"]
+    scus = {}
+    for uid, scu in state["scus"].items():
+        if scu is not None:
+            scu = _source(scu, ids["scus"])
+            scu["contributors"] = [
+                {**_source(c, ids["contributors"]), "summary": summaries[c["summary"]],
+                 "spans": [[summaries[s], start, end] for s, start, end in c["spans"]]} for c in scu["contributors"]]
+        scus[uid] = scu
+    return {**state, "scus": scus}
+
+
+def _peer_state(state, pses, spans):
+    return [{**_source(p, pses), "id": pses[p["id"]], "span_ids": [spans[i] for i in p["span_ids"]]} for p in state]
+
+
+def score_rows(collection, ids=None) -> list[dict]:
+    """The collection's score rows, with the original's ids mapped to the restored ones'."""
+    rows = []
+    for row in score_collection(collection):
+        row = row.as_dict()
+        del row["collection"]
+        if ids:
+            row["annotation_id"] = ids["peer_annotations"][row["annotation_id"]]
+            row["pyramid_id"] = ids["pyramids"][row["pyramid_id"]]
+        rows.append(row)
+    return rows
+
+
+def scu_state(pyramid_id) -> list:
+    return Builder.reading(pyramid_id).state()
+
+
+def pse_state(annotation_id) -> list:
+    return [(p.scu.uid if p.scu else 0, p.comment, [(s.start, s.end) for s in p.spans.order_by("position")])
+            for p in PeerAnnotation.objects.get(pk=annotation_id).pses.select_related("scu").order_by("position", "id")]
+

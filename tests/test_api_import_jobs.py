@@ -1,0 +1,58 @@
+"""/api/import-jobs/: DUCView files and summaries imported through the API as the pages import them."""
+
+import pytest
+
+from annotator.models import ImportJob, PeerAnnotation, Pyramid, Summary
+
+from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+
+pytestmark = pytest.mark.django_db
+
+
+def post(client, collection, kind, *files, **fields):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    uploads = [SimpleUploadedFile(name, data) for name, data in files]
+    return client.post("/api/import-jobs/", {"collection": collection.pk, "kind": kind, "files": uploads, **fields})
+
+
+def test_ducview_files_are_imported_and_the_job_reports_each_file(client, demo, django_capture_on_commit_callbacks):
+    client.force_login(demo["admin"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client, demo["collection"], "ducview", ("D9901.pyr", PYRAMID_FIXTURE.read_bytes()),
+                        (PAN_FIXTURE.name, PAN_FIXTURE.read_bytes()), ("D9902.pyr", b"<pyramid>"))
+    assert response.status_code == 202 and response.json()["status"] == "queued"
+    job = client.get(f"/api/import-jobs/{response.json()['id']}/").json()
+    assert job["status"] == "done" and (job["total"], job["done"]) == (3, 3)
+    assert job["stored"][0].startswith("3 files: 1 pyramids (5 SCUs, 8 contributors), 1 peer annotations (4 PSEs)")
+    assert job["refused"] == ["D9902.pyr: line 1, column 9: malformed XML: no element found"]
+    pyramid = Pyramid.objects.get(docset__collection=demo["collection"], docset__name="D9901")
+    assert PeerAnnotation.objects.get(pyramid=pyramid).annotator_code == "100"
+
+
+def test_summaries_are_checked_as_the_upload_page_checks_them(client, demo, django_capture_on_commit_callbacks):
+    client.force_login(demo["admin"])
+    refused = post(client, demo["collection"], "ducview", ("notes.docx", b"x"))
+    assert refused.status_code == 400
+    assert refused.json() == {"files": ["notes.docx: expected .pyr or .pan files, or a .zip of them."]}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client, demo["collection"], "summaries", ("D0601.M.250.B.06", b"Peer six.\r\n"))
+    assert client.get(f"/api/import-jobs/{response.json()['id']}/").json()["status"] == "done"
+    assert Summary.objects.get(docset__name="D0601", author="6").text == "Peer six.\n"
+
+
+@pytest.mark.parametrize("user, code", [("organizer", 403), ("annotator", 403), ("outsider", 400)])
+def test_only_the_collections_administrators_import(client, demo, user, code):
+    client.force_login(demo[user])
+    response = post(client, demo["collection"], "ducview", ("D9901.pyr", PYRAMID_FIXTURE.read_bytes()))
+    assert response.status_code == code and not ImportJob.objects.exists()
+
+
+def test_jobs_are_seen_by_their_collections_administrators_only(client, demo):
+    job = ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="x.zip", content=b"x")
+    client.force_login(demo["organizer"])
+    assert client.get(f"/api/import-jobs/{job.pk}/").status_code == 404
+    assert client.get("/api/import-jobs/").json()["count"] == 0
+    client.force_login(demo["admin"])
+    assert client.get("/api/import-jobs/").json()["results"][0]["id"] == job.pk
+    client.logout()
+    assert client.get("/api/import-jobs/").status_code in (401, 403)

@@ -1,0 +1,254 @@
+"""annotator.archive: a collection written to one file and restored, under a new name, record for
+record; and archives that are wrong refused with what is wrong, nothing stored."""
+
+import io
+import json
+import re
+import zipfile
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from annotator import archive, editing, peer_editing
+from annotator.archive import TABLES, ArchiveError
+from annotator.models import PSE, Collection, PeerAnnotation, PeerAnnotationChange, Pyramid, PyramidChange
+
+from .archives import assert_same_records, pse_state, rich_collection, score_rows, scu_state, written
+from .helpers import record_counts
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rich(pair):
+    return rich_collection(pair)
+
+
+def restored(data: bytes, name="Restored"):
+    return archive.restore(io.BytesIO(data), name)
+
+
+def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
+    original = rich["collection"]
+    collection, report = restored(written(original))
+    assert collection.name == "Restored" and collection.pk != original.pk
+    ids = assert_same_records(original, collection)
+    # What the fixture promised is there to compare.
+    assert len(ids["pyramid_merges"]) == len(ids["annotation_merges"]) == 1 and len(ids["annotation_merge_sources"]) == 2
+    assert len(ids["peer_scu_comments"]) == 1 and len(ids["judgments"]) == 9  # the demo's 3 and 6
+    states = set(PyramidChange.objects.filter(pyramid__docset__collection=collection).values_list("state", flat=True))
+    assert states == {"applied", "undone", "discarded"}
+    assert report[0].startswith("Restored Restored: 1 docsets, 7 summaries, 4 pyramids")
+    assert len(report) == 1  # every user was there
+
+
+def test_every_score_row_is_the_same(rich):
+    original = rich["collection"]
+    collection, _ = restored(written(original))
+    ids = assert_same_records(original, collection)
+    assert score_rows(collection) == score_rows(original, ids)
+    assert len(score_rows(collection)) == 5  # the demo's 3, the annotator's and the consensus
+
+
+def test_provenance_points_into_the_restored_collection_and_a_source_gone_stays_gone(rich):
+    collection, _ = restored(written(rich["collection"]))
+    consensus = Pyramid.objects.get(docset__collection=collection, merge__isnull=False)
+    sources = {scu.label: scu.source for scu in consensus.scus.select_related("source__pyramid")}
+    assert sources["Apollo 11 landed on the Moon"] is None  # its source was removed (and undone as a new record)
+    assert sources["Armstrong and Aldrin walked on the Moon"].pyramid.docset.collection == collection
+    assert consensus.merge.source_a.docset.collection == collection
+    annotation = PeerAnnotation.objects.get(pyramid__docset__collection=collection, merge__isnull=False)
+    assert {p.source.annotation_id for p in annotation.pses.select_related("source")} <= set(
+        annotation.merge.sources.values_list("pk", flat=True))
+    decided = annotation.changes.filter(decision__choice__isnull=False).exclude(decision__choice__in=["identical", "edited"])
+    assert {c.decision["choice"] for c in decided} <= set(annotation.merge.sources.values_list("pk", flat=True))
+
+
+def test_undo_and_redo_go_on_after_a_restore_as_they_would_have(rich):
+    collection, _ = restored(written(rich["collection"]))
+    for original_pk in (rich["consensus"].pk, rich["a"].pk):
+        original = Pyramid.objects.get(pk=original_pk)
+        copy = Pyramid.objects.get(docset__collection=collection, name=original.name)
+        user = rich["demo"]["admin"]
+        for step in ("undo", "undo", "redo"):
+            getattr(editing, step)(original.pk, user, Pyramid.objects.get(pk=original.pk).version)
+            getattr(editing, step)(copy.pk, user, Pyramid.objects.get(pk=copy.pk).version)
+            assert scu_state(copy.pk) == scu_state(original.pk), (original.name, step)
+    # The annotation's redo brings back a PSE only its history held, under the id kept for it.
+    mine = rich["mine"]
+    copy = PeerAnnotation.objects.get(pyramid__docset__collection=collection, annotator=mine.annotator, merge__isnull=True)
+    for pk in (mine.pk, copy.pk):
+        peer_editing.redo(pk, rich["demo"]["admin"], PeerAnnotation.objects.get(pk=pk).version)
+    assert pse_state(copy.pk) == pse_state(mine.pk) and len(pse_state(copy.pk)) == 2
+    brought_back = PeerAnnotationChange.objects.filter(annotation=copy).latest("id").after
+    assert {p["id"] for p in brought_back} == set(copy.pses.values_list("pk", flat=True))
+    peer_editing.undo(copy.pk, rich["demo"]["admin"], PeerAnnotation.objects.get(pk=copy.pk).version)
+    assert len(pse_state(copy.pk)) == 1
+
+
+def test_restoring_twice_into_an_instance_holding_both_keeps_them_apart(rich):
+    data = written(rich["collection"])
+    first, _ = restored(data, "First")
+    second, _ = restored(data, "Second")
+    assert_same_records(first, second)
+    ids = lambda c: set(PSE.objects.filter(annotation__pyramid__docset__collection=c).values_list("pk", flat=True))  # noqa: E731
+    assert not ids(first) & ids(second)
+
+
+def test_writing_takes_a_query_or_two_per_table_whatever_the_size(rich):
+    with CaptureQueriesContext(connection) as queries:
+        written(rich["collection"])
+    assert len(queries) <= 2 * len(TABLES) + 5
+
+
+def test_reading_goes_in_batches_not_a_query_per_record(rich):
+    data = written(rich["collection"])
+    with CaptureQueriesContext(connection) as queries:
+        restored(data)
+    records = sum(json.loads(zipfile.ZipFile(io.BytesIO(data)).read("archive.json"))["counts"].values())
+    assert records > 150 and len(queries) < 4 * len(TABLES) + 15
+
+
+def test_missing_users_are_made_inactive_without_a_password_and_reported(rich):
+    data = written(rich["collection"])
+    get_user_model().objects.filter(username="adjudicator").update(username="adjudicator-renamed")
+    collection, report = restored(data)
+    made = get_user_model().objects.get(username="adjudicator")
+    assert not made.is_active and not made.has_usable_password()
+    assert report[1].startswith("Created 1 inactive accounts, without a password, for users this instance did not have: adjudicator.")
+    assert collection.memberships.filter(user=made, role="adjudicator").exists()
+    assert Pyramid.objects.get(docset__collection=collection, merge__isnull=False).created_by == made
+
+
+def test_the_archive_is_a_zip_of_a_header_and_one_json_lines_file_per_table(rich):
+    with zipfile.ZipFile(io.BytesIO(written(rich["collection"]))) as files:
+        header = json.loads(files.read("archive.json"))
+        assert header["format"] == "pyramid-annotator-archive" and header["version"] == 1
+        assert header["collection"]["weight_convention"] == "models" and header["collection"]["average_rounding"] == "floor"
+        assert header["users"] == ["adjudicator", "admin", "annotator", "organizer", "other_annotator", "outsider"]
+        assert sorted(files.namelist()) == sorted(["archive.json", *(f"{t.name}.jsonl" for t in TABLES)])
+        first = json.loads(files.read("memberships.jsonl").splitlines()[0])
+        assert set(first) == {"id", "role", "added_at", "user"} and isinstance(first["user"], str)
+
+
+def test_every_foreign_key_of_every_archived_model_is_mapped():
+    for table in TABLES:
+        relations = {f.name for f in table.model._meta.concrete_fields if f.is_relation}
+        assert relations == set(table.refs) | ({"collection"} if table.scope == "collection" else set()), table.name
+
+
+# -- refused, nothing changed ------------------------------------------------------------------------
+
+def rewritten(data: bytes, file: str, change) -> bytes:
+    """The archive with one file's text changed by `change(text) -> text`."""
+    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name in source.namelist():
+            text = source.read(name).decode()
+            target.writestr(name, change(text) if name == file else text)
+    return out.getvalue()
+
+
+def line_changed(number: int, **fields):
+    def change(text):
+        lines = text.splitlines()
+        row = {**json.loads(lines[number - 1]), **fields}
+        lines[number - 1] = json.dumps({name: value for name, value in row.items() if value is not ...})  # ...: left out
+        return "\n".join(lines) + "\n"
+    return change
+
+
+def refused(data: bytes, name="Restored") -> str:
+    before = record_counts()
+    with pytest.raises(ArchiveError) as problem:
+        restored(data, name)
+    assert record_counts() == before and not Collection.objects.filter(name=name).exists()
+    return str(problem.value)
+
+
+@pytest.mark.parametrize("file, change, message", [
+    ("spans.jsonl", line_changed(2, end=10_000), "spans.jsonl line 2: field 'end': the span"),
+    ("scus.jsonl", line_changed(3, pyramid=999_999), "scus.jsonl line 3: field 'pyramid': no record 999999 in pyramids.jsonl"),
+    ("summaries.jsonl", line_changed(1, kind="essay"), "summaries.jsonl line 1: field 'kind': 'essay' is not one of model, peer"),
+    ("pses.jsonl", line_changed(1, position="first"), "pses.jsonl line 1: field 'position': 'first' is not of the right type"),
+    ("pyramids.jsonl", line_changed(1, created_by="nobody"), "pyramids.jsonl line 1: field 'created_by': user 'nobody' is not"),
+    ("docsets.jsonl", line_changed(1, colour="red"), "docsets.jsonl line 1: unknown field 'colour'"),
+    ("scus.jsonl", line_changed(1, label=None), "scus.jsonl line 1: field 'label' may not be null"),
+    ("scus.jsonl", line_changed(2, label=...), "scus.jsonl line 2: field 'label' is missing"),
+    ("pse_spans.jsonl", lambda text: text + "{not json\n", "pse_spans.jsonl line "),
+    ("judgments.jsonl", lambda text: "\n".join(text.splitlines()[:-1]) + "\n", "judgments.jsonl: 8 records, but archive.json counts 9"),
+    ("pyramid_changes.jsonl", line_changed(2, before={"scus": {"1": {"label": "x"}}, "order": []}),
+     "pyramid_changes.jsonl line 2: field 'before': not a pyramid snapshot"),
+    ("archive.json", lambda text: text.replace('"version": 1', '"version": 2'),
+     "archive.json: unknown format version 2; this instance reads version 1."),
+    ("archive.json", lambda text: text.replace('"format": "pyramid-annotator-archive"', '"format": "other"'),
+     "archive.json: not a collection archive"),
+])
+def test_a_malformed_archive_is_refused_naming_what_is_wrong(rich, file, change, message):
+    assert refused(rewritten(written(rich["collection"]), file, change)).startswith(message)
+
+
+def test_a_field_an_older_archive_lacks_takes_its_default(demo):
+    data = rewritten(written(demo["collection"]), "scus.jsonl", line_changed(1, comment=...))
+    collection, _ = restored(data)
+    assert [scu.comment for scu in Pyramid.objects.get(docset__collection=collection).scus.order_by("id")][0] == ""
+
+
+def test_a_file_missing_or_added_or_not_a_zip_is_refused(rich):
+    data = written(rich["collection"])
+    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
+        for name in source.namelist():
+            if name != "scus.jsonl":
+                target.writestr(name, source.read(name))
+        target.writestr("notes.txt", "hello")
+    assert refused(out.getvalue()) == "Unexpected file in the archive: notes.txt."
+    assert refused(b"PK not really").startswith("Not a collection archive: not a zip file")
+    empty = io.BytesIO()
+    zipfile.ZipFile(empty, "w").close()
+    assert refused(empty.getvalue()) == "Not a collection archive: it holds no archive.json."
+
+
+def test_a_name_in_use_is_refused_and_another_is_accepted(rich):
+    data = written(rich["collection"])
+    name = rich["collection"].name
+    assert refused(data, name=None) == f"A collection named {name!r} exists already: restore this archive under another name."
+    assert restored(data, "Apollo again")[0].name == "Apollo again"
+
+
+def _page(client, url, names):
+    html = client.get(url).content.decode()
+    for old, new in names:
+        html = html.replace(old, new)
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
+    # Ids: in links, element ids and the attributes naming records; positions and uids stay compared.
+    html = re.sub(ID_ATTRIBUTES, lambda m: m.group(1) + re.sub(r"\d+", "N", m.group(2)) + '"', html)
+    return re.sub(r"/\d+/", "/N/", html)
+
+
+ID_ATTRIBUTES = re.compile(r'(\s(?:id|for|href|action|hx-[a-z]+|aria-[a-z]+|data-(?:summary|pse|span|contributor|annotation'
+                           r'|pyramid|peer|source|id|url|key|assignment)[\w-]*)=")([^"]*)"')
+
+
+def test_the_pages_of_the_restored_collection_read_as_the_original_s_but_for_ids(client, rich):
+    original = rich["collection"]
+    collection, _ = restored(written(original), "Restored")
+    ids = assert_same_records(original, collection)
+    client.force_login(rich["demo"]["admin"])
+    names = [(original.name, "COLLECTION"), ("Restored", "COLLECTION")]
+    for name in ("collection-detail", "collection-progress", "collection-scores"):
+        urls = [reverse(name, args=[c.pk]) for c in (original, collection)]
+        assert _page(client, urls[0], names) == _page(client, urls[1], names), name
+    consensus, peer = rich["consensus"].pk, rich["mine"].peer_id
+    for name, args in [("pyramid-merge", [consensus]), ("peer-comparison", [rich["demo"]["pyramid"].pk, peer])]:
+        mapped = [ids["pyramids"][args[0]], *([ids["summaries"][peer]] if len(args) > 1 else [])]
+        assert _page(client, reverse(name, args=args), names) == _page(client, reverse(name, args=mapped), names), name
+    for name, table in [("docset-detail", "docsets"), ("pyramid-detail", "pyramids"), ("pyramid-history", "pyramids"),
+                        ("annotation-detail", "peer_annotations"), ("annotation-history", "peer_annotations")]:
+        for old, new in ids[table].items():
+            assert _page(client, reverse(name, args=[old]), names) == _page(client, reverse(name, args=[new]), names), (
+                name, old)

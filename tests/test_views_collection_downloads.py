@@ -1,0 +1,290 @@
+"""GET /collections/<pk>/ducview.zip and the Downloads of the collection and docset pages: the
+DUCView files `export_ducview` writes, as one zip, and every score table `export_scores` prints."""
+
+import csv
+import io
+import json
+import re
+import zipfile
+from html import unescape
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test.utils import CaptureQueriesContext
+from django.db import connection
+from django.urls import reverse
+
+from annotator.ducview.reader import PeerAnnotationDocument, PyramidDocument, read_any
+from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
+from scoring.formats import systems_to_csv
+from scoring.records import score_collection
+from scoring.tables import system_means
+
+from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from .helpers import complete_consensus_of_peer_1, import_files, run
+from .test_export_ducview_command import annotation_content, pyramid_content, scores
+
+pytestmark = pytest.mark.django_db
+
+
+def zip_url(collection, docset=""):
+    return reverse("collection-ducview", args=[collection.pk]) + (f"?docset={docset}" if docset else "")
+
+
+def download(client, url) -> zipfile.ZipFile:
+    response = client.get(url)
+    assert response.status_code == 200, response.content[:200]
+    assert response["Content-Type"] == "application/zip" and "attachment" in response["Content-Disposition"]
+    return zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+
+
+def files_of(archive: zipfile.ZipFile) -> dict[str, bytes]:
+    return {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
+
+
+def written_by_the_command(tmp_path: Path, collection: str, **options) -> dict[str, bytes]:
+    run("export_ducview", collection=collection, out=str(tmp_path), **options)
+    return {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+
+
+# -- the zip ----------------------------------------------------------------------------------------
+
+def test_the_zip_holds_the_bytes_export_ducview_writes(client, demo, tmp_path):
+    client.force_login(demo["organizer"])
+    archive = download(client, zip_url(demo["collection"]))
+    files = files_of(archive)
+    assert files == written_by_the_command(tmp_path, demo["collection"].name)
+    assert {"allpyramids/", "allpans/"} <= set(archive.namelist())  # NIST's package layout
+    assert sorted(files) == ["allpans/DEMO01.1.pan", "allpans/DEMO01.2.pan", "allpans/DEMO01.3.pan", "allpyramids/DEMO01.pyr"]
+
+
+def test_every_file_parses_back(client, demo):
+    client.force_login(demo["admin"])
+    files = files_of(download(client, zip_url(demo["collection"])))
+    documents = {name: read_any(data) for name, data in files.items()}
+    assert all(isinstance(d, PyramidDocument) for n, d in documents.items() if n.startswith("allpyramids/"))
+    pans = {n: d for n, d in documents.items() if n.startswith("allpans/")}
+    assert len(pans) == 3 and all(isinstance(d, PeerAnnotationDocument) for d in pans.values())
+    peer_1 = demo["annotations"]["1"].peer.text
+    assert pans["allpans/DEMO01.1.pan"].text == peer_1 + "\n"
+    assert len(documents["allpyramids/DEMO01.pyr"].scus) == demo["pyramid"].scus.count()
+
+
+def test_the_zip_imports_through_the_import_page_to_the_same_records(client, demo, django_capture_on_commit_callbacks):
+    """DUCView files imported into one collection, downloaded as a zip, uploaded to another
+    collection's import page: the same SCUs, contributors, spans, PSEs and scores."""
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="before")
+    Collection.objects.create(name="after")
+    client.force_login(demo["admin"])
+    data = b"".join(client.get(zip_url(Collection.objects.get(name="before"))).streaming_content)
+    after = Collection.objects.get(name="after")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("ducview-import", args=[after.pk]),
+                               {"files": SimpleUploadedFile("before-ducview.zip", data)})
+    assert response.status_code == 302
+    assert pyramid_content("after") == pyramid_content("before") != set()
+    assert annotation_content("after") == annotation_content("before") != set()
+    assert scores("after") == scores("before")
+
+
+def test_the_unpacked_zip_imports_with_import_ducview(client, demo, tmp_path):
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="before")
+    client.force_login(demo["admin"])
+    download(client, zip_url(Collection.objects.get(name="before"))).extractall(tmp_path)
+    import_files(tmp_path, collection="after")
+    assert annotation_content("after") == annotation_content("before") != set()
+    assert scores("after") == scores("before")
+
+
+def test_one_docsets_files(client, demo, tmp_path):
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection=demo["collection"].name)
+    client.force_login(demo["organizer"])
+    everything = files_of(download(client, zip_url(demo["collection"])))
+    one = files_of(download(client, zip_url(demo["collection"], "D9901")))
+    assert sorted(one) == ["allpans/100.D9901.M.100.A.7.pan", "allpyramids/D9901.pyr"]
+    assert one == {name: data for name, data in everything.items() if "D9901" in name}
+    assert one == written_by_the_command(tmp_path, demo["collection"].name, docset="D9901")
+    assert "D9901-ducview.zip" in client.get(zip_url(demo["collection"], "D9901"))["Content-Disposition"]
+    assert client.get(zip_url(demo["collection"], "D0000")).status_code == 404
+
+
+def test_an_empty_collection_gives_the_empty_folders(client, demo):
+    collection = Collection.objects.create(name="Empty")
+    client.force_login(demo["admin"])
+    archive = download(client, zip_url(collection))
+    assert archive.namelist() == ["allpyramids/", "allpans/"]
+
+
+def test_a_consensus_and_an_annotation_made_in_the_app_are_exported_too(client, demo):
+    consensus = complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    files = files_of(download(client, zip_url(demo["collection"])))
+    assert len([n for n in files if n.startswith("allpans/")]) == PeerAnnotation.objects.count() == 5
+    peer_1 = sorted(n for n in files if n.startswith("allpans/DEMO01.1"))
+    assert len(peer_1) == 3 and "allpans/DEMO01.1.pan" in peer_1  # one name: the others get their ids
+    ids = {a.pk for a in PeerAnnotation.objects.filter(peer__author="1")}
+    assert {int(re.search(r"-(\d+)\.pan$", n)[1]) for n in peer_1 if "-" in n} < ids and consensus.pk in ids
+    notes = b" ".join(files[n] for n in peer_1)
+    assert b'annotator="annotator"' in notes and b'annotator="demo"' in notes  # who made each, in its export note
+
+
+@pytest.mark.parametrize("who, status", [
+    ("admin", 200), ("organizer", 200), ("adjudicator", 200), ("annotator", 403), ("other_annotator", 403),
+    ("outsider", 404),
+])
+def test_who_downloads_the_zip(client, demo, django_user_model, who, status):
+    if who == "adjudicator":
+        demo["adjudicator"] = django_user_model.objects.create_user("adjudicator")
+        Membership.objects.create(collection=demo["collection"], user=demo["adjudicator"], role=Role.ADJUDICATOR)
+    client.force_login(demo[who])
+    assert client.get(zip_url(demo["collection"])).status_code == status
+    assert client.get(zip_url(demo["collection"], "DEMO01")).status_code == status
+
+
+def test_a_member_organizing_another_collection_reads_only_that_one(client, demo, django_user_model):
+    other = Collection.objects.create(name="Other")
+    elsewhere = django_user_model.objects.create_user("elsewhere")
+    Membership.objects.create(collection=other, user=elsewhere, role=Role.ORGANIZER)
+    client.force_login(elsewhere)
+    assert client.get(zip_url(other)).status_code == 200
+    assert client.get(zip_url(demo["collection"])).status_code == 404
+
+
+def test_anonymous_visitors_log_in_and_unknown_collections_are_404(client, demo):
+    response = client.get(zip_url(demo["collection"]))
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    client.force_login(demo["admin"])
+    assert client.get(reverse("collection-ducview", args=[999999])).status_code == 404
+
+
+def count_queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+        if response.streaming:
+            b"".join(response.streaming_content)
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_the_zip_takes_the_same_queries_whatever_the_number_of_files(client, demo, django_assert_max_num_queries):
+    client.force_login(demo["organizer"])
+    with django_assert_max_num_queries(16):
+        b"".join(client.get(zip_url(demo["collection"])).streaming_content)
+    few = count_queries(client, zip_url(demo["collection"]))
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection=demo["collection"].name)
+    complete_consensus_of_peer_1(demo)
+    assert Pyramid.objects.count() == 2 and PeerAnnotation.objects.count() == 6
+    assert count_queries(client, zip_url(demo["collection"])) == few
+
+
+# -- the score tables -------------------------------------------------------------------------------
+
+def scores_url(demo, query):
+    return reverse("collection-scores", args=[demo["collection"].pk]) + query
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "duc"])
+@pytest.mark.parametrize("docset", [None, "DEMO01"])
+@pytest.mark.parametrize("adjudicated", [False, True])
+def test_each_score_table_is_what_export_scores_prints(client, demo, fmt, docset, adjudicated):
+    complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    query = f"?format={fmt}" + (f"&docset={docset}" if docset else "") + ("&adjudicated=1" if adjudicated else "")
+    response = client.get(scores_url(demo, query))
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    options = {"docset": docset} if docset else {}
+    printed, _ = run("export_scores", collection=demo["collection"].name, format=fmt, adjudicated=adjudicated, **options)
+    assert response.content.decode() == printed != ""
+
+
+def test_the_scores_follow_the_collections_conventions(client, demo):
+    collection = demo["collection"]
+    collection.weight_convention, collection.average_rounding = "models", "ceil"
+    collection.save()
+    client.force_login(demo["organizer"])
+    rows = list(csv.DictReader(io.StringIO(client.get(scores_url(demo, "?format=csv")).content.decode())))
+    assert {(r["weight_convention"], r["average_rounding"]) for r in rows} == {("models", "ceil")}
+    assert client.get(scores_url(demo, "?format=csv")).content.decode() == run(
+        "export_scores", collection=collection.name, format="csv")[0]
+
+
+@pytest.mark.parametrize("adjudicated", [False, True])
+def test_each_systems_mean_as_csv_and_json(client, demo, adjudicated):
+    complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    flag = "&adjudicated=1" if adjudicated else ""
+    means = system_means(score_collection(demo["collection"], adjudicated=adjudicated))
+    assert client.get(scores_url(demo, f"?view=systems&format=csv{flag}")).content.decode() == systems_to_csv(means)
+    response = client.get(scores_url(demo, f"?view=systems&format=json{flag}"))
+    assert response["Content-Type"].startswith("application/json") and "attachment" in response["Content-Disposition"]
+    document = json.loads(response.content)
+    assert document["conventions"] == [{"weight": "contributors", "average_rounding": "half_up"}]
+    assert [(s["peer"], s["docsets"]) for s in document["systems"]] == [(m.peer, m.docsets) for m in means]
+    assert [s["modified"] for s in document["systems"]] == pytest.approx([m.modified for m in means])
+
+
+@pytest.mark.parametrize("who, status", [("organizer", 200), ("annotator", 403), ("outsider", 404)])
+def test_who_downloads_the_systems_json(client, demo, who, status):
+    client.force_login(demo[who])
+    assert client.get(scores_url(demo, "?view=systems&format=json")).status_code == status
+
+
+def test_score_downloads_take_the_same_queries_whatever_the_number_of_rows(client, demo, django_assert_max_num_queries):
+    client.force_login(demo["organizer"])
+    queries = {}
+    for fmt in ("format=csv", "format=json", "format=duc", "view=systems&format=json"):
+        with django_assert_max_num_queries(16):
+            client.get(scores_url(demo, "?" + fmt))
+        queries[fmt] = count_queries(client, scores_url(demo, "?" + fmt))
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection=demo["collection"].name)
+    complete_consensus_of_peer_1(demo)
+    for fmt, before in queries.items():
+        assert count_queries(client, scores_url(demo, "?" + fmt)) == before, fmt
+
+
+# -- the pages' Downloads ---------------------------------------------------------------------------
+
+def downloads_of(page: str) -> dict[str, str]:
+    """{data-download: href} of the page's download links."""
+    return {kind: unescape(href) for kind, href in re.findall(r'<a data-download="([\w-]+)" href="([^"]+)"', page)}
+
+
+def test_the_collection_page_offers_every_download(client, demo):
+    complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
+    links = downloads_of(page)
+    assert set(links) == {
+        "ducview", "scores-csv", "scores-json", "scores-duc", "adjudicated-scores-csv", "adjudicated-scores-json",
+        "adjudicated-scores-duc", "systems-csv", "systems-json", "adjudicated-systems-csv", "adjudicated-systems-json",
+    }
+    assert links["ducview"] == zip_url(demo["collection"])
+    name = demo["collection"].name
+    for kind, href in links.items():
+        response = client.get(href)
+        assert response.status_code == 200 and "attachment" in response["Content-Disposition"], kind
+        if kind.endswith("scores-" + kind.rpartition("-")[2]):
+            fmt = kind.rpartition("-")[2]
+            printed, _ = run("export_scores", collection=name, format=fmt, adjudicated=kind.startswith("adjudicated"))
+            assert response.content.decode() == printed, kind
+    assert 'id="downloads"' in page and "Number of contributors" in page
+
+
+def test_the_docset_page_offers_its_own_downloads(client, demo):
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection=demo["collection"].name)
+    client.force_login(demo["admin"])
+    docset = demo["pyramid"].docset
+    links = downloads_of(client.get(reverse("docset-detail", args=[docset.pk])).content.decode())
+    assert "systems-csv" not in links and links["ducview"] == zip_url(demo["collection"], "DEMO01")
+    assert sorted(files_of(download(client, links["ducview"]))) == [
+        "allpans/DEMO01.1.pan", "allpans/DEMO01.2.pan", "allpans/DEMO01.3.pan", "allpyramids/DEMO01.pyr"]
+    printed, _ = run("export_scores", collection=demo["collection"].name, docset="DEMO01", format="duc")
+    assert client.get(links["scores-duc"]).content.decode() == printed
+    assert len(printed.splitlines()) == 3
+
+
+def test_annotators_never_see_the_downloads(client, demo):
+    client.force_login(demo["annotator"])
+    assert client.get(reverse("collection-detail", args=[demo["collection"].pk])).status_code == 403
+    assert client.get(reverse("docset-detail", args=[demo["pyramid"].docset.pk])).status_code == 403

@@ -175,6 +175,18 @@ def restore(source: str | IO[bytes], name: str | None = None, progress: Progress
             raise ArchiveError(f"{restoring.at}: the database refused a record: {problem}".strip()) from None
 
 
+def check(source: IO[bytes], name: str | None = None) -> str:
+    """The name a restore of this archive would take, after the checks a restore begins with (a
+    collection archive of a version this instance reads; the name free): ArchiveError if not.
+    The restore page runs them on the upload, before a job is queued."""
+    try:
+        archive = zipfile.ZipFile(source)
+    except (zipfile.BadZipFile, OSError) as problem:
+        raise ArchiveError(f"Not a collection archive: not a zip file ({problem}).") from None
+    with archive:
+        return _Restore(archive, name, None).name
+
+
 def describe(counts: dict[str, int]) -> str:
     """What an archive holds, in words: "1 docsets, 7 summaries, …"."""
     n = {t.name: counts.get(t.name, 0) for t in TABLES}

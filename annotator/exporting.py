@@ -196,13 +196,15 @@ def exported_files(collection: Collection, docset: str | None = None) -> Iterato
         name = pyramid.source_name if pyramid.source_name.endswith(".pyr") else f"{pyramid.name}.pyr"
         yield ExportedFile(
             f"{PYRAMID_FOLDER}/{_unique_name(name, taken, pyramid.id)}",
-            write_pyramid(exported[pyramid.id].document, export_note(pyramid.docset.name)),
+            write_pyramid(exported[pyramid.id].document,
+                          export_note(pyramid.docset.name, pyramid=pyramid.name, status=pyramid.status)),
             is_pyramid=True,
         )
     for annotation in annotations:
         annotator = annotation.annotator_code or (annotation.annotator.username if annotation.annotator else "")
         name = annotation.source_name or f"{annotation.pyramid.docset.name}.{annotation.peer.author}.pan"
-        note = export_note(annotation.pyramid.docset.name, annotation.peer.author, annotator)
+        note = export_note(annotation.pyramid.docset.name, annotation.peer.author, annotator,
+                           pyramid=annotation.pyramid.name, status=annotation.status)
         yield ExportedFile(
             f"{PAN_FOLDER}/{_unique_name(name, taken, annotation.id)}",
             write_peer_annotation(peer_documents[annotation.id], exported[annotation.pyramid_id].ducview_weights, note),

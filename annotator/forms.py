@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group
 
-from . import assignments
+from . import archive, assignments
 from .ducview.names import system_id
 from .models import Assignment, Collection, Docset, Membership, Pyramid, Role, Summary
-from .uploads import normalize_newlines
+from .uploads import summary_text
 
 User = get_user_model()
 
@@ -56,7 +56,7 @@ class SummaryForm(forms.ModelForm):
         self.docset = docset
 
     def clean_text(self):
-        text = normalize_newlines(self.cleaned_data["text"])  # a browser sends CRLF for a line break
+        text = summary_text(self.cleaned_data["text"])  # a browser sends CRLF for a line break
         if not text.strip():
             raise forms.ValidationError("The text is empty.")
         return text
@@ -236,3 +236,17 @@ class ArchiveRestoreForm(forms.Form):
         if name and Collection.objects.filter(name=name).exists():
             raise forms.ValidationError(f"A collection named {name} exists already.")
         return name
+
+    def clean(self):
+        data = super().clean()
+        file = data.get("file")
+        if file and "name" in data:
+            # What the restore would refuse first (not an archive, a version unknown here, the
+            # archive's own name in use) is said now, with the form, rather than by a failed job.
+            try:
+                archive.check(file, data["name"])
+            except archive.ArchiveError as problem:
+                self.add_error("name" if "exists already" in str(problem) else "file", str(problem))
+            finally:
+                file.seek(0)
+        return data

@@ -19,6 +19,7 @@ collection's problems to review, annotator.problems):
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -49,6 +50,12 @@ from .models import (
 )
 
 DUCVIEW_SUFFIXES = (".pyr", ".pan")
+DUC_PEER_NAME = re.compile(r"^D\d+[A-Za-z]?(?:-[A-Z])?\.[A-Z]\.\d+\.[A-Z]\.\w+$")  # D0601.M.250.A.06
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """1 file, 2 files."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
 @dataclass
@@ -69,16 +76,16 @@ class ImportReport:
 
     def summary_line(self) -> str:
         line = (
-            f"{self.files} files: {self.pyramids} pyramids ({self.scus} SCUs, {self.contributors} "
-            f"contributors), {self.peer_annotations} peer annotations ({self.pses} PSEs); "
-            f"{self.unchanged} unchanged, {self.reanchored} parts re-anchored, "
-            f"{len(self.warnings)} warnings, {len(self.failures)} failed"
+            f"{counted(self.files, 'file')}: {counted(self.pyramids, 'pyramid')} ({counted(self.scus, 'SCU')}, "
+            f"{counted(self.contributors, 'contributor')}), {counted(self.peer_annotations, 'peer annotation')} "
+            f"({counted(self.pses, 'PSE')}); {self.unchanged} unchanged, {counted(self.reanchored, 'part')} re-anchored, "
+            f"{counted(len(self.warnings), 'warning')}, {len(self.failures)} refused"
         )
         notes = []
         if self.empty_peers:
-            notes.append(f"{self.empty_peers} empty peer summaries (scored 0)")
+            notes.append(f"{counted(self.empty_peers, 'empty peer summary', 'empty peer summaries')} (scored 0)")
         if self.empty_parts:
-            notes.append(f"{self.empty_parts} parts kept empty")
+            notes.append(f"{counted(self.empty_parts, 'part')} kept empty")
         if self.ids_normalised:
             pairs = ", ".join(f"{written} as {normal}" for (written, normal), _ in sorted(self.ids_normalised.items()))
             notes.append(f"peer ids read as numbers: {pairs}")
@@ -173,7 +180,8 @@ class DucviewImporter:
         docset, _ = Docset.objects.get_or_create(collection=self._collection_record(), name=identity.docset)
         is_pyr = isinstance(document, PyramidDocument)
         pyramid_document = document if is_pyr else document.pyramid
-        fingerprint, stored, created = self._pyramid(docset, pyramid_document, file_name, is_pyr, warnings, counts)
+        fingerprint, stored, created = self._pyramid(docset, pyramid_document, identity, file_name, is_pyr, warnings,
+                                                     counts)
         if is_pyr:
             if not created:
                 counts["unchanged"] += 1
@@ -185,7 +193,7 @@ class DucviewImporter:
         return fingerprint, stored
 
     # -- pyramids
-    def _pyramid(self, docset, document: PyramidDocument, file_name, is_pyr, warnings, counts):
+    def _pyramid(self, docset, document: PyramidDocument, identity: FileIdentity, file_name, is_pyr, warnings, counts):
         layout = split_models(document.text, document.start_document_regex, self.model_regex)
         models, translations = self._model_summaries(docset, layout, warnings)
         placed = [
@@ -210,7 +218,7 @@ class DucviewImporter:
                 # The same pyramid came first inside a .pan: its own file names it and says how
                 # DUCView finds its models.
                 pyramid = stored.pyramid
-                pyramid.name = Pyramid.free_name(docset.id, Path(file_name).stem, pyramid.id)
+                pyramid.name = Pyramid.free_name(docset.id, identity.pyramid or Path(file_name).stem, pyramid.id)
                 pyramid.source_name = file_name
                 pyramid.start_document_regex = document.start_document_regex or ""
                 pyramid.trailer = layout.trailer
@@ -224,8 +232,9 @@ class DucviewImporter:
         Summary.objects.bulk_create(new_models)
         pyramid = Pyramid.objects.create(
             docset=docset,
-            name=Pyramid.free_name(docset.id, Path(file_name).stem if is_pyr else docset.name),
-            status=Pyramid.Status.SUBMITTED,
+            name=Pyramid.free_name(docset.id, identity.pyramid or (Path(file_name).stem if is_pyr else docset.name)),
+            # An export note says whether it was finished; NIST's files hold finished pyramids.
+            status=identity.status if is_pyr and identity.status in Pyramid.Status.values else Pyramid.Status.SUBMITTED,
             start_document_regex=document.start_document_regex or "",
             trailer=layout.trailer,
             fingerprint=fingerprint,
@@ -321,18 +330,20 @@ class DucviewImporter:
         """The part's offsets, re-anchored by its label where they disagree; an inverted part
         (end before start) that its label cannot place becomes empty, at its start."""
         start, end, how = anchor(text, part.start, part.end, part.label)
+        oddity = "holds no word" if part.start == part.end else "ends before it starts"
         if part.inverted and how != ANCHOR_MOVED:
             counts["empty_parts"] += 1
+            unplaced = f"its label {part.label!r} is not near" if part.label.strip() else "it has no label to place it by"
             warnings.append(
-                f"line {part.line}: a part of {what} ends before it starts ({part.start}-{part.end}) and its label "
-                f"{part.label!r} is not near: kept as an empty part, listed among the problems to review"
+                f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}) and {unplaced}: "
+                "kept as an empty part, listed among the problems to review"
             )
             return part.start, part.start
         if how == ANCHOR_MOVED:
             counts["reanchored"] += 1
             if part.inverted:
                 warnings.append(
-                    f"line {part.line}: a part of {what} ends before it starts ({part.start}-{part.end}): "
+                    f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}): "
                     f"re-anchored by its label {part.label!r} at {start}-{end}"
                 )
         elif how == ANCHOR_UNMATCHED:
@@ -357,8 +368,8 @@ class DucviewImporter:
             peer = Summary.objects.create(docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text)
             mapped = Translation.identity(len(text))
         else:
-            if name < peer.name:
-                peer.name = name
+            if name < peer.name and DUC_PEER_NAME.match(name) and DUC_PEER_NAME.match(peer.name):
+                peer.name = name  # of NIST's spellings, the first (a name given in the app stays)
                 peer.save(update_fields=["name"])
             mapped = translation(text, peer.text)
             if mapped is None:
@@ -396,8 +407,9 @@ class DucviewImporter:
                 f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is already stored "
                 "with different PSEs; delete that annotation first to replace it"
             )
+        status = identity.status if identity.status in PeerAnnotation.Status.values else PeerAnnotation.Status.SUBMITTED
         annotation = PeerAnnotation.objects.create(
-            pyramid=stored.pyramid, peer=peer, annotator_code=annotator, status=PeerAnnotation.Status.SUBMITTED,
+            pyramid=stored.pyramid, peer=peer, annotator_code=annotator, status=status,
             source_name=file_name, fingerprint=fingerprint,
         )
         pse_records, span_records = [], []
@@ -430,8 +442,9 @@ def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -
     (reconcile.preferred), so that the order of the files does not decide the text stored."""
     if incoming == summary.text:
         return
-    warnings.append(f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
-                    "its offsets were mapped into the stored copy")
+    if incoming.strip() != summary.text.strip():  # blank space around a summary is no difference
+        warnings.append(f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
+                        "its offsets were mapped into the stored copy")
     if len(incoming) == len(summary.text) and preferred(incoming, summary.text) == incoming:
         summary.text = incoming  # same length: every stored offset stays valid
         summary.save(update_fields=["text"])

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from .ducview.names import FileIdentity
-from .importing import DucviewImporter, import_order
+from .importing import DUCVIEW_SUFFIXES, DucviewImporter, import_order
 from .models import Collection, Docset, ImportJob, Summary
 from .uploads import (
     DUCVIEW_MAX_BYTES,
@@ -30,6 +30,7 @@ from .uploads import (
     UploadRefused,
     UploadedFile,
     decode_text,
+    is_zip,
     one_blob,
     read_upload,
     summary_name,
@@ -117,7 +118,7 @@ def plan_summaries(collection: Collection, files: list[UploadedFile]) -> tuple[l
         stored = existing.get(row[:3])
         if stored is None:
             new_rows.append(row)
-        elif stored == row[4]:
+        elif stored == row[4] or stored.strip() == row[4]:  # stored before texts were trimmed
             unchanged.append(f"{row[3]}: already stored, unchanged")
         else:
             problems.append(
@@ -166,7 +167,13 @@ def import_ducview(job: ImportJob) -> list[str]:
     same order, one transaction per file; a refused file is listed and the others go on."""
     files = read_upload(job.file_name, bytes(job.content), DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
     overrides = FileIdentity(**{k: v for k, v in job.options.items() if k in ("docset", "peer", "annotator") and v})
-    by_name = {file.name: file for file in files}
+    # As the command reads a folder: its .pyr and .pan files (NIST's packages hold READMEs and
+    # score tables beside them). A file chosen on its own is imported whatever its name.
+    chosen_alone = not is_zip(job.file_name, bytes(job.content[:4]))
+    by_name = {file.name: file for file in files if chosen_alone or file.name.endswith(DUCVIEW_SUFFIXES)}
+    others = sorted(file.name for file in files if file.name not in by_name)
+    if not by_name:
+        raise UploadRefused([f"{job.file_name}: holds no DUCView file (.pyr or .pan)"])
     names = import_order(by_name)
     _update(job, total=len(names))
     importer = DucviewImporter(job.collection.name)
@@ -177,4 +184,8 @@ def import_ducview(job: ImportJob) -> list[str]:
     report = importer.report
     if report.failures and len(report.failures) == report.files:
         raise UploadRefused(report.failures)  # nothing stored: the job failed
-    return report.lines()
+    lines = report.lines()
+    if others:
+        shown = ", ".join(others[:10]) + (f" and {len(others) - 10} more" if len(others) > 10 else "")
+        lines.insert(1, f"Not DUCView files, left aside: {shown}.")
+    return lines

@@ -565,6 +565,10 @@ class ImportJob(BackgroundJob):
         pass
 
     @property
+    def refused_count(self) -> int:
+        return len(self.report_sections["refused"])
+
+    @property
     def report_sections(self) -> dict[str, list[str]]:
         """The report's lines by kind: what was stored, the files refused, the warnings
         (annotator.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""

@@ -33,7 +33,12 @@ class Problem:
 
 
 def pyramid_problems(pyramid) -> list[Problem]:
-    """Every problem of one pyramid, from one query of plain rows."""
+    """Every problem of one pyramid, each said once."""
+    return list(dict.fromkeys(_pyramid_problems(pyramid)))
+
+
+def _pyramid_problems(pyramid) -> list[Problem]:
+    """Every problem of one pyramid (some found twice), from one query of plain rows."""
     rows = list(
         Span.objects.filter(contributor__scu__pyramid=pyramid)
         .order_by("contributor__scu__position", "contributor__position", "position")

@@ -72,7 +72,7 @@ def one_blob(files) -> tuple[str, bytes]:
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for file in files:
             archive.writestr(file.name, file.read())
-    return f"{len(files)} files.zip", buffer.getvalue()
+    return f"{len(files)} files", buffer.getvalue()  # a zip by its bytes (is_zip), not by this name
 
 
 def is_zip(name: str, data: bytes) -> bool:
@@ -140,11 +140,12 @@ def read_upload(name: str, data: bytes, max_file_bytes: int, max_total_bytes: in
     return files
 
 
-def normalize_newlines(text: str) -> str:
-    """Line breaks as "\\n" whatever wrote them (Windows' CRLF, old Mac's CR): offsets into a
-    summary then mean the same in every export, and XML readers, which turn CR into LF, read
-    back the text that was stored."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+def summary_text(text: str) -> str:
+    """A summary's text as stored, whatever wrote it: line breaks as "\\n" (Windows' CRLF, old
+    Mac's CR) and no blank space around it. Offsets into it then mean the same in every export;
+    XML readers, which turn CR into LF, read back the text stored; and DUCView's layout, which
+    keeps a model summary without the blank lines around it, gives it back unchanged."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
 def decode_text(file: UploadedFile) -> str:
@@ -158,7 +159,7 @@ def decode_text(file: UploadedFile) -> str:
         ]) from None
     if not text.strip():
         raise UploadRefused([f"{file.name}: the file is empty"])
-    return normalize_newlines(text)
+    return summary_text(text)
 
 
 def summary_name(path: str) -> SummaryName | None:

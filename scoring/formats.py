@@ -65,8 +65,8 @@ def to_duc(rows: list[PeerScoreRow]) -> str:
     lines = [
         "\t".join(
             [row.docset, row.peer, nist_decimals(row.scores.modified), str(row.scores.unique_scus),
-             str(row.scores.repetitions), row.annotator]
-        )
+             str(row.scores.repetitions), *([row.annotator] if row.annotator else [])]
+        )  # NIST's DUC 2007 main table has no annotator column: none is written where there is none
         for row in ordered
     ]
     return "".join(line + "\n" for line in lines)
@@ -78,13 +78,17 @@ FORMATS = {"csv": to_csv, "json": to_json, "duc": to_duc}
 SYSTEM_COLUMNS = ["peer", "docsets", "modified", "original", "coverage", "comprehensive"]
 
 
-def systems_to_csv(means) -> str:
-    """Each system's mean scores over the docsets (scoring.tables.system_means)."""
+def systems_to_csv(means, rows=()) -> str:
+    """Each system's mean scores over the docsets (scoring.tables.system_means), each row with the
+    conventions of the rows (scoring.records.PeerScoreRow) it averages, as `to_csv` gives them."""
+    weights = " ".join(sorted({r.weight_convention for r in rows}))
+    roundings = " ".join(sorted({r.average_rounding for r in rows}))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(SYSTEM_COLUMNS)
+    writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding"])
     for mean in means:
-        writer.writerow([mean.peer, mean.docsets, *(four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[2:])])
+        writer.writerow([mean.peer, mean.docsets, *(four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[2:]),
+                         weights, roundings])
     return out.getvalue()
 
 

@@ -34,7 +34,7 @@ def collection_scores(request, pk):
     if by_system:
         means = system_means(rows)
         if export == "csv":
-            return _download(systems_to_csv(means), "csv", name)
+            return _download(systems_to_csv(means, rows), "csv", name)
         if export == "json":
             return _download(systems_to_json(means, rows), "json", name)
     elif export in FORMATS:

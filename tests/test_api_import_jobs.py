@@ -23,7 +23,7 @@ def test_ducview_files_are_imported_and_the_job_reports_each_file(client, demo, 
     assert response.status_code == 202 and response.json()["status"] == "queued"
     job = client.get(f"/api/import-jobs/{response.json()['id']}/").json()
     assert job["status"] == "done" and (job["total"], job["done"]) == (3, 3)
-    assert job["stored"][0].startswith("3 files: 1 pyramids (5 SCUs, 8 contributors), 1 peer annotations (4 PSEs)")
+    assert job["stored"][0].startswith("3 files: 1 pyramid (5 SCUs, 8 contributors), 1 peer annotation (4 PSEs)")
     assert job["refused"] == ["D9902.pyr: line 1, column 9: malformed XML: no element found"]
     pyramid = Pyramid.objects.get(docset__collection=demo["collection"], docset__name="D9901")
     assert PeerAnnotation.objects.get(pyramid=pyramid).annotator_code == "100"
@@ -37,7 +37,7 @@ def test_summaries_are_checked_as_the_upload_page_checks_them(client, demo, djan
     with django_capture_on_commit_callbacks(execute=True):
         response = post(client, demo["collection"], "summaries", ("D0601.M.250.B.06", b"Peer six.\r\n"))
     assert client.get(f"/api/import-jobs/{response.json()['id']}/").json()["status"] == "done"
-    assert Summary.objects.get(docset__name="D0601", author="6").text == "Peer six.\n"
+    assert Summary.objects.get(docset__name="D0601", author="6").text == "Peer six."
 
 
 @pytest.mark.parametrize("user, code", [("organizer", 403), ("annotator", 403), ("outsider", 400)])

@@ -42,7 +42,7 @@ def test_an_administrator_uploads_ducview_files_and_a_refused_one_does_not_block
         "encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, or add "
         '<?xml version="1.0" encoding="ISO-8859-1"?> as its first line'
     )
-    expect(page.locator("#job .report").first).to_contain_text("1 empty peer summaries (scored 0)")
+    expect(page.locator("#job .report").first).to_contain_text("1 empty peer summary (scored 0)")
     expect(page.locator("#job .report").first).to_contain_text("peer ids read as numbers: 031 as 31")
     assert not violations(page)
     # What was stored: the good files, nothing of the refused one.
@@ -63,7 +63,7 @@ def test_an_administrator_uploads_ducview_files_and_a_refused_one_does_not_block
     page.set_input_files("#id_files", [PYRAMID_FIXTURE, tmp_path / "D9902.pyr"])
     click(page, "button:text-is('Import')")
     expect(page.locator("#job .job-status")).to_contain_text("Done · 2 of 2 files")
-    expect(page.locator("#job .report").first).to_contain_text("2 files: 1 pyramids (5 SCUs, 8 contributors)")
+    expect(page.locator("#job .report").first).to_contain_text("2 files: 1 pyramid (5 SCUs, 8 contributors)")
     expect(page.locator("#job .report").first).to_contain_text("1 unchanged")
     expect(page.locator("#refused-files")).to_have_count(0)
     assert Pyramid.objects.filter(docset__collection=collection, docset__name="D9902").count() == 1

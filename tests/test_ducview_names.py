@@ -24,10 +24,11 @@ def test_identity_from_duc_names(name, expected):
     assert identity_from_name(Path("some/folder") / name) == expected
 
 
-def test_the_export_note_round_trips():
-    note = export_note("D0601", "10", 'ann "x"')
+def test_the_export_note_round_trips_whatever_the_values_hold():
+    note = export_note("D0601", "10", 'ann "x" -- <y>', pyramid="D0601 (2)", status="in_progress")
+    assert "--" not in note[4:-3] and ">" not in note[4:-3]  # it stays one XML comment
     data = f'<?xml version="1.0"?>\n{note}\n<!DOCTYPE peerAnnotation [\n'.encode()
-    assert identity_from_note(data) == FileIdentity("D0601", "10", "ann 'x'")
+    assert identity_from_note(data) == FileIdentity("D0601", "10", 'ann "x" -- <y>', "D0601 (2)", "in_progress")
     assert identity_from_note(b"<pyramid/>") == FileIdentity()
 
 

@@ -141,3 +141,25 @@ def test_a_summary_with_carriage_returns_survives_export_and_import(tmp_path, de
     run("export_ducview", collection=demo["collection"].name, out=str(tmp_path))
     import_files(tmp_path, collection="after")
     assert Summary.objects.get(docset__collection__name="after", kind="peer", author=peer.author).text == text
+
+
+def test_names_statuses_and_texts_of_app_work_survive_the_round_trip_and_say_nothing_false(tmp_path, demo):
+    from annotator.models import Pyramid, Summary
+
+    from .helpers import empty_pyramid
+    empty_pyramid(demo, name="DEMO01 (2)")  # an annotator's unfinished pyramid
+    peer = demo["annotations"]["1"].peer
+    Summary.objects.filter(pk=peer.pk).update(name="DEMO01.peer.01.txt")
+    run("export_ducview", collection=demo["collection"].name, out=str(tmp_path))
+    out = import_files(tmp_path, collection=demo["collection"].name)
+    assert "Nothing changed" in out and "0 warnings" in out and "warning:" not in out
+    assert Summary.objects.get(pk=peer.pk).name == "DEMO01.peer.01.txt"  # a name given in the app stays
+
+    import_files(tmp_path, collection="after")
+    def state(collection):
+        return sorted(Pyramid.objects.filter(docset__collection__name=collection).values_list("name", "status")), sorted(
+            Summary.objects.filter(docset__collection__name=collection).values_list("kind", "author", "text")), sorted(
+            PeerAnnotation.objects.filter(pyramid__docset__collection__name=collection).values_list(
+                "pyramid__name", "peer__author", "status"))
+    assert state("after") == state(demo["collection"].name)
+    assert ("DEMO01 (2)", "in_progress") in state("after")[0]

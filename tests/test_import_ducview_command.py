@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def test_imports_a_pyramid_and_its_peer_annotation():
     out = import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
-    assert "2 files: 1 pyramids (5 SCUs, 8 contributors), 1 peer annotations (4 PSEs)" in out
+    assert "2 files: 1 pyramid (5 SCUs, 8 contributors), 1 peer annotation (4 PSEs)" in out
     pyramid = Pyramid.objects.get()
     assert pyramid.name == "D9901" and pyramid.docset.name == "D9901" and pyramid.docset.collection.name == "Fixtures"
     assert [link.summary.author for link in pyramid.model_links.all()] == ["A", "B", "C"]
@@ -139,7 +139,7 @@ def test_folders_are_searched_recursively(tmp_path):
     (nested / PAN_FIXTURE.name).write_bytes(PAN_FIXTURE.read_bytes())
     (tmp_path / "notes.txt").write_text("not a DUCView file")
     out = import_files(tmp_path)
-    assert out.startswith("1 files:")
+    assert out.startswith("1 file:")
 
 
 def test_a_missing_path_is_an_error():
@@ -170,7 +170,7 @@ def test_a_part_whose_offsets_are_shifted_is_re_anchored_and_counted(tmp_path):
     # "was the tallest structure in the world until 1930" stored two characters too far right.
     shifted.write_bytes(PYRAMID_FIXTURE.read_bytes().replace(b'start="150" end="199"', b'start="152" end="201"'))
     out = import_files(shifted)
-    assert "1 parts re-anchored" in out
+    assert "1 part re-anchored" in out
     span = SCU.objects.get(uid=14).contributors.get().spans.get()
     assert span.summary.text[span.start : span.end] == "was the tallest structure in the world until 1930"
 
@@ -194,3 +194,12 @@ def test_duc_data_breaking_the_rules_is_kept_and_reported(tmp_path):
 
     problems = pyramid_problems(Pyramid.objects.get())
     assert [(p.kind, p.scu_uid) for p in problems if p.kind == REPEATED_MODEL] == [(REPEATED_MODEL, 14)]
+
+
+@pytest.mark.shared_data
+def test_each_problem_of_a_pyramid_is_said_once(shared_data):
+    from annotator.problems import pyramid_problems
+
+    import_files(shared_data / "duc2006-nist/allpyramids/D0601.pyr")
+    problems = pyramid_problems(Pyramid.objects.get())
+    assert problems and len(problems) == len(set(problems))

@@ -64,7 +64,7 @@ def empty_peer_pan() -> bytes:
 
 def test_an_empty_peer_summary_is_imported_scored_zero_and_listed_for_review(tmp_path):
     out = import_files(PYRAMID_FIXTURE, write(tmp_path, "100.D9901.M.100.A.31.pan", empty_peer_pan()))
-    assert "1 peer annotations (0 PSEs)" in out and "1 empty peer summaries (scored 0)" in out
+    assert "1 peer annotation (0 PSEs)" in out and "1 empty peer summary (scored 0)" in out
     assert "the peer summary of 31 is empty (the system produced nothing): imported, it scores 0" in out
     annotation = PeerAnnotation.objects.get()
     assert annotation.peer.text == "" and annotation.pses.count() == 0
@@ -82,7 +82,7 @@ def test_an_inverted_part_whose_label_is_near_is_re_anchored_by_it(tmp_path):
     # NIST: start="368" end="367"; here SCU 11's first part "completed in 1889 for the World's Fair" (75-113).
     data = PYR.replace(b'start="75" end="113"', b'start="113" end="112"')
     out = import_files(write(tmp_path, "D9901.pyr", data), PAN_FIXTURE)
-    assert "0 failed" in out
+    assert "0 refused" in out
     assert "ends before it starts (113-112): re-anchored by its label" in out
     span = Span.objects.get(contributor__scu__uid=11, summary__author="A")
     assert span.summary.text[span.start:span.end] == "completed in 1889 for the World's Fair"
@@ -94,7 +94,7 @@ def test_an_inverted_part_whose_label_is_nowhere_is_kept_empty_and_the_contribut
                        b'label="a word that is not there" start="113" end="112"')
     assert data != PYR
     out = import_files(write(tmp_path, "D9901.pyr", data), PAN_FIXTURE)
-    assert "0 failed" in out and "1 parts kept empty" in out
+    assert "0 refused" in out and "1 part kept empty" in out
     assert "kept as an empty part, listed among the problems to review" in out
     contributors = Contributor.objects.filter(scu__uid=11, scu__pyramid__source_name="D9901.pyr")
     assert contributors.count() == 3  # SCU 11 keeps its weight: DUCView counts contributors
@@ -105,6 +105,19 @@ def test_an_inverted_part_whose_label_is_nowhere_is_kept_empty_and_the_contribut
     assert "SCU 11: a part in model A holds no word" in problems[0].message
     # A DUCView file of it opens again, and re-importing the export changes nothing.
     assert "1 unchanged" in import_files(write(tmp_path, "again/D9901.pyr", data))
+
+
+def test_an_empty_part_survives_export_and_import_and_is_described_as_it_is(tmp_path):
+    from .helpers import run
+    data = PYR.replace(b'label="completed in 1889 for the World\'s Fair" start="75" end="113"',
+                       b'label="a word that is not there" start="113" end="112"')
+    import_files(write(tmp_path, "in/D9901.pyr", data), collection="before")
+    run("export_ducview", collection="before", out=str(tmp_path / "out"))
+    out = import_files(tmp_path / "out", collection="after")
+    assert "a part of SCU 11 holds no word (" in out and "it has no label to place it by: kept as an empty part" in out
+    assert "ends before it starts" not in out
+    empty = Span.objects.get(summary__docset__collection__name="after", start=F("end"))
+    assert (empty.contributor.scu.uid, empty.summary.author) == (11, "A")
 
 
 def test_an_inverted_pse_part_is_re_anchored_in_the_peer_text(tmp_path):
@@ -120,7 +133,7 @@ def test_an_inverted_pse_part_is_re_anchored_in_the_peer_text(tmp_path):
     broken = annotation[:at] + str(end) + annotation[annotation.index('"', at):end_at] + str(end - 1) + \
         annotation[annotation.index('"', end_at):]
     out = import_files(PYRAMID_FIXTURE, write(tmp_path, PAN_NAME, broken.encode()))
-    assert "0 failed" in out and "re-anchored by its label 'Tourists climb it every day'" in out
+    assert "0 refused" in out and "re-anchored by its label 'Tourists climb it every day'" in out
     span = PSESpan.objects.get(pse__scu__isnull=True)
     assert span.pse.annotation.peer.text[span.start:span.end] == "Tourists climb it every day"
 
@@ -140,7 +153,7 @@ def test_copies_differing_by_a_lost_character_are_one_summary_and_one_pyramid(tm
     pyr, pan = lost_character_copies()
     files = [write(tmp_path, "D9901.pyr", pyr), write(tmp_path, PAN_NAME, pan)]
     out = import_files(*(files if order == "pyramid first" else files[::-1]))
-    assert "0 failed" in out and "differs from the one stored by encoding artefacts" in out
+    assert "0 refused" in out and "differs from the one stored by encoding artefacts" in out
     assert Pyramid.objects.count() == 1 and Summary.objects.filter(kind="model").count() == 3
     assert Pyramid.objects.get().name == "D9901" and Pyramid.objects.get().source_name == "D9901.pyr"
     # The copy kept is the same whichever came first: the one that lost nothing to U+FFFD.
@@ -176,7 +189,7 @@ def test_copies_cut_differently_where_the_models_start_are_one_pyramid(tmp_path,
     pyr, pan = pans_cut_after_the_dashes()
     files = [write(tmp_path, "D9901.pyr", pyr), write(tmp_path, PAN_NAME, pan)]
     out = import_files(*(files if order == "pyramid first" else files[::-1]))
-    assert "0 failed" in out
+    assert "0 refused" in out
     assert Pyramid.objects.count() == 1 and Summary.objects.filter(kind="model").count() == 3
     pyramid = Pyramid.objects.get()
     assert pyramid.start_document_regex == "" and pyramid.source_name == "D9901.pyr"  # the .pyr's own, in any order

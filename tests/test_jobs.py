@@ -58,7 +58,7 @@ def test_ducview_files_are_imported_pyramids_first_with_progress(demo, shared_da
     jobs.run_import_job.call(job.pk)
     job.refresh_from_db()
     assert job.status == "done" and job.done == job.total == 2
-    assert job.report[0].startswith("2 files: 1 pyramids (94 SCUs")
+    assert job.report[0].startswith("2 files: 1 pyramid (94 SCUs")
     pyramid = Pyramid.objects.get(docset__collection=demo["collection"], docset__name="D0601")
     assert PeerAnnotation.objects.get(pyramid=pyramid).annotator_code == "100"
 
@@ -66,16 +66,16 @@ def test_ducview_files_are_imported_pyramids_first_with_progress(demo, shared_da
 @pytest.mark.shared_data
 def test_a_bad_file_in_a_ducview_upload_is_listed_and_the_good_ones_are_stored(demo, shared_data):
     good = (shared_data / "duc2006-nist/allpyramids/D0601.pyr").read_bytes()
-    content = zipped({"D0601.pyr": good, "D0602.pyr": b"<pyramid><text>broken", "readme.txt": b"hello"})
+    content = zipped({"D0601.pyr": good, "D0602.pyr": b"<pyramid><text>broken", "readme.txt": b"hello",
+                      "scoring/2006_modified_scores.txt": b"D0601 1 0.2"})
     job = make_job(demo, "ducview", "duc.zip", content)
     jobs.run_import_job.call(job.pk)
     job.refresh_from_db()
-    assert job.status == "done" and job.done == job.total == 3
-    assert job.report[0].startswith("3 files: 1 pyramids (94 SCUs")
-    assert job.report_sections["refused"] == [
-        "D0602.pyr: line 1, column 21: malformed XML: no element found",
-        "readme.txt: not a DUCView file (.pyr or .pan)",
-    ]
+    assert job.status == "done" and job.done == job.total == 2
+    assert job.report[0].startswith("2 files: 1 pyramid (94 SCUs") and job.report[0].endswith("1 refused")
+    # NIST's packages hold READMEs and score tables: left aside, as the command leaves them in a folder.
+    assert job.report[1] == "Not DUCView files, left aside: readme.txt, scoring/2006_modified_scores.txt."
+    assert job.report_sections["refused"] == ["D0602.pyr: line 1, column 21: malformed XML: no element found"]
     assert Pyramid.objects.filter(docset__name="D0601").count() == 1
     assert not Pyramid.objects.filter(docset__name="D0602").exists()
     # Uploaded again after the fix: the stored file is unchanged, only the missing one is imported.
@@ -83,8 +83,15 @@ def test_a_bad_file_in_a_ducview_upload_is_listed_and_the_good_ones_are_stored(d
     job = make_job(demo, "ducview", "fixed.zip", zipped({"D0601.pyr": good, "D0602.pyr": fixed}))
     jobs.run_import_job.call(job.pk)
     job.refresh_from_db()
-    assert job.report[0].startswith("2 files: 1 pyramids (94 SCUs") and "1 unchanged" in job.report[0]
+    assert job.report[0].startswith("2 files: 1 pyramid (94 SCUs") and "1 unchanged" in job.report[0]
     assert Pyramid.objects.filter(docset__name__in=["D0601", "D0602"]).count() == 2
+
+
+def test_a_zip_holding_no_ducview_file_is_refused(demo):
+    job = make_job(demo, "ducview", "notes.zip", zipped({"readme.txt": b"hello"}))
+    jobs.run_import_job.call(job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed" and job.report == ["notes.zip: holds no DUCView file (.pyr or .pan)"]
 
 
 def test_a_ducview_upload_whose_every_file_is_refused_fails_and_stores_nothing(demo):

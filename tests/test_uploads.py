@@ -68,7 +68,7 @@ def test_text_must_be_utf8_and_not_empty():
 
 
 def test_line_breaks_are_stored_as_line_feeds_whatever_wrote_them():
-    assert decode_text(UploadedFile("a.txt", b"One.\r\nTwo.\rThree.\n")) == "One.\nTwo.\nThree.\n"
+    assert decode_text(UploadedFile("a.txt", b"One.\r\nTwo.\rThree.\n\n")) == "One.\nTwo.\nThree."  # no blank around
 
 
 @pytest.mark.parametrize("path, expected", [

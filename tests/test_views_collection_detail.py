@@ -34,3 +34,20 @@ def test_readers_of_the_collection_see_the_problems_imports_kept_and_annotators_
     client.force_login(demo["annotator"])
     page = client.get(url).content.decode()
     assert "Problems to review" not in page and "peer 31 is empty" not in page
+
+
+def test_recent_imports_say_how_many_files_were_refused(client, demo):
+    from annotator.models import ImportJob
+    ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="mixed.zip", content=b"x" * 10,
+                             status="done", report=["3 files: …", "refused: a.pyr: broken", "refused: b.pan: broken"])
+    client.force_login(demo["admin"])
+    page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
+    assert "mixed.zip</a> · DUCView files (.pyr, .pan or a zip of them) · Done · 2 files refused ·" in page
+
+
+def test_keyboard_users_can_skip_to_the_content_and_landmarks_are_named(client, demo):
+    client.force_login(demo["admin"])
+    page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
+    assert page.index('<a class="skip-link" href="#content">Skip to content</a>') < page.index("<header")
+    assert '<main id="content" tabindex="-1">' in page
+    assert '<nav aria-label="Site">' in page and '<nav class="actions" aria-label="Collection pages">' in page

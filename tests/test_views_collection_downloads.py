@@ -214,8 +214,12 @@ def test_each_systems_mean_as_csv_and_json(client, demo, adjudicated):
     complete_consensus_of_peer_1(demo)
     client.force_login(demo["organizer"])
     flag = "&adjudicated=1" if adjudicated else ""
-    means = system_means(score_collection(demo["collection"], adjudicated=adjudicated))
-    assert client.get(scores_url(demo, f"?view=systems&format=csv{flag}")).content.decode() == systems_to_csv(means)
+    rows = score_collection(demo["collection"], adjudicated=adjudicated)
+    means = system_means(rows)
+    csv_text = client.get(scores_url(demo, f"?view=systems&format=csv{flag}")).content.decode()
+    assert csv_text == systems_to_csv(means, rows)
+    assert {(r["weight_convention"], r["average_rounding"]) for r in csv.DictReader(io.StringIO(csv_text))} == {
+        ("contributors", "half_up")}  # the conventions the means were computed under
     response = client.get(scores_url(demo, f"?view=systems&format=json{flag}"))
     assert response["Content-Type"].startswith("application/json") and "attachment" in response["Content-Disposition"]
     document = json.loads(response.content)

@@ -40,15 +40,21 @@ def test_an_archive_is_restored_under_a_new_name_and_the_job_page_says_so(client
     assert f'href="{reverse("collection-detail", args=[restored.pk])}">Open Apollo, again</a>' in page
 
 
-def test_a_malformed_archive_is_refused_on_the_job_page_and_nothing_is_stored(client, demo, django_capture_on_commit_callbacks):
+def test_a_malformed_archive_is_refused_by_the_form_and_nothing_is_stored(client, demo):
     client.force_login(demo["admin"])
     before = record_counts()
     upload = SimpleUploadedFile("broken.zip", b"PK\x03\x04 not a zip at all")
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(URL, {"file": upload, "name": "Broken"})
-    page = client.get(response.url).content.decode()
-    assert "Refused: nothing was stored." in page and "Not a collection archive: not a zip file" in page
-    assert record_counts() == before
+    page = client.post(URL, {"file": upload, "name": "Broken"}).content.decode()
+    assert "Not a collection archive: not a zip file" in page
+    assert record_counts() == before and not ArchiveJob.objects.exists()
+
+
+def test_an_archive_whose_own_name_is_in_use_is_refused_before_it_is_queued(client, demo):
+    client.force_login(demo["admin"])
+    upload = SimpleUploadedFile("apollo.zip", written(demo["collection"]))
+    page = client.post(URL, {"file": upload, "name": ""}).content.decode()
+    assert "A collection named &#x27;Demo: Apollo 11&#x27; exists already: restore this archive under another name." in page
+    assert not ArchiveJob.objects.exists()
 
 
 def test_a_name_in_use_or_a_file_of_another_kind_is_refused_by_the_form(client, demo):

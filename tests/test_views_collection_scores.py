@@ -71,7 +71,8 @@ def test_each_systems_mean_and_its_download(client, demo):
     page = client.get(url(demo, "?view=systems")).content.decode()
     assert 'selected>each system\'s mean over docsets' in page and '<td class="num">1.0000</td>' in page
     download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
-    assert download[0] == "peer,docsets,modified,original,coverage,comprehensive" and len(download) == 4
+    assert download[0] == "peer,docsets,modified,original,coverage,comprehensive,weight_convention,average_rounding"
+    assert len(download) == 4 and download[1].endswith(",contributors,half_up")
 
 
 def test_adjudicated_work_only(client, demo, django_user_model):

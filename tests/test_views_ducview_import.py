@@ -29,7 +29,7 @@ def test_a_pyramid_is_imported_and_the_job_page_follows(client, demo, shared_dat
     assert response.url == reverse("job-detail", args=[job.pk])
     assert Pyramid.objects.get(docset__name="D0601", docset__collection=demo["collection"]).scus.count() == 94
     page = client.get(response.url).content.decode()
-    assert "<strong>Done</strong> · 1 of 1 file" in page and "1 pyramids (94 SCUs" in page
+    assert "<strong>Done</strong> · 1 of 1 file" in page and "1 pyramid (94 SCUs" in page
 
 
 def test_other_files_are_refused_by_the_form(client, demo):
@@ -48,7 +48,7 @@ def test_several_files_chosen_at_once_are_imported_as_one_job(client, demo, shar
     with django_capture_on_commit_callbacks(execute=True):
         client.post(url(demo), {"files": files})
     job = ImportJob.objects.get()
-    assert job.file_name == "4 files.zip" and job.status == "done" and job.total == 4
+    assert job.file_name == "4 files" and job.status == "done" and job.total == 4
     pyramid = Pyramid.objects.get(docset__collection=demo["collection"], docset__name="D0703")
     assert pyramid.name == "D0703-ACDJ" and pyramid.peer_annotations.count() == 3
 

@@ -36,7 +36,7 @@ def test_a_queued_job_says_it_waits_for_a_worker(client, demo):
 
 def test_a_finished_import_lists_its_refused_files_apart_from_its_warnings(client, demo):
     done = job(demo, status="done", total=3, done=3, report=[
-        "3 files: 1 pyramids (2 SCUs, 3 contributors), 1 peer annotations (2 PSEs); 0 unchanged",
+        "3 files: 1 pyramid (2 SCUs, 3 contributors), 1 peer annotation (2 PSEs); 0 unchanged",
         "warning: D0601.pyr: line 9: SCU 3 has more than one contributor from model A",
         "refused: D0602.pyr: line 1, column 1: malformed XML: syntax error",
     ])

@@ -54,7 +54,7 @@ def test_a_zip_stores_its_summaries_and_creates_their_docsets(upload, demo):
 def test_a_windows_text_is_stored_with_line_feeds_and_a_system_id_as_a_number(upload):
     _, job = upload(("D0601.M.250.B.06", b"First line.\r\nSecond line.\r\n"),)
     assert job.status == "done"
-    assert Summary.objects.get(docset__name="D0601", kind="peer", author="6").text == "First line.\nSecond line.\n"
+    assert Summary.objects.get(docset__name="D0601", kind="peer", author="6").text == "First line.\nSecond line."
 
 
 def test_several_txt_files_at_once(upload):

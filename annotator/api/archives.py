@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from .. import access, archive_jobs
+from .. import access, archive, archive_jobs
 from ..models import ArchiveJob, Collection
 from ..views.archives import archive_response
 from .serializers import ID, RefusalSerializer
@@ -52,6 +52,17 @@ class ArchiveRestoreSerializer(serializers.Serializer):
         if name and Collection.objects.filter(name=name).exists():
             raise serializers.ValidationError(f"A collection named {name} exists already.")
         return name
+
+    def validate(self, data):
+        # As the restore page: what a restore would refuse first is said now, not by a failed job.
+        try:
+            archive.check(data["file"], data.get("name"))
+        except archive.ArchiveError as problem:
+            raise serializers.ValidationError(
+                {"name" if "exists already" in str(problem) else "file": [str(problem)]}) from None
+        finally:
+            data["file"].seek(0)
+        return data
 
 
 def _job(request, job: ArchiveJob, code=status.HTTP_202_ACCEPTED) -> Response:

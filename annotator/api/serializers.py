@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from .. import assignments
 from ..ducview.names import system_id
-from ..uploads import normalize_newlines
+from ..uploads import summary_text
 from ..models import (
     PSE,
     SCU,
@@ -51,7 +51,7 @@ class SummarySerializer(serializers.ModelSerializer):
     def validate_text(self, text):
         if not text.strip():
             raise serializers.ValidationError("The text is empty.")
-        return normalize_newlines(text)
+        return summary_text(text)
 
     def validate(self, data):
         if data.get("kind") == Summary.Kind.PEER:

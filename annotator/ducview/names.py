@@ -7,11 +7,13 @@ DUC names:  100.D0601.M.250.A.10.pan   annotator 100, docset D0601, peer 10
                                        letter is the annotator, as NIST's 2007 update table says)
             D0703-ACDJ.pyr             docset D0703 (built from models A, C, D and J)
 Files written by export_ducview start with a comment that says the same whatever their name:
-            <!-- pyramid-annotator: docset="D0601" peer="10" annotator="100" -->
+            <!-- pyramid-annotator: docset="D0601" peer="10" annotator="100" pyramid="D0601" status="submitted" -->
+(with the pyramid's name and the record's status, which DUCView files cannot hold).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -39,12 +41,18 @@ class FileIdentity:
     docset: str | None = None
     peer: str | None = None  # as written in the file name (system_id gives the id it stands for)
     annotator: str | None = None
+    # Only in export notes: the pyramid's name, and the record's status ("in_progress",
+    # "submitted"), which DUCView files cannot say.
+    pyramid: str | None = None
+    status: str | None = None
 
     def overridden_by(self, other: "FileIdentity") -> "FileIdentity":
         return FileIdentity(
             docset=other.docset or self.docset,
             peer=other.peer or self.peer,
             annotator=other.annotator if other.annotator is not None else self.annotator,
+            pyramid=other.pyramid or self.pyramid,
+            status=other.status or self.status,
         )
 
 
@@ -66,17 +74,19 @@ def identity_from_note(data: bytes) -> FileIdentity:
     note = EXPORT_NOTE.search(data[:2000])
     if not note:
         return FileIdentity()
-    fields = dict(NOTE_FIELD.findall(note["fields"].decode("utf-8", "replace")))
-    return FileIdentity(docset=fields.get("docset"), peer=fields.get("peer"), annotator=fields.get("annotator"))
+    fields = {key: html.unescape(value) for key, value in NOTE_FIELD.findall(note["fields"].decode("utf-8", "replace"))}
+    return FileIdentity(docset=fields.get("docset"), peer=fields.get("peer"), annotator=fields.get("annotator"),
+                        pyramid=fields.get("pyramid"), status=fields.get("status"))
 
 
-def export_note(docset: str, peer: str | None = None, annotator: str | None = None) -> str:
+def export_note(docset: str, peer: str | None = None, annotator: str | None = None, *,
+                pyramid: str | None = None, status: str | None = None) -> str:
     def clean(value: str) -> str:
-        return value.replace('"', "'").replace("--", "-")
+        # Inside an XML comment: no "--", no ">" ending it early; quotes end the field.
+        return html.escape(value, quote=True).replace("--", "-&#45;")
 
     fields = [f'docset="{clean(docset)}"']
-    if peer is not None:
-        fields.append(f'peer="{clean(peer)}"')
-    if annotator is not None:
-        fields.append(f'annotator="{clean(annotator)}"')
+    for name, value in (("peer", peer), ("annotator", annotator), ("pyramid", pyramid), ("status", status)):
+        if value is not None:
+            fields.append(f'{name}="{clean(value)}"')
     return f"<!-- pyramid-annotator: {' '.join(fields)} -->"

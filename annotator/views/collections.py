@@ -88,7 +88,7 @@ def collection_detail(request, pk):
         "collection": collection,
         "docsets": docset_table(collection),
         "can_administer": can_administer(request.user, collection),
-        "jobs": collection.import_jobs.select_related("created_by")[:5],
+        "jobs": collection.import_jobs.select_related("created_by").defer("content")[:5],
         "archives": collection.archive_jobs.filter(kind="export").select_related("created_by").defer("content")[:5],
         # Readers of the whole collection (organizers, administrators) review what imports kept.
         "problems": collection_problems(collection) if can_read_collection(request.user, collection) else [],

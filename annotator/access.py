@@ -62,6 +62,16 @@ def readable_collections(user) -> QuerySet[Collection]:
     return Collection.objects.filter(pk__in=_member_of(user, READER_ROLES))
 
 
+def adjudicated_collections(user) -> QuerySet[Collection]:
+    """Collections whose annotators' work the user compares and merges: administrators' and
+    adjudicators' (as can_adjudicate)."""
+    if is_site_administrator(user):
+        return Collection.objects.all()
+    if not _signed_in(user):
+        return Collection.objects.none()
+    return Collection.objects.filter(pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ADJUDICATOR]))
+
+
 def _assigned(user, **where) -> QuerySet:
     return Assignment.objects.filter(user=user, status__in=ACTIVE, **where)
 

@@ -30,7 +30,7 @@ PYRAMID_ACTIONS = {
     "remove_scu": (editing.remove_scu, ["scu"]),
     "undo": (editing.undo, []),
     "redo": (editing.redo, []),
-    "submit": (editing.submit, []),
+    "submit": (editing.submit, ["confirm?"]),  # confirm=1: a consensus with words in two SCUs
     "reopen": (editing.reopen, []),
     # In a consensus pyramid (annotator.pyramid_consensus): side "a" or "b" for an aligned group.
     "choose_version": (pyramid_consensus.choose, ["group", "side"]),

@@ -446,7 +446,8 @@ class _Restore:
         return self.ids["summaries"][summary_id]
 
     def _provenance(self, state: dict, table: str) -> dict:
-        """The copy of a snapshot's record whose source is remapped, or dropped if gone."""
+        """The copy of a snapshot's record whose source is remapped, or dropped if gone; and the
+        consensus copies it notes (annotator.editing: "copies"), remapped, those gone left out."""
         state = dict(state)
         if state.get("source") is not None:
             source = self.ids[table].get(state["source"]) if table != "pses" else self.pse_ids.get(state["source"])
@@ -454,6 +455,12 @@ class _Restore:
                 state["source"] = source
             else:
                 del state["source"]
+        if state.get("copies"):
+            copies = [self.ids[table][copy] for copy in state["copies"] if copy in self.ids[table]]
+            if copies:
+                state["copies"] = copies
+            else:
+                del state["copies"]
         return state
 
     def _pyramid_state(self, state, where: str):

@@ -13,6 +13,7 @@ Offsets are code points into the model summary's text.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -162,11 +163,13 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     and the touched SCUs' spans with their contributors' fields.
     """
     uids = sorted(set(uids))
-    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", "label", "comment", "source_id")
-    order, labels = [], {}
-    for uid, label, comment, source in rows:
+    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list(
+        "uid", "label", "comment", "source_id", "id")
+    order, labels, scu_ids = [], {}, {}
+    for uid, label, comment, source, scu_id in rows:
         order.append(uid)
         labels[uid] = (label, comment, source)
+        scu_ids[uid] = scu_id
     contributors: dict[int, dict] = {}
     by_uid = {uid: [] for uid in uids}
     span_rows = (
@@ -182,6 +185,7 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
                 contributors[contributor_id]["source"] = source
             by_uid[uid].append(contributors[contributor_id])
         contributors[contributor_id]["spans"].append([span_summary, start, end])
+    scu_copies = _note_copies(contributors, [scu_ids[uid] for uid in uids if uid in scu_ids])
     state = {}
     for uid in uids:
         if uid not in labels:
@@ -191,7 +195,25 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
         state[str(uid)] = {"label": label, "comment": comment, "contributors": by_uid[uid]}
         if source:
             state[str(uid)]["source"] = source
+        if scu_copies.get(scu_ids[uid]):
+            state[str(uid)]["copies"] = scu_copies[scu_ids[uid]]
     return {"scus": state, "order": order}
+
+
+def _note_copies(contributors: dict[int, dict], scu_ids: list[int]) -> dict[int, list[int]]:
+    """Where a consensus copied these records (its provenance points here): each contributor's
+    copies noted in its snapshot ("copies": ids), and the SCUs' copies returned, so that undo and
+    redo in this pyramid, which recreate the rows, tie the copies to them again (two queries)."""
+    copied = defaultdict(list)
+    for source, copy in Contributor.objects.filter(source_id__in=list(contributors)).values_list("source_id", "id"):
+        copied[source].append(copy)
+    for contributor_id, record in contributors.items():
+        if copied[contributor_id]:
+            record["copies"] = copied[contributor_id]
+    scu_copies = defaultdict(list)
+    for source, copy in SCU.objects.filter(source_id__in=scu_ids).values_list("source_id", "id"):
+        scu_copies[source].append(copy)
+    return scu_copies
 
 
 def restore(pyramid: Pyramid, state: dict) -> None:
@@ -211,12 +233,17 @@ def restore(pyramid: Pyramid, state: dict) -> None:
             scu.label, scu.comment = scu_state["label"], scu_state["comment"]
             scu.source_id = kept_scus.get(scu_state.get("source"))
             scu.save(update_fields=["label", "comment", "source"])
+        if scu_state.get("copies"):  # a consensus's copies, whose provenance the edit undone had cleared
+            SCU.objects.filter(pk__in=scu_state["copies"], source__isnull=True).update(source=scu)
         scu.contributors.all().delete()
         contributors = Contributor.objects.bulk_create(
             Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i,
                         source_id=kept_contributors.get(c.get("source")))
             for i, c in enumerate(scu_state["contributors"])
         )
+        for record, c in zip(contributors, scu_state["contributors"]):
+            if c.get("copies"):
+                Contributor.objects.filter(pk__in=c["copies"], source__isnull=True).update(source=record)
         Span.objects.bulk_create(
             Span(contributor=record, summary_id=summary_id, start=start, end=end, position=p)
             for record, c in zip(contributors, scu_state["contributors"])
@@ -538,8 +565,11 @@ def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditRes
         parts = list(contributor.spans.values_list("start", "end"))
         label = _text_of(contributor.summary.text, parts).replace("\n", " ")
 
+        # In a consensus, the new SCU comes from where its contributor came from (provenance).
+        origin = Contributor.objects.filter(pk=contributor.source_id).values_list("scu_id", flat=True).first()
+
         def apply():
-            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=label, position=source.position)
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=label, position=source.position, source_id=origin)
             contributor.scu, contributor.position = scu, 0
             contributor.save(update_fields=["scu", "position"])
             order = list(SCU.objects.filter(pyramid=pyramid).exclude(pk=scu.pk).order_by("position", "id").values_list("uid", flat=True))
@@ -640,7 +670,11 @@ def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
     return run_edit(pyramid_id, user, version, "remove_scu", plan)
 
 
-def submit(pyramid_id, user, version) -> EditResult:
+def submit(pyramid_id, user, version, confirm: int | None = None) -> EditResult:
+    """Submit the pyramid. A consensus must have every group decided; while model words are in two
+    of its SCUs (annotator.consensus_overlaps), only with `confirm`."""
+    from .consensus_overlaps import counted_twice  # the consensus builds on this module
+
     def plan(pyramid):
         if not pyramid.scus.exists():
             raise RuleBroken("A pyramid needs at least one SCU before it is submitted.")
@@ -648,6 +682,13 @@ def submit(pyramid_id, user, version) -> EditResult:
         if left:
             raise RuleBroken(f"{len(left)} aligned group{'s' if len(left) != 1 else ''} of this consensus "
                              f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, then submit.")
+        twice = counted_twice(pyramid) if not confirm else []
+        if twice:
+            raise RuleBroken(
+                f"Not submitted: {len(twice)} stretch{'es' if len(twice) != 1 else ''} of model words "
+                f"{'are' if len(twice) != 1 else 'is'} in two SCUs, which counts {'them' if len(twice) != 1 else 'it'} "
+                f"twice ({twice[0].message}{'; …' if len(twice) > 1 else ''}). Resolve them in the builder, or "
+                "confirm to submit as it is.")
 
         def apply():
             pyramid.status = Pyramid.Status.SUBMITTED

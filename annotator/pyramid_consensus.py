@@ -15,7 +15,10 @@ their provenance: SCU.source and Contributor.source point to the annotator's SCU
 
 from __future__ import annotations
 
+import hashlib
+import json
 from bisect import bisect_left, bisect_right
+from collections import defaultdict
 
 from django.db import transaction
 from django.db.models import Q
@@ -44,13 +47,26 @@ def _consensus_name(a: Pyramid) -> str:
 
 def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
     """A new consensus pyramid of A and B (same docset, same model summaries), with the groups that
-    are identical in both already taken from A (one change in the history)."""
+    are identical in both (the same words, under the same label) already taken from A (one change
+    in the history). Groups of the same words under different labels wait for the adjudicator."""
     if not can_adjudicate(user, a.docset.collection_id):
         raise NotAllowed("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
     if a.pk == b.pk or a.docset_id != b.docset_id:
         raise NotComparable("choose two different pyramids of the same docset")
     groups = [{"key": group_key(g.a, g.b), "kind": g.kind, "a": list(g.a), "b": list(g.b), "identical": g.identical}
               for g in align_pyramids(a, b)]
+    # Identical words under different labels: the adjudicator picks the label (A's or B's version).
+    labels = {(pyramid_id, uid): label for pyramid_id, uid, label in SCU.objects.filter(
+        pyramid__in=[a, b], uid__in={uid for g in groups if g["identical"] for uid in g["a"] + g["b"]}
+    ).values_list("pyramid_id", "uid", "label")}
+    for g in groups:
+        if g["identical"]:
+            g["labels_differ"] = ({labels.get((a.pk, uid)) for uid in g["a"]} != {labels.get((b.pk, uid)) for uid in g["b"]})
+    # What each source SCU was when the merge began, to tell later which groups a source's edits touched.
+    prints = scu_prints([a.pk, b.pk])
+    for g in groups:
+        g["prints"] = {side: {str(uid): prints.get((source.pk, uid)) for uid in g[side]}
+                       for side, source in ((A, a), (B, b))}
     with transaction.atomic():
         consensus = Pyramid.objects.create(docset=a.docset, name=_consensus_name(a), created_by=user,
                                            creator_code="consensus")
@@ -58,7 +74,7 @@ def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
             PyramidModel(pyramid=consensus, summary_id=link.summary_id, position=link.position, header=link.header)
             for link in a.model_links.order_by("position"))
         PyramidMerge.objects.create(consensus=consensus, source_a=a, source_b=b, groups=groups, created_by=user)
-        identical = [g for g in groups if g["identical"]]
+        identical = [g for g in groups if g["identical"] and not g["labels_differ"]]
         if identical:
             uids = [uid for g in identical for uid in g["a"]]
             new_uids = list(range(1, len(uids) + 1))
@@ -74,6 +90,34 @@ def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
                              decision={"groups": [g["key"] for g in identical], "choice": IDENTICAL})
         consensus.refresh_from_db()
     return consensus
+
+
+def scu_prints(pyramid_ids) -> dict[tuple[int, int], str]:
+    """{(pyramid id, uid): a short hash of the SCU's label and its contributors' words} (one query)."""
+    content = defaultdict(list)
+    labels = {}
+    for pyramid_id, uid, label, contributor, summary, start, end in Span.objects.filter(
+            contributor__scu__pyramid_id__in=pyramid_ids).values_list(
+            "contributor__scu__pyramid_id", "contributor__scu__uid", "contributor__scu__label", "contributor__position",
+            "summary__author", "start", "end"):  # by content: the same after an archive's restore
+        labels[(pyramid_id, uid)] = label
+        content[(pyramid_id, uid)].append((contributor, summary, start, end))
+    return {key: hashlib.sha256(json.dumps([labels[key], sorted(spans)]).encode()).hexdigest()[:16]
+            for key, spans in content.items()}
+
+
+def changed_groups(merge: PyramidMerge) -> list[tuple[str, str]] | None:
+    """The groups whose SCUs a source has changed since the merge began, as (side name, group key),
+    comparing content (an edit undone is no change); None for a merge begun without the prints."""
+    if not merge.groups or "prints" not in merge.groups[0]:
+        return None
+    now = scu_prints([merge.source_a_id, merge.source_b_id])
+    changed = []
+    for group in merge.groups:
+        for side, name, source in ((A, "A", merge.source_a_id), (B, "B", merge.source_b_id)):
+            if any(now.get((source, int(uid))) != was for uid, was in group["prints"][side].items()):
+                changed.append((name, group["key"]))
+    return changed
 
 
 def _span_mapper(consensus: Pyramid, source: Pyramid):
@@ -181,13 +225,38 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
 
 
 def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditResult:
-    """The group is decided as the consensus has it now (after the adjudicator's edits)."""
+    """The group is decided as the consensus has it now (after the adjudicator's edits). SCUs the
+    adjudicator made in the builder over the group's words are tied to it (the decision names them)."""
+    decision = {"groups": [key], "choice": EDITED}
 
     def plan(pyramid):
-        group = _group(merge_of(pyramid), key)
+        merge = merge_of(pyramid)
+        group = _group(merge, key)
+        decision["scus"] = _made_for(pyramid, merge, group)
         return [], lambda: f"Group {key} ({group['kind']}): kept as edited"
 
-    return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision={"groups": [key], "choice": EDITED})
+    return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision=decision)
+
+
+def _made_for(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[int]:
+    """The uids of the consensus's SCUs of no source (made by the adjudicator) whose words overlap
+    those of the group's SCUs on either side."""
+    group_spans = defaultdict(list)  # consensus summary -> ranges of the group's words
+    for side, source in ((A, merge.source_a), (B, merge.source_b)):
+        mapped = _span_mapper(consensus, source)
+        for summary_id, start, end in Span.objects.filter(
+                contributor__scu__pyramid=source, contributor__scu__uid__in=group[side]).values_list(
+                "summary_id", "start", "end"):
+            target = mapped(summary_id, start, end)
+            if target:
+                group_spans[target[0]].append(target[1:])
+    made = set()
+    for uid, summary_id, start, end in Span.objects.filter(
+            contributor__scu__pyramid=consensus, contributor__scu__source__isnull=True).values_list(
+            "contributor__scu__uid", "summary_id", "start", "end"):
+        if any(start < other_end and other_start < end for other_start, other_end in group_spans[summary_id]):
+            made.add(uid)
+    return sorted(made)
 
 
 def decisions(pyramid: Pyramid) -> dict[str, PyramidChange]:

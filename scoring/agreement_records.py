@@ -21,7 +21,7 @@ from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, Pyra
 
 from .agreement import dice, jaccard, krippendorff_alpha, krippendorff_alphas, masi, masi_nltk, nominal
 from .agreement_units import peer_units, pyramid_units, word_scus, words
-from .records import score_collection
+from .records import counted_annotations, counted_pyramids, score_collection
 from .statistics import anova_oneway, pearson
 
 PEER_DISTANCES = {"dice": dice, "binary": nominal}
@@ -60,11 +60,15 @@ def _alphas(units, reduced_units) -> dict[str, float]:
     }
 
 
-def peer_agreement(collection: Collection, docset: str | None = None) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
-    """Per peer, then pooled per docset and over everything (three queries)."""
-    # Consensus annotations (issue 8) are not an annotator's independent work: they stay out.
-    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection, merge__isnull=True).select_related(
-        "pyramid__docset", "peer", "annotator")
+def peer_agreement(collection: Collection, docset: str | None = None,
+                   adjudicated: bool = False) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
+    """Per peer, then pooled per docset and over everything (three queries). The annotations are
+    `counted_annotations(scored=False)`: consensus annotations are not an annotator's independent
+    work and stay out; with `adjudicated`, a complete one replaces its sources (leaving that peer
+    one annotation, so out of agreement). Annotations against a consensus pyramid are their
+    annotators' own matching, compared against that one pyramid: they count."""
+    annotations = counted_annotations(PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
+                                      adjudicated, scored=False).select_related("pyramid__docset", "peer", "annotator")
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
     groups = defaultdict(list)
@@ -130,10 +134,13 @@ def _pyramid_annotator(pyramid: Pyramid) -> str:
     return pyramid.creator_code or (pyramid.created_by.username if pyramid.created_by_id else pyramid.name)
 
 
-def pyramid_agreement(collection: Collection, docset: str | None = None) -> tuple[list[PyramidAgreement], list[str]]:
-    """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries)."""
-    pyramids = Pyramid.objects.filter(docset__collection=collection, merge__isnull=True).select_related(
-        "docset", "created_by")  # consensus pyramids are not independent work
+def pyramid_agreement(collection: Collection, docset: str | None = None,
+                      adjudicated: bool = False) -> tuple[list[PyramidAgreement], list[str]]:
+    """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries).
+    Consensus pyramids are not independent work: left out, or with `adjudicated` in place of
+    their sources (`counted_pyramids`)."""
+    pyramids = counted_pyramids(Pyramid.objects.filter(docset__collection=collection), adjudicated).select_related(
+        "docset", "created_by")
     if docset:
         pyramids = pyramids.filter(docset__name=docset)
     by_docset = defaultdict(list)
@@ -203,10 +210,11 @@ class AnovaByAnnotator:
     groups: dict[str, int]
 
 
-def score_agreement(collection: Collection, docset: str | None = None) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
+def score_agreement(collection: Collection, docset: str | None = None,
+                    adjudicated: bool = False) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
     """Pearson's r between annotators' scores of the same peers (overall and per peer system, where
     a system has three or more pairs), and the ANOVA with annotator as the factor (§5.1)."""
-    rows = score_collection(collection, docset)
+    rows = score_collection(collection, docset, adjudicated, scored=False)  # the annotations peer_agreement compares
     by_item = defaultdict(dict)
     for row in rows:
         by_item[(row.docset, row.peer)][row.annotator] = row.scores

@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotator.access import can_read_collection, visible_collections
+from annotator.models import Docset
 
 from .records import score_collection
 
@@ -50,8 +51,16 @@ class ScoreRowSerializer(serializers.Serializer):
 
 class ScoresView(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("collection", int, required=True), OpenApiParameter("docset", str),
-                    OpenApiParameter("adjudicated", bool, description="where there is adjudicated work, only it")],
+        parameters=[
+            OpenApiParameter("collection", int, required=True, description="The collection's id."),
+            OpenApiParameter("docset", str, description=(
+                "Only this docset of the collection: its id, as every other endpoint filters by (e.g. `docset=3`); "
+                "its name is accepted too (`docset=D0601`) where the value is not all digits. A docset that is not "
+                "the collection's answers 400.")),
+            OpenApiParameter("adjudicated", bool, description=(
+                "false (the default): consensus work (consensus annotations, annotations against a consensus "
+                "pyramid) is left out; true: submitted consensus work replaces its sources.")),
+        ],
         responses=ScoreRowSerializer(many=True),
         description="Every peer annotation's scores in a collection (or one docset), computed from the stored records.",
     )
@@ -67,6 +76,25 @@ class ScoresView(APIView):
             raise NotFound("No such collection.")
         if not can_read_collection(request.user, collection):
             raise PermissionDenied("Scores are for the collection's organizers and administrators.")
-        rows = score_collection(collection, request.query_params.get("docset") or None,
-                                adjudicated=request.query_params.get("adjudicated") in ("1", "true"))
+        docset = _docset(collection, request.query_params.get("docset", ""))
+        adjudicated = request.query_params.get("adjudicated", "").lower()
+        if adjudicated not in TRUE | FALSE:
+            raise ValidationError({"adjudicated": "true or false."})
+        rows = score_collection(collection, docset.name if docset else None, adjudicated=adjudicated in TRUE)
         return Response(ScoreRowSerializer([row.as_dict() for row in rows], many=True).data)
+
+
+TRUE, FALSE = {"1", "true"}, {"", "0", "false"}
+
+
+def _docset(collection, value: str) -> Docset | None:
+    """The docset `?docset=` names: by its id (all digits), as every other endpoint filters, or
+    by its name; None if not given; 400 if the collection has no such docset."""
+    value = value.strip()
+    if not value:
+        return None
+    docsets = collection.docsets.all()
+    found = (docsets.filter(pk=int(value)) if value.isdigit() and int(value) < 2**63 else docsets.filter(name=value)).first()
+    if found is None:
+        raise ValidationError({"docset": f"The collection has no docset {value!r} (give its id, or its name)."})
+    return found

@@ -88,7 +88,7 @@ class JudgedSummary:
     annotations: list[int]
 
 
-def judged_summaries(collection: Collection, criterion: str) -> list[JudgedSummary]:
+def judged_summaries(collection: Collection, criterion: str, adjudicated: bool = False) -> list[JudgedSummary]:
     """Every peer summary with both scores and a judgment on `criterion` (four queries and the
     scores' four)."""
     peer_of = dict(PeerAnnotation.objects.filter(pyramid__docset__collection=collection).values_list("pk", "peer_id"))
@@ -96,7 +96,7 @@ def judged_summaries(collection: Collection, criterion: str) -> list[JudgedSumma
                   .values("summary_id").annotate(mean=Avg("value")).values_list("summary_id", "mean"))
     found: dict[int, JudgedSummary] = {}
     values: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for row in score_collection(collection):
+    for row in score_collection(collection, adjudicated=adjudicated):  # the one rule on consensus work
         summary = peer_of[row.annotation_id]
         if summary not in judged:
             continue
@@ -130,8 +130,8 @@ def _correlate(summaries: list[JudgedSummary], values: list[dict[str, float]], n
 
 
 def judgment_correlations(collection: Collection, criterion: str, alpha: float = 1.0,
-                          tac_recall: str = RECALL_REFERENCES) -> list[JudgmentCorrelation]:
-    summaries = judged_summaries(collection, criterion)
+                          tac_recall: str = RECALL_REFERENCES, adjudicated: bool = False) -> list[JudgmentCorrelation]:
+    summaries = judged_summaries(collection, criterion, adjudicated)
     values = _with_variants(summaries, variant_scores(variant_inputs(collection), alpha, tac_recall))
     return [result for name in [*STANDARD, "power_mean", "tac2008"] for result in _correlate(summaries, values, name)]
 
@@ -158,12 +158,12 @@ def _baseline(summaries: list[JudgedSummary], values: list[dict[str, float]], na
 
 
 def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA_GRID,
-               tac_recall: str = RECALL_REFERENCES) -> list[AlphaTuning]:
+               tac_recall: str = RECALL_REFERENCES, adjudicated: bool = False) -> list[AlphaTuning]:
     """Maskey & Rosenberg §5: split the docsets at random in two halves, search alpha on the tune
     half for the best correlation of the power-mean score with the judgment (by each method, at the
     summary level), and report that alpha's correlation on the held-out half, beside the original
     and modified scores' and TAC 2008's there."""
-    summaries = judged_summaries(collection, criterion)
+    summaries = judged_summaries(collection, criterion, adjudicated)
     docsets = sorted({s.docset for s in summaries})
     if len(docsets) < 2:
         raise ValueError("tuning alpha needs judged summaries of at least two docsets (a tune and a test split)")

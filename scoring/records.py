@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
-from annotator.models import (PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidModel,
-                              WeightConvention)
+from annotator.models import (PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidMerge,
+                              PyramidModel, WeightConvention)
 
 from .pyramid import PeerScores, score_peer
 
@@ -118,24 +118,67 @@ def score_loaded(
     )
 
 
-def adjudicated_only(annotations):
-    """Where adjudicated work exists, only it (issue 8): in a docset whose peers are annotated
-    against a submitted consensus pyramid, only those annotations; and of a peer with a complete
-    consensus annotation, that one rather than the annotations it was merged from."""
-    submitted = Pyramid.Status.SUBMITTED
-    adjudicated_docsets = PeerAnnotation.objects.filter(
-        pyramid__merge__isnull=False, pyramid__status=submitted).values("pyramid__docset_id")
+def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool = True):
+    """The one rule for every score and statistic of peer annotations (issue 15).
+
+    Consensus work is a consensus annotation (a PeerAnnotation with a `merge`) and, for scores, an
+    annotation against a consensus pyramid (a Pyramid with a `merge`: its weights are the
+    consensus's).
+    - Without `adjudicated`: the annotators' own work only; consensus work is left out (it is not
+      independent, and would count a peer a third time beside its sources).
+    - With `adjudicated`: submitted consensus work replaces its sources, and consensus work in
+      progress is left out. Of a peer with a complete consensus annotation, that one rather than
+      the annotations merged into it; for scores, in a docset whose peers are annotated against a
+      submitted consensus pyramid, only those annotations (and not those against a consensus
+      pyramid merged, in turn, into a submitted one that has annotations).
+
+    `scored=False` where what counts is what each annotator matched against one given pyramid
+    (agreement between annotators, the stability of a named pyramid): there an annotation against
+    a consensus pyramid is its annotator's own work, and only the rule on consensus annotations
+    applies.
+    """
     merged = AnnotationMerge.sources.through.objects.filter(
         annotationmerge__consensus__status=PeerAnnotation.Status.SUBMITTED).values("peerannotation_id")
-    return (annotations.exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
+    if not scored:
+        if not adjudicated:
+            return annotations.filter(merge__isnull=True)
+        return annotations.exclude(merge__isnull=False, status=PeerAnnotation.Status.IN_PROGRESS).exclude(pk__in=merged)
+    if not adjudicated:
+        return annotations.filter(merge__isnull=True, pyramid__merge__isnull=True)
+    submitted = Pyramid.Status.SUBMITTED
+    in_progress = (Q(merge__isnull=False) & ~Q(status=PeerAnnotation.Status.SUBMITTED)) | (
+        Q(pyramid__merge__isnull=False) & ~Q(pyramid__status=submitted))
+    adjudicated_docsets = PeerAnnotation.objects.filter(
+        pyramid__merge__isnull=False, pyramid__status=submitted).values("pyramid__docset_id")
+    annotated_merges = PyramidMerge.objects.filter(consensus__status=submitted, consensus__peer_annotations__isnull=False)
+    return (annotations.exclude(in_progress)
+            .exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
+            .exclude(pyramid_id__in=annotated_merges.values("source_a_id"))
+            .exclude(pyramid_id__in=annotated_merges.values("source_b_id"))
             .exclude(pk__in=merged))
 
 
-def score_collection(collection: Collection, docset: str | None = None, adjudicated: bool = False) -> list[PeerScoreRow]:
-    """Every annotation's scores; with `adjudicated`, the adjudicated work where there is some."""
+def counted_pyramids(pyramids, adjudicated: bool = False):
+    """The same rule for statistics of pyramids (agreement): without `adjudicated`, consensus
+    pyramids are left out; with it, a submitted consensus pyramid replaces its two sources and
+    one in progress is left out."""
+    if not adjudicated:
+        return pyramids.filter(merge__isnull=True)
+    submitted = PyramidMerge.objects.filter(consensus__status=Pyramid.Status.SUBMITTED)
+    return (pyramids.exclude(merge__isnull=False, status=Pyramid.Status.IN_PROGRESS)
+            .exclude(pk__in=submitted.values("source_a_id")).exclude(pk__in=submitted.values("source_b_id")))
+
+
+def consensus_work_left_out(annotations, adjudicated: bool = False) -> int:
+    """How many of these annotations `counted_annotations` leaves out (for pages to say so)."""
+    return annotations.count() - counted_annotations(annotations, adjudicated).count()
+
+
+def score_collection(collection: Collection, docset: str | None = None, adjudicated: bool = False,
+                     *, scored: bool = True) -> list[PeerScoreRow]:
+    """The scores of the annotations `counted_annotations` keeps: without `adjudicated`, the
+    annotators' own work; with it, the adjudicated work where there is some."""
     annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
-    if adjudicated:
-        annotations = adjudicated_only(annotations)
-    return score_annotations(annotations)
+    return score_annotations(counted_annotations(annotations, adjudicated, scored=scored))

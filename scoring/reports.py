@@ -67,8 +67,9 @@ def _table(title: str, columns: list[str], rows: list[list], note: str = "") -> 
 # -- the reports -----------------------------------------------------------------------------------
 
 def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
-    peers, pooled = peer_agreement(collection)
-    correlations, anovas = score_agreement(collection)
+    adjudicated = bool(parameters.get("adjudicated"))
+    peers, pooled = peer_agreement(collection, adjudicated=adjudicated)
+    correlations, anovas = score_agreement(collection, adjudicated=adjudicated)
     worst_first = sorted(peers, key=lambda p: (math.inf if math.isnan(p.alpha["dice"]) else p.alpha["dice"]))
     return {"tables": [
         _table("Per peer, worst agreement first (alpha with 1 - Dice)",
@@ -91,7 +92,7 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
 
 
 def pyramid_agreement_report(collection: Collection, parameters: dict) -> dict:
-    results, skipped = pyramid_agreement(collection)
+    results, skipped = pyramid_agreement(collection, adjudicated=bool(parameters.get("adjudicated")))
     return {"tables": [_table(
         "Per docset", ["docset", "pyramids", "annotators", "words", "alpha MASI (2009)", "alpha MASI (NLTK)", "alpha Jaccard", "alpha nominal"],
         [[r.docset, ", ".join(r.pyramids), ", ".join(r.annotators), r.units, r.alpha["masi"], r.alpha["masi_nltk"],
@@ -147,7 +148,7 @@ def correlation_report(collection: Collection, parameters: dict) -> dict:
     criterion = parameters.get("criterion") or "content responsiveness"
     alpha = float(parameters.get("alpha", 1.0))
     recall = parameters.get("tac_recall") or RECALL_REFERENCES
-    results = judgment_correlations(collection, criterion, alpha, recall)
+    results = judgment_correlations(collection, criterion, alpha, recall, bool(parameters.get("adjudicated")))
 
     def cell(found, i):
         return None if found is None else found[i]
@@ -169,7 +170,7 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
         "docset__collection").first()
     if pyramid is None:
         raise ValueError("choose a pyramid of the collection")
-    result = pyramid_stability(pyramid, parameters.get("score", "modified"))
+    result = pyramid_stability(pyramid, parameters.get("score", "modified"), bool(parameters.get("adjudicated")))
     errors = {e.order: e for e in result.errors}
     return {
         "tables": [

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from annotator.models import PSE, Contributor, PeerAnnotation, Pyramid
 
 from .pyramid import average_scu_count, plain_number
+from .records import counted_annotations
 from .stability import (
     ErrorProbabilities,
     OrderSummary,
@@ -34,7 +35,7 @@ class PyramidStability:
     optimal_summaries: int  # of X_a SCUs (N&P 2004 Fig. 2)
 
 
-def pyramid_stability(pyramid: Pyramid, score: str = "modified") -> PyramidStability:
+def pyramid_stability(pyramid: Pyramid, score: str = "modified", adjudicated: bool = False) -> PyramidStability:
     rounding = pyramid.docset.collection.average_rounding
     links = list(pyramid.model_links.select_related("summary").order_by("position"))
     author = {link.summary_id: link.summary.author for link in links}
@@ -43,12 +44,13 @@ def pyramid_stability(pyramid: Pyramid, score: str = "modified") -> PyramidStabi
     for scu_id, summary_id in Contributor.objects.filter(scu__pyramid=pyramid).values_list("scu_id", "summary_id"):
         holders[scu_id].add(summary_id)
     contributions = {scu: frozenset(models_) for scu, models_ in holders.items()}
-    annotations = list(PeerAnnotation.objects.filter(pyramid=pyramid).select_related("peer", "annotator"))
+    annotations = list(counted_annotations(PeerAnnotation.objects.filter(pyramid=pyramid), adjudicated, scored=False)
+                       .select_related("peer", "annotator"))
     several = Counter(a.peer_id for a in annotations)
     label = {a.pk: a.peer.author + (f" ({a.annotator_code or a.annotator})" if several[a.peer_id] > 1 else "")
              for a in annotations}
     peers = defaultdict(list)
-    for annotation_id, scu_id in PSE.objects.filter(annotation__pyramid=pyramid).values_list("annotation_id", "scu_id"):
+    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=list(label)).values_list("annotation_id", "scu_id"):
         peers[label[annotation_id]].append(scu_id if scu_id in contributions else None)
     for annotation in annotations:  # an annotation with no PSE yet is a peer that scores 0
         peers.setdefault(label[annotation.pk], [])

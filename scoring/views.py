@@ -5,10 +5,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 
+from annotator.models import PeerAnnotation
 from annotator.views.guards import collection_for
 
 from .formats import FORMATS, systems_to_csv, systems_to_json
-from .records import score_collection
+from .records import consensus_work_left_out, score_collection
 from .tables import SORTABLE, system_means, sorted_rows
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
@@ -28,6 +29,9 @@ def collection_scores(request, pk):
     docset = request.GET.get("docset") or None
     adjudicated = request.GET.get("adjudicated") == "1"
     rows = score_collection(collection, docset, adjudicated=adjudicated)
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
+    if docset:
+        annotations = annotations.filter(pyramid__docset__name=docset)
     by_system = request.GET.get("view") == "systems"
     export = request.GET.get("format")
     name = f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
@@ -46,7 +50,7 @@ def collection_scores(request, pk):
         rows = sorted_rows(rows, column, descending)
     return render(request, "scoring/collection_scores.html", {
         "collection": collection, "rows": rows, "by_system": by_system, "means": system_means(rows) if by_system else [],
-        "adjudicated": adjudicated, "docset": docset or "", "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
+        "adjudicated": adjudicated, "left_out": consensus_work_left_out(annotations, adjudicated), "docset": docset or "", "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
         "sort": sort, "columns": [
             ("docset", "Docset"), ("peer", "Peer"), ("annotator", "Annotator"), ("pyramid", "Pyramid"),
             ("modified", "Modified"), ("original", "Original"), ("coverage", "Coverage"),

@@ -142,6 +142,10 @@ def _source(state, table_ids):
             state["source"] = table_ids[state["source"]]
         else:
             del state["source"]  # gone: undo would drop the link
+    if "copies" in state:  # a source's consensus copies (annotator.editing._note_copies)
+        state["copies"] = [table_ids[copy] for copy in state["copies"] if copy in table_ids]
+        if not state["copies"]:
+            del state["copies"]
     return state
 
 

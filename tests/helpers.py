@@ -110,3 +110,26 @@ def complete_consensus_of_peer_1(demo):
     consensus.refresh_from_db()
     peer_editing.complete(consensus.pk, demo["admin"], consensus.version)
     return consensus
+
+
+def submitted_consensus(pair, side: str = "a"):
+    """The consensus of the `pair` fixture's pyramids, every group decided as `side`'s version, submitted."""
+    from annotator import editing, pyramid_consensus
+    from annotator.models import Pyramid
+
+    user = pair["adjudicator"]
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], user)
+    for key in editing.undecided_groups(consensus):
+        pyramid_consensus.choose(consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version, key, side)
+    editing.submit(consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version)
+    return Pyramid.objects.get(pk=consensus.pk)
+
+
+def annotated_whole(pyramid, peer, code: str, by):
+    """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0), by `by`."""
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+
+    annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator_code=code)
+    peer_editing.assign(annotation.pk, by, annotation.version, [(0, len(peer.text))], 0)
+    return annotation

@@ -65,3 +65,14 @@ def test_merging_a_peers_annotations_through_the_api(client, pair):
     client.force_login(demo["other_annotator"])
     refused = post(client, f"/api/peer-annotations/{mine.pk}/actions/keep_reading/", version=mine.version, scu=0)
     assert refused.status_code == 422 and "not a consensus" in refused.json()["detail"]
+
+
+def test_a_second_consensus_of_a_pair_is_refused_naming_the_first_unless_asked_for(client, pair):
+    client.force_login(pair["adjudicator"])
+    first = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).json()
+    again = post(client, "/api/pyramids/consensus/", a=pair["b"].pk, b=pair["a"].pk)
+    assert again.status_code == 400
+    assert f"have a consensus already: {first['name']} (id {first['id']}, in progress)" in again.json()["detail"]
+    assert PyramidMerge.objects.count() == 1
+    another = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk, another=True)
+    assert another.status_code == 201 and PyramidMerge.objects.count() == 2

@@ -12,8 +12,7 @@ def test_scores_equal_export_scores(client, demo):
     rows = client.get(f"/api/scores/?collection={demo['collection'].pk}").json()
     expected = [row.as_dict() for row in score_collection(demo["collection"])]
     assert [(r["peer"], r["modified"], r["raw_score"]) for r in rows] == [(e["peer"], e["modified"], e["raw_score"]) for e in expected]
-    one = client.get(f"/api/scores/?collection={demo['collection'].pk}&docset=NONE").json()
-    assert one == []
+
 
 
 def test_the_collection_is_required(client, demo):
@@ -34,3 +33,31 @@ def test_a_fractional_x_a_is_a_number(client, demo):
     demo["collection"].save()
     whole = client.get(f"/api/scores/?collection={demo['collection'].pk}").json()[0]
     assert isinstance(whole["average_scu_count"], int) and isinstance(whole["max_modified"], int)
+
+
+def test_the_docset_is_given_by_its_id_or_its_name_and_an_unknown_one_is_400(client, demo, django_user_model):
+    """One convention with every other endpoint (ids), names still accepted; an unknown value,
+    or another collection's docset, answers 400 rather than an empty list (issue 15)."""
+    from annotator.models import Collection, Docset
+
+    client.force_login(demo["organizer"])
+    base = f"/api/scores/?collection={demo['collection'].pk}"
+    docset = demo["pyramid"].docset
+    everything = client.get(base).json()
+    assert len(everything) == 3
+    assert client.get(f"{base}&docset={docset.pk}").json() == everything
+    assert client.get(f"{base}&docset={docset.name}").json() == everything
+    other = Docset.objects.create(collection=Collection.objects.create(name="Other"), name="D9999")
+    for unknown in ("NONE", str(other.pk), "D9999", "99999999", "99999999999999999999"):
+        answer = client.get(f"{base}&docset={unknown}")
+        assert answer.status_code == 400 and "docset" in answer.json(), unknown
+
+
+def test_the_api_roots_links_are_the_apis(client, demo):
+    """The root's `collections` pointed at the HTML page /collections/ (the router's names clashed
+    with the pages'): every link of the root is under /api/."""
+    client.force_login(demo["organizer"])
+    root = client.get("/api/", HTTP_ACCEPT="application/json").json()
+    assert root["collections"].endswith("/api/collections/")
+    assert all("/api/" in link for link in root.values()), root
+    assert client.get(root["collections"], HTTP_ACCEPT="application/json").json()["results"][0]["name"] == demo["collection"].name

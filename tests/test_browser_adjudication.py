@@ -113,6 +113,9 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
     expect(page.locator("#merge-counts")).to_contain_text("complete")
 
     shown = page.locator("#annotation-scores tr.consensus .score-modified").inner_text()
-    out, _ = run("export_scores", collection="DUC 2006", docset="D0631")
+    out, _ = run("export_scores", collection="DUC 2006", docset="D0631", adjudicated=True)
     rows = [r for r in csv.DictReader(io.StringIO(out)) if r["annotator"] == "consensus"]
     assert len(rows) == 1 and f"{float(rows[0]['modified']):.4f}" == shown
+    # Without --adjudicated, consensus work is left out of the scores (one rule everywhere).
+    out, _ = run("export_scores", collection="DUC 2006", docset="D0631")
+    assert not [r for r in csv.DictReader(io.StringIO(out)) if r["annotator"] == "consensus"]

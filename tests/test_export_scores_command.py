@@ -116,18 +116,14 @@ def test_queries_do_not_grow_with_peers(fixture_collection, tmp_path):
 
 
 def test_adjudicated_keeps_the_consensus_pyramids_annotations(pair):
-    from annotator import editing, peer_editing, pyramid_consensus
-    from annotator.models import PeerAnnotation, Pyramid
+    from .helpers import annotated_whole, submitted_consensus
 
-    demo, user = pair["demo"], pair["adjudicator"]
-    consensus = pyramid_consensus.start(pair["a"], pair["b"], user)
-    for key in editing.undecided_groups(consensus):
-        pyramid_consensus.choose(consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version, key, "b")
-    editing.submit(consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version)
-    peer = demo["annotations"]["2"].peer
-    annotation = PeerAnnotation.objects.create(pyramid=consensus, peer=peer, annotator_code="adjudicated")
-    peer_editing.assign(annotation.pk, demo["admin"], annotation.version, [(0, len(peer.text))], 0)
+    demo = pair["demo"]
+    consensus = submitted_consensus(pair, "b")
+    annotated_whole(consensus, demo["annotations"]["2"].peer, "adjudicated", demo["admin"])
     everything, _ = run("export_scores", collection=demo["collection"].name)
     adjudicated, _ = run("export_scores", "--adjudicated", collection=demo["collection"].name)
-    assert len(everything.splitlines()) == 5 and len(adjudicated.splitlines()) == 2  # header and one row
+    # Without --adjudicated consensus work is left out: the demo's three annotations, not the fourth.
+    assert len(everything.splitlines()) == 4 and "adjudicated" not in everything
+    assert len(adjudicated.splitlines()) == 2  # header and one row
     assert "adjudicated" in adjudicated.splitlines()[1]

@@ -162,7 +162,7 @@ API = [
     ("pyramids", "get", api("pyramids/"), None, API_READ),
     ("submitted pyramid", "get", api("pyramids/{pyramid}/"), None, API_VISIBLE),
     ("other's pyramid", "get", api("pyramids/{other_pyramid}/"), None, dict(API_VISIBLE, annotator=404)),
-    ("consensus pyramid start", "post", api("pyramids/consensus/"), lambda w: {"a": w["pyramid"].pk, "b": w["own"]["pyramid"].pk}, dict(zip(ROLES, [401, 403, 403, 201, 404]))),
+    ("consensus pyramid start", "post", api("pyramids/consensus/"), lambda w: {"a": w["pyramid"].pk, "b": w["own"]["pyramid"].pk, "another": True}, dict(zip(ROLES, [401, 403, 403, 201, 404]))),
     ("consensus pyramid", "get", lambda w: f"/api/pyramids/{w['consensus_pyramid'].pk}/", None, dict(API_VISIBLE, annotator=404)),
     ("decide a group, stale", "post", lambda w: f"/api/pyramids/{w['consensus_pyramid'].pk}/actions/keep_group/", lambda w: {"version": 0, "group": "x"}, dict(STALE, annotator=404)),
     ("consensus annotation start", "post", api("peer-annotations/consensus/"), lambda w: {"annotations": [w["annotations"]["1"].pk, w["own"]["annotation"].pk]}, dict(zip(ROLES, [401, 404, 403, 201, 404]))),

@@ -131,7 +131,8 @@ def test_a_submitted_consensus_counts_as_the_docsets_adjudicated_pyramid(pair):
     annotation = PeerAnnotation.objects.create(pyramid=consensus, peer=peer, annotator_code="adjudicated")
     start = peer.text.index("Apollo 11 landed on the Moon")
     peer_editing.assign(annotation.pk, demo["admin"], annotation.version, [(start, start + 28)], 1)
-    assert len(score_collection(demo["collection"])) == 4  # the demo's three, and this one
+    # Without adjudication consensus work is left out (issue 15): the demo's three only.
+    assert len(score_collection(demo["collection"])) == 3
     (row,) = score_collection(demo["collection"], adjudicated=True)
     assert (row.pyramid, row.annotator) == (consensus.name, "adjudicated")
 
@@ -182,3 +183,89 @@ def test_overlapping_contributors_align_apart_and_merge_as_they_are(demo, django
     spans = sorted((s.start, s.end) for s in Span.objects.filter(contributor__scu__pyramid=consensus))
     assert [text[s:e] for s, e in spans] == ["Neil Armstrong and Buzz Aldrin walked on the surface",
                                              "walked on the surface while Michael Collins orbited above"]
+
+
+def consensus_counting_words_twice(pair):
+    """A consensus whose kept groups both cover model D's "Neil Armstrong and Buzz Aldrin walked on
+    the Moon": A's version of the split group, and the only-A group edited to add those words."""
+    from annotator.models import Summary
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    user, groups = pair["adjudicator"], groups_by_kind(consensus)
+    for kind in (SPLIT, ONLY_A, ONLY_B):
+        pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[kind]["key"], "a")
+    model_d = Summary.objects.get(docset=pair["a"].docset, kind="model", author="D")
+    words = "Neil Armstrong and Buzz Aldrin walked on the Moon"
+    start = model_d.text.index(words)
+    collins = SCU.objects.get(pyramid=consensus, label="Collins orbited")
+    editing.add_contributor(consensus.pk, user, current(consensus), collins.uid, model_d.pk, [(start, start + len(words))])
+    pyramid_consensus.keep(consensus.pk, user, current(consensus), groups[ONLY_A]["key"])
+    return consensus, groups, collins
+
+
+def test_model_words_two_kept_groups_cover_are_named_with_their_groups(pair):
+    from annotator.consensus_overlaps import counted_twice
+    consensus, groups, collins = consensus_counting_words_twice(pair)
+    (twice,) = counted_twice(consensus)
+    split_scu = SCU.objects.get(pyramid=consensus, label="Armstrong and Aldrin walked on the Moon")
+    assert twice.model == "D" and twice.words == "Neil Armstrong and Buzz Aldrin walked on the Moon"
+    assert twice.scus == tuple(sorted((split_scu.uid, collins.uid)))
+    by_uid = dict(zip(twice.scus, twice.groups))
+    assert by_uid == {split_scu.uid: groups[SPLIT]["key"], collins.uid: groups[ONLY_A]["key"]}
+    assert counted_twice(pair["a"]) == []  # an ordinary pyramid is not a consensus
+
+
+def test_submit_refuses_words_counted_twice_unless_confirmed(pair):
+    consensus, _, _ = consensus_counting_words_twice(pair)
+    user = pair["adjudicator"]
+    with pytest.raises(RuleBroken, match=r"Not submitted: 1 stretch of model words is in two SCUs, which counts it twice "
+                                         r"\(Model D: “Neil Armstrong and Buzz Aldrin walked on the Moon” is in SCU"):
+        editing.submit(consensus.pk, user, current(consensus))
+    assert Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.IN_PROGRESS
+    editing.submit(consensus.pk, user, current(consensus), confirm=1)
+    assert Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.SUBMITTED
+
+
+def test_identical_words_under_different_labels_wait_for_the_adjudicator_to_pick_one(pair):
+    SCU.objects.filter(pyramid=pair["b"], uid=1).update(label="The Moon landing of Apollo 11")
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    group = groups_by_kind(consensus)[ONE_TO_ONE]
+    assert group["identical"] and group["labels_differ"]
+    assert group["key"] in editing.undecided_groups(consensus) and scus(consensus) == []
+    pyramid_consensus.choose(consensus.pk, pair["adjudicator"], current(consensus), group["key"], "b")
+    assert scus(consensus) == [("The Moon landing of Apollo 11", "by-other", 1)]
+
+
+def test_provenance_survives_an_edit_of_a_source_undone_and_redone(pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    annotator = pair["demo"]["annotator"]
+    copy = SCU.objects.get(pyramid=consensus, label="Apollo 11 landed on the Moon")
+    contributors = list(copy.contributors.values_list("pk", flat=True))
+
+    def sources():
+        return (SCU.objects.get(pk=copy.pk).source,
+                [Contributor.objects.get(pk=pk).source for pk in contributors])
+
+    original = sources()
+    assert original[0].pyramid == pair["a"] and all(c.scu == original[0] for c in original[1])
+    a = Pyramid.objects.get(pk=pair["a"].pk)
+    editing.remove_scu(a.pk, annotator, a.version, 1)  # the source's SCU goes: SET_NULL clears the links
+    assert sources() == (None, [None, None])
+    editing.undo(a.pk, annotator, Pyramid.objects.get(pk=a.pk).version)  # back as it was: so are the links
+    restored_scu, restored_contributors = sources()
+    assert restored_scu.pyramid == pair["a"] and restored_scu.uid == 1
+    assert [c.scu_id for c in restored_contributors] == [restored_scu.pk] * 2
+    assert sorted(c.summary.author for c in restored_contributors) == ["A", "D"]
+    editing.redo(a.pk, annotator, Pyramid.objects.get(pk=a.pk).version)
+    assert sources() == (None, [None, None])
+    editing.undo(a.pk, annotator, Pyramid.objects.get(pk=a.pk).version)
+    assert sources()[0].uid == 1
+
+
+def test_a_contributor_split_off_in_a_consensus_takes_its_provenance_to_its_new_scu(pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    copy = SCU.objects.get(pyramid=consensus, label="Apollo 11 landed on the Moon")
+    model_d = copy.contributors.get(summary__author="D")
+    result = editing.split_contributor(consensus.pk, pair["adjudicator"], current(consensus), model_d.pk)
+    new = SCU.objects.get(pyramid=consensus, uid=max(SCU.objects.filter(pyramid=consensus).values_list("uid", flat=True)))
+    assert "into new SCU" in result.description
+    assert new.source == copy.source and new.source.pyramid == pair["a"]

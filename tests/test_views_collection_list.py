@@ -21,3 +21,18 @@ def test_each_role_sees_its_collections(client, demo):
     assert "<td>Annotator</td>" in page and reverse("collection-detail", args=[demo["collection"].pk]) not in page
     client.force_login(demo["outsider"])
     assert "No collection is shared with you yet." in client.get(reverse("collection-list")).content.decode()
+
+
+def test_an_adjudicator_is_shown_as_adjudicator(client, demo, django_user_model):
+    """Issue 15: the role shown is the membership's, not "Organizer" for every reader."""
+    from annotator.models import Membership, Role
+
+    adjudicator = django_user_model.objects.create_user("adjudicator")
+    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR)
+    client.force_login(adjudicator)
+    page = client.get(reverse("collection-list")).content.decode()
+    assert "<td>Adjudicator</td>" in page and "<td>Organizer</td>" not in page
+    assert reverse("collection-detail", args=[demo["collection"].pk]) in page
+    # Administrator of one collection and adjudicator of it too: the higher role.
+    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADMINISTRATOR)
+    assert "<td>Administrator</td>" in client.get(reverse("collection-list")).content.decode()

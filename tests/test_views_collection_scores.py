@@ -80,7 +80,9 @@ def test_adjudicated_work_only(client, demo, django_user_model):
     and the downloads keep the choice."""
     complete_consensus_of_peer_1(demo)
     client.force_login(demo["admin"])
-    assert client.get(url(demo)).content.decode().count("<tr>") == 6  # header, 3 + 2 annotations of peer 1
+    page = client.get(url(demo)).content.decode()
+    assert page.count("<tr>") == 5 and "<td>consensus</td>" not in page  # header, 2 + 2 annotations of peer 1
+    assert "1 annotation of consensus work" in page
     page = client.get(url(demo, "?adjudicated=1")).content.decode()
     assert page.count("<tr>") == 4 and "<td>consensus</td>" in page and 'name="adjudicated" value="1" checked' in page
     assert '<a href="?docset=&amp;adjudicated=1&amp;format=csv">CSV</a>' in page  # the downloads keep the choice

@@ -68,12 +68,55 @@ def test_deciding_groups_one_by_one_then_submitting(client, pair):
 
 
 def test_a_stale_page_is_refused_with_the_current_state(client, pair):
+    """409, as the builder's: the merge region as it now is, with the reason in the status line."""
     consensus = started(client, pair)
     answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
                          {"version": consensus.version - 1, "group": group(consensus, SPLIT)["key"], "side": "a"}, **HTMX)
     assert answer.status_code == 409
     html = answer.content.decode()
-    assert "changed elsewhere" in html and f'name="version" value="{Pyramid.objects.get(pk=consensus.pk).version}"' in html
+    assert html.startswith('<div id="merge"') and 'data-edit-url="' in html
+    current = Pyramid.objects.get(pk=consensus.pk).version
+    assert f'data-version="{current}"' in html and f'name="version" value="{current}"' in html
+    assert '<p id="status" class="status message conflict"' in html and "Not saved: this pyramid was changed elsewhere" in html
+    assert "1 of 4</strong> groups decided" in html and "hx-swap-oob" not in html
+    assert list(pyramid_consensus.decisions(consensus)) == [g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups
+                                                             if g["identical"]]
+
+
+def test_a_decision_on_a_consensus_submitted_meanwhile_is_refused_with_the_current_state(client, pair):
+    """403, as the builder's: the merge region as it now is (read-only), with the reason."""
+    consensus = started(client, pair)
+    Pyramid.objects.filter(pk=consensus.pk).update(status=Pyramid.Status.SUBMITTED)
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "keep_group"]),
+                         {"version": consensus.version, "group": group(consensus, SPLIT)["key"]}, **HTMX)
+    assert answer.status_code == 403
+    html = answer.content.decode()
+    assert html.startswith('<div id="merge"') and '<p id="status" class="status message error"' in html
+    assert "submitted and read-only" in html and "<strong>submitted</strong>" in html
+    assert "Keep as edited" not in html  # nothing left to decide on this page
+
+
+def test_a_broken_rule_answers_with_the_status_line_only(client, pair):
+    """422, as the builder's: the page was current, so only the status line comes, out of band,
+    and htmx swaps nothing else (the scroll and the focus stay as they are)."""
+    consensus = started(client, pair)
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+                         {"version": consensus.version, "group": "no-such-group", "side": "a"}, **HTMX)
+    assert answer.status_code == 422 and answer["HX-Reswap"] == "none"
+    html = answer.content.decode().strip()
+    assert html.startswith('<p id="status" hx-swap-oob="true" class="status message error"') and 'id="merge"' not in html
+    assert "There is no such group in this consensus" in html
+
+
+def test_the_merge_pages_send_their_decisions_through_the_builders_mechanism(client, pair, peer_twice):
+    consensus = started(client, pair)
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert f'data-edit-url="{reverse("pyramid-merge-decide", args=[consensus.pk, "ACTION"])}"' in page
+    assert "js/workspace-actions.js" in page and "js/merge-decisions.js" in page and 'id="status"' in page
+    assert "hx-post" not in page  # a second way of sending would handle no refusal
+    client.post(reverse("peer-consensus-start", args=[peer_twice["demo"]["pyramid"].pk, peer_twice["mine"].peer_id]))
+    page = client.get(peer_twice["url"]).content.decode()
+    assert "js/workspace-actions.js" in page and 'data-edit-url="' in page and "hx-post" not in page
 
 
 def test_without_htmx_a_decision_redirects_with_its_message(client, pair):
@@ -167,3 +210,76 @@ def test_the_merge_page_says_when_a_source_changed_after_the_merge_began(client,
     editing.set_label(source.pk, pair["demo"]["other_annotator"], source.version, 2, "Neil Armstrong")
     page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
     assert "B changed after this merge began" in page
+    key = group(consensus, SPLIT)["key"]
+    assert f'<li>B\'s SCUs of <a href="#group-{key}">group {key}</a></li>' in page  # named, the only one
+    assert page.count("s SCUs of <a") == 1
+    # Undone, the source is as it was: no warning (content compared, not times).
+    editing.undo(source.pk, pair["demo"]["other_annotator"], Pyramid.objects.get(pk=source.pk).version)
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert 'id="sources-changed"' not in page
+
+
+def test_the_merge_page_names_words_counted_twice_and_submit_asks_to_confirm(client, pair):
+    from .test_pyramid_consensus import consensus_counting_words_twice
+    consensus, groups, _ = consensus_counting_words_twice(pair)
+    client.force_login(pair["adjudicator"])
+    html = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert "Model words counted twice (1):" in html
+    assert "Model D: “Neil Armstrong and Buzz Aldrin walked on the Moon” is in SCU" in html
+    assert f'<a href="#group-{groups[SPLIT]["key"]}">group {groups[SPLIT]["key"]}</a>' in html
+    assert '<input type="checkbox" name="confirm" value="1"> Submit with the words counted twice' in html
+    url = reverse("pyramid-merge-decide", args=[consensus.pk, "submit"])
+    refused = client.post(url, {"version": Pyramid.objects.get(pk=consensus.pk).version}, **HTMX)
+    assert refused.status_code == 422 and "Not submitted: 1 stretch of model words is in two SCUs" in refused.content.decode()
+    assert Pyramid.objects.get(pk=consensus.pk).status == "in_progress"
+    client.post(url, {"version": Pyramid.objects.get(pk=consensus.pk).version, "confirm": "1"}, **HTMX)
+    assert Pyramid.objects.get(pk=consensus.pk).status == "submitted"
+
+
+def test_peer_merge_refusals_answer_as_the_builders(client, peer_twice):
+    """The peer merge page: 409 and 403 with the region as it now is, 422 with the status line only."""
+    client.force_login(peer_twice["adjudicator"])
+    demo = peer_twice["demo"]
+    client.post(reverse("peer-consensus-start", args=[demo["pyramid"].pk, peer_twice["mine"].peer_id]))
+    consensus = PeerAnnotation.objects.get(merge__isnull=False)
+    uid = annotation_consensus.undecided_scus(consensus)[0]
+    decide = reverse("peer-merge-decide", args=[demo["pyramid"].pk, consensus.peer_id, "keep_reading"])
+    stale = client.post(decide, {"version": consensus.version - 1, "scu": uid}, **HTMX)
+    assert stale.status_code == 409
+    html = stale.content.decode()
+    assert html.startswith('<div id="merge"') and '<p id="status" class="status message conflict"' in html
+    assert "this annotation was changed elsewhere" in html and f'data-version="{consensus.version}"' in html
+    assert not annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk)).get(str(uid))
+
+    broken = client.post(decide, {"version": consensus.version, "scu": 2**70}, **HTMX)
+    assert broken.status_code == 422 and broken["HX-Reswap"] == "none"
+    assert broken.content.decode().strip().startswith('<p id="status" hx-swap-oob="true" class="status message error"')
+
+    PeerAnnotation.objects.filter(pk=consensus.pk).update(status=PeerAnnotation.Status.SUBMITTED)
+    refused = client.post(decide, {"version": consensus.version, "scu": uid}, **HTMX)
+    assert refused.status_code == 403
+    html = refused.content.decode()
+    assert html.startswith('<div id="merge"') and "complete and read-only" in html and "Keep as edited" not in html
+
+
+def test_scus_the_adjudicator_makes_for_a_group_kept_as_edited_are_shown_in_it(client, pair):
+    from annotator import editing
+    from annotator.models import SCU, Summary
+
+    consensus = started(client, pair)
+    only_b = group(consensus, "only in B")
+    adjudicator = pair["adjudicator"]
+    pyramid_consensus.choose(consensus.pk, adjudicator, Pyramid.objects.get(pk=consensus.pk).version, only_b["key"], "a")
+    model_a = Summary.objects.get(docset=pair["a"].docset, kind="model", author="A")
+    words = "The crew collected rock samples"
+    start = model_a.text.index(words)
+    editing.new_scu(consensus.pk, adjudicator, Pyramid.objects.get(pk=consensus.pk).version, model_a.pk,
+                    [(start, start + len(words))], "Rock samples were brought back")
+    pyramid_consensus.keep(consensus.pk, adjudicator, Pyramid.objects.get(pk=consensus.pk).version, only_b["key"])
+    made = SCU.objects.get(pyramid=consensus, label="Rock samples were brought back")
+    assert pyramid_consensus.decisions(consensus)[only_b["key"]].decision["scus"] == [made.uid]
+    html = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    section = html[html.index(f'id="group-{only_b["key"]}"'):]
+    section = section[:section.index("</section>")]
+    assert "Rock samples were brought back" in section
+    assert "SCUs the adjudicator added" not in html

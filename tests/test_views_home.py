@@ -60,3 +60,117 @@ def test_peers_are_listed_by_number_not_as_text(client, demo):
     page = client.get(reverse("home")).content.decode()
     listed = [int(n) if n.isdigit() else n for n in __import__("re").findall(r"Annotate peer (\w+) against", page)]
     assert listed == [1, 2, 10, 14, "A"]
+
+
+# -- the adjudication queue (issue 15) -------------------------------------------------------------
+
+def submitted(*pyramids):
+    from annotator.models import Pyramid
+
+    Pyramid.objects.filter(pk__in=[p.pk for p in pyramids]).update(status=Pyramid.Status.SUBMITTED)
+
+
+def queue_rows(page):
+    """The queue's rows as (state class, text of the "What" cell)."""
+    import re
+
+    body = page.split('id="adjudication-queue"')[1].split("</section>")[0]
+    return re.findall(r'<tr class="queue-item (?:pyramids|peer) (\w+)">.*?<td>.*?</td><td>.*?</td>\s*<td>(.*?)</td>', body,
+                      re.S)
+
+
+def test_an_adjudicator_sees_the_pairs_waiting_for_a_consensus(client, pair):
+    from annotator import pyramid_consensus
+
+    a, b = pair["a"], pair["b"]
+    client.force_login(pair["adjudicator"])
+    page = client.get(reverse("home")).content.decode()
+    # Pyramids still being built wait for nothing yet; the demo docset's one submitted pyramid has no pair.
+    assert "Waiting for a consensus" in page and "Nothing waits for a consensus" in page
+    submitted(a, b)
+    page = client.get(reverse("home")).content.decode()
+    # The demo's pyramid and the two annotators' pyramids: three pairs, not started, each with a start form.
+    assert queue_rows(page) == [("not_started", "Pyramids DEMO01 + by-annotator"),
+                                ("not_started", "Pyramids DEMO01 + by-other"),
+                                ("not_started", "Pyramids by-annotator + by-other")]
+    assert "3 not started · 0 in progress · 0 submitted" in page
+    assert page.count(f'action="{reverse("pyramid-consensus-start", args=[a.docset_id])}"') == 3
+    assert f'<input type="hidden" name="a" value="{a.pk}"><input type="hidden" name="b" value="{b.pk}">' in page
+    assert "<td>annotator, other_annotator</td>" in page  # who built each pyramid
+    consensus = pyramid_consensus.start(a, b, pair["adjudicator"])
+    page = client.get(reverse("home")).content.decode()
+    assert queue_rows(page)[0] == ("in_progress", "Pyramids by-annotator + by-other")
+    assert f'<a class="button" href="{reverse("pyramid-merge", args=[consensus.pk])}">Continue</a>' in page
+    assert "2 not started · 1 in progress · 0 submitted" in page
+    type(consensus).objects.filter(pk=consensus.pk).update(status="submitted")
+    page = client.get(reverse("home")).content.decode()
+    assert queue_rows(page)[-1] == ("submitted", "Pyramids by-annotator + by-other")
+    assert f'<a class="button secondary" href="{reverse("pyramid-merge", args=[consensus.pk])}">Open</a>' in page
+    # The consensus pyramid itself is no annotator's pyramid: it makes no new pair.
+    assert len(queue_rows(page)) == 3
+
+
+def test_peers_annotated_twice_wait_too(client, demo):
+    from annotator.models import PeerAnnotation
+
+    from .helpers import complete_consensus_of_peer_1
+
+    theirs = demo["annotations"]["1"]
+    second = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
+    client.force_login(demo["admin"])
+    assert "Nothing waits for a consensus" in client.get(reverse("home")).content.decode()  # one is in progress
+    PeerAnnotation.objects.filter(pk=second.pk).update(status=PeerAnnotation.Status.SUBMITTED)
+    page = client.get(reverse("home")).content.decode()
+    assert queue_rows(page) == [("not_started", "peer 1 against DEMO01")]
+    assert f'action="{reverse("peer-consensus-start", args=[demo["pyramid"].pk, theirs.peer_id])}"' in page
+    assert f"<td>annotator, {theirs.annotator_code or theirs.annotator.username}</td>" in page
+    second.delete()
+    consensus = complete_consensus_of_peer_1(demo)
+    page = client.get(reverse("home")).content.decode()
+    assert queue_rows(page) == [("submitted", "peer 1 against DEMO01")]
+    assert f'href="{reverse("peer-comparison", args=[consensus.pyramid_id, consensus.peer_id])}">Open</a>' in page
+
+
+@pytest.mark.parametrize("who", ["organizer", "annotator", "outsider"])
+def test_only_adjudicators_and_administrators_see_the_queue(client, pair, who):
+    submitted(pair["a"], pair["b"])
+    client.force_login(pair["demo"][who])
+    page = client.get(reverse("home")).content.decode()
+    assert "adjudication-queue" not in page and "Start consensus" not in page
+
+
+def test_an_adjudicator_of_another_collection_sees_nothing_of_this_one(client, pair, django_user_model):
+    from annotator.models import Collection, Membership, Role
+
+    submitted(pair["a"], pair["b"])
+    elsewhere = django_user_model.objects.create_user("elsewhere")
+    Membership.objects.create(collection=Collection.objects.create(name="Elsewhere"), user=elsewhere,
+                              role=Role.ADJUDICATOR)
+    client.force_login(elsewhere)
+    page = client.get(reverse("home")).content.decode()
+    assert "Nothing waits for a consensus" in page and "by-annotator" not in page
+
+
+def test_the_queue_costs_the_same_queries_whatever_its_size(client, pair, django_assert_max_num_queries):
+    from annotator.models import Docset, PeerAnnotation, Pyramid, PyramidModel, Summary
+
+    demo = pair["demo"]
+    submitted(pair["a"], pair["b"])
+    client.force_login(pair["adjudicator"])
+    with django_assert_max_num_queries(20) as small:
+        client.get(reverse("home"))
+    # Ten more docsets, each with two submitted pyramids and a peer annotated twice.
+    links = list(demo["pyramid"].model_links.all())
+    for n in range(10):
+        docset = Docset.objects.create(collection=demo["collection"], name=f"D{n:04}")
+        peer = Summary.objects.create(docset=docset, kind=Summary.Kind.PEER, author="7", text="A peer.")
+        for name in ("x", "y"):
+            pyramid = Pyramid.objects.create(docset=docset, name=f"D{n:04}-{name}", status=Pyramid.Status.SUBMITTED)
+            PyramidModel.objects.bulk_create(PyramidModel(pyramid=pyramid, summary_id=link.summary_id,
+                                                          position=link.position) for link in links)
+        for code in ("114", "115"):
+            PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator_code=code,
+                                          status=PeerAnnotation.Status.SUBMITTED)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        page = client.get(reverse("home")).content.decode()
+    assert len(queue_rows(page)) == 3 + 10 * 2

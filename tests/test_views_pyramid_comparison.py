@@ -66,3 +66,65 @@ def test_the_pairs_agreement_is_kept_until_a_pyramid_changes(client, demo, secon
     changed = client.get(url(demo, query)).content.decode()
     assert Report.objects.filter(kind="pair-agreement").count() == 2
     assert first.split("MASI ")[1][:6] != changed.split("MASI ")[1][:6]  # the new SCU changed alpha
+
+
+# -- a second consensus of the same pair (issue 15) ------------------------------------------------
+
+def start(client, demo, a, b, **extra):
+    return client.post(reverse("pyramid-consensus-start", args=[demo["pyramid"].docset_id]),
+                       {"a": a.pk, "b": b.pk, **extra})
+
+
+def test_a_pair_with_a_consensus_says_so_and_starts_another_only_when_confirmed(client, demo, second):
+    from annotator.models import PyramidMerge
+
+    client.force_login(demo["admin"])
+    first = start(client, demo, demo["pyramid"], second)
+    consensus = PyramidMerge.objects.get().consensus
+    assert first.status_code == 302 and first.url == reverse("pyramid-merge", args=[consensus.pk])
+    Pyramid.objects.filter(pk=consensus.pk).update(status=Pyramid.Status.SUBMITTED)
+
+    # The comparison of the pair names the consensus, links it, and asks for a confirmation.
+    page = client.get(url(demo, f"?a={second.pk}&b={demo['pyramid'].pk}")).content.decode()
+    assert "already have a consensus" in page
+    assert f'href="{reverse("pyramid-merge", args=[consensus.pk])}">Open {consensus.name}</a>' in page
+    assert '<input type="checkbox" name="again" value="1" required>' in page
+    assert "Merge A and B into a consensus pyramid" not in page
+
+    # Posting without the confirmation (in either order) starts nothing and leads back to it.
+    refused = start(client, demo, second, demo["pyramid"])
+    assert refused.status_code == 302 and refused.url.startswith(url(demo, f"?a={second.pk}&b={demo['pyramid'].pk}"))
+    assert PyramidMerge.objects.count() == 1
+    page = client.get(refused.url).content.decode()
+    assert f"already have a consensus: {consensus.name} (submitted)" in page
+
+    # Confirmed: a second consensus of the pair.
+    again = start(client, demo, demo["pyramid"], second, again="1")
+    assert PyramidMerge.objects.count() == 2
+    newer = PyramidMerge.objects.latest("pk").consensus
+    assert again.url == reverse("pyramid-merge", args=[newer.pk]) and newer.name == f"{consensus.name} (2)"
+    page = client.get(url(demo, f"?a={demo['pyramid'].pk}&b={second.pk}")).content.decode()
+    assert f"Open {consensus.name}</a>" in page and f"Continue {newer.name}</a>" in page
+
+
+def test_another_pair_starts_without_confirmation(client, demo, second):
+    from annotator.models import PyramidMerge
+
+    from .helpers import empty_pyramid
+
+    third = empty_pyramid(demo, name="DEMO01-third", assign_to="annotator")
+    client.force_login(demo["admin"])
+    start(client, demo, demo["pyramid"], second)
+    page = client.get(url(demo, f"?a={demo['pyramid'].pk}&b={third.pk}")).content.decode()
+    assert "already have a consensus" not in page and "Merge A and B into a consensus pyramid" in page
+    start(client, demo, demo["pyramid"], third)
+    assert PyramidMerge.objects.count() == 2
+
+
+def test_starting_is_for_adjudicators(client, demo, second):
+    from annotator.models import PyramidMerge
+
+    for who in ("organizer", "annotator"):
+        client.force_login(demo[who])
+        assert start(client, demo, demo["pyramid"], second).status_code == 403
+    assert not PyramidMerge.objects.exists()

@@ -33,7 +33,7 @@ class ArchiveJobSerializer(serializers.ModelSerializer):
 
     def get_download(self, job) -> str | None:
         if job.kind == ArchiveJob.Kind.EXPORT and job.status == ArchiveJob.Status.DONE:
-            return reverse("archivejob-download", args=[job.pk], request=self.context.get("request"))
+            return reverse("api-archivejob-download", args=[job.pk], request=self.context.get("request"))
         return None
 
 

@@ -229,6 +229,8 @@ class RefusalSerializer(serializers.Serializer):
 class PyramidConsensusRequestSerializer(serializers.Serializer):
     a = serializers.IntegerField(**ID, help_text="Pyramid A.")
     b = serializers.IntegerField(**ID, help_text="Pyramid B, of the same model summaries.")
+    another = serializers.BooleanField(
+        default=False, help_text="Start another consensus although this pair has one (refused otherwise, naming it).")
 
 
 class AnnotationConsensusRequestSerializer(serializers.Serializer):

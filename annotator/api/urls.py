@@ -7,22 +7,24 @@ from scoring.api import ScoresView
 
 from . import archives, imports, views
 
+# "api-" before every basename: the pages have names such as "collection-list" and
+# "pyramid-detail", and the API root would link to them (issue 15).
 router = DefaultRouter()
-router.register("collections", views.CollectionViewSet, basename="collection")
-router.register("docsets", views.DocsetViewSet, basename="docset")
-router.register("summaries", views.SummaryViewSet, basename="summary")
-router.register("pyramids", views.PyramidViewSet, basename="pyramid")
-router.register("scus", views.SCUViewSet, basename="scu")
-router.register("contributors", views.ContributorViewSet, basename="contributor")
-router.register("spans", views.SpanViewSet, basename="span")
-router.register("peer-annotations", views.PeerAnnotationViewSet, basename="peerannotation")
-router.register("pses", views.PSEViewSet, basename="pse")
-router.register("assignments", views.AssignmentViewSet, basename="assignment")
-router.register("pyramid-changes", views.PyramidChangeViewSet, basename="pyramidchange")
-router.register("peer-annotation-changes", views.PeerAnnotationChangeViewSet, basename="peerannotationchange")
-router.register("judgments", views.JudgmentViewSet, basename="judgment")
-router.register("archive-jobs", archives.ArchiveJobViewSet, basename="archivejob")
-router.register("import-jobs", imports.ImportJobViewSet, basename="importjob")
+router.register("collections", views.CollectionViewSet, basename="api-collection")
+router.register("docsets", views.DocsetViewSet, basename="api-docset")
+router.register("summaries", views.SummaryViewSet, basename="api-summary")
+router.register("pyramids", views.PyramidViewSet, basename="api-pyramid")
+router.register("scus", views.SCUViewSet, basename="api-scu")
+router.register("contributors", views.ContributorViewSet, basename="api-contributor")
+router.register("spans", views.SpanViewSet, basename="api-span")
+router.register("peer-annotations", views.PeerAnnotationViewSet, basename="api-peerannotation")
+router.register("pses", views.PSEViewSet, basename="api-pse")
+router.register("assignments", views.AssignmentViewSet, basename="api-assignment")
+router.register("pyramid-changes", views.PyramidChangeViewSet, basename="api-pyramidchange")
+router.register("peer-annotation-changes", views.PeerAnnotationChangeViewSet, basename="api-peerannotationchange")
+router.register("judgments", views.JudgmentViewSet, basename="api-judgment")
+router.register("archive-jobs", archives.ArchiveJobViewSet, basename="api-archivejob")
+router.register("import-jobs", imports.ImportJobViewSet, basename="api-importjob")
 
 urlpatterns = [
     path("scores/", ScoresView.as_view(), name="api-scores"),

@@ -20,6 +20,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from .. import access, annotation_consensus, assignments, pyramid_consensus
+from ..adjudication_queue import consensuses_of_pair
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError, NotAllowed, StaleVersion
@@ -219,6 +220,13 @@ class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.Retrieve
         b = visible.filter(pk=body.validated_data["b"]).first()
         if a is None or b is None:
             raise NotFound("No such pyramid.")
+        if not access.can_adjudicate(request.user, a.docset.collection_id):
+            _deny("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
+        existing = consensuses_of_pair(a, b)
+        if existing and not body.validated_data["another"]:
+            raise ValidationError({"detail": f"{a.name} and {b.name} have a consensus already: {existing[-1].name} "
+                                             f"(id {existing[-1].pk}, {existing[-1].get_status_display().lower()}); "
+                                             "send another=true to start one more."})
         try:
             consensus = pyramid_consensus.start(a, b, request.user)
         except NotAllowed as refused:

@@ -13,7 +13,7 @@ from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from .. import assignments
+from .. import adjudication_queue, assignments
 from ..access import (
     administered_collections,
     can_adjudicate,
@@ -33,9 +33,25 @@ from .guards import ADMINISTER, collection_for, docset_for
 def collection_list(request):
     readable = set(readable_collections(request.user).values_list("pk", flat=True))
     administered = set(administered_collections(request.user).values_list("pk", flat=True))
-    collections = visible_collections(request.user).annotate(
+    # The user's role in each collection: the highest of their memberships (a site-wide group
+    # makes them administrator or organizer of every collection).
+    rank = {Role.ADMINISTRATOR: 0, Role.ADJUDICATOR: 1, Role.ORGANIZER: 2, Role.ANNOTATOR: 3}
+    roles = {}
+    for collection_id, role in Membership.objects.filter(user=request.user).values_list("collection_id", "role"):
+        if collection_id not in roles or rank.get(role, 9) < rank.get(roles[collection_id], 9):
+            roles[collection_id] = role
+    collections = list(visible_collections(request.user).annotate(
         docset_count=Count("docsets", distinct=True),
-    ).order_by("name")
+    ).order_by("name"))
+    for collection in collections:
+        if collection.pk in administered:
+            collection.role = Role.ADMINISTRATOR.label
+        elif roles.get(collection.pk) == Role.ADJUDICATOR:
+            collection.role = Role.ADJUDICATOR.label
+        elif collection.pk in readable:
+            collection.role = Role.ORGANIZER.label
+        else:
+            collection.role = Role.ANNOTATOR.label
     return render(request, "manage/collection_list.html", {
         "collections": collections, "readable": readable, "administered": administered,
         "can_create": is_site_administrator(request.user),
@@ -155,6 +171,8 @@ def docset_detail(request, pk):
     pyramids = docset.pyramids.select_related("created_by").annotate(
         scu_count=Count("scus", distinct=True), annotation_count=Count("peer_annotations", distinct=True),
     ).order_by("name")
+    adjudicates = can_adjudicate(request.user, docset.collection)
+    queue = adjudication_queue.queue(docset.pyramids.all()) if adjudicates else None
     return render(request, "manage/docset_detail.html", {
         "docset": docset, "collection": docset.collection,
         "summaries": docset.summaries.order_by("kind", "author"),
@@ -162,7 +180,8 @@ def docset_detail(request, pk):
         "annotations": PeerAnnotation.objects.filter(pyramid__docset=docset)
         .select_related("peer", "pyramid", "annotator").order_by("peer__author", "annotator_code"),
         "can_administer": can_administer(request.user, docset.collection),
-        "can_adjudicate": can_adjudicate(request.user, docset.collection),
+        "can_adjudicate": adjudicates,
+        "queue": queue, "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
     })
 
 

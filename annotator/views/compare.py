@@ -7,10 +7,14 @@ import math
 from collections import defaultdict
 from statistics import fmean
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import render
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_POST
 
 from scoring.agreement_records import pair_agreement
 from scoring.models import Report
@@ -20,6 +24,7 @@ from scoring.statistics import pearson
 
 from ..access import can_adjudicate
 from ..adjudication import NotComparable, align_pyramids
+from ..adjudication_queue import consensuses_of_pair
 from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
 from ..models import SCU, Contributor, Docset, PeerAnnotation, PyramidMerge
 from ..textmarks import word_pieces
@@ -82,6 +87,11 @@ def pyramid_comparison(request, pk):
     consensus = PyramidMerge.objects.filter(consensus__docset=docset).select_related("consensus", "source_a", "source_b")
     context = {"docset": docset, "collection": docset.collection, "pyramids": pyramids, "a": a, "b": b,
                "merges": list(consensus.order_by("consensus__name"))}
+    if a is not None and b is not None and a != b:
+        # A consensus of this pair already made (issue 15): say so, lead to it, and start another
+        # only when asked explicitly.
+        context["pair_consensuses"] = [m.consensus for m in context["merges"]
+                                       if {m.source_a_id, m.source_b_id} == {a.pk, b.pk}]
     if a is None or b is None or a == b:
         context["problem"] = "Choose two different pyramids of the docset." if len(pyramids) > 1 else \
             "The docset has fewer than two pyramids: assign its creation to two annotators first."
@@ -104,6 +114,31 @@ def pyramid_comparison(request, pk):
         "identical": counts["identical"], "one_to_one": counts[ONE_TO_ONE], "split": counts[SPLIT],
         "tangle": counts[TANGLE], "only_a": counts[ONLY_A], "only_b": counts[ONLY_B]}}
     return render(request, "annotator/compare.html", context)
+
+
+AGAIN = "again"  # the start form's explicit confirmation of another consensus of the same pair
+
+
+@require_POST
+@login_required
+def pyramid_consensus_start(request, pk):
+    """Start a consensus of two pyramids (annotator.views.consensus does), unless the pair already
+    has one and the form does not confirm starting another: then back to the comparison, which
+    names the existing consensus and links it."""
+    from .consensus import pyramid_consensus_start as start
+
+    docset = adjudicated_docset(request, pk)
+    pyramids = {str(p.pk): p for p in docset.pyramids.all()}
+    a, b = pyramids.get(request.POST.get("a")), pyramids.get(request.POST.get("b"))
+    if a is None or b is None:
+        raise Http404("no such pyramid in this docset")
+    existing = consensuses_of_pair(a, b) if a != b else []
+    if existing and not request.POST.get(AGAIN):
+        names = ", ".join(f"{c.name} ({c.get_status_display().lower()})" for c in existing)
+        messages.error(request, f"{a.name} and {b.name} already have a consensus: {names}. Continue it, or confirm "
+                                "that you want another one.")
+        return redirect(reverse("pyramid-comparison", args=[docset.pk]) + f"?a={a.pk}&b={b.pk}#start-consensus")
+    return start(request, pk)
 
 
 def _pair_alphas(a, b, collection_id: int) -> dict[str, float | None]:
@@ -140,6 +175,16 @@ def _mean(values):
     return fmean(present) if present else None
 
 
+def _who_matched(annotators: list[str], counts: list[int]) -> str:
+    """"matched by 114, not by 153"; "114 ×1, 153 ×2" where both matched it a different number of times."""
+    matched = [f"{name} ×{n}" if n > 1 or all(c for c in counts) else name
+               for name, n in zip(annotators, counts) if n]
+    missed = [name for name, n in zip(annotators, counts) if not n]
+    if not missed:
+        return ", ".join(matched)
+    return f"matched by {', '.join(matched) or 'nobody'}, not by {', '.join(missed)}"
+
+
 @login_required
 def peer_disagreements(request, pk):
     """A docset's peers annotated more than once against one pyramid, worst agreement first: the
@@ -154,13 +199,20 @@ def peer_disagreements(request, pk):
     by_peer = defaultdict(list)
     for annotation in annotations:
         by_peer[(annotation.pyramid.name, annotation.peer.author)].append(annotation)
+    # Each peer's consensus annotation, if one was started (issue 15): its state and a link.
+    consensus_of = {(c.pyramid.name, c.peer.author): c for c in PeerAnnotation.objects.filter(
+        pyramid__docset=docset, merge__isnull=False).select_related("peer", "pyramid")}
     rows = []
     for p in peers:
         group = sorted(by_peer[(p.pyramid, p.peer)], key=lambda a: (a.annotator_code, a.pk))
         values = [scores.get(a.pk) for a in group]
         known = [v for v in values if v is not None]
         rows.append({"peer": p, "annotations": list(zip(group, values)), "first": group[0] if group else None,
-                     "difference": max(known) - min(known) if len(known) > 1 else None})
+                     "difference": max(known) - min(known) if len(known) > 1 else None,
+                     "consensus": consensus_of.get((p.pyramid, p.peer)),
+                     # Who matched each SCU they differ on, by name, rather than "(1 / 2)".
+                     "disagreements": [(uid, label, _who_matched(p.annotators, counts))
+                                       for uid, label, counts in p.disagreements]})
     # Undefined alphas (no variation at all) last: there is nothing to adjudicate there.
     rows.sort(key=lambda r: (2 if math.isnan(r["peer"].alpha["dice"]) else r["peer"].alpha["dice"], -(r["difference"] or 0)))
     return render(request, "annotator/peer_disagreements.html", {"docset": docset, "collection": docset.collection, "rows": rows})

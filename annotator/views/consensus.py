@@ -1,8 +1,9 @@
 """Merging annotators' work into a consensus (issue 8): a consensus pyramid decided group by group,
 and a peer's annotations compared side by side and merged into a consensus annotation.
 
-Every action posts to one view per kind; a refusal (a stale page: 409) answers with the current
-state, as the builder does. With htmx the answer is the page's merge region; without, a redirect.
+Every action posts to one view per kind; a refusal answers as the builder's do (views/refusals.py):
+a stale page (409) or a refusal of the user (403) with the current merge region and the reason, a
+broken rule (422) with the status line only. With htmx, that is; without, a redirect.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from scoring.records import score_annotations, scu_weights
 
 from .. import annotation_consensus, pyramid_consensus
 from ..access import can_adjudicate, visible_annotations, visible_pyramids
-from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action
 from ..adjudication import NotComparable
+from ..consensus_overlaps import counted_twice
 from ..editing import EditError
 from ..models import SCU, PeerAnnotation, Pyramid, PyramidMerge
 from ..textmarks import word_pieces
 from .compare import adjudicated_docset, scus_with_contributors
+from .refusals import refused_answer
 
 
 def _require_adjudicator(request, collection_id: int) -> None:
@@ -80,10 +83,16 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
         else:
             taken[(source.pyramid_id, source.uid)].append(scu)
     decided = pyramid_consensus.decisions(consensus)
+    # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
+    made_for = {uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])}
+    made = defaultdict(list)
+    for scu in [s for s in added if s.uid in made_for]:
+        made[made_for[scu.uid]].append(scu)
+        added.remove(scu)
     groups = []
     for group in merge.groups:
         mine = [s for side, pyramid_id in (("a", merge.source_a_id), ("b", merge.source_b_id))
-                for uid in group[side] for s in taken[(pyramid_id, uid)]]
+                for uid in group[side] for s in taken[(pyramid_id, uid)]] + made[group["key"]]
         change = decided.get(group["key"])
         groups.append({
             **group, "a_scus": [by_uid[(merge.source_a_id, u)] for u in group["a"] if (merge.source_a_id, u) in by_uid],
@@ -92,9 +101,17 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
             "choice": pyramid_consensus.CHOICE_NAMES.get(change.decision["choice"]) if change else None,
         })
     left = sum(1 for g in groups if g["decision"] is None)
-    # The groups were aligned when the merge began: say so if a source has been edited since.
-    changed = [name for name, source in (("A", merge.source_a), ("B", merge.source_b)) if source.updated_at > merge.created_at]
-    return {"consensus": consensus, "merge": merge, "sources_changed": changed, "groups": groups, "added": added, "left": left,
+    # The groups were aligned when the merge began: say which a source's edits have changed since
+    # (by content: an edit undone is no change); merges begun before the prints: by time.
+    changed_groups = pyramid_consensus.changed_groups(merge)
+    if changed_groups is None:
+        changed = [name for name, source in (("A", merge.source_a), ("B", merge.source_b))
+                   if source.updated_at > merge.created_at]
+    else:
+        changed = sorted({name for name, _ in changed_groups})
+    return {"consensus": consensus, "merge": merge, "sources_changed": changed, "changed_groups": changed_groups or [],
+            "groups": groups, "added": added, "left": left,
+            "counted_twice": counted_twice(consensus),
             "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
             "editable": consensus.status == Pyramid.Status.IN_PROGRESS}
 
@@ -124,17 +141,20 @@ def pyramid_merge_decide(request, pk, action):
 
 
 def _decided(request, act, context, partial: str, page_url: str):
-    """Run a decision; answer with the merge region as it now is (htmx) or a redirect."""
-    status, message, level = 200, None, "saved"
+    """Run a decision; answer with the merge region as it now is (htmx) or a redirect. A refusal is
+    answered as the builder's are (views/refusals.py): a broken rule with the status line only, a
+    stale page or a refusal of the user with the merge region as it now is and the reason."""
     try:
         message = act().description
     except EditError as refused:
-        status, message = status_for(refused), refused.message
-        level = "conflict" if status == 409 else "error"
+        if not request.htmx:
+            messages.error(request, refused.message)
+            return redirect(page_url)
+        return refused_answer(request, refused, partial, "annotator/merge/status.html", context)
     if not request.htmx:
-        (messages.success if status == 200 else messages.error)(request, message)
+        messages.success(request, message)
         return redirect(page_url)
-    return render(request, partial, context() | {"message": message, "level": level}, status=status)
+    return render(request, partial, context() | {"message": message, "level": "saved"})
 
 
 # -- consensus annotations -------------------------------------------------------------------------

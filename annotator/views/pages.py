@@ -1,11 +1,13 @@
-"""The home page: the user's own work in order (their dashboard), and the collections they read."""
+"""The home page: the user's own work in order (their dashboard), the collections they read, and
+for adjudicators and administrators the adjudication queue (issue 15)."""
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.shortcuts import render
 
-from ..access import readable_collections
-from ..models import Assignment
+from .. import adjudication_queue
+from ..access import adjudicated_collections, readable_collections
+from ..models import Assignment, Pyramid
 from ..progress import totals, work_rows
 
 
@@ -15,4 +17,10 @@ def home(request):
         Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.WITHDRAWN), sort="status"
     )
     collections = readable_collections(request.user).annotate(docset_count=Count("docsets")).order_by("name")
-    return render(request, "annotator/home.html", {"rows": rows, "totals": totals(rows), "collections": collections})
+    adjudicated = adjudicated_collections(request.user)
+    queue = adjudication_queue.queue(Pyramid.objects.filter(docset__collection__in=adjudicated)) \
+        if adjudicated.exists() else None
+    return render(request, "annotator/home.html", {
+        "rows": rows, "totals": totals(rows), "collections": collections,
+        "queue": queue, "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
+    })

@@ -1,20 +1,22 @@
 // Sending one editing action through htmx, and saying on the page how it went. Shared by the
-// pyramid builder and the peer annotation page.
+// pyramid builder, the peer annotation page and the merge pages (static/js/merge-decisions.js).
+// The workspace is the element with data-edit-url (its ACTION replaced by the action's name); it
+// holds the record's [data-version] and the #status line.
 // - The record's version is read when the action is sent (and again on Retry).
 // - A broken rule (422) answers with the status line only: nothing else on the page changes.
 // - A stale view (409) or a refusal (403) answers with the whole workspace as it now is; the scroll
-//   of the panes, the filter and the focus are put back, the page scripts put back what they
+//   of the panes (and of the page, the action's place where it was), the filter and the focus are put back, the page scripts put back what they
 //   hold (the kept selection, a label being typed) on "workspace:replaced", and after a conflict
 //   Retry sends the same action again on the current version.
 // - A request that could not be sent can be retried.
 window.WorkspaceActions = (function () {
   "use strict";
 
-  let last = null;  // the last action sent: { action, values, uses }
+  let last = null;  // the last action sent: { action, values, uses, saved, place }
   let inFlight = null;
   let context = null;  // what the annotator was doing, while a whole workspace is swapped in
   const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
-  const workspace = () => document.getElementById("workspace");
+  const workspace = () => document.querySelector("[data-edit-url]");
 
   function setStatus(text, level, retry) {
     const status = document.getElementById("status");
@@ -33,20 +35,22 @@ window.WorkspaceActions = (function () {
     button.className = "retry";
     button.textContent = "Retry";
     const again = last;
-    button.addEventListener("click", () => send(again.action, again.values, { uses: again.uses, saved: again.saved }));
+    button.addEventListener("click", () => send(again.action, again.values, { uses: again.uses, saved: again.saved, place: again.place }));
     status.append(" ", button);
   }
 
   // `uses`: the kept text selection the action stores; once saved, those words are used up.
   // `saved`: what to do once the action is saved (not if it is refused).
-  function send(action, values = {}, { uses = null, saved = null } = {}) {
+  // `place`: a selector of what the action is about (a merge page's group), kept where it was on
+  // the screen when a whole workspace comes back.
+  function send(action, values = {}, { uses = null, saved = null, place = null } = {}) {
     const box = workspace();
     const url = box.dataset.editUrl.replace("ACTION", action);
-    last = inFlight = { action, values, uses, saved, url, focus: focusOf(document.activeElement) };
+    last = inFlight = { action, values, uses, saved, place, url, focus: focusOf(document.activeElement) };
     setStatus("Saving…", "saving");
     const version = box.querySelector("[data-version]").dataset.version;
     htmx.ajax("POST", url, {
-      target: "#workspace", swap: "outerHTML", values: Object.assign({ version }, values),
+      target: `#${box.id}`, swap: "outerHTML", values: Object.assign({ version }, values),
       headers: { "X-CSRFToken": csrfToken() },
     });
   }
@@ -58,6 +62,7 @@ window.WorkspaceActions = (function () {
     const text = element.closest(".text[data-summary]");
     if (text) return `.text[data-summary="${text.dataset.summary}"]`;
     if (element.dataset && element.dataset.act) return `[data-act="${element.dataset.act}"]`;
+    if (element.id && !element.closest("[role=tree]")) return `#${CSS.escape(element.id)}`;
     return null;  // in a tree: static/js/tree-keys.js puts it back
   }
 
@@ -77,6 +82,8 @@ window.WorkspaceActions = (function () {
     const active = document.activeElement;
     const captured = {
       scrolls: Array.from(box.querySelectorAll("[data-keep-scroll]")).map((pane) => [pane.dataset.keepScroll, pane.scrollTop, pane.scrollLeft]),
+      windowScroll: [window.scrollX, window.scrollY],
+      place: placeOf(last && last.place),
       filter: (document.getElementById("scu-filter") || {}).value || "",
       focus: active && active.id && box.contains(active) ? active.id : null,
       page: {},  // for the page scripts (a label being typed, say)
@@ -85,8 +92,17 @@ window.WorkspaceActions = (function () {
     return captured;
   }
 
+  // Where the action's place is on the screen: [its selector, its top].
+  function placeOf(selector) {
+    const element = selector && document.querySelector(selector);
+    return element ? [selector, element.getBoundingClientRect().top] : null;
+  }
+
   function putBack(captured) {
     const box = workspace();
+    window.scrollTo(captured.windowScroll[0], captured.windowScroll[1]);
+    const place = captured.place && placeOf(captured.place[0]);
+    if (place && Math.abs(place[1] - captured.place[1]) >= 1) window.scrollBy(0, place[1] - captured.place[1]);
     captured.scrolls.forEach(([key, top, left]) => {
       const pane = box.querySelector(`[data-keep-scroll="${key}"]`);
       if (pane) { pane.scrollTop = top; pane.scrollLeft = left; }
@@ -94,7 +110,7 @@ window.WorkspaceActions = (function () {
     const filter = document.getElementById("scu-filter");
     if (filter && captured.filter) { filter.value = captured.filter; filter.dispatchEvent(new Event("input", { bubbles: true })); }
     if (captured.focus && document.getElementById(captured.focus)) document.getElementById(captured.focus).focus({ preventScroll: true });
-    window.TextSelection.repaint();
+    if (window.TextSelection) window.TextSelection.repaint();
     document.dispatchEvent(new CustomEvent("workspace:replaced", { detail: captured.page }));
   }
 

@@ -34,12 +34,15 @@ class Command(BaseCommand):
         parser.add_argument("--docset", help="only this docset")
         parser.add_argument("--kind", choices=["peers", "pyramids"], default="peers")
         parser.add_argument("--format", choices=["table", "json"], default="table")
+        parser.add_argument("--adjudicated", action="store_true",
+                            help="submitted consensus work in place of its sources (without it, consensus work is left "
+                                 "out, as from every score)")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
         if options["kind"] == "peers":
-            peers, pooled = peer_agreement(collection, options["docset"])
-            correlations, anovas = score_agreement(collection, options["docset"])
+            peers, pooled = peer_agreement(collection, options["docset"], options["adjudicated"])
+            correlations, anovas = score_agreement(collection, options["docset"], options["adjudicated"])
             document = {"peers": [asdict(p) for p in peers], "pooled": [asdict(p) for p in pooled],
                         "score_correlations": [asdict(c) for c in correlations], "anova_by_annotator": [asdict(a) for a in anovas]}
             if options["format"] == "json":
@@ -47,7 +50,7 @@ class Command(BaseCommand):
                 return
             self._peers_table(peers, pooled, correlations, anovas)
         else:
-            results, skipped = pyramid_agreement(collection, options["docset"])
+            results, skipped = pyramid_agreement(collection, options["docset"], options["adjudicated"])
             if options["format"] == "json":
                 self.stdout.write(json.dumps(_json_ready({"pyramids": [asdict(r) for r in results], "skipped": skipped}), indent=2))
                 return

@@ -46,6 +46,9 @@ class Command(BaseCommand):
                             help="tune alpha on a random half of the docsets and report it on the other half "
                                  "(Maskey & Rosenberg §5)")
         parser.add_argument("--seed", type=int, default=0, help="the split's random seed (with --tune)")
+        parser.add_argument("--adjudicated", action="store_true",
+                            help="submitted consensus work in place of its sources (without it, consensus work is left "
+                                 "out, as from every score)")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"])
@@ -62,7 +65,8 @@ class Command(BaseCommand):
         if options["tune"]:
             self._tune(collection, options, used)
             return
-        results = judgment_correlations(collection, options["criterion"], options["alpha"], options["tac_recall"])
+        results = judgment_correlations(collection, options["criterion"], options["alpha"], options["tac_recall"],
+                                        options["adjudicated"])
         if options["format"] == "json":
             self.stdout.write(json.dumps({"conventions": used, "results": [{"score": r.score, "level": r.level, "n": r.n, **{
                 m: None if v is None else {"coefficient": v[0], "p": v[1]} for m, v in r.results.items()}}
@@ -74,7 +78,8 @@ class Command(BaseCommand):
 
     def _tune(self, collection, options, used):
         try:
-            tunings = tune_alpha(collection, options["criterion"], options["seed"], tac_recall=options["tac_recall"])
+            tunings = tune_alpha(collection, options["criterion"], options["seed"], tac_recall=options["tac_recall"],
+                                 adjudicated=options["adjudicated"])
         except ValueError as problem:
             raise CommandError(str(problem)) from None
         if options["format"] == "json":

@@ -28,6 +28,9 @@ class Command(BaseCommand):
         parser.add_argument("--pyramid", help="the pyramid's name, if the docset has several")
         parser.add_argument("--score", choices=["modified", "original"], default="modified")
         parser.add_argument("--format", choices=["table", "json"], default="table")
+        parser.add_argument("--adjudicated", action="store_true",
+                            help="a peer's complete consensus annotation in place of its sources (without it, consensus "
+                                 "annotations are left out, as from every score)")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
@@ -38,7 +41,7 @@ class Command(BaseCommand):
         if pyramids.count() != 1:
             names = ", ".join(pyramids.values_list("name", flat=True)) or "none"
             raise CommandError(f"name one pyramid with --pyramid (found: {names})")
-        result = pyramid_stability(pyramids.get(), options["score"])
+        result = pyramid_stability(pyramids.get(), options["score"], options["adjudicated"])
         if options["format"] == "json":
             document = asdict(result)
             for order in document["orders"]:

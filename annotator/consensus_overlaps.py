@@ -1,0 +1,82 @@
+"""Model words that two SCUs of a consensus pyramid both cover: words counted twice.
+
+Taking A's version of one group and B's version of another can put the same model words in two
+SCUs although neither annotator had them twice; each SCU then counts that model, which raises
+weights (Passonneau 2009 §2.1: a contributor's words express one SCU). The merge page lists such
+words as soon as they appear, naming the groups whose SCUs hold them, and Submit asks for a
+confirmation while any remain (annotator.editing.submit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import F
+
+from .models import PyramidMerge, Span
+
+ADDED = "added by the adjudicator"
+
+
+@dataclass(frozen=True)
+class CountedTwice:
+    model: str  # the model summary's author
+    words: str  # the words both SCUs cover (the first stretch, if several)
+    scus: tuple[int, int]  # the two SCUs' uids, smaller first
+    groups: tuple[str, str]  # each SCU's group key (or ADDED)
+
+    @property
+    def message(self) -> str:
+        (a, b), (ga, gb) = self.scus, self.groups
+        return (f"Model {self.model}: “{self.words}” is in SCU {a} ({_group(ga)}) and in SCU {b} ({_group(gb)})")
+
+
+def _group(key: str) -> str:
+    return key if key == ADDED else f"group {key}"
+
+
+def overlaps(spans: list[tuple[int, int, int]]) -> dict[tuple[int, int], tuple[int, int]]:
+    """{(scu, other scu): the first stretch both cover} for spans (start, end, scu) of one text.
+
+    >>> overlaps([(0, 10, 1), (5, 15, 2), (20, 25, 3), (0, 4, 1)])
+    {(1, 2): (5, 10)}
+    """
+    found: dict[tuple[int, int], tuple[int, int]] = {}
+    ordered = sorted(spans)
+    for i, (_, end, scu) in enumerate(ordered):
+        for other_start, other_end, other in ordered[i + 1:]:
+            if other_start >= end:
+                break
+            if other != scu:
+                pair = (min(scu, other), max(scu, other))
+                found.setdefault(pair, (other_start, min(end, other_end)))
+    return found
+
+
+def counted_twice(consensus) -> list[CountedTwice]:
+    """The words of the consensus's model summaries in two of its SCUs, in three queries."""
+    merge = PyramidMerge.objects.filter(consensus=consensus).values("source_a_id", "source_b_id", "groups").first()
+    if merge is None:
+        return []
+    group_of = {}
+    for group in merge["groups"]:
+        group_of.update({(merge["source_a_id"], uid): group["key"] for uid in group["a"]})
+        group_of.update({(merge["source_b_id"], uid): group["key"] for uid in group["b"]})
+    rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
+        "summary_id", "summary__author", "start", "end", "contributor__scu__uid",
+        "contributor__scu__source__pyramid_id", "contributor__scu__source__uid",
+    )
+    by_summary: dict[int, list] = {}
+    authors, groups = {}, {}
+    for summary_id, author, start, end, uid, source_pyramid, source_uid in rows:
+        by_summary.setdefault(summary_id, []).append((start, end, uid))
+        authors[summary_id] = author
+        groups[uid] = group_of.get((source_pyramid, source_uid), ADDED)
+    found = []
+    texts = dict(consensus.models_used.filter(pk__in=by_summary).values_list("pk", "text"))
+    for summary_id, spans in by_summary.items():
+        for (a, b), (start, end) in overlaps(spans).items():
+            found.append(CountedTwice(authors[summary_id], texts[summary_id][start:end].strip(), (a, b),
+                                      (groups[a], groups[b])))
+    return sorted(found, key=lambda c: (c.model, c.scus))
+

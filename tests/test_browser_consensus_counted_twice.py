@@ -1,0 +1,39 @@
+"""In real Chromium, at a person's pace: an adjudicator whose kept groups both cover some model words
+sees them named on the merge page, with their groups; Submit refuses until they confirm."""
+
+import pytest
+from playwright.sync_api import expect
+
+from annotator.models import Pyramid
+
+from .conftest import CHROMIUM, log_in
+from .human import click, press, tab_to
+from .test_pyramid_consensus import consensus_counting_words_twice
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+]
+
+
+def test_words_counted_twice_are_named_and_submit_waits_for_a_confirmation(browser_page, live_server, pair):
+    page = browser_page
+    consensus, groups, _ = consensus_counting_words_twice(pair)
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    warning = page.locator("#counted-twice")
+    expect(warning).to_contain_text("Model words counted twice (1)")
+    expect(warning).to_contain_text("Model D: “Neil Armstrong and Buzz Aldrin walked on the Moon”")
+
+    click(page, "button:text-is('Submit the consensus')")
+    expect(page.locator("#merge p.message.error")).to_contain_text("Not submitted: 1 stretch of model words")
+    assert Pyramid.objects.get(pk=consensus.pk).status == "in_progress"
+
+    tab_to(page, "input[name=confirm]")
+    press(page, "Space")
+    expect(page.locator("input[name=confirm]")).to_be_checked()
+    tab_to(page, ".merge-status button[type=submit]")
+    press(page, "Enter")
+    expect(page.locator("#merge-counts")).to_contain_text("submitted")
+    assert Pyramid.objects.get(pk=consensus.pk).status == "submitted"

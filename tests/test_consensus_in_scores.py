@@ -1,0 +1,174 @@
+"""One rule for consensus work in every score and statistic (issue 15): without "adjudicated",
+consensus annotations and annotations against a consensus pyramid are left out; with it,
+submitted consensus work replaces its sources and consensus work in progress stays out.
+
+Two small scenes on the demo docset (peers 1, 2, 3 annotated by "demo" against DEMO01):
+- `peer_consensus`: peer 1 also annotated by the annotator, the two merged into a consensus
+  annotation (complete, or in progress);
+- `pyramid_consensus`: the `pair`'s pyramids merged into a submitted consensus pyramid, peer 2
+  annotated against it.
+"""
+
+import csv
+import io
+import json
+
+import pytest
+
+from annotator import annotation_consensus, peer_editing
+from annotator.models import PeerAnnotation, Pyramid
+from scoring.agreement_records import peer_agreement, score_agreement
+from scoring.records import counted_annotations, score_collection
+
+from .helpers import complete_consensus_of_peer_1, run
+
+pytestmark = pytest.mark.django_db
+
+
+def pairs(rows):
+    return sorted((r.peer, r.annotator) for r in rows)
+
+
+@pytest.fixture
+def peer_consensus(demo):
+    consensus = complete_consensus_of_peer_1(demo)
+    return {"demo": demo, "consensus": consensus}
+
+
+@pytest.fixture
+def pyramid_consensus(pair):
+    from .helpers import annotated_whole, submitted_consensus
+
+    demo = pair["demo"]
+    consensus = submitted_consensus(pair, "a")
+    annotation = annotated_whole(consensus, demo["annotations"]["2"].peer, "against-consensus", demo["admin"])
+    return {"demo": demo, "consensus": consensus, "annotation": annotation}
+
+
+DEMO = [("1", "demo"), ("2", "demo"), ("3", "demo")]
+
+
+# -- the shared function -------------------------------------------------------------------------
+
+def test_a_consensus_annotation_is_not_a_third_annotation(peer_consensus):
+    collection = peer_consensus["demo"]["collection"]
+    assert pairs(score_collection(collection)) == sorted([*DEMO, ("1", "annotator")])
+    assert pairs(score_collection(collection, adjudicated=True)) == [("1", "consensus"), ("2", "demo"), ("3", "demo")]
+
+
+def test_a_consensus_in_progress_counts_in_neither_mode(demo):
+    theirs = demo["annotations"]["1"]
+    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
+    annotation_consensus.start([theirs, mine], demo["admin"])
+    expected = sorted([*DEMO, ("1", "annotator")])
+    assert pairs(score_collection(demo["collection"])) == expected
+    assert pairs(score_collection(demo["collection"], adjudicated=True)) == expected
+
+
+def test_annotations_against_a_consensus_pyramid_replace_the_docsets_others_only_when_adjudicated(pyramid_consensus):
+    collection = pyramid_consensus["demo"]["collection"]
+    assert pairs(score_collection(collection)) == DEMO
+    (row,) = score_collection(collection, adjudicated=True)
+    assert (row.peer, row.annotator, row.pyramid) == ("2", "against-consensus", pyramid_consensus["consensus"].name)
+
+
+def test_a_consensus_pyramid_in_progress_counts_in_neither_mode(pyramid_consensus):
+    Pyramid.objects.filter(pk=pyramid_consensus["consensus"].pk).update(status=Pyramid.Status.IN_PROGRESS)
+    collection = pyramid_consensus["demo"]["collection"]
+    assert pairs(score_collection(collection)) == DEMO
+    assert pairs(score_collection(collection, adjudicated=True)) == DEMO
+
+
+def test_agreement_follows_the_same_rule(peer_consensus):
+    """The annotator's and the demo's annotations of peer 1 are a pair without adjudication; with
+    it, the consensus replaces them and no peer is annotated twice."""
+    demo = peer_consensus["demo"]
+    peers, _ = peer_agreement(demo["collection"])
+    assert [(p.peer, sorted(p.annotators)) for p in peers] == [("1", ["annotator", "demo"])]
+    assert peer_agreement(demo["collection"], adjudicated=True) == ([], [])
+    everything = PeerAnnotation.objects.filter(pyramid__docset__collection=demo["collection"])
+    assert counted_annotations(everything).count() == 4
+    assert score_agreement(demo["collection"], adjudicated=True) == ([], [])
+
+
+# -- export_scores, ranking ----------------------------------------------------------------------
+
+def test_export_scores_in_both_modes(peer_consensus):
+    name = peer_consensus["demo"]["collection"].name
+
+    def exported(*flags):
+        out, _ = run("export_scores", *flags, collection=name, format="csv")
+        return sorted((r["peer"], r["annotator"]) for r in csv.DictReader(io.StringIO(out)))
+
+    assert exported() == sorted([*DEMO, ("1", "annotator")])
+    assert exported("--adjudicated") == [("1", "consensus"), ("2", "demo"), ("3", "demo")]
+
+
+def test_ranking_in_both_modes(pyramid_consensus):
+    name = pyramid_consensus["demo"]["collection"].name
+
+    def observations(*flags):
+        return {s: n for s, n, _ in json.loads(run("ranking", *flags, collection=name, format="json")[0])["means"]}
+
+    assert observations() == {"1": 1, "2": 1, "3": 1}
+    with pytest.raises(Exception, match="at least two systems"):  # one annotation, one system, is left
+        run("ranking", "--adjudicated", collection=name)
+
+
+def test_agreement_command_takes_adjudicated(peer_consensus):
+    name = peer_consensus["demo"]["collection"].name
+    out, _ = run("agreement", collection=name, format="json")
+    assert [p["peer"] for p in json.loads(out)["peers"]] == ["1"]
+    out, _ = run("agreement", "--adjudicated", collection=name, format="json")
+    assert json.loads(out)["peers"] == []
+
+
+# -- the scores page and its downloads -----------------------------------------------------------
+
+def test_scores_page_and_downloads_in_both_modes(client, pyramid_consensus):
+    demo = pyramid_consensus["demo"]
+    client.force_login(demo["organizer"])
+    url = demo["scores_url"]
+    page = client.get(url).content.decode()
+    assert "against-consensus" not in page and page.count("<tr>") == 4
+    assert "1 annotation of consensus work" in page and "adjudicated=1" in page
+    rows = list(csv.DictReader(io.StringIO(client.get(url + "?format=csv").content.decode())))
+    assert sorted((r["peer"], r["annotator"]) for r in rows) == DEMO
+    page = client.get(url + "?adjudicated=1").content.decode()
+    assert "<td>against-consensus</td>" in page and page.count("<tr>") == 2
+    assert "3 annotations not counted" in page
+    rows = list(csv.DictReader(io.StringIO(client.get(url + "?adjudicated=1&format=csv").content.decode())))
+    assert [(r["peer"], r["annotator"]) for r in rows] == [("2", "against-consensus")]
+    systems = json.loads(client.get(url + "?view=systems&adjudicated=1&format=json").content)
+    assert [s["peer"] for s in (systems["systems"] if isinstance(systems, dict) else systems)] == ["2"]
+
+
+# -- the API -------------------------------------------------------------------------------------
+
+def test_api_scores_in_both_modes(client, peer_consensus):
+    demo = peer_consensus["demo"]
+    client.force_login(demo["organizer"])
+    base = f"/api/scores/?collection={demo['collection'].pk}"
+
+    def got(query=""):
+        answer = client.get(base + query)
+        assert answer.status_code == 200, answer.content
+        return sorted((r["peer"], r["annotator"]) for r in answer.json())
+
+    assert got() == got("&adjudicated=false") == sorted([*DEMO, ("1", "annotator")])
+    assert got("&adjudicated=true") == got("&adjudicated=1") == [("1", "consensus"), ("2", "demo"), ("3", "demo")]
+    assert client.get(base + "&adjudicated=maybe").status_code == 400
+
+
+def test_peer_agreement_keeps_two_annotators_against_a_consensus_pyramid(pyramid_consensus, django_user_model):
+    """What two annotators matched against the consensus pyramid is their own work: it stays in
+    peer agreement (and so in "Peers annotated twice") in both modes, while their scores, made
+    with the consensus's weights, are consensus work."""
+    demo, first = pyramid_consensus["demo"], pyramid_consensus["annotation"]
+    second = PeerAnnotation.objects.create(pyramid=first.pyramid, peer=first.peer, annotator_code="second")
+    peer_editing.assign(second.pk, demo["admin"], second.version, [(0, 20)], 0)
+    for adjudicated in (False, True):
+        peers, _ = peer_agreement(demo["collection"], adjudicated=adjudicated)
+        assert [(p.peer, p.annotators) for p in peers] == [("2", ["against-consensus", "second"])]
+    assert pairs(score_collection(demo["collection"])) == DEMO
+    assert pairs(score_collection(demo["collection"], adjudicated=True)) == [("2", "against-consensus"), ("2", "second")]

@@ -283,3 +283,15 @@ def test_scus_the_adjudicator_makes_for_a_group_kept_as_edited_are_shown_in_it(c
     section = section[:section.index("</section>")]
     assert "Rock samples were brought back" in section
     assert "SCUs the adjudicator added" not in html
+
+
+def test_where_an_annotator_matched_nothing_for_an_scu_their_button_leaves_it_out(client, peer_twice):
+    demo = peer_twice["demo"]
+    client.force_login(peer_twice["adjudicator"])
+    client.post(reverse("peer-consensus-start", args=[demo["pyramid"].pk, peer_twice["mine"].peer_id]))
+    html = client.get(peer_twice["url"]).content.decode()
+    collins = demo["pyramid"].scus.get(label__startswith="Michael Collins").uid
+    mine, theirs = peer_twice["mine"], peer_twice["theirs"]
+    assert (f'id="take-{mine.pk}-{collins}">Leave out<span class="visually-hidden"> (as annotator: no PSE)</span>'
+            in html)
+    assert f'id="take-{theirs.pk}-{collins}">Take demo\'s</button>' in html

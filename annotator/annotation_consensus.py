@@ -108,7 +108,7 @@ def merge_of(annotation: PeerAnnotation) -> AnnotationMerge:
 
 
 def _describe_uid(uid: int) -> str:
-    return "content matching no SCU" if uid == peer_editing.NO_SCU else f"SCU {uid}"
+    return "Content matching no SCU" if uid == peer_editing.NO_SCU else f"SCU {uid}"
 
 
 def choose(annotation_id: int, user, version: int | None, scu_uid: int, source_id: int) -> peer_editing.PeerEditResult:
@@ -123,7 +123,7 @@ def choose(annotation_id: int, user, version: int | None, scu_uid: int, source_i
         annotation.pses.filter(**of_scu).delete()
         count = _copy(annotation, source.pk, [scu_uid])
         who = source.annotator_code or (source.annotator.username if source.annotator else f"#{source.pk}")
-        return (f"{_describe_uid(scu_uid).capitalize()}: chose annotator {who}'s reading "
+        return (f"{_describe_uid(scu_uid)}: chose annotator {who}'s reading "
                 f"({count} PSE{'s' if count != 1 else ''})")
 
     return peer_editing.run_edit(annotation_id, user, version, "adjudicate", apply,
@@ -135,7 +135,7 @@ def keep(annotation_id: int, user, version: int | None, scu_uid: int) -> peer_ed
 
     def apply(annotation):
         merge_of(annotation)
-        return f"{_describe_uid(scu_uid).capitalize()}: kept as edited"
+        return f"{_describe_uid(scu_uid)}: kept as edited"
 
     return peer_editing.run_edit(annotation_id, user, version, "adjudicate", apply,
                                  decision={"groups": [str(scu_uid)], "choice": EDITED})

@@ -56,11 +56,13 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
     expect(page.locator("#status")).to_contain_text("Relabelled SCU")
     page.go_back()
     page.reload()
+    page.uncheck("#hide-decided")  # the group was decided (A's version): decided groups are hidden
     card = group_card(page, "Collins stayed in orbit")
     card.locator("button:text-is('Keep as edited')").click()
     expect(group_card(page, "Collins stayed in orbit").locator(".decision")).to_contain_text("kept as edited · adjudicator")
 
-    page.click("button:text-is('Submit the consensus')")
+    page.click("summary:text-is('Submit the consensus…')")
+    page.click("button:text-is('Submit now')")
     expect(page.locator("#merge-counts")).to_contain_text("submitted")
     consensus = Pyramid.objects.get(merge__isnull=False)
     assert consensus.status == Pyramid.Status.SUBMITTED
@@ -115,7 +117,8 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
         expect(page.locator("#merge-counts")).not_to_have_text(before)
         first = False
     expect(page.locator("#merge-counts")).to_contain_text("0 left to decide")
-    page.click("button:text-is('Mark the consensus complete')")
+    page.click("summary:text-is('Mark the consensus complete…')")
+    page.click("button:text-is('Mark it complete now')")
     expect(page.locator("#merge-counts")).to_contain_text("complete")
 
     shown = page.locator("#annotation-scores tr.consensus .score-modified").inner_text()

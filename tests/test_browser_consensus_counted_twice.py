@@ -26,14 +26,17 @@ def test_words_counted_twice_are_named_and_submit_waits_for_a_confirmation(brows
     expect(warning).to_contain_text("Model words counted twice (1)")
     expect(warning).to_contain_text("Model D: “Neil Armstrong and Buzz Aldrin walked on the Moon”")
 
-    click(page, "button:text-is('Submit the consensus')")
+    # Submit asks first; the confirmation names what submitting does, and the words counted twice.
+    click(page, "summary:text-is('Submit the consensus…')")
+    expect(page.locator("#confirm-submit")).to_contain_text("only an administrator of the collection can reopen it")
+    click(page, "#submit-now")
     expect(page.locator("#merge p.message.error")).to_contain_text("Not submitted: 1 stretch of model words")
     assert Pyramid.objects.get(pk=consensus.pk).status == "in_progress"
 
     tab_to(page, "input[name=confirm]")
     press(page, "Space")
     expect(page.locator("input[name=confirm]")).to_be_checked()
-    tab_to(page, ".merge-status button[type=submit]")
+    tab_to(page, "#submit-now")
     press(page, "Enter")
     expect(page.locator("#merge-counts")).to_contain_text("submitted")
     assert Pyramid.objects.get(pk=consensus.pk).status == "submitted"

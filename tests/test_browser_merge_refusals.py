@@ -70,9 +70,9 @@ def test_a_decision_on_a_stale_pyramid_merge_page_is_refused_with_the_current_st
     expect(card(first, "Collins orbited").locator(".undecided")).to_be_visible()
     settle(first)
     # The scroll kept: the group clicked is where it was on the screen (the page moved only by what
-    # grew above it), not back at the top.
+    # changed above it: the group decided in the other tab is now hidden), not back at the top.
     assert abs(top_of(card(first, "Collins orbited")) - before) <= 2
-    assert abs(first.evaluate("() => window.scrollY") - scroll_y) <= 40
+    assert first.evaluate("() => window.scrollY") > 0
     # Stored: the second tab's decision only.
     assert stored(consensus) == identical | {split: "b"}
 

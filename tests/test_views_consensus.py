@@ -123,7 +123,8 @@ def test_without_htmx_a_decision_redirects_with_its_message(client, pair):
     consensus = started(client, pair)
     answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
                          {"version": consensus.version, "group": group(consensus, SPLIT)["key"], "side": "a"}, follow=True)
-    assert answer.redirect_chain[-1][0] == reverse("pyramid-merge", args=[consensus.pk])
+    # Back to the merge page, at the group decided.
+    assert answer.redirect_chain[-1][0] == reverse("pyramid-merge", args=[consensus.pk]) + f"#group-{group(consensus, SPLIT)['key']}"
     assert "chose A&#x27;s version" in answer.content.decode()
 
 
@@ -161,9 +162,10 @@ def test_a_peers_annotations_side_by_side(client, peer_twice):
     html = client.get(peer_twice["url"]).content.decode()
     assert html.count('class="peer-text"') == 2
     # Collins: matched to no SCU by the annotator, to SCU 4 by the demo; both texts mark it.
-    assert '<span class="w matched differs" title="matches no SCU">Collins</span>' in html
+    # Each column tells its annotator's reading: the annotator did not match it to an SCU, the demo did.
+    assert '<span class="w matched differs not-here" title="matches no SCU">Collins</span>' in html
     collins = peer_twice["demo"]["pyramid"].scus.get(label__startswith="Michael Collins").uid
-    assert f'<span class="w matched differs" title="SCU {collins}">Collins</span>' in html
+    assert f'<span class="w matched differs here" title="SCU {collins}">Collins</span>' in html
     assert '<span class="w matched" title="SCU 1">Apollo</span>' in html  # alike: not marked as differing
     assert "Start a consensus annotation" in html and 'id="scu-readings"' in html
 
@@ -295,3 +297,102 @@ def test_where_an_annotator_matched_nothing_for_an_scu_their_button_leaves_it_ou
     assert (f'id="take-{mine.pk}-{collins}">Leave out<span class="visually-hidden"> (as annotator: no PSE)</span>'
             in html)
     assert f'id="take-{theirs.pk}-{collins}">Take demo\'s</button>' in html
+
+
+def test_the_merge_page_marks_the_words_only_one_side_has_and_links_them_to_their_group(client, pair):
+    consensus = started(client, pair)
+    html = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    only_a, only_b = group(consensus, ONLY_A)["key"], group(consensus, "only in B")["key"]
+    words = html.split('id="merge-words"')[1]
+    # A stretch of words is one link to its group (not a link per word), marked with its side.
+    assert (f'<a href="#group-{only_a}" class="only-a" title="group {only_a}: only A has these words">'
+            "Michael Collins orbited above in the command module</a>") in words
+    assert (f'<a href="#group-{only_b}" class="only-b" title="group {only_b}: only B has these words">'
+            "The crew collected rock samples</a>") in words
+    # Words both put in the group's SCUs are not marked.
+    assert "walked on the surface" in words and '">walked' not in words
+
+
+def test_a_decision_is_confirmed_beside_its_group_with_the_way_to_the_next(client, pair):
+    consensus = started(client, pair)
+    key = group(consensus, SPLIT)["key"]
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+                         {"version": consensus.version, "group": key, "side": "b"}, **HTMX).content.decode()
+    card = answer.split(f'id="group-{key}"')[1].split("</section>")[0]
+    assert "just-decided" in answer.split(f'id="group-{key}"')[0].rsplit("<section", 1)[1]
+    assert 'class="group-note message saved"' in card and "chose B&#x27;s version" in card and "· saved" in card
+    # The next undecided after the group decided, in the page's order, coming round from the top.
+    order = [g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups]
+    at = order.index(key)
+    next_key = next(k for k in order[at + 1:] + order[:at] if k not in pyramid_consensus.decisions(consensus))
+    assert f'<a href="#group-{next_key}" class="next-undecided">Next undecided group</a>' in card
+    # Other groups say nothing of it.
+    assert answer.count('class="group-note') == 1
+
+
+def test_undo_and_redo_on_the_merge_page(client, pair):
+    consensus = started(client, pair)
+    url = lambda action: reverse("pyramid-merge-decide", args=[consensus.pk, action])  # noqa: E731
+    key = group(consensus, SPLIT)["key"]
+    client.post(url("choose_version"), {"version": consensus.version, "group": key, "side": "b"}, **HTMX)
+    consensus.refresh_from_db()
+    assert key in pyramid_consensus.decisions(consensus)
+    undone = client.post(url("undo"), {"version": consensus.version}, **HTMX)
+    assert undone.status_code == 200 and "Undid: Group" in undone.content.decode()
+    consensus.refresh_from_db()
+    assert key not in pyramid_consensus.decisions(consensus)
+    assert consensus.scus.filter(source__pyramid=pair["b"]).count() == 0  # B's copies went with it
+    html = undone.content.decode()
+    assert 'id="merge-redo" aria-keyshortcuts="Control+Y" title="Ctrl+Y">' in html  # redo is possible now
+    redone = client.post(url("redo"), {"version": consensus.version}, **HTMX)
+    assert redone.status_code == 200
+    consensus.refresh_from_db()
+    assert pyramid_consensus.decisions(consensus)[key].decision["choice"] == "b"
+    assert 'id="merge-redo" aria-keyshortcuts="Control+Y" title="Ctrl+Y" disabled>' in redone.content.decode()
+
+
+def test_submit_is_asked_for_twice_and_disabled_while_groups_are_left(client, pair):
+    consensus = started(client, pair)
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert '<button type="button" id="submit-consensus" disabled>' in page and "Decide every group first (3 left)" in page
+    assert 'id="confirm-submit"' not in page
+    for g in PyramidMerge.objects.get(consensus=consensus).groups:
+        consensus.refresh_from_db()
+        if g["key"] not in pyramid_consensus.decisions(consensus):
+            pyramid_consensus.keep(consensus.pk, pair["adjudicator"], consensus.version, g["key"])
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    # Submit opens a confirmation saying what submitting does; the form is inside it.
+    confirm = page.split('<details class="confirm-submit" id="confirm-submit">')[1].split("</details>")[0]
+    assert "<summary class=\"button\">Submit the consensus…</summary>" in confirm
+    assert "only an administrator of the collection can reopen it" in confirm and 'id="submit-now"' in confirm
+    # Every group is decided, and hidden unless asked: the page says so.
+    assert "Every group is decided; untick “Hide decided groups” to see them." in page
+
+
+def test_the_peer_merge_page_undoes_a_decision_and_confirms_beside_the_scu(client, peer_twice):
+    client.force_login(peer_twice["adjudicator"])
+    demo = peer_twice["demo"]
+    client.post(reverse("peer-consensus-start", args=[demo["pyramid"].pk, peer_twice["mine"].peer_id]))
+    consensus = PeerAnnotation.objects.get(merge__isnull=False)
+    decide = lambda choice: reverse("peer-merge-decide", args=[demo["pyramid"].pk, consensus.peer_id, choice])  # noqa: E731
+    uid = annotation_consensus.undecided_scus(consensus)[0]
+    answer = client.post(decide("take_reading"), {"version": consensus.version, "scu": uid, "source": peer_twice["theirs"].pk}, **HTMX)
+    row = answer.content.decode().split(f'id="scu-{uid}"')[1].split("</tr>")[0]
+    assert 'class="group-note message saved"' in row
+    consensus.refresh_from_db()
+    assert str(uid) in annotation_consensus.decisions(consensus)
+    undone = client.post(decide("undo"), {"version": consensus.version}, **HTMX)
+    assert undone.status_code == 200 and "Undid:" in undone.content.decode()
+    consensus.refresh_from_db()
+    assert str(uid) not in annotation_consensus.decisions(consensus)
+
+
+def test_the_consensus_annotation_leads_back_to_the_comparison(client, peer_twice):
+    client.force_login(peer_twice["adjudicator"])
+    demo = peer_twice["demo"]
+    client.post(reverse("peer-consensus-start", args=[demo["pyramid"].pk, peer_twice["mine"].peer_id]))
+    consensus = PeerAnnotation.objects.get(merge__isnull=False)
+    page = client.get(reverse("annotation-detail", args=[consensus.pk])).content.decode()
+    assert f'<a href="{peer_twice["url"]}" id="back-to-comparison">Back to the comparison of the annotations</a>' in page
+    ordinary = client.get(reverse("annotation-detail", args=[peer_twice["theirs"].pk])).content.decode()
+    assert "back-to-comparison" not in ordinary

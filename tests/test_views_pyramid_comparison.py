@@ -1,5 +1,7 @@
 """GET /docsets/<pk>/compare/: two pyramids aligned, for adjudicators and administrators."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -28,7 +30,10 @@ def url(demo, query=""):
 def test_the_groups_agreement_and_peer_scores(client, demo, second):
     client.force_login(demo["admin"])
     page = client.get(url(demo, f"?a={demo['pyramid'].pk}&b={second.pk}")).content.decode()
-    assert "<strong>Agreement</strong> (Krippendorff's alpha over the models' words): MASI " in page
+    # The three alphas say which is which, MASI as Passonneau 2009 defines it first, the one to read.
+    alphas = page.split('<dl class="alphas" id="alphas">')[1].split("</dl>")[0]
+    assert alphas.index("Passonneau 2009 §4.1.4: the figure to report") < alphas.index("MASI as NLTK computes it") < alphas.index("Jaccard")
+    assert re.search(r'id="alpha-masi"><strong>-?[01]\.\d{4}</strong>', alphas)
     # B's only SCU is a part of A's SCU 1; A's ten other SCUs are A's alone.
     assert "1 one-to-one (0 identical) · 0 split by one annotator and merged by the other" in page
     assert "0 many-to-many · 10 only in A · 0 only in B" in page
@@ -65,7 +70,8 @@ def test_the_pairs_agreement_is_kept_until_a_pyramid_changes(client, demo, secon
     editing.new_scu(second.pk, demo["annotator"], second.version, model.pk, [(0, 9)])
     changed = client.get(url(demo, query)).content.decode()
     assert Report.objects.filter(kind="pair-agreement").count() == 2
-    assert first.split("MASI ")[1][:6] != changed.split("MASI ")[1][:6]  # the new SCU changed alpha
+    masi = lambda page: page.split('id="alpha-masi"><strong>')[1][:6]  # noqa: E731
+    assert masi(first) != masi(changed)  # the new SCU changed alpha
 
 
 # -- a second consensus of the same pair (issue 15) ------------------------------------------------

@@ -22,12 +22,13 @@ from scoring.agreement_records import peer_alpha
 from scoring.agreement_units import word_scus, words
 from scoring.records import score_annotations, scu_weights
 
-from .. import annotation_consensus, pyramid_consensus
+from .. import annotation_consensus, history, pyramid_consensus
 from ..access import can_adjudicate, visible_annotations, visible_pyramids
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action
 from ..adjudication import NotComparable
 from ..consensus_overlaps import counted_twice
 from ..editing import EditError
+from ..merge_words import marked_models
 from ..models import SCU, PeerAnnotation, Pyramid, PyramidMerge
 from ..textmarks import word_pieces
 from .compare import adjudicated_docset, scus_with_contributors
@@ -111,9 +112,16 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
         changed = sorted({name for name, _ in changed_groups})
     return {"consensus": consensus, "merge": merge, "sources_changed": changed, "changed_groups": changed_groups or [],
             "groups": groups, "added": added, "left": left,
-            "counted_twice": counted_twice(consensus),
+            "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
+            "counted_twice": counted_twice(consensus), "model_texts": marked_models(merge),
             "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
-            "editable": consensus.status == Pyramid.Status.IN_PROGRESS}
+            "editable": consensus.status == Pyramid.Status.IN_PROGRESS, **_travel(consensus.changes.all())}
+
+
+def _travel(changes) -> dict:
+    """Whether the merge page's Undo and Redo have anything to do (one query)."""
+    states = history.stack_states(changes)
+    return {"can_undo": history.State.APPLIED in states, "can_redo": history.State.UNDONE in states}
 
 
 @login_required
@@ -125,8 +133,8 @@ def pyramid_merge(request, pk):
 
 # What the merge pages post: the editing actions of annotator.actions, so that the pages and the API
 # decide through one table, with the same rules and versions.
-PYRAMID_DECISIONS = {"choose_version", "keep_group", "submit"}
-PEER_DECISIONS = {"take_reading", "keep_reading", "complete"}
+PYRAMID_DECISIONS = {"choose_version", "keep_group", "submit", "undo", "redo"}
+PEER_DECISIONS = {"take_reading", "keep_reading", "complete", "undo", "redo"}
 
 
 @require_POST
@@ -137,24 +145,38 @@ def pyramid_merge_decide(request, pk, action):
     consensus, merge = _consensus_pyramid(request, pk)
     return _decided(request, lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
                     lambda: merge_context(Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge),
-                    "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]))
+                    "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]), place="group")
 
 
-def _decided(request, act, context, partial: str, page_url: str):
+def _decided(request, act, context, partial: str, page_url: str, place: str):
     """Run a decision; answer with the merge region as it now is (htmx) or a redirect. A refusal is
     answered as the builder's are (views/refusals.py): a broken rule with the status line only, a
-    stale page or a refusal of the user with the merge region as it now is and the reason."""
+    stale page or a refusal of the user with the merge region as it now is and the reason. The
+    group (or SCU) decided, posted as `place`, shows what became of the decision beside it."""
+    placed = {"placed": request.POST.get(place)}
+    current = lambda: _with_next_after(context(), placed["placed"])  # noqa: E731
+    fragment = f"#{'group' if place == 'group' else 'scu'}-{placed['placed']}" if placed["placed"] else ""
     try:
         message = act().description
     except EditError as refused:
         if not request.htmx:
             messages.error(request, refused.message)
-            return redirect(page_url)
-        return refused_answer(request, refused, partial, "annotator/merge/status.html", context)
+            return redirect(page_url + fragment)
+        return refused_answer(request, refused, partial, "annotator/merge/status.html", lambda: current() | placed)
     if not request.htmx:
         messages.success(request, message)
-        return redirect(page_url)
-    return render(request, partial, context() | {"message": message, "level": "saved"})
+        return redirect(page_url + fragment)
+    return render(request, partial, current() | placed | {"message": message, "level": "saved"})
+
+
+def _with_next_after(context: dict, placed: str | None) -> dict:
+    """The context with `next_after`: the first undecided group (or SCU) after the one decided, in
+    the page's order, coming round from the top: where the note beside the decision leads."""
+    items = [(g["key"], g["decision"]) for g in context.get("groups") or []] or \
+        [(str(r["uid"]), r["decision"]) for r in context.get("rows") or []]
+    at = next((i for i, (key, _) in enumerate(items) if key == placed), -1)
+    following = items[at + 1:] + items[:at + 1]
+    return context | {"next_after": next((key for key, decision in following if decision is None), None)}
 
 
 # -- consensus annotations -------------------------------------------------------------------------
@@ -207,10 +229,13 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
     differs = [len({per_annotation[a.pk][i] for a in sources}) > 1 for i in range(len(words(peer.text)))]
     for a in shown:
         texts.append({"annotation": a, "name": "consensus" if a == consensus else _name(a), "scores": scores.get(a.pk),
+                      # Where the annotations differ, each column tells the words its annotator
+                      # matched to an SCU from those they did not (issue 15).
                       "pieces": word_pieces(peer.text, lambda i, uids=per_annotation[a.pk]: {
-                          "title": _scu_title(uids[i]), "differs": differs[i]})})
+                          "title": _scu_title(uids[i]), "differs": differs[i], "here": bool(uids[i] - {0})})})
     left = sum(1 for r in rows if r["decision"] is None) if consensus else None
-    return {"pyramid": pyramid, "peer": peer, "docset": pyramid.docset, "collection": pyramid.docset.collection,
+    return ({**_travel(consensus.changes.all()),
+             "next_undecided": next((r["uid"] for r in rows if r["decision"] is None), None)} if consensus else {}) | {"pyramid": pyramid, "peer": peer, "docset": pyramid.docset, "collection": pyramid.docset.collection,
             "sources": sources, "consensus": consensus, "rows": rows, "texts": texts,
             "alpha": peer_alpha([a.pk for a in sources]), "left": left, "differing_words": sum(differs),
             "editable": consensus is not None and consensus.status == PeerAnnotation.Status.IN_PROGRESS}
@@ -260,4 +285,4 @@ def peer_merge_decide(request, pyramid_pk, peer_pk, action):
         raise Http404("no consensus annotation of this peer yet")
     return _decided(request, lambda: apply_action(PEER_ACTIONS, action, consensus.pk, request.user, request.POST),
                     lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
-                    "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]))
+                    "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]), place="scu")

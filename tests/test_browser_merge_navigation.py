@@ -1,0 +1,166 @@
+"""In real Chromium at 1280x720, at a person's pace: finding one's way through a merge (issue 15).
+Decided groups are hidden, n goes to the next undecided, a decision is confirmed beside its group,
+a marked stretch of model text opens its group, Undo and Redo work from the page and from the keys,
+and Submit asks first. What was stored is checked in the database after each step."""
+
+import pytest
+from playwright.sync_api import expect
+
+from annotator import annotation_consensus, pyramid_consensus
+from annotator.alignment import ONLY_A, ONLY_B, SPLIT
+from annotator.models import PeerAnnotation, Pyramid, PyramidMerge
+
+from .accessibility import violations
+from .conftest import CHROMIUM, log_in
+from .human import click, eventually, focused, press, settle, tab_to
+from .test_views_consensus import peer_twice  # noqa: F401  (a fixture)
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.parametrize("viewport", ["laptop"], indirect=True),
+]
+
+
+def stored(consensus) -> dict:
+    return {key: change.decision["choice"] for key, change in pyramid_consensus.decisions(consensus).items()}
+
+
+def in_view(locator) -> bool:
+    return locator.evaluate("(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+
+
+def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(browser_page, live_server, pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    keys = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}
+    identical = next(key for key, choice in stored(consensus).items() if choice == "identical")
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    group = lambda key: page.locator(f"[id='group-{key}']")  # noqa: E731
+
+    # The group identical in both was taken at the start: decided, so hidden.
+    expect(page.locator("#hide-decided")).to_be_checked()
+    expect(group(identical)).to_be_hidden()
+    expect(group(keys[SPLIT])).to_be_visible()
+    assert violations(page) == []
+
+    # n: the first undecided group, its title in focus and on the screen under the bar.
+    press(page, "n")
+    expect(page.locator(f"[id='title-{keys[SPLIT]}']")).to_be_focused()
+    assert in_view(group(keys[SPLIT]).locator(".merge-actions")), "the decision buttons are on the screen"
+    # From the keyboard: Tab to B's version, Enter.
+    tab_to(page, f"[id='take-b-{keys[SPLIT]}']")
+    press(page, "Enter")
+    # Confirmed beside the group (which stays in view until one moves on), and stored.
+    note = group(keys[SPLIT]).locator(".group-note")
+    expect(note).to_contain_text("chose B's version")
+    expect(note).to_contain_text("saved")
+    assert eventually(lambda: stored(consensus).get(keys[SPLIT]) == "b")
+    expect(page.locator("#merge-counts")).to_contain_text("2 of 4 groups decided")
+
+    # The note's "Next undecided group" leads on, to the first undecided after this one.
+    order = [g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups]
+    following = lambda key: next(k for k in order[order.index(key) + 1:] + order[:order.index(key)]  # noqa: E731
+                                 if k not in stored(consensus))
+    second = following(keys[SPLIT])
+    click(page, note.locator("a.next-undecided"))
+    expect(page.locator(f"[id='title-{second}']")).to_be_focused()
+    click(page, page.locator(f"[id='take-a-{second}']"))  # A's version, or leaving out as A
+    assert eventually(lambda: stored(consensus).get(second) == "a")
+    expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
+
+    # n goes on to the last; its decision hides the split group, and a marked word of that group in
+    # the model texts opens it again.
+    last = following(second)
+    press(page, "n")
+    expect(page.locator(f"[id='title-{last}']")).to_be_focused()
+    click(page, page.locator(f"[id='take-a-{last}']"))
+    assert eventually(lambda: stored(consensus).get(last) == "a")
+    expect(page.locator("#merge-counts")).to_contain_text("4 of 4 groups decided")
+    expect(group(keys[SPLIT])).to_be_hidden()
+    link = page.locator(f"#merge-words a[href='#group-{keys[SPLIT]}']").first
+    expect(link).to_have_class("only-a")
+    click(page, link)
+    expect(group(keys[SPLIT])).to_be_visible()
+    expect(page.locator(f"[id='title-{keys[SPLIT]}']")).to_be_focused()
+    assert in_view(page.locator(f"[id='title-{keys[SPLIT]}']"))
+
+    # Undo from the keys (Ctrl+Z) takes back the last decision; Redo (the button) brings it back.
+    press(page, "Control+z")
+    expect(page.locator("#status")).to_contain_text("Undid: Group")
+    assert eventually(lambda: last not in stored(consensus))
+    expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
+    click(page, "#merge-redo")
+    expect(page.locator("#status")).to_contain_text("Redid: Group")
+    assert eventually(lambda: stored(consensus).get(last) == "a")
+    expect(page.locator("#merge-counts")).to_contain_text("4 of 4 groups decided")
+    assert {keys[ONLY_A], keys[ONLY_B]} == {second, last}
+
+    # Submit asks first, from the keyboard too; nothing is submitted until confirmed.
+    tab_to(page, "#confirm-submit > summary")
+    press(page, "Enter")
+    expect(page.locator("#confirm-submit")).to_contain_text("only an administrator of the collection can reopen it")
+    assert Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.IN_PROGRESS
+    tab_to(page, "#submit-now")
+    press(page, "Enter")
+    expect(page.locator("#merge-counts")).to_contain_text("submitted")
+    assert eventually(lambda: Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.SUBMITTED), focused(page)
+
+
+def test_the_hide_decided_box_is_kept_across_answers(browser_page, live_server, pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    keys = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    click(page, "#hide-decided")
+    expect(page.locator("#hide-decided")).not_to_be_checked()
+    expect(page.locator(".merge-group.decided")).to_have_count(1)
+    expect(page.locator(".merge-group.decided")).to_be_visible()
+    click(page, page.locator(f"[id='take-a-{keys[ONLY_A]}']"))
+    assert eventually(lambda: stored(consensus).get(keys[ONLY_A]) == "a")
+    expect(page.locator(".merge-group.decided")).to_have_count(2)
+    # The answer came back with the box as the adjudicator left it: every decided group shown.
+    expect(page.locator("#hide-decided")).not_to_be_checked()
+    settle(page)
+    assert page.locator(".merge-group.decided:visible").count() == 2
+
+
+def test_a_peers_comparison_tells_each_annotators_words_and_the_consensus_leads_back(
+        browser_page, live_server, peer_twice):  # noqa: F811
+    page = browser_page
+    mine, theirs = peer_twice["mine"], peer_twice["theirs"]
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(live_server.url + peer_twice["url"])
+    # Collins: the demo matched it to an SCU, the annotator did not; each column says so.
+    expect(page.locator(f".peer-text[data-annotation='{theirs.pk}'] .w.differs.here", has_text="Collins")).to_be_visible()
+    expect(page.locator(f".peer-text[data-annotation='{mine.pk}'] .w.differs.not-here", has_text="Collins")).to_be_visible()
+    assert page.locator(f".peer-text[data-annotation='{mine.pk}'] .w.differs.here", has_text="Collins").count() == 0
+
+    click(page, "button:text-is('Start a consensus annotation')")
+    expect(page.locator("#merge-counts")).to_contain_text("left to decide")
+    consensus = PeerAnnotation.objects.get(merge__isnull=False)
+    undecided = annotation_consensus.undecided_scus(consensus)
+    # n: the first undecided SCU in the page's order (the pyramid's).
+    uid = int(page.locator("tr.reading:not(.decided)").first.get_attribute("data-scu"))
+    assert uid in undecided
+    press(page, "n")
+    expect(page.locator(f"#scu-{uid} [data-item-title]")).to_be_focused()
+    undecided = [uid]
+    tab_to(page, f"#take-{theirs.pk}-{undecided[0]}")
+    press(page, "Enter")
+    expect(page.locator(f"#scu-{undecided[0]} .group-note")).to_contain_text("saved")
+    assert eventually(lambda: str(undecided[0]) in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk)))
+    press(page, "Control+z")
+    expect(page.locator("#status")).to_contain_text("Undid")
+    assert eventually(lambda: str(undecided[0]) not in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk)))
+
+    # The consensus annotation's own page leads back to the comparison.
+    page.goto(f"{live_server.url}/annotations/{consensus.pk}/")
+    click(page, "#back-to-comparison")
+    expect(page).to_have_url(live_server.url + peer_twice["url"])
+    expect(page.locator("#merge-counts")).to_contain_text("left to decide")

@@ -8,7 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from annotator.access import can_read_collection, visible_collections
-from annotator.models import Docset
+from annotator.api.params import DOCSET_PARAMETER, docset_param
 
 from .records import score_collection
 
@@ -53,10 +53,7 @@ class ScoresView(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("collection", int, required=True, description="The collection's id."),
-            OpenApiParameter("docset", str, description=(
-                "Only this docset of the collection: its id, as every other endpoint filters by (e.g. `docset=3`); "
-                "its name is accepted too (`docset=D0601`) where the value is not all digits. A docset that is not "
-                "the collection's answers 400.")),
+            OpenApiParameter("docset", str, description=DOCSET_PARAMETER),
             OpenApiParameter("adjudicated", bool, description=(
                 "false (the default): consensus work (consensus annotations, annotations against a consensus "
                 "pyramid) is left out; true: submitted consensus work replaces its sources.")),
@@ -76,7 +73,7 @@ class ScoresView(APIView):
             raise NotFound("No such collection.")
         if not can_read_collection(request.user, collection):
             raise PermissionDenied("Scores are for the collection's organizers and administrators.")
-        docset = _docset(collection, request.query_params.get("docset", ""))
+        docset = docset_param(collection, request.query_params.get("docset"))
         adjudicated = request.query_params.get("adjudicated", "").lower()
         if adjudicated not in TRUE | FALSE:
             raise ValidationError({"adjudicated": "true or false."})
@@ -85,16 +82,3 @@ class ScoresView(APIView):
 
 
 TRUE, FALSE = {"1", "true"}, {"", "0", "false"}
-
-
-def _docset(collection, value: str) -> Docset | None:
-    """The docset `?docset=` names: by its id (all digits), as every other endpoint filters, or
-    by its name; None if not given; 400 if the collection has no such docset."""
-    value = value.strip()
-    if not value:
-        return None
-    docsets = collection.docsets.all()
-    found = (docsets.filter(pk=int(value)) if value.isdigit() and int(value) < 2**63 else docsets.filter(name=value)).first()
-    if found is None:
-        raise ValidationError({"docset": f"The collection has no docset {value!r} (give its id, or its name)."})
-    return found

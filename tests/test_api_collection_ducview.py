@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
 from annotator.ducview.reader import read_any
-from annotator.models import Membership, Role
+from annotator.models import Docset, Membership, Role
 
 from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from .helpers import import_files, run
@@ -50,8 +50,14 @@ def test_one_docset(client, demo):
     client.force_login(demo["admin"])
     assert sorted(files(client.get(path(demo, "?docset=D9901")))) == ["allpans/100.D9901.M.100.A.7.pan",
                                                                         "allpyramids/D9901.pyr"]
-    missing = client.get(path(demo, "?docset=D0000"))
-    assert missing.status_code == 404 and missing["Content-Type"] == "application/json"
+    # By id, as every other endpoint filters (issue 15), or by name; the same files.
+    docset = Docset.objects.get(collection=demo["collection"], name="D9901")
+    assert sorted(files(client.get(path(demo, f"?docset={docset.pk}")))) == sorted(files(client.get(path(demo, "?docset=D9901"))))
+    # A docset the collection does not hold: 400, naming the parameter.
+    for unknown in ("D0000", "999999", str(Docset.objects.exclude(collection=demo["collection"]).values_list("pk", flat=True).first() or 999998)):
+        missing = client.get(path(demo, f"?docset={unknown}"))
+        assert missing.status_code == 400 and missing["Content-Type"] == "application/json", unknown
+        assert "docset" in missing.json()
 
 
 @pytest.mark.parametrize("accept", ["*/*", "application/zip"])

@@ -25,6 +25,7 @@ from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError, NotAllowed, StaleVersion
 from ..views.downloads import ducview_zip_response
+from .params import DOCSET_PARAMETER, docset_param
 from ..models import (PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation,
                       PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary, WeightConvention)
 from . import serializers as s
@@ -102,9 +103,9 @@ class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         serializer.save()
 
     @extend_schema(
-        parameters=[OpenApiParameter("docset", str, description="Only this docset (its name); 404 if the collection "
-                                                                "has none of that name.")],
-        responses={(200, "application/zip"): OpenApiTypes.BINARY, 403: s.RefusalSerializer, 404: s.RefusalSerializer},
+        parameters=[OpenApiParameter("docset", str, description=DOCSET_PARAMETER)],
+        responses={(200, "application/zip"): OpenApiTypes.BINARY, 400: s.RefusalSerializer, 403: s.RefusalSerializer,
+                   404: s.RefusalSerializer},
         description="The collection's DUCView files as a zip, as `export_ducview` writes them: allpyramids/*.pyr (each "
                     "pyramid) and allpans/*.pan (each peer annotation), which `import_ducview` and the import page read "
                     "back. For the collection's administrators, organizers and adjudicators.",
@@ -115,7 +116,8 @@ class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         collection = self.get_object()  # 404 unless visible
         if not access.can_read_collection(request.user, collection):
             _deny("The DUCView files are for the collection's administrators, organizers and adjudicators.")
-        return ducview_zip_response(collection, request.query_params.get("docset") or None)
+        docset = docset_param(collection, request.query_params.get("docset"))
+        return ducview_zip_response(collection, docset.name if docset else None)
 
 
 class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,

@@ -1,4 +1,4 @@
-"""Adjudication from the stored records (issue 8): two pyramids of the same models aligned.
+"""Adjudication from the stored records (issue 8): pyramids of the same models aligned (two, or more).
 
 Loads each pyramid's contributor spans in one query and maps them onto the words of its model
 summaries (models in the pyramid's order; texts that differ only in whitespace or separators align
@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from scoring.agreement_units import word_scus, words
 
-from .alignment import AlignedGroup, align
+from .alignment import AlignedGroup, GroupOfMany, align, align_many
 from .models import Pyramid, PyramidModel, Span
 
 
@@ -46,3 +46,8 @@ def scu_words(pyramids: list[Pyramid]) -> list[dict[int, set[tuple[int, int]]]]:
 def align_pyramids(a: Pyramid, b: Pyramid, min_share: float = 0.5) -> list[AlignedGroup]:
     words_a, words_b = scu_words([a, b])
     return align(words_a, words_b, min_share)
+
+
+def align_many_pyramids(pyramids: list[Pyramid], min_share: float = 0.5) -> list[GroupOfMany]:
+    """Two or more pyramids of the same models aligned at once (A, B, C, ... in this order)."""
+    return align_many(scu_words(pyramids), min_share)

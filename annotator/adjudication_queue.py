@@ -20,7 +20,7 @@ from itertools import combinations
 from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 
-from .models import Assignment, PeerAnnotation, Pyramid, PyramidMerge, PyramidModel
+from .models import Assignment, PeerAnnotation, Pyramid, PyramidMerge, PyramidMergeSource, PyramidModel
 
 NOT_STARTED, IN_PROGRESS, SUBMITTED = "not_started", "in_progress", "submitted"
 STATE_LABELS = {NOT_STARTED: "Not started", IN_PROGRESS: "In progress", SUBMITTED: "Submitted"}
@@ -83,6 +83,10 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
     by_id = {p.pk: p for p in rows}
     merges = [m for m in PyramidMerge.objects.filter(consensus_id__in=list(by_id)).values_list(
         "consensus_id", "source_a_id", "source_b_id")]
+    further = defaultdict(list)  # a consensus of more than two: its C, D, ...
+    for consensus_id, pyramid_id in PyramidMergeSource.objects.filter(merge__consensus_id__in=list(by_id)).order_by(
+            "side").values_list("merge__consensus_id", "pyramid_id"):
+        further[consensus_id].append(pyramid_id)
     models = defaultdict(list)
     for pyramid_id, author in PyramidModel.objects.filter(pyramid_id__in=list(by_id)).order_by(
             "pyramid_id", "position", "id").values_list("pyramid_id", "summary__author"):
@@ -104,17 +108,18 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
         return QueueItem(collection_id=docset.collection_id, collection=docset.collection.name, docset_id=docset.pk,
                          docset=docset.name, **kwargs)
 
-    def pair_of(a: Pyramid, b: Pyramid, **kwargs) -> QueueItem:
-        return base(a, kind=PAIR, what=f"{a.name} + {b.name}", a_id=a.pk, b_id=b.pk, annotators=[
-            builder(p) for p in (a, b)], **kwargs)
+    def merged(sources: list[Pyramid], **kwargs) -> QueueItem:
+        return base(sources[0], kind=PAIR, what=" + ".join(p.name for p in sources), a_id=sources[0].pk,
+                    b_id=sources[1].pk, annotators=[builder(p) for p in sources], **kwargs)
 
-    merged_pairs = set()
+    merged_pairs = set()  # a consensus of A, B and C settles each of their pairs
     for consensus_id, a_id, b_id in merges:
-        consensus, a, b = by_id[consensus_id], by_id.get(a_id), by_id.get(b_id)
-        if a is None or b is None:
+        consensus = by_id[consensus_id]
+        sources = [by_id.get(pk) for pk in (a_id, b_id, *further[consensus_id])]
+        if None in sources:
             continue
-        merged_pairs.add(frozenset((a_id, b_id)))
-        items.append(pair_of(a, b, state=consensus.status, consensus_id=consensus.pk, consensus_name=consensus.name))
+        merged_pairs.update(frozenset(pair) for pair in combinations([p.pk for p in sources], 2))
+        items.append(merged(sources, state=consensus.status, consensus_id=consensus.pk, consensus_name=consensus.name))
     ready = defaultdict(list)
     for p in rows:
         if not p.is_consensus and p.status == Pyramid.Status.SUBMITTED:
@@ -122,7 +127,7 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
     for candidates in ready.values():
         for a, b in combinations(candidates, 2):
             if frozenset((a.pk, b.pk)) not in merged_pairs:
-                items.append(pair_of(a, b, state=NOT_STARTED))
+                items.append(merged([a, b], state=NOT_STARTED))
 
     groups = defaultdict(list)
     consensus_of = {}
@@ -158,5 +163,13 @@ def counts(items: list[QueueItem]) -> dict[str, int]:
 
 def consensuses_of_pair(a: Pyramid, b: Pyramid) -> list[Pyramid]:
     """The consensus pyramids already made of this pair (in either order), oldest first."""
-    return list(Pyramid.objects.filter(merge__source_a__in=[a, b], merge__source_b__in=[a, b]).exclude(
-        merge__source_a=a, merge__source_b=a).exclude(merge__source_a=b, merge__source_b=b).order_by("pk"))
+    return consensuses_of([a, b])
+
+
+def consensuses_of(pyramids: list[Pyramid]) -> list[Pyramid]:
+    """The consensus pyramids already made of exactly these pyramids (in any order), oldest first."""
+    wanted = {p.pk for p in pyramids}
+    candidates = PyramidMerge.objects.filter(source_a__in=wanted, source_b__in=wanted).select_related(
+        "consensus").prefetch_related("further_sources").order_by("consensus_id")
+    return [m.consensus for m in candidates
+            if {m.source_a_id, m.source_b_id, *(f.pyramid_id for f in m.further_sources.all())} == wanted]

@@ -45,20 +45,62 @@ def overlap(x: set, y: set) -> float:
     return len(x & y) / min(len(x), len(y)) if x and y else 0.0
 
 
-def align(a: Mapping[Hashable, set[Word]], b: Mapping[Hashable, set[Word]], min_share: float = 0.5) -> list[AlignedGroup]:
-    """The groups of aligned SCUs (see the module's description), largest shared text first."""
-    by_word: dict[Word, list] = {}
-    for scu, words in b.items():
-        for word in words:
-            by_word.setdefault(word, []).append(scu)
-    links: dict[tuple[str, Hashable], set[tuple[str, Hashable]]] = {("a", s): set() for s in a}
-    links.update({("b", s): set() for s in b})
-    for scu, words in a.items():
-        candidates = {other for word in words for other in by_word.get(word, [])}
-        for other in candidates:
-            if overlap(words, b[other]) >= min_share:
-                links[("a", scu)].add(("b", other))
-                links[("b", other)].add(("a", scu))
+SIDES = "abcdefgh"  # the pyramids of an alignment are named A, B, C, ... (at most eight)
+PARTIAL = "in some pyramids only"
+
+
+def only_in(side: int) -> str:
+    """The kind of a group found in one pyramid only: "only in A", "only in B", ..."""
+    return f"only in {SIDES[side].upper()}"
+
+
+@dataclass
+class GroupOfMany:
+    """A group of aligned SCUs of several pyramids."""
+    kind: str
+    sides: list[list[Hashable]]  # each pyramid's SCUs in the group
+    differing: list[set[Word]]  # each pyramid's words in the group that not every pyramid has there
+    shared_words: set[Word] = field(default_factory=set)  # words every pyramid has in the group
+
+    @property
+    def identical(self) -> bool:
+        return self.kind == ONE_TO_ONE and not any(self.differing)
+
+
+def _kind(sizes: list[int]) -> str:
+    present = [n for n in sizes if n]
+    if len(present) == 1:
+        return only_in(next(i for i, n in enumerate(sizes) if n))
+    if len(present) < len(sizes):
+        return PARTIAL
+    if all(n == 1 for n in sizes):
+        return ONE_TO_ONE
+    return SPLIT if sum(n > 1 for n in sizes) == 1 else TANGLE
+
+
+def align_many(pyramids: list[Mapping[Hashable, set[Word]]], min_share: float = 0.5) -> list[GroupOfMany]:
+    """The groups of aligned SCUs of two or more pyramids (see the module's description: SCUs of
+    different pyramids are linked as two are), largest shared text first.
+
+    Kinds: one-to-one (one SCU in every pyramid), split/merged (several SCUs in one pyramid, one in
+    each other), many-to-many, "in some pyramids only" (one SCU in some, none in the others), and
+    "only in X" (found by one annotator only)."""
+    if len(pyramids) > len(SIDES):
+        raise ValueError(f"at most {len(SIDES)} pyramids are aligned at once")
+    by_word: dict[Word, list[tuple[int, Hashable]]] = {}
+    for side, scus in enumerate(pyramids):
+        for scu, words in scus.items():
+            for word in words:
+                by_word.setdefault(word, []).append((side, scu))
+    links: dict[tuple[int, Hashable], set[tuple[int, Hashable]]] = {
+        (side, scu): set() for side, scus in enumerate(pyramids) for scu in scus}
+    for node in links:
+        side, scu = node
+        words = pyramids[side][scu]
+        for other in {o for word in words for o in by_word.get(word, []) if o[0] > side}:
+            if overlap(words, pyramids[other[0]][other[1]]) >= min_share:
+                links[node].add(other)
+                links[other].add(node)
     groups, seen = [], set()
     for node in links:  # connected components, in the pyramids' order
         if node in seen:
@@ -71,15 +113,20 @@ def align(a: Mapping[Hashable, set[Word]], b: Mapping[Hashable, set[Word]], min_
             for neighbour in links[current] - seen:
                 seen.add(neighbour)
                 stack.append(neighbour)
-        side_a = [scu for side, scu in component if side == "a"]
-        side_b = [scu for side, scu in component if side == "b"]
-        words_a = set().union(*(a[s] for s in side_a)) if side_a else set()
-        words_b = set().union(*(b[s] for s in side_b)) if side_b else set()
-        kind = (ONLY_A if not side_b else ONLY_B if not side_a else ONE_TO_ONE if len(side_a) == len(side_b) == 1
-                else SPLIT if min(len(side_a), len(side_b)) == 1 else TANGLE)
-        groups.append(AlignedGroup(kind, sorted(side_a, key=str), sorted(side_b, key=str),
-                                   words_a - words_b, words_b - words_a, words_a & words_b))
-    return sorted(groups, key=lambda g: (-len(g.shared_words), -(len(g.only_a_words) + len(g.only_b_words))))
+        sides = [sorted((scu for s, scu in component if s == side), key=str) for side in range(len(pyramids))]
+        covered = [set().union(*(pyramids[side][scu] for scu in scus)) if scus else set()
+                   for side, scus in enumerate(sides)]
+        shared = set.intersection(*covered)
+        groups.append(GroupOfMany(_kind([len(scus) for scus in sides]), sides,
+                                  [words - shared for words in covered], shared))
+    return sorted(groups, key=lambda g: (-len(g.shared_words), -sum(len(words) for words in g.differing)))
+
+
+def align(a: Mapping[Hashable, set[Word]], b: Mapping[Hashable, set[Word]], min_share: float = 0.5) -> list[AlignedGroup]:
+    """The groups of aligned SCUs of two pyramids (see the module's description), largest shared
+    text first."""
+    return [AlignedGroup(g.kind, g.sides[0], g.sides[1], g.differing[0], g.differing[1], g.shared_words)
+            for g in align_many([a, b], min_share)]
 
 
 def summary(groups: list[AlignedGroup]) -> dict[str, int]:

@@ -13,7 +13,9 @@ Format, version 1: a zip holding
 Why a zip of JSON lines rather than one JSON document: both sides go a record at a time (a large
 collection is never held whole in memory), a problem is named by file, line and field, zip makes
 the repeated field names cheap, and each table reads on its own (`unzip -p a.zip scus.jsonl | jq`).
-A new table or a changed meaning raises FORMAT_VERSION; other versions are refused.
+A new table or a changed meaning raises FORMAT_VERSION; older versions are read where the change
+allows it (version 1 had no pyramid_merge_sources: no consensus merged more than two pyramids),
+newer ones are refused.
 
 Not archived: import and archive jobs (uploads, emptied once stored) and scoring reports, which
 are caches of what the records give (recomputed when asked for; their parameters hold ids of
@@ -44,10 +46,11 @@ from django.db import DataError, IntegrityError, InternalError, connection, mode
 from django.utils import timezone
 
 from .models import (PSE, SCU, AnnotationMerge, Assignment, Collection, Contributor, Docset, HumanJudgment, Membership,
-                     PeerAnnotation, PeerAnnotationChange, PeerSCUComment, PSESpan, Pyramid, PyramidChange, PyramidMerge,
+                     PeerAnnotation, PeerAnnotationChange, PeerSCUComment, PSESpan, Pyramid, PyramidChange, PyramidMerge, PyramidMergeSource,
                      PyramidModel, Span, Summary)
 
-FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 1, "archive.json"
+FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 2, "archive.json"
+ADDED_IN = {"pyramid_merge_sources": 2}  # tables an archive of an earlier version does not hold
 BATCH = 1000
 USER = "user"  # a reference to a user, written as the username
 Progress = Callable[[int, int], None]  # (records done, records in all)
@@ -107,6 +110,8 @@ TABLES = [  # in the order they are restored: a table's references point into th
     Table("judgments", HumanJudgment, f"summary__{_C}", {"summary": "summaries"}),
     Table("pyramid_merges", PyramidMerge, f"consensus__{_C}",
           {"consensus": "pyramids", "source_a": "pyramids", "source_b": "pyramids", "created_by": USER}),
+    Table("pyramid_merge_sources", PyramidMergeSource, f"merge__consensus__{_C}",
+          {"merge": "pyramid_merges", "pyramid": "pyramids"}),
     Table("annotation_merges", AnnotationMerge, f"consensus__pyramid__{_C}", {"consensus": "peer_annotations", "created_by": USER}),
     Table("annotation_merge_sources", AnnotationMerge.sources.through, f"annotationmerge__consensus__pyramid__{_C}",
           {"annotationmerge": "annotation_merges", "peerannotation": "peer_annotations"}),
@@ -273,9 +278,9 @@ class _Restore:
             raise ArchiveError(f"{HEADER}: not readable JSON ({problem}).") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise ArchiveError(f"{HEADER}: not a collection archive (its format should be {FORMAT!r}).")
-        if header.get("version") != FORMAT_VERSION:
+        if header.get("version") not in range(1, FORMAT_VERSION + 1) or isinstance(header.get("version"), bool):
             raise ArchiveError(f"{HEADER}: unknown format version {header.get('version')!r}; this instance reads "
-                               f"version {FORMAT_VERSION}.")
+                               f"versions 1 to {FORMAT_VERSION}.")
         counts, users = header.get("counts"), header.get("users")
         known = {t.name for t in TABLES}
         if not isinstance(header.get("collection"), dict):
@@ -301,6 +306,8 @@ class _Restore:
                       "peer_annotation_changes": self._peer_change}
         for table in TABLES:
             self.at = table.file
+            if self.header["version"] < ADDED_IN.get(table.name, 1):
+                continue
             if table.name == "peer_annotation_changes":
                 self._reserve_gone_pses()
             self._table(table, collection)

@@ -54,14 +54,15 @@ def overlaps(spans: list[tuple[int, int, int]]) -> dict[tuple[int, int], tuple[i
 
 
 def counted_twice(consensus) -> list[CountedTwice]:
-    """The words of the consensus's model summaries in two of its SCUs, in three queries."""
-    merge = PyramidMerge.objects.filter(consensus=consensus).values("source_a_id", "source_b_id", "groups").first()
+    """The words of the consensus's model summaries in two of its SCUs, in four queries."""
+    merge = PyramidMerge.objects.filter(consensus=consensus).first()
     if merge is None:
         return []
     group_of = {}
-    for group in merge["groups"]:
-        group_of.update({(merge["source_a_id"], uid): group["key"] for uid in group["a"]})
-        group_of.update({(merge["source_b_id"], uid): group["key"] for uid in group["b"]})
+    sides = merge.side_ids()
+    for group in merge.groups:
+        for side, source in sides:
+            group_of.update({(source, uid): group["key"] for uid in group[side]})
     rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
         "summary_id", "summary__author", "start", "end", "contributor__scu__uid",
         "contributor__scu__source__pyramid_id", "contributor__scu__source__uid",

@@ -1,6 +1,6 @@
-"""The words one annotator put in a group's SCUs and the other did not, in the model texts of a
-consensus being merged (issue 15): marked as the comparison page marks them, each stretch tied
-to the group it belongs to, so that the merge page can open the group from the text.
+"""The words some annotators put in a group's SCUs and others did not, in the model texts of the
+pyramids compared or merged (issue 15): each stretch marked with the pyramids that have it and
+tied to its group, so that the pages can open the group from the text.
 
 The groups are those frozen when the merge began; the words are the sources' as they are now (a
 source edited since shows its current words, as taking its version would copy them).
@@ -8,25 +8,48 @@ source edited since shows its current words, as taking its version would copy th
 
 from __future__ import annotations
 
+from scoring.agreement_units import words
+
 from .adjudication import scu_words
-from .models import PyramidMerge
+from .alignment import SIDES
+from .models import Pyramid, PyramidMerge
 from .textmarks import word_pieces
 
-ONLY_A, ONLY_B = "only-a", "only-b"
+
+def model_words(pyramid: Pyramid) -> dict[tuple[int, int], str]:
+    """Each word of the pyramid's models by (model position, word index)."""
+    found = {}
+    for position, link in enumerate(pyramid.model_links.select_related("summary").order_by("position")):
+        text = link.summary.text
+        for index, (start, end) in enumerate(words(text)):
+            found[(position, index)] = text[start:end]
+    return found
 
 
-def word_owners(merge: PyramidMerge) -> dict[tuple[int, int], tuple[str, str]]:
-    """{(model position, word index): (its marks, the key of the first group it differs in)}."""
-    words_a, words_b = scu_words([merge.source_a, merge.source_b])
-    marks, first_group = {}, {}
-    for group in merge.groups:
-        a = set().union(*(words_a.get(uid, set()) for uid in group["a"]))
-        b = set().union(*(words_b.get(uid, set()) for uid in group["b"]))
-        for mark, only in ((ONLY_A, a - b), (ONLY_B, b - a)):
-            for word in only:
-                marks.setdefault(word, set()).add(mark)
-                first_group.setdefault(word, group["key"])
-    return {word: (" ".join(sorted(marks[word])), first_group[word]) for word in marks}
+def _names(letters) -> str:
+    names = [f"{letter.upper()}" for letter in letters]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def word_marks(pyramids: list[Pyramid], groups: list[tuple[str, list]]) -> dict[tuple[int, int], tuple[str, str, str]]:
+    """{(model position, word index): (its marks, the key of the first group it differs in, what the
+    mark means)} for the words some pyramids put in a group's SCUs and others did not. `groups`:
+    (key, [each pyramid's SCU uids in the group]). A word is marked "only-a" where A has it (and
+    "only-b" where B has it, ...)."""
+    covered = scu_words(pyramids)
+    letters = SIDES[:len(pyramids)]
+    found = {}
+    for key, sides in groups:
+        by_side = [set().union(*(covered[i].get(uid, set()) for uid in uids)) for i, uids in enumerate(sides)]
+        for word in set().union(*by_side) - set.intersection(*by_side):
+            if word in found:
+                continue
+            have = [letter for letter, side in zip(letters, by_side) if word in side]
+            lack = [letter for letter, side in zip(letters, by_side) if word not in side]
+            meaning = (f"only {_names(have)} {'has' if len(have) == 1 else 'have'} these words" if len(pyramids) == 2
+                       else f"{_names(have)} put these words in the group's SCUs, {_names(lack)} did not")
+            found[word] = (" ".join(f"only-{letter}" for letter in have), key, meaning)
+    return found
 
 
 def stretches(pieces: list[dict]) -> list[dict]:
@@ -35,7 +58,7 @@ def stretches(pieces: list[dict]) -> list[dict]:
     stretches is joined into plain {"text"} pieces."""
     out: list[dict] = []
     for piece in pieces:
-        marked = {"marks": piece["marks"], "group": piece["group"]} if piece.get("group") else {}
+        marked = {k: piece[k] for k in ("marks", "group", "title")} if piece.get("group") else {}
         last = out[-1] if out else None
         if not piece.get("word") or not marked:
             if last is not None and "group" not in last:
@@ -45,23 +68,30 @@ def stretches(pieces: list[dict]) -> list[dict]:
             continue
         # A marked word continues the stretch before it over spaces and punctuation, not a line break.
         if len(out) >= 2 and "group" not in last and "\n" not in last["text"] and \
-                {k: out[-2].get(k) for k in ("marks", "group")} == marked and not any(ch.isalnum() for ch in last["text"]):
+                {k: out[-2].get(k) for k in marked} == marked and not any(ch.isalnum() for ch in last["text"]):
             gap = out.pop()
             out[-1]["text"] += gap["text"] + piece["text"]
-        elif last is not None and {k: last.get(k) for k in ("marks", "group")} == marked:
+        elif last is not None and {k: last.get(k) for k in marked} == marked:
             last["text"] += piece["text"]
         else:
             out.append({"text": piece["text"], **marked})
     return out
 
 
-def marked_models(merge: PyramidMerge) -> list[dict]:
-    """The model texts, in the consensus's order, as [{"author", "stretches"}]."""
-    owners = word_owners(merge)
+def marked_models(pyramids: list[Pyramid], groups: list[tuple[str, list]]) -> list[dict]:
+    """The model texts (in the first pyramid's order) as [{"author", "stretches"}], the words the
+    pyramids disagree on marked and tied to their group (see word_marks)."""
+    marks = word_marks(pyramids, groups)
     models = []
-    for position, link in enumerate(merge.consensus.model_links.select_related("summary").order_by("position")):
+    for position, link in enumerate(pyramids[0].model_links.select_related("summary").order_by("position")):
         def mark(index, position=position):
-            found = owners.get((position, index))
-            return {"marks": found[0], "group": found[1]} if found else {}
+            found = marks.get((position, index))
+            return {"marks": found[0], "group": found[1], "title": found[2]} if found else {}
         models.append({"author": link.summary.author, "stretches": stretches(word_pieces(link.summary.text, mark))})
     return models
+
+
+def merge_models(merge: PyramidMerge) -> list[dict]:
+    """The model texts of a merge's sources, marked by the groups frozen when the merge began."""
+    sides = merge.sides()
+    return marked_models([p for _, p in sides], [(g["key"], [g[letter] for letter, _ in sides]) for g in merge.groups])

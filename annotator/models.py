@@ -506,7 +506,34 @@ class PyramidMerge(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):
-        return f"{self.consensus} (consensus of {self.source_a} and {self.source_b})"
+        return f"{self.consensus} (consensus of {', '.join(p.name for _, p in self.sides())})"
+
+    def sides(self) -> list[tuple[str, Pyramid]]:
+        """The source pyramids by their side's letter: A and B, then C, D, ... where more than two
+        were merged at once (PyramidMergeSource)."""
+        return [("a", self.source_a), ("b", self.source_b)] + [
+            (further.side, further.pyramid) for further in self.further_sources.select_related("pyramid", "pyramid__created_by")]
+
+    def side_ids(self) -> list[tuple[str, int]]:
+        """[(side letter, source pyramid id)], without loading the pyramids."""
+        return [("a", self.source_a_id), ("b", self.source_b_id)] + list(
+            self.further_sources.values_list("side", "pyramid_id"))
+
+
+class PyramidMergeSource(models.Model):
+    """The third (fourth, ...) pyramid of a consensus merged from more than two at once (issue 15):
+    A and B are the merge's source_a and source_b, C, D, ... these."""
+
+    merge = models.ForeignKey(PyramidMerge, on_delete=models.CASCADE, related_name="further_sources")
+    side = models.CharField(max_length=1)
+    pyramid = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["side"]
+        constraints = [models.UniqueConstraint(fields=["merge", "side"], name="one_pyramid_per_merge_side")]
+
+    def __str__(self):
+        return f"{self.merge}: {self.side.upper()} = {self.pyramid}"
 
 
 class AnnotationMerge(models.Model):

@@ -1,11 +1,11 @@
-"""Merging two annotators' pyramids into a consensus pyramid (issue 8).
+"""Merging annotators' pyramids into a consensus pyramid (issue 8; more than two at once, issue 15).
 
 The papers' procedure: annotators "created first pass pyramid annotations working independently,
-then merged their results" (Passonneau 2009 §3). An adjudicator starts a consensus from a pair of
-pyramids built from the same model summaries; its SCUs are aligned by their words
-(annotator.alignment) and frozen into groups. For each group the adjudicator takes A's version or
-B's version (copies of those SCUs, with their contributors), or edits the consensus with the
-builder's operations and keeps the group as edited. Groups identical in both are taken at the start.
+then merged their results" (Passonneau 2009 §3). An adjudicator starts a consensus from two or more
+pyramids built from the same model summaries (A, B, C, ...); their SCUs are aligned by their words
+(annotator.alignment) and frozen into groups. For each group the adjudicator takes one pyramid's
+version (copies of its SCUs there, with their contributors), or edits the consensus with the
+builder's operations and keeps the group as edited. Groups identical in all are taken at the start.
 
 Every choice is an ordinary edit of the consensus (annotator.editing): versioned, undoable, in the
 history with who and when, and with a `decision` naming the group and the choice. A group is
@@ -25,20 +25,29 @@ from django.db.models import Q
 
 from . import editing, history
 from .access import can_adjudicate
-from .adjudication import NotComparable, align_pyramids
-from .alignment import ONLY_A, ONLY_B
+from .adjudication import NotComparable, align_many_pyramids
+from .alignment import SIDES
 from .editing import NotAllowed, RuleBroken
 from scoring.agreement_units import words
 
-from .models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, PyramidModel, Span
+from .models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, PyramidMergeSource, PyramidModel, Span
 
 A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"
-CHOICE_NAMES = {A: "A's version", B: "B's version", EDITED: "kept as edited", IDENTICAL: "identical in A and B"}
 
 
-def group_key(a_uids, b_uids) -> str:
-    """A group's name, stable for the merge: its SCUs' uids on each side, e.g. "a3.5-b7"."""
-    return "a" + ".".join(map(str, sorted(a_uids))) + "-b" + ".".join(map(str, sorted(b_uids)))
+def choice_name(choice: str) -> str:
+    """How a decision reads on the pages: "B's version", "kept as edited", ..."""
+    if choice == EDITED:
+        return "kept as edited"
+    if choice == IDENTICAL:
+        return "identical in every pyramid"
+    return f"{choice.upper()}'s version"
+
+
+def group_key(*sides) -> str:
+    """A group's name, stable for the merge: its SCUs' uids on each side, e.g. "a3.5-b7" (and
+    "-c2" where a third pyramid is merged)."""
+    return "-".join(letter + ".".join(map(str, sorted(uids))) for letter, uids in zip(SIDES, sides))
 
 
 def _consensus_name(a: Pyramid) -> str:
@@ -46,34 +55,49 @@ def _consensus_name(a: Pyramid) -> str:
 
 
 def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
-    """A new consensus pyramid of A and B (same docset, same model summaries), with the groups that
-    are identical in both (the same words, under the same label) already taken from A (one change
-    in the history). Groups of the same words under different labels wait for the adjudicator."""
+    """A new consensus pyramid of A and B (see start_many)."""
+    return start_many([a, b], user)
+
+
+def start_many(pyramids: list[Pyramid], user) -> Pyramid:
+    """A new consensus pyramid of two or more pyramids A, B, C, ... (same docset, same model
+    summaries), with the groups that are identical in all (the same words, under the same label)
+    already taken from A (one change in the history). Groups of the same words under different
+    labels wait for the adjudicator."""
+    a = pyramids[0]
     if not can_adjudicate(user, a.docset.collection_id):
         raise NotAllowed("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
-    if a.pk == b.pk or a.docset_id != b.docset_id:
-        raise NotComparable("choose two different pyramids of the same docset")
-    groups = [{"key": group_key(g.a, g.b), "kind": g.kind, "a": list(g.a), "b": list(g.b), "identical": g.identical}
-              for g in align_pyramids(a, b)]
-    # Identical words under different labels: the adjudicator picks the label (A's or B's version).
+    if len(pyramids) < 2 or len({p.pk for p in pyramids}) != len(pyramids) or any(
+            p.docset_id != a.docset_id for p in pyramids):
+        raise NotComparable("choose two or more different pyramids of the same docset")
+    if len(pyramids) > len(SIDES):
+        raise NotComparable(f"choose at most {len(SIDES)} pyramids to merge at once")
+    letters = SIDES[:len(pyramids)]
+    groups = [{"key": group_key(*g.sides), "kind": g.kind, **{letter: list(side) for letter, side in zip(letters, g.sides)},
+               "identical": g.identical} for g in align_many_pyramids(pyramids)]
+    # Identical words under different labels: the adjudicator picks the label (one pyramid's version).
     labels = {(pyramid_id, uid): label for pyramid_id, uid, label in SCU.objects.filter(
-        pyramid__in=[a, b], uid__in={uid for g in groups if g["identical"] for uid in g["a"] + g["b"]}
+        pyramid__in=pyramids, uid__in={uid for g in groups if g["identical"] for letter in letters for uid in g[letter]}
     ).values_list("pyramid_id", "uid", "label")}
     for g in groups:
         if g["identical"]:
-            g["labels_differ"] = ({labels.get((a.pk, uid)) for uid in g["a"]} != {labels.get((b.pk, uid)) for uid in g["b"]})
+            g["labels_differ"] = len({frozenset(labels.get((p.pk, uid)) for uid in g[letter])
+                                      for letter, p in zip(letters, pyramids)}) > 1
     # What each source SCU was when the merge began, to tell later which groups a source's edits touched.
-    prints = scu_prints([a.pk, b.pk])
+    prints = scu_prints([p.pk for p in pyramids])
     for g in groups:
-        g["prints"] = {side: {str(uid): prints.get((source.pk, uid)) for uid in g[side]}
-                       for side, source in ((A, a), (B, b))}
+        g["prints"] = {letter: {str(uid): prints.get((source.pk, uid)) for uid in g[letter]}
+                       for letter, source in zip(letters, pyramids)}
     with transaction.atomic():
         consensus = Pyramid.objects.create(docset=a.docset, name=_consensus_name(a), created_by=user,
                                            creator_code="consensus")
         PyramidModel.objects.bulk_create(
             PyramidModel(pyramid=consensus, summary_id=link.summary_id, position=link.position, header=link.header)
             for link in a.model_links.order_by("position"))
-        PyramidMerge.objects.create(consensus=consensus, source_a=a, source_b=b, groups=groups, created_by=user)
+        merge = PyramidMerge.objects.create(consensus=consensus, source_a=a, source_b=pyramids[1], groups=groups,
+                                            created_by=user)
+        PyramidMergeSource.objects.bulk_create(PyramidMergeSource(merge=merge, side=letter, pyramid=p)
+                                               for letter, p in zip(letters[2:], pyramids[2:]))
         identical = [g for g in groups if g["identical"] and not g["labels_differ"]]
         if identical:
             uids = [uid for g in identical for uid in g["a"]]
@@ -82,8 +106,9 @@ def start(a: Pyramid, b: Pyramid, user) -> Pyramid:
             def plan(pyramid):
                 def apply():
                     _copy(pyramid, a, uids, first_uid=1)
-                    return (f"Started the consensus of {a.name} and {b.name}: took the {len(identical)} "
-                            "group(s) identical in both")
+                    names = ", ".join(p.name for p in pyramids[:-1]) + f" and {pyramids[-1].name}"
+                    return (f"Started the consensus of {names}: took the {len(identical)} "
+                            f"group(s) identical in {'both' if len(pyramids) == 2 else 'all'}")
                 return new_uids, apply
 
             editing.run_edit(consensus.pk, user, None, "start_consensus", plan,
@@ -111,12 +136,13 @@ def changed_groups(merge: PyramidMerge) -> list[tuple[str, str]] | None:
     comparing content (an edit undone is no change); None for a merge begun without the prints."""
     if not merge.groups or "prints" not in merge.groups[0]:
         return None
-    now = scu_prints([merge.source_a_id, merge.source_b_id])
+    sides = merge.side_ids()
+    now = scu_prints([source for _, source in sides])
     changed = []
     for group in merge.groups:
-        for side, name, source in ((A, "A", merge.source_a_id), (B, "B", merge.source_b_id)):
+        for side, source in sides:
             if any(now.get((source, int(uid))) != was for uid, was in group["prints"][side].items()):
-                changed.append((name, group["key"]))
+                changed.append((side.upper(), group["key"]))
     return changed
 
 
@@ -189,23 +215,25 @@ def _group(merge: PyramidMerge, key: str) -> dict:
 
 
 def _from_group(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[SCU]:
-    """The consensus's SCUs taken from the group's SCUs (on either side)."""
-    return list(SCU.objects.filter(pyramid=consensus).filter(
-        Q(source__pyramid_id=merge.source_a_id, source__uid__in=group["a"])
-        | Q(source__pyramid_id=merge.source_b_id, source__uid__in=group["b"])))
+    """The consensus's SCUs taken from the group's SCUs (on any side)."""
+    taken = Q(pk__in=[])
+    for side, source in merge.side_ids():
+        taken |= Q(source__pyramid_id=source, source__uid__in=group[side])
+    return list(SCU.objects.filter(pyramid=consensus).filter(taken))
 
 
 def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> editing.EditResult:
-    """The group's SCUs in the consensus become copies of side A's (or B's) SCUs of the group:
-    what the consensus took from the group before goes. Choosing the empty side of a group found
-    by one annotator only leaves the content out."""
-    if side not in (A, B):
-        raise RuleBroken("Choose A's version or B's version.")
+    """The group's SCUs in the consensus become copies of side A's (or B's, C's, ...) SCUs of the
+    group: what the consensus took from the group before goes. Choosing an empty side of a group
+    (a pyramid that has nothing there) leaves the content out."""
 
     def plan(pyramid):
         merge = merge_of(pyramid)
+        sources = dict(merge.sides())
+        if side not in sources:
+            raise RuleBroken(f"Choose the version of one of the pyramids merged ({', '.join(s.upper() for s in sources)}).")
         group = _group(merge, key)
-        source = merge.source_a if side == A else merge.source_b
+        source = sources[side]
         uids = group[side]
         replaced = _from_group(pyramid, merge, group)
         first = editing.next_uid(pyramid)
@@ -215,7 +243,7 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
             for scu in replaced:
                 editing.delete_scu(scu)
             _copy(pyramid, source, uids, first)
-            name = "A" if side == A else "B"
+            name = side.upper()
             what = (f"{len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name}" if uids else "nothing")
             return f"Group {key} ({group['kind']}): chose {name}'s version ({what})"
 
@@ -242,7 +270,7 @@ def _made_for(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[int]
     """The uids of the consensus's SCUs of no source (made by the adjudicator) whose words overlap
     those of the group's SCUs on either side."""
     group_spans = defaultdict(list)  # consensus summary -> ranges of the group's words
-    for side, source in ((A, merge.source_a), (B, merge.source_b)):
+    for side, source in merge.sides():
         mapped = _span_mapper(consensus, source)
         for summary_id, start, end in Span.objects.filter(
                 contributor__scu__pyramid=source, contributor__scu__uid__in=group[side]).values_list(
@@ -262,7 +290,3 @@ def _made_for(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[int]
 def decisions(pyramid: Pyramid) -> dict[str, PyramidChange]:
     """{group key: the applied change that decided it} (the latest, where decided more than once)."""
     return history.decisions(pyramid.changes.all())
-
-
-def sides_present(group: dict) -> dict[str, bool]:
-    return {A: group["kind"] != ONLY_B, B: group["kind"] != ONLY_A}

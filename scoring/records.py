@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from django.db.models import Count, Q
 
 from annotator.models import (PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidMerge,
-                              PyramidModel, WeightConvention)
+                              PyramidMergeSource, PyramidModel, WeightConvention)
 
 from .pyramid import PeerScores, score_peer
 
@@ -153,20 +153,26 @@ def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool 
     annotated_merges = PyramidMerge.objects.filter(consensus__status=submitted, consensus__peer_annotations__isnull=False)
     return (annotations.exclude(in_progress)
             .exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
-            .exclude(pyramid_id__in=annotated_merges.values("source_a_id"))
-            .exclude(pyramid_id__in=annotated_merges.values("source_b_id"))
+            .exclude(pyramid_id__in=merged_pyramids(annotated_merges))
             .exclude(pk__in=merged))
 
 
 def counted_pyramids(pyramids, adjudicated: bool = False):
     """The same rule for statistics of pyramids (agreement): without `adjudicated`, consensus
-    pyramids are left out; with it, a submitted consensus pyramid replaces its two sources and
+    pyramids are left out; with it, a submitted consensus pyramid replaces its sources and
     one in progress is left out."""
     if not adjudicated:
         return pyramids.filter(merge__isnull=True)
     submitted = PyramidMerge.objects.filter(consensus__status=Pyramid.Status.SUBMITTED)
     return (pyramids.exclude(merge__isnull=False, status=Pyramid.Status.IN_PROGRESS)
-            .exclude(pk__in=submitted.values("source_a_id")).exclude(pk__in=submitted.values("source_b_id")))
+            .exclude(pk__in=merged_pyramids(submitted)))
+
+
+def merged_pyramids(merges):
+    """The ids of the pyramids these merges merged (A, B, and any more), as one subquery."""
+    return (Pyramid.objects.filter(Q(pk__in=merges.values("source_a_id")) | Q(pk__in=merges.values("source_b_id"))
+                                   | Q(pk__in=PyramidMergeSource.objects.filter(merge__in=merges).values("pyramid_id")))
+            .values("pk"))
 
 
 def consensus_work_left_out(annotations, adjudicated: bool = False) -> int:

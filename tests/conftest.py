@@ -136,3 +136,24 @@ def pair(demo, django_user_model):
     adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
     Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR)
     return {"a": a.pyramid, "b": b.pyramid, "adjudicator": adjudicator, "demo": demo}
+
+
+@pytest.fixture
+def trio(pair):
+    """`pair` and a third pyramid of the demo models, C (built by "outsider"), for merging more
+    than two at once:
+    - identical in all three: "Apollo 11 landed on the Moon" (A) with the D contributor;
+    - as A: "Neil Armstrong and Buzz Aldrin walked on the surface" (A, D), which B split;
+    - as A, not B: "Michael Collins orbited above in the command module" (A): in some pyramids only;
+    - only C: "The mission fulfilled President Kennedy's goal" (C); only B: the rock samples.
+    """
+    from .helpers import Builder
+
+    c = Builder(pair["demo"], name="by-third", user="outsider")
+    c.new_scu("A", "Apollo 11 landed on the Moon", label="Apollo 11 landed on the Moon")
+    c.add(1, "D", "Apollo 11 achieved the first Moon landing")
+    c.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="Armstrong and Aldrin on the Moon")
+    c.add(2, "D", "Neil Armstrong and Buzz Aldrin walked on the Moon")
+    c.new_scu("A", "Michael Collins orbited above in the command module", label="Collins in orbit")
+    c.new_scu("C", "The mission fulfilled President Kennedy's goal", label="Kennedy's goal fulfilled")
+    return {**pair, "c": c.pyramid}

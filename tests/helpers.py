@@ -112,6 +112,13 @@ def complete_consensus_of_peer_1(demo):
     return consensus
 
 
+def decisions_stored(consensus) -> dict:
+    """{group key: choice} of a consensus pyramid's decisions, as the database holds them."""
+    from annotator import pyramid_consensus
+
+    return {key: change.decision["choice"] for key, change in pyramid_consensus.decisions(consensus).items()}
+
+
 def submitted_consensus(pair, side: str = "a"):
     """The consensus of the `pair` fixture's pyramids, every group decided as `side`'s version, submitted."""
     from annotator import editing, pyramid_consensus

@@ -86,13 +86,13 @@ def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()
     locator = page.locator(target) if isinstance(target, str) else target
     locator.scroll_into_view_if_needed()
     settle(page)
-    box = locator.bounding_box()
+    box = locator.evaluate(FIRST_LINE)
     assert box is not None, f"{target} is not on the page"
     x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     if not locator.evaluate(UNCOVERED, [x, y]):  # under a sticky header, say: a person scrolls on
         locator.evaluate("(element) => element.scrollIntoView({ block: 'center', inline: 'nearest' })")
         settle(page)
-        box = locator.bounding_box()
+        box = locator.evaluate(FIRST_LINE)
         x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     page.mouse.move(x, y, steps=5)
     for key in modifiers:
@@ -104,6 +104,13 @@ def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()
         page.keyboard.up(key)
 
 
+# Where a person aims: the element's box, or for words that wrap over lines (a link in a text) the
+# first line's words: the box around both lines holds other words.
+FIRST_LINE = """(element) => {
+  const lines = Array.from(element.getClientRects()).filter((r) => r.width > 0);
+  const r = lines.length > 1 ? lines[0] : element.getBoundingClientRect();
+  return r.width || r.height ? { x: r.left, y: r.top, width: r.width, height: r.height } : null;
+}"""
 UNCOVERED = "(element, [x, y]) => { const top = document.elementFromPoint(x, y); return !!top && element.contains(top); }"
 
 

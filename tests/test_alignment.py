@@ -1,6 +1,8 @@
 """annotator.alignment: two pyramids' SCUs aligned by the words their contributors cover."""
 
-from annotator.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, align, overlap, summary
+from annotator.alignment import (
+    ONE_TO_ONE, ONLY_A, ONLY_B, PARTIAL, SPLIT, TANGLE, align, align_many, only_in, overlap, summary,
+)
 
 
 def words(model, *indices):
@@ -42,3 +44,28 @@ def test_identical_pyramids_align_one_to_one():
     a = {1: words(0, 1, 2), 2: words(1, 3)}
     assert all(g.identical for g in align(a, dict(a)))
     assert overlap(words(0, 1), set()) == 0.0
+
+
+def test_three_pyramids_aligned_at_once():
+    a = {"landing": words(0, 1, 2, 3), "crew": words(0, 7, 8, 9, 10), "rocks": words(2, 4, 5)}
+    b = {"landed": words(0, 1, 2, 3), "armstrong": words(0, 7, 8), "aldrin": words(0, 9, 10)}
+    c = {"moon": words(0, 1, 2), "crew": words(0, 7, 8, 9, 10), "rocks": words(2, 4, 5), "tv": words(4, 1)}
+    groups = {tuple(tuple(side) for side in g.sides): g for g in align_many([a, b, c])}
+    landing = groups[(("landing",), ("landed",), ("moon",))]
+    # One SCU in each; C's lacks a word A and B have: those words differ, for A and B.
+    assert landing.kind == ONE_TO_ONE and not landing.identical
+    assert landing.differing == [words(0, 3), words(0, 3), set()] and landing.shared_words == words(0, 1, 2)
+    assert groups[(("crew",), ("aldrin", "armstrong"), ("crew",))].kind == SPLIT
+    # Found by A and C, not B: in some pyramids only; and by C alone.
+    assert groups[(("rocks",), (), ("rocks",))].kind == PARTIAL
+    assert groups[((), (), ("tv",))].kind == only_in(2) == "only in C"
+
+
+def test_two_pyramids_aligned_as_many_as_a_pair():
+    a = {"x": words(0, 1, 2), "y": words(0, 3, 4), "z": words(1, 9)}
+    b = {"p": words(0, 1, 2, 3), "q": words(0, 4, 5)}
+    pairs = align(a, b)
+    many = align_many([a, b])
+    assert [(g.kind, g.a, g.b, g.only_a_words, g.only_b_words) for g in pairs] == \
+        [(g.kind, *g.sides, *g.differing) for g in many]
+    assert only_in(0) == ONLY_A and only_in(1) == ONLY_B

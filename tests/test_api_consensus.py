@@ -3,7 +3,7 @@ with the pages' rules, versions and permissions."""
 
 import pytest
 
-from annotator.alignment import ONLY_A, SPLIT
+from annotator.alignment import ONLY_A, PARTIAL, SPLIT
 from annotator.models import PeerAnnotation, PyramidMerge
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +76,23 @@ def test_a_second_consensus_of_a_pair_is_refused_naming_the_first_unless_asked_f
     assert PyramidMerge.objects.count() == 1
     another = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk, another=True)
     assert another.status_code == 201 and PyramidMerge.objects.count() == 2
+
+
+def test_merging_three_pyramids_at_once_through_the_api(client, trio):
+    client.force_login(trio["adjudicator"])
+    ids = [trio["a"].pk, trio["b"].pk, trio["c"].pk]
+    created = post(client, "/api/pyramids/consensus/", pyramids=ids)
+    assert created.status_code == 201, created.content
+    consensus = created.json()
+    assert consensus["merged_from"] == ids
+    partial = next(g["key"] for g in PyramidMerge.objects.get(consensus_id=consensus["id"]).groups if g["kind"] == PARTIAL)
+    chosen = post(client, f"/api/pyramids/{consensus['id']}/actions/choose_version/", version=consensus["version"],
+                  group=partial, side="c")
+    assert chosen.status_code == 200 and "chose C's version" in chosen.json()["description"]
+    # The same three again: refused, naming the consensus, unless asked for.
+    again = post(client, "/api/pyramids/consensus/", pyramids=[ids[2], ids[0], ids[1]])
+    assert again.status_code == 400 and consensus["name"] in str(again.json()["detail"])
+    # a/b and pyramids together, a pyramid twice, or one alone: 400, nothing made.
+    for body in ({"a": ids[0], "pyramids": ids}, {"pyramids": [ids[0], ids[0]]}, {"pyramids": [ids[0]]}, {"a": ids[0]}):
+        assert post(client, "/api/pyramids/consensus/", **body).status_code == 400, body
+    assert PyramidMerge.objects.count() == 1

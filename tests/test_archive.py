@@ -12,9 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotator import archive, editing, peer_editing
+from annotator import archive, editing, peer_editing, pyramid_consensus
 from annotator.archive import TABLES, ArchiveError
-from annotator.models import PSE, Collection, PeerAnnotation, PeerAnnotationChange, Pyramid, PyramidChange
+from annotator.models import PSE, Collection, PeerAnnotation, PeerAnnotationChange, Pyramid, PyramidChange, PyramidMerge
 
 from .archives import assert_same_records, pse_state, rich_collection, score_rows, scu_state, written
 from .helpers import record_counts
@@ -128,7 +128,7 @@ def test_missing_users_are_made_inactive_without_a_password_and_reported(rich):
 def test_the_archive_is_a_zip_of_a_header_and_one_json_lines_file_per_table(rich):
     with zipfile.ZipFile(io.BytesIO(written(rich["collection"]))) as files:
         header = json.loads(files.read("archive.json"))
-        assert header["format"] == "pyramid-annotator-archive" and header["version"] == 1
+        assert header["format"] == "pyramid-annotator-archive" and header["version"] == 2
         assert header["collection"]["weight_convention"] == "models" and header["collection"]["average_rounding"] == "floor"
         assert header["users"] == ["adjudicator", "admin", "annotator", "organizer", "other_annotator", "outsider"]
         assert sorted(files.namelist()) == sorted(["archive.json", *(f"{t.name}.jsonl" for t in TABLES)])
@@ -184,13 +184,42 @@ def refused(data: bytes, name="Restored") -> str:
     ("judgments.jsonl", lambda text: "\n".join(text.splitlines()[:-1]) + "\n", "judgments.jsonl: 8 records, but archive.json counts 9"),
     ("pyramid_changes.jsonl", line_changed(2, before={"scus": {"1": {"label": "x"}}, "order": []}),
      "pyramid_changes.jsonl line 2: field 'before': not a pyramid snapshot"),
-    ("archive.json", lambda text: text.replace('"version": 1', '"version": 2'),
-     "archive.json: unknown format version 2; this instance reads version 1."),
+    ("archive.json", lambda text: text.replace('"version": 2', '"version": 3'),
+     "archive.json: unknown format version 3; this instance reads versions 1 to 2."),
     ("archive.json", lambda text: text.replace('"format": "pyramid-annotator-archive"', '"format": "other"'),
      "archive.json: not a collection archive"),
 ])
 def test_a_malformed_archive_is_refused_naming_what_is_wrong(rich, file, change, message):
     assert refused(rewritten(written(rich["collection"]), file, change)).startswith(message)
+
+
+def test_a_consensus_of_three_pyramids_comes_back_with_its_third_source(trio):
+    consensus = pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
+    original = Collection.objects.get(pk=trio["demo"]["collection"].pk)
+    collection, _ = restored(written(original))
+    ids = assert_same_records(original, collection)
+    assert len(ids["pyramid_merge_sources"]) == 1
+    merge = PyramidMerge.objects.get(consensus_id=ids["pyramids"][consensus.pk])
+    assert [(side, p.name, p.docset.collection_id) for side, p in merge.sides()] == [
+        ("a", "by-annotator", collection.pk), ("b", "by-other", collection.pk), ("c", "by-third", collection.pk)]
+
+
+def test_an_archive_of_version_1_without_the_merges_of_more_than_two_pyramids_is_read(demo):
+    source = zipfile.ZipFile(io.BytesIO(written(demo["collection"])))
+    older = io.BytesIO()
+    with zipfile.ZipFile(older, "w") as target:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "pyramid_merge_sources.jsonl":
+                continue  # version 1 had no such table
+            if name == "archive.json":
+                header = json.loads(data)
+                header["counts"].pop("pyramid_merge_sources", None)
+                data = json.dumps({**header, "version": 1}).encode()
+            target.writestr(name, data)
+    collection, _ = restored(older.getvalue())
+    assert Pyramid.objects.filter(docset__collection=collection).count() == Pyramid.objects.filter(
+        docset__collection=demo["collection"]).count()
 
 
 def test_a_field_an_older_archive_lacks_takes_its_default(demo):

@@ -12,6 +12,7 @@ from annotator.models import PeerAnnotation, Pyramid, PyramidMerge
 
 from .accessibility import violations
 from .conftest import CHROMIUM, log_in
+from .helpers import decisions_stored as stored
 from .human import click, eventually, focused, press, settle, tab_to
 from .test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
@@ -20,10 +21,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
     pytest.mark.parametrize("viewport", ["laptop"], indirect=True),
 ]
-
-
-def stored(consensus) -> dict:
-    return {key: change.decision["choice"] for key, change in pyramid_consensus.decisions(consensus).items()}
 
 
 def in_view(locator) -> bool:
@@ -164,3 +161,40 @@ def test_a_peers_comparison_tells_each_annotators_words_and_the_consensus_leads_
     click(page, "#back-to-comparison")
     expect(page).to_have_url(live_server.url + peer_twice["url"])
     expect(page.locator("#merge-counts")).to_contain_text("left to decide")
+
+
+def test_three_pyramids_compared_and_merged_at_once(browser_page, live_server, trio):
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/docsets/{trio['a'].docset_id}/compare/?a={trio['a'].pk}&b={trio['b'].pk}")
+    # Add C from the keyboard: Tab to its select, choose, Compare.
+    tab_to(page, "select[name=c]")
+    page.select_option("select[name=c]", label="by-third")
+    tab_to(page, "#choose-pyramids button[type=submit]")
+    press(page, "Enter")
+    expect(page.locator("#groups thead")).to_contain_text("C: by-third")
+    expect(page.locator("#group-counts")).to_contain_text("1 in some pyramids only")
+    assert violations(page) == []
+
+    click(page, "button:text-is('Merge A, B and C into a consensus pyramid')")
+    expect(page.locator("#merge-counts")).to_contain_text("1 of 5 groups decided")
+    consensus = Pyramid.objects.get(merge__isnull=False)
+    keys = {g["kind"]: g["key"] for g in consensus.merge.groups}
+    assert [p.pk for _, p in consensus.merge.sides()] == [trio["a"].pk, trio["b"].pk, trio["c"].pk]
+    # Collins's orbit, found by A and C: take C's version; stored with its provenance.
+    partial = page.locator(f"[id='group-{keys['in some pyramids only']}']")
+    expect(partial.locator("h3")).to_have_text(["A", "B", "C", "Consensus"])
+    click(page, partial.locator("button:text-is(\"Take C's version\")"))
+    expect(partial.locator(".group-note")).to_contain_text("chose C's version")
+    assert eventually(lambda: stored(consensus).get(keys["in some pyramids only"]) == "c")
+    assert Pyramid.objects.get(pk=consensus.pk).scus.get(label="Collins in orbit").source.pyramid_id == trio["c"].pk
+    # C alone found Kennedy's goal: from the marked words of model C, open its group and take it.
+    link = page.locator("#merge-words a.only-c", has_text="Kennedy")
+    click(page, link)
+    only_c = keys["only in C"]
+    expect(page.locator(f"[id='title-{only_c}']")).to_be_focused()
+    tab_to(page, f"[id='take-c-{only_c}']")
+    press(page, "Enter")
+    assert eventually(lambda: stored(consensus).get(only_c) == "c")
+    assert violations(page) == []

@@ -10,6 +10,7 @@ from annotator.alignment import ONLY_A, SPLIT
 from annotator.models import PeerAnnotation, PyramidMerge
 
 from .conftest import CHROMIUM, log_in
+from .helpers import decisions_stored as stored
 from .human import click, eventually, settle
 from .test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
@@ -27,11 +28,6 @@ def card(page, text):
 
 def top_of(locator) -> float:
     return locator.evaluate("(element) => element.getBoundingClientRect().top")
-
-
-def stored(consensus) -> dict:
-    """{group key: choice} of the decisions stored."""
-    return {key: change.decision["choice"] for key, change in pyramid_consensus.decisions(consensus).items()}
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from annotator import annotation_consensus, peer_editing, pyramid_consensus
 from annotator.alignment import ONLY_A, SPLIT
-from annotator.models import PeerAnnotation, Pyramid, PyramidMerge
+from annotator.models import Assignment, PeerAnnotation, Pyramid, PyramidMerge
 from scoring.records import score_annotations
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,8 @@ def test_the_comparison_page_offers_the_merge_and_marks_the_words_in_the_model_t
     html = page.content.decode()
     assert 'id="start-consensus"' in html
     # Only A put "Collins orbited above ..." in an SCU; only B the crew's rock samples.
-    assert '<span class="only-a">Collins</span>' in html and '<span class="only-b">rock</span>' in html
+    assert 'class="only-a" title="group a3-b: only A has these words">Michael Collins orbited above in the command module</a>' in html
+    assert 'class="only-b" title="group a-b4: only B has these words">The crew collected rock samples</a>' in html
     # Each group's SCUs with their weights and contributors.
     assert '<li><span class="muted">D:</span> Neil Armstrong and Buzz Aldrin walked on the Moon</li>' in html
 
@@ -396,3 +397,30 @@ def test_the_consensus_annotation_leads_back_to_the_comparison(client, peer_twic
     assert f'<a href="{peer_twice["url"]}" id="back-to-comparison">Back to the comparison of the annotations</a>' in page
     ordinary = client.get(reverse("annotation-detail", args=[peer_twice["theirs"].pk])).content.decode()
     assert "back-to-comparison" not in ordinary
+
+
+def test_three_annotations_of_a_peer_compared_and_merged_at_once(client, peer_twice):
+    """More than two annotators (issue 15): every annotation of the peer is a column and a source."""
+    demo = peer_twice["demo"]
+    mine, theirs = peer_twice["mine"], peer_twice["theirs"]
+    third = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=mine.peer, annotator=demo["other_annotator"])
+    Assignment.objects.create(user=demo["other_annotator"], task="peer", pyramid=demo["pyramid"], peer=mine.peer)
+    collins = demo["pyramid"].scus.get(label__startswith="Michael Collins").uid
+    phrase = "Michael Collins remained in orbit"
+    start = mine.peer.text.index(phrase)
+    peer_editing.assign(third.pk, demo["other_annotator"], third.version, [(start, start + len(phrase))], collins)
+    client.force_login(peer_twice["adjudicator"])
+    html = client.get(peer_twice["url"]).content.decode()
+    assert html.count('class="peer-text"') == 3
+    header = html.split('<table id="scu-readings">')[1].split("</thead>")[0]
+    assert header.count("<th>") == 4 and "<th>other_annotator</th>" in header
+    # Started from all three; the third's reading of Collins taken, with its provenance.
+    client.post(reverse("peer-consensus-start", args=[demo["pyramid"].pk, mine.peer_id]))
+    consensus = PeerAnnotation.objects.get(merge__isnull=False)
+    assert set(consensus.merge.sources.values_list("pk", flat=True)) == {mine.pk, theirs.pk, third.pk}
+    answer = client.post(reverse("peer-merge-decide", args=[demo["pyramid"].pk, mine.peer_id, "take_reading"]),
+                         {"version": consensus.version, "scu": collins, "source": third.pk}, **HTMX)
+    assert answer.status_code == 200 and "chose annotator other_annotator&#x27;s reading (1 PSE)" in answer.content.decode()
+    (taken,) = PeerAnnotation.objects.get(pk=consensus.pk).pses.filter(scu__uid=collins)
+    assert taken.source.annotation_id == third.pk
+    assert annotation_consensus.decisions(consensus)[str(collins)].decision["choice"] == third.pk

@@ -134,3 +134,42 @@ def test_starting_is_for_adjudicators(client, demo, second):
         client.force_login(demo[who])
         assert start(client, demo, demo["pyramid"], second).status_code == 403
     assert not PyramidMerge.objects.exists()
+
+
+def test_three_pyramids_compared_at_once(client, trio):
+    client.force_login(trio["adjudicator"])
+    a, b, c = trio["a"], trio["b"], trio["c"]
+    page = client.get(reverse("pyramid-comparison", args=[a.docset_id]), {"a": a.pk, "b": b.pk, "c": c.pk}).content.decode()
+    # A column for each pyramid, and the words each has that not every pyramid does.
+    header = page.split('<table id="groups">')[1].split("</thead>")[0]
+    assert "<th>A: by-annotator</th><th>B: by-other</th><th>C: by-third</th>" in header
+    assert "<th>Words C has, not every pyramid</th>" in header
+    assert "· 1 in some pyramids only · 0 only in A · 1 only in B · 1 only in C</p>" in page
+    # The model texts say who has the words: Collins's orbit, A and C, not B.
+    assert 'class="only-a only-c" title="group a3-b-c3: A and C put these words in the group&#x27;s SCUs, B did not">' \
+           "Michael Collins orbited above in the command module</a>" in page
+    # Alpha over the three; and the merge of the three, offered.
+    assert re.search(r'id="alpha-masi"><strong>-?[01]\.\d{4}</strong>', page)
+    assert "Merge A, B and C into a consensus pyramid" in page
+    assert f'<input type="hidden" name="c" value="{c.pk}">' in page
+
+
+def test_a_consensus_of_three_is_started_from_the_page_and_not_twice_unasked(client, trio):
+    client.force_login(trio["adjudicator"])
+    a, b, c = trio["a"], trio["b"], trio["c"]
+    start = reverse("pyramid-consensus-start", args=[a.docset_id])
+    answer = client.post(start, {"a": a.pk, "b": b.pk, "c": c.pk})
+    consensus = Pyramid.objects.get(merge__isnull=False)
+    assert answer.status_code == 302 and answer.url == reverse("pyramid-merge", args=[consensus.pk])
+    assert [p.pk for _, p in consensus.merge.sides()] == [a.pk, b.pk, c.pk]
+    again = client.post(start, {"a": a.pk, "b": b.pk, "c": c.pk}, follow=True).content.decode()
+    assert "by-annotator, by-other and by-third already have a consensus" in again
+    assert Pyramid.objects.filter(merge__isnull=False).count() == 1
+    # The merge page: a column and a button for each pyramid.
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    partial = next(g["key"] for g in consensus.merge.groups if g["kind"] == "in some pyramids only")
+    card = page.split(f'id="group-{partial}"')[1].split("</section>")[0]
+    assert 'style="--columns: 4"' in card and "<h3>C</h3>" in card
+    assert f'id="take-c-{partial}" name="side" value="c">Take C\'s version</button>' in card
+    assert f'id="take-b-{partial}" name="side" value="b">Leave out (as B)</button>' in card
+    assert "Merging <a" in page and "C: by-third</a>" in page

@@ -81,7 +81,7 @@ class PyramidSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_merged_from(self, pyramid) -> list[int]:
         merge = getattr(pyramid, "merge", None)  # select_related by the view: no query
-        return [merge.source_a_id, merge.source_b_id] if merge else []
+        return [source for _, source in merge.side_ids()] if merge else []
 
     def validate(self, data):
         docset = data.get("docset") or getattr(self.instance, "docset", None)
@@ -227,10 +227,22 @@ class RefusalSerializer(serializers.Serializer):
 
 
 class PyramidConsensusRequestSerializer(serializers.Serializer):
-    a = serializers.IntegerField(**ID, help_text="Pyramid A.")
-    b = serializers.IntegerField(**ID, help_text="Pyramid B, of the same model summaries.")
+    a = serializers.IntegerField(**ID, required=False, help_text="Pyramid A (or give `pyramids`).")
+    b = serializers.IntegerField(**ID, required=False, help_text="Pyramid B, of the same model summaries.")
+    pyramids = serializers.ListField(
+        child=serializers.IntegerField(**ID), required=False, min_length=2, max_length=8,
+        help_text="Two to eight pyramids of the same model summaries, merged at once (A, B, C, ... in this order); "
+                  "instead of `a` and `b`.")
     another = serializers.BooleanField(
-        default=False, help_text="Start another consensus although this pair has one (refused otherwise, naming it).")
+        default=False, help_text="Start another consensus although these pyramids have one (refused otherwise, naming it).")
+
+    def validate(self, data):
+        given = data.get("pyramids") or [data[k] for k in ("a", "b") if k in data]
+        if ("pyramids" in data) == ("a" in data or "b" in data) or len(given) < 2:
+            raise serializers.ValidationError("Give `a` and `b`, or `pyramids` (two or more), not both.")
+        if len(set(given)) != len(given):
+            raise serializers.ValidationError({"pyramids": "Each pyramid once."})
+        return data | {"pyramids": given}
 
 
 class AnnotationConsensusRequestSerializer(serializers.Serializer):

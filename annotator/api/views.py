@@ -20,7 +20,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
 from .. import access, annotation_consensus, assignments, pyramid_consensus
-from ..adjudication_queue import consensuses_of_pair
+from ..adjudication_queue import consensuses_of
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
 from ..editing import EditError, NotAllowed, StaleVersion
@@ -211,26 +211,28 @@ class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.Retrieve
     edit = _action_view(PYRAMID_ACTIONS, "pyramid")
 
     @extend_schema(request=s.PyramidConsensusRequestSerializer, responses={201: s.PyramidSerializer},
-                   description="Start a consensus pyramid of two pyramids of the same model summaries (adjudicators and "
-                               "administrators); decide its aligned groups with the actions choose_version and keep_group.")
+                   description="Start a consensus pyramid of two or more pyramids of the same model summaries "
+                               "(adjudicators and administrators); decide its aligned groups with the actions "
+                               "choose_version (side a, b, c, ...) and keep_group.")
     @action(detail=False, methods=["post"], url_path="consensus")
     def consensus(self, request):
         body = s.PyramidConsensusRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        visible = self.get_queryset().select_related("docset")
-        a = visible.filter(pk=body.validated_data["a"]).first()
-        b = visible.filter(pk=body.validated_data["b"]).first()
-        if a is None or b is None:
+        wanted = body.validated_data["pyramids"]
+        visible = {p.pk: p for p in self.get_queryset().select_related("docset").filter(pk__in=wanted)}
+        if len(visible) != len(wanted):
             raise NotFound("No such pyramid.")
-        if not access.can_adjudicate(request.user, a.docset.collection_id):
+        pyramids = [visible[pk] for pk in wanted]
+        if not access.can_adjudicate(request.user, pyramids[0].docset.collection_id):
             _deny("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
-        existing = consensuses_of_pair(a, b)
+        existing = consensuses_of(pyramids)
         if existing and not body.validated_data["another"]:
-            raise ValidationError({"detail": f"{a.name} and {b.name} have a consensus already: {existing[-1].name} "
+            names = ", ".join(p.name for p in pyramids[:-1]) + f" and {pyramids[-1].name}"
+            raise ValidationError({"detail": f"{names} have a consensus already: {existing[-1].name} "
                                              f"(id {existing[-1].pk}, {existing[-1].get_status_display().lower()}); "
                                              "send another=true to start one more."})
         try:
-            consensus = pyramid_consensus.start(a, b, request.user)
+            consensus = pyramid_consensus.start_many(pyramids, request.user)
         except NotAllowed as refused:
             _deny(refused.message)
         except (NotComparable, EditError) as problem:

@@ -1,10 +1,10 @@
-"""Comparing two pyramids of a docset, for adjudicators (issue 8): their SCUs aligned, the words
-they disagree on, their agreement, and the docset's peers scored under each."""
+"""Comparing pyramids of a docset, for adjudicators (issue 8; more than two at once, issue 15): their
+SCUs aligned, the words they disagree on, their agreement, and the docset's peers scored under each."""
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from statistics import fmean
 
 from django.contrib import messages
@@ -22,31 +22,17 @@ from scoring.agreement_units import words
 from scoring.records import score_annotations
 from scoring.statistics import pearson
 
+from .. import pyramid_consensus
 from ..access import can_adjudicate
-from ..adjudication import NotComparable, align_pyramids
-from ..adjudication_queue import consensuses_of_pair
-from ..alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT, TANGLE, summary
+from ..adjudication import NotComparable, align_many_pyramids
+from ..adjudication_queue import consensuses_of
+from ..alignment import ONE_TO_ONE, PARTIAL, SIDES, SPLIT, TANGLE, only_in
+from ..editing import EditError
+from ..merge_words import marked_models, model_words
 from ..models import SCU, Contributor, Docset, PeerAnnotation, PyramidMerge
-from ..textmarks import word_pieces
 from .guards import docset_for
 
 WORDS_SHOWN = 30
-
-
-def _model_words(pyramid, groups) -> tuple[dict[tuple[int, int], str], list[dict]]:
-    """Each word's text by (model, index); and the model texts in pieces, the words only one side
-    put in the group's SCUs marked (a word may be A's alone in one group and B's in another)."""
-    only_a = set().union(*(g.only_a_words for g in groups))
-    only_b = set().union(*(g.only_b_words for g in groups))
-    found, models = {}, []
-    for position, link in enumerate(pyramid.model_links.select_related("summary").order_by("position")):
-        text = link.summary.text
-        for index, (start, end) in enumerate(words(text)):
-            found[(position, index)] = text[start:end]
-        pieces = word_pieces(text, lambda index, position=position: {"marks": " ".join(
-            name for name, side in (("only-a", only_a), ("only-b", only_b)) if (position, index) in side)})
-        models.append({"author": link.summary.author, "pieces": pieces})
-    return found, models
 
 
 def _phrase(word_ids, text_of) -> str:
@@ -77,97 +63,133 @@ def adjudicated_docset(request, pk) -> Docset:
     return docset
 
 
+def chosen_pyramids(query, pyramids: list) -> list:
+    """The pyramids a comparison (or a merge) is of: ?a=&b= (and &c=, &d=, ... for more than two at
+    once), each a pyramid of the docset, none twice; A and B default to the docset's first two."""
+    by_id = {str(p.pk): p for p in pyramids}
+    chosen = []
+    for letter in SIDES:
+        found = by_id.get(query.get(letter) or "")
+        if letter in "ab" and found is None:
+            found = next((p for p in pyramids if p not in chosen), None)
+        if found is not None and found not in chosen:
+            chosen.append(found)
+    return chosen
+
+
+def side_query(pyramids) -> str:
+    """?a=1&b=2[&c=3]: the query of a comparison of these pyramids."""
+    return "?" + "&".join(f"{letter}={p.pk}" for letter, p in zip(SIDES, pyramids))
+
+
 @login_required
 def pyramid_comparison(request, pk):
     docset = adjudicated_docset(request, pk)
     pyramids = list(docset.pyramids.select_related("created_by").order_by("name", "id"))
-    chosen = {str(p.pk): p for p in pyramids}
-    a = chosen.get(request.GET.get("a")) or (pyramids[0] if pyramids else None)
-    b = chosen.get(request.GET.get("b")) or next((p for p in pyramids if p != a), None)
-    consensus = PyramidMerge.objects.filter(consensus__docset=docset).select_related("consensus", "source_a", "source_b")
-    context = {"docset": docset, "collection": docset.collection, "pyramids": pyramids, "a": a, "b": b,
-               "merges": list(consensus.order_by("consensus__name"))}
-    if a is not None and b is not None and a != b:
-        # A consensus of this pair already made (issue 15): say so, lead to it, and start another
-        # only when asked explicitly.
-        context["pair_consensuses"] = [m.consensus for m in context["merges"]
-                                       if {m.source_a_id, m.source_b_id} == {a.pk, b.pk}]
-    if a is None or b is None or a == b:
+    chosen = chosen_pyramids(request.GET, pyramids)
+    merges = list(PyramidMerge.objects.filter(consensus__docset=docset).select_related(
+        "consensus", "source_a", "source_b").prefetch_related("further_sources__pyramid").order_by("consensus__name"))
+    selects = [(letter, chosen[i] if i < len(chosen) else None) for i, letter in enumerate(SIDES[:min(len(pyramids), len(SIDES))])]
+    context = {"docset": docset, "collection": docset.collection, "pyramids": pyramids, "chosen": chosen,
+               "selects": selects, "merges": [(m, [p for _, p in _sides_of(m)]) for m in merges]}
+    if len(chosen) < 2:
         context["problem"] = "Choose two different pyramids of the docset." if len(pyramids) > 1 else \
             "The docset has fewer than two pyramids: assign its creation to two annotators first."
         return render(request, "annotator/compare.html", context)
+    # A consensus of these pyramids already made (issue 15): say so, lead to it, and start another
+    # only when asked explicitly.
+    wanted = {p.pk for p in chosen}
+    context["pair_consensuses"] = [m.consensus for m, sources in context["merges"] if {p.pk for p in sources} == wanted]
     try:
-        groups = align_pyramids(a, b)
-        alphas = _pair_alphas(a, b, docset.collection_id)
+        groups = align_many_pyramids(chosen)
+        alphas = _alphas(chosen, docset.collection_id)
     except NotComparable as problem:
         context["problem"] = str(problem).capitalize() + "."
         return render(request, "annotator/compare.html", context)
-    scus = {(s.pyramid_id, s.uid): s for s in scus_with_contributors([a.pk, b.pk])}
-    text_of, model_texts = _model_words(a, groups)
+    scus = {(s.pyramid_id, s.uid): s for s in scus_with_contributors([p.pk for p in chosen])}
+    text_of = model_words(chosen[0])
+    letters = SIDES[:len(chosen)]
     rows = [{
-        "group": g,
-        "a": [scus[(a.pk, uid)] for uid in g.a], "b": [scus[(b.pk, uid)] for uid in g.b],
-        "only_a": _phrase(g.only_a_words, text_of), "only_b": _phrase(g.only_b_words, text_of),
+        "group": g, "key": pyramid_consensus.group_key(*g.sides),
+        "sides": [[scus[(p.pk, uid)] for uid in side] for p, side in zip(chosen, g.sides)],
+        "differing": [_phrase(words, text_of) for words in g.differing],
     } for g in groups]
-    counts = summary(groups)
-    context |= {"rows": rows, "alphas": alphas, "model_texts": model_texts, **_peer_scores(a, b), "counts": {
-        "identical": counts["identical"], "one_to_one": counts[ONE_TO_ONE], "split": counts[SPLIT],
-        "tangle": counts[TANGLE], "only_a": counts[ONLY_A], "only_b": counts[ONLY_B]}}
+    kinds = Counter(g.kind for g in groups)
+    counts = {"one_to_one": kinds[ONE_TO_ONE], "identical": sum(g.identical for g in groups), "split": kinds[SPLIT],
+              "tangle": kinds[TANGLE], "partial": kinds[PARTIAL] if len(chosen) > 2 else None,
+              "only": [(only_in(i), kinds[only_in(i)]) for i in range(len(chosen))]}
+    context |= {"rows": rows, "alphas": alphas, "letters": [x.upper() for x in letters], "sides": list(zip(letters, chosen)),
+                "model_texts": marked_models(chosen, [(row["key"], row["group"].sides) for row in rows]),
+                "columns": len(chosen), "counts": counts, "query": side_query(chosen), **_peer_scores(chosen)}
     return render(request, "annotator/compare.html", context)
 
 
-AGAIN = "again"  # the start form's explicit confirmation of another consensus of the same pair
+def _sides_of(merge) -> list:
+    """A merge's (letter, source pyramid) from what was loaded with it (no query)."""
+    return [("a", merge.source_a), ("b", merge.source_b)] + [(f.side, f.pyramid) for f in merge.further_sources.all()]
+
+
+AGAIN = "again"  # the start form's explicit confirmation of another consensus of the same pyramids
 
 
 @require_POST
 @login_required
 def pyramid_consensus_start(request, pk):
-    """Start a consensus of two pyramids (annotator.views.consensus does), unless the pair already
-    has one and the form does not confirm starting another: then back to the comparison, which
-    names the existing consensus and links it."""
-    from .consensus import pyramid_consensus_start as start
-
+    """Start a consensus of two or more pyramids, unless these already have one and the form does
+    not confirm starting another: then back to the comparison, which names the existing consensus
+    and links it."""
     docset = adjudicated_docset(request, pk)
-    pyramids = {str(p.pk): p for p in docset.pyramids.all()}
-    a, b = pyramids.get(request.POST.get("a")), pyramids.get(request.POST.get("b"))
-    if a is None or b is None:
-        raise Http404("no such pyramid in this docset")
-    existing = consensuses_of_pair(a, b) if a != b else []
+    pyramids = list(docset.pyramids.select_related("docset"))
+    chosen = [p for p in chosen_pyramids(request.POST, pyramids) if str(p.pk) in {request.POST.get(x) for x in SIDES}]
+    if len(chosen) < 2:
+        raise Http404("no such pyramids in this docset")
+    back = reverse("pyramid-comparison", args=[docset.pk]) + side_query(chosen)
+    existing = consensuses_of(chosen)
     if existing and not request.POST.get(AGAIN):
         names = ", ".join(f"{c.name} ({c.get_status_display().lower()})" for c in existing)
-        messages.error(request, f"{a.name} and {b.name} already have a consensus: {names}. Continue it, or confirm "
+        together = " and ".join([", ".join(p.name for p in chosen[:-1]), chosen[-1].name])
+        messages.error(request, f"{together} already have a consensus: {names}. Continue it, or confirm "
                                 "that you want another one.")
-        return redirect(reverse("pyramid-comparison", args=[docset.pk]) + f"?a={a.pk}&b={b.pk}#start-consensus")
-    return start(request, pk)
+        return redirect(back + "#start-consensus")
+    try:
+        consensus = pyramid_consensus.start_many(chosen, request.user)
+    except (NotComparable, EditError) as problem:
+        messages.error(request, getattr(problem, "message", None) or str(problem).capitalize() + ".")
+        return redirect(back)
+    messages.success(request, f"Started {consensus.name}: decide each aligned group.")
+    return redirect("pyramid-merge", consensus.pk)
 
 
-def _pair_alphas(a, b, collection_id: int) -> dict[str, float | None]:
-    """Alpha for the pair, kept (as a Report) until either pyramid changes: it is the slow part of
-    the page (every word of the models, twice)."""
-    stamp = f"{a.pk}:{a.version}:{b.pk}:{b.version}"
+def _alphas(pyramids, collection_id: int) -> dict[str, float | None]:
+    """Alpha for these pyramids, kept (as a Report) until any of them changes: it is the slow part
+    of the page (every word of the models, once per pyramid)."""
+    stamp = ":".join(f"{p.pk}:{p.version}" for p in pyramids)
     kept = Report.objects.filter(collection_id=collection_id, kind="pair-agreement", fingerprint=stamp,
                                  status=Report.Status.DONE).values_list("result", flat=True).first()
     if kept is not None:
         return kept
     try:
-        alphas = {name: None if math.isnan(value) else value for name, value in pair_agreement([a, b]).items()}
+        alphas = {name: None if math.isnan(value) else value for name, value in pair_agreement(pyramids).items()}
     except ValueError as problem:
         raise NotComparable(str(problem)) from None
     Report.objects.create(collection_id=collection_id, kind="pair-agreement", fingerprint=stamp,
-                          parameters={"a": a.pk, "b": b.pk}, status=Report.Status.DONE, result=alphas,
+                          parameters={"pyramids": [p.pk for p in pyramids]}, status=Report.Status.DONE, result=alphas,
                           finished_at=timezone.now())
     return alphas
 
 
-def _peer_scores(a, b) -> dict:
-    """The docset's peers' modified scores under each pyramid (where annotated), and Pearson's r."""
+def _peer_scores(pyramids) -> dict:
+    """The docset's peers' modified scores under each pyramid (where annotated); with two, Pearson's r."""
     scores = defaultdict(dict)
-    for row in score_annotations(PeerAnnotation.objects.filter(pyramid__in=[a, b])):
+    for row in score_annotations(PeerAnnotation.objects.filter(pyramid__in=pyramids)):
         scores[row.peer].setdefault(row.pyramid_id, []).append(row.scores.modified)
     peers = sorted(scores, key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p))
-    table = [(peer, _mean(scores[peer].get(a.pk)), _mean(scores[peer].get(b.pk))) for peer in peers]
-    both = [(x, y) for _, x, y in table if x is not None and y is not None]
-    return {"peer_scores": table, "score_r": pearson([x for x, _ in both], [y for _, y in both]) if both else None}
+    table = [(peer, [_mean(scores[peer].get(p.pk)) for p in pyramids]) for peer in peers]
+    r = None
+    if len(pyramids) == 2:
+        both = [(x, y) for _, (x, y) in table if x is not None and y is not None]
+        r = pearson([x for x, _ in both], [y for _, y in both]) if both else None
+    return {"peer_scores": table, "score_r": r}
 
 
 def _mean(values):

@@ -25,13 +25,12 @@ from scoring.records import score_annotations, scu_weights
 from .. import annotation_consensus, history, pyramid_consensus
 from ..access import can_adjudicate, visible_annotations, visible_pyramids
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action
-from ..adjudication import NotComparable
 from ..consensus_overlaps import counted_twice
 from ..editing import EditError
-from ..merge_words import marked_models
+from ..merge_words import merge_models
 from ..models import SCU, PeerAnnotation, Pyramid, PyramidMerge
 from ..textmarks import word_pieces
-from .compare import adjudicated_docset, scus_with_contributors
+from .compare import scus_with_contributors, side_query
 from .refusals import refused_answer
 
 
@@ -41,23 +40,6 @@ def _require_adjudicator(request, collection_id: int) -> None:
 
 
 # -- consensus pyramids ----------------------------------------------------------------------------
-
-@require_POST
-@login_required
-def pyramid_consensus_start(request, pk):
-    docset = adjudicated_docset(request, pk)
-    pyramids = {str(p.pk): p for p in docset.pyramids.select_related("docset")}
-    a, b = pyramids.get(request.POST.get("a")), pyramids.get(request.POST.get("b"))
-    if a is None or b is None:
-        raise Http404("no such pyramid in this docset")
-    try:
-        consensus = pyramid_consensus.start(a, b, request.user)
-    except (NotComparable, EditError) as problem:
-        messages.error(request, getattr(problem, "message", None) or str(problem).capitalize() + ".")
-        return redirect(reverse("pyramid-comparison", args=[docset.pk]) + f"?a={a.pk}&b={b.pk}")
-    messages.success(request, f"Started {consensus.name}: decide each aligned group.")
-    return redirect("pyramid-merge", consensus.pk)
-
 
 def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
     consensus = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
@@ -70,9 +52,10 @@ def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
 
 
 def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
-    """Every group with both sides' SCUs, what the consensus has from it, and its decision, loaded
-    in a fixed number of queries."""
-    scus = scus_with_contributors([merge.source_a_id, merge.source_b_id, consensus.pk])
+    """Every group with each source's SCUs (A, B, and C, ... where more were merged), what the
+    consensus has from it, and its decision, loaded in a fixed number of queries."""
+    sides = merge.sides()
+    scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk])
     by_uid = {(s.pyramid_id, s.uid): s for s in scus}
     source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
     taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
@@ -92,28 +75,28 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
         added.remove(scu)
     groups = []
     for group in merge.groups:
-        mine = [s for side, pyramid_id in (("a", merge.source_a_id), ("b", merge.source_b_id))
-                for uid in group[side] for s in taken[(pyramid_id, uid)]] + made[group["key"]]
+        mine = [s for letter, p in sides for uid in group[letter] for s in taken[(p.pk, uid)]] + made[group["key"]]
         change = decided.get(group["key"])
         groups.append({
-            **group, "a_scus": [by_uid[(merge.source_a_id, u)] for u in group["a"] if (merge.source_a_id, u) in by_uid],
-            "b_scus": [by_uid[(merge.source_b_id, u)] for u in group["b"] if (merge.source_b_id, u) in by_uid],
+            **group, "sides": [(letter, [by_uid[(p.pk, u)] for u in group[letter] if (p.pk, u) in by_uid])
+                               for letter, p in sides],
             "consensus_scus": mine, "decision": change,
-            "choice": pyramid_consensus.CHOICE_NAMES.get(change.decision["choice"]) if change else None,
+            "choice": pyramid_consensus.choice_name(change.decision["choice"]) if change else None,
         })
     left = sum(1 for g in groups if g["decision"] is None)
     # The groups were aligned when the merge began: say which a source's edits have changed since
     # (by content: an edit undone is no change); merges begun before the prints: by time.
     changed_groups = pyramid_consensus.changed_groups(merge)
     if changed_groups is None:
-        changed = [name for name, source in (("A", merge.source_a), ("B", merge.source_b))
-                   if source.updated_at > merge.created_at]
+        changed = [letter.upper() for letter, source in sides if source.updated_at > merge.created_at]
     else:
         changed = sorted({name for name, _ in changed_groups})
     return {"consensus": consensus, "merge": merge, "sources_changed": changed, "changed_groups": changed_groups or [],
             "groups": groups, "added": added, "left": left,
             "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
-            "counted_twice": counted_twice(consensus), "model_texts": marked_models(merge),
+            "counted_twice": counted_twice(consensus), "model_texts": merge_models(merge),
+            "sources": sides, "columns": len(sides) + 1,
+            "compare_query": side_query([p for _, p in sides]),
             "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
             "editable": consensus.status == Pyramid.Status.IN_PROGRESS, **_travel(consensus.changes.all())}
 

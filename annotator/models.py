@@ -516,8 +516,8 @@ class PyramidMerge(models.Model):
 
     def side_ids(self) -> list[tuple[str, int]]:
         """[(side letter, source pyramid id)], without loading the pyramids."""
-        return [("a", self.source_a_id), ("b", self.source_b_id)] + list(
-            self.further_sources.values_list("side", "pyramid_id"))
+        return [("a", self.source_a_id), ("b", self.source_b_id)] + [
+            (further.side, further.pyramid_id) for further in self.further_sources.all()]  # prefetched where listed
 
 
 class PyramidMergeSource(models.Model):

@@ -96,3 +96,24 @@ def test_merging_three_pyramids_at_once_through_the_api(client, trio):
     for body in ({"a": ids[0], "pyramids": ids}, {"pyramids": [ids[0], ids[0]]}, {"pyramids": [ids[0]]}, {"a": ids[0]}):
         assert post(client, "/api/pyramids/consensus/", **body).status_code == 400, body
     assert PyramidMerge.objects.count() == 1
+
+
+def test_listing_consensus_pyramids_takes_the_same_queries_however_many(client, trio, django_assert_max_num_queries):
+    """merged_from names every source (C too) without a query per pyramid."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotator import pyramid_consensus
+
+    client.force_login(trio["adjudicator"])
+    pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
+    with CaptureQueriesContext(connection) as one:
+        first = client.get("/api/pyramids/").json()
+    for _ in range(3):
+        pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
+        pyramid_consensus.start(trio["a"], trio["b"], trio["adjudicator"])
+    with django_assert_max_num_queries(len(one)):
+        listed = client.get("/api/pyramids/").json()
+    merged = [p["merged_from"] for p in listed["results"] if p["merged_from"]]
+    assert len(merged) == 7 and len([p for p in first["results"] if p["merged_from"]]) == 1
+    assert merged.count([trio["a"].pk, trio["b"].pk, trio["c"].pk]) == 4

@@ -13,7 +13,7 @@ from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Ro
 
 from .conftest import CHROMIUM, log_in
 from .helpers import import_files, run
-from .human import drag_select
+from .human import click, drag_select, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -30,39 +30,41 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
     page.on("dialog", lambda dialog: dialog.accept())
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     page.goto(f"{live_server.url}/docsets/{pair['a'].docset_id}/")
-    page.click("a:text-is('Compare')")
+    click(page, "a:text-is('Compare')")
     page.select_option("select[name=a]", label="by-annotator")
     page.select_option("select[name=b]", label="by-other")
-    page.click("button:text-is('Compare')")
+    click(page, "button:text-is('Compare')")
     expect(page.locator("#group-counts")).to_contain_text("1 split by one annotator")
     expect(page.locator("#model-texts .only-a").first).to_be_visible()
 
-    page.click("button:text-is('Merge A and B into a consensus pyramid')")
+    click(page, "button:text-is('Merge A and B into a consensus pyramid')")
     expect(page.locator("#merge-counts")).to_contain_text("1 of 4 groups decided")
     # Some of each side: B's split of the astronauts, A's Collins, and leave B's samples out.
-    group_card(page, "Aldrin walked on the Moon").locator("button:text-is(\"Take B's version\")").click()
+    click(page, group_card(page, "Aldrin walked on the Moon").locator("button:text-is(\"Take B's version\")"))
     expect(page.locator("#merge-counts")).to_contain_text("2 of 4 groups decided")
-    group_card(page, "Collins orbited").locator("button:text-is(\"Take A's version\")").click()
+    click(page, group_card(page, "Collins orbited").locator("button:text-is(\"Take A's version\")"))
     expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
-    group_card(page, "Samples were collected").locator("button:text-is('Leave out (as A)')").click()
+    click(page, group_card(page, "Samples were collected").locator("button:text-is('Leave out (as A)')"))
     expect(page.locator("#merge-counts")).to_contain_text("4 of 4 groups decided")
 
     # Edit one SCU in the builder, then say the group stands as edited.
-    page.click("a:text-is('builder')")
-    page.locator(".scu-list > li", has_text="Collins orbited").locator(".label").click()
-    page.keyboard.press("l")
-    page.locator("input.edit-label").fill("Collins stayed in orbit")
-    page.locator("input.edit-label").press("Enter")
+    click(page, "a:text-is('builder')")
+    click(page, page.locator(".scu-list > li", has_text="Collins orbited").locator(".label"))
+    press(page, "l")
+    expect(page.locator("input.edit-label")).to_be_focused()
+    press(page, "Control+a")
+    type_text(page, "Collins stayed in orbit")
+    press(page, "Enter")
     expect(page.locator("#status")).to_contain_text("Relabelled SCU")
     page.go_back()
     page.reload()
-    page.uncheck("#hide-decided")  # the group was decided (A's version): decided groups are hidden
+    click(page, "#hide-decided")  # the group was decided (A's version): decided groups are hidden
     card = group_card(page, "Collins stayed in orbit")
-    card.locator("button:text-is('Keep as edited')").click()
+    click(page, card.locator("button:text-is('Keep as edited')"))
     expect(group_card(page, "Collins stayed in orbit").locator(".decision")).to_contain_text("kept as edited · adjudicator")
 
-    page.click("summary:text-is('Submit the consensus…')")
-    page.click("button:text-is('Submit now')")
+    click(page, "summary:text-is('Submit the consensus…')")
+    click(page, "button:text-is('Submit now')")
     expect(page.locator("#merge-counts")).to_contain_text("submitted")
     consensus = Pyramid.objects.get(merge__isnull=False)
     assert consensus.status == Pyramid.Status.SUBMITTED
@@ -74,10 +76,11 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
                                       peers=[demo["annotations"]["1"].peer])
     assert report.created[0].pyramid_id == consensus.pk
     page.goto(live_server.url + "/")
-    page.locator("#your-work tbody tr", has_text=consensus.name).locator("button:text-is('Annotate')").click()
+    click(page, page.locator("#your-work tbody tr", has_text=consensus.name).locator("button:text-is('Annotate')"))
+    expect(page.locator("#peer-text")).to_be_visible()
     drag_select(page, "peer", "Michael Collins remained in orbit")
     expect(page.locator("#selection")).to_contain_text("Selected: “Michael Collins remained in orbit”")
-    page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-row").click()
+    click(page, page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-row"))
     expect(page.locator("#status")).to_contain_text("Matched “Michael Collins remained in orbit” to SCU")
     annotation = PeerAnnotation.objects.get(pyramid=consensus)
     assert list(annotation.pses.values_list("scu__label", flat=True)) == ["Collins stayed in orbit"]
@@ -93,16 +96,16 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
     page = browser_page
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     page.goto(live_server.url + "/")
-    page.click("nav a:text-is('Collections')")
-    page.click("a:text-is('DUC 2006')")
-    page.click("a:text-is('D0631')")
-    page.click("a:text-is('Peers annotated twice')")
-    page.click("#peers a:text-is('1')")
+    click(page, "nav a:text-is('Collections')")
+    click(page, "a:text-is('DUC 2006')")
+    click(page, "a:text-is('D0631')")
+    click(page, "a:text-is('Peers annotated twice')")
+    click(page, "#peers a:text-is('1')")
     expect(page.locator(".peer-text")).to_have_count(2)
     expect(page.locator(".peer-text .differs").first).to_be_visible()  # where the two sites differ
 
     sites = {a.annotator_code: a for a in PeerAnnotation.objects.filter(pyramid__name="D0631")}
-    page.click("button:text-is('Start a consensus annotation')")
+    click(page, "button:text-is('Start a consensus annotation')")
     expect(page.locator("#merge-counts")).to_contain_text("left to decide")
     # Decide every SCU the sites differ on: site 114's reading for the first, 115's for the rest.
     first = True
@@ -113,12 +116,12 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
         button = row.locator(f"button[id^='take-{site.pk}-']")
         # A site that matched nothing for the SCU offers to leave it out; one that did, its reading.
         expect(button).to_have_text(re.compile(r"^(Take 1\d\d's|Leave out \(as 1\d\d: no PSE\))$"))
-        button.click()
+        click(page, button)
         expect(page.locator("#merge-counts")).not_to_have_text(before)
         first = False
     expect(page.locator("#merge-counts")).to_contain_text("0 left to decide")
-    page.click("summary:text-is('Mark the consensus complete…')")
-    page.click("button:text-is('Mark it complete now')")
+    click(page, "summary:text-is('Mark the consensus complete…')")
+    click(page, "button:text-is('Mark it complete now')")
     expect(page.locator("#merge-counts")).to_contain_text("complete")
 
     shown = page.locator("#annotation-scores tr.consensus .score-modified").inner_text()

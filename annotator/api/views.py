@@ -200,7 +200,7 @@ class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.Retrieve
 
     def get_queryset(self):
         return (access.visible_pyramids(self.request.user).select_related("created_by", "merge")
-                .prefetch_related("models_used").order_by("docset_id", "name", "id"))
+                .prefetch_related("models_used", "merge__further_sources").order_by("docset_id", "name", "id"))
 
     def perform_create(self, serializer):
         try:

@@ -19,13 +19,20 @@ class NotComparable(ValueError):
     """The pyramids are not built from the same model summaries."""
 
 
+def comparable_words(text: str) -> tuple[str, ...]:
+    """A model summary's words as alignment compares them: pyramids whose models have the same
+    words, in the same order, are comparable (whitespace, separators, case and authors' names
+    aside: separate DUCView files of one docset name their models differently)."""
+    return tuple(text[s:e].lower() for s, e in words(text))
+
+
 def scu_words(pyramids: list[Pyramid]) -> list[dict[int, set[tuple[int, int]]]]:
     """For each pyramid, {SCU uid: the words (model position, word index) its contributors cover}."""
     ids = [p.pk for p in pyramids]
     models = defaultdict(list)
     for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
         models[link.pyramid_id].append(link.summary)
-    texts = [[[m.text[s:e].lower() for s, e in words(m.text)] for m in models[p.pk]] for p in pyramids]
+    texts = [[comparable_words(m.text) for m in models[p.pk]] for p in pyramids]
     if any(t != texts[0] for t in texts[1:]):
         raise NotComparable("the pyramids are not built from the same model summaries (their words differ)")
     spans = defaultdict(list)

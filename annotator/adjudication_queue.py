@@ -2,8 +2,9 @@
 annotators (against one pyramid) that wait for a consensus, with the state of their consensus.
 
 - A pair of pyramids waits when both are submitted annotators' pyramids (not consensus pyramids)
-  of one docset, built from the same model summaries (compared by author, in order: the comparison
-  page checks the words). A consensus already made of a pair is listed whatever its sources' state.
+  of one docset, built from the same model summaries (the same words in the same order, as the
+  comparison aligns them: separate DUCView files of one docset may name the same models "1",
+  "1.txt" and "TCstudent1"). A consensus already made of a pair is listed whatever its sources' state.
 - A peer waits when at least two annotators' annotations of it against one pyramid are submitted;
   its consensus annotation (one per peer and pyramid) is listed whatever the sources' state.
 
@@ -20,6 +21,7 @@ from itertools import combinations
 from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 
+from .adjudication import comparable_words
 from .models import Assignment, PeerAnnotation, Pyramid, PyramidMerge, PyramidMergeSource, PyramidModel
 
 NOT_STARTED, IN_PROGRESS, SUBMITTED = "not_started", "in_progress", "submitted"
@@ -87,10 +89,12 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
     for consensus_id, pyramid_id in PyramidMergeSource.objects.filter(merge__consensus_id__in=list(by_id)).order_by(
             "side").values_list("merge__consensus_id", "pyramid_id"):
         further[consensus_id].append(pyramid_id)
-    models = defaultdict(list)
-    for pyramid_id, author in PyramidModel.objects.filter(pyramid_id__in=list(by_id)).order_by(
-            "pyramid_id", "position", "id").values_list("pyramid_id", "summary__author"):
-        models[pyramid_id].append(author)
+    models, words_of = defaultdict(list), {}
+    for pyramid_id, summary_id, text in PyramidModel.objects.filter(pyramid_id__in=list(by_id)).order_by(
+            "pyramid_id", "position", "id").values_list("pyramid_id", "summary_id", "summary__text"):
+        if summary_id not in words_of:  # a summary shared by several pyramids is read once
+            words_of[summary_id] = comparable_words(text)
+        models[pyramid_id].append(words_of[summary_id])
     # Who built each pyramid: its creator, else the imported creator code, else whom it is assigned to.
     builders = defaultdict(list)
     for pyramid_id, username in Assignment.objects.filter(

@@ -123,6 +123,8 @@ def choose(annotation_id: int, user, version: int | None, scu_uid: int, source_i
         annotation.pses.filter(**of_scu).delete()
         count = _copy(annotation, source.pk, [scu_uid])
         who = source.annotator_code or (source.annotator.username if source.annotator else f"#{source.pk}")
+        if not count:
+            return f"{_describe_uid(scu_uid)}: left out, as annotator {who} matched nothing to it"
         return (f"{_describe_uid(scu_uid)}: chose annotator {who}'s reading "
                 f"({count} PSE{'s' if count != 1 else ''})")
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.db.models import F
 
+from . import history
 from .models import PyramidMerge, Span
 
 ADDED = "added by the adjudicator"
@@ -29,6 +30,11 @@ class CountedTwice:
     def message(self) -> str:
         (a, b), (ga, gb) = self.scus, self.groups
         return (f"Model {self.model}: “{self.words}” is in SCU {a} ({_group(ga)}) and in SCU {b} ({_group(gb)})")
+
+    @property
+    def linked_groups(self) -> list[str]:
+        """The groups to open (each once; an SCU added outside any group has none)."""
+        return [key for key in dict.fromkeys(self.groups) if key != ADDED]
 
 
 def _group(key: str) -> str:
@@ -54,7 +60,12 @@ def overlaps(spans: list[tuple[int, int, int]]) -> dict[tuple[int, int], tuple[i
 
 
 def counted_twice(consensus) -> list[CountedTwice]:
-    """The words of the consensus's model summaries in two of its SCUs, in four queries."""
+    """The words of the consensus's model summaries in two of its SCUs where merging put them
+    there, in five queries. Two copies taken from one group come from one source pyramid (a version
+    is one pyramid's SCUs of the group): words they share were that annotator's own overlap, not
+    the merge's, and are left to the builder's problems list. Every other pair counts: copies from
+    different groups, and any pair with an SCU the adjudicator made (tied to the group it was kept
+    for, else "added by the adjudicator")."""
     merge = PyramidMerge.objects.filter(consensus=consensus).first()
     if merge is None:
         return []
@@ -63,20 +74,27 @@ def counted_twice(consensus) -> list[CountedTwice]:
     for group in merge.groups:
         for side, source in sides:
             group_of.update({(source, uid): group["key"] for uid in group[side]})
+    made_for = {uid: key for key, change in history.decisions(consensus.changes.all()).items() for uid in change.decision.get("scus", [])}
     rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
         "summary_id", "summary__author", "start", "end", "contributor__scu__uid",
         "contributor__scu__source__pyramid_id", "contributor__scu__source__uid",
     )
     by_summary: dict[int, list] = {}
-    authors, groups = {}, {}
+    authors, groups, copies = {}, {}, set()
     for summary_id, author, start, end, uid, source_pyramid, source_uid in rows:
         by_summary.setdefault(summary_id, []).append((start, end, uid))
         authors[summary_id] = author
-        groups[uid] = group_of.get((source_pyramid, source_uid), ADDED)
+        if (source_pyramid, source_uid) in group_of:
+            groups[uid] = group_of[(source_pyramid, source_uid)]
+            copies.add(uid)
+        else:
+            groups[uid] = made_for.get(uid, ADDED)
     found = []
     texts = dict(consensus.models_used.filter(pk__in=by_summary).values_list("pk", "text"))
     for summary_id, spans in by_summary.items():
         for (a, b), (start, end) in overlaps(spans).items():
+            if groups[a] == groups[b] and {a, b} <= copies:
+                continue  # one source's own overlap, copied as it was
             found.append(CountedTwice(authors[summary_id], texts[summary_id][start:end].strip(), (a, b),
                                       (groups[a], groups[b])))
     return sorted(found, key=lambda c: (c.model, c.scus))

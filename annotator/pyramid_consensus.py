@@ -244,8 +244,10 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
                 editing.delete_scu(scu)
             _copy(pyramid, source, uids, first)
             name = side.upper()
-            what = (f"{len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name}" if uids else "nothing")
-            return f"Group {key} ({group['kind']}): chose {name}'s version ({what})"
+            if not uids:
+                return f"Group {key} ({group['kind']}): left out, as {name} ({source.name}) has nothing there"
+            return (f"Group {key} ({group['kind']}): chose {name}'s version "
+                    f"({len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name})")
 
         return [scu.uid for scu in replaced] + new_uids, apply
 
@@ -261,7 +263,12 @@ def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditRe
         merge = merge_of(pyramid)
         group = _group(merge, key)
         decision["scus"] = _made_for(pyramid, merge, group)
-        return [], lambda: f"Group {key} ({group['kind']}): kept as edited"
+        if decision["scus"] or _from_group(pyramid, merge, group):
+            return [], lambda: f"Group {key} ({group['kind']}): kept as edited"
+        # Nothing of the group is in the consensus: keeping it leaves its content out. Say so, in
+        # case the adjudicator meant to take a version (Undo takes the decision back).
+        return [], lambda: (f"Group {key} ({group['kind']}): kept as edited, with nothing of it in the consensus: "
+                            "its content is left out")
 
     return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision=decision)
 

@@ -85,14 +85,12 @@ def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()
     """A click with a real press: move to the element, button down, hold, button up."""
     locator = page.locator(target) if isinstance(target, str) else target
     locator.scroll_into_view_if_needed()
-    settle(page)
-    box = locator.evaluate(FIRST_LINE)
+    box = _still(page, locator)
     assert box is not None, f"{target} is not on the page"
     x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     if not locator.evaluate(UNCOVERED, [x, y]):  # under a sticky header, say: a person scrolls on
         locator.evaluate("(element) => element.scrollIntoView({ block: 'center', inline: 'nearest' })")
-        settle(page)
-        box = locator.evaluate(FIRST_LINE)
+        box = _still(page, locator)
         x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     page.mouse.move(x, y, steps=5)
     for key in modifiers:
@@ -111,6 +109,21 @@ FIRST_LINE = """(element) => {
   const r = lines.length > 1 ? lines[0] : element.getBoundingClientRect();
   return r.width || r.height ? { x: r.left, y: r.top, width: r.width, height: r.height } : null;
 }"""
+def _still(page, locator, frames: int = 30):
+    """The element's box once it has stopped moving (the same in two frames running), as a person
+    waits for a page that is still moving (an answer being swapped in, a scroll being restored)
+    before they aim."""
+    settle(page)
+    box = locator.evaluate(FIRST_LINE)
+    for _ in range(frames):
+        settle(page)
+        again = locator.evaluate(FIRST_LINE)
+        if again == box:
+            break
+        box = again
+    return box
+
+
 UNCOVERED = "(element, [x, y]) => { const top = document.elementFromPoint(x, y); return !!top && element.contains(top); }"
 
 

@@ -72,7 +72,8 @@ def test_choosing_editing_keeping_and_completing(two):
     aldrin, collins, samples = uid(demo, "Aldrin also"), uid(demo, "Michael Collins"), uid(demo, "The crew brought")
     annotation_consensus.choose(consensus.pk, user, version(consensus), aldrin, two["theirs"].pk)
     result = annotation_consensus.choose(consensus.pk, user, version(consensus), collins, two["mine"].pk)
-    assert "(0 PSEs)" in result.description and collins not in matched(consensus)
+    assert f"SCU {collins}: left out, as annotator " in result.description and "matched nothing to it" in result.description
+    assert collins not in matched(consensus)
     annotation_consensus.choose(consensus.pk, user, version(consensus), 0, two["mine"].pk)
     assert matched(consensus)[0] == ["Michael Collins remained in orbit"]
     with pytest.raises(RuleBroken, match="1 SCU of this consensus is not decided"):

@@ -176,6 +176,14 @@ def test_three_pyramids_compared_and_merged_at_once(browser_page, live_server, t
     expect(page.locator("#groups thead")).to_contain_text("C: by-third")
     expect(page.locator("#group-counts")).to_contain_text("1 in some pyramids only")
     assert violations(page) == []
+    # Another choice in the selects: Merge waits for Compare (it would merge what is shown), and says so.
+    merge = page.locator("button:text-is('Merge A, B and C into a consensus pyramid')")
+    page.select_option("select[name=c]", label="—")
+    expect(merge).to_be_disabled()
+    expect(page.locator("#compare-first")).to_contain_text("press Compare")
+    page.select_option("select[name=c]", label="by-third")
+    expect(merge).to_be_enabled()
+    expect(page.locator("#compare-first")).to_have_count(0)
 
     click(page, "button:text-is('Merge A, B and C into a consensus pyramid')")
     expect(page.locator("#merge-counts")).to_contain_text("1 of 5 groups decided")
@@ -198,3 +206,29 @@ def test_three_pyramids_compared_and_merged_at_once(browser_page, live_server, t
     press(page, "Enter")
     assert eventually(lambda: stored(consensus).get(only_c) == "c")
     assert violations(page) == []
+
+
+COVERED = """() => {
+  // Whether the focused element is hidden under something else (the sticky bar, say): the point a
+  // person looks at, its middle, shows another element.
+  const e = document.activeElement, r = e.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + r.height / 2);
+  return !top || !(e === top || e.contains(top) || top.contains(e)) ? e.id || e.outerHTML.slice(0, 80) : null;
+}"""
+
+
+def test_tab_and_shift_tab_never_leave_the_focus_under_the_sticky_bar(browser_page, live_server, trio):
+    consensus = pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    expect(page.locator("#merge-counts")).to_contain_text("1 of 5 groups decided")
+    hidden = []
+    for key in ["Tab"] * 60 + ["Shift+Tab"] * 60:
+        press(page, key)
+        settle(page)
+        covered = page.evaluate(COVERED)
+        if covered and page.evaluate("() => !!document.activeElement.closest('.merge')"):
+            hidden.append((key, covered))
+    assert hidden == [], "focused elements hidden under the sticky bar or buttons"

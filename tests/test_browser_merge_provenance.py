@@ -87,7 +87,7 @@ def test_a_source_edited_and_restored_keeps_the_consensus_provenance_and_the_war
     # The adjudicator's merge page names what changed: A, the identical group.
     page.reload()
     warning = page.locator("#sources-changed")
-    expect(warning).to_contain_text("A changed after this merge began")
+    expect(warning).to_contain_text("A (by-annotator) changed after this merge began")
     expect(warning.locator("li")).to_have_text([f"A's SCUs of group {identical}"])
 
     # Undone in the builder, the source is as it was: so are the consensus's links, and the warning goes.

@@ -269,3 +269,30 @@ def test_a_contributor_split_off_in_a_consensus_takes_its_provenance_to_its_new_
     new = SCU.objects.get(pyramid=consensus, uid=max(SCU.objects.filter(pyramid=consensus).values_list("uid", flat=True)))
     assert "into new SCU" in result.description
     assert new.source == copy.source and new.source.pyramid == pair["a"]
+
+
+def test_words_counted_twice_name_the_group_an_scu_was_kept_for_and_leave_a_sources_own_overlaps(pair):
+    from annotator.consensus_overlaps import counted_twice
+
+    user = pair["adjudicator"]
+    # A's annotator had "Neil Armstrong" in two of their own SCUs: copied as it was, not the merge's doing.
+    a = Pyramid.objects.get(pk=pair["a"].pk)
+    model_a = a.models_used.get(author="A")
+    start = model_a.text.index("Neil Armstrong")
+    editing.new_scu(a.pk, pair["demo"]["annotator"], a.version, model_a.pk, [(start, start + len("Neil Armstrong"))],
+                    "Armstrong")
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], user)
+    groups = groups_by_kind(consensus)
+    (astronauts,) = [g for g in PyramidMerge.objects.get(consensus=consensus).groups if 4 in g["a"]]
+    assert astronauts["a"] == [2, 4]  # both of A's SCUs over those words fell in one group
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), astronauts["key"], "a")
+    assert counted_twice(consensus) == []
+    # An SCU the adjudicator makes over Collins's words and keeps for Collins's group, beside A's copy.
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[ONLY_A]["key"], "a")
+    words = "Michael Collins orbited"
+    start = model_a.text.index(words)
+    editing.new_scu(consensus.pk, user, current(consensus), model_a.pk, [(start, start + len(words))], "Collins")
+    pyramid_consensus.keep(consensus.pk, user, current(consensus), groups[ONLY_A]["key"])
+    (twice,) = counted_twice(consensus)
+    assert twice.groups == (groups[ONLY_A]["key"], groups[ONLY_A]["key"]) and "added by" not in twice.message
+    assert twice.linked_groups == [groups[ONLY_A]["key"]]

@@ -47,7 +47,8 @@ def test_each_pyramids_version_can_be_taken_with_its_provenance(trio):
     assert taken.source.pyramid_id == trio["c"].pk
     assert {c.source.scu.pyramid_id for c in taken.contributors.all()} == {trio["c"].pk}
     # B has nothing in that group: taking B's version leaves it out.
-    pyramid_consensus.choose(consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL], "b")
+    result = pyramid_consensus.choose(consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL], "b")
+    assert f"Group {keys[PARTIAL]} (in some pyramids only): left out, as B (by-other) has nothing there" == result.description
     assert not consensus.scus.filter(label="Collins in orbit").exists()
     # There is no D.
     with pytest.raises(RuleBroken, match=r"one of the pyramids merged \(A, B, C\)"):
@@ -107,3 +108,13 @@ def test_the_queue_shows_a_consensus_of_three_and_settles_each_of_its_pairs(trio
     # Its pairs wait no more (the demo pyramid, not merged, still pairs with each).
     waiting = [i.what for i in items if i.state == NOT_STARTED]
     assert not {"by-annotator + by-other", "by-annotator + by-third", "by-other + by-third"} & set(waiting)
+
+
+def test_keeping_a_group_with_nothing_of_it_in_the_consensus_says_its_content_is_left_out(trio):
+    consensus = started(trio)
+    keys = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}
+    left = pyramid_consensus.keep(consensus.pk, trio["adjudicator"], version(consensus.pk), keys[SPLIT])
+    assert left.description.endswith("kept as edited, with nothing of it in the consensus: its content is left out")
+    pyramid_consensus.choose(consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL], "a")
+    kept = pyramid_consensus.keep(consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL])
+    assert kept.description == f"Group {keys[PARTIAL]} (in some pyramids only): kept as edited"

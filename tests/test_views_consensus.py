@@ -183,8 +183,14 @@ def test_merging_a_peers_annotations_and_the_score_shown(client, peer_twice):
         answer = client.post(decide("take_reading"), {"version": consensus.version, "scu": uid, "source": peer_twice["theirs"].pk}, **HTMX)
         assert answer.status_code == 200, answer.content.decode()[:300]
     assert "<strong>0</strong> left to decide" in answer.content.decode()
+    assert "<strong>in progress</strong>. Decide each SCU here" in answer.content.decode()
     consensus.refresh_from_db()
-    assert client.post(decide("complete"), {"version": consensus.version}, **HTMX).status_code == 200
+    completed = client.post(decide("complete"), {"version": consensus.version}, **HTMX)
+    assert completed.status_code == 200
+    # The answer carries the consensus's new state: complete, read-only, no more "continue".
+    state = completed.content.decode().split('id="peer-consensus-state">')[1].split("</p>")[0]
+    assert "<strong>complete</strong>" in state and "Open the consensus annotation</a> (read-only)" in state
+    assert "in progress" not in state and "Decide each SCU" not in state
     (row,) = score_annotations(PeerAnnotation.objects.filter(pk=consensus.pk))
     html = client.get(peer_twice["url"]).content.decode()
     assert f'<td class="num score-modified">{row.scores.modified:.4f}</td>' in html
@@ -212,7 +218,7 @@ def test_the_merge_page_says_when_a_source_changed_after_the_merge_began(client,
     source = Pyramid.objects.get(pk=pair["b"].pk)
     editing.set_label(source.pk, pair["demo"]["other_annotator"], source.version, 2, "Neil Armstrong")
     page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
-    assert "B changed after this merge began" in page
+    assert "B (by-other) changed after this merge began" in page
     key = group(consensus, SPLIT)["key"]
     assert f'<li>B\'s SCUs of <a href="#group-{key}">group {key}</a></li>' in page  # named, the only one
     assert page.count("s SCUs of <a") == 1
@@ -237,6 +243,9 @@ def test_the_merge_page_names_words_counted_twice_and_submit_asks_to_confirm(cli
     assert Pyramid.objects.get(pk=consensus.pk).status == "in_progress"
     client.post(url, {"version": Pyramid.objects.get(pk=consensus.pk).version, "confirm": "1"}, **HTMX)
     assert Pyramid.objects.get(pk=consensus.pk).status == "submitted"
+    # Submitted, the list stays as a record, without advice to change what can no longer change.
+    html = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert "Model words counted twice (1):" in html and "Take another version" not in html
 
 
 def test_peer_merge_refusals_answer_as_the_builders(client, peer_twice):

@@ -174,3 +174,27 @@ def test_the_queue_costs_the_same_queries_whatever_its_size(client, pair, django
     with django_assert_max_num_queries(len(small.captured_queries)):
         page = client.get(reverse("home")).content.decode()
     assert len(queue_rows(page)) == 3 + 10 * 2
+
+
+@pytest.mark.shared_data
+def test_pyramids_of_separate_files_naming_their_models_differently_wait_as_pairs(client, shared_data, django_user_model):
+    """The three MATTER pyramids name the same five summaries "TCstudent1", "1.txt" and "1": the
+    queue pairs them by their words, as the comparison aligns them."""
+    from annotator.models import Collection, Membership, Pyramid, Role
+
+    from .helpers import import_files
+
+    folder = shared_data / "pyreval-matter"
+    import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", folder / "Becky_MATTER.pyr", collection="MATTER",
+                 docset="MATTER")
+    import_files(folder / "IA/12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER", model_regex=r"(?m)^---\n")
+    pyramids = Pyramid.objects.filter(docset__name="MATTER")
+    assert len({tuple(p.model_links.values_list("summary__author", flat=True)) for p in pyramids}) == 3
+    submitted(*pyramids)
+    adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
+    Membership.objects.create(collection=Collection.objects.get(name="MATTER"), user=adjudicator, role=Role.ADJUDICATOR)
+    client.force_login(adjudicator)
+    assert queue_rows(client.get(reverse("home")).content.decode()) == [
+        ("not_started", "Pyramids 12_10_09_MATTER_fixed + Becky_MATTER"),
+        ("not_started", "Pyramids 12_10_09_MATTER_fixed + Yinghui_12_10_09_MATTER_fixed"),
+        ("not_started", "Pyramids Becky_MATTER + Yinghui_12_10_09_MATTER_fixed")]

@@ -173,3 +173,18 @@ def test_a_consensus_of_three_is_started_from_the_page_and_not_twice_unasked(cli
     assert f'id="take-c-{partial}" name="side" value="c">Take C\'s version</button>' in card
     assert f'id="take-b-{partial}" name="side" value="b">Leave out (as B)</button>' in card
     assert "Merging <a" in page and "C: by-third</a>" in page
+
+
+def test_comparing_part_of_the_pyramids_a_consensus_merged_names_that_consensus(client, trio):
+    from annotator import pyramid_consensus
+
+    consensus = pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
+    client.force_login(trio["adjudicator"])
+    a, b = trio["a"], trio["b"]
+    page = client.get(reverse("pyramid-comparison", args=[a.docset_id]), {"a": a.pk, "b": b.pk}).content.decode()
+    note = page.split('id="wider-consensus">')[1].split("</p>")[0]
+    assert f'<a href="{reverse("pyramid-merge", args=[consensus.pk])}">{consensus.name}</a> (in progress) already merges' in note
+    assert "with by-third:" in note
+    assert 'id="pair-consensus"' not in page  # not a consensus of A and B alone: starting one stays possible
+    everything = client.get(reverse("pyramid-comparison", args=[a.docset_id]), {"a": a.pk, "b": b.pk, "c": trio["c"].pk})
+    assert 'id="wider-consensus"' not in everything.content.decode()

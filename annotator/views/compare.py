@@ -18,7 +18,6 @@ from django.views.decorators.http import require_POST
 
 from scoring.agreement_records import pair_agreement
 from scoring.models import Report
-from scoring.agreement_units import words
 from scoring.records import score_annotations
 from scoring.statistics import pearson
 
@@ -100,6 +99,9 @@ def pyramid_comparison(request, pk):
     # only when asked explicitly.
     wanted = {p.pk for p in chosen}
     context["pair_consensuses"] = [m.consensus for m, sources in context["merges"] if {p.pk for p in sources} == wanted]
+    # A consensus of more pyramids, these among them: merging a part of them again is seldom meant.
+    context["wider_consensuses"] = [(m.consensus, [p for p in sources if p.pk not in wanted])
+                                    for m, sources in context["merges"] if wanted < {p.pk for p in sources}]
     try:
         groups = align_many_pyramids(chosen)
         alphas = _alphas(chosen, docset.collection_id)

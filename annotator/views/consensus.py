@@ -87,10 +87,11 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
     # The groups were aligned when the merge began: say which a source's edits have changed since
     # (by content: an edit undone is no change); merges begun before the prints: by time.
     changed_groups = pyramid_consensus.changed_groups(merge)
+    names = {letter.upper(): f"{letter.upper()} ({source.name})" for letter, source in sides}
     if changed_groups is None:
-        changed = [letter.upper() for letter, source in sides if source.updated_at > merge.created_at]
+        changed = [names[letter.upper()] for letter, source in sides if source.updated_at > merge.created_at]
     else:
-        changed = sorted({name for name, _ in changed_groups})
+        changed = [names[letter] for letter in sorted({letter for letter, _ in changed_groups})]
     return {"consensus": consensus, "merge": merge, "sources_changed": changed, "changed_groups": changed_groups or [],
             "groups": groups, "added": added, "left": left,
             "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),

@@ -82,6 +82,20 @@ def test_a_stale_page_is_refused_with_the_current_state(client, pair):
     assert "1 of 4</strong> groups decided" in html and "hx-swap-oob" not in html
     assert list(pyramid_consensus.decisions(consensus)) == [g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups
                                                              if g["identical"]]
+    assert "decided meanwhile" not in html  # that group is still undecided
+
+
+def test_a_stale_decision_on_a_group_decided_meanwhile_says_retry_would_replace_it(client, pair):
+    consensus = started(client, pair)
+    key = group(consensus, SPLIT)["key"]
+    stale = Pyramid.objects.get(pk=consensus.pk).version
+    pyramid_consensus.choose(consensus.pk, pair["adjudicator"], stale, key, "b")  # another tab
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+                         {"version": stale, "group": key, "side": "a"}, **HTMX)
+    assert answer.status_code == 409
+    assert (f"Group {key} was decided meanwhile (B&#x27;s version, by adjudicator): Retry replaces that decision."
+            in answer.content.decode())
+    assert pyramid_consensus.decisions(consensus)[key].decision["choice"] == "b"
 
 
 def test_a_decision_on_a_consensus_submitted_meanwhile_is_refused_with_the_current_state(client, pair):
@@ -353,7 +367,9 @@ def test_undo_and_redo_on_the_merge_page(client, pair):
     assert key not in pyramid_consensus.decisions(consensus)
     assert consensus.scus.filter(source__pyramid=pair["b"]).count() == 0  # B's copies went with it
     html = undone.content.decode()
-    assert 'id="merge-redo" aria-keyshortcuts="Control+Y" title="Ctrl+Y">' in html  # redo is possible now
+    # Redo is possible now, and says what it would re-apply; Undo, what it would take back next.
+    assert f'id="merge-redo" aria-keyshortcuts="Control+Y" title="Redo: Group {key} (split/merged): chose B&#x27;s version' in html
+    assert 'id="merge-undo" aria-keyshortcuts="Control+Z" title="Undo: Started the consensus of by-annotator and by-other' in html
     redone = client.post(url("redo"), {"version": consensus.version}, **HTMX)
     assert redone.status_code == 200
     consensus.refresh_from_db()

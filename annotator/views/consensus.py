@@ -24,7 +24,7 @@ from scoring.records import score_annotations, scu_weights
 
 from .. import annotation_consensus, history, pyramid_consensus
 from ..access import can_adjudicate, visible_annotations, visible_pyramids
-from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action
+from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..consensus_overlaps import counted_twice
 from ..editing import EditError
 from ..merge_words import merge_models
@@ -103,9 +103,11 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
 
 
 def _travel(changes) -> dict:
-    """Whether the merge page's Undo and Redo have anything to do (one query)."""
-    states = history.stack_states(changes)
-    return {"can_undo": history.State.APPLIED in states, "can_redo": history.State.UNDONE in states}
+    """What the merge page's Undo and Redo would do (two queries): each button names the change it
+    reverts or re-applies (undoing the start takes back what was taken at once, for instance)."""
+    undo, redo = history.next_to_travel(changes, undoing=True), history.next_to_travel(changes, undoing=False)
+    return {"can_undo": undo is not None, "can_redo": redo is not None,
+            "undo_what": undo.description if undo else "", "redo_what": redo.description if redo else ""}
 
 
 @login_required
@@ -146,11 +148,29 @@ def _decided(request, act, context, partial: str, page_url: str, place: str):
         if not request.htmx:
             messages.error(request, refused.message)
             return redirect(page_url + fragment)
-        return refused_answer(request, refused, partial, "annotator/merge/status.html", lambda: current() | placed)
+        now = current()
+        decided_meanwhile = _decided_meanwhile(now, placed["placed"]) if status_for(refused) == 409 else None
+        if decided_meanwhile:  # Retry would replace another tab's (or person's) decision: say so first
+            refused.message = f"{refused.message} {decided_meanwhile}"
+        return refused_answer(request, refused, partial, "annotator/merge/status.html", lambda: now | placed)
     if not request.htmx:
         messages.success(request, message)
         return redirect(page_url + fragment)
     return render(request, partial, current() | placed | {"message": message, "level": "saved"})
+
+
+def _decided_meanwhile(context: dict, placed: str | None) -> str | None:
+    """Where a stale decision's group (or SCU) has been decided since the page was loaded: what
+    that decision is, and that Retry would replace it."""
+    if not placed:
+        return None
+    items = [(g["key"], g["decision"], g["choice"], "Group") for g in context.get("groups") or []] or \
+        [(str(r["uid"]), r["decision"], r["choice"], "SCU") for r in context.get("rows") or []]
+    for key, change, choice, item in items:
+        if key == placed and change is not None:
+            who = change.user.username if change.user else "someone"
+            return f"{item} {key} was decided meanwhile ({choice}, by {who}): Retry replaces that decision."
+    return None
 
 
 def _with_next_after(context: dict, placed: str | None) -> dict:

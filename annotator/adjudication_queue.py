@@ -50,7 +50,8 @@ class QueueItem:
 
     @property
     def state_label(self) -> str:
-        return STATE_LABELS[self.state]
+        # A consensus annotation is "marked complete" on its pages: the same word here.
+        return "Complete" if self.state == SUBMITTED and self.kind != PAIR else STATE_LABELS[self.state]
 
     @property
     def url(self) -> str:

@@ -137,6 +137,9 @@ def keep(annotation_id: int, user, version: int | None, scu_uid: int) -> peer_ed
 
     def apply(annotation):
         merge_of(annotation)
+        of_scu = {"scu__uid": scu_uid} if scu_uid else {"scu__isnull": True}
+        if not annotation.pses.filter(**of_scu).exists():  # say so, in case a reading was meant
+            return f"{_describe_uid(scu_uid)}: kept as edited, with no PSE of it in the consensus: it is left out"
         return f"{_describe_uid(scu_uid)}: kept as edited"
 
     return peer_editing.run_edit(annotation_id, user, version, "adjudicate", apply,

@@ -41,19 +41,23 @@ def _group(key: str) -> str:
     return key if key == ADDED else f"group {key}"
 
 
-def overlaps(spans: list[tuple[int, int, int]]) -> dict[tuple[int, int], tuple[int, int]]:
-    """{(scu, other scu): the first stretch both cover} for spans (start, end, scu) of one text.
+def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
+    """{(scu, other scu): the first stretch both cover} for spans (start, end, scu[, origin]) of
+    one text. Two spans of the same origin (copies of one source pyramid's contributors) are that
+    pyramid's own overlap and are not paired.
 
     >>> overlaps([(0, 10, 1), (5, 15, 2), (20, 25, 3), (0, 4, 1)])
     {(1, 2): (5, 10)}
+    >>> overlaps([(0, 10, 1, "A"), (5, 15, 2, "A"), (8, 12, 3, None)])
+    {(1, 3): (8, 10), (2, 3): (8, 12)}
     """
     found: dict[tuple[int, int], tuple[int, int]] = {}
-    ordered = sorted(spans)
-    for i, (_, end, scu) in enumerate(ordered):
-        for other_start, other_end, other in ordered[i + 1:]:
+    ordered = sorted(tuple(span) + (None,) * (4 - len(span)) for span in spans)
+    for i, (_, end, scu, origin) in enumerate(ordered):
+        for other_start, other_end, other, other_origin in ordered[i + 1:]:
             if other_start >= end:
                 break
-            if other != scu:
+            if other != scu and (origin is None or origin != other_origin):
                 pair = (min(scu, other), max(scu, other))
                 found.setdefault(pair, (other_start, min(end, other_end)))
     return found
@@ -61,11 +65,12 @@ def overlaps(spans: list[tuple[int, int, int]]) -> dict[tuple[int, int], tuple[i
 
 def counted_twice(consensus) -> list[CountedTwice]:
     """The words of the consensus's model summaries in two of its SCUs where merging put them
-    there, in five queries. Two copies taken from one group come from one source pyramid (a version
-    is one pyramid's SCUs of the group): words they share were that annotator's own overlap, not
-    the merge's, and are left to the builder's problems list. Every other pair counts: copies from
-    different groups, and any pair with an SCU the adjudicator made (tied to the group it was kept
-    for, else "added by the adjudicator")."""
+    there, in five queries. Words two contributors copied from one source pyramid both cover were
+    that pyramid's own overlap (its annotator's, not the merge's) and are left to the builder's
+    problems list. Every other pair counts: copies from different source pyramids, and any pair
+    with a contributor the adjudicator made (in an SCU tied to the group it was kept for, else
+    "added by the adjudicator").
+    """
     merge = PyramidMerge.objects.filter(consensus=consensus).first()
     if merge is None:
         return []
@@ -74,27 +79,22 @@ def counted_twice(consensus) -> list[CountedTwice]:
     for group in merge.groups:
         for side, source in sides:
             group_of.update({(source, uid): group["key"] for uid in group[side]})
-    made_for = {uid: key for key, change in history.decisions(consensus.changes.all()).items() for uid in change.decision.get("scus", [])}
+    decided = history.decisions(consensus.changes.all())
+    made_for = {uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])}
     rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
         "summary_id", "summary__author", "start", "end", "contributor__scu__uid",
-        "contributor__scu__source__pyramid_id", "contributor__scu__source__uid",
+        "contributor__scu__source__pyramid_id", "contributor__scu__source__uid", "contributor__source__scu__pyramid_id",
     )
     by_summary: dict[int, list] = {}
-    authors, groups, copies = {}, {}, set()
-    for summary_id, author, start, end, uid, source_pyramid, source_uid in rows:
-        by_summary.setdefault(summary_id, []).append((start, end, uid))
+    authors, groups = {}, {}
+    for summary_id, author, start, end, uid, source_pyramid, source_uid, copied_from in rows:
+        by_summary.setdefault(summary_id, []).append((start, end, uid, copied_from))
         authors[summary_id] = author
-        if (source_pyramid, source_uid) in group_of:
-            groups[uid] = group_of[(source_pyramid, source_uid)]
-            copies.add(uid)
-        else:
-            groups[uid] = made_for.get(uid, ADDED)
+        groups[uid] = group_of.get((source_pyramid, source_uid)) or made_for.get(uid, ADDED)
     found = []
     texts = dict(consensus.models_used.filter(pk__in=by_summary).values_list("pk", "text"))
     for summary_id, spans in by_summary.items():
         for (a, b), (start, end) in overlaps(spans).items():
-            if groups[a] == groups[b] and {a, b} <= copies:
-                continue  # one source's own overlap, copied as it was
             found.append(CountedTwice(authors[summary_id], texts[summary_id][start:end].strip(), (a, b),
                                       (groups[a], groups[b])))
     return sorted(found, key=lambda c: (c.model, c.scus))

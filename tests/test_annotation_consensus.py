@@ -134,3 +134,13 @@ def test_scores_of_adjudicated_work_use_the_complete_consensus_instead_of_its_so
     peer_editing.complete(consensus.pk, user, version(consensus))
     adjudicated = {(r.peer, r.annotator) for r in score_collection(demo["collection"], adjudicated=True)}
     assert adjudicated == {("1", "consensus"), ("2", "demo"), ("3", "demo")}
+
+
+def test_keeping_an_scu_with_no_pse_of_it_in_the_consensus_says_it_is_left_out(two):
+    demo, user = two["demo"], two["adjudicator"]
+    consensus = annotation_consensus.start([two["theirs"], two["mine"]], user)
+    aldrin = uid(demo, "Aldrin also")
+    result = annotation_consensus.keep(consensus.pk, user, version(consensus), aldrin)
+    assert result.description == f"SCU {aldrin}: kept as edited, with no PSE of it in the consensus: it is left out"
+    annotation_consensus.choose(consensus.pk, user, version(consensus), aldrin, two["theirs"].pk)
+    assert annotation_consensus.keep(consensus.pk, user, version(consensus), aldrin).description == f"SCU {aldrin}: kept as edited"

@@ -232,3 +232,45 @@ def test_tab_and_shift_tab_never_leave_the_focus_under_the_sticky_bar(browser_pa
         if covered and page.evaluate("() => !!document.activeElement.closest('.merge')"):
             hidden.append((key, covered))
     assert hidden == [], "focused elements hidden under the sticky bar or buttons"
+
+
+def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_are_hidden(browser_page, live_server, pair):
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    split = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}[SPLIT]
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    expect(page.locator("#hide-decided")).to_be_checked()
+    tab_to(page, f"[id='take-b-{split}']")
+    press(page, "Enter")
+    assert eventually(lambda: stored(consensus).get(split) == "b")
+    group = page.locator(f"[id='group-{split}']")
+    expect(group.locator(".group-note")).to_contain_text("chose B's version")  # seen saved, as a person waits to
+    press(page, "Control+z")
+    expect(group.locator(".group-note")).to_contain_text("Undid: Group")
+    assert eventually(lambda: split not in stored(consensus))
+    press(page, "Control+y")
+    # Redone, the group is decided again, yet stays in view with its note, and the focus with it.
+    expect(group.locator(".group-note")).to_contain_text("Redid: Group")
+    assert eventually(lambda: stored(consensus).get(split) == "b")
+    expect(group).to_be_visible()
+    assert page.evaluate("(id) => document.getElementById(id).contains(document.activeElement)", f"group-{split}"), focused(page)
+
+
+def test_a_key_pressed_while_the_last_answer_is_on_its_way_is_sent_after_it_not_lost(browser_page, live_server, pair):
+    """A person who decides and presses Ctrl+Z at once (a tenth of a second apart) gets both, in order."""
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    split = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}[SPLIT]
+    page = browser_page
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    expect(page.locator("button:text-is('Log out')")).to_be_visible()
+    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    tab_to(page, f"[id='take-b-{split}']")
+    press(page, "Enter")
+    press(page, "Control+z")  # without waiting to see the decision saved
+    group = page.locator(f"[id='group-{split}']")
+    expect(group.locator(".group-note")).to_contain_text("Undid: Group")
+    actions = lambda: list(consensus.changes.order_by("id").values_list("action", "state"))  # noqa: E731
+    assert eventually(lambda: actions()[-2:] == [("adjudicate", "undone"), ("undo", "applied")]), actions()
+    assert split not in stored(consensus)

@@ -296,3 +296,23 @@ def test_words_counted_twice_name_the_group_an_scu_was_kept_for_and_leave_a_sour
     (twice,) = counted_twice(consensus)
     assert twice.groups == (groups[ONLY_A]["key"], groups[ONLY_A]["key"]) and "added by" not in twice.message
     assert twice.linked_groups == [groups[ONLY_A]["key"]]
+
+
+def test_a_source_pyramids_own_overlap_across_two_groups_is_not_counted_twice(pair):
+    from annotator.consensus_overlaps import counted_twice
+
+    user = pair["adjudicator"]
+    a = Pyramid.objects.get(pk=pair["a"].pk)
+    model_a = a.models_used.get(author="A")
+    start = model_a.text.index("Michael Collins")
+    editing.new_scu(a.pk, pair["demo"]["annotator"], a.version, model_a.pk, [(start, start + len("Michael Collins"))],
+                    "Collins")  # A's own second SCU over Collins's name: a group of its own (B has neither)
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], user)
+    collins_groups = [g for g in PyramidMerge.objects.get(consensus=consensus).groups if 3 in g["a"] or 4 in g["a"]]
+    assert len(collins_groups) == 2
+    for group in collins_groups:
+        pyramid_consensus.choose(consensus.pk, user, current(consensus), group["key"], "a")
+    assert counted_twice(consensus) == []
+    # The adjudicator's own SCU over the same words does count.
+    editing.new_scu(consensus.pk, user, current(consensus), model_a.pk, [(start, start + len("Michael"))], "Michael")
+    assert {t.words for t in counted_twice(consensus)} == {"Michael"}

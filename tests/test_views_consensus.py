@@ -449,3 +449,21 @@ def test_three_annotations_of_a_peer_compared_and_merged_at_once(client, peer_tw
     (taken,) = PeerAnnotation.objects.get(pk=consensus.pk).pses.filter(scu__uid=collins)
     assert taken.source.annotation_id == third.pk
     assert annotation_consensus.decisions(consensus)[str(collins)].decision["choice"] == third.pk
+
+
+def test_a_group_left_out_reads_so_and_undo_and_redo_answer_beside_their_group(client, pair):
+    consensus = started(client, pair)
+    only_b = group(consensus, "only in B")["key"]
+    url = lambda action: reverse("pyramid-merge-decide", args=[consensus.pk, action])  # noqa: E731
+    left = client.post(url("choose_version"), {"version": Pyramid.objects.get(pk=consensus.pk).version,
+                                               "group": only_b, "side": "a"}, **HTMX).content.decode()
+    card = left.split(f'id="group-{only_b}"')[1].split("</section>")[0]
+    assert '<span class="decision">✓ left out (as A) · adjudicator' in card
+    assert "left out, as A (by-annotator) has nothing there" in card
+    # Undo: its note is beside the group it undid, which is kept in view (just-decided).
+    undone = client.post(url("undo"), {"version": Pyramid.objects.get(pk=consensus.pk).version}, **HTMX).content.decode()
+    assert f'merge-group just-decided" id="group-{only_b}"' in undone
+    assert "Undid: Group" in undone.split(f'id="group-{only_b}"')[1].split("</section>")[0]
+    redone = client.post(url("redo"), {"version": Pyramid.objects.get(pk=consensus.pk).version}, **HTMX).content.decode()
+    assert f'merge-group decided just-decided" id="group-{only_b}"' in redone
+    assert pyramid_consensus.decisions(consensus)[only_b].decision["choice"] == "a"

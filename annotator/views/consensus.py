@@ -81,7 +81,7 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
             **group, "sides": [(letter, [by_uid[(p.pk, u)] for u in group[letter] if (p.pk, u) in by_uid])
                                for letter, p in sides],
             "consensus_scus": mine, "decision": change,
-            "choice": pyramid_consensus.choice_name(change.decision["choice"]) if change else None,
+            "choice": _choice_of(change, group) if change else None,
         })
     left = sum(1 for g in groups if g["decision"] is None)
     # The groups were aligned when the merge began: say which a source's edits have changed since
@@ -100,6 +100,15 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
             "compare_query": side_query([p for _, p in sides]),
             "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
             "editable": consensus.status == Pyramid.Status.IN_PROGRESS, **_travel(consensus.changes.all())}
+
+
+def _choice_of(change, group: dict) -> str:
+    """How a group's decision reads: "B's version", or "left out (as A)" where the pyramid taken has
+    nothing in the group."""
+    choice = change.decision["choice"]
+    if choice in group and not group[choice]:
+        return f"left out (as {choice.upper()})"
+    return pyramid_consensus.choice_name(choice)
 
 
 def _travel(changes) -> dict:
@@ -131,32 +140,53 @@ def pyramid_merge_decide(request, pk, action):
     consensus, merge = _consensus_pyramid(request, pk)
     return _decided(request, lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
                     lambda: merge_context(Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge),
-                    "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]), place="group")
+                    "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]), place="group",
+                    placed_after=_travelled(action, consensus))
 
 
-def _decided(request, act, context, partial: str, page_url: str, place: str):
+def _decided(request, act, context, partial: str, page_url: str, place: str, placed_after=None):
     """Run a decision; answer with the merge region as it now is (htmx) or a redirect. A refusal is
     answered as the builder's are (views/refusals.py): a broken rule with the status line only, a
     stale page or a refusal of the user with the merge region as it now is and the reason. The
-    group (or SCU) decided, posted as `place`, shows what became of the decision beside it."""
+    group (or SCU) decided, posted as `place`, shows what became of the decision beside it (after
+    Undo or Redo, the one `placed_after()` names), and stays in view where decided ones are hidden,
+    so that the focus keeps its place."""
     placed = {"placed": request.POST.get(place)}
     current = lambda: _with_next_after(context(), placed["placed"])  # noqa: E731
-    fragment = f"#{'group' if place == 'group' else 'scu'}-{placed['placed']}" if placed["placed"] else ""
+    anchor = "group" if place == "group" else "scu"
+    fragment = lambda: f"#{anchor}-{placed['placed']}" if placed["placed"] else ""  # noqa: E731
     try:
         message = act().description
     except EditError as refused:
         if not request.htmx:
             messages.error(request, refused.message)
-            return redirect(page_url + fragment)
+            return redirect(page_url + fragment())
         now = current()
         decided_meanwhile = _decided_meanwhile(now, placed["placed"]) if status_for(refused) == 409 else None
         if decided_meanwhile:  # Retry would replace another tab's (or person's) decision: say so first
             refused.message = f"{refused.message} {decided_meanwhile}"
         return refused_answer(request, refused, partial, "annotator/merge/status.html", lambda: now | placed)
+    if placed_after is not None:
+        placed["placed"] = placed_after() or placed["placed"]
     if not request.htmx:
         messages.success(request, message)
-        return redirect(page_url + fragment)
+        return redirect(page_url + fragment())
     return render(request, partial, current() | placed | {"message": message, "level": "saved"})
+
+
+def _travelled(action: str, consensus):
+    """For Undo and Redo: where their answer is placed (see _travelled_to); None for decisions."""
+    if action not in ("undo", "redo"):
+        return None
+    return lambda: _travelled_to(consensus.changes.all(), undone=action == "undo")
+
+
+def _travelled_to(changes, undone: bool) -> str | None:
+    """The first group (or SCU) of the change Undo just reverted (the next Redo would re-apply it)
+    or Redo just re-applied (the next Undo would revert it), if that change decided any."""
+    change = history.next_to_travel(changes, undoing=not undone)
+    groups = (change.decision or {}).get("groups") if change is not None else None
+    return str(groups[0]) if groups else None
 
 
 def _decided_meanwhile(context: dict, placed: str | None) -> str | None:
@@ -289,4 +319,5 @@ def peer_merge_decide(request, pyramid_pk, peer_pk, action):
         raise Http404("no consensus annotation of this peer yet")
     return _decided(request, lambda: apply_action(PEER_ACTIONS, action, consensus.pk, request.user, request.POST),
                     lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
-                    "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]), place="scu")
+                    "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]), place="scu",
+                    placed_after=_travelled(action, consensus))

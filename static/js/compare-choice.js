@@ -10,6 +10,8 @@
     const now = new FormData(choice);
     const changed = Array.from(choice.querySelectorAll("select")).some((s) => (now.get(s.name) || "") !== (shown.get(s.name) || ""));
     document.querySelectorAll("#start-consensus button[type=submit]").forEach((button) => { button.disabled = changed; });
+    // What is said of the pyramids shown (their consensus, a wider one) is not said of the new choice.
+    document.querySelectorAll("#pair-consensus > p, #wider-consensus").forEach((said) => { said.hidden = changed; });
     let note = document.getElementById("compare-first");
     if (changed && !note && document.getElementById("start-consensus")) {
       note = document.createElement("p");

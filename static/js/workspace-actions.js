@@ -9,11 +9,15 @@
 //   hold (the kept selection, a label being typed) on "workspace:replaced", and after a conflict
 //   Retry sends the same action again on the current version.
 // - A request that could not be sent can be retried.
+// - One action at a time, in the order asked: an action asked for while another is on its way (a
+//   key pressed as the last answer arrives) is sent once that answer is in, on the version it
+//   brings; if that answer is a refusal, what waited is not sent, and the status line says so.
 window.WorkspaceActions = (function () {
   "use strict";
 
   let last = null;  // the last action sent: { action, values, uses, saved, place }
   let inFlight = null;
+  let waiting = [];  // actions asked for while one was on its way: [action, values, options]
   let context = null;  // what the annotator was doing, while a whole workspace is swapped in
   const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
   const workspace = () => document.querySelector("[data-edit-url]");
@@ -44,6 +48,7 @@ window.WorkspaceActions = (function () {
   // `place`: a selector of what the action is about (a merge page's group), kept where it was on
   // the screen when a whole workspace comes back.
   function send(action, values = {}, { uses = null, saved = null, place = null } = {}) {
+    if (inFlight) { waiting.push([action, values, { uses, saved, place }]); return; }
     const box = workspace();
     const url = box.dataset.editUrl.replace("ACTION", action);
     last = inFlight = { action, values, uses, saved, place, url, focus: focusOf(document.activeElement) };
@@ -135,11 +140,25 @@ window.WorkspaceActions = (function () {
     if (!done || String(requestConfig.verb).toLowerCase() !== "post" || !pathInfo.requestPath.startsWith(done.url)) return;
     inFlight = null;
     if (done.focus !== undefined) setTimeout(() => setTimeout(() => refocus(done.focus), 0), 0);  // after the page's own refresh
-    if (event.detail.xhr.status < 200 || event.detail.xhr.status >= 300) return;
+    if (event.detail.xhr.status < 200 || event.detail.xhr.status >= 300) { dropWaiting(); return; }
     if (done.uses) window.TextSelection.used(done.uses);
     if (done.saved) done.saved();
+    const next = waiting.shift();
+    if (next) setTimeout(() => setTimeout(() => send(...next), 0), 0);  // after the answer is in place
   });
-  document.addEventListener("htmx:sendError", () => setStatus("Not saved: the server could not be reached.", "error", true));
+
+  // After a refusal, what was asked for meanwhile was asked of a page that is no longer current.
+  function dropWaiting() {
+    if (!waiting.length) return;
+    const dropped = waiting.length;
+    waiting = [];
+    const status = document.getElementById("status");
+    if (status) status.append(` ${dropped === 1 ? "The action" : `The ${dropped} actions`} asked for meanwhile ${dropped === 1 ? "was" : "were"} not sent.`);
+  }
+  document.addEventListener("htmx:sendError", () => {
+    setStatus("Not saved: the server could not be reached.", "error", true);
+    if (inFlight) { inFlight = null; dropWaiting(); }
+  });
   document.addEventListener("htmx:responseError", (event) =>
     setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
 

@@ -63,15 +63,16 @@ def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
     return found
 
 
-def counted_twice(consensus) -> list[CountedTwice]:
+def counted_twice(consensus, merge: PyramidMerge | None = None, decided: dict | None = None) -> list[CountedTwice]:
     """The words of the consensus's model summaries in two of its SCUs where merging put them
     there, in five queries. Words two contributors copied from one source pyramid both cover were
     that pyramid's own overlap (its annotator's, not the merge's) and are left to the builder's
     problems list. Every other pair counts: copies from different source pyramids, and any pair
     with a contributor the adjudicator made (in an SCU tied to the group it was kept for, else
-    "added by the adjudicator").
+    "added by the adjudicator"). `merge` and `decided` (the consensus's decisions), where the caller
+    has them loaded already.
     """
-    merge = PyramidMerge.objects.filter(consensus=consensus).first()
+    merge = merge or PyramidMerge.objects.filter(consensus=consensus).first()
     if merge is None:
         return []
     group_of = {}
@@ -79,7 +80,7 @@ def counted_twice(consensus) -> list[CountedTwice]:
     for group in merge.groups:
         for side, source in sides:
             group_of.update({(source, uid): group["key"] for uid in group[side]})
-    decided = history.decisions(consensus.changes.all())
+    decided = history.decisions(consensus.changes.all()) if decided is None else decided
     made_for = {uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])}
     rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
         "summary_id", "summary__author", "start", "end", "contributor__scu__uid",

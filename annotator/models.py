@@ -511,8 +511,10 @@ class PyramidMerge(models.Model):
     def sides(self) -> list[tuple[str, Pyramid]]:
         """The source pyramids by their side's letter: A and B, then C, D, ... where more than two
         were merged at once (PyramidMergeSource)."""
-        return [("a", self.source_a), ("b", self.source_b)] + [
-            (further.side, further.pyramid) for further in self.further_sources.select_related("pyramid", "pyramid__created_by")]
+        prefetched = "further_sources" in getattr(self, "_prefetched_objects_cache", {})
+        further = self.further_sources.all() if prefetched else self.further_sources.select_related(
+            "pyramid", "pyramid__created_by")
+        return [("a", self.source_a), ("b", self.source_b)] + [(f.side, f.pyramid) for f in further]
 
     def side_ids(self) -> list[tuple[str, int]]:
         """[(side letter, source pyramid id)], without loading the pyramids."""

@@ -467,3 +467,25 @@ def test_a_group_left_out_reads_so_and_undo_and_redo_answer_beside_their_group(c
     redone = client.post(url("redo"), {"version": Pyramid.objects.get(pk=consensus.pk).version}, **HTMX).content.decode()
     assert f'merge-group decided just-decided" id="group-{only_b}"' in redone
     assert pyramid_consensus.decisions(consensus)[only_b].decision["choice"] == "a"
+
+
+def test_the_merge_page_takes_the_same_queries_whatever_the_number_of_groups(client, pair, django_assert_max_num_queries):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotator import editing
+
+    client.force_login(pair["adjudicator"])
+    first = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(reverse("pyramid-merge", args=[first.pk])).status_code == 200
+    # Each annotator marks three more SCUs of their own (each a group of its own), and a new merge begins.
+    for pyramid, who, model in ((pair["a"], "annotator", "B"), (pair["b"], "other_annotator", "C")):
+        summary = pyramid.models_used.get(author=model)
+        for start in range(0, 3 * 12, 12):
+            editing.new_scu(pyramid.pk, pair["demo"][who], Pyramid.objects.get(pk=pyramid.pk).version, summary.pk,
+                            [(start, start + 10)], f"words at {start}")
+    more = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    assert len(more.merge.groups) >= len(first.merge.groups) + 6
+    with django_assert_max_num_queries(len(few)):
+        assert client.get(reverse("pyramid-merge", args=[more.pk])).status_code == 200

@@ -45,7 +45,7 @@ def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
     consensus = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
     _require_adjudicator(request, consensus.docset.collection_id)
     merge = PyramidMerge.objects.filter(consensus=consensus).select_related(
-        "source_a__created_by", "source_b__created_by").first()
+        "source_a__created_by", "source_b__created_by").prefetch_related("further_sources__pyramid__created_by").first()
     if merge is None:
         raise Http404("this pyramid is not a consensus")
     return consensus, merge
@@ -95,7 +95,7 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
     return {"consensus": consensus, "merge": merge, "sources_changed": changed, "changed_groups": changed_groups or [],
             "groups": groups, "added": added, "left": left,
             "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
-            "counted_twice": counted_twice(consensus), "model_texts": merge_models(merge),
+            "counted_twice": counted_twice(consensus, merge, decided), "model_texts": merge_models(merge),
             "sources": sides, "columns": len(sides) + 1,
             "compare_query": side_query([p for _, p in sides]),
             "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,

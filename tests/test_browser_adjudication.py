@@ -8,17 +8,23 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from annotator import assignments
+from annotator import annotation_consensus, assignments
 from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
 
 from .conftest import CHROMIUM, log_in
 from .helpers import import_files, run
-from .human import click, drag_select, press, type_text
+from .human import click, drag_select, eventually, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
 ]
+
+
+def decided_one(consensus) -> bool:
+    """Whether the adjudicator has decided an SCU yet (beyond those taken at the start)."""
+    return any(change.decision["choice"] != annotation_consensus.IDENTICAL
+               for change in annotation_consensus.decisions(consensus).values())
 
 
 def group_card(page, text):
@@ -108,17 +114,23 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
     click(page, "button:text-is('Start a consensus annotation')")
     expect(page.locator("#merge-counts")).to_contain_text("left to decide")
     # Decide every SCU the sites differ on: site 114's reading for the first, 115's for the rest.
-    first = True
-    while page.locator("tr.reading:not(.decided)").count():
-        row = page.locator("tr.reading:not(.decided)").first
-        before = page.locator("#merge-counts").inner_text()
-        site = sites["114" if first else "115"]
-        button = row.locator(f"button[id^='take-{site.pk}-']")
+    consensus = PeerAnnotation.objects.get(merge__isnull=False)
+    left = len(annotation_consensus.undecided_scus(consensus))
+    assert left > 1
+    counts = page.locator("#merge-counts")
+    expect(counts).to_have_text(re.compile(rf"(^|\D){left} left to decide"))
+    while left:
+        uid = int(page.locator("tr.reading:not(.decided)").first.get_attribute("data-scu"))
+        site = sites["114" if not decided_one(consensus) else "115"]
+        button = page.locator(f"[id='scu-{uid}'] button[id='take-{site.pk}-{uid}']")
         # A site that matched nothing for the SCU offers to leave it out; one that did, its reading.
         expect(button).to_have_text(re.compile(r"^(Take 1\d\d's|Leave out \(as 1\d\d: no PSE\))$"))
         click(page, button)
-        expect(page.locator("#merge-counts")).not_to_have_text(before)
-        first = False
+        left -= 1
+        expect(counts).to_have_text(re.compile(rf"(^|\D){left} left to decide"))
+        # Stored: that SCU decided, as that site's reading.
+        assert eventually(lambda: annotation_consensus.decisions(consensus).get(str(uid)))
+        assert annotation_consensus.decisions(consensus)[str(uid)].decision["choice"] == site.pk
     expect(page.locator("#merge-counts")).to_contain_text("0 left to decide")
     click(page, "summary:text-is('Mark the consensus complete…')")
     click(page, "button:text-is('Mark it complete now')")

@@ -129,7 +129,7 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
         left -= 1
         expect(counts).to_have_text(re.compile(rf"(^|\D){left} left to decide"))
         # Stored: that SCU decided, as that site's reading.
-        assert eventually(lambda: annotation_consensus.decisions(consensus).get(str(uid)))
+        assert eventually(lambda uid=uid: annotation_consensus.decisions(consensus).get(str(uid)))
         assert annotation_consensus.decisions(consensus)[str(uid)].decision["choice"] == site.pk
     expect(page.locator("#merge-counts")).to_contain_text("0 left to decide")
     click(page, "summary:text-is('Mark the consensus complete…')")

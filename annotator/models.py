@@ -9,9 +9,12 @@ Offsets are Python code points into Summary.text, 0-based, end exclusive. An SCU
 derived from its contributors (see Collection.weight_convention), never stored.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 
 
 class WeightConvention(models.TextChoices):
@@ -577,6 +580,15 @@ class BackgroundJob(models.Model):
 
     def __str__(self):
         return f"{self.get_kind_display()} {self.file_name} ({self.get_status_display().lower()})"
+
+    # A worker polls for tasks every second or so: a job still queued after this long has most
+    # likely no worker to take it (issue 16), and the page says so rather than "Queued" forever.
+    WORKER_PATIENCE = timedelta(seconds=30)
+
+    @property
+    def waiting_long(self) -> bool:
+        """Queued for longer than a running worker would leave it."""
+        return self.status == self.Status.QUEUED and timezone.now() - self.created_at > self.WORKER_PATIENCE
 
 
 class ImportJob(BackgroundJob):

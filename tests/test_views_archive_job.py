@@ -29,6 +29,18 @@ def test_a_queued_job_says_it_waits_for_a_worker(client, demo):
     assert "Waiting for a worker" in client.get(reverse("archive-job", args=[export(demo).pk])).content.decode()
 
 
+def test_an_archive_job_no_worker_takes_says_so(client, demo):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    waiting = export(demo)
+    ArchiveJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    client.force_login(demo["admin"])
+    page = client.get(reverse("archive-job", args=[waiting.pk])).content.decode()
+    assert 'id="no-worker">No worker has taken this job since' in page and 'hx-trigger="every 1s"' in page
+
+
 def test_a_failed_restore_stops_polling_and_says_what_is_wrong(client, demo):
     failed = ArchiveJob.objects.create(kind="restore", file_name="x.zip", status="failed",
                                        report=["scus.jsonl line 3: field 'pyramid': no record 9 in pyramids.jsonl"])

@@ -32,6 +32,24 @@ def test_a_queued_job_says_it_waits_for_a_worker(client, demo):
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[job(demo).pk])).content.decode()
     assert "Waiting for a worker" in page
+    assert 'id="no-worker"' not in page
+
+
+def test_a_job_no_worker_takes_says_so_and_how_to_start_one(client, demo):
+    """Issue 16: not "Queued" forever; still polled, so that it goes on once a worker runs."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    waiting = job(demo)
+    ImportJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    client.force_login(demo["admin"])
+    page = client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
+    assert '<p class="message warning" id="no-worker">No worker has taken this job since' in page
+    assert "<code>python manage.py db_worker</code>" in page and "Waiting for a worker" not in page
+    assert 'hx-trigger="every 1s"' in page
+    ImportJob.objects.filter(pk=waiting.pk).update(status="running")
+    assert 'id="no-worker"' not in client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
 
 
 def test_a_finished_import_lists_its_refused_files_apart_from_its_warnings(client, demo):

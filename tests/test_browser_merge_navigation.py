@@ -234,13 +234,19 @@ def test_tab_and_shift_tab_never_leave_the_focus_under_the_sticky_bar(browser_pa
     assert hidden == [], "focused elements hidden under the sticky bar or buttons"
 
 
-def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_are_hidden(browser_page, live_server, pair):
+def on_a_pairs_merge_page(page, live_server, pair):
+    """The adjudicator on the merge page of a new consensus of the pair; the page, the consensus
+    and the key of its split group."""
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     split = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}[SPLIT]
-    page = browser_page
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     expect(page.locator("button:text-is('Log out')")).to_be_visible()
     page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    return page, consensus, split
+
+
+def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_are_hidden(browser_page, live_server, pair):
+    page, consensus, split = on_a_pairs_merge_page(browser_page, live_server, pair)
     expect(page.locator("#hide-decided")).to_be_checked()
     tab_to(page, f"[id='take-b-{split}']")
     press(page, "Enter")
@@ -260,12 +266,7 @@ def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_ar
 
 def test_a_key_pressed_while_the_last_answer_is_on_its_way_is_sent_after_it_not_lost(browser_page, live_server, pair):
     """A person who decides and presses Ctrl+Z at once (a tenth of a second apart) gets both, in order."""
-    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
-    split = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}[SPLIT]
-    page = browser_page
-    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
-    expect(page.locator("button:text-is('Log out')")).to_be_visible()
-    page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
+    page, consensus, split = on_a_pairs_merge_page(browser_page, live_server, pair)
     tab_to(page, f"[id='take-b-{split}']")
     press(page, "Enter")
     press(page, "Control+z")  # without waiting to see the decision saved

@@ -11,4 +11,6 @@ RUN pip install --no-cache-dir -e . \
 RUN useradd --create-home app && chown -R app /app/staticfiles
 USER app
 EXPOSE 8000
-CMD ["sh", "-c", "python manage.py migrate --noinput && exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]
+# An app server. Migrations are not run here: with two app servers and two workers they run once,
+# before any of them, in docker-compose.yml's `migrate` service (deploy/release.sh).
+CMD ["sh", "-c", "exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]

@@ -10,6 +10,7 @@ import json
 from typing import Any, Mapping
 
 from . import annotation_consensus, editing, peer_editing, pyramid_consensus
+from .bad_input import field_with_nul, nul_message
 from .editing import EditError, NotAllowed, RuleBroken, StaleVersion
 
 # name -> (operation, its arguments after the version; "?" marks an optional one)
@@ -113,4 +114,11 @@ def parse_version(raw: Any) -> int:
 def apply_action(actions: dict, action: str, pk: int, user, data: Mapping):
     """Run one named action on record `pk` with the version and arguments in `data`."""
     operation, fields = actions[action]
+    # PostgreSQL text cannot hold a NUL: refused as any bad argument is (422), whichever field
+    # holds it, before anything is looked up. (The pages' form posts come here unchecked, see
+    # annotator.bad_input; so do the API's JSON bodies, read by hand.)
+    pairs = data.lists() if hasattr(data, "lists") else data.items()
+    field = field_with_nul(pairs)
+    if field is not None:
+        raise RuleBroken(nul_message(field))
     return operation(pk, user, parse_version(data.get("version")), *parse_arguments(data, fields))

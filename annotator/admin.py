@@ -21,6 +21,7 @@ from .models import (
     PyramidModel,
     Span,
     Summary,
+    WorkerBeat,
 )
 from .problems import pyramid_problems
 
@@ -211,15 +212,29 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ["collection", "user"]
 
 
+# Who ran a job and how it went (annotator.leases): shown, never edited by hand.
+LEASE_FIELDS = ["worker_id", "attempts", "heartbeat_at", "resume_state", "interrupted"]
+
+
+@admin.register(WorkerBeat)
+class WorkerBeatAdmin(admin.ModelAdmin):
+    """The workers that said they are alive, and what they run (read-only)."""
+
+    list_display = ["worker_id", "hostname", "pid", "started_at", "seen_at", "running"]
+    readonly_fields = list_display
+
+    def has_add_permission(self, request):
+        return False
+
+
 @admin.register(ImportJob)
 class ImportJobAdmin(admin.ModelAdmin):
     """Read-only: jobs are made by the upload pages and run by the worker."""
 
     list_display = ["file_name", "kind", "collection", "status", "done", "total", "created_by", "created_at"]
     list_filter = ["kind", "status"]
-    exclude = ["content"]
     readonly_fields = ["collection", "kind", "file_name", "options", "status", "total", "done", "report",
-                       "created_by", "created_at", "finished_at"]
+                       "created_by", "created_at", "finished_at", *LEASE_FIELDS]
 
     def has_add_permission(self, request):
         return False
@@ -231,9 +246,8 @@ class ArchiveJobAdmin(admin.ModelAdmin):
 
     list_display = ["file_name", "kind", "collection", "status", "done", "total", "created_by", "created_at"]
     list_filter = ["kind", "status"]
-    exclude = ["content"]
     readonly_fields = ["kind", "collection", "name", "file_name", "status", "total", "done", "report", "created_by",
-                       "created_at", "finished_at"]
+                       "created_at", "finished_at", *LEASE_FIELDS]
 
     def has_add_permission(self, request):
         return False

@@ -9,8 +9,8 @@ written through a connection of its own: the job page sees it as it goes.
 
 from __future__ import annotations
 
-import io
 import logging
+import tempfile
 import time
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django_tasks import task
 
-from . import archive
+from . import archive, job_bytes, leases
 from .models import ArchiveJob, Collection
 
 logger = logging.getLogger(__name__)
@@ -40,9 +40,13 @@ def export_job(collection: Collection, user) -> ArchiveJob:
                                            file_name=file_name(collection), created_by=user))
 
 
-def restore_job(name: str, content: bytes, new_name: str, user) -> ArchiveJob:
-    return start(ArchiveJob.objects.create(kind=ArchiveJob.Kind.RESTORE, file_name=name, content=content,
-                                           name=new_name.strip(), created_by=user))
+def restore_job(name: str, upload, new_name: str, user) -> ArchiveJob:
+    """A restore of the uploaded archive (a binary file), its bytes stored a piece at a time."""
+    with transaction.atomic():
+        job = ArchiveJob.objects.create(kind=ArchiveJob.Kind.RESTORE, file_name=name, name=new_name.strip(),
+                                        created_by=user)
+        job_bytes.store(job, upload)
+        return start(job)
 
 
 class _Progress:
@@ -71,24 +75,33 @@ class _Progress:
 
 @task()
 def run_archive_job(job_id: int) -> None:
-    job = ArchiveJob.objects.select_related("collection").get(pk=job_id)
-    if job.status != Status.QUEUED:
-        return  # already run (a task can be delivered twice)
-    _update(job, status=Status.RUNNING)
+    job = leases.claim(ArchiveJob.objects.select_related("collection"), job_id)
+    if job is None:
+        return  # already run, or running elsewhere (a task can be delivered twice)
+    # A restore is one transaction and an export one snapshot: a resumed run starts again.
+    notes = job.resume_state.get("interruptions", [])
     progress = _Progress(job)
-    try:
-        outcome = _export(job, progress) if job.kind == ArchiveJob.Kind.EXPORT else _restore(job, progress)
-    except archive.ArchiveError as problem:
-        _update(job, status=Status.FAILED, report=[str(problem)], content=b"", finished_at=timezone.now())
-    except Exception:
-        logger.exception("archive job %s failed", job.pk)
-        _update(job, status=Status.FAILED, content=b"", finished_at=timezone.now(),
-                report=["The job stopped on an unexpected error, which has been logged; nothing was stored."])
-        raise
-    else:
-        _update(job, status=Status.DONE, done=progress.total, total=progress.total, finished_at=timezone.now(), **outcome)
-    finally:
-        progress.close()
+    with leases.held(job):
+        try:
+            outcome = _export(job, progress) if job.kind == ArchiveJob.Kind.EXPORT else _restore(job, progress)
+        except archive.ArchiveError as problem:
+            _update(job, status=Status.FAILED, report=[*notes, str(problem)], finished_at=timezone.now(),
+                    resume_state={})
+            job_bytes.free(job)
+        except Exception as error:
+            if leases.connection_lost(error):
+                raise  # the worker reconnects, and the job is resumed (annotator.leases)
+            logger.exception("archive job %s failed", job.pk)
+            _update(job, status=Status.FAILED, finished_at=timezone.now(), resume_state={},
+                    report=[*notes, "The job stopped on an unexpected error, which has been logged; nothing was stored."])
+            job_bytes.free(job)
+            raise
+        else:
+            outcome["report"] = [*notes, *outcome["report"]]
+            _update(job, status=Status.DONE, done=progress.total, total=progress.total, finished_at=timezone.now(),
+                    resume_state={}, **outcome)
+        finally:
+            progress.close()
 
 
 def _update(job: ArchiveJob, **fields) -> None:
@@ -100,12 +113,14 @@ def _update(job: ArchiveJob, **fields) -> None:
 def _export(job: ArchiveJob, progress) -> dict:
     if job.collection is None:
         raise archive.ArchiveError("The collection is no longer there.")
-    buffer = io.BytesIO()
-    counts = archive.export(job.collection, buffer, progress)
-    content = buffer.getvalue()
-    return {"content": content, "report": [f"Wrote {job.collection.name}: {archive.describe(counts)} ({len(content) / 1024:,.0f} kB)."]}
+    with tempfile.TemporaryFile() as written:
+        counts = archive.export(job.collection, written, progress)
+        size = job_bytes.store(job, written)  # kept for the download until the job is deleted
+    return {"report": [f"Wrote {job.collection.name}: {archive.describe(counts)} ({size / 1024:,.0f} kB)."]}
 
 
 def _restore(job: ArchiveJob, progress) -> dict:
-    collection, report = archive.restore(io.BytesIO(bytes(job.content)), job.name or None, progress)
-    return {"collection": collection, "report": report, "content": b""}
+    with job_bytes.spooled(job) as upload:
+        collection, report = archive.restore(upload, job.name or None, progress)
+    job_bytes.free(job)  # stored as records now
+    return {"collection": collection, "report": report}

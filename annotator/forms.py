@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group
 
-from . import archive, assignments
+from . import archive, assignments, uploads
 from .ducview.names import system_id
 from .models import Assignment, Collection, Docset, Membership, Pyramid, Role, Summary
 from .uploads import summary_text
@@ -95,13 +95,21 @@ class MultipleFileField(forms.FileField):
         return [single(d, initial) for d in data] if isinstance(data, (list, tuple)) else [single(data, initial)]
 
 
-def _check_sizes(files) -> None:
+def _check_sizes(files, max_file_bytes: int | None = None) -> None:
+    """Refused before anything is stored: an upload over MAX_UPLOAD_MB, a file over the per-file
+    limit, a zip whose directory says it breaks a limit (annotator.uploads.check_before_storing)."""
     limit = settings.MAX_UPLOAD_BYTES
     too_big = [f"{f.name}: {f.size:,} bytes" for f in files if f.size > limit]
     if too_big or sum(f.size for f in files) > limit:
         raise forms.ValidationError(
             f"An upload may hold at most {limit // (1024 * 1024)} MB; " + ("; ".join(too_big) or "these files together are larger")
         )
+    if max_file_bytes is None:
+        return  # one file checked as a whole (a collection archive: annotator.archive checks its inside)
+    try:
+        uploads.check_before_storing(files, max_file_bytes, limit)
+    except uploads.UploadRefused as refused:
+        raise forms.ValidationError(refused.problems) from None
 
 
 class SummaryUploadForm(forms.Form):
@@ -109,9 +117,9 @@ class SummaryUploadForm(forms.Form):
 
     def clean_files(self):
         files = self.cleaned_data["files"]
-        _check_sizes(files)
         if len(files) > 1 and any(f.name.lower().endswith(".zip") for f in files):
             raise forms.ValidationError("Upload one zip, or several .txt files, not both.")
+        _check_sizes(files, uploads.SUMMARY_MAX_BYTES)
         return files
 
 
@@ -123,12 +131,12 @@ class DucviewImportForm(forms.Form):
 
     def clean_files(self):
         files = self.cleaned_data["files"]
-        _check_sizes(files)
         wrong = [f.name for f in files if not f.name.lower().endswith((".pyr", ".pan", ".zip"))]
         if wrong:
             raise forms.ValidationError(f"{', '.join(wrong)}: expected .pyr or .pan files, or a .zip of them.")
         if len(files) > 1 and any(f.name.lower().endswith(".zip") for f in files):
             raise forms.ValidationError("Upload one zip, or several .pyr and .pan files, not both.")
+        _check_sizes(files, uploads.DUCVIEW_MAX_BYTES)
         return files
 
     def identity_options(self) -> dict[str, str]:

@@ -34,6 +34,7 @@ from .ducview.layout import Layout, split_models
 from .ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_from_note, system_id
 from .ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
 from .ducview.reconcile import Translation, first_difference, preferred, translation
+from .leases import connection_lost
 from .models import (
     PSE,
     SCU,
@@ -91,6 +92,18 @@ class ImportReport:
             notes.append(f"peer ids read as numbers: {pairs}")
         return line + (f"; {'; '.join(notes)}" if notes else "")
 
+    def state(self) -> dict:
+        """The report as JSON, for a resumed import job to go on from (annotator.jobs)."""
+        return {**{name: getattr(self, name) for name in self.__dataclass_fields__ if name != "ids_normalised"},
+                "ids_normalised": [[written, normal, n] for (written, normal), n in sorted(self.ids_normalised.items())]}
+
+    @classmethod
+    def from_state(cls, state: dict | None) -> ImportReport:
+        if not state:
+            return cls()
+        ids = Counter({(written, normal): n for written, normal, n in state.get("ids_normalised", [])})
+        return cls(**{**{k: v for k, v in state.items() if k in cls.__dataclass_fields__}, "ids_normalised": ids})
+
     def lines(self) -> list[str]:
         """The report as the job page and the API show it: the summary, then every file's problem."""
         return [self.summary_line(), *(f"warning: {w}" for w in self.warnings), *(f"refused: {f}" for f in self.failures)]
@@ -128,9 +141,16 @@ class DucviewImporter:
         self._known: dict[int, dict[str, _StoredPyramid]] = {}  # docset id -> fingerprint -> pyramid
 
     # -- one file
-    def import_file(self, path: Path, overrides: FileIdentity | None = None) -> bool:
-        """Import one file; on failure record why (naming the file) and return False."""
+    def import_file(self, path: Path, overrides: FileIdentity | None = None, max_bytes: int | None = None) -> bool:
+        """Import one file; on failure record why (naming the file) and return False. A file over
+        `max_bytes` is refused before it is read (as an upload over the limit is)."""
         try:
+            size = Path(path).stat().st_size
+            if max_bytes is not None and size > max_bytes:
+                self.report.files += 1
+                self.report.failures.append(f"{path}: {size:,} bytes, more than the {max_bytes:,} allowed per file "
+                                            "(--max-file-mb raises the limit)")
+                return False
             data = Path(path).read_bytes()
         except OSError as exc:
             self.report.files += 1
@@ -153,6 +173,8 @@ class DucviewImporter:
             with transaction.atomic():
                 known = self._import_document(document, identity, PurePosixPath(path).name, warnings, counts)
         except (DucviewError, OSError, DatabaseError) as exc:
+            if isinstance(exc, DatabaseError) and connection_lost(exc):
+                raise  # not this file's fault: the import is interrupted (annotator.leases resumes a job)
             if isinstance(exc, DatabaseError):
                 exc = f"the database refused it: {str(exc).strip()}"
                 self._known.clear()  # what was cached may have been rolled back with it

@@ -21,8 +21,9 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from . import job_bytes, leases
 from .ducview.names import FileIdentity
-from .importing import DUCVIEW_SUFFIXES, DucviewImporter, import_order
+from .importing import DUCVIEW_SUFFIXES, DucviewImporter, ImportReport, import_order
 from .models import Collection, Docset, ImportJob, Summary
 from .uploads import (
     DUCVIEW_MAX_BYTES,
@@ -31,7 +32,6 @@ from .uploads import (
     UploadedFile,
     decode_text,
     is_zip,
-    one_blob,
     read_upload,
     summary_name,
 )
@@ -46,32 +46,48 @@ def start(job: ImportJob) -> ImportJob:
 
 
 def queue_upload(collection: Collection, kind: str, files, user, options: dict | None = None) -> ImportJob:
-    """An import job for files uploaded (from a page or the API), queued."""
-    name, content = one_blob(files)
-    return start(ImportJob.objects.create(
-        collection=collection, kind=kind, file_name=name, content=content, options=options or {}, created_by=user,
-    ))
+    """An import job for files uploaded (from a page or the API), its bytes stored a piece at a time
+    (annotator.job_bytes), queued."""
+    with transaction.atomic():
+        job = ImportJob.objects.create(collection=collection, kind=kind, file_name=job_bytes.upload_name(files),
+                                       options=options or {}, created_by=user)
+        job_bytes.store_uploads(job, files)
+        return start(job)
 
 
 @task()
 def run_import_job(job_id: int) -> None:
-    job = ImportJob.objects.select_related("collection").get(pk=job_id)
-    if job.status != ImportJob.Status.QUEUED:
-        return  # already run (a task can be delivered twice)
-    _update(job, status=ImportJob.Status.RUNNING)
-    try:
-        runner = import_summaries if job.kind == ImportJob.Kind.SUMMARIES else import_ducview
-        report = runner(job)
-    except UploadRefused as refused:
-        _update(job, status=ImportJob.Status.FAILED, report=refused.problems, finished_at=timezone.now())
-    except Exception:
-        logger.exception("import job %s failed", job.pk)
-        _update(job, status=ImportJob.Status.FAILED, finished_at=timezone.now(),
-                report=["The import stopped on an unexpected error, which has been logged; nothing more was stored."])
-        raise
-    else:
-        # The bytes served their purpose; the report says what became of them.
-        _update(job, status=ImportJob.Status.DONE, report=report, done=job.total, finished_at=timezone.now(), content=b"")
+    job = leases.claim(ImportJob.objects.select_related("collection"), job_id)
+    if job is None:
+        return  # already run, or running elsewhere (a task can be delivered twice)
+    with leases.held(job):
+        try:
+            runner = import_summaries if job.kind == ImportJob.Kind.SUMMARIES else import_ducview
+            with job_bytes.spooled(job) as upload:
+                report = runner(job, upload)
+        except leases.LeaseLost:
+            logger.warning("import job %s was taken back from this worker: it stops here", job.pk)
+            return
+        except UploadRefused as refused:
+            _finish(job, ImportJob.Status.FAILED, refused.problems)
+        except Exception as error:
+            if leases.connection_lost(error):
+                raise  # the worker reconnects, and the job is resumed (annotator.leases)
+            logger.exception("import job %s failed", job.pk)
+            _finish(job, ImportJob.Status.FAILED, [
+                "The import stopped on an unexpected error, which has been logged; "
+                + ("nothing more was stored." if job.kind == ImportJob.Kind.DUCVIEW else "nothing was stored.")])
+            raise
+        else:
+            _finish(job, ImportJob.Status.DONE, report, done=job.total)
+
+
+def _finish(job: ImportJob, status: str, report: list[str], **fields) -> None:
+    """The job's outcome; its bytes served their purpose either way (the report says what became of
+    them), and a resumed run's interruptions head the report."""
+    notes = job.resume_state.get("interruptions", [])
+    _update(job, status=status, report=[*notes, *report], finished_at=timezone.now(), resume_state={}, **fields)
+    job_bytes.free(job)
 
 
 def _update(job: ImportJob, **fields) -> None:
@@ -148,9 +164,9 @@ def store_summaries(collection: Collection, rows: list[tuple]) -> list[str]:
     return lines
 
 
-def import_summaries(job: ImportJob) -> list[str]:
-    files = read_upload(job.file_name, bytes(job.content), SUMMARY_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
-    _update(job, total=len(files))
+def import_summaries(job: ImportJob, upload) -> list[str]:
+    files = read_upload(job.file_name, upload, SUMMARY_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
+    _update(job, total=len(files))  # one transaction below: a resumed run starts again
     rows, unchanged = plan_summaries(job.collection, files)
     if not rows:
         return ["Nothing new: every summary was already stored.", *unchanged]
@@ -159,28 +175,35 @@ def import_summaries(job: ImportJob) -> list[str]:
 
 # -- DUCView files ---------------------------------------------------------------------------------
 
-PROGRESS_EVERY = 10  # files between two progress writes (one query each)
 
 
-def import_ducview(job: ImportJob) -> list[str]:
+def import_ducview(job: ImportJob, upload) -> list[str]:
     """The files of the upload imported as `import_ducview` imports them: the same importer, the
-    same order, one transaction per file; a refused file is listed and the others go on."""
-    files = read_upload(job.file_name, bytes(job.content), DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
+    same order, one transaction per file; a refused file is listed and the others go on.
+
+    A resumed run (annotator.leases) goes on after the files its last progress write counted,
+    with the report as it was then: a file stored after that write is found unchanged."""
+    chosen_alone = not is_zip(job.file_name, upload.read(4))
+    upload.seek(0)
+    files = read_upload(job.file_name, upload, DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
     overrides = FileIdentity(**{k: v for k, v in job.options.items() if k in ("docset", "peer", "annotator") and v})
     # As the command reads a folder: its .pyr and .pan files (NIST's packages hold READMEs and
     # score tables beside them). A file chosen on its own is imported whatever its name.
-    chosen_alone = not is_zip(job.file_name, bytes(job.content[:4]))
     by_name = {file.name: file for file in files if chosen_alone or file.name.endswith(DUCVIEW_SUFFIXES)}
     others = sorted(file.name for file in files if file.name not in by_name)
     if not by_name:
         raise UploadRefused([f"{job.file_name}: holds no DUCView file (.pyr or .pan)"])
     names = import_order(by_name)
-    _update(job, total=len(names))
-    importer = DucviewImporter(job.collection.name)
-    for done, name in enumerate(names, start=1):
+    start = min(job.resume_state.get("done", 0), len(names))
+    importer = DucviewImporter(job.collection.name, report=ImportReport.from_state(job.resume_state.get("report")))
+    progress = leases.Progress(job, total=len(names), done=start)
+    def resume_point(done: int) -> dict:
+        return {"done": done, "report": importer.report.state()}
+
+    for done, name in enumerate(names[start:], start=start + 1):
         importer.import_data(name, by_name[name].data, overrides)
-        if done % PROGRESS_EVERY == 0:
-            _update(job, done=done)
+        progress.save(done, resume_point)
+    progress.save(len(names), resume_point, force=True)
     report = importer.report
     if report.failures and len(report.failures) == report.files:
         raise UploadRefused(report.failures)  # nothing stored: the job failed

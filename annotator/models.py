@@ -555,7 +555,7 @@ class AnnotationMerge(models.Model):
 
 
 class BackgroundJob(models.Model):
-    """Work a worker does in the background, with the bytes it needs kept in its row (web
+    """Work a worker does in the background, with the bytes it needs kept in the database (web
     processes keep nothing on their own disk), its progress and its outcome."""
 
     class Status(models.TextChoices):
@@ -565,7 +565,9 @@ class BackgroundJob(models.Model):
         FAILED = "failed", "Failed"
 
     file_name = models.CharField(max_length=300)
-    content = models.BinaryField(blank=True)
+    # The bytes (an upload until it is stored, an export's archive until the job is deleted) are in
+    # its chunks (ImportJobChunk, ArchiveJobChunk; annotator.job_bytes): written and read a piece
+    # at a time, never held whole in memory.
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
@@ -573,6 +575,15 @@ class BackgroundJob(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The lease (annotator.leases): the worker running the job beats while it runs; a job whose
+    # beat stopped (a worker killed, its database connection lost) is resumed by another worker.
+    worker_id = models.CharField(max_length=64, blank=True, help_text="The worker running it, or that ran it last.")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker has started it.")
+    heartbeat_at = models.DateTimeField(null=True, blank=True, help_text="When its worker last said it is running it.")
+    resume_state = models.JSONField(
+        default=dict, blank=True, help_text="What a resumed run goes on from (the files done, the report so far).")
+    interrupted = models.BooleanField(
+        default=False, help_text="Failed because it was interrupted too often: its bytes are kept, and it can be resumed.")
 
     class Meta:
         abstract = True
@@ -589,6 +600,19 @@ class BackgroundJob(models.Model):
     def waiting_long(self) -> bool:
         """Queued for longer than a running worker would leave it."""
         return self.status == self.Status.QUEUED and timezone.now() - self.created_at > self.WORKER_PATIENCE
+
+    @property
+    def beat_lost(self) -> bool:
+        """Running, but its worker has not said so for longer than a lease: it was interrupted, and a
+        worker will resume it (annotator.leases)."""
+        from .leases import lease_expired  # the lease's length is a setting, read there
+
+        return self.status == self.Status.RUNNING and lease_expired(self.heartbeat_at or self.created_at)
+
+    @property
+    def workers_running(self) -> int:
+        """How many workers have said they are alive within a lease (one query)."""
+        return WorkerBeat.objects.alive().count()
 
 
 class ImportJob(BackgroundJob):
@@ -643,3 +667,48 @@ class ArchiveJob(BackgroundJob):
 
     class Meta(BackgroundJob.Meta):
         pass
+
+
+class JobChunk(models.Model):
+    """A piece of a job's bytes (at most annotator.job_bytes.CHUNK_BYTES), in order."""
+
+    index = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        abstract = True
+        ordering = ["job", "index"]
+        constraints = [models.UniqueConstraint(fields=["job", "index"], name="%(class)s_once")]
+
+
+class ImportJobChunk(JobChunk):
+    job = models.ForeignKey(ImportJob, on_delete=models.CASCADE, related_name="chunks")
+
+
+class ArchiveJobChunk(JobChunk):
+    job = models.ForeignKey(ArchiveJob, on_delete=models.CASCADE, related_name="chunks")
+
+
+class WorkerBeatQuerySet(models.QuerySet):
+    def alive(self):
+        from .leases import lease_start
+
+        return self.filter(seen_at__gte=lease_start())
+
+
+class WorkerBeat(models.Model):
+    """A background worker (`manage.py db_worker`) saying it is alive, every few seconds: the job
+    pages tell "no worker is running" from "the workers are busy", and a container's health check
+    asks whether its worker still beats (`manage.py worker_alive`)."""
+
+    worker_id = models.CharField(max_length=64, unique=True)
+    hostname = models.CharField(max_length=255, blank=True)
+    pid = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField()
+    seen_at = models.DateTimeField()
+    running = models.CharField(max_length=100, blank=True, help_text="The job it is running, e.g. 'import 12'.")
+
+    objects = WorkerBeatQuerySet.as_manager()
+
+    def __str__(self):
+        return f"worker {self.worker_id} on {self.hostname}"

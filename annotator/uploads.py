@@ -64,17 +64,6 @@ class SummaryName:
     author: str
 
 
-def one_blob(files) -> tuple[str, bytes]:
-    """One zip, or the several uploaded files packed into one (an import job keeps one blob)."""
-    if len(files) == 1:
-        return files[0].name, files[0].read()
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for file in files:
-            archive.writestr(file.name, file.read())
-    return f"{len(files)} files", buffer.getvalue()  # a zip by its bytes (is_zip), not by this name
-
-
 def is_zip(name: str, data: bytes) -> bool:
     return name.lower().endswith(".zip") or data[:4] == b"PK\x03\x04"
 
@@ -92,47 +81,122 @@ def unsafe_path(name: str) -> str | None:
     return None
 
 
-def read_upload(name: str, data: bytes, max_file_bytes: int, max_total_bytes: int) -> list[UploadedFile]:
-    """The files of an upload (a zip is opened), checked for size and safety; UploadRefused if not."""
-    if not is_zip(name, data):
+def _wanted(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
+    """The zip's files, without folders, macOS' resource forks and hidden files."""
+    return [e for e in archive.infolist() if not e.is_dir() and not e.filename.startswith(IGNORED)
+            and not PurePosixPath(e.filename).name.startswith(".")]
+
+
+def _entry_problem(where: str, entry: zipfile.ZipInfo, max_file_bytes: int) -> str | None:
+    """What is wrong with a zip entry by its name and declared size, or None."""
+    reason = unsafe_path(entry.filename)
+    if reason:
+        return f"{where}: refused, {reason}"
+    if entry.file_size > max_file_bytes:
+        return f"{where}: {entry.file_size:,} bytes, more than the {max_file_bytes:,} allowed per file"
+    return None
+
+
+def check_before_storing(files, max_file_bytes: int, max_total_bytes: int) -> None:
+    """What can be told of uploaded files before anything of them is stored (issue 16: a 99 MiB
+    .pyr was kept in the job, read by a worker, and only then refused): a file over the per-file
+    limit, and a zip's entries by their names, number and declared sizes (read from its directory,
+    without unpacking it). The worker checks the bytes actually unpacked again (a zip can lie).
+    UploadRefused with every problem."""
+    problems: list[str] = []
+    for file in files:
+        file.seek(0)
+        head = file.read(4)
+        file.seek(0)
+        if not is_zip(file.name, head):
+            if file.size > max_file_bytes:
+                problems.append(f"{file.name}: {file.size:,} bytes, more than the {max_file_bytes:,} allowed per file")
+            continue
+        try:
+            wanted = _wanted(zipfile.ZipFile(file))
+        except (zipfile.BadZipFile, OSError) as error:
+            problems.append(f"{file.name}: not a readable zip file ({error})")
+            continue
+        finally:
+            file.seek(0)
+        if len(wanted) > MAX_ENTRIES:
+            problems.append(f"{file.name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip")
+            continue
+        problems.extend(filter(None, (_entry_problem(f"{file.name}: {e.filename}", e, max_file_bytes) for e in wanted)))
+        if sum(e.file_size for e in wanted) > max_total_bytes:
+            problems.append(f"{file.name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload")
+    if problems:
+        raise UploadRefused(problems)
+
+
+class ZipMember:
+    """A file of an uploaded zip, unpacked when its bytes are asked for: the files of a zip are
+    read one at a time, never all held at once (read_upload has measured each)."""
+
+    def __init__(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo):
+        self.archive, self.info, self.name = archive, info, info.filename
+
+    @property
+    def data(self) -> bytes:
+        with self.archive.open(self.info) as stream:
+            return stream.read()
+
+    def __repr__(self):
+        return f"ZipMember({self.name!r})"
+
+
+def _unpacked_size(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int) -> int:
+    """The bytes the entry unpacks to, measured a piece at a time, up to limit + 1."""
+    size = 0
+    with archive.open(entry) as stream:
+        while size <= limit and (piece := stream.read(min(64 * 1024, limit + 1 - size))):
+            size += len(piece)
+    return size
+
+
+def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) -> list[UploadedFile | ZipMember]:
+    """The files of an upload (bytes, or a binary file at its start; a zip is opened), checked for
+    size and safety on the bytes they actually hold; UploadRefused with every problem if not.
+    A zip's files are measured here and read when used (the zip's file must stay open till then)."""
+    if isinstance(source, (bytes, bytearray)):
+        source = io.BytesIO(source)
+    head = source.read(4)
+    source.seek(0)
+    if not is_zip(name, head):
+        data = source.read(max_file_bytes + 1)
         if len(data) > max_file_bytes:
-            raise UploadRefused([f"{name}: {len(data):,} bytes, more than the {max_file_bytes:,} allowed per file"])
+            size = source.seek(0, io.SEEK_END)
+            raise UploadRefused([f"{name}: {size:,} bytes, more than the {max_file_bytes:,} allowed per file"])
         return [UploadedFile(name, data)]
     try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        entries = archive.infolist()
+        archive = zipfile.ZipFile(source)
+        wanted = _wanted(archive)
     except (zipfile.BadZipFile, OSError) as error:
         raise UploadRefused([f"{name}: not a readable zip file ({error})"]) from None
     problems: list[str] = []
-    files: list[UploadedFile] = []
+    files: list[ZipMember] = []
     total = 0
-    wanted = [e for e in entries if not e.is_dir() and not e.filename.startswith(IGNORED)
-              and not PurePosixPath(e.filename).name.startswith(".")]
     if len(wanted) > MAX_ENTRIES:
         raise UploadRefused([f"{name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip"])
     for entry in wanted:
         where = f"{name}: {entry.filename}"
-        reason = unsafe_path(entry.filename)
-        if reason:
-            problems.append(f"{where}: refused, {reason}")
-            continue
-        if entry.file_size > max_file_bytes:
-            problems.append(f"{where}: {entry.file_size:,} bytes, more than the {max_file_bytes:,} allowed per file")
+        problem = _entry_problem(where, entry, max_file_bytes)
+        if problem:
+            problems.append(problem)
             continue
         try:
-            with archive.open(entry) as stream:
-                content = stream.read(max_file_bytes + 1)  # never more, whatever the entry claims
-        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError) as error:
+            size = _unpacked_size(archive, entry, max_file_bytes)  # never more, whatever the entry claims
+        except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as error:
             problems.append(f"{where}: cannot be read ({error})")
             continue
-        if len(content) > max_file_bytes:
+        if size > max_file_bytes:
             problems.append(f"{where}: more than the {max_file_bytes:,} bytes allowed per file")
             continue
-        total += len(content)
+        total += size
         if total > max_total_bytes:
             problems.append(f"{name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload")
             break
-        files.append(UploadedFile(entry.filename, content))
+        files.append(ZipMember(archive, entry))
     if problems:
         raise UploadRefused(problems)
     if not files:
@@ -149,7 +213,8 @@ def summary_text(text: str) -> str:
 
 
 def decode_text(file: UploadedFile) -> str:
-    """The file's text; UploadRefused naming the file and the first bad byte if it is not UTF-8."""
+    """The file's text; UploadRefused naming the file and the first bad byte if it is not UTF-8,
+    or the line and column of the first NUL character."""
     try:
         text = file.data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -157,6 +222,14 @@ def decode_text(file: UploadedFile) -> str:
             f"{file.name}: not UTF-8 text (byte 0x{file.data[error.start]:02X} at offset {error.start}); "
             "save it as UTF-8 and upload it again"
         ]) from None
+    if "\x00" in text:  # valid UTF-8, but PostgreSQL text cannot hold it (and no summary means it)
+        # Lines as an editor shows them (CRLF and CR are one line break each).
+        before = text[: text.index("\x00")].replace("\r\n", "\n").replace("\r", "\n")
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        raise UploadRefused([
+            f"{file.name}: holds a NUL character (line {line}, column {column}), which no text may hold; "
+            "remove it and upload it again"
+        ])
     if not text.strip():
         raise UploadRefused([f"{file.name}: the file is empty"])
     return summary_text(text)

@@ -9,7 +9,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PYRAMID_DATA", ROOT.parent / "shared" / "data" / "pyramids"))
-BENCH_DB = "pyramid_bench"
+BENCH_DB = os.environ.get("BENCH_DB", "pyramid_bench")  # another name lets two benchmarks run at once
 
 
 @contextmanager

@@ -8,6 +8,12 @@ ALLOWED_HOSTS comma-separated; defaults to localhost only.
 TASKS_BACKEND "database" (PostgreSQL is the queue; run `python manage.py db_worker`) or "immediate"
               (tasks run inside the request). Default: database on PostgreSQL, immediate on SQLite.
 MAX_UPLOAD_MB largest upload accepted, in megabytes (default 100).
+JOB_LEASE_SECONDS, JOB_MAX_ATTEMPTS  how soon a job whose worker died is resumed (60 s), and how
+              many interrupted runs it gets before it fails with a Resume button (3).
+EMAIL_URL     or EMAIL_HOST (EMAIL_PORT, EMAIL_HOST_USER, …), DEFAULT_FROM_EMAIL: password reset emails
+              (see "Email" below); none: no email, and no password reset offered.
+LOGIN_FAILURE_LIMIT, LOGIN_ADDRESS_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling (5, 20, 15).
+SECURE_COOKIES  "false" for plain HTTP on purpose (see the production block below).
 """
 
 import os
@@ -15,6 +21,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -60,21 +68,24 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "annotator",  # before django_tasks_db: its `db_worker` command is annotator's (it reconnects, resumes jobs)
+    "scoring",
     "django_tasks",
     "django_tasks_db",
     "axes",
-    "annotator",
-    "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header on every answer (see CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, compressed ahead of time
     # Pages compressed on the way out (a builder page is ~140 KB of HTML, ~15 KB gzipped). Django
     # pads compressed answers against BREACH-style attacks on the CSRF token.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "annotator.bad_input.RefuseNulMiddleware",  # a NUL in a query or a form: 400, never a database error
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -109,6 +120,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        # A kept connection is checked before each request reuses it: after a database restart the
+        # first request reconnects instead of failing (issue 16).
+        conn_health_checks=True,
     )
 }
 
@@ -129,6 +143,12 @@ TASKS = {
     }
 }
 
+# Leases on background jobs (annotator.leases): a running job's worker beats every sixth of a
+# lease; a job whose beat is lost for a whole lease is resumed by another worker, and fails (with
+# a Resume button) after JOB_MAX_ATTEMPTS interrupted runs.
+JOB_LEASE_SECONDS = float(os.environ.get("JOB_LEASE_SECONDS", "60"))
+JOB_MAX_ATTEMPTS = int(os.environ.get("JOB_MAX_ATTEMPTS", "3"))
+
 # Uploads: Django spools large files to a temporary file while the request lasts; the import job
 # then keeps the bytes in the database, so that whichever worker runs it can read them.
 MAX_UPLOAD_BYTES = int(os.environ.get("MAX_UPLOAD_MB", "100")) * 1024 * 1024
@@ -140,19 +160,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Login throttling (django-axes): after 5 failed attempts for one user name from one address, that
-# pair waits 15 minutes. Axes' backend comes first, so it sees every attempt.
+# Login throttling (django-axes), two limits (issue 16):
+# - LOGIN_FAILURE_LIMIT (5) failed attempts for one user name from one address lock that pair out;
+# - LOGIN_ADDRESS_FAILURE_LIMIT (20) failed attempts from one address, whatever the names, lock
+#   the address out: guessing many names once each is throttled too, while a room of people behind
+#   one address who mistype their password once or twice is not.
+# Both for LOGIN_COOLOFF_MINUTES (15). Axes compares one limit with the largest count of its lockout
+# parameters, so annotator.login_throttle.TwoLimitHandler holds each count to its own limit.
+# Axes' backend comes first, so it sees every attempt.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "annotator.login_throttle.TwoLimitHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-# Behind a proxy, the client's address is in X-Forwarded-For (see BEHIND_TLS_PROXY below).
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"] if env_flag("BEHIND_TLS_PROXY") else ["REMOTE_ADDR"]
+# In this order: the handler reads the per-name count first, then the per-address count.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = True  # a log-in clears that name's failures from that address (only: see the handler)
+AXES_LOCKOUT_CALLABLE = "annotator.login_throttle.lockout_response"  # templates/registration/locked_out.html, 429
+# Behind a proxy, the client's address is read from X-Forwarded-For: BEHIND_PROXY, at the end.
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -180,13 +208,17 @@ STORAGES = {
 # The REST API: session (the browser) or token authentication (`manage.py drf_create_token USER`);
 # what each user may read and change is checked per object (annotator.access), as on the pages.
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "annotator.api.schema.RefusalsAutoSchema",  # documents 400, 401, 403, 404 everywhere
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "annotator.api.renderers.BrowsableAPIRenderer",  # DRF's, under the Content-Security-Policy
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_FILTER_BACKENDS": [
@@ -220,8 +252,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", True)
+    SECURE_COOKIES = env_flag("SECURE_COOKIES", True)
+    SESSION_COOKIE_SECURE = SECURE_COOKIES
+    CSRF_COOKIE_SECURE = SECURE_COOKIES
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
     # TLS usually ends at a proxy in front of gunicorn: opt in to these where it does.
@@ -231,6 +264,68 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
     if env_flag("BEHIND_TLS_PROXY"):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+    # Plain HTTP on purpose (issue 16): SECURE_COOKIES=false with no HTTPS setting at all (no
+    # redirect, no HSTS, no TLS proxy) is how docker-compose runs by default. There, HSTS (W004),
+    # the HTTPS redirect (W008) and secure-only cookies (W012, W016) cannot apply — a browser on
+    # plain HTTP would drop secure cookies and no log-in would work — so `check --deploy` does not
+    # warn about them. Any HTTPS setting turned on makes this no longer plain HTTP, and then every
+    # one of these warnings is shown again (HTTPS on half-way is worth a warning).
+    SERVING_PLAIN_HTTP = not (SECURE_COOKIES or SECURE_SSL_REDIRECT or SECURE_HSTS_SECONDS
+                              or env_flag("BEHIND_TLS_PROXY"))
+    if SERVING_PLAIN_HTTP:
+        SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
+
+# Email (issue 16): what sends password reset links. EMAIL_URL (smtp://user:password@host:587/?tls=true,
+# submission://…, console://; parsed by dj-email-url), or else Django's own EMAIL_HOST, EMAIL_PORT,
+# EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL; DEFAULT_FROM_EMAIL either way.
+# In development (DEBUG) with neither, messages are printed to the console. With no email at all,
+# nothing is sent (not even tried on localhost:25), and EMAIL_ENABLED is False: the login page offers
+# no password reset and the reset page says to ask an administrator (who resets it in the admin).
+EMAIL_TIMEOUT = 10  # seconds: a mail server that does not answer cannot hold a request for long
+if os.environ.get("EMAIL_URL"):
+    _email = dj_email_url.parse(os.environ["EMAIL_URL"])
+    if "EMAIL_BACKEND" not in _email:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL: unknown kind {os.environ['EMAIL_URL'].split(':', 1)[0]!r} (smtp, submission, console, …)"
+        )
+    _email["EMAIL_TIMEOUT"] = _email["EMAIL_TIMEOUT"] or EMAIL_TIMEOUT  # unless ?timeout= says otherwise
+    globals().update(_email)  # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, … (as dj-email-url advises)
+elif os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL")
+    EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS")
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "465" if EMAIL_USE_SSL else "587" if EMAIL_USE_TLS else "25"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
+if os.environ.get("DEFAULT_FROM_EMAIL"):
+    DEFAULT_FROM_EMAIL = os.environ["DEFAULT_FROM_EMAIL"]
+EMAIL_ENABLED = EMAIL_BACKEND != "django.core.mail.backends.dummy.EmailBackend"
+
+# Content Security Policy (issue 16; django-csp): scripts, styles, fonts and connections from our
+# own origin only — no inline script or style attribute, no eval (htmx's eval-based features and its
+# injected indicator styles are turned off in base.html) —, images also as data: URIs (the empty
+# favicon, Swagger UI's icons), no plugins, no framing, forms posting only to us. Redoc and DRF's
+# browsable API loosen it for styles where their libraries need it (annotator/api/docs.py, renderers.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 # Server errors (django.request, level ERROR, with their traceback) and failed background jobs
 # (annotator.jobs) go to the console, where gunicorn and docker collect them. Pages never show a
@@ -242,3 +337,17 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Behind the reverse proxy (deploy/: nginx in front of the app servers; issue 16) ---
+# BEHIND_PROXY=1 where every request comes through nginx (deploy/stack.sh and docker-compose.yml set
+# it): nginx writes the client's address into X-Forwarded-For (replacing whatever the client sent),
+# and REMOTE_ADDR is nginx's own, so login throttling (django-axes) must read the header or it would
+# count every user's failures against one address (config/proxy.py; axes' own META precedence
+# setting needs django-ipware, which is not installed). Never set it where clients reach gunicorn
+# directly: they could then choose the address they are throttled by. BEHIND_TLS_PROXY implies it.
+BEHIND_PROXY = env_flag("BEHIND_PROXY") or env_flag("BEHIND_TLS_PROXY")
+if BEHIND_PROXY:
+    AXES_CLIENT_IP_CALLABLE = "config.proxy.client_address"
+# Where `collectstatic` writes and nginx serves /static/ from (default: staticfiles/ in the checkout).
+if os.environ.get("STATIC_ROOT"):
+    STATIC_ROOT = Path(os.environ["STATIC_ROOT"])

@@ -1,11 +1,24 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from annotator.views import accounts
+
+from annotator.views import health
+
 admin.site.site_header = "Pyramid annotator administration"
 admin.site.site_title = "Pyramid annotator"
+# An unhandled error: a 503 with Retry-After while the database is unreachable, else the plain 500 page.
+handler500 = "annotator.views.errors.server_error"
 
 urlpatterns = [
+    # For health checks (Docker, deploy/stack.sh): no login, no session (annotator/views/health.py).
+    path("healthz/", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    # The log-in and password reset pages as this site needs them (annotator/views/accounts.py);
+    # the others (password change, reset confirmation, …) are django.contrib.auth's.
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password_reset/done/", accounts.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("annotator.api.urls")),
     path("", include("scoring.urls")),

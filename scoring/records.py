@@ -67,13 +67,22 @@ def model_counts(pyramid_ids) -> dict[int, int]:
     )
 
 
+def in_score_order(annotations):
+    """The annotations in the order of every score table (collection, docset, peer, annotator),
+    with what a row names loaded along (one query, or one per page: /api/scores/)."""
+    return annotations.select_related("pyramid__docset__collection", "peer", "annotator").order_by(
+        "pyramid__docset__collection__name", "pyramid__docset__name", "peer__author", "annotator_code", "id"
+    )
+
+
 def score_annotations(annotations) -> list[PeerScoreRow]:
     """Score every peer annotation of a queryset (of one collection or several)."""
-    annotations = list(
-        annotations.select_related("pyramid__docset__collection", "peer", "annotator").order_by(
-            "pyramid__docset__collection__name", "pyramid__docset__name", "peer__author", "annotator_code", "id"
-        )
-    )
+    return score_loaded_annotations(list(in_score_order(annotations)))
+
+
+def score_loaded_annotations(annotations: list[PeerAnnotation]) -> list[PeerScoreRow]:
+    """Score annotations loaded by `in_score_order`, in three more queries whatever their number
+    (their pyramids' SCU weights, model counts, and their PSEs)."""
     if not annotations:
         return []
     pyramid_ids = {a.pyramid_id for a in annotations}

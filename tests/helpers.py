@@ -140,3 +140,29 @@ def annotated_whole(pyramid, peer, code: str, by):
     annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator_code=code)
     peer_editing.assign(annotation.pk, by, annotation.version, [(0, len(peer.text))], 0)
     return annotation
+
+
+NUL = "\x00"  # PostgreSQL text cannot hold it: every input refuses it before it reaches the database
+
+
+def refuses_nul(response, field: str, status: int = 400) -> bool:
+    """Whether `response` refuses a NUL character in `field` with `status` and a message naming the
+    field (the 400 page, the editing pages' status line, or the API's JSON alike)."""
+    return response.status_code == status and f"“{field}” holds a NUL character" in response.content.decode()
+
+
+def stored_job(model, content: bytes = b"", **fields):
+    """A background job (ImportJob, ArchiveJob) with its bytes stored as the pages store them
+    (annotator.job_bytes)."""
+    from annotator import job_bytes
+
+    job = model.objects.create(**fields)
+    if content:
+        job_bytes.store(job, content)
+    return job
+
+
+def job_content(job) -> bytes:
+    from annotator import job_bytes
+
+    return job_bytes.read(job)

@@ -69,3 +69,22 @@ def test_anonymous_and_outsiders_see_nothing(demo, own):
         assert not access.visible_pyramids(user).exists()
         assert not access.visible_annotations(user).exists()
         assert not access.can_edit_pyramid(user, demo["pyramid"])
+
+
+def test_the_summaries_each_role_reads(demo, own):
+    """One rule for the pages and the API (visible_summaries): an annotator reads the models of the
+    docsets they work in and the peers assigned to them; readers of the collection read all."""
+    from annotator.models import Summary
+
+    docset = demo["pyramid"].docset
+    everything = set(Summary.objects.filter(docset=docset))
+    models = set(Summary.objects.filter(docset=docset, kind="model"))
+    peer = {demo["annotations"][name].peer for name in ("1", "2")}
+    assert len(models) == 4 and len(everything) == 7
+    assert set(access.visible_summaries(demo["annotator"])) == models | {demo["annotations"]["1"].peer}
+    assert set(access.visible_summaries(demo["other_annotator"])) == models | {demo["annotations"]["2"].peer}
+    assert peer <= everything
+    for who in ("organizer", "admin"):
+        assert set(access.visible_summaries(demo[who])) == everything
+    assert not access.visible_summaries(demo["outsider"]).exists()
+    assert not access.visible_summaries(AnonymousUser()).exists()

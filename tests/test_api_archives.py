@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from annotator.models import ArchiveJob, Collection
 
 from .archives import assert_same_records, written
-from .helpers import record_counts
+from .helpers import record_counts, stored_job
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def test_an_organizer_exports_follows_the_job_and_downloads_the_archive(client, 
     assert job["download"] == f"http://testserver/api/archive-jobs/{job['id']}/download/"
     download = client.get(job["download"], HTTP_ACCEPT="application/zip")
     assert download.status_code == 200 and download["Content-Type"] == "application/zip"
-    assert "archive.json" in zipfile.ZipFile(io.BytesIO(download.content)).namelist()
+    assert "archive.json" in zipfile.ZipFile(io.BytesIO(download.getvalue())).namelist()
     assert [j["id"] for j in client.get("/api/archive-jobs/?kind=export").json()["results"]] == [job["id"]]
 
 
@@ -57,7 +57,7 @@ def test_a_name_in_use_is_refused_at_once(client, demo):
 
 def test_who_may_do_what(client, demo):
     collection = demo["collection"]
-    done = ArchiveJob.objects.create(kind="export", collection=collection, file_name="a.zip", status="done", content=b"PK")
+    done = stored_job(ArchiveJob, content=b"PK", kind="export", collection=collection, file_name="a.zip", status="done")
     restore = ArchiveJob.objects.create(kind="restore", file_name="b.zip", status="done")
     #                 export  job  download  restore job  restore
     expected = {"annotator": (403, 403, 403, 404, 403), "outsider": (404, 404, 404, 404, 403),
@@ -81,3 +81,15 @@ def test_the_schema_documents_both(client, demo):
     assert "post" in schema["paths"]["/api/collections/{id}/archive/"]
     assert "multipart/form-data" in schema["paths"]["/api/archive-jobs/"]["post"]["requestBody"]["content"]
     assert "application/zip" in schema["paths"]["/api/archive-jobs/{id}/download/"]["get"]["responses"]["200"]["content"]
+
+
+def test_an_archive_job_stopped_by_interruptions_is_resumed_through_the_api(client, demo, django_capture_on_commit_callbacks):
+    job = ArchiveJob.objects.create(kind="export", collection=demo["collection"], file_name="a.zip", status="failed",
+                                    interrupted=True, attempts=3)
+    client.force_login(demo["organizer"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/archive-jobs/{job.pk}/resume/")
+    assert response.status_code == 202 and response.json()["interrupted"] is False
+    job.refresh_from_db()
+    assert job.status == "done"
+    assert client.post(f"/api/archive-jobs/{job.pk}/resume/").status_code == 409

@@ -37,3 +37,28 @@ def test_ids_no_database_can_hold_are_refused_not_crashed_on(client, demo):
     edit = client.post(f"/api/peer-annotations/{demo['annotations']['1'].pk}/actions/remove_pse/",
                        {"version": 1, "pse": 2**70}, content_type="application/json")
     assert edit.status_code == 422
+
+
+@pytest.mark.parametrize("path", ["assignments/", "assignments/{assignment}/reassign/", "assignments/{assignment}/withdraw/"])
+def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_changes(client, demo, path):
+    """Issue 16: one rule for every write of the API, said the same way (withdraw reads no body,
+    but one sent must be an object all the same)."""
+    client.force_login(demo["admin"])
+    before = list(Assignment.objects.values())
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    answer = client.post("/api/" + path.format(assignment=assignment.pk), "[1]", content_type="application/json")
+    assert answer.status_code == 400 and answer.json() == {"detail": "The body must be a JSON object of fields, not a list."}
+    assert list(Assignment.objects.values()) == before
+
+
+def test_a_nul_character_in_a_user_name_is_refused_by_the_serializer(client, demo):
+    """Issue 16: DRF's text fields refuse NUL, naming the field; nothing is assigned."""
+    client.force_login(demo["admin"])
+    before = list(Assignment.objects.values())
+    answer = client.post("/api/assignments/", {"task": "peer", "docsets": [demo["pyramid"].docset_id],
+                                               "annotators": ["outsider\x00"]}, content_type="application/json")
+    assert answer.status_code == 400 and answer.json() == {"annotators": {"0": ["Null characters are not allowed."]}}
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    moved = client.post(f"/api/assignments/{assignment.pk}/reassign/", {"to": "outsider\x00"}, content_type="application/json")
+    assert moved.status_code == 400 and moved.json() == {"to": ["Null characters are not allowed."]}
+    assert list(Assignment.objects.values()) == before

@@ -2,6 +2,10 @@
 
 import pytest
 
+from annotator.models import Collection, Docset
+
+from .helpers import NUL, record_counts, refuses_nul
+
 pytestmark = pytest.mark.django_db
 
 
@@ -33,3 +37,57 @@ def test_summaries_cannot_be_changed(client, demo):
     peer = demo["annotations"]["1"].peer_id
     response = client.patch(f"/api/summaries/{peer}/", {"text": "Changed."}, content_type="application/json")
     assert response.status_code == 405
+
+
+@pytest.mark.parametrize("method, path", [("patch", "collections/{collection}/"), ("put", "collections/{collection}/"),
+                                          ("patch", "docsets/{docset}/"), ("post", "collections/"), ("post", "docsets/"),
+                                          ("post", "summaries/")])
+@pytest.mark.parametrize("body, said", [
+    ("null", "not null"), ("[]", "not a list"), ('["name"]', "not a list"), ('"TAC 2008"', "not a string"),
+    ("7", "not a number"), ("true", "not true or false"),
+])
+def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_changes(client, demo, method, path, body, said):
+    """A write takes a JSON object of fields (issue 16): anything else answers 400 saying so."""
+    client.force_login(demo["admin"])
+    before = record_counts(), list(Collection.objects.values()), list(Docset.objects.values())
+    url = "/api/" + path.format(collection=demo["collection"].pk, docset=demo["pyramid"].docset_id)
+    answer = getattr(client, method)(url, body, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": f"The body must be a JSON object of fields, {said}."}
+    assert (record_counts(), list(Collection.objects.values()), list(Docset.objects.values())) == before
+
+
+@pytest.mark.parametrize("path", ["collections/{collection}/", "docsets/{docset}/"])
+@pytest.mark.parametrize("body, content_type", [
+    ("", "application/json"), ("{}", "application/json"), ("", "application/x-www-form-urlencoded"),
+])
+def test_a_patch_with_no_field_is_refused(client, demo, path, body, content_type):
+    """An empty PATCH answered 200 changing nothing (issue 16): it names no field to change."""
+    client.force_login(demo["admin"])
+    url = "/api/" + path.format(collection=demo["collection"].pk, docset=demo["pyramid"].docset_id)
+    answer = client.patch(url, body, content_type=content_type)
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "The body names no field to change: send a JSON object of the fields to change."}
+    assert client.patch(url, {"name": "Renamed"}, content_type="application/json").status_code == 200  # a field: fine
+
+
+def test_a_nul_character_in_a_field_is_refused_by_the_serializer_and_nothing_is_stored(client, demo):
+    """DRF's text fields refuse NUL (issue 16): 400 naming the field."""
+    client.force_login(demo["admin"])
+    answer = client.patch(f"/api/collections/{demo['collection'].pk}/", {"description": f"Changed{NUL}"},
+                          content_type="application/json")
+    assert answer.status_code == 400 and answer.json() == {"description": ["Null characters are not allowed."]}
+    created = client.post("/api/collections/", {"name": f"TAC{NUL}2008"}, content_type="application/json")
+    assert created.status_code == 400 and created.json() == {"name": ["Null characters are not allowed."]}
+    assert list(Collection.objects.values_list("name", "description")) == [(demo["collection"].name, demo["collection"].description)]
+
+
+@pytest.mark.parametrize("query, field", [
+    ("summaries/?author=A%00", "author"), ("summaries/?docset=%00", "docset"), ("collections/?name=%00", "name"),
+    ("docsets/?ordering=name%00", "ordering"),
+])
+def test_a_nul_character_in_a_filter_is_refused_as_bad_input(client, demo, query, field):
+    """Filters are looked up in the database: a NUL was a 500 (issue 16). 400, as JSON naming it."""
+    client.force_login(demo["admin"])
+    answer = client.get(f"/api/{query}")
+    assert refuses_nul(answer, field) and list(answer.json()) == [field]

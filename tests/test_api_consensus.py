@@ -117,3 +117,12 @@ def test_listing_consensus_pyramids_takes_the_same_queries_however_many(client, 
     merged = [p["merged_from"] for p in listed["results"] if p["merged_from"]]
     assert len(merged) == 7 and len([p for p in first["results"] if p["merged_from"]]) == 1
     assert merged.count([trio["a"].pk, trio["b"].pk, trio["c"].pk]) == 4
+
+
+@pytest.mark.parametrize("path", ["/api/pyramids/consensus/", "/api/peer-annotations/consensus/"])
+def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_is_started(client, pair, path):
+    """Issue 16: one rule for every write of the API, said the same way."""
+    client.force_login(pair["adjudicator"])
+    answer = client.post(path, '"a"', content_type="application/json")
+    assert answer.status_code == 400 and answer.json() == {"detail": "The body must be a JSON object of fields, not a string."}
+    assert not PyramidMerge.objects.exists()

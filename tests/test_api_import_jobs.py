@@ -5,6 +5,7 @@ import pytest
 from annotator.models import ImportJob, PeerAnnotation, Pyramid, Summary
 
 from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from .helpers import stored_job
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def test_only_the_collections_administrators_import(client, demo, user, code):
 
 
 def test_jobs_are_seen_by_their_collections_administrators_only(client, demo):
-    job = ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="x.zip", content=b"x")
+    job = stored_job(ImportJob, content=b"x", collection=demo["collection"], kind="ducview", file_name="x.zip")
     client.force_login(demo["organizer"])
     assert client.get(f"/api/import-jobs/{job.pk}/").status_code == 404
     assert client.get("/api/import-jobs/").json()["count"] == 0
@@ -56,3 +57,20 @@ def test_jobs_are_seen_by_their_collections_administrators_only(client, demo):
     assert client.get("/api/import-jobs/").json()["results"][0]["id"] == job.pk
     client.logout()
     assert client.get("/api/import-jobs/").status_code in (401, 403)
+
+
+def test_an_import_stopped_by_interruptions_is_resumed_through_the_api(client, demo, django_capture_on_commit_callbacks):
+    from .test_leases import upload
+
+    job = stored_job(ImportJob, content=upload(), collection=demo["collection"], kind="ducview",
+                     file_name="fixtures.zip", status="failed", interrupted=True, attempts=3)
+    client.force_login(demo["admin"])
+    assert client.get(f"/api/import-jobs/{job.pk}/").json()["interrupted"] is True
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/api/import-jobs/{job.pk}/resume/")
+    assert response.status_code == 202 and response.json()["status"] == "queued"
+    assert client.get(f"/api/import-jobs/{job.pk}/").json()["status"] == "done"
+    again = client.post(f"/api/import-jobs/{job.pk}/resume/")
+    assert again.status_code == 409 and "nothing to resume" in again.json()["detail"]
+    client.force_login(demo["organizer"])
+    assert client.post(f"/api/import-jobs/{job.pk}/resume/").status_code == 404

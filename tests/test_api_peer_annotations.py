@@ -2,7 +2,9 @@
 
 import pytest
 
-from annotator.models import PeerAnnotation
+from annotator.models import PSE, PeerAnnotation
+
+from .helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +25,17 @@ def test_annotate_an_assigned_peer(client, demo):
     assert twice.status_code == 400
 
 
+def test_a_nul_character_in_an_actions_argument_is_refused_and_nothing_is_stored(client, demo):
+    """Read by hand from the JSON (annotator.actions), a NUL is refused as any bad argument: 422 (issue 16)."""
+    client.force_login(demo["annotator"])
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
+                                               annotator=demo["annotator"])
+    answer = client.post(f"/api/peer-annotations/{annotation.pk}/actions/assign/",
+                         {"version": 1, "scu": f"1{NUL}", "ranges": [[0, 6]]}, content_type="application/json")
+    assert refuses_nul(answer, "scu", status=422)
+    assert PeerAnnotation.objects.get(pk=annotation.pk).version == 1 and not PSE.objects.filter(annotation=annotation).exists()
+
+
 def test_the_peer_must_be_of_the_pyramids_docset(client, demo):
     from annotator.models import Docset, Summary
 
@@ -32,3 +45,13 @@ def test_the_peer_must_be_of_the_pyramids_docset(client, demo):
     response = client.post("/api/peer-annotations/", {"pyramid": demo["pyramid"].pk, "peer": stranger.pk},
                            content_type="application/json")
     assert response.status_code == 400 and not PeerAnnotation.objects.filter(peer=stranger).exists()
+
+
+@pytest.mark.parametrize("path", ["peer-annotations/", "peer-annotations/{annotation}/actions/undo/"])
+def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_changes(client, demo, path):
+    """Issue 16: one rule for every write of the API, said the same way."""
+    client.force_login(demo["admin"])
+    before = list(PeerAnnotation.objects.values())
+    answer = client.post("/api/" + path.format(annotation=demo["annotations"]["1"].pk), "null", content_type="application/json")
+    assert answer.status_code == 400 and answer.json() == {"detail": "The body must be a JSON object of fields, not null."}
+    assert list(PeerAnnotation.objects.values()) == before

@@ -2,7 +2,9 @@
 
 import pytest
 
-from annotator.models import Pyramid
+from annotator.models import Pyramid, PyramidChange
+
+from .helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +38,28 @@ def test_refusals_say_why(client, demo):
     assert act(client, submitted.pk, "set_label", version=bad.json()["version"], scu=1).status_code == 422  # no label
 
 
+@pytest.mark.parametrize("action, field, body", [
+    ("set_label", "label", {"scu": 1, "label": f"The{NUL}landing"}),
+    ("set_comment", "comment", {"scu": 1, "comment": f"{NUL}"}),
+    ("new_scu", "label", {"summary": None, "ranges": [[10, 19]], "label": f"landed{NUL}"}),
+])
+def test_a_nul_character_in_an_actions_text_is_refused_and_nothing_is_stored(client, demo, action, field, body):
+    """The action endpoints read their JSON by hand (annotator.actions): a NUL was a 500 (issue 16);
+    it is refused as any bad argument of an edit is, 422 naming the field."""
+    client.force_login(demo["admin"])
+    created = client.post("/api/pyramids/", {"docset": demo["pyramid"].docset_id, "name": "DEMO01-api"},
+                          content_type="application/json").json()
+    pyramid_id = created["id"]
+    act(client, pyramid_id, "new_scu", version=1, summary=created["models"][0], ranges=[[0, 9]])
+    if body.get("summary", 0) is None:
+        body = body | {"summary": created["models"][0]}
+    response = act(client, pyramid_id, action, version=2, **body)
+    assert refuses_nul(response, field, status=422) and set(response.json()) == {"detail"}
+    pyramid = Pyramid.objects.get(pk=pyramid_id)
+    assert pyramid.version == 2 and list(pyramid.scus.values_list("label", "comment")) == [("Apollo 11", "")]
+    assert PyramidChange.objects.filter(pyramid=pyramid).count() == 1
+
+
 def test_a_docset_without_models_cannot_have_a_pyramid(client, demo):
     from annotator.models import Docset
 
@@ -51,3 +75,14 @@ def test_a_pyramid_name_taken_in_its_docset_is_refused(client, demo):
                            content_type="application/json")
     assert response.status_code == 400 and response.json()["name"] == ["Docset DEMO01 already has a pyramid named DEMO01."]
     assert Pyramid.objects.filter(name="DEMO01").count() == 1
+
+
+@pytest.mark.parametrize("path", ["pyramids/", "pyramids/{pyramid}/actions/undo/"])
+@pytest.mark.parametrize("body", ["null", "[]", '"undo"'])
+def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_changes(client, demo, path, body):
+    """Issue 16: one rule for every write of the API, said the same way."""
+    client.force_login(demo["admin"])
+    before = list(Pyramid.objects.values())
+    answer = client.post("/api/" + path.format(pyramid=demo["pyramid"].pk), body, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["detail"].startswith("The body must be a JSON object of fields, not ")
+    assert list(Pyramid.objects.values()) == before

@@ -57,3 +57,30 @@ def test_the_peer_annotation_page(browser_page, live_server, demo):
     log_in(page, live_server, "organizer", "organizer-pass-1")
     page.goto(live_server.url + f"/annotations/{demo['annotations']['1'].pk}/")
     assert_accessible(page)
+
+
+def test_the_account_pages_and_a_summary(browser_page, live_server, demo, settings):
+    """The log-in page (with its password reset link and its note on secure-only cookies), the
+    password reset pages with and without email, and a summary's page as an annotator reads it."""
+    from annotator.models import Summary
+
+    page = browser_page
+    settings.EMAIL_ENABLED = True
+    settings.SESSION_COOKIE_SECURE = True  # on plain HTTP: the log-in page explains
+    page.goto(live_server.url + "/accounts/login/")
+    page.locator("#insecure-cookies").wait_for()
+    page.locator("a", has_text="Forgot your password?").wait_for()
+    assert_accessible(page)
+    page.goto(live_server.url + "/accounts/password_reset/")
+    page.locator("input[name=email]").wait_for()
+    assert_accessible(page)
+    settings.EMAIL_ENABLED = False
+    page.goto(live_server.url + "/accounts/password_reset/")
+    page.locator("text=not available here").wait_for()
+    assert_accessible(page)
+    settings.SESSION_COOKIE_SECURE = False
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    model = Summary.objects.get(docset=demo["pyramid"].docset, kind="model", author="A")
+    page.goto(live_server.url + f"/summaries/{model.pk}/")
+    page.locator("h1", has_text="Model summary by A").wait_for()
+    assert_accessible(page)

@@ -170,6 +170,24 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     assert list(PSE.objects.filter(annotation_id=pk).values_list("scu__uid", flat=True)) == [1]
 
 
+def test_bad_input_refused_at_the_door_is_said_in_the_status_line(browser_page, live_server, demo, annotation_url):
+    """A NUL in a query is refused before any view (annotator.bad_input, issue 16) with one line of
+    plain text: the status line says it (not just "the server answered 400"), offers no Retry of
+    the same input, and nothing is stored."""
+    from annotator.models import PSE
+
+    pk, url = annotation_url
+    page = browser_page
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + url)
+    page.route("**/edit/**", lambda route: route.continue_(url=route.request.url + "?note=%00"))
+    select(page, "Apollo 11 landed on the Moon in July 1969")
+    human.click(page, "#scu-1 .scu-row")
+    status(page, "Not saved: The query parameter “note” holds a NUL character (\\0), which no text may hold")
+    expect(page.locator("#status button.retry")).to_have_count(0)
+    assert not PSE.objects.filter(annotation_id=pk).exists()
+
+
 # -- defects seen in real hands (issue 13): each test failed before its fix ----------------------
 
 def stored_pses(pk):

@@ -153,7 +153,7 @@ def test_api_scores_in_both_modes(client, peer_consensus):
     def got(query=""):
         answer = client.get(base + query)
         assert answer.status_code == 200, answer.content
-        return sorted((r["peer"], r["annotator"]) for r in answer.json())
+        return sorted((r["peer"], r["annotator"]) for r in answer.json()["results"])
 
     assert got() == got("&adjudicated=false") == sorted([*DEMO, ("1", "annotator")])
     assert got("&adjudicated=true") == got("&adjudicated=1") == [("1", "consensus"), ("2", "demo"), ("3", "demo")]

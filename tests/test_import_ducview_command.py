@@ -203,3 +203,27 @@ def test_each_problem_of_a_pyramid_is_said_once(shared_data):
     import_files(shared_data / "duc2006-nist/allpyramids/D0601.pyr")
     problems = pyramid_problems(Pyramid.objects.get())
     assert problems and len(problems) == len(set(problems))
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
+    """Issue 16: the command keeps the upload's per-file limit (a 200 MB file cost 2.9 GB), and a
+    flag raises it for a file one trusts."""
+    big = tmp_path / "D9901.pyr"
+    big.write_bytes(PYRAMID_FIXTURE.read_bytes())
+    limit_mb = (big.stat().st_size - 1) / (1024 * 1024)
+    with pytest.raises(CommandError, match="1 of 1 files failed"):
+        import_files(big, collection="Fixtures", max_file_mb=limit_mb)
+    assert not Pyramid.objects.exists()
+    out = import_files(big, collection="Fixtures", max_file_mb=1)
+    assert "1 pyramid" in out and Pyramid.objects.count() == 1
+
+
+def test_the_size_refusal_names_the_file_and_the_flag(tmp_path, capsys):
+    from django.core.management import call_command
+
+    big = tmp_path / "D9901.pyr"
+    big.write_bytes(PYRAMID_FIXTURE.read_bytes())
+    with pytest.raises(CommandError):
+        call_command("import_ducview", str(big), collection="Fixtures", max_file_mb=0.001, no_progress=True)
+    assert f"{big}: {big.stat().st_size:,} bytes, more than the 1,048 allowed per file (--max-file-mb raises the limit)" \
+        in capsys.readouterr().err

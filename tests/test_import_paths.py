@@ -25,7 +25,7 @@ from annotator.models import (
 )
 from scoring.records import score_collection
 
-from .helpers import import_files
+from .helpers import import_files, stored_job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 
@@ -74,7 +74,17 @@ def shared_files(shared_data):
     return ducview_files([shared_data / folder for folder in FOLDERS])
 
 
-def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores(shared_files, shared_data, demo):
+def api_score_rows(client, name: str) -> list:
+    """The same rows from /api/scores/, its pages walked (`next`) as a client must."""
+    url, rows = f"/api/scores/?collection={Collection.objects.get(name=name).pk}", []
+    while url:
+        page = client.get(url).json()
+        rows += page["results"]
+        url = page["next"]
+    return rows
+
+
+def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores(shared_files, shared_data, demo, client):
     import_files(*[shared_data / folder for folder in FOLDERS], collection="by command")
 
     for name, order in (("forward", shared_files), ("reverse", shared_files[::-1])):
@@ -88,8 +98,8 @@ def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores
         for path in shared_files[::-1]:
             archive.writestr(str(path.relative_to(shared_data)), path.read_bytes())
     collection = Collection.objects.create(name="by browser")
-    job = ImportJob.objects.create(collection=collection, kind="ducview", file_name="duc.zip", content=buffer.getvalue(),
-                                   created_by=demo["admin"])
+    job = stored_job(ImportJob, content=buffer.getvalue(), collection=collection, kind="ducview", file_name="duc.zip",
+                     created_by=demo["admin"])
     jobs.run_import_job.call(job.pk)
     job.refresh_from_db()
     assert job.status == "done" and job.done == job.total == len(shared_files) == 161
@@ -101,3 +111,8 @@ def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores
     for name in ("forward", "reverse", "by browser"):
         assert collection_records(name) == expected, name
         assert score_rows(name) == expected_scores, name
+    client.force_login(demo["admin"])
+    api_rows = api_score_rows(client, "by browser")  # 154 rows: two pages of at most 100
+    assert api_rows == [row.as_dict() for row in score_collection(Collection.objects.get(name="by browser"))]
+    assert sorted((r["docset"], r["peer"], r["annotator"], r["pyramid"]) for r in api_rows) == [
+        row[:4] for row in expected_scores]

@@ -9,6 +9,7 @@ from django.test import override_settings
 
 from annotator import jobs
 from annotator.models import Docset, ImportJob, PeerAnnotation, Pyramid
+from .helpers import stored_job
 
 pytestmark = pytest.mark.django_db
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
@@ -23,7 +24,7 @@ def zipped(entries):
 
 
 def make_job(demo, kind, name, content, **options):
-    return ImportJob.objects.create(collection=demo["collection"], kind=kind, file_name=name, content=content,
+    return stored_job(ImportJob, content=content, collection=demo["collection"], kind=kind, file_name=name,
                                     options=options, created_by=demo["admin"])
 
 

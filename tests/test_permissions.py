@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from annotator import annotation_consensus, assignments, pyramid_consensus
 from annotator.models import ArchiveJob, Assignment, ImportJob, Membership, PeerAnnotation, PSE, SCU, Summary
+from .helpers import stored_job
 
 pytestmark = pytest.mark.django_db
 
@@ -44,14 +45,15 @@ def world(demo):
     }
     return demo | consensus | {
         "own": own["annotator"], "other": own["other_annotator"],
-        "job": ImportJob.objects.create(collection=collection, kind="summaries", file_name="x.zip", content=b"",
+        "job": ImportJob.objects.create(collection=collection, kind="summaries", file_name="x.zip",
                                         status="done"),
-        "archive": ArchiveJob.objects.create(kind="export", collection=collection, file_name="a.zip", content=b"PK",
+        "archive": stored_job(ArchiveJob, content=b"PK", kind="export", collection=collection, file_name="a.zip",
                                              status="done"),
         "restore": ArchiveJob.objects.create(kind="restore", file_name="b.zip", status="done", collection=collection),
         "membership": Membership.objects.get(user=demo["other_annotator"], collection=collection),
         "scu": SCU.objects.filter(pyramid=pyramid).first(),
         "peer3": Summary.objects.get(docset=pyramid.docset, kind="peer", author="3"),
+        "model": Summary.objects.get(docset=pyramid.docset, kind="model", author="A"),
     }
 
 
@@ -99,15 +101,22 @@ PAGES = [
     ("decide an SCU, stale", "post", page("peer-merge-decide", lambda w: w["pyramid"].pk, lambda w: w["own"]["annotation"].peer_id, "keep_reading"), lambda w: {"version": 0, "scu": 1}, dict(ADMINS, admin=302)),
     ("other's peer compared", "get", page("peer-comparison", lambda w: w["pyramid"].pk, lambda w: w["other"]["annotation"].peer_id), None, dict(ADMINS, annotator=404)),
     ("summary create", "get", page("summary-create", D), None, ADMINS),
-    ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, READERS),
+    # Summaries as the API serves them (visible_summaries): an annotator reads their docsets' models
+    # and their own peer; another peer is 404 to them, as to an outsider.
+    ("summary detail", "get", page("summary-detail", lambda w: w["peer3"].pk), None, dict(READERS, annotator=404)),
+    ("own peer's page", "get", page("summary-detail", lambda w: w["own"]["annotation"].peer_id), None, SUBMITTED_PYRAMID),
+    ("other's peer's page", "get", page("summary-detail", lambda w: w["other"]["annotation"].peer_id), None, dict(SUBMITTED_PYRAMID, annotator=404)),
+    ("a model's page", "get", page("summary-detail", lambda w: w["model"].pk), None, SUBMITTED_PYRAMID),
     ("job detail", "get", page("job-detail", lambda w: w["job"].pk), None, ADMINS),
     ("export an archive", "post", page("collection-archive", C), None, dict(READERS, organizer=302, admin=302)),
     ("archive job", "get", page("archive-job", lambda w: w["archive"].pk), None, READERS),
     ("archive download", "get", page("archive-download", lambda w: w["archive"].pk), None, READERS),
     ("restore an archive", "get", page("collection-restore"), None, SITE_ADMINS),
     ("restore job", "get", page("archive-job", lambda w: w["restore"].pk), None, dict(zip(ROLES, [302, 404, 404, 200, 404]))),
-    ("withdraw other's", "post", page("assignment-withdraw", lambda w: w["other"]["assignment"].pk), None, dict(ADMINS, admin=302, annotator=403)),
-    ("reassign other's", "post", page("assignment-reassign", lambda w: w["other"]["assignment"].pk), lambda w: {"to": "outsider"}, dict(ADMINS, admin=302)),
+    # As the API: another's assignment is not to be seen (404); one's own may not be changed (403).
+    ("withdraw own", "post", page("assignment-withdraw", lambda w: w["own"]["assignment"].pk), None, dict(ADMINS, admin=302)),
+    ("withdraw other's", "post", page("assignment-withdraw", lambda w: w["other"]["assignment"].pk), None, dict(ADMINS, admin=302, annotator=404)),
+    ("reassign other's", "post", page("assignment-reassign", lambda w: w["other"]["assignment"].pk), lambda w: {"to": "outsider"}, dict(ADMINS, admin=302, annotator=404)),
     ("user list", "get", page("user-list"), None, SITE_ADMINS),
     ("user create", "get", page("user-create"), None, SITE_ADMINS),
     ("API documentation", "get", page("api-docs"), None, EVERYONE),
@@ -135,7 +144,8 @@ def api(path):
         "own_annotation": w["own"]["annotation"].pk, "other_annotation": w["other"]["annotation"].pk,
         "own_pse": w["own"]["pse"].pk, "other_pse": w["other"]["pse"].pk, "scu": w["scu"].pk,
         "own_assignment": w["own"]["assignment"].pk, "other_assignment": w["other"]["assignment"].pk,
-        "peer1": w["own"]["annotation"].peer_id, "peer2": w["other"]["annotation"].peer_id,
+        "peer1": w["own"]["annotation"].peer_id, "peer2": w["other"]["annotation"].peer_id, "peer3": w["peer3"].pk,
+        "model": w["model"].pk,
         "contributor": w["scu"].contributors.first().pk, "span": w["scu"].contributors.first().spans.first().pk,
     })
 
@@ -158,6 +168,8 @@ API = [
     ("summaries", "get", api("summaries/"), None, API_READ),
     ("own peer", "get", api("summaries/{peer1}/"), None, API_VISIBLE),
     ("other's peer", "get", api("summaries/{peer2}/"), None, dict(API_VISIBLE, annotator=404)),
+    ("a model", "get", api("summaries/{model}/"), None, API_VISIBLE),
+    ("a peer not assigned", "get", api("summaries/{peer3}/"), None, dict(API_VISIBLE, annotator=404)),
     ("summary create", "post", api("summaries/"), lambda w: {"docset": w["pyramid"].docset_id, "kind": "peer", "author": "99", "text": "New peer."}, API_WRITE),
     ("pyramids", "get", api("pyramids/"), None, API_READ),
     ("submitted pyramid", "get", api("pyramids/{pyramid}/"), None, API_VISIBLE),

@@ -1,5 +1,7 @@
-"""Production defaults: DEBUG off unless asked for; no start without a SECRET_KEY."""
+"""Settings from the environment: DEBUG off unless asked for; no start without a SECRET_KEY; email
+(EMAIL_URL or Django's own EMAIL_* settings); the login limits."""
 
+import json
 import os
 import subprocess
 import sys
@@ -35,3 +37,64 @@ def test_debug_is_off_by_default():
         assert env_flag("SOME_FLAG_FOR_THIS_TEST") is True
     finally:
         del os.environ["SOME_FLAG_FOR_THIS_TEST"]
+
+
+def settings_values(names, **env):
+    """The values of settings `names` as the app computes them from `env` (production: no DEBUG,
+    no SECRET_KEY, unless given)."""
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE") and not k.startswith("EMAIL_")}
+    environment.update({"SECRET_KEY": "k" * 60, "DJANGO_SETTINGS_MODULE": "config.settings", **env})
+    code = ("import json, django; django.setup(); from django.conf import settings; "
+            f"print(json.dumps({{name: getattr(settings, name, None) for name in {names!r}}}))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+EMAIL = ["EMAIL_ENABLED", "EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD",
+         "EMAIL_USE_TLS", "EMAIL_USE_SSL", "DEFAULT_FROM_EMAIL"]
+SMTP = "django.core.mail.backends.smtp.EmailBackend"
+
+
+def test_email_from_an_email_url():
+    values = settings_values(EMAIL, EMAIL_URL="smtp://mailer:s%40cret@mail.example.org:587/?tls=true",
+                             DEFAULT_FROM_EMAIL="pyramids@example.org")
+    assert values == {"EMAIL_ENABLED": True, "EMAIL_BACKEND": SMTP, "EMAIL_HOST": "mail.example.org",
+                      "EMAIL_PORT": 587, "EMAIL_HOST_USER": "mailer", "EMAIL_HOST_PASSWORD": "s@cret",
+                      "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False, "DEFAULT_FROM_EMAIL": "pyramids@example.org"}
+
+
+def test_email_from_djangos_own_settings():
+    values = settings_values(EMAIL, EMAIL_HOST="mail.example.org", EMAIL_PORT="465", EMAIL_HOST_USER="mailer",
+                             EMAIL_HOST_PASSWORD="secret", EMAIL_USE_SSL="1")
+    assert values["EMAIL_ENABLED"] is True and values["EMAIL_BACKEND"] == SMTP
+    assert (values["EMAIL_HOST"], values["EMAIL_PORT"], values["EMAIL_USE_SSL"], values["EMAIL_USE_TLS"]) == (
+        "mail.example.org", 465, True, False)
+    assert (values["EMAIL_HOST_USER"], values["EMAIL_HOST_PASSWORD"]) == ("mailer", "secret")
+
+
+def test_no_email_configured_means_none_is_sent():
+    values = settings_values(EMAIL)
+    assert values["EMAIL_ENABLED"] is False
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.dummy.EmailBackend"  # never SMTP to localhost
+
+
+def test_the_console_backend_in_development():
+    values = settings_values(EMAIL, DEBUG="1")
+    assert values["EMAIL_ENABLED"] is True
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_an_email_url_of_an_unknown_kind_is_refused():
+    result = settings_check(SECRET_KEY="k" * 60, EMAIL_URL="smpt://mail.example.org")
+    assert result.returncode != 0 and "EMAIL_URL" in result.stderr
+
+
+def test_login_limits_from_the_environment():
+    values = settings_values(["AXES_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT", "AXES_LOCKOUT_PARAMETERS"],
+                             LOGIN_FAILURE_LIMIT="3", LOGIN_ADDRESS_FAILURE_LIMIT="42")
+    assert values == {"AXES_FAILURE_LIMIT": 3, "LOGIN_ADDRESS_FAILURE_LIMIT": 42,
+                      "AXES_LOCKOUT_PARAMETERS": [["username", "ip_address"], "ip_address"]}
+    defaults = settings_values(["AXES_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT"])
+    assert defaults == {"AXES_FAILURE_LIMIT": 5, "LOGIN_ADDRESS_FAILURE_LIMIT": 20}

@@ -18,7 +18,7 @@ def zipped(entries: dict[str, bytes]) -> bytes:
 
 def test_a_zip_gives_its_files_without_folders_and_junk():
     data = zipped({"D1/": b"", "D1.model.A.txt": b"A.", "__MACOSX/._x": b"junk", "sub/.DS_Store": b"junk"})
-    assert read_upload("up.zip", data, 100, 1000) == [UploadedFile("D1.model.A.txt", b"A.")]
+    assert [(f.name, f.data) for f in read_upload("up.zip", data, 100, 1000)] == [("D1.model.A.txt", b"A.")]
 
 
 @pytest.mark.parametrize("name, reason", [
@@ -65,6 +65,15 @@ def test_text_must_be_utf8_and_not_empty():
     assert refused.value.problems == ["a.txt: not UTF-8 text (byte 0xC9 at offset 0); save it as UTF-8 and upload it again"]
     with pytest.raises(UploadRefused, match="empty"):
         decode_text(UploadedFile("a.txt", b"  \n"))
+
+
+def test_a_text_holding_a_nul_character_is_refused_naming_the_file_and_the_line():
+    """PostgreSQL text cannot hold a NUL: the job failed with "unexpected error" (issue 16)."""
+    with pytest.raises(UploadRefused) as refused:
+        decode_text(UploadedFile("D0601.model.A.txt", b"First line.\r\nSecond\x00 line.\x00\n"))
+    assert refused.value.problems == [
+        "D0601.model.A.txt: holds a NUL character (line 2, column 7), which no text may hold; remove it and upload "
+        "it again"]
 
 
 def test_line_breaks_are_stored_as_line_feeds_whatever_wrote_them():

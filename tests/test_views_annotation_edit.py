@@ -6,7 +6,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from annotator.models import PeerAnnotation, Pyramid
+from annotator.models import PSE, PeerAnnotation, Pyramid
+
+from .helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +54,19 @@ def test_refusals_and_conflicts(client, demo, annotation):
     assert stale.status_code == 409 and "changed elsewhere" in stale.content.decode()
     assert post(client, annotation, "assign", scu=1).status_code == 422  # no ranges
     assert post(client, annotation, "explode").status_code == 404
+
+
+@pytest.mark.parametrize("field", ["scu", "ranges", "version"])
+def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(client, demo, annotation, field):
+    """A NUL in any posted field (issue 16): 422 with the status line only, as any bad input of an edit."""
+    client.force_login(demo["annotator"])
+    values = {"version": annotation.version, "scu": 1, "ranges": ranges(annotation, "Apollo")}
+    values[field] = f"{values[field]}{NUL}"
+    response = post(client, annotation, "assign", **values)
+    assert refuses_nul(response, field, status=422)
+    assert response["HX-Reswap"] == "none" and 'id="status" hx-swap-oob="true"' in response.content.decode()
+    assert PeerAnnotation.objects.get(pk=annotation.pk).version == annotation.version
+    assert not PSE.objects.filter(annotation=annotation).exists()
 
 
 def test_who_may_annotate(client, demo, annotation):

@@ -4,6 +4,7 @@ while it runs, its report, and the archive an export wrote."""
 import pytest
 from django.urls import reverse
 
+from annotator import job_bytes
 from annotator.models import ArchiveJob
 
 pytestmark = pytest.mark.django_db
@@ -51,15 +52,17 @@ def test_a_failed_restore_stops_polling_and_says_what_is_wrong(client, demo):
 
 
 def test_a_finished_export_offers_its_archive_with_a_link_a_keyboard_reaches(client, demo):
-    done = export(demo, status="done", total=3, done=3, content=b"PK zip bytes", report=["Wrote Demo: ..."])
+    done = export(demo, status="done", total=3, done=3, report=["Wrote Demo: ..."])
+    job_bytes.store(done, b"PK zip bytes")
     client.force_login(demo["organizer"])
     page = client.get(reverse("archive-job", args=[done.pk])).content.decode()
     assert f'<a class="button" id="download" href="{reverse("archive-download", args=[done.pk])}" download>' in page
-    assert client.get(reverse("archive-download", args=[done.pk])).content == b"PK zip bytes"
+    assert client.get(reverse("archive-download", args=[done.pk])).getvalue() == b"PK zip bytes"
 
 
 def test_who_sees_which_job(client, demo):
-    done = export(demo, status="done", content=b"PK")
+    done = export(demo, status="done")
+    job_bytes.store(done, b"PK")
     restore = ArchiveJob.objects.create(kind="restore", file_name="x.zip", status="done")
     expected = {"annotator": (403, 403, 404), "outsider": (404, 404, 404), "organizer": (200, 200, 404),
                 "admin": (200, 200, 200)}

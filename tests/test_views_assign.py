@@ -5,6 +5,8 @@ from django.urls import reverse
 
 from annotator.models import Assignment, Pyramid
 
+from .helpers import NUL, refuses_nul
+
 pytestmark = pytest.mark.django_db
 
 
@@ -48,3 +50,13 @@ def test_a_docset_without_a_submitted_pyramid_is_reported(client, demo):
     response = client.post(url(demo), {"task": "peer", "docsets": [demo["pyramid"].docset_id], "mode": "every",
                                        "annotators": [demo["outsider"].pk]}, follow=True)
     assert "Docset DEMO01 has no submitted pyramid to annotate against." in response.content.decode()
+
+
+def test_a_nul_character_is_refused_as_bad_input_and_nothing_is_assigned(client, demo):
+    """Issue 16: 400 naming the field."""
+    client.force_login(demo["admin"])
+    before = Assignment.objects.count()
+    response = client.post(url(demo), {"task": "pyramid", "docsets": [demo["pyramid"].docset_id], "mode": f"every{NUL}",
+                                       "annotators": [demo["annotator"].pk]})
+    assert refuses_nul(response, "mode")
+    assert Assignment.objects.count() == before

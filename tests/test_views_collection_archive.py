@@ -30,7 +30,7 @@ def test_an_organizer_exports_and_downloads_the_archive(client, demo, django_cap
     download = client.get(reverse("archive-download", args=[job.pk]))
     assert download["Content-Type"] == "application/zip"
     assert download["Content-Disposition"] == 'attachment; filename="demo-apollo-11-archive.zip"'
-    assert "scus.jsonl" in zipfile.ZipFile(io.BytesIO(download.content)).namelist()
+    assert "scus.jsonl" in zipfile.ZipFile(io.BytesIO(download.getvalue())).namelist()
     listed = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
     assert f'href="{reverse("archive-job", args=[job.pk])}">demo-apollo-11-archive.zip</a> · Done' in listed
 

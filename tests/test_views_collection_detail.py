@@ -38,7 +38,7 @@ def test_readers_of_the_collection_see_the_problems_imports_kept_and_annotators_
 
 def test_recent_imports_say_how_many_files_were_refused(client, demo):
     from annotator.models import ImportJob
-    ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="mixed.zip", content=b"x" * 10,
+    ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="mixed.zip",
                              status="done", report=["3 files: …", "refused: a.pyr: broken", "refused: b.pan: broken"])
     client.force_login(demo["admin"])
     page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()

@@ -6,6 +6,8 @@ from django.urls import reverse
 from annotator import peer_editing
 from annotator.models import PeerAnnotation
 
+from .helpers import refuses_nul
+
 pytestmark = pytest.mark.django_db
 
 
@@ -32,3 +34,14 @@ def test_filters_and_sorting(client, demo):
     page = client.get(url(demo, "?sort=annotator"), HTTP_HX_REQUEST="true").content.decode()
     assert page.startswith('<div id="progress">')
     assert page.index("<td>annotator</td>") < page.index("<td>other_annotator</td>")
+
+
+@pytest.mark.parametrize("field", ["docset", "annotator", "task", "status", "sort"])
+def test_a_nul_character_in_a_filter_is_refused_as_bad_input(client, demo, field):
+    """The filters are looked up in the database: a NUL was a 500 (issue 16). 400 naming the filter:
+    a page for the browser, a short message for htmx (the filters are sent by htmx)."""
+    client.force_login(demo["organizer"])
+    page = client.get(url(demo, f"?{field}=D%00"))
+    assert refuses_nul(page, field) and "<h1>Bad request</h1>" in page.content.decode()
+    htmx = client.get(url(demo, f"?{field}=D%00"), HTTP_HX_REQUEST="true")
+    assert refuses_nul(htmx, field) and htmx["Content-Type"].startswith("text/plain") and "<" not in htmx.content.decode()

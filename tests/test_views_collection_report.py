@@ -10,6 +10,8 @@ from annotator import peer_editing
 from annotator.models import PeerAnnotation
 from scoring.models import Report
 
+from .helpers import refuses_nul
+
 pytestmark = pytest.mark.django_db
 
 
@@ -126,3 +128,12 @@ def test_the_stability_report_with_a_fractional_x_a(organizer, demo):
     organizer("stability")
     note = organizer("stability", "?format=json").json()["tables"][0]["note"]
     assert note.startswith("X_a = 6.25; ")  # 25 / 4 models, not rounded
+
+
+@pytest.mark.parametrize("kind, field", [("correlation", "criterion"), ("ranking", "score"), ("stability", "pyramid")])
+def test_a_nul_character_in_a_parameter_is_refused_as_bad_input_and_no_report_is_queued(client, demo, kind, field):
+    """Issue 16: 400 naming the parameter, nothing computed or kept."""
+    client.force_login(demo["organizer"])
+    response = client.get(url(demo, kind, f"?{field}=x%00"))
+    assert refuses_nul(response, field)
+    assert not Report.objects.exists()

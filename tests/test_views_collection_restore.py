@@ -7,7 +7,7 @@ from django.urls import reverse
 from annotator.models import ArchiveJob, Collection
 
 from .archives import assert_same_records, written
-from .helpers import record_counts
+from .helpers import NUL, record_counts, refuses_nul
 
 pytestmark = pytest.mark.django_db
 URL = "/collections/restore/"
@@ -70,4 +70,13 @@ def test_organizers_and_collection_administrators_may_not_restore(client, demo):
     client.force_login(demo["organizer"])
     assert client.get(URL).status_code == 403
     assert client.post(URL, {"file": SimpleUploadedFile("a.zip", written(demo["collection"])), "name": "X"}).status_code == 403
+    assert not ArchiveJob.objects.exists()
+
+
+def test_a_nul_character_in_the_name_is_refused_as_bad_input_and_nothing_is_queued(client, demo):
+    """Issue 16: 400 naming the field, no job."""
+    client.force_login(demo["admin"])
+    upload = SimpleUploadedFile("apollo.zip", written(demo["collection"]), content_type="application/zip")
+    response = client.post(URL, {"file": upload, "name": f"Apollo{NUL}"})
+    assert refuses_nul(response, "name")
     assert not ArchiveJob.objects.exists()

@@ -5,7 +5,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from .helpers import complete_consensus_of_peer_1
+from .helpers import complete_consensus_of_peer_1, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +88,14 @@ def test_adjudicated_work_only(client, demo, django_user_model):
     assert '<a href="?docset=&amp;adjudicated=1&amp;format=csv">CSV</a>' in page  # the downloads keep the choice
     rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?adjudicated=1&format=csv")).content.decode())))
     assert [(r["peer"], r["annotator"]) for r in rows] == [("1", "consensus"), ("2", "demo"), ("3", "demo")]
+
+
+@pytest.mark.parametrize("query, field", [
+    ("?docset=DEMO01%00", "docset"), ("?sort=%00peer", "sort"), ("?view=systems%00", "view"),
+    ("?format=csv%00", "format"), ("?adjudicated=1%00", "adjudicated"), ("?x%00=1", "x\\0"),
+])
+def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, query, field):
+    """The docset is looked up by name: a NUL was a 500 (issue 16). Any parameter: 400 naming it."""
+    client.force_login(demo["organizer"])
+    response = client.get(url(demo, query))
+    assert refuses_nul(response, field) and "<h1>Bad request</h1>" in response.content.decode()

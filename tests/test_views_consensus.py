@@ -9,6 +9,8 @@ from annotator.alignment import ONLY_A, SPLIT
 from annotator.models import Assignment, PeerAnnotation, Pyramid, PyramidMerge
 from scoring.records import score_annotations
 
+from .helpers import NUL, refuses_nul
+
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
@@ -121,6 +123,18 @@ def test_a_broken_rule_answers_with_the_status_line_only(client, pair):
     html = answer.content.decode().strip()
     assert html.startswith('<p id="status" hx-swap-oob="true" class="status message error"') and 'id="merge"' not in html
     assert "There is no such group in this consensus" in html
+
+
+@pytest.mark.parametrize("field", ["group", "side"])
+def test_a_nul_character_in_a_decision_is_a_broken_rule_and_nothing_is_decided(client, pair, field):
+    """A NUL (issue 16) is refused as the builder refuses it: 422, the status line only."""
+    consensus = started(client, pair)
+    values = {"version": consensus.version, "group": group(consensus, SPLIT)["key"], "side": "a"}
+    values[field] += NUL
+    answer = client.post(reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]), values, **HTMX)
+    assert refuses_nul(answer, field, status=422) and answer["HX-Reswap"] == "none"
+    assert Pyramid.objects.get(pk=consensus.pk).version == consensus.version
+    assert group(consensus, SPLIT)["key"] not in pyramid_consensus.decisions(consensus)
 
 
 def test_the_merge_pages_send_their_decisions_through_the_builders_mechanism(client, pair, peer_twice):

@@ -1,10 +1,15 @@
 """GET/POST /collections/<pk>/import/: DUCView files from the browser, run as an import job."""
 
+import io
+import zipfile
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from annotator.models import ImportJob, Pyramid
+
+from .helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -57,4 +62,36 @@ def test_a_zip_and_other_files_together_are_refused(client, demo):
     client.force_login(demo["admin"])
     response = client.post(url(demo), {"files": [SimpleUploadedFile("a.zip", b"PK"), SimpleUploadedFile("D0601.pyr", b"x")]})
     assert "Upload one zip, or several .pyr and .pan files, not both." in response.content.decode()
+    assert not ImportJob.objects.exists()
+
+
+@pytest.mark.parametrize("field", ["docset", "peer", "annotator"])
+def test_a_nul_character_in_a_field_is_refused_as_bad_input_and_nothing_is_queued(client, demo, field):
+    """A multipart form's text fields too (issue 16): 400 naming the field, no job."""
+    client.force_login(demo["admin"])
+    response = client.post(url(demo), {"files": SimpleUploadedFile("D0601.pyr", b"<pyramid/>"), field: f"D06{NUL}"})
+    assert refuses_nul(response, field)
+    assert not ImportJob.objects.exists()
+
+
+def test_a_file_over_the_per_file_limit_is_refused_before_anything_is_stored(client, demo, monkeypatch):
+    """Issue 16: a 99 MiB .pyr was kept in the job, read by a worker and only then refused."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from annotator import uploads
+    from annotator.models import ImportJob
+
+    monkeypatch.setattr(uploads, "DUCVIEW_MAX_BYTES", 1000)
+    client.force_login(demo["admin"])
+    big = SimpleUploadedFile("D0601.pyr", b"<pyramid>" + b" " * 2000)
+    page = client.post(f"/collections/{demo['collection'].pk}/import/", {"files": [big]}).content.decode()
+    assert "D0601.pyr: 2,009 bytes, more than the 1,000 allowed per file" in page
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("allpyramids/D0601.pyr", b" " * 5000)  # compresses to a few bytes: its directory tells
+        archive.writestr("../evil.pan", b"x")
+    upload = SimpleUploadedFile("duc.zip", zipped.getvalue())
+    page = client.post(f"/collections/{demo['collection'].pk}/import/", {"files": [upload]}).content.decode()
+    assert "duc.zip: allpyramids/D0601.pyr: 5,000 bytes, more than the 1,000 allowed per file" in page
+    assert "duc.zip: ../evil.pan: refused, its path climbs out of the archive (..)" in page
     assert not ImportJob.objects.exists()

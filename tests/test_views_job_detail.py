@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 
 def job(demo, **fields):
-    return ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="duc.zip", content=b"x", **fields)
+    return ImportJob.objects.create(collection=demo["collection"], kind="ducview", file_name="duc.zip", **fields)
 
 
 def test_a_running_job_polls_for_its_progress(client, demo):
@@ -64,3 +64,41 @@ def test_a_finished_import_lists_its_refused_files_apart_from_its_warnings(clien
     assert "<li>D0602.pyr: line 1, column 1: malformed XML: syntax error</li>" in page
     assert "<summary>Warnings (1)" in page and "<li>D0601.pyr: line 9: SCU 3 has more" in page
     assert "every other file was" in page and "Refused: nothing was stored" not in page
+
+
+def test_a_job_waiting_while_workers_are_busy_says_so(client, demo):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from annotator.models import WorkerBeat
+
+    waiting = job(demo)
+    ImportJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    WorkerBeat.objects.create(worker_id="w1", started_at=timezone.now(), seen_at=timezone.now())
+    client.force_login(demo["admin"])
+    page = client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
+    assert 'id="workers-busy"' in page and "1 worker is running, busy with other jobs" in page
+    assert 'id="no-worker"' not in page
+
+
+def test_a_job_whose_worker_stopped_says_it_is_interrupted_and_will_be_taken_back(client, demo):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    stopped = job(demo, status="running", total=482, done=104, heartbeat_at=timezone.now() - timedelta(minutes=3))
+    client.force_login(demo["admin"])
+    page = client.get(reverse("job-detail", args=[stopped.pk])).content.decode()
+    assert 'id="job-interrupted"' in page and "No worker is running" in page and 'hx-trigger="every 1s"' in page
+    beating = job(demo, status="running", total=482, done=104, heartbeat_at=timezone.now())
+    assert 'id="job-interrupted"' not in client.get(reverse("job-detail", args=[beating.pk])).content.decode()
+
+
+def test_a_job_stopped_by_interruptions_offers_resume(client, demo):
+    stopped = job(demo, status="failed", interrupted=True, attempts=3, total=10, done=4,
+                  report=["Interrupted at 4 of 10 files", "Stopped after 3 interrupted runs."])
+    client.force_login(demo["admin"])
+    page = client.get(reverse("job-detail", args=[stopped.pk])).content.decode()
+    assert f'action="{reverse("job-resume", args=[stopped.pk])}"' in page and '<button type="submit" id="resume">Resume</button>' in page
+    assert "This job was interrupted 3 times" in page and "Refused: nothing was stored" not in page

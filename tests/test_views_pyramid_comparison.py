@@ -8,7 +8,7 @@ from django.urls import reverse
 from annotator import editing
 from annotator.models import Membership, Pyramid, Role
 
-from .helpers import empty_pyramid
+from .helpers import empty_pyramid, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -169,7 +169,7 @@ def test_a_consensus_of_three_is_started_from_the_page_and_not_twice_unasked(cli
     page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
     partial = next(g["key"] for g in consensus.merge.groups if g["kind"] == "in some pyramids only")
     card = page.split(f'id="group-{partial}"')[1].split("</section>")[0]
-    assert 'style="--columns: 4"' in card and "<h3>C</h3>" in card
+    assert card.count('<div class="merge-side ') == 4 and "<h3>C</h3>" in card  # A, B, C and the consensus
     assert f'id="take-c-{partial}" name="side" value="c">Take C\'s version</button>' in card
     assert f'id="take-b-{partial}" name="side" value="b">Leave out (as B)</button>' in card
     assert "Merging <a" in page and "C: by-third</a>" in page
@@ -188,3 +188,9 @@ def test_comparing_part_of_the_pyramids_a_consensus_merged_names_that_consensus(
     assert 'id="pair-consensus"' not in page  # not a consensus of A and B alone: starting one stays possible
     everything = client.get(reverse("pyramid-comparison", args=[a.docset_id]), {"a": a.pk, "b": b.pk, "c": trio["c"].pk})
     assert 'id="wider-consensus"' not in everything.content.decode()
+
+
+def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, second):
+    """Issue 16: 400 naming the parameter."""
+    client.force_login(demo["admin"])
+    assert refuses_nul(client.get(url(demo, f"?a={demo['pyramid'].pk}&b=%00")), "b")

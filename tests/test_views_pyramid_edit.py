@@ -7,9 +7,9 @@ from django.test import Client
 from django.utils.html import escape
 from django.urls import reverse
 
-from annotator.models import SCU, Assignment, Pyramid
+from annotator.models import SCU, Assignment, Pyramid, PyramidChange
 
-from .helpers import empty_pyramid
+from .helpers import NUL, empty_pyramid, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +104,36 @@ def test_bad_fields_are_422(client, demo, pyramid):
     assert post(client, pyramid, "new_scu", summary="x", ranges="[[0, 5]]").status_code == 422
     assert post(client, pyramid, "new_scu", summary=1, ranges="not json").status_code == 422
     assert post(client, pyramid, "set_label", scu=1).status_code == 422
+
+
+def stored(pyramid):
+    """What the pyramid holds: its version, its SCUs' labels and comments, its history's length."""
+    return (Pyramid.objects.get(pk=pyramid.pk).version,
+            list(SCU.objects.filter(pyramid=pyramid).order_by("uid").values_list("label", "comment")),
+            PyramidChange.objects.filter(pyramid=pyramid).count())
+
+
+@pytest.mark.parametrize("action, field, values", [
+    ("set_label", "label", {"scu": 1, "label": f"The{NUL}landing"}),
+    ("set_comment", "comment", {"scu": 1, "comment": f"Check this{NUL}"}),
+    ("new_scu", "label", {"label": f"{NUL}Armstrong", "selected": ("B", "Neil Armstrong stepped out first")}),
+    ("set_label", "scu", {"scu": f"1{NUL}", "label": "The landing"}),  # not a text, refused all the same
+    ("set_label", f"x{NUL}", {"scu": 1, "label": "The landing", f"x{NUL}": "1"}),  # in a name the action does not read
+])
+def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(client, demo, pyramid, action,
+                                                                                         field, values):
+    """PostgreSQL text cannot hold a NUL: it was a 500 (issue 16). Refused as any bad input of an
+    edit is (422, the status line only, so the page keeps what the annotator was doing)."""
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    before = stored(pyramid)
+    values = dict(values)  # the parameters are shared: not changed in place
+    if "selected" in values:
+        values |= selection(pyramid, *values.pop("selected"))
+    response = post(client, pyramid, action, **values)
+    assert refuses_nul(response, field.replace(NUL, "\\0"), status=422)
+    assert response["HX-Reswap"] == "none" and 'id="status" hx-swap-oob="true"' in response.content.decode()
+    assert stored(pyramid) == before
 
 
 def test_unknown_actions_are_404_and_reading_is_405(client, demo, pyramid):

@@ -48,7 +48,7 @@ def test_a_zip_stores_its_summaries_and_creates_their_docsets(upload, demo):
     assert job.status == "done" and job.report[0] == "Stored 2 model and 1 peer summaries in 2 docsets."
     assert set(Docset.objects.filter(collection=demo["collection"]).values_list("name", flat=True)) == {"DEMO01", "D0601", "DEMO02"}
     assert Summary.objects.get(docset__name="DEMO02", kind="model", author="B").text == "Modèle B."
-    assert job.content == b""  # the bytes are not kept once stored
+    assert not job.chunks.exists()  # the bytes are not kept once stored
 
 
 def test_a_windows_text_is_stored_with_line_feeds_and_a_system_id_as_a_number(upload):
@@ -64,14 +64,14 @@ def test_several_txt_files_at_once(upload):
 
 def test_bad_input_is_refused_with_every_problem_and_nothing_is_stored(upload, demo):
     before = Summary.objects.count()
-    _, job = upload(("bad.zip", zipped({
+    # A zip whose directory breaks a rule is refused by the form: nothing is stored, not even a job.
+    response, job = upload(("bad.zip", zipped({
         "../escape.txt": b"x",
         "D0601.model.A.txt": "Été".encode("latin-1"),
         "notes.txt": b"what is this",
         "D0602.model.A.txt": b"fine on its own",
     })))
-    assert job.status == "failed"
-    assert any("escape.txt: refused, its path climbs out" in line for line in job.report)
+    assert job is None and "bad.zip: ../escape.txt: refused, its path climbs out" in response.content.decode()
     # The zip's own problems come first; the rest are listed once it is safe to open.
     _, job = upload(("bad.zip", zipped({
         "D0601.model.A.txt": "Été".encode("latin-1"), "notes.txt": b"x", "D0602.model.A.txt": b"fine",
@@ -82,6 +82,16 @@ def test_bad_input_is_refused_with_every_problem_and_nothing_is_stored(upload, d
     assert job.report[1].startswith("notes.txt: the name says neither docset, kind nor author")
     assert "DEMO01 model A is already stored with a different text" in job.report[2]
     assert Summary.objects.count() == before and not Docset.objects.filter(name__in=["D0601", "D0602"]).exists()
+
+
+def test_a_txt_file_holding_a_nul_character_is_refused_naming_the_file_and_the_line(upload, demo):
+    """The job failed with "an unexpected error" (issue 16): it lists the problem, stores nothing."""
+    before = Summary.objects.count()
+    _, job = upload(("D0601.model.A.txt", b"Model A\x00 of D0601."), ("D0601.peer.10.txt", b"A fine peer."))
+    assert job.status == "failed"
+    assert job.report == ["D0601.model.A.txt: holds a NUL character (line 1, column 8), which no text may hold; remove it "
+                          "and upload it again"]
+    assert Summary.objects.count() == before and not Docset.objects.filter(name="D0601").exists()
 
 
 def test_an_oversized_upload_is_refused_before_it_is_stored(client, demo, settings):

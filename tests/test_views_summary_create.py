@@ -5,6 +5,8 @@ from django.urls import reverse
 
 from annotator.models import Summary
 
+from .helpers import NUL, refuses_nul
+
 pytestmark = pytest.mark.django_db
 
 
@@ -32,3 +34,15 @@ def test_a_peer_id_written_with_a_leading_zero_is_the_system_it_numbers(client, 
     assert "Docset DEMO01 already has a peer summary by 1." in page  # 01 is system 1
     client.post(url, {"kind": "peer", "author": "09", "text": "Old Mac.\rText."})
     assert Summary.objects.get(docset_id=demo["pyramid"].docset_id, author="9").text == "Old Mac.\nText."
+
+
+@pytest.mark.parametrize("field", ["author", "name", "text"])
+def test_a_nul_character_is_refused_as_bad_input_and_nothing_is_stored(client, demo, field):
+    """Issue 16: 400 naming the field, no summary."""
+    client.force_login(demo["admin"])
+    before = Summary.objects.count()
+    values = {"kind": "peer", "author": "42", "name": "forty-two", "text": "First line.\nSecond line."}
+    values[field] += NUL
+    response = client.post(reverse("summary-create", args=[demo["pyramid"].docset_id]), values)
+    assert refuses_nul(response, field)
+    assert Summary.objects.count() == before

@@ -6,6 +6,8 @@ from django.urls import reverse
 
 from annotator.access import is_site_administrator, reads_everything
 
+from .helpers import NUL, refuses_nul
+
 pytestmark = pytest.mark.django_db
 
 
@@ -25,3 +27,16 @@ def test_weak_passwords_are_refused(client, demo):
     response = client.post(reverse("user-create"), {"username": "weak", "password1": "12345678", "password2": "12345678"})
     assert "This password is too common." in response.content.decode()
     assert not get_user_model().objects.filter(username="weak").exists()
+
+
+@pytest.mark.parametrize("field", ["username", "first_name", "password1"])
+def test_a_nul_character_is_refused_as_bad_input_and_nothing_is_stored(client, demo, field):
+    """Issue 16: 400 naming the field, no account."""
+    client.force_login(demo["admin"])
+    before = get_user_model().objects.count()
+    values = {"username": "reviewer", "first_name": "Rev", "password1": "a-long-pass-phrase-1",
+              "password2": "a-long-pass-phrase-1"}
+    values[field] += NUL
+    response = client.post(reverse("user-create"), values)
+    assert refuses_nul(response, field)
+    assert get_user_model().objects.count() == before

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from .. import access, archive, archive_jobs
 from ..models import ArchiveJob, Collection
 from ..views.archives import archive_response
+from .imports import resumed_job
 from .serializers import ID, RefusalSerializer
 
 
@@ -29,7 +30,7 @@ class ArchiveJobSerializer(serializers.ModelSerializer):
     class Meta:
         model = ArchiveJob
         fields = ["id", "kind", "status", "collection", "name", "file_name", "total", "done", "report", "created_by",
-                  "created_at", "finished_at", "download"]
+                  "created_at", "finished_at", "attempts", "interrupted", "heartbeat_at", "download"]
 
     def get_download(self, job) -> str | None:
         if job.kind == ArchiveJob.Kind.EXPORT and job.status == ArchiveJob.Status.DONE:
@@ -97,7 +98,7 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
         shown = Q(kind=ArchiveJob.Kind.EXPORT, collection__in=collections)
         if access.is_site_administrator(user):
             shown |= Q(kind=ArchiveJob.Kind.RESTORE)
-        return ArchiveJob.objects.filter(shown).select_related("created_by").defer("content").order_by("-id")
+        return ArchiveJob.objects.filter(shown).select_related("created_by").order_by("-id")
 
     def get_object(self):
         job = super().get_object()
@@ -118,8 +119,15 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
         given = ArchiveRestoreSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         file = given.validated_data["file"]
-        return _job(request, archive_jobs.restore_job(file.name, file.read(), given.validated_data.get("name", ""),
+        return _job(request, archive_jobs.restore_job(file.name, file, given.validated_data.get("name", ""),
                                                       request.user))
+
+    @extend_schema(request=None, responses={202: ArchiveJobSerializer, 409: RefusalSerializer},
+                   description="Queue again a job stopped by interruptions (`interrupted`: its worker stopped too "
+                               "often); it starts again. 409 when the job is not such a job.")
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        return resumed_job(request, self.get_object(), _job)
 
     @extend_schema(responses={(200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="The archive.")},
                    description="The archive an export job wrote, once it is done (404 before).")

@@ -7,14 +7,29 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from .. import access, jobs
+from .. import access, jobs, leases
 from ..forms import DucviewImportForm, SummaryUploadForm
 from ..models import Collection, ImportJob
 from .serializers import RefusalSerializer
+
+
+class NotResumable(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "not_resumable"
+
+
+def resumed_job(request, job, answer):
+    """The API's Resume: the job queued again (202), or 409 when it was not stopped by interruptions."""
+    if not leases.resume(job):
+        raise NotResumable(f"This job is {job.get_status_display().lower()}, not stopped by interruptions: "
+                           "there is nothing to resume.")
+    job.refresh_from_db()
+    return answer(request, job)
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
@@ -26,7 +41,7 @@ class ImportJobSerializer(serializers.ModelSerializer):
     class Meta:
         model = ImportJob
         fields = ["id", "collection", "kind", "file_name", "status", "total", "done", "stored", "refused", "warnings",
-                  "options", "created_by", "created_at", "finished_at"]
+                  "options", "created_by", "created_at", "finished_at", "attempts", "interrupted", "heartbeat_at"]
 
     def get_stored(self, job) -> list[str]:
         return job.report_sections["summary"]
@@ -58,7 +73,7 @@ class ImportJobViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixin
 
     def get_queryset(self):
         return (ImportJob.objects.filter(collection__in=access.administered_collections(self.request.user))
-                .select_related("created_by").defer("content").order_by("-created_at", "-id"))
+                .select_related("created_by").order_by("-created_at", "-id"))
 
     @extend_schema(request={"multipart/form-data": ImportUploadSerializer},
                    responses={202: ImportJobSerializer, 403: RefusalSerializer},
@@ -81,3 +96,11 @@ class ImportJobViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixin
         options = form.identity_options() if kind == ImportJob.Kind.DUCVIEW else {}
         job = jobs.queue_upload(collection, kind, form.cleaned_data["files"], request.user, options)
         return Response(ImportJobSerializer(job, context={"request": request}).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={202: ImportJobSerializer, 409: RefusalSerializer},
+                   description="Queue again an import stopped by interruptions (`interrupted`: its worker stopped too "
+                               "often); it goes on from where it stopped. 409 when the job is not such a job.")
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        return resumed_job(request, self.get_object(), lambda request, job: Response(
+            ImportJobSerializer(job, context={"request": request}).data, status=status.HTTP_202_ACCEPTED))

@@ -7,6 +7,8 @@ their editing actions, with the same rules and versions as the pages (409 on a s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import django_filters
 from django.contrib.auth import get_user_model
 from django.db.models import Count, F, Prefetch
@@ -55,6 +57,34 @@ def _deny(reason: str):
     raise PermissionDenied(reason)
 
 
+def _what(data) -> str:
+    if data is None:
+        return "null"
+    if isinstance(data, bool):  # before numbers: True is an int to Python
+        return "true or false"
+    if isinstance(data, (int, float)):
+        return "a number"
+    return {list: "a list", str: "a string"}.get(type(data), type(data).__name__)
+
+
+class WritesTakeAnObject:
+    """Every write of the API takes a JSON object of fields (or a form): a body of JSON null, a
+    list, a string or a number is refused with one message whatever the endpoint (issue 16), and
+    a PUT or PATCH must name a field to change (an empty PATCH answered 200, changing nothing).
+    Checked once the caller is known and allowed, so that 401 and 403 come first."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method not in ("POST", "PUT", "PATCH"):
+            return
+        data = request.data  # parsed here: a malformed body is a ParseError (400)
+        if not isinstance(data, Mapping):
+            raise ValidationError({"detail": f"The body must be a JSON object of fields, not {_what(data)}."})
+        if request.method in ("PUT", "PATCH") and not data:
+            raise ValidationError({"detail": "The body names no field to change: send a JSON object of the fields "
+                                             "to change."})
+
+
 def _administers(user, collection_id: int) -> None:
     if not access.can_administer(user, collection_id):
         _deny("Only the collection's administrators do this.")
@@ -84,8 +114,8 @@ def _restrict(serializer, field: str, queryset) -> None:
     list=extend_schema(description="The collections you may see."),
     create=extend_schema(description="Site administrators only."),
 )
-class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
-                        mixins.ListModelMixin, viewsets.GenericViewSet):
+class CollectionViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
+                        mixins.UpdateModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.CollectionSerializer
     filterset_fields = ["name", "weight_convention"]
     ordering_fields = ["name", "created_at"]
@@ -104,8 +134,7 @@ class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
 
     @extend_schema(
         parameters=[OpenApiParameter("docset", str, description=DOCSET_PARAMETER)],
-        responses={(200, "application/zip"): OpenApiTypes.BINARY, 400: s.RefusalSerializer, 403: s.RefusalSerializer,
-                   404: s.RefusalSerializer},
+        responses={(200, "application/zip"): OpenApiTypes.BINARY},  # refusals: JSON (annotator.api.schema)
         description="The collection's DUCView files as a zip, as `export_ducview` writes them: allpyramids/*.pyr (each "
                     "pyramid) and allpans/*.pan (each peer annotation), which `import_ducview` and the import page read "
                     "back. For the collection's administrators, organizers and adjudicators.",
@@ -120,8 +149,8 @@ class CollectionViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixi
         return ducview_zip_response(collection, docset.name if docset else None)
 
 
-class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.UpdateModelMixin,
-                    mixins.ListModelMixin, viewsets.GenericViewSet):
+class DocsetViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
+                    mixins.UpdateModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.DocsetSerializer
     filterset_fields = ["collection", "name"]
     ordering_fields = ["name"]
@@ -144,8 +173,8 @@ class DocsetViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.U
         serializer.save()
 
 
-class SummaryViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
-                     viewsets.GenericViewSet):
+class SummaryViewSet(WritesTakeAnObject, WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
+                     mixins.ListModelMixin, viewsets.GenericViewSet):
     """Summaries are added, never changed: pyramids and annotations point into their text."""
 
     serializer_class = s.SummarySerializer
@@ -178,8 +207,6 @@ def _action_view(actions: dict, record: str):
         record_object = self.get_object()  # 404 unless visible
         if name not in actions:
             raise NotFound(f"No action {name!r}; the actions are: {', '.join(sorted(actions))}.")
-        if not hasattr(request.data, "get"):
-            raise ValidationError({"detail": "Send a JSON object."})
         try:
             result = apply_action(actions, name, record_object.pk, request.user, request.data)
         except EditError as refused:
@@ -192,8 +219,8 @@ def _action_view(actions: dict, record: str):
     return edit
 
 
-class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
-                     viewsets.GenericViewSet):
+class PyramidViewSet(WritesTakeAnObject, WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
+                     mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = s.PyramidSerializer
     filterset_fields = ["docset", "status", "name"]
     ordering_fields = ["name", "updated_at"]
@@ -210,7 +237,8 @@ class PyramidViewSet(WrittenIntoDocset, mixins.CreateModelMixin, mixins.Retrieve
 
     edit = _action_view(PYRAMID_ACTIONS, "pyramid")
 
-    @extend_schema(request=s.PyramidConsensusRequestSerializer, responses={201: s.PyramidSerializer},
+    @extend_schema(request=s.PyramidConsensusRequestSerializer,
+                   responses={201: s.PyramidSerializer, 404: s.RefusalSerializer},  # a pyramid you may not see
                    description="Start a consensus pyramid of two or more pyramids of the same model summaries "
                                "(adjudicators and administrators); decide its aligned groups with the actions "
                                "choose_version (side a, b, c, ...) and keep_group.")
@@ -290,7 +318,7 @@ class SpanViewSet(viewsets.ReadOnlyModelViewSet):
                           .order_by("contributor_id", "position", "id"))
 
 
-class PeerAnnotationViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+class PeerAnnotationViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
                             viewsets.GenericViewSet):
     serializer_class = s.PeerAnnotationSerializer
     filterset_fields = ["pyramid", "peer", "status", "pyramid__docset"]
@@ -325,7 +353,8 @@ class PeerAnnotationViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, 
 
     edit = _action_view(PEER_ACTIONS, "peer annotation")
 
-    @extend_schema(request=s.AnnotationConsensusRequestSerializer, responses={201: s.PeerAnnotationSerializer},
+    @extend_schema(request=s.AnnotationConsensusRequestSerializer,
+                   responses={201: s.PeerAnnotationSerializer, 404: s.RefusalSerializer},  # an annotation you may not see
                    description="Start (or get) the consensus annotation of two or more annotations of one peer against one "
                                "pyramid (adjudicators and administrators); decide each SCU with the actions take_reading "
                                "and keep_reading.")
@@ -358,7 +387,8 @@ class PSEViewSet(viewsets.ReadOnlyModelViewSet):
 
 @extend_schema_view(create=extend_schema(request=s.AssignRequestSerializer, responses={201: s.AssignReportSerializer},
                                          description="Assign work in bulk, as the Assign page does."))
-class AssignmentViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class AssignmentViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
+                        viewsets.GenericViewSet):
     serializer_class = s.AssignmentSerializer
     filterset_fields = ["task", "status", "pyramid", "peer", "user__username", "pyramid__docset"]
     ordering_fields = ["created_at", "updated_at"]

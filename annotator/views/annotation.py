@@ -20,6 +20,7 @@ from scoring.records import score_loaded, scu_weight
 from .. import history
 from ..actions import PEER_ACTIONS, apply_action
 from ..access import can_edit_annotation, can_read_collection, can_reopen, visible_annotations
+from ..bad_input import refuses_nul_itself
 from ..editing import EditError
 from ..ordering import natural_key
 from ..models import PSE, SCU, Assignment, PeerAnnotation, Pyramid, PSESpan, Span
@@ -141,6 +142,7 @@ def annotation_detail(request, pk):
         "reader": can_read_collection(request.user, annotation.pyramid.docset.collection_id)})
 
 
+@refuses_nul_itself  # through annotator.actions: a NUL is a broken rule, in the status line
 @require_POST
 @login_required
 def annotation_edit(request, pk, action):

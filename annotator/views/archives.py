@@ -6,16 +6,17 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
-from .. import archive_jobs
+from .. import archive_jobs, job_bytes
 from ..access import is_site_administrator
 from ..forms import ArchiveRestoreForm
 from ..models import ArchiveJob
 from .guards import collection_for
+from .imports import resumed
 
 
 @require_POST
@@ -32,7 +33,7 @@ def collection_restore(request):
     form = ArchiveRestoreForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         file = form.cleaned_data["file"]
-        job = archive_jobs.restore_job(file.name, file.read(), form.cleaned_data["name"], request.user)
+        job = archive_jobs.restore_job(file.name, file, form.cleaned_data["name"], request.user)
         return redirect("archive-job", pk=job.pk)
     return render(request, "manage/restore_archive.html", {"form": form})
 
@@ -40,7 +41,7 @@ def collection_restore(request):
 def job_for(request, pk) -> ArchiveJob:
     """An export job for the readers of its collection (404 for those who do not see it, 403 for
     those who see it but do not read it all); a restore job for site administrators (404)."""
-    job = get_object_or_404(ArchiveJob.objects.select_related("collection", "created_by").defer("content"), pk=pk)
+    job = get_object_or_404(ArchiveJob.objects.select_related("collection", "created_by"), pk=pk)
     if job.kind == ArchiveJob.Kind.RESTORE:
         if not is_site_administrator(request.user):
             raise Http404("No such job.")
@@ -59,11 +60,20 @@ def archive_job(request, pk):
     return render(request, template, {"job": job, "collection": job.collection if job.kind == "export" else None})
 
 
-def archive_response(job: ArchiveJob) -> HttpResponse:
+@require_POST
+@login_required
+def archive_job_resume(request, pk):
+    job = job_for(request, pk)  # who sees the job may resume it: they could start it again anyway
+    resumed(request, job)
+    return redirect("archive-job", pk=job.pk)
+
+
+def archive_response(job: ArchiveJob) -> StreamingHttpResponse:
     if job.kind != ArchiveJob.Kind.EXPORT or job.status != ArchiveJob.Status.DONE:
         raise Http404("There is no archive to download (yet).")
-    content = ArchiveJob.objects.values_list("content", flat=True).get(pk=job.pk)
-    response = HttpResponse(bytes(content), content_type="application/zip")
+    # Streamed a chunk at a time (annotator.job_bytes): an archive is never held whole in memory.
+    response = StreamingHttpResponse(job_bytes.pieces(job), content_type="application/zip")
+    response["Content-Length"] = str(job_bytes.size(job))
     response["Content-Disposition"] = content_disposition_header(True, job.file_name)
     return response
 

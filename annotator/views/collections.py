@@ -22,6 +22,7 @@ from ..access import (
     is_site_administrator,
     readable_collections,
     visible_collections,
+    visible_summaries,
 )
 from ..forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
 from ..problems import collection_problems
@@ -104,8 +105,8 @@ def collection_detail(request, pk):
         "collection": collection,
         "docsets": docset_table(collection),
         "can_administer": can_administer(request.user, collection),
-        "jobs": collection.import_jobs.select_related("created_by").defer("content")[:5],
-        "archives": collection.archive_jobs.filter(kind="export").select_related("created_by").defer("content")[:5],
+        "jobs": collection.import_jobs.select_related("created_by")[:5],
+        "archives": collection.archive_jobs.filter(kind="export").select_related("created_by")[:5],
         # Readers of the whole collection (organizers, administrators) review what imports kept.
         "problems": collection_problems(collection) if can_read_collection(request.user, collection) else [],
     })
@@ -201,8 +202,12 @@ def summary_create(request, pk):
 
 @login_required
 def summary_detail(request, pk):
-    summary = get_object_or_404(Summary, pk=pk)
-    docset = docset_for(request, summary.docset_id)
+    # Whoever may read the summary reads its page, as the API serves it (visible_summaries): the
+    # collection's readers every summary, an annotator the models of the docsets they work in and
+    # the peers assigned to them. Anyone else gets 404, as if it did not exist.
+    summary = get_object_or_404(visible_summaries(request.user).select_related("docset__collection"), pk=pk)
     return render(request, "manage/summary_detail.html", {
-        "summary": summary, "docset": docset, "collection": docset.collection,
+        "summary": summary, "docset": summary.docset, "collection": summary.docset.collection,
+        # The collection's and docset's pages are for its readers; an annotator's way back is their work.
+        "reader": can_read_collection(request.user, summary.docset.collection_id),
     })

@@ -25,6 +25,7 @@ from scoring.records import score_annotations, scu_weights
 from .. import annotation_consensus, history, pyramid_consensus
 from ..access import can_adjudicate, visible_annotations, visible_pyramids
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from ..bad_input import NUL, refuses_nul_itself
 from ..consensus_overlaps import counted_twice
 from ..editing import EditError
 from ..merge_words import merge_models
@@ -132,6 +133,7 @@ PYRAMID_DECISIONS = {"choose_version", "keep_group", "submit", "undo", "redo"}
 PEER_DECISIONS = {"take_reading", "keep_reading", "complete", "undo", "redo"}
 
 
+@refuses_nul_itself  # through annotator.actions: a NUL is a broken rule, in the status line
 @require_POST
 @login_required
 def pyramid_merge_decide(request, pk, action):
@@ -151,7 +153,10 @@ def _decided(request, act, context, partial: str, page_url: str, place: str, pla
     group (or SCU) decided, posted as `place`, shows what became of the decision beside it (after
     Undo or Redo, the one `placed_after()` names), and stays in view where decided ones are hidden,
     so that the focus keeps its place."""
-    placed = {"placed": request.POST.get(place)}
+    posted = request.POST.get(place)
+    # Only an anchor on the page (and in a redirect's URL): one holding a NUL, which the decision
+    # refuses, is none.
+    placed = {"placed": posted if posted and NUL not in posted else None}
     current = lambda: _with_next_after(context(), placed["placed"])  # noqa: E731
     anchor = "group" if place == "group" else "scu"
     fragment = lambda: f"#{anchor}-{placed['placed']}" if placed["placed"] else ""  # noqa: E731
@@ -309,6 +314,7 @@ def peer_consensus_start(request, pyramid_pk, peer_pk):
     return redirect("peer-comparison", pyramid_pk, peer_pk)
 
 
+@refuses_nul_itself  # through annotator.actions: a NUL is a broken rule, in the status line
 @require_POST
 @login_required
 def peer_merge_decide(request, pyramid_pk, peer_pk, action):

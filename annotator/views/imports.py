@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from .. import jobs
+from .. import jobs, leases
 from ..forms import DucviewImportForm, SummaryUploadForm
 from ..models import ImportJob
 from ..uploads import SUMMARY_NAMING
@@ -40,7 +42,24 @@ def ducview_import(request, pk):
 @login_required
 def job_detail(request, pk):
     """The job's progress; while it runs, htmx asks again every second for the progress part."""
-    job = get_object_or_404(ImportJob.objects.select_related("collection", "created_by").defer("content"), pk=pk)
+    job = get_object_or_404(ImportJob.objects.select_related("collection", "created_by"), pk=pk)
     collection_for(request, job.collection_id, ADMINISTER)
     template = "manage/job_progress.html" if request.htmx else "manage/job_detail.html"
     return render(request, template, {"job": job, "collection": job.collection})
+
+
+def resumed(request, job) -> None:
+    """Queue again a job stopped by interruptions (annotator.leases), and say what became of it."""
+    if leases.resume(job):
+        messages.success(request, "Resumed: a worker goes on from where the job stopped.")
+    else:
+        messages.warning(request, f"This job is {job.get_status_display().lower()}: there is nothing to resume.")
+
+
+@require_POST
+@login_required
+def job_resume(request, pk):
+    job = get_object_or_404(ImportJob.objects, pk=pk)
+    collection_for(request, job.collection_id, ADMINISTER)
+    resumed(request, job)
+    return redirect("job-detail", pk=job.pk)

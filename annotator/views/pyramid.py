@@ -15,6 +15,7 @@ from django_htmx.http import reswap, trigger_client_event
 from .. import editing, history
 from ..actions import PYRAMID_ACTIONS, apply_action
 from ..access import can_adjudicate, can_edit_pyramid, can_read_collection, can_reopen, visible_pyramids
+from ..bad_input import refuses_nul_itself
 from ..models import Pyramid, PyramidChange, PyramidMerge, Span
 from ..problems import pyramid_problems
 from ..textmarks import coverage, marked_html, runs
@@ -113,6 +114,7 @@ def changes_context(context: dict, result: editing.EditResult) -> dict:
     }
 
 
+@refuses_nul_itself  # through annotator.actions: a NUL is a broken rule, in the status line
 @require_POST
 @login_required
 def pyramid_edit(request, pk, action):

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from .. import assignments
-from ..access import can_administer
+from ..access import can_administer, visible_assignments
 from ..editing import EditError
 from ..forms import AssignForm, ReassignForm
 from ..models import Assignment
@@ -40,7 +40,10 @@ def assign(request, pk):
 
 
 def _assignment(request, pk) -> Assignment:
-    assignment = get_object_or_404(Assignment.objects.select_related("pyramid__docset", "peer", "user"), pk=pk)
+    # An assignment the user may not see is 404, as in the API (visible_assignments: another
+    # annotator's, to an annotator); one they see but may not change is 403 (their own, to an annotator).
+    assignment = get_object_or_404(
+        visible_assignments(request.user).select_related("pyramid__docset", "peer", "user"), pk=pk)
     collection_for(request, assignment.pyramid.docset.collection_id, ADMINISTER)
     return assignment
 

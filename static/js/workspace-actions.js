@@ -159,8 +159,12 @@ window.WorkspaceActions = (function () {
     setStatus("Not saved: the server could not be reached.", "error", true);
     if (inFlight) { inFlight = null; dropWaiting(); }
   });
-  document.addEventListener("htmx:responseError", (event) =>
-    setStatus(`Not saved: the server answered ${event.detail.xhr.status}.`, "error", true));
+  // A refusal of bad input (annotator/bad_input.py) comes as one line of plain text: say it as it is.
+  document.addEventListener("htmx:responseError", (event) => {
+    const { xhr } = event.detail;
+    const said = (xhr.getResponseHeader("Content-Type") || "").startsWith("text/plain") && xhr.responseText;
+    setStatus(said ? `Not saved: ${said}` : `Not saved: the server answered ${xhr.status}.`, "error", !said);
+  });
 
   // Give `className` to exactly `elements` (within `scope`), touching only what changes: a page of
   // a hundred SCUs restyles less, and its answers paint sooner.

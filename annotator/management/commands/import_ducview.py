@@ -5,6 +5,7 @@ from tqdm import tqdm
 
 from annotator.ducview.names import FileIdentity
 from annotator.importing import DucviewImporter, ducview_files
+from annotator.uploads import DUCVIEW_MAX_BYTES
 
 
 class Command(BaseCommand):
@@ -24,6 +25,10 @@ class Command(BaseCommand):
             help="regex that starts each model summary, for pyramids with neither a startDocumentRegEx "
             "nor DUC header lines",
         )
+        parser.add_argument(
+            "--max-file-mb", type=float, default=DUCVIEW_MAX_BYTES / (1024 * 1024),
+            help="refuse a file larger than this, as the browser upload does (default: %(default)g MB)",
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, **options):
@@ -38,7 +43,7 @@ class Command(BaseCommand):
         progress = tqdm(files, unit="file", disable=options["no_progress"], file=self.stderr._out)
         for path in progress:
             progress.set_postfix_str(path.name, refresh=False)
-            importer.import_file(path, overrides)
+            importer.import_file(path, overrides, max_bytes=int(options["max_file_mb"] * 1024 * 1024))
         report = importer.report
         for warning in report.warnings:
             self.stdout.write(self.style.WARNING(f"warning: {warning}"))

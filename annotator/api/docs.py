@@ -1,0 +1,29 @@
+"""The API's documentation pages, Swagger UI (/api/docs/) and Redoc (/api/redoc/), from our own
+static files (drf-spectacular-sidecar) and under the Content-Security-Policy (issue 16):
+
+- Swagger UI: drf-spectacular's "split" view serves its start-up script as a file of its own
+  (the same URL with ?script), so no inline script is needed; our template leaves out the inline
+  <style> block (its rules are in static/css/api-docs.css). The site's strict policy applies.
+- Redoc writes its styles into <style> elements as it runs (styled-components, which takes no
+  nonce from a page), and runs its search in a worker made from a blob: URL, so that page alone
+  allows inline styles and blob: workers; its scripts stay our own files. Our template leaves out
+  the fonts drf-spectacular would fetch from Google and the inline script. Redoc also always asks
+  cdn.redoc.ly for its logo (no option turns that off): the policy refuses it, as it refuses every
+  third party, and Redoc then shows its "API docs by Redocly" link without the picture.
+
+The documentation pages are pages: anonymous visitors are sent to log in.
+
+DRF's browsable API (an endpoint opened in a browser) loosens the policy in renderers.py.
+"""
+
+from csp.constants import SELF, UNSAFE_INLINE
+from csp.decorators import csp_update
+from django.contrib.auth.decorators import login_required
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
+
+swagger_ui = login_required(SpectacularSwaggerSplitView.as_view(
+    url_name="api-schema", template_name="api/swagger_ui.html"))
+
+redoc = login_required(csp_update({"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(SpectacularRedocView.as_view(
+    url_name="api-schema", template_name="api/redoc.html")))
+

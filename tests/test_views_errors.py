@@ -1,0 +1,59 @@
+"""handler500 (annotator.views.errors): a 503 with Retry-After while the database is unreachable,
+the plain 500 page for anything else; JSON for the API. Nothing of it touches the database."""
+
+import psycopg
+import pytest
+from django.db import OperationalError
+
+pytestmark = pytest.mark.django_db
+
+
+def database_gone(*args, **kwargs):
+    # What Django raises when PostgreSQL is away: psycopg's error, with no server code, wrapped.
+    try:
+        raise psycopg.OperationalError("connection to server at 127.0.0.1, port 5432 failed: Connection refused")
+    except psycopg.OperationalError as error:
+        raise OperationalError(*error.args) from error
+
+
+@pytest.fixture
+def no_database(monkeypatch, client, demo):
+    client.force_login(demo["admin"])
+    client.raise_request_exception = False
+    monkeypatch.setattr("django.contrib.sessions.backends.db.SessionStore._get_session_from_db", database_gone)
+    return client
+
+
+def test_a_page_says_the_site_is_back_soon_while_the_database_is_away(no_database, django_assert_num_queries):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a lost connection is told by PostgreSQL's error codes")
+    with django_assert_num_queries(0):
+        response = no_database.get("/")
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    page = response.content.decode()
+    assert "Its database is not answering" in page and "Your saved work is safe" in page
+
+
+def test_the_api_answers_503_in_json(no_database):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a lost connection is told by PostgreSQL's error codes")
+    response = no_database.get("/api/collections/")
+    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert response.json()["detail"].startswith("The database is not answering")
+
+
+def test_any_other_error_is_the_plain_500_page(client, demo, monkeypatch):
+    client.force_login(demo["admin"])
+    client.raise_request_exception = False
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug")
+
+    monkeypatch.setattr("annotator.views.pages.render", broken)
+    response = client.get("/")
+    assert response.status_code == 500 and "Retry-After" not in response
+    assert "Something went wrong on our side" in response.content.decode()

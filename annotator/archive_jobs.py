@@ -19,6 +19,7 @@ from django.utils.text import slugify
 from django_tasks import task
 
 from . import archive, job_bytes, leases
+from .db_errors import connection_lost
 from .models import ArchiveJob, Collection
 
 logger = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ def run_archive_job(job_id: int) -> None:
                     resume_state={})
             job_bytes.free(job)
         except Exception as error:
-            if leases.connection_lost(error):
+            if connection_lost(error):
                 raise  # the worker reconnects, and the job is resumed (annotator.leases)
             logger.exception("archive job %s failed", job.pk)
             _update(job, status=Status.FAILED, finished_at=timezone.now(), resume_state={},

@@ -34,7 +34,7 @@ from .ducview.layout import Layout, split_models
 from .ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_from_note, system_id
 from .ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
 from .ducview.reconcile import Translation, first_difference, preferred, translation
-from .leases import connection_lost
+from .db_errors import connection_lost
 from .models import (
     PSE,
     SCU,
@@ -133,6 +133,8 @@ def import_order(names):
 class DucviewImporter:
     """Imports files into one collection, each file in its own transaction."""
 
+    BATCH_SCUS = 1000  # SCUs stored at a time, with their contributors and spans
+
     def __init__(self, collection_name: str, *, model_regex: str | None = None, report: ImportReport | None = None):
         self.collection_name = collection_name
         self.model_regex = model_regex
@@ -225,9 +227,9 @@ class DucviewImporter:
         ]
         fingerprint = pyramid_fingerprint(
             [(m.author, m.text) for m in models],
-            [(scu.uid, scu.label, scu.comment or "",
+            ((scu.uid, scu.label, scu.comment or "",
               [(c.comment or "", [(p.model, p.start, p.end) for p in parts]) for c, parts in zip(scu.contributors, spans)])
-             for scu, spans in zip(document.scus, placed)],
+             for scu, spans in zip(document.scus, placed)),
         )
         stored = self._known_pyramids(docset).get(fingerprint)
         if stored is not None:
@@ -266,40 +268,46 @@ class DucviewImporter:
             PyramidModel(pyramid=pyramid, summary=summary, position=i, header=segment.header)
             for i, (segment, summary) in enumerate(zip(layout.models, models))
         )
-        scus = SCU.objects.bulk_create(
-            SCU(pyramid=pyramid, uid=s.uid, label=s.label, comment=s.comment or "", position=i)
-            for i, s in enumerate(document.scus)
-        )
-        contributors, spans = [], []
-        for scu_record, scu, scu_parts in zip(scus, document.scus, placed):
-            models_of_scu = []
-            for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
-                first_model = min(parts, key=lambda p: (p.model, p.start)).model
-                record = Contributor(
-                    scu=scu_record, summary=models[first_model], comment=contributor.comment or "", position=c_position
-                )
-                contributors.append(record)
-                spans.extend((record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts))
-                part_models = sorted({layout.models[p.model].author for p in parts})
-                if len(part_models) > 1:
-                    warnings.append(
-                        f"line {contributor.line}: SCU {scu.uid} has a contributor with parts in models "
-                        f"{' and '.join(part_models)}"
+        # In batches of SCUs, with their contributors and spans: the records a batch makes are let go
+        # before the next, so a very large pyramid (a 20 MB .pyr has 40,000 SCUs) does not hold them all.
+        scu_ids: dict[int, int] = {}
+        for first in range(0, len(document.scus), self.BATCH_SCUS):
+            batch = slice(first, first + self.BATCH_SCUS)
+            scus = SCU.objects.bulk_create(
+                SCU(pyramid=pyramid, uid=s.uid, label=s.label, comment=s.comment or "", position=first + i)
+                for i, s in enumerate(document.scus[batch])
+            )
+            contributors, spans = [], []
+            for scu_record, scu, scu_parts in zip(scus, document.scus[batch], placed[batch]):
+                models_of_scu = []
+                for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
+                    first_model = min(parts, key=lambda p: (p.model, p.start)).model
+                    record = Contributor(
+                        scu=scu_record, summary=models[first_model], comment=contributor.comment or "", position=c_position
                     )
-                models_of_scu.append(layout.models[first_model].author)
-            repeated = sorted(a for a, n in Counter(models_of_scu).items() if n > 1)
-            if repeated:
-                warnings.append(
-                    f"line {scu.line}: SCU {scu.uid} has more than one contributor from model {', '.join(repeated)}"
-                )
-        Contributor.objects.bulk_create(contributors)
-        Span.objects.bulk_create(
-            Span(contributor=c, summary=summary, start=s, end=e, position=p) for c, summary, s, e, p in spans
-        )
+                    contributors.append(record)
+                    spans.extend((record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts))
+                    part_models = sorted({layout.models[p.model].author for p in parts})
+                    if len(part_models) > 1:
+                        warnings.append(
+                            f"line {contributor.line}: SCU {scu.uid} has a contributor with parts in models "
+                            f"{' and '.join(part_models)}"
+                        )
+                    models_of_scu.append(layout.models[first_model].author)
+                repeated = sorted(a for a, n in Counter(models_of_scu).items() if n > 1)
+                if repeated:
+                    warnings.append(
+                        f"line {scu.line}: SCU {scu.uid} has more than one contributor from model {', '.join(repeated)}"
+                    )
+            Contributor.objects.bulk_create(contributors)
+            Span.objects.bulk_create(
+                Span(contributor=c, summary=summary, start=s, end=e, position=p) for c, summary, s, e, p in spans
+            )
+            scu_ids.update((scu.uid, scu.id) for scu in scus)
+            counts["scus"] += len(scus)
+            counts["contributors"] += len(contributors)
         counts["pyramids"] += 1
-        counts["scus"] += len(scus)
-        counts["contributors"] += len(contributors)
-        stored = _StoredPyramid(pyramid, {s.uid: s.id for s in scus}, models)
+        stored = _StoredPyramid(pyramid, scu_ids, models)
         return fingerprint, stored, True
 
     def _known_pyramids(self, docset: Docset) -> dict[str, _StoredPyramid]:

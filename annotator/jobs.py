@@ -22,8 +22,9 @@ from django.utils import timezone
 from django_tasks import task
 
 from . import job_bytes, leases
+from .db_errors import connection_lost
 from .ducview.names import FileIdentity
-from .importing import DUCVIEW_SUFFIXES, DucviewImporter, ImportReport, import_order
+from .importing import DUCVIEW_SUFFIXES, DucviewImporter, ImportReport, counted, import_order
 from .models import Collection, Docset, ImportJob, Summary
 from .uploads import (
     DUCVIEW_MAX_BYTES,
@@ -71,7 +72,7 @@ def run_import_job(job_id: int) -> None:
         except UploadRefused as refused:
             _finish(job, ImportJob.Status.FAILED, refused.problems)
         except Exception as error:
-            if leases.connection_lost(error):
+            if connection_lost(error):
                 raise  # the worker reconnects, and the job is resumed (annotator.leases)
             logger.exception("import job %s failed", job.pk)
             _finish(job, ImportJob.Status.FAILED, [
@@ -158,7 +159,8 @@ def store_summaries(collection: Collection, rows: list[tuple]) -> list[str]:
         for docset, kind, author, file_name, text in rows
     )
     counts = Counter(kind for _, kind, _, _, _ in rows)
-    lines = [f"Stored {counts['model']} model and {counts['peer']} peer summaries in {len(docsets)} docsets."]
+    lines = [f"Stored {counted(counts['model'], 'model summary', 'model summaries')} and "
+             f"{counted(counts['peer'], 'peer summary', 'peer summaries')} in {counted(len(docsets), 'docset')}."]
     if new_names:
         lines.append(f"New docsets: {', '.join(new_names)}.")
     return lines

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -121,29 +121,38 @@ def recover() -> list[str]:
     held_now = held_jobs()
     for model in JOB_MODELS:
         mine_not_held = Q(worker_id=worker_id()) & ~Q(pk__in=held_now.get(model, []))
-        lost = (Q(heartbeat_at__lt=lease_start()) | Q(heartbeat_at__isnull=True, created_at__lt=lease_start())
-                | mine_not_held)
+        beat_lost = Q(heartbeat_at__lt=lease_start()) | Q(heartbeat_at__isnull=True, created_at__lt=lease_start())
         with transaction.atomic():
-            for job in model.objects.select_for_update(skip_locked=True).filter(lost, status=Status.RUNNING):
-                done.append(_interrupted(job))
+            for job in model.objects.select_for_update(skip_locked=True).filter(
+                    beat_lost | mine_not_held, status=Status.RUNNING):
+                # This worker is alive and lost the job with its connection: not the job's fault, so
+                # it does not count towards JOB_MAX_ATTEMPTS (a database that flaps for a few seconds
+                # must not fail every import); a worker that stopped beating might have been killed
+                # by the job itself (out of memory), and that counts.
+                done.append(_interrupted(job, counts=job.worker_id != worker_id()))
     return done
 
 
-def _interrupted(job: BackgroundJob) -> str:
+def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
     unit = "files" if isinstance(job, ImportJob) else "records"
     where = f"{job.done} of {job.total} {unit}" if job.total else "its start"
-    note = (f"Interrupted at {where} on {timezone.localtime():%Y-%m-%d %H:%M:%S} (worker {job.worker_id or '?'} "
-            "stopped: killed, out of memory, or its database connection lost).")
+    why = ("lost its database connection" if not counts
+           else "stopped: killed, out of memory, or cut off from its database")
+    note = f"Interrupted at {where} on {timezone.localtime():%Y-%m-%d %H:%M:%S} (worker {job.worker_id or '?'} {why})."
     state = {**job.resume_state, "interruptions": [*job.resume_state.get("interruptions", []), note]}
-    if job.attempts >= settings.JOB_MAX_ATTEMPTS:
+    if counts and job.attempts >= settings.JOB_MAX_ATTEMPTS:
         job.__class__.objects.filter(pk=job.pk).update(
             status=Status.FAILED, interrupted=True, finished_at=timezone.now(), resume_state=state,
             report=[*state["interruptions"],
-                    f"Stopped after {job.attempts} interrupted runs. What was stored is kept; Resume goes on from there."],
+                    f"Stopped after {job.attempts} interrupted runs. "
+                    + ("What was stored is kept; Resume goes on from there." if job.goes_on_where_it_stopped
+                       else "Nothing of it was stored; Resume starts it again.")],
         )
         logger.warning("job %s %s failed: interrupted %s times", type(job).__name__, job.pk, job.attempts)
         return f"{type(job).__name__} {job.pk}: failed after {job.attempts} interruptions"
-    job.__class__.objects.filter(pk=job.pk).update(status=Status.QUEUED, worker_id="", resume_state=state)
+    job.__class__.objects.filter(pk=job.pk).update(
+        status=Status.QUEUED, worker_id="", resume_state=state, queued_at=timezone.now(),
+        attempts=F("attempts") - (0 if counts else 1))
     transaction.on_commit(lambda: task_of(job).enqueue(job.pk))
     logger.warning("job %s %s interrupted at %s: queued again", type(job).__name__, job.pk, where)
     return f"{type(job).__name__} {job.pk}: queued again"
@@ -152,7 +161,8 @@ def _interrupted(job: BackgroundJob) -> str:
 def resume(job: BackgroundJob) -> bool:
     """Queue again a job that failed on interruptions (the Resume button); False if it cannot be."""
     resumed = job.__class__.objects.filter(pk=job.pk, status=Status.FAILED, interrupted=True).update(
-        status=Status.QUEUED, attempts=0, interrupted=False, finished_at=None, worker_id="", report=[])
+        status=Status.QUEUED, attempts=0, interrupted=False, finished_at=None, worker_id="", report=[],
+        queued_at=timezone.now())
     if resumed:
         transaction.on_commit(lambda: task_of(job).enqueue(job.pk))
     return bool(resumed)
@@ -161,27 +171,6 @@ def resume(job: BackgroundJob) -> bool:
 class LeaseLost(Exception):
     """The job was taken back from this worker (its beat was lost for a lease, and another worker
     resumes it): this run stops without writing anything more."""
-
-
-# PostgreSQL's codes for a connection that ended: class 08 (connection exceptions), and the server
-# shutting down or terminating the backend (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03).
-CONNECTION_ENDED = ("08", "57P01", "57P02", "57P03")
-
-
-def connection_lost(error: BaseException) -> bool:
-    """Whether a database error is the connection gone (a restart, a failover, a terminated
-    backend) rather than a refusal of what was sent: then the work is interrupted, not refused.
-
-    Judged from the error itself: Django opens a new connection as soon as the transaction that
-    failed is left, so the connection cannot be asked afterwards."""
-    if isinstance(error, InterfaceError):
-        return True  # used after it was closed
-    if not isinstance(error, OperationalError) or connection.vendor != "postgresql":
-        return False
-    code = getattr(error.__cause__, "sqlstate", None)
-    if code is None:
-        return True  # no answer from the server at all: "server closed the connection unexpectedly"
-    return code.startswith(CONNECTION_ENDED)
 
 
 class Progress:

@@ -554,6 +554,10 @@ class AnnotationMerge(models.Model):
         return f"{self.consensus} (consensus)"
 
 
+# How annotator.leases begins the report lines about interruptions (put apart from what was stored).
+INTERRUPTION_PREFIXES = ("Interrupted at ", "Stopped after ")
+
+
 class BackgroundJob(models.Model):
     """Work a worker does in the background, with the bytes it needs kept in the database (web
     processes keep nothing on their own disk), its progress and its outcome."""
@@ -574,6 +578,7 @@ class BackgroundJob(models.Model):
     report = models.JSONField(default=list, blank=True, help_text="What was done, or every problem found.")
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(default=timezone.now, help_text="When it was queued last (made, taken back, resumed).")
     finished_at = models.DateTimeField(null=True, blank=True)
     # The lease (annotator.leases): the worker running the job beats while it runs; a job whose
     # beat stopped (a worker killed, its database connection lost) is resumed by another worker.
@@ -598,8 +603,18 @@ class BackgroundJob(models.Model):
 
     @property
     def waiting_long(self) -> bool:
-        """Queued for longer than a running worker would leave it."""
-        return self.status == self.Status.QUEUED and timezone.now() - self.created_at > self.WORKER_PATIENCE
+        """Queued for longer than a free worker would leave it."""
+        return self.status == self.Status.QUEUED and timezone.now() - self.queued_at > self.WORKER_PATIENCE
+
+    @property
+    def lease_seconds(self) -> int:
+        return round(settings.JOB_LEASE_SECONDS)
+
+    @property
+    def goes_on_where_it_stopped(self) -> bool:
+        """A DUCView import goes on after the files it had done; other jobs are one transaction (or
+        one snapshot) and start again."""
+        return getattr(self, "kind", None) == "ducview"
 
     @property
     def beat_lost(self) -> bool:
@@ -610,9 +625,17 @@ class BackgroundJob(models.Model):
         return self.status == self.Status.RUNNING and lease_expired(self.heartbeat_at or self.created_at)
 
     @property
+    def workers(self) -> dict[str, int]:
+        """How many workers said they are alive within a lease, and how many of them run a job."""
+        from django.db.models import Count
+
+        # (Aliases other than the field's name `running`, which the filter reads.)
+        counts = WorkerBeat.objects.alive().aggregate(alive=Count("pk"), with_job=Count("pk", filter=~Q(running="")))
+        return {"running": counts["alive"], "busy": counts["with_job"]}
+
+    @property
     def workers_running(self) -> int:
-        """How many workers have said they are alive within a lease (one query)."""
-        return WorkerBeat.objects.alive().count()
+        return self.workers["running"]
 
 
 class ImportJob(BackgroundJob):
@@ -637,9 +660,11 @@ class ImportJob(BackgroundJob):
     def report_sections(self) -> dict[str, list[str]]:
         """The report's lines by kind: what was stored, the files refused, the warnings
         (annotator.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""
-        sections: dict[str, list[str]] = {"summary": [], "refused": [], "warnings": []}
+        sections: dict[str, list[str]] = {"summary": [], "refused": [], "warnings": [], "interruptions": []}
         for line in self.report:
-            if line.startswith("refused: "):
+            if line.startswith(INTERRUPTION_PREFIXES):
+                sections["interruptions"].append(line)
+            elif line.startswith("refused: "):
                 sections["refused"].append(line.removeprefix("refused: "))
             elif line.startswith("warning: "):
                 sections["warnings"].append(line.removeprefix("warning: "))

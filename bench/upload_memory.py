@@ -11,7 +11,6 @@ process's resident memory at each step (sampled every 5 ms). Target: each step u
 the size (it was about 1 GB for a 99 MiB file before). Uses the database `pyramid_bench_memory`.
 """
 
-import io
 import os
 import threading
 import time

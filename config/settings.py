@@ -125,6 +125,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # A database that accepts connections but never answers must not hold a request until gunicorn
+    # kills it (a 500 after 30 s): give up connecting after this long, and answer the 503 page.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -334,7 +338,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # While the database is away, one line per failed request instead of a traceback each.
+    "filters": {"database_away": {"()": "annotator.db_errors.DatabaseAwayFilter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["database_away"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 

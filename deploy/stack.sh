@@ -166,7 +166,7 @@ $user_line
 worker_processes auto;
 pid $RUN_DIR/nginx.pid;
 error_log $RUN_DIR/nginx.error.log warn;
-events { worker_connections 1024; }
+events { worker_connections 4096; }
 http {
     include $NGINX_MIME_TYPES;
     default_type application/octet-stream;
@@ -287,9 +287,16 @@ stop_all() {
 stop() {
     [ -d "$RUN_DIR" ] || { say "nothing runs (no $RUN_DIR)"; return 0; }
     RUN_DIR=$(cd "$RUN_DIR" && pwd)
-    local others=() file
+    local others=() orphans=() file
     [ -e "$RUN_DIR/nginx.pid" ] && stop_all QUIT "$RUN_DIR/nginx.pid"  # QUIT: nginx's graceful stop
-    for file in $(pidfiles); do others+=("$file"); done
+    for file in $(pidfiles); do
+        others+=("$file")
+        # A worker whose supervisor was killed runs on alone: stopped by its own pid (first, before
+        # its supervisor's entry removes the file that names it). A worker under a live supervisor
+        # gets TERM from it only: a second TERM would make it drop its job.
+        if ! alive "$file" && alive "${file%.pid}.child.pid"; then orphans+=("${file%.pid}.child.pid"); fi
+    done
+    others=("${orphans[@]}" "${others[@]}")
     # TERM: gunicorn finishes its requests; a supervisor passes it to its worker, which finishes its job.
     if [ "${#others[@]}" -gt 0 ]; then stop_all TERM "${others[@]}"; fi
     say "stopped"
@@ -303,6 +310,10 @@ status() {
         name=$(basename "$file" .pid)
         if alive "$file"; then
             printf '%-10s running (pid %s)\n' "$name" "$(cat "$file")"
+        elif alive "$RUN_DIR/$name.child.pid"; then
+            printf '%-10s running without its supervisor (pid %s): not restarted if it exits; stop stops it\n' \
+                "$name" "$(cat "$RUN_DIR/$name.child.pid")"
+            all=3
         else
             printf '%-10s stopped\n' "$name"
             all=3

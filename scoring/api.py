@@ -89,7 +89,7 @@ class ScoresView(ListAPIView):
             if not 0 <= collection_id < 2**63:
                 raise ValueError("out of range")
         except (KeyError, ValueError):
-            raise ValidationError({"collection": "Give the collection's id."}) from None
+            raise ValidationError({"collection": ["Give the collection's id."]}) from None
         collection = visible_collections(self.request.user).filter(pk=collection_id).first()
         if collection is None:
             raise NotFound("No such collection.")
@@ -98,7 +98,7 @@ class ScoresView(ListAPIView):
         docset = docset_param(collection, query.get("docset"))
         adjudicated = query.get("adjudicated", "").lower()
         if adjudicated not in TRUE | FALSE:
-            raise ValidationError({"adjudicated": "true or false."})
+            raise ValidationError({"adjudicated": ["true or false."]})
         annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
         if docset:
             annotations = annotations.filter(pyramid__docset=docset)

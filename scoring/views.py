@@ -27,6 +27,10 @@ def _download(content: str, fmt: str, name: str) -> HttpResponse:
 def collection_scores(request, pk):
     collection = collection_for(request, pk)
     docset = request.GET.get("docset") or None
+    docset_record = collection.docsets.filter(name=docset).first() if docset else None
+    if docset and docset_record is None:
+        return render(request, "400.html", {"message": f"The collection {collection.name} has no docset {docset}."},
+                      status=400)
     adjudicated = request.GET.get("adjudicated") == "1"
     rows = score_collection(collection, docset, adjudicated=adjudicated)
     annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
@@ -50,7 +54,8 @@ def collection_scores(request, pk):
         rows = sorted_rows(rows, column, descending)
     return render(request, "scoring/collection_scores.html", {
         "collection": collection, "rows": rows, "by_system": by_system, "means": system_means(rows) if by_system else [],
-        "adjudicated": adjudicated, "left_out": consensus_work_left_out(annotations, adjudicated), "docset": docset or "", "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
+        "adjudicated": adjudicated, "left_out": consensus_work_left_out(annotations, adjudicated), "docset": docset or "",
+        "docset_record": docset_record, "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
         "sort": sort, "columns": [
             ("docset", "Docset"), ("peer", "Peer"), ("annotator", "Annotator"), ("pyramid", "Pyramid"),
             ("modified", "Modified"), ("original", "Original"), ("coverage", "Coverage"),

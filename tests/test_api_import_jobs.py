@@ -69,7 +69,8 @@ def test_an_import_stopped_by_interruptions_is_resumed_through_the_api(client, d
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(f"/api/import-jobs/{job.pk}/resume/")
     assert response.status_code == 202 and response.json()["status"] == "queued"
-    assert client.get(f"/api/import-jobs/{job.pk}/").json()["status"] == "done"
+    done = client.get(f"/api/import-jobs/{job.pk}/").json()
+    assert done["status"] == "done" and done["interruptions"] == [] and done["stored"][0].startswith("2 files")
     again = client.post(f"/api/import-jobs/{job.pk}/resume/")
     assert again.status_code == 409 and "nothing to resume" in again.json()["detail"]
     client.force_login(demo["organizer"])

@@ -55,7 +55,7 @@ def test_an_administrator_runs_a_campaign_and_an_annotator_works(browser_page, l
     page.set_input_files("#id_files", summaries_zip(tmp_path))
     page.click("button:text-is('Upload')")
     expect(page.locator("#job .job-status")).to_contain_text("Done")
-    expect(page.locator("#job .report")).to_contain_text("Stored 2 model and 2 peer summaries in 1 docsets.")
+    expect(page.locator("#job .report")).to_contain_text("Stored 2 model summaries and 2 peer summaries in 1 docset.")
     page.click("a:text-is('Back to Bridges 2026')")
     row = page.locator("#docsets tbody tr", has_text="D0901")
     expect(row.locator("td").nth(1)).to_have_text("2")  # models

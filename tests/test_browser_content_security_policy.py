@@ -8,7 +8,7 @@ from annotator.models import SCU, PeerAnnotation
 
 from .conftest import CHROMIUM, log_in
 from .helpers import empty_pyramid
-from .human import click, drag_select, eventually, press
+from .human import click, drag_select, eventually, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -52,6 +52,7 @@ def visit(page, url, violations, where, ready="main", expected=None):
     violations.assert_none(where, expected)
 
 
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_the_pages_run_under_the_policy(browser_page, live_server, demo):
     page = browser_page
     violations = Violations(page)
@@ -81,6 +82,19 @@ def test_the_pages_run_under_the_policy(browser_page, live_server, demo):
     click(page, page.locator("#suggestions button").first)
     assert eventually(lambda: annotation.pses.exists())
     violations.assert_none("peer annotation page after a match")
+    # A mouse selection leaves style="" on the text box; the swap after "/", a label and Enter (and
+    # after an undo) must not carry it onto the new one (htmx's attributesToSettle).
+    drag_select(page, "peer", "Buzz Aldrin followed him")
+    press(page, "/")
+    type_text(page, "Aldrin also")
+    press(page, "Enter")
+    page.locator("#status", has_text="to SCU").wait_for()  # the answer is in, as a person sees it
+    assert eventually(lambda: annotation.pses.count() == 2)
+    violations.assert_none("peer annotation page after / and Enter")
+    press(page, "Control+z")
+    page.locator("#status", has_text="Undid").wait_for()
+    assert eventually(lambda: annotation.pses.count() == 1)
+    violations.assert_none("peer annotation page after an undo")
 
     # The organizers' score table: its filters submit the form through static/js (no onchange="").
     page.context.clear_cookies()

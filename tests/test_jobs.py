@@ -45,7 +45,7 @@ def test_a_job_runs_once_even_if_delivered_twice(demo):
     jobs.run_import_job.call(job.pk)
     jobs.run_import_job.call(job.pk)  # a second delivery finds it done and leaves it
     job.refresh_from_db()
-    assert job.status == "done" and job.report[0].startswith("Stored 0 model and 1 peer summaries")
+    assert job.status == "done" and job.report[0].startswith("Stored 0 model summaries and 1 peer summary")
 
 
 @pytest.mark.shared_data

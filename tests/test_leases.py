@@ -9,6 +9,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from annotator import jobs, leases
+from annotator.db_errors import connection_lost
 from annotator.importing import DucviewImporter, ImportReport
 from annotator.models import ArchiveJob, ImportJob, PeerAnnotation, Pyramid, WorkerBeat
 
@@ -131,4 +132,27 @@ def test_a_connection_lost_is_told_from_a_refusal(error, lost_connection):
     from django.db import connection
 
     expected = (connection.vendor == "postgresql") if lost_connection is None else lost_connection
-    assert leases.connection_lost(error) is expected
+    assert connection_lost(error) is expected
+
+
+@override_settings(JOB_MAX_ATTEMPTS=3)
+def test_a_job_this_worker_lost_with_its_connection_does_not_count_as_an_attempt(demo):
+    """A database that flaps for a few seconds must not fail every running import (an operator cut
+    the connections three times in three seconds, and the job failed)."""
+    job = make_job(demo, "ducview", "fixtures.zip", upload())
+    ImportJob.objects.filter(pk=job.pk).update(status="running", worker_id=leases.worker_id(), attempts=3,
+                                               heartbeat_at=timezone.now())
+    assert leases.recover() == [f"ImportJob {job.pk}: queued again"]  # not held here: lost with the connection
+    job.refresh_from_db()
+    assert job.status == "queued" and job.attempts == 2 and not leases.lease_expired(job.queued_at)
+    assert job.resume_state["interruptions"][0].endswith(f"(worker {leases.worker_id()} lost its database connection).")
+
+
+@override_settings(JOB_MAX_ATTEMPTS=1)
+def test_a_stopped_summaries_job_says_resume_starts_it_again(demo):
+    job = make_job(demo, "summaries", "x.zip", b"x")
+    lost(job, attempts=1)
+    leases.recover()
+    job.refresh_from_db()
+    assert job.status == "failed" and job.report[-1].endswith("Nothing of it was stored; Resume starts it again.")
+    assert job.report_sections["interruptions"] == job.report and job.report_sections["summary"] == []

@@ -98,3 +98,16 @@ def test_login_limits_from_the_environment():
                       "AXES_LOCKOUT_PARAMETERS": [["username", "ip_address"], "ip_address"]}
     defaults = settings_values(["AXES_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT"])
     assert defaults == {"AXES_FAILURE_LIMIT": 5, "LOGIN_ADDRESS_FAILURE_LIMIT": 20}
+
+
+def test_postgresql_connections_give_up_connecting_and_are_checked_before_reuse():
+    """A database that accepts connections and never answers held requests until gunicorn killed
+    them (a 500 after 30 s): connecting gives up after DATABASE_CONNECT_TIMEOUT, then the 503 page."""
+    url = "postgres://someone@127.0.0.1:5432/somewhere"
+    values = settings_values(["DATABASES"], DATABASE_URL=url)["DATABASES"]["default"]
+    assert values["OPTIONS"]["connect_timeout"] == 5 and values["CONN_HEALTH_CHECKS"] is True
+    values = settings_values(["DATABASES"], DATABASE_URL=url, DATABASE_CONNECT_TIMEOUT="2")["DATABASES"]["default"]
+    assert values["OPTIONS"]["connect_timeout"] == 2
+    values = settings_values(["DATABASES", "JOB_LEASE_SECONDS", "JOB_MAX_ATTEMPTS"], DATABASE_URL=url,
+                             JOB_LEASE_SECONDS="20", JOB_MAX_ATTEMPTS="5")
+    assert (values["JOB_LEASE_SECONDS"], values["JOB_MAX_ATTEMPTS"]) == (20, 5)

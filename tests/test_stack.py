@@ -327,6 +327,32 @@ def test_slow_clients_do_not_stall_other_users(stack):
     assert "normal=" in logs and "slow=" not in logs
 
 
+def test_one_client_cannot_take_every_connection_with_slow_uploads(stack):
+    """A client holding many uploads open (whole headers, a body trickling) is refused beyond 128
+    connections (429), and another client is served meanwhile."""
+    held: list[socket.socket] = []
+    refused = 0
+    try:
+        for n in range(140):
+            connection = socket.create_connection(("127.0.0.1", stack.port), timeout=5, source_address=("127.0.0.2", 0))
+            connection.sendall((f"POST /accounts/login/?flood={n} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nu").encode())
+            held.append(connection)
+        time.sleep(1)
+        for connection in held:
+            connection.settimeout(0.05)
+            try:
+                if connection.recv(64).startswith(b"HTTP/1.1 429"):
+                    refused += 1
+            except OSError:
+                pass  # still waiting for its body: held
+        assert refused == 140 - 128, refused
+        assert Client(stack.port).get("/accounts/login/?other=1").status == 200
+    finally:
+        for connection in held:
+            connection.close()
+
+
 def test_an_oversized_body_is_refused_by_nginx_before_the_app_sees_it(stack):
     limit = MAX_UPLOAD_MB * 1024 * 1024
     # Announced by Content-Length (what browsers send): refused after the headers, body unread.
@@ -439,6 +465,13 @@ def test_a_worker_that_dies_is_started_again(stack):
 def test_stop_stops_everything(stack):
     pids = [stack.pid(name) for name in ("nginx", "app1", "app2", "worker1", "worker2")]
     children = [int((stack.run_dir / f"worker{n}.child.pid").read_text()) for n in (1, 2)]
+    # A supervisor killed leaves its worker running alone: status says so, and stop stops it too.
+    os.kill(stack.pid("worker2"), signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while running(pids[4]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    status = stack.script("status")
+    assert status.returncode == 3 and f"worker2    running without its supervisor (pid {children[1]})" in status.stdout
     stopped = stack.script("stop")
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     assert not [pid for pid in pids + children if running(pid)]

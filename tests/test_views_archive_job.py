@@ -36,7 +36,7 @@ def test_an_archive_job_no_worker_takes_says_so(client, demo):
     from django.utils import timezone
 
     waiting = export(demo)
-    ArchiveJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    ArchiveJob.objects.filter(pk=waiting.pk).update(queued_at=timezone.now() - timedelta(minutes=5))
     client.force_login(demo["admin"])
     page = client.get(reverse("archive-job", args=[waiting.pk])).content.decode()
     assert 'id="no-worker">No worker has taken this job since' in page and 'hx-trigger="every 1s"' in page

@@ -99,3 +99,22 @@ def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, quer
     client.force_login(demo["organizer"])
     response = client.get(url(demo, query))
     assert refuses_nul(response, field) and "<h1>Bad request</h1>" in response.content.decode()
+
+
+def test_one_docsets_scores_lead_back_to_the_docset(client, demo):
+    """The docset page's link to its scores answered 500: the crumbs wanted the docset's record."""
+    client.force_login(demo["admin"])
+    docset = demo["pyramid"].docset
+    response = client.get(url(demo, "?docset=DEMO01"))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'<a href="{reverse("docset-detail", args=[docset.pk])}">DEMO01</a>' in page
+    assert "Scores of Demo: Apollo 11, docset DEMO01" in page and page.count("<tr>") == 4
+    assert client.get(url(demo, "?docset=DEMO01&view=systems")).status_code == 200
+
+
+def test_a_docset_the_collection_does_not_have_answers_400(client, demo):
+    client.force_login(demo["admin"])
+    response = client.get(url(demo, "?docset=NOPE"))
+    assert response.status_code == 400
+    assert f"The collection {demo['collection'].name} has no docset NOPE." in response.content.decode()

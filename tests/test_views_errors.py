@@ -57,3 +57,27 @@ def test_any_other_error_is_the_plain_500_page(client, demo, monkeypatch):
     response = client.get("/")
     assert response.status_code == 500 and "Retry-After" not in response
     assert "Something went wrong on our side" in response.content.decode()
+
+
+def test_while_the_database_is_away_each_request_logs_one_line_not_a_traceback(no_database):
+    """An operator saw 15 tracebacks for 6 requests during an outage."""
+    import logging
+
+    from django.db import connection
+
+    from annotator.db_errors import DatabaseAwayFilter
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a lost connection is told by PostgreSQL's error codes")
+    try:
+        database_gone()
+    except OperationalError:
+        import sys
+
+        record = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "Internal Server Error: %s",
+                                   ("/",), sys.exc_info())
+    assert DatabaseAwayFilter().filter(record) and record.exc_info is None
+    assert record.getMessage().startswith("Internal Server Error: /: the database is unreachable (connection to server")
+    assert record.getMessage().endswith("; answered 503")
+    other = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "boom", (), (ValueError, ValueError("x"), None))
+    assert DatabaseAwayFilter().filter(other) and other.exc_info is not None  # other errors keep their traceback

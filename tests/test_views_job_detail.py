@@ -42,7 +42,7 @@ def test_a_job_no_worker_takes_says_so_and_how_to_start_one(client, demo):
     from django.utils import timezone
 
     waiting = job(demo)
-    ImportJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    ImportJob.objects.filter(pk=waiting.pk).update(queued_at=timezone.now() - timedelta(minutes=2))
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
     assert '<p class="message warning" id="no-worker">No worker has taken this job since' in page
@@ -74,12 +74,18 @@ def test_a_job_waiting_while_workers_are_busy_says_so(client, demo):
     from annotator.models import WorkerBeat
 
     waiting = job(demo)
-    ImportJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=2))
-    WorkerBeat.objects.create(worker_id="w1", started_at=timezone.now(), seen_at=timezone.now())
+    ImportJob.objects.filter(pk=waiting.pk).update(created_at=timezone.now() - timedelta(minutes=5))
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
-    assert 'id="workers-busy"' in page and "1 worker is running, busy with other jobs" in page
+    assert "Waiting for a worker" in page  # queued just now (made long ago: resumed, say): no warning yet
+    ImportJob.objects.filter(pk=waiting.pk).update(queued_at=timezone.now() - timedelta(minutes=2))
+    WorkerBeat.objects.create(worker_id="w1", started_at=timezone.now(), seen_at=timezone.now(), running="ImportJob 1")
+    page = client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
+    assert 'id="workers-busy"' in page and "the worker is busy with other jobs; this one is next in line" in page
     assert 'id="no-worker"' not in page
+    WorkerBeat.objects.create(worker_id="w2", started_at=timezone.now(), seen_at=timezone.now())  # idle
+    page = client.get(reverse("job-detail", args=[waiting.pk])).content.decode()
+    assert 'id="workers-idle"' in page and "though 2 workers are running and not all busy" in page
 
 
 def test_a_job_whose_worker_stopped_says_it_is_interrupted_and_will_be_taken_back(client, demo):
@@ -91,6 +97,7 @@ def test_a_job_whose_worker_stopped_says_it_is_interrupted_and_will_be_taken_bac
     client.force_login(demo["admin"])
     page = client.get(reverse("job-detail", args=[stopped.pk])).content.decode()
     assert 'id="job-interrupted"' in page and "No worker is running" in page and 'hx-trigger="every 1s"' in page
+    assert "goes on from where it stopped" in page
     beating = job(demo, status="running", total=482, done=104, heartbeat_at=timezone.now())
     assert 'id="job-interrupted"' not in client.get(reverse("job-detail", args=[beating.pk])).content.decode()
 

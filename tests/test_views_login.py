@@ -15,6 +15,9 @@ def test_five_failures_lock_the_name_out_even_with_the_right_password(client, de
     locked = client.post(reverse("login"), {"username": "organizer", "password": "organizer-pass-1"})
     assert locked.status_code == 429 and "Too many failed log-ins" in locked.content.decode()
     assert "Try again in 15 minutes" in locked.content.decode()
+    # A new password does not lift the pause (a tester was told it would): the page says what does.
+    assert "A new password does not lift the pause" in locked.content.decode()
+    assert "python manage.py axes_reset_ip ADDRESS" in locked.content.decode()
     # Another user from the same address is not locked out.
     other = client.post(reverse("login"), {"username": "admin", "password": "admin-pass-1"})
     assert other.status_code == 302

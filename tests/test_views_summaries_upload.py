@@ -45,7 +45,7 @@ def test_a_zip_stores_its_summaries_and_creates_their_docsets(upload, demo):
         "DEMO02/model/B.txt": "Modèle B.".encode(),
     })))
     assert response.status_code == 302 and response.url == reverse("job-detail", args=[job.pk])
-    assert job.status == "done" and job.report[0] == "Stored 2 model and 1 peer summaries in 2 docsets."
+    assert job.status == "done" and job.report[0] == "Stored 2 model summaries and 1 peer summary in 2 docsets."
     assert set(Docset.objects.filter(collection=demo["collection"]).values_list("name", flat=True)) == {"DEMO01", "D0601", "DEMO02"}
     assert Summary.objects.get(docset__name="DEMO02", kind="model", author="B").text == "Modèle B."
     assert not job.chunks.exists()  # the bytes are not kept once stored

@@ -30,7 +30,7 @@ class ArchiveJobSerializer(serializers.ModelSerializer):
     class Meta:
         model = ArchiveJob
         fields = ["id", "kind", "status", "collection", "name", "file_name", "total", "done", "report", "created_by",
-                  "created_at", "finished_at", "attempts", "interrupted", "heartbeat_at", "download"]
+                  "created_at", "queued_at", "finished_at", "attempts", "interrupted", "heartbeat_at", "download"]
 
     def get_download(self, job) -> str | None:
         if job.kind == ArchiveJob.Kind.EXPORT and job.status == ArchiveJob.Status.DONE:

@@ -37,11 +37,14 @@ class ImportJobSerializer(serializers.ModelSerializer):
     stored = serializers.SerializerMethodField(help_text="What was stored (or, for a failed job, every problem).")
     refused = serializers.SerializerMethodField(help_text='Each file refused, "file: reason"; nothing of it was stored.')
     warnings = serializers.SerializerMethodField(help_text="What was kept as DUCView had it, file by file.")
+    interruptions = serializers.SerializerMethodField(
+        help_text="Each time its worker stopped under it, and how it went on (annotator.leases).")
 
     class Meta:
         model = ImportJob
         fields = ["id", "collection", "kind", "file_name", "status", "total", "done", "stored", "refused", "warnings",
-                  "options", "created_by", "created_at", "finished_at", "attempts", "interrupted", "heartbeat_at"]
+                  "interruptions", "options", "created_by", "created_at", "queued_at", "finished_at", "attempts",
+                  "interrupted", "heartbeat_at"]
 
     def get_stored(self, job) -> list[str]:
         return job.report_sections["summary"]
@@ -51,6 +54,9 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
     def get_warnings(self, job) -> list[str]:
         return job.report_sections["warnings"]
+
+    def get_interruptions(self, job) -> list[str]:
+        return job.report_sections["interruptions"]
 
 
 class ImportUploadSerializer(serializers.Serializer):

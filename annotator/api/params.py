@@ -20,5 +20,5 @@ def docset_param(collection: Collection, value: str | None) -> Docset | None:
     docsets = collection.docsets.all()
     found = (docsets.filter(pk=int(value)) if value.isdigit() and int(value) < 2**63 else docsets.filter(name=value)).first()
     if found is None:
-        raise ValidationError({"docset": f"The collection has no docset {value!r} (give its id, or its name)."})
+        raise ValidationError({"docset": [f"The collection has no docset {value!r} (give its id, or its name)."]})
     return found

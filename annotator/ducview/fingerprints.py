@@ -23,19 +23,29 @@ ScuRow = tuple[int, str, str, Sequence[ContributorRow]]
 
 
 def _hash(content) -> str:
-    return hashlib.sha256(json.dumps(content, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha256(_json(content)).hexdigest()
 
 
 def pyramid_fingerprint(models: Sequence[tuple[str, str]], scus: Iterable[ScuRow]) -> str:
-    """models: (author, text) in the pyramid's order."""
-    return _hash([
-        [[author, fold(text)] for author, text in models],
-        [
-            [uid, fold(label), fold(comment or ""),
-             [[fold(c_comment or ""), [list(span) for span in spans]] for c_comment, spans in contributors]]
-            for uid, label, comment, contributors in scus
-        ],
-    ])
+    """models: (author, text) in the pyramid's order.
+
+    The hash of json.dumps([models, scus]) (folded as below), written an SCU at a time: a pyramid of
+    40,000 SCUs is never held twice more, as lists and as one string (tests hold the two equal)."""
+    digest = hashlib.sha256()
+    digest.update(b"[")
+    digest.update(_json([[author, fold(text)] for author, text in models]))
+    digest.update(b", [")
+    for n, (uid, label, comment, contributors) in enumerate(scus):
+        if n:
+            digest.update(b", ")
+        digest.update(_json([uid, fold(label), fold(comment or ""),
+                             [[fold(c_comment or ""), [list(span) for span in spans]] for c_comment, spans in contributors]]))
+    digest.update(b"]]")
+    return digest.hexdigest()
+
+
+def _json(content) -> bytes:
+    return json.dumps(content, ensure_ascii=False).encode("utf-8")
 
 
 def annotation_fingerprint(

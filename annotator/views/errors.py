@@ -12,18 +12,9 @@ import sys
 from django.http import HttpResponse, JsonResponse
 from django.template import loader
 
-from ..leases import connection_lost
+from ..db_errors import database_unreachable
 
 RETRY_AFTER_SECONDS = 30
-
-
-def database_unreachable(error: BaseException | None) -> bool:
-    """The error, or what caused it, is the database connection failing or gone."""
-    while error is not None:
-        if connection_lost(error):
-            return True
-        error = error.__cause__ or error.__context__
-    return False
 
 
 def server_error(request):

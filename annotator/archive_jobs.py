@@ -19,7 +19,7 @@ from django.utils.text import slugify
 from django_tasks import task
 
 from . import archive, job_bytes, leases
-from .db_errors import connection_lost
+from .database import connection_lost
 from .models import ArchiveJob, Collection
 
 logger = logging.getLogger(__name__)

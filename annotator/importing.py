@@ -34,7 +34,7 @@ from .ducview.layout import Layout, split_models
 from .ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_from_note, system_id
 from .ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
 from .ducview.reconcile import Translation, first_difference, preferred, translation
-from .db_errors import connection_lost
+from .database import connection_lost
 from .models import (
     PSE,
     SCU,

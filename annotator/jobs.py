@@ -22,7 +22,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from . import job_bytes, leases
-from .db_errors import connection_lost
+from .database import connection_lost
 from .ducview.names import FileIdentity
 from .importing import DUCVIEW_SUFFIXES, DucviewImporter, ImportReport, counted, import_order
 from .models import Collection, Docset, ImportJob, Summary

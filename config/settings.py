@@ -339,7 +339,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     # While the database is away, one line per failed request instead of a traceback each.
-    "filters": {"database_away": {"()": "annotator.db_errors.DatabaseAwayFilter"}},
+    "filters": {"database_away": {"()": "annotator.database.DatabaseAwayFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["database_away"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

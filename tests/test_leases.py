@@ -9,7 +9,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from annotator import jobs, leases
-from annotator.db_errors import connection_lost
+from annotator.database import connection_lost
 from annotator.importing import DucviewImporter, ImportReport
 from annotator.models import ArchiveJob, ImportJob, PeerAnnotation, Pyramid, WorkerBeat
 

@@ -65,7 +65,7 @@ def test_while_the_database_is_away_each_request_logs_one_line_not_a_traceback(n
 
     from django.db import connection
 
-    from annotator.db_errors import DatabaseAwayFilter
+    from annotator.database import DatabaseAwayFilter
 
     if connection.vendor != "postgresql":
         pytest.skip("a lost connection is told by PostgreSQL's error codes")

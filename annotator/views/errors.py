@@ -12,7 +12,7 @@ import sys
 from django.http import HttpResponse, JsonResponse
 from django.template import loader
 
-from ..db_errors import database_unreachable
+from ..database import database_unreachable
 
 RETRY_AFTER_SECONDS = 30
 

@@ -17,12 +17,12 @@ import logging
 import os
 import time
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, InterfaceError, OperationalError, connections
-from django.db.migrations.executor import MigrationExecutor
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
 from django_tasks_db.management.commands import db_worker as library
 
 from annotator import leases
+from annotator.database import pending_migrations
 
 logger = logging.getLogger("django_tasks_db")
 PAUSES = (1, 2, 4, 8, 15, 30)  # seconds between two tries while the database is away
@@ -59,8 +59,7 @@ class Worker(library.Worker):
         said = False
         while self.running:
             try:
-                executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
-                if not executor.migration_plan(executor.loader.graph.leaf_nodes()):
+                if not pending_migrations():
                     if said:
                         logger.info("The database is migrated: starting.")
                     return

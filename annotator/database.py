@@ -1,4 +1,5 @@
-"""Telling a database connection that ended from a refusal of what was sent (issue 16).
+"""The database as the app sees it (issue 16): a connection that ended told from a refusal of what
+was sent, and whether every migration is applied (the health check, a worker waiting to start).
 
 Free of models, so that the logging configuration can use it before the apps are loaded.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 import logging
 
 from django.db import InterfaceError, OperationalError, connection
+from django.db.migrations.executor import MigrationExecutor
 
 # PostgreSQL's codes for a connection that ended: class 08 (connection exceptions), and the server
 # shutting down or terminating the backend (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03).
@@ -49,3 +51,10 @@ class DatabaseAwayFilter(logging.Filter):
             record.args = ()
             record.exc_info = record.exc_text = None
         return True
+
+
+def pending_migrations() -> int:
+    """How many migrations the database lacks (it reads django_migrations: a DatabaseError when the
+    database does not answer)."""
+    executor = MigrationExecutor(connection)
+    return len(executor.migration_plan(executor.loader.graph.leaf_nodes()))

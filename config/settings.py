@@ -2,7 +2,8 @@
 
 DATABASE_URL  PostgreSQL in production and CI (postgres://user@host:5432/name); unset = a SQLite
               file next to manage.py, the zero-setup default for trying the app.
-SECRET_KEY    required unless DEBUG is on.
+SECRET_KEY    required with PostgreSQL unless DEBUG is on; on SQLite without it, a random key is made
+              once and kept in .secret-key (so the README's commands run against the demo database).
 DEBUG         off unless set to 1/true/yes.
 ALLOWED_HOSTS comma-separated; defaults to localhost only.
 TASKS_BACKEND "database" (PostgreSQL is the queue; run `python manage.py db_worker`) or "immediate"
@@ -36,14 +37,6 @@ def env_flag(name: str, default: bool = False) -> bool:
 
 
 DEBUG = env_flag("DEBUG")
-
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set it in the environment (or set DEBUG=1 for local development)."
-        )
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = [
     host.strip()
@@ -129,6 +122,37 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # A database that accepts connections but never answers must not hold a request until gunicorn
     # kills it (a 500 after 30 s): give up connecting after this long, and answer the 503 page.
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
+
+
+
+def local_secret_key(path: Path) -> str:
+    """The key of this checkout's SQLite database, made once (random, readable by its owner only).
+
+    So that commands run against the demo database as the README writes them, with neither DEBUG nor
+    SECRET_KEY set. Never used with PostgreSQL: app servers sharing a database need one key, given.
+    """
+    from django.core.management.utils import get_random_secret_key
+
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="ascii").strip()
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        key = get_random_secret_key()
+        file.write(key + "\n")
+    return key
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if DEBUG:
+        SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+    elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        SECRET_KEY = local_secret_key(BASE_DIR / ".secret-key")
+    else:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set it in the environment (or set DEBUG=1 for local development)."
+        )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -242,6 +266,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],  # anonymous users see the login page only
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no CDN
+    # Swagger UI would show a badge fetched from validator.swagger.io (on any host but localhost).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # Our templates (templates/api/) take Redoc, its fonts and the pages' icon from static/vendor/redoc,
+    # static/vendor/fontsource and static/favicon.*; these two only keep CDN addresses out of the pages' context.
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,

@@ -194,3 +194,15 @@ def test_a_worker_waits_for_the_migrations_instead_of_exiting(worker_database, p
             process.kill()
         with connection.cursor() as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {empty} WITH (FORCE)")
+
+
+def test_where_work_runs_inside_the_request_the_worker_says_so_and_exits_cleanly(tmp_path):
+    """SQLite's default (TASKS_BACKEND=immediate): nothing for a worker to do; the README's
+    `python manage.py db_worker`, typed against the demo database, explains that instead of failing."""
+    environment = {key: value for key, value in os.environ.items() if key not in ("TASKS_BACKEND", "DEBUG")}
+    environment |= {"DATABASE_URL": f"sqlite:///{tmp_path / 'demo.sqlite3'}", "SECRET_KEY": "x"}
+    result = subprocess.run([sys.executable, "manage.py", "db_worker"], cwd=ROOT, env=environment,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "nothing for a worker to do" in result.stdout and "TASKS_BACKEND=immediate" in result.stdout
+    assert "Traceback" not in result.stderr

@@ -18,9 +18,28 @@ def settings_check(**env):
     )
 
 
+POSTGRES = "postgres://postgres@127.0.0.1:5432/never-connected"
+
+
 def test_refuses_to_start_without_a_secret_key_in_production():
-    result = settings_check()
+    result = settings_check(DATABASE_URL=POSTGRES)
     assert result.returncode != 0 and "SECRET_KEY is not set" in result.stderr
+
+
+def test_on_sqlite_without_a_secret_key_a_random_key_is_made_once_and_kept(tmp_path, monkeypatch):
+    """The README's commands run against the demo database with neither DEBUG nor SECRET_KEY: the
+    key is random, made on first use, readable by its owner only, and the same on every later run."""
+    from config import settings
+
+    key_file = tmp_path / ".secret-key"
+    first = settings.local_secret_key(key_file)
+    assert len(first) >= 50 and first != "insecure-development-key-do-not-use-in-production"
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    assert settings.local_secret_key(key_file) == first
+    assert settings.local_secret_key(tmp_path / "another") != first
+
+    database = f"sqlite:///{tmp_path / 'demo.sqlite3'}"
+    assert settings_check(DATABASE_URL=database).returncode == 0
 
 
 def test_starts_with_a_secret_key_or_in_debug():

@@ -8,7 +8,9 @@ django_tasks_db in INSTALLED_APPS):
   reconnects, with a growing pause while the database is away, and goes on; the job it was running
   is taken back and resumed (annotator.leases);
 - a heartbeat thread says it is alive (WorkerBeat, `manage.py worker_alive`), keeps the leases of
-  the jobs it runs and takes back the jobs of workers that died.
+  the jobs it runs and takes back the jobs of workers that died;
+- where background work runs inside the request (TASKS_BACKEND=immediate, SQLite's default) it says
+  there is nothing for a worker to do and exits cleanly, rather than failing on its --backend.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import time
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.utils.autoreload import DJANGO_AUTORELOAD_ENV, run_with_reloader
+from django_tasks import task_backends
+from django_tasks_db import DatabaseBackend
 from django_tasks_db.management.commands import db_worker as library
 
 from annotator import leases
@@ -77,8 +81,23 @@ class Command(library.Command):
     help = ("Run the background worker: it waits for the migrations, reconnects when its database "
             "connection is cut, and resumes interrupted jobs (annotator.leases).")
 
+    def add_arguments(self, parser):
+        super().add_arguments(parser)
+        # No default backend checked while parsing: without --backend, handle() decides (and says
+        # so when the default backend is not a queue).
+        parser.set_defaults(backend_name=None)
+
     def handle(self, *, verbosity, queue_name, interval, batch, backend_name, startup_delay, reload, max_tasks,
                worker_id, exclude_queues, **options) -> None:
+        if backend_name is None:
+            if not isinstance(task_backends["default"], DatabaseBackend):
+                self.stdout.write(
+                    "Background work runs inside each request here (TASKS_BACKEND=immediate, SQLite's "
+                    "default): there is nothing for a worker to do. With PostgreSQL (DATABASE_URL) the "
+                    "database is the queue, and this command runs a worker."
+                )
+                return
+            backend_name = "default"
         self.configure_logging(verbosity)
         if reload and batch:
             logger.warning("Warning: --reload and --batch cannot be specified together. Disabling autoreload.")

@@ -18,6 +18,7 @@ from django.db import transaction
 from . import history, peer_editing
 from .access import can_adjudicate
 from .editing import NotAllowed, RuleBroken
+from .plurals import counted
 from .models import PSE, AnnotationMerge, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 
 CONSENSUS_CODE = "consensus"
@@ -77,7 +78,7 @@ def start(sources: list[PeerAnnotation], user) -> PeerAnnotation:
         if alike:
             def take_alike(annotation):
                 _copy(annotation, first.pk, list(alike))
-                return f"Started the consensus: took the {len(alike)} SCU(s) every annotation matched alike"
+                return f"Started the consensus: took the {counted(len(alike), 'SCU')} every annotation matched alike"
 
             peer_editing.run_edit(consensus.pk, user, None, "start_consensus", take_alike,
                                   decision={"groups": [str(uid) for uid in alike], "choice": IDENTICAL})

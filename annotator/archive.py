@@ -45,6 +45,7 @@ from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, InternalError, connection, models, transaction
 from django.utils import timezone
 
+from .plurals import counted
 from .models import (PSE, SCU, AnnotationMerge, Assignment, Collection, Contributor, Docset, HumanJudgment, Membership,
                      PeerAnnotation, PeerAnnotationChange, PeerSCUComment, PSESpan, Pyramid, PyramidChange, PyramidMerge, PyramidMergeSource,
                      PyramidModel, Span, Summary)
@@ -193,12 +194,14 @@ def check(source: IO[bytes], name: str | None = None) -> str:
 
 
 def describe(counts: dict[str, int]) -> str:
-    """What an archive holds, in words: "1 docsets, 7 summaries, …"."""
+    """What an archive holds, in words: "1 docset, 7 summaries, …"."""
     n = {t.name: counts.get(t.name, 0) for t in TABLES}
-    return (f"{n['docsets']} docsets, {n['summaries']} summaries, {n['pyramids']} pyramids ({n['scus']} SCUs), "
-            f"{n['peer_annotations']} peer annotations ({n['pses']} PSEs), "
-            f"{n['pyramid_changes'] + n['peer_annotation_changes']} history entries, {n['assignments']} assignments, "
-            f"{n['memberships']} memberships, {n['judgments']} human judgments")
+    return (f"{counted(n['docsets'], 'docset')}, {counted(n['summaries'], 'summary', 'summaries')}, "
+            f"{counted(n['pyramids'], 'pyramid')} ({counted(n['scus'], 'SCU')}), "
+            f"{counted(n['peer_annotations'], 'peer annotation')} ({counted(n['pses'], 'PSE')}), "
+            f"{counted(n['pyramid_changes'] + n['peer_annotation_changes'], 'history entry', 'history entries')}, "
+            f"{counted(n['assignments'], 'assignment')}, {counted(n['memberships'], 'membership')}, "
+            f"{counted(n['judgments'], 'human judgment')}")
 
 
 def _is_id(value) -> bool:
@@ -314,7 +317,7 @@ class _Restore:
         self.progress(self.total, self.total)
         report = [f"Restored {collection.name}: {describe({name: len(ids) for name, ids in self.ids.items()})}."]
         if created:
-            report.append(f"Created {len(created)} inactive accounts, without a password, for users this instance did not "
+            report.append(f"Created {counted(len(created), 'inactive account')}, without a password, for users this instance did not "
                           f"have: {', '.join(created)}. An administrator sets their passwords and activates them.")
         return collection, report
 
@@ -379,7 +382,7 @@ class _Restore:
                 self._store(table, batch)
         self._store(table, batch)
         if len(seen) != self.header["counts"].get(table.name, 0):
-            raise ArchiveError(f"{table.file}: {len(seen)} records, but {HEADER} counts "
+            raise ArchiveError(f"{table.file}: {counted(len(seen), 'record')}, but {HEADER} counts "
                                f"{self.header['counts'].get(table.name, 0)}: the archive is incomplete")
         for ref in {ref for _, ref, _, _ in later}:
             linked = []

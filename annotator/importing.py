@@ -35,6 +35,7 @@ from .ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_
 from .ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
 from .ducview.reconcile import Translation, first_difference, preferred, translation
 from .database import connection_lost
+from .plurals import counted
 from .models import (
     PSE,
     SCU,
@@ -52,11 +53,6 @@ from .models import (
 
 DUCVIEW_SUFFIXES = (".pyr", ".pan")
 DUC_PEER_NAME = re.compile(r"^D\d+[A-Za-z]?(?:-[A-Z])?\.[A-Z]\.\d+\.[A-Z]\.\w+$")  # D0601.M.250.A.06
-
-
-def counted(n: int, word: str, plural: str | None = None) -> str:
-    """1 file, 2 files."""
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
 @dataclass

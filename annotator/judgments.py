@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from .plurals import counted
 from .models import Collection, HumanJudgment, Summary
 
 CONTENT = "content responsiveness"
@@ -47,11 +48,11 @@ class JudgmentReport:
     skipped_peers: list[str] = field(default_factory=list)
 
     def summary_line(self) -> str:
-        line = f"{self.stored} judgments stored, {self.unchanged} unchanged"
+        line = f"{counted(self.stored, 'judgment')} stored, {self.unchanged} unchanged"
         if self.skipped_docsets:
-            line += f"; rows of {len(self.skipped_docsets)} docsets not in the collection left out"
+            line += f"; rows of {counted(len(self.skipped_docsets), 'docset')} not in the collection left out"
         if self.skipped_peers:
-            line += f"; {len(self.skipped_peers)} rows of unknown peers left out ({', '.join(self.skipped_peers[:5])}…)"
+            line += f"; {counted(len(self.skipped_peers), 'row')} of unknown peers left out ({', '.join(self.skipped_peers[:5])}…)"
         return line
 
 
@@ -73,7 +74,7 @@ def read_nist_table(name: str, text: str) -> list[tuple[str, str, str, str, floa
             fields = fields[:-1]  # the 2006 table ends its lines with a tab
         layout = NIST_LAYOUTS.get(len(fields))
         if layout is None:
-            raise JudgmentsError(f"{name}, line {number}: {len(fields)} columns; a NIST table has 13 (DUC 2006), "
+            raise JudgmentsError(f"{name}, line {number}: {counted(len(fields), 'column')}; a NIST table has 13 (DUC 2006), "
                                  "11 (DUC 2007 main) or 8 (DUC 2007 update)")
         docset, peer = fields[0].strip(), fields[1].strip()
         for column, criterion in layout.items():

@@ -29,6 +29,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from .plurals import counted
 from .models import ArchiveJob, BackgroundJob, ImportJob, WorkerBeat
 
 logger = logging.getLogger(__name__)
@@ -134,8 +135,8 @@ def recover() -> list[str]:
 
 
 def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
-    unit = "files" if isinstance(job, ImportJob) else "records"
-    where = f"{job.done} of {job.total} {unit}" if job.total else "its start"
+    unit = "file" if isinstance(job, ImportJob) else "record"
+    where = f"{job.done} of {counted(job.total, unit)}" if job.total else "its start"
     why = ("lost its database connection" if not counts
            else "stopped: killed, out of memory, or cut off from its database")
     note = f"Interrupted at {where} on {timezone.localtime():%Y-%m-%d %H:%M:%S} (worker {job.worker_id or '?'} {why})."

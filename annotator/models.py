@@ -197,7 +197,7 @@ class SCU(models.Model):
     """A Summary Content Unit: contributors from different models that express the same content."""
 
     pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="scus")
-    uid = models.PositiveIntegerField(help_text="DUCView's uid; 0 is reserved for non-matching content.")
+    uid = models.PositiveIntegerField("UID", help_text="DUCView's uid; 0 is reserved for non-matching content.")
     label = models.TextField()
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0, help_text="Display order.")
@@ -222,7 +222,7 @@ class SCU(models.Model):
 class Contributor(models.Model):
     """The words of one model summary that express an SCU; several spans if discontinuous."""
 
-    scu = models.ForeignKey(SCU, on_delete=models.CASCADE, related_name="contributors")
+    scu = models.ForeignKey(SCU, on_delete=models.CASCADE, related_name="contributors", verbose_name="SCU")
     summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="contributors")
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0)
@@ -294,7 +294,7 @@ class PeerAnnotation(models.Model):
     fingerprint = models.CharField(max_length=64, blank=True, help_text="Hash of the imported content.")
     version = models.PositiveIntegerField(default=1)
     scus_changed = models.JSONField(
-        default=list, blank=True,
+        "SCUs changed", default=list, blank=True,
         help_text="uids of SCUs changed in the pyramid since this annotation was last reviewed.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -330,7 +330,7 @@ class PSE(models.Model):
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="pses")
     scu = models.ForeignKey(
-        SCU, null=True, blank=True, on_delete=models.PROTECT, related_name="pses",
+        SCU, null=True, blank=True, on_delete=models.PROTECT, related_name="pses", verbose_name="SCU",
         help_text="Empty for content that matches no SCU (a zero-weight PSE).",
     )
     comment = models.TextField(blank=True)
@@ -351,7 +351,7 @@ class PSE(models.Model):
 class PSESpan(TextSpan):
     """A part of a PSE, in the annotation's peer summary."""
 
-    pse = models.ForeignKey(PSE, on_delete=models.CASCADE, related_name="spans")
+    pse = models.ForeignKey(PSE, on_delete=models.CASCADE, related_name="spans", verbose_name="PSE")
 
     class Meta(TextSpan.Meta):
         verbose_name = "PSE span"
@@ -365,7 +365,7 @@ class PeerSCUComment(models.Model):
     """A comment DUCView kept on an SCU within one peer annotation (<peerscu comment=...>)."""
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="scu_comments")
-    scu = models.ForeignKey(SCU, null=True, blank=True, on_delete=models.CASCADE)
+    scu = models.ForeignKey(SCU, null=True, blank=True, on_delete=models.CASCADE, verbose_name="SCU")
     comment = models.TextField()
 
     class Meta:
@@ -728,7 +728,7 @@ class WorkerBeat(models.Model):
 
     worker_id = models.CharField(max_length=64, unique=True)
     hostname = models.CharField(max_length=255, blank=True)
-    pid = models.PositiveIntegerField(default=0)
+    pid = models.PositiveIntegerField("PID", default=0)
     started_at = models.DateTimeField()
     seen_at = models.DateTimeField()
     running = models.CharField(max_length=100, blank=True, help_text="The job it is running, e.g. 'import 12'.")

@@ -21,6 +21,7 @@ from .access import can_edit_annotation, can_reopen
 from .editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
 from .models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 from .selection import overlapping
+from .textmarks import uncovered_words
 
 NO_SCU = 0
 
@@ -263,8 +264,21 @@ def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
     return run_edit(annotation_id, user, version, "remove_part", apply)
 
 
+def words_in_no_pse(annotation: PeerAnnotation) -> list[tuple[int, int]]:
+    """The peer's words (annotator.textmarks.uncovered_words) in no PSE, of an SCU or of "matches
+    nothing", as (start, end) in text order (one query)."""
+    spans = PSESpan.objects.filter(pse__annotation=annotation).values_list("start", "end")
+    return uncovered_words(annotation.peer.text, [(start, end) for start, end in spans])
+
+
+def _words(count: int) -> str:
+    return f"{count} word{'s' if count != 1 else ''}"
+
+
 def complete(annotation_id, user, version) -> PeerEditResult:
-    """Mark the annotation complete (read-only from then on)."""
+    """Mark the annotation complete (read-only from then on). Words in no PSE do not prevent it
+    (DUC 2005 wants every word in a PSE or in "matches nothing"; the page warns, the API says how
+    many): the description names how many were left out."""
 
     def apply(annotation):
         if not annotation.pses.exists():
@@ -280,7 +294,9 @@ def complete(annotation_id, user, version) -> PeerEditResult:
             assignment_status.mark_done(
                 Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
             )
-        return "Marked the annotation complete"
+        # Words in no PSE are allowed (the page warns first), and said in the history.
+        left_out = len(words_in_no_pse(annotation))
+        return "Marked the annotation complete" + (f" ({_words(left_out)} in no PSE)" if left_out else "")
 
     return run_edit(annotation_id, user, version, "complete", apply)
 

@@ -64,6 +64,46 @@ def coverage(text: str, spans: list[tuple[int, int, object]]) -> float:
     return sum(counted) / len(counted) if counted else 0.0
 
 
+def uncovered_words(text: str, spans) -> list[tuple[int, int]]:
+    """The words of the text (scoring.agreement_units.words: runs of letters and digits, so
+    punctuation alone is never a word) that share no character with any span ((start, end, ...),
+    code point offsets), as (start, end) in text order. DUC 2005's convention puts every word of
+    a peer in a PSE, of an SCU or of "matches nothing": these are the words still left out.
+
+    >>> text = "Apollo 11 landed, and Collins orbited."
+    >>> [text[s:e] for s, e in uncovered_words(text, [(0, 16, 1), (22, 37, 0)])]
+    ['and']
+    """
+    depth = [0] * (len(text) + 1)  # spans open at each character, by their starts and ends
+    for start, end, *_ in spans:
+        start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+        if start < end:
+            depth[start] += 1
+            depth[end] -= 1
+    covered, open_spans = [], 0
+    for change in depth[:-1]:
+        open_spans += change
+        covered.append(open_spans > 0)
+    return [(start, end) for start, end in words(text) if not any(covered[start:end])]
+
+
+def uncovered_runs(text: str, uncovered: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Uncovered words (`uncovered_words`) joined into runs: words with only spaces and
+    punctuation between them (no other word) make one run, from its first word to its last.
+
+    >>> text = "Apollo 11 landed, and then, Collins orbited."
+    >>> [text[s:e] for s, e in uncovered_runs(text, uncovered_words(text, [(0, 16, 1), (28, 43, 0)]))]
+    ['and then']
+    """
+    joined: list[tuple[int, int]] = []
+    for start, end in uncovered:
+        if joined and not words(text[joined[-1][1]:start]):
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
 def marked_html(text_runs: list[Run], zero_key: object = None, labels: dict | None = None) -> SafeString:
     """The runs as HTML: <mark> for covered runs (naming their keys), <span> for the others.
 

@@ -237,6 +237,7 @@ STORAGES = {
 # what each user may read and change is checked per object (annotator.access), as on the pages.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "annotator.api.schema.RefusalsAutoSchema",  # documents 400, 401, 403, 404 everywhere
+    "VIEW_NAME_FUNCTION": "annotator.api.names.view_name",  # "SCUs", "PSE": the records' names, not "Scu List"
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
         "rest_framework.authentication.TokenAuthentication",
@@ -266,8 +267,6 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],  # anonymous users see the login page only
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no CDN
-    # Swagger UI would show a badge fetched from validator.swagger.io (on any host but localhost).
-    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     # Our templates (templates/api/) take Redoc, its fonts and the pages' icon from static/vendor/redoc,
     # static/vendor/fontsource and static/favicon.*; these two only keep CDN addresses out of the pages' context.
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -3,7 +3,7 @@ from django.urls import include, path
 
 from annotator.views import accounts
 
-from annotator.views import health
+from annotator.views import favicon, health
 
 admin.site.site_header = "Pyramid annotator administration"
 admin.site.site_title = "Pyramid annotator"
@@ -13,6 +13,7 @@ handler500 = "annotator.views.errors.server_error"
 urlpatterns = [
     # For health checks (Docker, deploy/stack.sh): no login, no session (annotator/views/health.py).
     path("healthz/", health.healthz, name="healthz"),
+    path("favicon.ico", favicon.favicon, name="favicon"),  # the site's icon, for pages that name none
     path("admin/", admin.site.urls),
     # The log-in and password reset pages as this site needs them (annotator/views/accounts.py);
     # the others (password change, reset confirmation, …) are django.contrib.auth's.

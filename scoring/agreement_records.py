@@ -197,9 +197,9 @@ class ScoreAgreement:
     scope: str  # "all", or a peer system
     n: int
     r: float
-    p: float
-    low: float
-    high: float
+    p: float | None  # None, and the interval too, with three pairs (scoring.correlation.MIN_PAIRS_FOR_P)
+    low: float | None
+    high: float | None
 
 
 @dataclass

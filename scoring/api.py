@@ -13,7 +13,8 @@ from annotator.access import can_read_collection, visible_collections
 from annotator.api.params import DOCSET_PARAMETER, docset_param
 from annotator.models import PeerAnnotation
 
-from .records import counted_annotations, in_score_order, score_loaded_annotations
+from .records import (INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations, in_score_order,
+                      score_loaded_annotations)
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
@@ -31,6 +32,8 @@ class ScoreRowSerializer(serializers.Serializer):
     docset = serializers.CharField()
     peer = serializers.CharField()
     annotator = serializers.CharField(allow_blank=True)
+    status = serializers.ChoiceField(choices=PeerAnnotation.Status.choices, help_text=(
+        "submitted, or in_progress: work in progress is listed only with `include=in-progress`."))
     pyramid = serializers.CharField()
     pyramid_id = serializers.IntegerField()
     weight_convention = serializers.CharField()
@@ -72,10 +75,14 @@ class ScoresView(ListAPIView):
             OpenApiParameter("adjudicated", bool, description=(
                 "false (the default): consensus work (consensus annotations, annotations against a consensus "
                 "pyramid) is left out; true: submitted consensus work replaces its sources.")),
+            OpenApiParameter(INCLUDE_PARAMETER, str, enum=[IN_PROGRESS_VALUE], description=(
+                "Absent (the default): submitted annotations only. `in-progress`: annotations still in progress "
+                "too, each row saying its `status` (`in_progress`). Any other value answers 400.")),
         ],
         description="Every peer annotation's scores in a collection (or one docset), computed from the stored records, "
                     "a page at a time (`page`, and `page_size` up to 1000), in the order of `export_scores`: "
-                    "collection, docset, peer, annotator.",
+                    "collection, docset, peer, annotator. Submitted annotations only, unless `include=in-progress`; "
+                    "each row says its `status`.",
     )
     def get(self, request, *args, **kwargs):
         annotations = self.paginate_queryset(self.get_queryset())  # this page's, cut in the database
@@ -99,10 +106,14 @@ class ScoresView(ListAPIView):
         adjudicated = query.get("adjudicated", "").lower()
         if adjudicated not in TRUE | FALSE:
             raise ValidationError({"adjudicated": ["true or false."]})
-        annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
+        include = query.get(INCLUDE_PARAMETER, "")
+        if include not in {"", IN_PROGRESS_VALUE}:
+            raise ValidationError({INCLUDE_PARAMETER: [f"{IN_PROGRESS_VALUE}, or nothing (submitted work only)."]})
+        annotations = collection_annotations(collection)
         if docset:
             annotations = annotations.filter(pyramid__docset=docset)
-        return in_score_order(counted_annotations(annotations, adjudicated=adjudicated in TRUE))
+        return in_score_order(counted_annotations(annotations, adjudicated=adjudicated in TRUE,
+                                                  include_in_progress=include == IN_PROGRESS_VALUE))
 
 
 TRUE, FALSE = {"1", "true"}, {"", "0", "false"}

@@ -9,12 +9,14 @@ import json
 from .records import PeerScoreRow
 
 SCORE_COLUMNS = [
-    "collection", "docset", "peer", "annotator", "pyramid", "weight_convention", "average_rounding",
+    "collection", "docset", "peer", "annotator", "status", "pyramid", "weight_convention", "average_rounding",
     "modified", "original", "quality", "coverage", "comprehensive",
     "unique_scus", "repetitions", "non_matching", "pse_count", "raw_score",
     "model_count", "average_scu_count", "max_modified", "max_original",
 ]
 SCORE_FIELDS = {"modified", "original", "quality", "coverage", "comprehensive"}
+SUBMITTED = "submitted"  # a row's status (PeerAnnotation.Status); any other is work in progress
+IN_PROGRESS_MARK = "#in_progress"  # NIST's layout: the last field of a row of work in progress
 
 
 def four_decimals(value: float | None) -> str:
@@ -60,12 +62,17 @@ def to_json(rows: list[PeerScoreRow]) -> str:
 def to_duc(rows: list[PeerScoreRow]) -> str:
     """NIST's columns: setid peerid modifiedscore numSCUs numrepetitions, then the annotator, with
     NIST's numbers (`nist_decimals`) in NIST's order: by setid, annotator, then peer id as text
-    (1, 10, 14, ..., 2, 22), so that a `diff` against the first columns of NIST's table is empty."""
+    (1, 10, 14, ..., 2, 22), so that a `diff` against the first columns of NIST's table is empty.
+
+    A row of work in progress (only there when asked for: `--include-in-progress`) ends with one
+    more field, `#in_progress` (never read as an annotator: no annotator id starts with `#`);
+    submitted rows are NIST's, so a table of submitted work is byte for byte what it was."""
     ordered = sorted(rows, key=lambda row: (row.collection, row.docset, row.annotator, row.peer))
     lines = [
         "\t".join(
             [row.docset, row.peer, nist_decimals(row.scores.modified), str(row.scores.unique_scus),
-             str(row.scores.repetitions), *([row.annotator] if row.annotator else [])]
+             str(row.scores.repetitions), *([row.annotator] if row.annotator else []),
+             *([IN_PROGRESS_MARK] if row.status != SUBMITTED else [])]
         )  # NIST's DUC 2007 main table has no annotator column: none is written where there is none
         for row in ordered
     ]
@@ -75,7 +82,7 @@ def to_duc(rows: list[PeerScoreRow]) -> str:
 FORMATS = {"csv": to_csv, "json": to_json, "duc": to_duc}
 
 
-SYSTEM_COLUMNS = ["peer", "docsets", "modified", "original", "coverage", "comprehensive"]
+SYSTEM_COLUMNS = ["peer", "docsets", "in_progress", "modified", "original", "coverage", "comprehensive"]
 
 
 def systems_to_csv(means, rows=()) -> str:
@@ -87,8 +94,8 @@ def systems_to_csv(means, rows=()) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding"])
     for mean in means:
-        writer.writerow([mean.peer, mean.docsets, *(four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[2:]),
-                         weights, roundings])
+        scores = (four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[3:])
+        writer.writerow([mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings])
     return out.getvalue()
 
 

@@ -33,7 +33,7 @@ class JudgmentCorrelation:
     score: str
     level: str  # "summary" or "system"
     n: int
-    results: dict  # method -> (coefficient, p) or None
+    results: dict  # method -> (coefficient, p) or None; p None with too few pairs (scoring.correlation)
 
 
 @dataclass(frozen=True)

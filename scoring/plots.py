@@ -77,16 +77,31 @@ def boxes(title: str, labels: list, five_numbers: list[list[float]]) -> str:
     return _frame(title, body, bottom, top)
 
 
+LEGEND_Y = HEIGHT - 6  # the legend's baseline: under the axis labels, outside the plotted area
+CHARACTER = 7  # about how wide a character of the plots' 11px text is, to space legend entries
+DASHES = ["", ' stroke-dasharray="6 3"', ' stroke-dasharray="2 3"']  # series told apart without colour
+
+
 def lines(title: str, labels: list, series: dict[str, list]) -> str:
+    """Each series as a line with its points; the legend under the axis labels, outside the
+    plotted area, so that it never covers a point (it once sat in the top right corner, on the
+    mean Spearman of the highest orders, which is near 1)."""
     known = [v for values in series.values() for v in values if v is not None]
     bottom, top = (min(known + [0]), max(known + [1])) if known else (0, 1)
     width, xs = _slots(len(labels))
     body = [_label(x, label) for x, label in zip(xs, labels)]
+    legend, at = [], LEFT
     for i, (name, values) in enumerate(series.items()):
+        dash = DASHES[i % len(DASHES)]
         points = [(x, _y(v, bottom, top)) for x, v in zip(xs, values) if v is not None]
-        body.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" class="series s{i}"/>')
+        body.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" class="series s{i}"{dash}/>')
         body.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" class="series s{i}"/>' for x, y in points)
-        body.append(f'<text x="{WIDTH - 150}" y="{16 + 14 * i}" class="series-name s{i}">— {escape(name)}</text>')
+        mid = LEGEND_Y - 4
+        legend.append(f'<line x1="{at}" x2="{at + 24}" y1="{mid}" y2="{mid}" stroke-width="2" class="series s{i}"{dash}/>'
+                      f'<circle cx="{at + 12}" cy="{mid}" r="3" class="series s{i}"/>'
+                      f'<text x="{at + 30}" y="{LEGEND_Y}" class="series-name s{i}">{escape(name)}</text>')
+        at += 30 + CHARACTER * len(name) + 24
+    body.append(f'<g class="plot-legend">{"".join(legend)}</g>')
     return _frame(title, body, bottom, top)
 
 

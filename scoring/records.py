@@ -24,6 +24,7 @@ class PeerScoreRow:
     docset: str
     peer: str
     annotator: str
+    status: str  # PeerAnnotation.Status: "submitted", or "in_progress" (counted only when asked for)
     pyramid: str
     pyramid_id: int
     weight_convention: str
@@ -119,6 +120,7 @@ def score_loaded(
         docset=annotation.pyramid.docset.name,
         peer=annotation.peer.author,
         annotator=annotation.annotator_code or (annotation.annotator.username if annotation.annotator else ""),
+        status=annotation.status,
         pyramid=annotation.pyramid.name,
         pyramid_id=annotation.pyramid_id,
         weight_convention=collection.weight_convention,
@@ -127,8 +129,20 @@ def score_loaded(
     )
 
 
-def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool = True):
-    """The one rule for every score and statistic of peer annotations (issue 15).
+# The query parameter that counts work in progress, the same on the scores page, its downloads and
+# /api/scores/: ?include=in-progress (export_scores: --include-in-progress).
+INCLUDE_PARAMETER, IN_PROGRESS_VALUE = "include", "in-progress"
+
+
+def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool = True,
+                        include_in_progress: bool = False):
+    """The one rule for every score and statistic of peer annotations (issues 15 and 17): the
+    scores page, its downloads, `export_scores`, /api/scores/, and every analysis (agreement,
+    ranking, correlation, stability) pick their annotations here.
+
+    Work in progress (issue 17): only submitted annotations count, unless `include_in_progress`
+    (then each row says its status). Work in progress replaces nothing either: an annotation in
+    progress against a consensus pyramid does not put its docset's other annotations out.
 
     Consensus work is a consensus annotation (a PeerAnnotation with a `merge`) and, for scores, an
     annotation against a consensus pyramid (a Pyramid with a `merge`: its weights are the
@@ -136,16 +150,18 @@ def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool 
     - Without `adjudicated`: the annotators' own work only; consensus work is left out (it is not
       independent, and would count a peer a third time beside its sources).
     - With `adjudicated`: submitted consensus work replaces its sources, and consensus work in
-      progress is left out. Of a peer with a complete consensus annotation, that one rather than
-      the annotations merged into it; for scores, in a docset whose peers are annotated against a
-      submitted consensus pyramid, only those annotations (and not those against a consensus
-      pyramid merged, in turn, into a submitted one that has annotations).
+      progress is left out (with `include_in_progress` too). Of a peer with a complete consensus
+      annotation, that one rather than the annotations merged into it; for scores, in a docset whose
+      peers are annotated against a submitted consensus pyramid, only those annotations (and not
+      those against a consensus pyramid merged, in turn, into a submitted one that has annotations).
 
     `scored=False` where what counts is what each annotator matched against one given pyramid
     (agreement between annotators, the stability of a named pyramid): there an annotation against
     a consensus pyramid is its annotator's own work, and only the rule on consensus annotations
     applies.
     """
+    if not include_in_progress:
+        annotations = annotations.filter(status=PeerAnnotation.Status.SUBMITTED)
     merged = AnnotationMerge.sources.through.objects.filter(
         annotationmerge__consensus__status=PeerAnnotation.Status.SUBMITTED).values("peerannotation_id")
     if not scored:
@@ -157,9 +173,12 @@ def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool 
     submitted = Pyramid.Status.SUBMITTED
     in_progress = (Q(merge__isnull=False) & ~Q(status=PeerAnnotation.Status.SUBMITTED)) | (
         Q(pyramid__merge__isnull=False) & ~Q(pyramid__status=submitted))
-    adjudicated_docsets = PeerAnnotation.objects.filter(
+    replacing = PeerAnnotation.objects.all() if include_in_progress else PeerAnnotation.objects.filter(
+        status=PeerAnnotation.Status.SUBMITTED)
+    adjudicated_docsets = replacing.filter(
         pyramid__merge__isnull=False, pyramid__status=submitted).values("pyramid__docset_id")
-    annotated_merges = PyramidMerge.objects.filter(consensus__status=submitted, consensus__peer_annotations__isnull=False)
+    annotated_merges = PyramidMerge.objects.filter(consensus__status=submitted,
+                                                   consensus__peer_annotations__in=replacing.values("pk"))
     return (annotations.exclude(in_progress)
             .exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
             .exclude(pyramid_id__in=merged_pyramids(annotated_merges))
@@ -184,16 +203,44 @@ def merged_pyramids(merges):
             .values("pk"))
 
 
-def consensus_work_left_out(annotations, adjudicated: bool = False) -> int:
-    """How many of these annotations `counted_annotations` leaves out (for pages to say so)."""
-    return annotations.count() - counted_annotations(annotations, adjudicated).count()
+@dataclass(frozen=True)
+class WorkCounts:
+    """What a score table holds and what it leaves out, for pages and commands to say so."""
+
+    submitted: int  # submitted annotations counted
+    in_progress: int  # annotations in progress counted (with `include_in_progress` only), marked
+    in_progress_left_out: int  # annotations in progress that `include_in_progress` would count
+    left_out: int  # the rest: consensus work, or work that submitted consensus work replaces
+
+
+def work_counts(annotations, adjudicated: bool = False, include_in_progress: bool = False) -> WorkCounts:
+    """How many of these annotations `counted_annotations` keeps, by status, and how many it
+    leaves out and why (one query)."""
+    status = PeerAnnotation.Status
+    counted = counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress).values("pk")
+    waiting = counted_annotations(annotations, adjudicated, include_in_progress=True).filter(
+        status=status.IN_PROGRESS).values("pk")
+    found = annotations.order_by().aggregate(
+        total=Count("pk"),
+        submitted=Count("pk", filter=Q(pk__in=counted, status=status.SUBMITTED)),
+        in_progress=Count("pk", filter=Q(pk__in=counted, status=status.IN_PROGRESS)),
+        waiting=Count("pk", filter=Q(pk__in=waiting)),
+    )
+    waiting = 0 if include_in_progress else found["waiting"]
+    return WorkCounts(found["submitted"], found["in_progress"], waiting,
+                      found["total"] - found["submitted"] - found["in_progress"] - waiting)
+
+
+def collection_annotations(collection: Collection, docset: str | None = None):
+    """Every peer annotation of a collection (or of one of its docsets, by name), before the rule."""
+    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
+    return annotations.filter(pyramid__docset__name=docset) if docset else annotations
 
 
 def score_collection(collection: Collection, docset: str | None = None, adjudicated: bool = False,
-                     *, scored: bool = True) -> list[PeerScoreRow]:
-    """The scores of the annotations `counted_annotations` keeps: without `adjudicated`, the
-    annotators' own work; with it, the adjudicated work where there is some."""
-    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
-    if docset:
-        annotations = annotations.filter(pyramid__docset__name=docset)
-    return score_annotations(counted_annotations(annotations, adjudicated, scored=scored))
+                     *, scored: bool = True, include_in_progress: bool = False) -> list[PeerScoreRow]:
+    """The scores of the annotations `counted_annotations` keeps: submitted work (and work in
+    progress, marked, with `include_in_progress`); without `adjudicated`, the annotators' own
+    work; with it, the adjudicated work where there is some."""
+    return score_annotations(counted_annotations(collection_annotations(collection, docset), adjudicated, scored=scored,
+                                                 include_in_progress=include_in_progress))

@@ -18,6 +18,7 @@ from annotator.views.guards import collection_for
 
 from . import plots
 from .models import Report
+from .numbers import shown_rows
 from .reports import KINDS, compute_report, fingerprint
 from .variants import RECALL_REFERENCES, TAC2008_RECALLS
 
@@ -101,7 +102,9 @@ def report_detail(request, pk, kind):
         response["Content-Disposition"] = f'attachment; filename="{kind}-{request.GET.get("table", "0")}.csv"'
         return response
     svgs = [mark_safe(plots.render(plot)) for plot in (report.result or {}).get("plots", [])]  # noqa: S308 - labels are escaped
-    context = {"collection": collection, "report": report, "kind": kind, "title": KINDS[kind], "svgs": svgs,
+    tables = [table | {"shown": shown_rows(table["rows"], table.get("p_columns", ()))}
+              for table in (report.result or {}).get("tables", [])]
+    context = {"collection": collection, "report": report, "kind": kind, "title": KINDS[kind], "svgs": svgs, "tables": tables,
                "query": request.GET.urlencode(), "parameters": parameters}
     template = "scoring/report_body.html" if request.htmx else "scoring/report.html"
     return render(request, template, context)

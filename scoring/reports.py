@@ -22,8 +22,10 @@ from scipy import stats
 from annotator.models import SCU, Collection, Contributor, HumanJudgment, PeerAnnotation, Pyramid
 
 from .agreement_records import peer_agreement, pyramid_agreement, score_agreement
+from .correlation import EXACT_SPEARMAN_UP_TO, MIN_PAIRS_FOR_P
 from .judgment_records import judgment_correlations
 from .models import Report
+from .numbers import p_stored
 from .ranking import observations, rank_systems
 from .records import score_collection
 from .stability_records import pyramid_stability
@@ -41,6 +43,11 @@ KINDS = {
 }
 
 
+# Raised when what a result holds changes (2: p-values kept to significant digits, "p_columns"), so
+# that reports computed before are computed again rather than shown the old way.
+RESULT_FORMAT = 2
+
+
 def fingerprint(collection: Collection, parameters: dict) -> str:
     """Which state of the records a report comes from: the collection's conventions, how many
     pyramids, annotations and judgments there are and when any was last changed (every edit
@@ -49,7 +56,8 @@ def fingerprint(collection: Collection, parameters: dict) -> str:
     annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).aggregate(
         n=Count("id"), last=Max("updated_at"))
     judgments = HumanJudgment.objects.filter(summary__docset__collection=collection).aggregate(n=Count("id"), total=Sum("value"))
-    state = [collection.weight_convention, collection.average_rounding, pyramids, annotations, judgments, parameters]
+    state = [collection.weight_convention, collection.average_rounding, pyramids, annotations, judgments, parameters,
+             RESULT_FORMAT]
     return hashlib.sha256(json.dumps(state, default=str, sort_keys=True).encode()).hexdigest()
 
 
@@ -60,8 +68,12 @@ def _n(value, digits: int = 4):
     return round(value, digits) if isinstance(value, float) else value
 
 
-def _table(title: str, columns: list[str], rows: list[list], note: str = "") -> dict:
-    return {"title": title, "columns": columns, "rows": [[_n(v) for v in row] for row in rows], "note": note}
+def _table(title: str, columns: list[str], rows: list[list], note: str = "", p_columns: tuple[int, ...] = ()) -> dict:
+    """A table of a result; `p_columns`: the columns (by index) holding p-values, kept to four
+    significant digits rather than four decimals (a p of 0.00002 is not 0.0) and shown as
+    scoring.numbers.p_value prints them."""
+    return {"title": title, "columns": columns, "note": note, "p_columns": list(p_columns),
+            "rows": [[p_stored(v) if i in p_columns else _n(v) for i, v in enumerate(row)] for row in rows]}
 
 
 # -- the reports -----------------------------------------------------------------------------------
@@ -84,10 +96,11 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
         _table("Pooled", ["scope", "peers", "SCUs", "alpha dice", "alpha binary", "alpha binary'"],
                [[p.scope, p.peers, p.units, p.alpha["dice"], p.alpha["binary"], p.alpha["binary_reduced"]] for p in pooled]),
         _table("Scores of the same peers by two annotators (Pearson)", ["annotators", "score", "peer", "n", "r", "p", "95% low", "95% high"],
-               [[" vs ".join(c.annotators), c.score, c.scope, c.n, c.r, c.p, c.low, c.high] for c in correlations]),
+               [[" vs ".join(c.annotators), c.score, c.scope, c.n, c.r, c.p, c.low, c.high] for c in correlations],
+               "With three peers, r alone: too few for a p-value or an interval.", p_columns=(5,)),
         _table("ANOVA with annotator as factor (acceptance test)", ["score", "F", "p", "annotations per annotator"],
                [[a.score, a.f, a.p, ", ".join(f"{k}: {v}" for k, v in a.groups.items())] for a in anovas],
-               "A p above 0.05 means the annotators' score means do not differ significantly (§5.1)."),
+               "A p above 0.05 means the annotators' score means do not differ significantly (§5.1).", p_columns=(2,)),
     ], "plots": []}
 
 
@@ -124,7 +137,9 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
             _table(f"Mean {score} score per system", ["system", "observations", "mean", "95% low", "95% high"], means),
             _table("ANOVA, system as factor" + (" (and docset)" if parameters.get("docset_factor") else ""),
                    ["F", "df", "df residual", "p", "Tukey's HSD (0.05)", "docsets needed (power 0.99, level 0.01)"],
-                   [[a.f, a.df_factor, a.df_residual, _n(a.p, 8), ranking.hsd, ranking.docsets_needed]]),
+                   [[a.f, a.df_factor, a.df_residual, a.p, ranking.hsd, ranking.docsets_needed]],
+                   "" if a.df_residual > 0 else "One score per system (one docset each): nothing is left to estimate the "
+                   "error with, so there is no F, p or HSD; the means are still worth reading.", p_columns=(3,)),
             _table("Significantly distinct groups (Tukey's HSD)", ["peers", "mean", "better than", "mean"],
                    [[", ".join(g.better), g.better_mean, ", ".join(g.worse), g.worse_mean] for g in ranking.groups]),
         ],
@@ -161,7 +176,9 @@ def correlation_report(collection: Collection, parameters: dict) -> dict:
         [[r.score, r.level, r.n, *(cell(r.results[m], i) for m in ("pearson", "spearman", "kendall") for i in (0, 1)),
           convention.get(r.score, standard)] for r in results],
         f"power_mean: Maskey & Rosenberg's score at alpha = {alpha:g}; tac2008: the TAC 2008 F-measure, "
-        f"recall {recall}: {TAC2008_RECALLS[recall]}.",
+        f"recall {recall}: {TAC2008_RECALLS[recall]}. With fewer than {MIN_PAIRS_FOR_P} summaries or systems, the "
+        "coefficients alone: too few for a p-value. Spearman's p is exact (every ordering counted) up to "
+        f"{EXACT_SPEARMAN_UP_TO}.", p_columns=(4, 6, 8),
     )], "plots": []}
 
 

@@ -16,13 +16,20 @@ from typing import Mapping, Sequence
 import numpy as np
 from scipy import optimize, stats
 
+from .correlation import MIN_PAIRS_FOR_P
 
-def pearson(x: Sequence[float], y: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float, float] | None:
+
+def pearson(x: Sequence[float], y: Sequence[float],
+            confidence: float = 0.95) -> tuple[float, float | None, float | None, float | None] | None:
     """Pearson's r, its two-sided p-value and its confidence interval (Fisher's z, as R's
-    cor.test gives it); None where r is undefined (fewer than 3 pairs, or a constant series)."""
+    cor.test gives it); None where r is undefined (fewer than 3 pairs, or a constant series). With
+    fewer than scoring.correlation.MIN_PAIRS_FOR_P pairs, r alone: Fisher's interval needs n > 3
+    (with 3 it spans -1 to 1) and the test has one degree of freedom."""
     if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
         return None
     result = stats.pearsonr(x, y)
+    if len(x) < MIN_PAIRS_FOR_P:
+        return float(result.statistic), None, None, None
     interval = result.confidence_interval(confidence)
     return float(result.statistic), float(result.pvalue), float(interval.low), float(interval.high)
 
@@ -91,8 +98,12 @@ def anova_by_factor(values: Sequence[float], factor: Sequence[str], block: Seque
     with np.errstate(divide="ignore", invalid="ignore"):  # no residual: F and p are NaN, said so by the caller
         table = anova_lm(model)
     grouped = frame.groupby("factor")["value"]
+    # No residual degrees of freedom (one observation per system, say): no error term, so neither
+    # F nor p (statsmodels says F = 0 there).
+    defined = model.df_resid > 0
     return AnovaTable(
-        f=float(table.loc["C(factor)", "F"]), p=float(table.loc["C(factor)", "PR(>F)"]),
+        f=float(table.loc["C(factor)", "F"]) if defined else math.nan,
+        p=float(table.loc["C(factor)", "PR(>F)"]) if defined else math.nan,
         df_factor=int(table.loc["C(factor)", "df"]), df_residual=int(model.df_resid), mse=float(model.mse_resid),
         between_var=float(grouped.mean().var(ddof=1)), within_var=float(grouped.var(ddof=1).mean()),
     )

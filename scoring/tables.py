@@ -12,13 +12,16 @@ from statistics import fmean
 from typing import Iterable, Sequence
 
 MEAN_SCORES = ("modified", "original", "coverage", "comprehensive")
-SORTABLE = ("docset", "peer", "annotator", "pyramid", *MEAN_SCORES, "unique_scus", "repetitions", "non_matching")
+SORTABLE = ("docset", "peer", "annotator", "status", "pyramid", *MEAN_SCORES, "unique_scus", "repetitions",
+            "non_matching")
+SUBMITTED = "submitted"  # a row's status (PeerAnnotation.Status); any other is work in progress
 
 
 @dataclass(frozen=True)
 class SystemMean:
     peer: str
     docsets: int  # docsets in which the system has at least one scored annotation
+    in_progress: int  # of the annotations averaged, those in progress (none unless they were asked for)
     modified: float | None
     original: float | None
     coverage: float | None
@@ -35,18 +38,21 @@ def system_means(rows: Iterable) -> list[SystemMean]:
     Table 9: "mean modified pyramid scores" per peer).
 
     Where a docset's peer was annotated more than once, its annotations are averaged first, so
-    that every docset weighs the same in the system's mean. Best modified mean first.
+    that every docset weighs the same in the system's mean. Best modified mean first. Each mean
+    counts the rows in progress it averages (a row's `status`, where it has one).
     """
     per_docset: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    in_progress: dict[str, int] = defaultdict(int)
     for row in rows:
         per_docset[row.peer][row.docset].append(row.scores)
+        in_progress[row.peer] += getattr(row, "status", SUBMITTED) != SUBMITTED
     means = []
     for peer, docsets in per_docset.items():
         by_score = {
             name: _mean(_mean(getattr(s, name) for s in scores) for scores in docsets.values())
             for name in MEAN_SCORES
         }
-        means.append(SystemMean(peer=peer, docsets=len(docsets), **by_score))
+        means.append(SystemMean(peer=peer, docsets=len(docsets), in_progress=in_progress[peer], **by_score))
     return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))
 
 

@@ -1,15 +1,19 @@
 """Score tables for organizers and administrators: per peer annotation or per system, sorted by any
-column, for the collection or one docset; downloadable as CSV, JSON or NIST's layout."""
+column, for the collection or one docset; downloadable as CSV, JSON or NIST's layout. Submitted
+work only, unless ?include=in-progress (then each row says its status, and the page says how much
+of each it holds)."""
+
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from annotator.models import PeerAnnotation
 from annotator.views.guards import collection_for
 
 from .formats import FORMATS, systems_to_csv, systems_to_json
-from .records import consensus_work_left_out, score_collection
+from .records import (INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations,
+                      score_annotations, work_counts)
 from .tables import SORTABLE, system_means, sorted_rows
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
@@ -32,10 +36,9 @@ def collection_scores(request, pk):
         return render(request, "400.html", {"message": f"The collection {collection.name} has no docset {docset}."},
                       status=400)
     adjudicated = request.GET.get("adjudicated") == "1"
-    rows = score_collection(collection, docset, adjudicated=adjudicated)
-    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
-    if docset:
-        annotations = annotations.filter(pyramid__docset__name=docset)
+    include_in_progress = request.GET.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE
+    annotations = collection_annotations(collection, docset)
+    rows = score_annotations(counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress))
     by_system = request.GET.get("view") == "systems"
     export = request.GET.get("format")
     name = f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
@@ -52,12 +55,27 @@ def collection_scores(request, pk):
     column = sort.lstrip("-")
     if column in SORTABLE and not by_system:
         rows = sorted_rows(rows, column, descending)
+    # What every link of the page keeps (the downloads, the sorting, the other modes): the choices made.
+    choices = {"docset": docset or ""}
+    if by_system:
+        choices["view"] = "systems"
+    if adjudicated:
+        choices["adjudicated"] = "1"
+    if include_in_progress:
+        choices[INCLUDE_PARAMETER] = IN_PROGRESS_VALUE
+
+    def query(**changes) -> str:
+        return "?" + urlencode({k: v for k, v in {**choices, **changes}.items() if v is not None})
+
     return render(request, "scoring/collection_scores.html", {
         "collection": collection, "rows": rows, "by_system": by_system, "means": system_means(rows) if by_system else [],
-        "adjudicated": adjudicated, "left_out": consensus_work_left_out(annotations, adjudicated), "docset": docset or "",
+        "adjudicated": adjudicated, "include_in_progress": include_in_progress,
+        "counts": work_counts(annotations, adjudicated, include_in_progress), "docset": docset or "",
         "docset_record": docset_record, "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
-        "sort": sort, "columns": [
-            ("docset", "Docset"), ("peer", "Peer"), ("annotator", "Annotator"), ("pyramid", "Pyramid"),
+        "sort": sort, "query": query(), "sort_query": query(view=None),
+        "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}), "submitted_only": query(**{INCLUDE_PARAMETER: None}),
+        "with_adjudicated": query(adjudicated="1"), "columns": [
+            ("docset", "Docset"), ("peer", "Peer"), ("annotator", "Annotator"), ("status", "Status"), ("pyramid", "Pyramid"),
             ("modified", "Modified"), ("original", "Original"), ("coverage", "Coverage"),
             ("comprehensive", "Comprehensive"), ("unique_scus", "SCUs"), ("repetitions", "Repetitions"),
             ("non_matching", "Non-matching"),

@@ -167,9 +167,10 @@ def _peer_state(state, pses, spans):
 
 
 def score_rows(collection, ids=None) -> list[dict]:
-    """The collection's score rows, with the original's ids mapped to the restored ones'."""
+    """The collection's score rows (work in progress too, with its status), with the original's ids
+    mapped to the restored ones'."""
     rows = []
-    for row in score_collection(collection):
+    for row in score_collection(collection, include_in_progress=True):
         row = row.as_dict()
         del row["collection"]
         if ids:

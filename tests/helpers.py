@@ -95,14 +95,18 @@ class Builder:
         return result
 
 
-def complete_consensus_of_peer_1(demo):
-    """The annotator's own annotation of demo peer 1 (one zero-weight PSE), merged with the demo's
-    by an administrator taking the demo's reading everywhere, and marked complete."""
+def complete_consensus_of_peer_1(demo, mine_complete: bool = False):
+    """The annotator's own annotation of demo peer 1 (one zero-weight PSE; still in progress, or
+    marked complete first with `mine_complete`, as the adjudication queue offers two submitted
+    annotations), merged with the demo's by an administrator taking the demo's reading everywhere,
+    and marked complete."""
     from annotator import annotation_consensus, peer_editing
 
     theirs = demo["annotations"]["1"]
     mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
     peer_editing.assign(mine.pk, demo["annotator"], mine.version, [(0, 9)], 0)
+    if mine_complete:
+        peer_editing.complete(mine.pk, demo["annotator"], mine.version + 1)
     consensus = annotation_consensus.start([theirs, mine], demo["admin"])
     for uid in annotation_consensus.undecided_scus(consensus):
         consensus.refresh_from_db()
@@ -132,13 +136,17 @@ def submitted_consensus(pair, side: str = "a"):
     return Pyramid.objects.get(pk=consensus.pk)
 
 
-def annotated_whole(pyramid, peer, code: str, by):
-    """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0), by `by`."""
+def annotated_whole(pyramid, peer, code: str, by, complete: bool = False):
+    """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0), by `by`;
+    in progress, or marked complete (submitted) with `complete`."""
     from annotator import peer_editing
     from annotator.models import PeerAnnotation
 
     annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator_code=code)
     peer_editing.assign(annotation.pk, by, annotation.version, [(0, len(peer.text))], 0)
+    if complete:
+        peer_editing.complete(annotation.pk, by, annotation.version + 1)
+        annotation.refresh_from_db()
     return annotation
 
 

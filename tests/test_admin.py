@@ -47,3 +47,22 @@ def test_non_staff_cannot_open_the_admin(client, demo):
     client.force_login(demo["annotator"])
     response = client.get(reverse("admin:annotator_pyramid_changelist"))
     assert response.status_code == 302 and "login" in response.url
+
+
+def test_columns_and_filters_spell_scu_and_pse_as_the_method_does(client, superuser):
+    """Issue 17: Django named the fields "Scu", "Pse" and "Uid" (from `scu`, `pse`, `uid`)."""
+    import re
+
+    from django.apps import apps
+
+    client.force_login(superuser)
+    headers = {}
+    for model in ("pse", "contributor", "scu", "psespan"):
+        page = client.get(reverse(f"admin:annotator_{model}_changelist")).content.decode()
+        headers[model] = re.findall(r'<th scope="col"[^>]*>\s*<div class="text">(?:<a[^>]*>)?([^<]+)', page)
+    assert "SCU" in headers["pse"] and "SCU" in headers["contributor"] and "UID" in headers["scu"] and "PSE" in headers["psespan"]
+    spelt_as_words = [f"{model.__name__}.{field.name}: {field.verbose_name}"
+                      for app in ("annotator", "scoring") for model in apps.get_app_config(app).get_models()
+                      for field in model._meta.get_fields() if hasattr(field, "verbose_name")
+                      if re.search(r"\b(scus?|pses?|uid|pid)\b", str(field.verbose_name))]
+    assert spelt_as_words == []

@@ -123,6 +123,7 @@ def test_scores_of_adjudicated_work_use_the_complete_consensus_instead_of_its_so
     from scoring.records import score_collection
 
     user, demo = two["adjudicator"], two["demo"]
+    peer_editing.complete(two["mine"].pk, demo["annotator"], version(two["mine"]))  # submitted work counts (issue 17)
     consensus = annotation_consensus.start([two["theirs"], two["mine"]], user)
     for scu_uid in annotation_consensus.undecided_scus(consensus):
         annotation_consensus.choose(consensus.pk, user, version(consensus), scu_uid, two["theirs"].pk)

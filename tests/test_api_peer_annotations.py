@@ -55,3 +55,29 @@ def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_changes(client,
     answer = client.post("/api/" + path.format(annotation=demo["annotations"]["1"].pk), "null", content_type="application/json")
     assert answer.status_code == 400 and answer.json() == {"detail": "The body must be a JSON object of fields, not null."}
     assert list(PeerAnnotation.objects.values()) == before
+
+
+def test_an_actions_answer_counts_the_words_in_no_pse_and_complete_is_not_refused_for_them(client, demo):
+    """Issue 17: the page warns before "complete" when peer words are in no PSE; the API says how
+    many in every action's answer (punctuation is no word), and completes all the same."""
+    import re
+
+    client.force_login(demo["annotator"])
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
+                                               annotator=demo["annotator"])
+    text = annotation.peer.text
+    url = f"/api/peer-annotations/{annotation.pk}/actions/"
+    phrase = "Apollo 11 landed on the Moon in July 1969."  # its full stop is no word
+    answer = client.post(url + "assign/", {"version": 1, "scu": 1, "ranges": [[0, len(phrase)]]}, content_type="application/json")
+    left = len(re.findall(r"\w+", text)) - 9
+    assert answer.status_code == 200 and answer.json()["uncovered_words"] == left
+    answer = client.post(url + "complete/", {"version": 2}, content_type="application/json")
+    assert answer.status_code == 200 and answer.json() == {
+        "version": 3, "description": f"Marked the annotation complete ({left} words in no PSE)", "uncovered_words": left}
+    assert PeerAnnotation.objects.get(pk=annotation.pk).status == PeerAnnotation.Status.SUBMITTED
+    # Every word in a PSE: none left.
+    client.force_login(demo["admin"])
+    client.post(url + "reopen/", {"version": 3}, content_type="application/json")
+    answer = client.post(url + "assign/", {"version": 4, "scu": 0, "ranges": [[len(phrase), len(text)]]},
+                         content_type="application/json")
+    assert answer.json()["uncovered_words"] == 0

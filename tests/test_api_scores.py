@@ -29,12 +29,18 @@ def test_scores_equal_export_scores(client, demo):
     assert rows == expected
 
 
-def more_annotations(demo, how_many: int) -> None:
-    """`how_many` more annotations of the demo peers, each with a PSE."""
+def more_annotations(demo, how_many: int, complete: bool = True, prefix: str = "x") -> list[PeerAnnotation]:
+    """`how_many` more annotations of the demo peers (by annotators `prefix`00, `prefix`01, ...), each
+    with a PSE, marked complete (or not)."""
     peers = [a.peer for a in demo["annotations"].values()]
+    made = []
     for i in range(how_many):
-        annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=peers[i % 3], annotator_code=f"x{i:02}")
+        annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=peers[i % 3], annotator_code=f"{prefix}{i:02}")
         peer_editing.assign(annotation.pk, demo["admin"], annotation.version, [(0, 6)], 1)
+        if complete:
+            peer_editing.complete(annotation.pk, demo["admin"], annotation.version + 1)
+        made.append(annotation)
+    return made
 
 
 def test_scores_are_paginated_like_every_list_in_the_order_of_export_scores(client, demo):
@@ -126,6 +132,7 @@ def test_the_api_roots_links_are_the_apis(client, demo):
 
 @pytest.mark.parametrize("query, field", [
     ("&docset=DEMO01%00", "docset"), ("&adjudicated=true%00", "adjudicated"), ("&page=1%00", "page"),
+    ("&include=in-progress%00", "include"),
 ])
 def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, query, field):
     """The docset is looked up by name: a NUL was a 500 (issue 16). 400, as JSON naming the parameter."""
@@ -133,3 +140,32 @@ def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, quer
     answer = client.get(f"/api/scores/?collection={demo['collection'].pk}{query}")
     assert refuses_nul(answer, field) and list(answer.json()) == [field]
 
+
+
+# -- work in progress (issue 17) ---------------------------------------------------------------------
+
+def test_work_in_progress_only_with_include_in_progress_and_each_row_says_its_status(client, demo):
+    """Rows in progress were listed with nothing to mark them (issue 17)."""
+    made = more_annotations(demo, 2, complete=False)
+    client.force_login(demo["organizer"])
+    base = f"/api/scores/?collection={demo['collection'].pk}"
+    default = client.get(base).json()
+    assert default["count"] == 3 and {r["status"] for r in default["results"]} == {"submitted"}
+    rows = all_rows(client, base + "&include=in-progress&page_size=2")
+    assert len(rows) == 5 and sorted(r["annotation_id"] for r in rows if r["status"] == "in_progress") == [
+        a.pk for a in made]
+    assert rows == [row.as_dict() for row in score_collection(demo["collection"], include_in_progress=True)]
+    for wrong in ("in_progress", "all", "submitted"):
+        answer = client.get(f"{base}&include={wrong}")
+        assert answer.status_code == 400 and list(answer.json()) == ["include"], wrong
+
+
+def test_the_schema_documents_the_status_and_the_include_parameter(client, demo):
+    client.force_login(demo["organizer"])
+    schema = client.get("/api/schema/?format=json").json()
+    (include,) = [p for p in schema["paths"]["/api/scores/"]["get"]["parameters"] if p["name"] == "include"]
+    assert include["schema"]["enum"] == ["in-progress"] and "submitted annotations only" in include["description"]
+    status = schema["components"]["schemas"]["ScoreRow"]["properties"]["status"]
+    if "allOf" in status:  # a shared enum, by reference
+        status = schema["components"]["schemas"][status["allOf"][0]["$ref"].rpartition("/")[2]]
+    assert sorted(status["enum"]) == ["in_progress", "submitted"]

@@ -41,7 +41,7 @@ def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
     assert len(ids["peer_scu_comments"]) == 1 and len(ids["judgments"]) == 9  # the demo's 3 and 6
     states = set(PyramidChange.objects.filter(pyramid__docset__collection=collection).values_list("state", flat=True))
     assert states == {"applied", "undone", "discarded"}
-    assert report[0].startswith("Restored Restored: 1 docsets, 7 summaries, 4 pyramids")
+    assert report[0].startswith("Restored Restored: 1 docset, 7 summaries, 4 pyramids")
     assert len(report) == 1  # every user was there
 
 
@@ -51,6 +51,8 @@ def test_every_score_row_is_the_same(rich):
     ids = assert_same_records(original, collection)
     assert score_rows(collection) == score_rows(original, ids)
     assert len(score_rows(collection)) == 4  # the demo's 3 and the annotator's (consensus work: with adjudicated)
+    assert sorted((r["annotator"], r["status"]) for r in score_rows(collection)) == [
+        ("annotator", "in_progress"), *[("demo", "submitted")] * 3]  # statuses restored as they were
 
 
 def test_provenance_points_into_the_restored_collection_even_where_a_source_was_removed_and_restored(rich):
@@ -120,7 +122,7 @@ def test_missing_users_are_made_inactive_without_a_password_and_reported(rich):
     collection, report = restored(data)
     made = get_user_model().objects.get(username="adjudicator")
     assert not made.is_active and not made.has_usable_password()
-    assert report[1].startswith("Created 1 inactive accounts, without a password, for users this instance did not have: adjudicator.")
+    assert report[1].startswith("Created 1 inactive account, without a password, for users this instance did not have: adjudicator.")
     assert collection.memberships.filter(user=made, role="adjudicator").exists()
     assert Pyramid.objects.get(docset__collection=collection, merge__isnull=False).created_by == made
 

@@ -26,14 +26,14 @@ def run(job):
 def test_an_export_keeps_the_archive_in_the_job_and_reports_what_it_holds(demo):
     job = run(archive_jobs.export_job(demo["collection"], demo["organizer"]))
     assert job.status == "done" and job.done == job.total > 50 and job.file_name == "demo-apollo-11-archive.zip"
-    assert job.report[0].startswith("Wrote Demo: Apollo 11: 1 docsets, 7 summaries, 1 pyramids")
+    assert job.report[0].startswith("Wrote Demo: Apollo 11: 1 docset, 7 summaries, 1 pyramid")
     assert "archive.json" in zipfile.ZipFile(io.BytesIO(job_content(job))).namelist()
 
 
 def test_a_restore_makes_the_collection_and_lets_the_upload_go(demo):
     job = run(archive_jobs.restore_job("demo.zip", written(demo["collection"]), " Demo again ", demo["admin"]))
     assert job.status == "done" and job.collection.name == "Demo again" and job_content(job) == b""
-    assert job.done == job.total > 50 and job.report[0].startswith("Restored Demo again: 1 docsets")
+    assert job.done == job.total > 50 and job.report[0].startswith("Restored Demo again: 1 docset,")
     assert_same_records(demo["collection"], job.collection)
 
 

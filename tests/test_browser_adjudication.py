@@ -128,6 +128,9 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
         click(page, button)
         left -= 1
         expect(counts).to_have_text(re.compile(rf"(^|\D){left} left to decide"))
+        # The decided SCU's rows marked as such (htmx settles classes a moment after the swap), as a
+        # person sees before looking for the next undecided one.
+        expect(page.locator(f"tr.reading[data-scu='{uid}']:not(.decided)")).to_have_count(0)
         # Stored: that SCU decided, as that site's reading.
         assert eventually(lambda uid=uid: annotation_consensus.decisions(consensus).get(str(uid)))
         assert annotation_consensus.decisions(consensus)[str(uid)].decision["choice"] == site.pk

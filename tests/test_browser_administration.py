@@ -78,7 +78,7 @@ def test_an_administrator_runs_a_campaign_and_an_annotator_works(browser_page, l
     expect(work.filter(has_text="D0901")).to_have_count(1)
     expect(work.filter(has_text="D0901")).to_contain_text("Build pyramid D0901-annotator")
     expect(page.locator("body")).not_to_contain_text("D0901-other_annotator")
-    work.filter(has_text="D0901").locator("a:text-is('Build')").click()
+    work.filter(has_text="D0901").locator("a:text-is('Build pyramid')").click()
     expect(page.locator("h1")).to_contain_text("D0901-annotator")
     drag_select(page, "A", "opened in 1932")
     expect(page.locator("#selection")).to_contain_text("Selected in model A")

@@ -29,7 +29,7 @@ def test_an_administrator_exports_a_collection_and_restores_it_under_a_new_name(
     click(page, "button:text-is('Export an archive')")
     expect(page.locator("h1")).to_have_text(f"Archive of {original.name}")
     expect(page.locator("#job .job-status")).to_contain_text("Done")
-    expect(page.locator("#job .report")).to_contain_text("1 docsets, 7 summaries, 4 pyramids")
+    expect(page.locator("#job .report")).to_contain_text("1 docset, 7 summaries, 4 pyramids")
     assert not violations(page), violations(page)
     # The download, from the keyboard: Tab to the link, Enter.
     tab_to(page, "#download")
@@ -48,7 +48,7 @@ def test_an_administrator_exports_a_collection_and_restores_it_under_a_new_name(
     type_text(page, "Apollo 11, restored")
     click(page, "button:text-is('Restore')")
     expect(page.locator("#job .job-status")).to_contain_text("Done")
-    expect(page.locator("#job .report")).to_contain_text("Restored Apollo 11, restored: 1 docsets, 7 summaries")
+    expect(page.locator("#job .report")).to_contain_text("Restored Apollo 11, restored: 1 docset, 7 summaries")
     click(page, "a:text-is('Open Apollo 11, restored')")
     expect(page.locator("h1")).to_have_text("Apollo 11, restored")
     expect(page.locator("#docsets tbody tr", has_text="DEMO01").locator("td").nth(3)).to_have_text("1")

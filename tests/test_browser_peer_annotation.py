@@ -410,3 +410,121 @@ def test_the_filter_finds_an_scu_by_its_number_and_says_when_nothing_matches(bro
     expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
     human.press(page, "Enter")
     assert human.eventually(lambda: stored_pses(pk)) == [(4, "Michael Collins remained in orbit")]
+
+
+# -- "Mark complete" with peer words in no PSE (issue 17) ----------------------------------------
+
+def stored_status(pk):
+    from annotator.models import PeerAnnotation
+
+    return PeerAnnotation.objects.get(pk=pk).status
+
+
+def words_left(pk):
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+
+    return peer_editing.words_in_no_pse(PeerAnnotation.objects.select_related("peer").get(pk=pk))
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(browser_page, live_server, demo, annotation_url):
+    """DUC 2005 puts every peer word in a PSE (of an SCU or of "matches nothing"): Mark complete
+    with words left out warns, names how many, and lets the annotator go back or go on."""
+    from .accessibility import violations
+
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    match_by_click(page, "Apollo 11 landed on the Moon in July 1969", 1)
+    left = len(human.eventually(lambda: len(stored_pses(pk)) == 1 and words_left(pk)))
+    assert left > 20
+    warning = page.locator("dialog#uncovered-words")
+    complete = page.locator("#toolbar [data-act=complete]")
+
+    human.tab_to(page, "#toolbar [data-act=complete]", backwards=True)
+    human.press(page, "Enter")
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text(f"{left} words of the peer summary are in no PSE")
+    expect(warning).to_contain_text("The first: “Neil Armstrong was the first man to walk on the Moon, and B…”.")
+    expect(warning.locator("[data-act=uncovered_back]")).to_be_focused()  # the way back is the default
+    found = violations(page)
+    assert not found, "\n".join(found)
+    # Go back (Enter on the focused button): nothing stored, the keyboard back on Mark complete.
+    human.press(page, "Enter")
+    expect(warning).to_be_hidden()
+    expect(complete).to_be_focused()
+    page.wait_for_timeout(300)
+    assert stored_status(pk) == "in_progress"
+    # Escape goes back too.
+    human.press(page, "Enter")
+    expect(warning).to_be_visible()
+    human.press(page, "Escape")
+    expect(warning).to_be_hidden()
+    expect(complete).to_be_focused()
+    page.wait_for_timeout(300)
+    assert stored_status(pk) == "in_progress"
+    # Then on anyway: Tab within the warning to "Mark complete anyway", Enter.
+    human.press(page, "Enter")
+    expect(warning.locator("[data-act=uncovered_back]")).to_be_focused()
+    human.tab_to(page, "dialog#uncovered-words [data-act=complete_anyway]", limit=5)
+    human.press(page, "Enter")
+    expect(warning).to_be_hidden()
+    assert human.eventually(lambda: stored_status(pk) == "submitted")
+    expect(page.locator("#workspace")).to_have_attribute("data-editable", "false")
+    expect(page.locator("#workspace .badge")).to_have_text("Submitted")
+
+
+def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(browser_page, live_server, demo, annotation_url):
+    """"Go back and select the first" selects the first words left out in the peer text, as if by
+    hand: 0 puts them in "matches nothing", and the warning then names what is left."""
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+
+    pk, url = annotation_url
+    annotation = PeerAnnotation.objects.select_related("peer").get(pk=pk)
+    text = annotation.peer.text
+    peer_editing.assign(pk, demo["annotator"], 1, [(0, text.index(", and"))], 1)
+    peer_editing.assign(pk, demo["annotator"], 2, [(text.index("Buzz"), text.index(" rock"))], 0)
+    peer_editing.assign(pk, demo["annotator"], 3, [(text.index("samples"), len(text))], 0)
+    assert [text[s:e] for s, e in words_left(pk)] == ["and", "rock"]
+    page = browser_page
+    open_annotation(page, live_server, url)
+    warning = page.locator("dialog#uncovered-words")
+    human.click(page, "#toolbar [data-act=complete]")
+    expect(warning).to_contain_text("2 words of the peer summary are in no PSE")
+    expect(warning).to_contain_text("The first: “and”, “rock”.")
+    human.click(page, "dialog#uncovered-words [data-act=uncovered_show]")
+    expect(warning).to_be_hidden()
+    expect(page.locator("#selection")).to_contain_text("Selected: “and”")
+    expect(page.locator("#peer-text")).to_be_focused()
+    human.press(page, "0")
+    status(page, "Matched “and” to nothing in the pyramid")
+    assert human.eventually(lambda: [text[s:e] for s, e in words_left(pk)] == ["rock"])
+    human.click(page, "#toolbar [data-act=complete]")
+    expect(warning).to_contain_text("1 word of the peer summary is in no PSE")
+    expect(warning).to_contain_text("The first: “rock”.")
+    human.click(page, "dialog#uncovered-words [data-act=uncovered_back]")
+    expect(warning).to_be_hidden()
+    page.wait_for_timeout(300)
+    assert stored_status(pk) == "in_progress"
+
+
+def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(browser_page, live_server, demo, annotation_url):
+    from annotator import peer_editing
+    from annotator.models import PeerAnnotation
+
+    pk, url = annotation_url
+    text = PeerAnnotation.objects.select_related("peer").get(pk=pk).peer.text
+    peer_editing.assign(pk, demo["annotator"], 1, [(0, text.index(". Neil"))], 1)
+    peer_editing.assign(pk, demo["annotator"], 2, [(text.index("Neil"), len(text))], 0)
+    assert words_left(pk) == []
+    page = browser_page
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    open_annotation(page, live_server, url)
+    human.click(page, "#toolbar [data-act=complete]")
+    assert human.eventually(lambda: stored_status(pk) == "submitted")
+    assert asked == ["Mark this annotation complete? It becomes read-only."]
+    assert page.locator("dialog#uncovered-words").evaluate("(dialog) => dialog.open") is False
+    expect(page.locator("#workspace")).to_have_attribute("data-editable", "false")

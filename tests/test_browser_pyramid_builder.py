@@ -516,3 +516,90 @@ def test_a_new_scu_stays_the_one_edited_after_its_label(browser_page, live_serve
     human.type_text(page, "millions")
     human.press(page, "Enter")
     expect(page.locator("#scu-3")).to_be_focused()
+
+
+# -- SCU rows whose numbers are wide (issue 17) ----------------------------------------------------
+
+ROW_PROBLEMS = """() => {
+  // Every SCU row: each number (the weight in its badge, the "#uid") and the twisty fully inside the
+  // row and its scrolling pane, side by side without overlapping, and the text's wrapped lines aligned
+  // after the badge (a hanging indent sized for one digit pushed wider numbers out of sight).
+  const problems = [];
+  const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1;
+  const textBox = (e) => { const range = document.createRange(); range.selectNodeContents(e); return range.getBoundingClientRect(); };
+  for (const row of document.querySelectorAll("#scu-list .scu-row")) {
+    const pane = row.closest("section"), p = pane.getBoundingClientRect();
+    const box = { left: p.left + pane.clientLeft, right: p.left + pane.clientLeft + pane.clientWidth };
+    const r = row.getBoundingClientRect(), name = row.id;
+    const badge = row.querySelector(".weight"), b = badge.getBoundingClientRect(), digits = textBox(badge);
+    if (!(digits.width > 0 && inside(digits, b))) problems.push(`${name}: weight ${badge.textContent} outside its badge`);
+    if (!inside(b, r) || !inside(b, box)) problems.push(`${name}: badge ${badge.textContent} outside the row or the pane`);
+    const twisty = row.querySelector(".twisty");
+    if (twisty) {
+      const t = twisty.getBoundingClientRect(), glyph = getComputedStyle(twisty, "::before");
+      if (!(t.width > 0 && inside(t, r) && t.right <= b.left + 1 && glyph.textIndent === "0px")) problems.push(`${name}: twisty hidden`);
+    }
+    const text = row.querySelector(".scu-text") || row.querySelector(".label, i");
+    if (text.getBoundingClientRect().left < b.right) problems.push(`${name}: text over the badge`);
+    const uid = row.querySelector(".uid");
+    if (uid) {
+      const u = textBox(uid);
+      if (!(u.width > 0 && inside(u, box) && u.left >= b.right)) problems.push(`${name}: ${uid.textContent} cut`);
+    }
+    const label = row.querySelector(".label");
+    for (const line of label ? Array.from(label.getClientRects()) : []) {
+      if (line.left < text.getBoundingClientRect().left - 1) problems.push(`${name}: a line of the label under the badge`);
+    }
+  }
+  return problems.slice(0, 12);
+}"""
+
+
+def wide_pyramid(demo, status="in_progress"):
+    """A pyramid of 120 SCUs over the demo's models: uids 1-120, weights 1-4 and, for SCUs 54 and
+    120, 54 and 120 contributors (DUCView keeps several contributors of one model as they are)."""
+    from annotator.models import SCU, Contributor, Pyramid, Span
+
+    pyramid = empty_pyramid(demo, name="WIDE", assign_to="annotator")
+    models = list(pyramid.models_used.all())
+    scus = SCU.objects.bulk_create(
+        SCU(pyramid=pyramid, uid=uid, position=uid,
+            label=f"SCU {uid}: a label long enough to wrap over two lines or more of the SCU pane, as real ones do")
+        for uid in range(1, 121))
+    weights = {scu: {54: 54, 120: 120}.get(scu.uid, scu.uid % 4 + 1) for scu in scus}
+    contributors = Contributor.objects.bulk_create(
+        Contributor(scu=scu, summary=models[i % len(models)], position=i) for scu, n in weights.items() for i in range(n))
+    Span.objects.bulk_create(Span(contributor=c, summary_id=c.summary_id, start=0, end=6, position=0) for c in contributors)
+    Pyramid.objects.filter(pk=pyramid.pk).update(status=status)
+    return pyramid
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_numbers_of_any_width_show_in_the_scu_list(browser_page, live_server, demo):
+    """Issue 17: SCU numbers from 10 up were cut ("4." for 54): every weight, uid and twisty shows whole."""
+    page = browser_page
+    pyramid = wide_pyramid(demo)
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + f"/pyramids/{pyramid.pk}/")
+    expect(page.locator("#scu-list > .scu")).to_have_count(120)
+    expect(page.locator("#scu-54 .weight")).to_have_text("54")
+    assert page.evaluate(ROW_PROBLEMS) == []
+    human.click(page, "button:text-is('Expand all')")  # the contributors open under their SCUs
+    assert page.evaluate(ROW_PROBLEMS) == []
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_the_peer_page_lists_the_same_rows_whole(browser_page, live_server, demo):
+    """The peer page's SCU pane (by weight) has the builder's rows: the same numbers, whole."""
+    from annotator.models import Assignment, PeerAnnotation
+
+    page = browser_page
+    pyramid = wide_pyramid(demo, status="submitted")
+    peer = demo["annotations"]["1"].peer
+    Assignment.objects.filter(user=demo["annotator"], task="peer").update(pyramid=pyramid)
+    annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator=demo["annotator"])
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(live_server.url + f"/annotations/{annotation.pk}/")
+    expect(page.locator("#scu-list .scu[data-uid]")).to_have_count(121)  # and "matches nothing"
+    expect(page.locator("#scu-120 .weight")).to_have_text("120")
+    assert page.evaluate(ROW_PROBLEMS) == []

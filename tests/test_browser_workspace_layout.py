@@ -23,6 +23,14 @@ IN_SIGHT = """(selector) => {
     return r.height > 0 && bottom - top >= Math.min(40, r.height) && right - left >= Math.min(100, r.width); };
   return Array.from(document.querySelectorAll(selector)).filter(seen).length;
 }"""
+SUGGESTIONS_WHOLE = """() => {
+  // Suggestions whose whole box lies within the suggestions' box, as the window shows it.
+  const box = document.querySelector("#suggestions .suggestions").getBoundingClientRect();
+  return Array.from(document.querySelectorAll("#suggestions li")).filter((li) => {
+    const r = li.getBoundingClientRect();
+    return r.top >= box.top && r.bottom <= Math.min(box.bottom, innerHeight);
+  }).length;
+}"""
 ROWS_IN_SIGHT = """(selector) => {
   // Rows shown whole within their pane and the window.
   return Array.from(document.querySelectorAll(selector)).filter((row) => {
@@ -92,4 +100,7 @@ def test_the_peer_page_fits_the_screen(browser_page, live_server, d0640):
     page.locator("#suggestions li").first.wait_for()
     box = page.locator("#suggestions li").first.bounding_box()
     assert box["y"] + box["height"] <= page.viewport_size["height"]
+    # At least three suggestions shown whole, none cut in the middle of a line (the box was once
+    # 7.5rem high: the second suggestion showed half its label).
+    assert page.evaluate(SUGGESTIONS_WHOLE) >= min(3, page.locator("#suggestions li").count())
     assert page_does_not_scroll(page)

@@ -1,8 +1,12 @@
 """One rule for consensus work in every score and statistic (issue 15): without "adjudicated",
 consensus annotations and annotations against a consensus pyramid are left out; with it,
-submitted consensus work replaces its sources and consensus work in progress stays out.
+submitted consensus work replaces its sources and consensus work in progress stays out. And one
+rule for work in progress (issue 17), in the same function (`scoring.records.counted_annotations`):
+only submitted annotations count, in every score table and analysis, unless work in progress is
+asked for (then marked).
 
-Two small scenes on the demo docset (peers 1, 2, 3 annotated by "demo" against DEMO01):
+Two small scenes on the demo docset (peers 1, 2, 3 annotated by "demo" against DEMO01), all the
+annotators' work submitted (work in progress is left out of both modes: issue 17, at the end):
 - `peer_consensus`: peer 1 also annotated by the annotator, the two merged into a consensus
   annotation (complete, or in progress);
 - `pyramid_consensus`: the `pair`'s pyramids merged into a submitted consensus pyramid, peer 2
@@ -31,7 +35,7 @@ def pairs(rows):
 
 @pytest.fixture
 def peer_consensus(demo):
-    consensus = complete_consensus_of_peer_1(demo)
+    consensus = complete_consensus_of_peer_1(demo, mine_complete=True)
     return {"demo": demo, "consensus": consensus}
 
 
@@ -41,7 +45,7 @@ def pyramid_consensus(pair):
 
     demo = pair["demo"]
     consensus = submitted_consensus(pair, "a")
-    annotation = annotated_whole(consensus, demo["annotations"]["2"].peer, "against-consensus", demo["admin"])
+    annotation = annotated_whole(consensus, demo["annotations"]["2"].peer, "against-consensus", demo["admin"], complete=True)
     return {"demo": demo, "consensus": consensus, "annotation": annotation}
 
 
@@ -58,7 +62,8 @@ def test_a_consensus_annotation_is_not_a_third_annotation(peer_consensus):
 
 def test_a_consensus_in_progress_counts_in_neither_mode(demo):
     theirs = demo["annotations"]["1"]
-    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
+    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"],
+                                         status=PeerAnnotation.Status.SUBMITTED)
     annotation_consensus.start([theirs, mine], demo["admin"])
     expected = sorted([*DEMO, ("1", "annotator")])
     assert pairs(score_collection(demo["collection"])) == expected
@@ -167,8 +172,82 @@ def test_peer_agreement_keeps_two_annotators_against_a_consensus_pyramid(pyramid
     demo, first = pyramid_consensus["demo"], pyramid_consensus["annotation"]
     second = PeerAnnotation.objects.create(pyramid=first.pyramid, peer=first.peer, annotator_code="second")
     peer_editing.assign(second.pk, demo["admin"], second.version, [(0, 20)], 0)
+    peer_editing.complete(second.pk, demo["admin"], second.version + 1)
     for adjudicated in (False, True):
         peers, _ = peer_agreement(demo["collection"], adjudicated=adjudicated)
         assert [(p.peer, p.annotators) for p in peers] == [("2", ["against-consensus", "second"])]
     assert pairs(score_collection(demo["collection"])) == DEMO
     assert pairs(score_collection(demo["collection"], adjudicated=True)) == [("2", "against-consensus"), ("2", "second")]
+
+
+# -- work in progress (issue 17): the same function, every analysis -----------------------------------
+
+def reopened(annotation):
+    PeerAnnotation.objects.filter(pk=annotation.pk).update(status=PeerAnnotation.Status.IN_PROGRESS)
+
+
+def test_a_source_in_progress_counts_only_when_asked_for_and_says_so(demo):
+    """The annotator's annotation of peer 1 is in progress, its consensus with the demo's complete."""
+    complete_consensus_of_peer_1(demo)
+    collection = demo["collection"]
+    assert pairs(score_collection(collection)) == DEMO
+    rows = score_collection(collection, include_in_progress=True)
+    assert sorted((r.peer, r.annotator, r.status) for r in rows) == sorted(
+        [(p, a, "submitted") for p, a in DEMO] + [("1", "annotator", "in_progress")])
+    # Adjudicated: the complete consensus replaces both its sources, whatever their status.
+    for include in (False, True):
+        assert pairs(score_collection(collection, adjudicated=True, include_in_progress=include)) == [
+            ("1", "consensus"), ("2", "demo"), ("3", "demo")]
+
+
+def test_work_in_progress_against_a_consensus_pyramid_replaces_nothing_until_asked_for(pair):
+    from .helpers import annotated_whole, submitted_consensus
+
+    demo = pair["demo"]
+    annotated_whole(submitted_consensus(pair, "a"), demo["annotations"]["2"].peer, "against-consensus", demo["admin"])
+    collection = demo["collection"]
+    assert pairs(score_collection(collection, adjudicated=True)) == DEMO
+    (row,) = score_collection(collection, adjudicated=True, include_in_progress=True)
+    assert (row.peer, row.annotator, row.status) == ("2", "against-consensus", "in_progress")
+
+
+def test_agreement_counts_submitted_work_only(demo):
+    from .helpers import complete_consensus_of_peer_1 as consensus_of_peer_1
+
+    consensus_of_peer_1(demo)  # the annotator's annotation of peer 1, in progress, beside the demo's
+    assert peer_agreement(demo["collection"]) == ([], [])
+    PeerAnnotation.objects.filter(annotator=demo["annotator"]).update(status=PeerAnnotation.Status.SUBMITTED)
+    peers, _ = peer_agreement(demo["collection"])
+    assert [(p.peer, sorted(p.annotators)) for p in peers] == [("1", ["annotator", "demo"])]
+    out, _ = run("agreement", collection=demo["collection"].name, format="json")
+    assert [p["peer"] for p in json.loads(out)["peers"]] == ["1"]
+    reopened(PeerAnnotation.objects.get(annotator=demo["annotator"]))
+    out, _ = run("agreement", collection=demo["collection"].name, format="json")
+    assert json.loads(out)["peers"] == []
+
+
+def test_ranking_counts_submitted_work_only(demo):
+    reopened(demo["annotations"]["3"])
+    out, _ = run("ranking", collection=demo["collection"].name, format="json")
+    assert sorted(s for s, _, _ in json.loads(out)["means"]) == ["1", "2"]
+
+
+def test_stability_counts_submitted_work_only(demo):
+    from scoring.stability_records import pyramid_stability
+
+    reopened(demo["annotations"]["3"])
+    result = pyramid_stability(Pyramid.objects.select_related("docset__collection").get(pk=demo["pyramid"].pk))
+    assert sorted(result.jackknifed_peers) == ["1", "2"]
+    out, _ = run("stability", collection=demo["collection"].name, docset="DEMO01", format="json")
+    assert "3" not in json.loads(out)["jackknifed_peers"]
+
+
+def test_correlation_counts_submitted_work_only(demo):
+    from annotator.models import HumanJudgment
+    from scoring.judgment_records import judged_summaries
+
+    for n, annotation in enumerate(demo["annotations"].values()):
+        HumanJudgment.objects.create(summary=annotation.peer, criterion="overall", value=n + 1)
+    assert sorted(s.system for s in judged_summaries(demo["collection"], "overall")) == ["1", "2", "3"]
+    reopened(demo["annotations"]["3"])
+    assert sorted(s.system for s in judged_summaries(demo["collection"], "overall")) == ["1", "2"]

@@ -107,3 +107,29 @@ def test_the_tac_2008_recall_is_named_and_stated(two_docsets_one_empty_peer):
         assert {t["tac2008_recall"] for t in tuned["tunings"]} == {name}
     _, err = run("correlate", collection="Tuning", criterion="content")
     assert "TAC 2008 recall = references (matched weight / the sum over the reference summaries" in err
+
+
+def test_too_few_systems_for_a_p_value_print_a_dash_never_p_0(two_docsets_one_empty_peer):
+    """Issue 17: three systems ranked perfectly printed Spearman's "p=0" (SciPy's t approximation).
+    Three pairs are too few for any p: "—" (null in JSON), the coefficient still given; six
+    summaries get Spearman's exact p, printed with three significant digits."""
+    from annotator.models import Collection
+    from scoring.correlation import spearman_exact_p
+    from scoring.judgment_records import judged_summaries
+
+    out, _ = run("correlate", collection="Tuning", criterion="content")
+    rows = {tuple(line.split("\t")[:2]): line.split("\t") for line in out.splitlines()[1:]}
+    assert rows[("modified", "system")][2] == "3"
+    assert rows[("modified", "system")][4:] == ["1.0000 (p=—)", "1.0000 (p=—)"]  # Spearman, Kendall
+    assert rows[("modified", "system")][3].endswith(" (p=—)")
+    assert "p=0)" not in out and "p=0.0)" not in out
+    document = json.loads(run("correlate", collection="Tuning", criterion="content", format="json")[0])["results"]
+    system = next(r for r in document if (r["score"], r["level"]) == ("modified", "system"))
+    assert system["spearman"] == {"coefficient": 1.0, "p": None} and system["pearson"]["p"] is None
+
+    summaries = judged_summaries(Collection.objects.get(name="Tuning"), "content")
+    x, y = [s.scores["modified"] for s in summaries], [s.judgment for s in summaries]
+    summary = next(r for r in document if (r["score"], r["level"]) == ("modified", "summary"))
+    assert summary["n"] == len(x) == 6
+    assert summary["spearman"]["p"] == spearman_exact_p(x, y) != stats.spearmanr(x, y)[1]
+    assert rows[("modified", "summary")][4] == f"{summary['spearman']['coefficient']:.4f} (p={summary['spearman']['p']:.3g})"

@@ -18,10 +18,10 @@ def test_the_file_written_restores_every_record_and_score(pair, tmp_path):
     rich = rich_collection(pair)
     path = tmp_path / "apollo.zip"
     out, _ = run("export_archive", rich["collection"].name, "-o", str(path), no_progress=True)
-    assert out.startswith(f"Wrote {rich['collection'].name} to {path}: 1 docsets, 7 summaries, 4 pyramids")
+    assert out.startswith(f"Wrote {rich['collection'].name} to {path}: 1 docset, 7 summaries, 4 pyramids")
     assert json.loads(zipfile.ZipFile(path).read("archive.json"))["version"] == 2
     out, _ = run("restore_archive", str(path), name="Apollo restored", no_progress=True)
-    assert out.startswith("Restored Apollo restored: 1 docsets, 7 summaries, 4 pyramids")
+    assert out.startswith("Restored Apollo restored: 1 docset, 7 summaries, 4 pyramids")
     restored = Collection.objects.get(name="Apollo restored")
     ids = assert_same_records(rich["collection"], restored)
     assert score_rows(restored) == score_rows(rich["collection"], ids)

@@ -52,7 +52,7 @@ def round_trip(tmp_path, *sources, **import_options):
 
 def test_round_trip_keeps_every_record_and_score(tmp_path):
     out = round_trip(tmp_path, PYRAMID_FIXTURE, PAN_FIXTURE)
-    assert "1 pyramids and 1 peer annotations written" in out
+    assert "1 pyramid and 1 peer annotation written" in out
     assert pyramid_content("after") == pyramid_content("before") != set()
     assert annotation_content("after") == annotation_content("before") != set()
     assert scores("after") == scores("before")

@@ -50,6 +50,8 @@ def test_duc_format_diffs_empty_against_nists_table(shared_data, folder):
     assert len(ours) == len(list((shared_data / folder / "allpans").glob("*.pan")))
     assert ours == theirs
     assert any("\t0.046\t" in line for line in ours) or folder != "duc2006-nist"  # D0601 peer 14: 4 / 87
+    # DUCView imports are submitted work: asking for work in progress too changes nothing (issue 17).
+    assert run("export_scores", "--include-in-progress", collection=folder, format="duc")[0].splitlines() == ours
 
 
 def test_fractional_x_a_in_csv_and_json(fixture_collection):
@@ -120,10 +122,71 @@ def test_adjudicated_keeps_the_consensus_pyramids_annotations(pair):
 
     demo = pair["demo"]
     consensus = submitted_consensus(pair, "b")
-    annotated_whole(consensus, demo["annotations"]["2"].peer, "adjudicated", demo["admin"])
+    annotated_whole(consensus, demo["annotations"]["2"].peer, "adjudicated", demo["admin"], complete=True)
     everything, _ = run("export_scores", collection=demo["collection"].name)
     adjudicated, _ = run("export_scores", "--adjudicated", collection=demo["collection"].name)
     # Without --adjudicated consensus work is left out: the demo's three annotations, not the fourth.
     assert len(everything.splitlines()) == 4 and "adjudicated" not in everything
     assert len(adjudicated.splitlines()) == 2  # header and one row
     assert "adjudicated" in adjudicated.splitlines()[1]
+
+
+# -- work in progress (issue 17) ---------------------------------------------------------------------
+
+@pytest.fixture
+def one_in_progress(fixture_collection):
+    """The fixture's annotation (annotator 100, submitted, as every DUCView import) and the same
+    file imported as annotator "a1", whose annotation is then reopened: in progress."""
+    from annotator.models import PeerAnnotation
+
+    import_files(PAN_FIXTURE, collection="Fixtures", annotator="a1")
+    PeerAnnotation.objects.filter(annotator_code="a1").update(status=PeerAnnotation.Status.IN_PROGRESS)
+    return fixture_collection
+
+
+def test_work_in_progress_is_left_out_and_the_count_said(one_in_progress):
+    """It was exported with nothing to mark it (issue 17): now only submitted work, and stderr says
+    what was left out."""
+    out, err = run("export_scores", collection="Fixtures", format="duc")
+    assert out == "D9901\t7\t0.8333\t2\t1\t100\n"  # NIST's layout, as before
+    assert "1 submitted annotations counted; 1 in progress not counted (--include-in-progress counts them)" in err
+    (row,) = csv.DictReader(io.StringIO(run("export_scores", collection="Fixtures", format="csv")[0]))
+    assert (row["annotator"], row["status"]) == ("100", "submitted")
+    assert [r["status"] for r in json.loads(run("export_scores", collection="Fixtures", format="json")[0])["rows"]] == [
+        "submitted"]
+
+
+def test_include_in_progress_counts_it_marked_in_every_format(one_in_progress):
+    out, err = run("export_scores", "--include-in-progress", collection="Fixtures", format="duc")
+    # Submitted rows as NIST's; the row in progress ends with one more field.
+    assert out == "D9901\t7\t0.8333\t2\t1\t100\nD9901\t7\t0.8333\t2\t1\ta1\t#in_progress\n"
+    assert "1 submitted and 1 in progress (marked) annotations counted" in err
+    rows = list(csv.DictReader(io.StringIO(run("export_scores", "--include-in-progress", collection="Fixtures")[0])))
+    assert [(r["annotator"], r["status"]) for r in rows] == [("100", "submitted"), ("a1", "in_progress")]
+    document = json.loads(run("export_scores", "--include-in-progress", collection="Fixtures", format="json")[0])
+    assert [(r["annotator"], r["status"]) for r in document["rows"]] == [("100", "submitted"), ("a1", "in_progress")]
+
+
+def test_without_an_annotator_column_the_mark_is_never_read_as_an_annotator(one_in_progress):
+    """NIST's DUC 2007 main table has no annotator column: the mark starts with "#", which no
+    annotator id does."""
+    from annotator.models import PeerAnnotation
+
+    PeerAnnotation.objects.filter(annotator_code="a1").update(annotator_code="")
+    out, _ = run("export_scores", "--include-in-progress", collection="Fixtures", format="duc")
+    assert out.splitlines() == ["D9901\t7\t0.8333\t2\t1\t#in_progress", "D9901\t7\t0.8333\t2\t1\t100"]
+
+
+def test_adjudicated_and_work_in_progress_together(pair):
+    """An annotation in progress against a submitted consensus pyramid replaces nothing by default;
+    with --include-in-progress it is counted, marked, and replaces the docset's others."""
+    from .helpers import annotated_whole, submitted_consensus
+
+    demo = pair["demo"]
+    annotated_whole(submitted_consensus(pair, "b"), demo["annotations"]["2"].peer, "adjudicated", demo["admin"])
+    name = demo["collection"].name
+    default = list(csv.DictReader(io.StringIO(run("export_scores", "--adjudicated", collection=name)[0])))
+    assert [(r["peer"], r["annotator"]) for r in default] == [("1", "demo"), ("2", "demo"), ("3", "demo")]
+    included = list(csv.DictReader(io.StringIO(run("export_scores", "--adjudicated", "--include-in-progress",
+                                                   collection=name)[0])))
+    assert [(r["peer"], r["annotator"], r["status"]) for r in included] == [("2", "adjudicated", "in_progress")]

@@ -38,6 +38,18 @@ def test_imports_a_pyramid_and_its_peer_annotation():
     assert annotation.peer.text[non_matching.start : non_matching.end] == "Tourists climb it every day"
 
 
+def test_ducview_files_store_submitted_work_which_the_scores_count():
+    """DUCView files cannot say a status: what they hold is finished work, stored as submitted, so
+    that the score tables (submitted work only, issue 17) reproduce NIST's."""
+    from scoring.records import score_collection
+
+    import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
+    assert PeerAnnotation.objects.get().status == PeerAnnotation.Status.SUBMITTED
+    assert Pyramid.objects.get().status == Pyramid.Status.SUBMITTED
+    (row,) = score_collection(Collection.objects.get(name="Fixtures"))
+    assert (row.peer, row.annotator, row.status) == ("7", "100", "submitted")
+
+
 def test_the_pyramid_embedded_in_a_pan_is_the_same_record_as_its_pyr():
     import_files(PAN_FIXTURE, PYRAMID_FIXTURE)
     assert Pyramid.objects.count() == 1
@@ -63,7 +75,7 @@ def test_options_override_the_file_names(tmp_path):
 def test_a_file_whose_docset_cannot_be_told_is_refused(tmp_path):
     renamed = tmp_path / "anything.pan"
     renamed.write_bytes(PAN_FIXTURE.read_bytes())
-    with pytest.raises(CommandError, match="1 of 1 files failed"):
+    with pytest.raises(CommandError, match="1 of 1 file failed"):
         import_files(renamed)
     assert Collection.objects.count() == 0
 
@@ -111,7 +123,7 @@ def write_bad_file(tmp_path, name):
 def test_bad_input_fails_the_command_and_stores_nothing(tmp_path, name):
     import_files(PYRAMID_FIXTURE)
     before = record_counts()
-    with pytest.raises(CommandError, match="1 of 1 files failed"):
+    with pytest.raises(CommandError, match="1 of 1 file failed"):
         import_files(write_bad_file(tmp_path, name))
     assert record_counts() == before
 
@@ -211,7 +223,7 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
     big = tmp_path / "D9901.pyr"
     big.write_bytes(PYRAMID_FIXTURE.read_bytes())
     limit_mb = (big.stat().st_size - 1) / (1024 * 1024)
-    with pytest.raises(CommandError, match="1 of 1 files failed"):
+    with pytest.raises(CommandError, match="1 of 1 file failed"):
         import_files(big, collection="Fixtures", max_file_mb=limit_mb)
     assert not Pyramid.objects.exists()
     out = import_files(big, collection="Fixtures", max_file_mb=1)

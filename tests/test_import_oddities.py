@@ -201,7 +201,7 @@ def test_copies_cut_differently_where_the_models_start_are_one_pyramid(tmp_path,
 def test_a_model_copy_that_differs_in_words_is_refused_naming_where(tmp_path):
     import_files(PYRAMID_FIXTURE)
     changed = PAN.replace(b"in Paris.</line>", b"in Lyon.</line>")
-    with pytest.raises(CommandError, match="1 of 1 files failed"):
+    with pytest.raises(CommandError, match="1 of 1 file failed"):
         import_files(write(tmp_path, PAN_NAME, changed))
     assert PeerAnnotation.objects.count() == 0
 
@@ -233,7 +233,7 @@ def test_two_different_pyramids_of_a_docset_get_different_names(tmp_path):
 
 def test_an_undeclared_latin_1_pyramid_is_refused_as_an_encoding_problem(tmp_path):
     latin = PYR.replace(b"in Paris.</line>", "in Pari\u00e9.</line>".encode("latin-1"))
-    with pytest.raises(CommandError, match="1 of 1 files failed"):
+    with pytest.raises(CommandError, match="1 of 1 file failed"):
         import_files(write(tmp_path, "D9901.pyr", latin))
     assert Pyramid.objects.count() == 0
 

@@ -180,6 +180,31 @@ def test_complete_is_read_only_until_an_administrator_reopens(peer, demo):
     assert len(peer.pses()) == 2
 
 
+def test_words_left_in_no_pse_do_not_prevent_complete_and_are_counted_in_its_history(peer):
+    """DUC 2005 puts every peer word in a PSE (of an SCU, or of "matches nothing"); the page warns
+    (issue 17), the operation never refuses, and the history says how many were left out."""
+    import re
+
+    phrase = "Apollo 11 landed on the Moon in July 1969"
+    peer.assign(phrase, 1)
+    left = len(re.findall(r"\w+", peer.text)) - len(re.findall(r"\w+", phrase))
+    assert [peer.text[s:e] for s, e in peer_editing.words_in_no_pse(peer.annotation)][:3] == ["Neil", "Armstrong", "was"]
+    assert len(peer_editing.words_in_no_pse(peer.annotation)) == left > 20
+    result = peer.do("complete")
+    assert result.description == f"Marked the annotation complete ({left} words in no PSE)"
+    stored = PeerAnnotation.objects.get(pk=peer.annotation.pk)
+    assert stored.status == PeerAnnotation.Status.SUBMITTED
+    assert stored.changes.latest("id").description == result.description
+
+
+def test_complete_with_every_word_in_a_pse_says_nothing_more(peer):
+    peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
+    peer.do("assign", [(peer.text.index(". Neil"), len(peer.text))], 0)  # the rest, punctuation and all: nothing
+    assert peer_editing.words_in_no_pse(peer.annotation) == []
+    assert peer.do("complete").description == "Marked the annotation complete"
+    assert PeerAnnotation.objects.get(pk=peer.annotation.pk).status == PeerAnnotation.Status.SUBMITTED
+
+
 def test_review_after_the_pyramid_changed(peer):
     PeerAnnotation.objects.filter(pk=peer.annotation.pk).update(scus_changed=[3, 5])
     result = peer.do("mark_reviewed")

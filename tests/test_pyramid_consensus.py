@@ -131,6 +131,9 @@ def test_a_submitted_consensus_counts_as_the_docsets_adjudicated_pyramid(pair):
     annotation = PeerAnnotation.objects.create(pyramid=consensus, peer=peer, annotator_code="adjudicated")
     start = peer.text.index("Apollo 11 landed on the Moon")
     peer_editing.assign(annotation.pk, demo["admin"], annotation.version, [(start, start + 28)], 1)
+    # In progress it replaces nothing (issue 17: submitted work counts); marked complete, it does.
+    assert len(score_collection(demo["collection"], adjudicated=True)) == 3
+    peer_editing.complete(annotation.pk, demo["admin"], annotation.version + 1)
     # Without adjudication consensus work is left out (issue 15): the demo's three only.
     assert len(score_collection(demo["collection"])) == 3
     (row,) = score_collection(demo["collection"], adjudicated=True)

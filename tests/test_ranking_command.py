@@ -34,8 +34,28 @@ def test_one_system_cannot_be_ranked(demo):
 
 
 def test_adjudicated_ranks_a_peers_consensus_instead_of_its_sources(demo):
-    complete_consensus_of_peer_1(demo)
+    complete_consensus_of_peer_1(demo, mine_complete=True)
     observations = lambda *flags: {s: n for s, n, _ in json.loads(run(  # noqa: E731
         "ranking", *flags, collection=demo["collection"].name, format="json")[0])["means"]}
     # The consensus is not a third observation: its two sources, or it alone (issue 15).
     assert observations()["1"] == 2 and observations("--adjudicated")["1"] == 1
+
+
+def strict_json(text: str):
+    """JSON as the standard has it: NaN and Infinity are not JSON (Python writes them unless told)."""
+    def refuse(constant):
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_one_docset_per_system_leaves_no_error_term_said_as_a_dash_not_f_0(demo):
+    """The demo: three systems of one docset, one score each. The ANOVA's residual has no degrees
+    of freedom, so F and p are undefined (issue 17: it printed F = 0.0000, p = nan)."""
+    out, _ = run("ranking", collection=demo["collection"].name)
+    assert "ANOVA, system as factor: F(2, 0) = —, p = —" in out.splitlines()
+    assert "Tukey's HSD: — (one score per system: no error term to test with)" in out
+    document = strict_json(run("ranking", collection=demo["collection"].name, format="json")[0])
+    assert document["anova"]["df_residual"] == 0
+    assert document["anova"]["f"] is None and document["anova"]["p"] is None and document["hsd"] is None
+    assert [n for _, n, _ in document["means"]] == [1, 1, 1]

@@ -27,7 +27,7 @@ def test_the_archive_is_restored_under_its_own_name_when_it_is_free(demo, archiv
     name = demo["collection"].name
     Collection.objects.filter(pk=demo["collection"].pk).update(name="Renamed meanwhile")
     out, err = run("restore_archive", str(archive_file))
-    assert out.startswith(f"Restored {name}: 1 docsets, 7 summaries, 1 pyramids")
+    assert out.startswith(f"Restored {name}: 1 docset, 7 summaries, 1 pyramid")
     assert "100%" in err
     assert Collection.objects.get(name=name).docsets.get().summaries.count() == 7
 
@@ -72,7 +72,7 @@ def test_a_malformed_line_is_named_and_nothing_is_stored(demo, archive_file, tmp
 def test_users_missing_here_are_created_inactive_and_named(demo, archive_file):
     get_user_model().objects.filter(username="organizer").update(username="organizer-2")
     out, _ = run("restore_archive", str(archive_file), name="Elsewhere", no_progress=True)
-    assert "Created 1 inactive accounts, without a password, for users this instance did not have: organizer." in out
+    assert "Created 1 inactive account, without a password, for users this instance did not have: organizer." in out
     assert not get_user_model().objects.get(username="organizer").is_active
 
 

@@ -1,9 +1,54 @@
-import pytest
-from django.core.management import CommandError
+"""rundemo: the address checked before anything (a busy port refused with the address and another
+port to try, before any URL is printed), the database migrated with a line per migration, the demo
+loaded with open work for `demo`, then the URL and the login, then the server."""
 
+import os
+import socket
+import subprocess
+import sys
+from io import StringIO
+from types import SimpleNamespace
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+
+from annotator.models import Collection
+
+from .conftest import ROOT
 from .helpers import run
 
 pytestmark = pytest.mark.django_db
+
+
+class Served:
+    """runserver, replaced: what it was asked to serve (nothing if never called)."""
+
+    def __init__(self, monkeypatch):
+        from django.core import management
+
+        self.addresses = []
+        real_call_command = management.call_command
+
+        def fake_call_command(name, *args, **options):
+            if name == "runserver":
+                self.addresses.append(args[0])
+                return None
+            return real_call_command(name, *args, **options)
+
+        monkeypatch.setattr("annotator.management.commands.rundemo.call_command", fake_call_command)
+
+
+@pytest.fixture
+def served(settings, monkeypatch):
+    settings.DEBUG = True
+    return Served(monkeypatch)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def test_refuses_without_debug(settings):
@@ -12,22 +57,219 @@ def test_refuses_without_debug(settings):
         run("rundemo")
 
 
-def test_migrates_loads_the_demo_creates_the_login_and_serves(settings, monkeypatch, django_user_model):
-    settings.DEBUG = True
-    served = {}
-    from django.core import management
-
-    real_call_command = management.call_command
-
-    def fake_call_command(name, *args, **options):
-        if name == "runserver":
-            served["address"] = args[0]
-            return None
-        return real_call_command(name, *args, **options)
-
-    monkeypatch.setattr("annotator.management.commands.rundemo.call_command", fake_call_command)
+def test_migrates_loads_the_demo_creates_the_login_and_serves(served, django_user_model):
     out, _ = run("rundemo", "127.0.0.1:8123")
-    assert served == {"address": "127.0.0.1:8123"}
+    assert served.addresses == ["127.0.0.1:8123"]
     assert "http://127.0.0.1:8123/" in out and "demo / pyramid-demo" in out
     user = django_user_model.objects.get(username="demo")
     assert user.is_superuser and user.check_password("pyramid-demo")
+    # Loading is announced, and what it did told, before the URL.
+    assert out.index("Loading the demo…") < out.index("Loaded Demo: Apollo 11") < out.index("http://127.0.0.1:8123/")
+
+
+@pytest.mark.parametrize("given, asked, url", [
+    ("8080", "127.0.0.1:8080", "http://127.0.0.1:8080/"),  # a bare port was printed as http://8080/
+    ("0.0.0.0:8080", "0.0.0.0:8080", "http://127.0.0.1:8080/"),
+    ("localhost:8081", "localhost:8081", "http://localhost:8081/"),
+    ("[::1]:8082", "[::1]:8082", "http://[::1]:8082/"),
+])
+def test_a_port_or_host_and_port(served, monkeypatch, given, asked, url):
+    monkeypatch.setattr("annotator.management.commands.rundemo.bind_problem", lambda address: None)
+    out, _ = run("rundemo", given)
+    assert served.addresses == [asked]
+    assert f"Pyramid annotator: {url}\n" in out
+    assert ("Listening on every interface" in out) == (given == "0.0.0.0:8080")
+
+
+def test_a_host_named_is_let_in(served, settings, monkeypatch):
+    monkeypatch.setattr("annotator.management.commands.rundemo.bind_problem", lambda address: None)
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
+    run("rundemo", "192.0.2.7:8000")
+    assert settings.ALLOWED_HOSTS == ["localhost", "127.0.0.1", "192.0.2.7"]
+    run("rundemo", "0.0.0.0:8000")  # every interface: not every Host header
+    assert "0.0.0.0" not in settings.ALLOWED_HOSTS
+
+
+@pytest.mark.parametrize("given", ["foo:bar", "70000", "0", "127.0.0.1:"])
+def test_what_is_not_an_address_is_refused(served, given):
+    with pytest.raises(CommandError, match="neither a port .8080. nor HOST:PORT"):
+        run("rundemo", given)
+    assert served.addresses == []
+
+
+def test_the_help_tells_the_address_forms(capsys):
+    with pytest.raises(SystemExit):
+        call_command("rundemo", "--help")
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "[HOST:]PORT" in help_text and "a port (8080, on 127.0.0.1) or HOST:PORT" in help_text
+    assert "0.0.0.0:8080 listens on every interface" in help_text
+
+
+def test_a_busy_port_is_refused_before_anything_is_printed(served, django_user_model):
+    out = StringIO()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(CommandError) as refused:
+            call_command("rundemo", f"127.0.0.1:{port}", stdout=out, stderr=StringIO())
+    message = str(refused.value)
+    assert message.startswith(f"Cannot serve at 127.0.0.1:{port}: the port is in use")
+    assert "Try another port: python manage.py rundemo 127.0.0.1:" in message
+    suggested = int(message.rsplit(":", 1)[1])
+    assert suggested > port
+    assert served.addresses == [] and out.getvalue() == ""  # no URL, no login, not even the loading
+    assert not django_user_model.objects.filter(username="demo").exists() and not Collection.objects.exists()
+
+
+def test_a_busy_port_exits_non_zero(tmp_path):
+    """From the shell, as a newcomer runs it: exit status 1 and the error on stderr."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "manage.py", "rundemo", str(port)], cwd=ROOT, capture_output=True, text=True,
+            env={**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+                 "SECRET_KEY": "test"}, timeout=120,
+        )
+    assert result.returncode == 1
+    assert f"Cannot serve at 127.0.0.1:{port}: the port is in use" in result.stderr
+    assert "http://" not in result.stdout and "pyramid-demo" not in result.stdout
+
+
+def test_the_demo_users_home_page_lists_their_open_work(served, client, django_user_model):
+    run("rundemo", "127.0.0.1:8123")
+    client.force_login(django_user_model.objects.get(username="demo"))
+    page = client.get(reverse("home")).content.decode()
+    assert "4 assigned · 0 started · 0 submitted" in page
+    assert "Build pyramid DEMO01-demo" in page
+    for peer in "123":
+        assert f"Annotate peer {peer} against DEMO01-example" in page
+    assert "No work is assigned to you" not in page
+
+
+def test_the_progress_page_counts_the_example_done_and_the_open_work(served, client, django_user_model):
+    run("rundemo", "127.0.0.1:8123")
+    client.force_login(django_user_model.objects.get(username="demo"))
+    page = client.get(reverse("collection-progress", args=[Collection.objects.get().pk])).content.decode()
+    # example: a pyramid and 3 annotations, done and submitted; demo: a pyramid and 3 peers to do.
+    assert "8 assigned · 4 started · 4 submitted · 11 SCUs · 13 PSEs" in page
+    assert page.count("Done · submitted") == 4 and page.count('<tr class="work assigned"') == 4
+
+
+def test_the_second_run_changes_nothing(served, django_user_model):
+    from .test_load_demo_command import everything
+
+    run("rundemo", "127.0.0.1:8123")
+    before = everything()
+    out, _ = run("rundemo", "127.0.0.1:8123")
+    assert "The demo data is already loaded; nothing changed." in out and everything() == before
+    assert "Preparing the database" not in out  # nothing to migrate
+    assert served.addresses == ["127.0.0.1:8123"] * 2
+
+
+def test_a_changed_password_is_not_printed_as_the_published_one(served, django_user_model):
+    user = django_user_model.objects.create_superuser("demo", password="something-else-1")
+    out, _ = run("rundemo", "127.0.0.1:8123")
+    assert "pyramid-demo" not in out and "Log in as demo / (the password you gave it)" in out
+    user.refresh_from_db()
+    assert user.check_password("something-else-1")
+
+
+PENDING = ["contenttypes.0001_initial", "auth.0001_initial", "annotator.0001_initial"]
+
+
+@pytest.fixture
+def pending(monkeypatch):
+    """Three migrations to apply (the test database has them all): the plan rundemo reads, and a
+    migrate that applies them by calling the progress callback as Django's does. Called with the
+    migrations already applied (none: a fresh database)."""
+    from django.core.management.base import BaseCommand
+    from django.db.migrations import Migration
+
+    migrations = [Migration(name, app) for app, name in (n.split(".") for n in PENDING)]
+
+    class Migrate(BaseCommand):
+        def add_arguments(self, parser):
+            parser.add_argument("--noinput", action="store_false", dest="interactive")
+
+        def handle(self, *args, **options):
+            for migration in migrations:
+                self.migration_progress_callback("apply_start", migration)
+                self.migration_progress_callback("apply_success", migration)
+
+    def install(applied=None):
+        class Executor:
+            def __init__(self, connection, progress_callback=None):
+                self.loader = SimpleNamespace(applied_migrations=applied or {},
+                                              graph=SimpleNamespace(leaf_nodes=lambda: []))
+
+            def migration_plan(self, targets):
+                return [(migration, False) for migration in migrations]
+
+        monkeypatch.setattr("annotator.management.commands.rundemo.MigrationExecutor", Executor)
+        monkeypatch.setattr("annotator.management.commands.rundemo.MigrateCommand", Migrate)
+
+    return install
+
+
+def test_the_first_migration_is_announced_with_a_line_per_migration(served, pending):
+    pending()
+    out, err = run("rundemo", "127.0.0.1:8123")
+    assert out.startswith("Preparing the database (first run: about 10 s)…\n")
+    assert "  1/3 contenttypes.0001_initial\n  2/3 auth.0001_initial\n  3/3 annotator.0001_initial\n" in out
+    assert out.index("3/3") < out.index("Loading the demo…") < out.index("http://127.0.0.1:8123/")
+    assert err == "" and served.addresses == ["127.0.0.1:8123"]
+
+
+def test_on_a_terminal_the_migrations_are_a_progress_bar(served, pending):
+    pending(applied={("auth", "0001_initial"): object()})
+
+    class Terminal(StringIO):
+        def isatty(self):
+            return True
+
+    out, err = StringIO(), Terminal()
+    call_command("rundemo", "127.0.0.1:8123", stdout=out, stderr=err)
+    assert out.getvalue().startswith("Updating the database (3 new migrations)…\n")  # not the first run
+    assert "1/3" not in out.getvalue()  # the bar instead of lines
+    assert "Migrations: 100%" in err.getvalue() and "3/3" in err.getvalue()
+    assert "annotator.0001_initial" in err.getvalue()
+
+
+FIRST_RUN = """
+import django
+django.setup()
+from django.core.management import call_command
+import annotator.management.commands.rundemo as rundemo
+passing = rundemo.call_command
+def stop_at_runserver(name, *args, **options):
+    if name == "runserver":
+        print("runserver", *args)
+        return None
+    return passing(name, *args, **options)
+rundemo.call_command = stop_at_runserver
+call_command("rundemo", "8123")
+"""
+
+
+def test_the_first_run_on_a_fresh_sqlite_database(tmp_path):
+    """The real first run, in a process of its own (runserver left out): every migration told as it
+    is applied, then the demo loaded, then the URL and the login."""
+    result = subprocess.run(
+        [sys.executable, "-c", FIRST_RUN], cwd=ROOT, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", "SECRET_KEY": "test",
+             "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Preparing the database (first run: about 10 s)…"
+    counted = [line.split()[0] for line in lines if line.startswith("  ") and "/" in line.split()[0]]
+    total = len(counted)
+    assert total > 10 and counted == [f"{n}/{total}" for n in range(1, total + 1)]
+    assert "  1/" in result.stdout and " annotator.0001_initial\n" in result.stdout
+    text = result.stdout
+    assert text.index(f"{total}/{total}") < text.index("Loading the demo…") < text.index("Open work for demo") \
+        < text.index("Pyramid annotator: http://127.0.0.1:8123/") < text.index("Log in as demo / pyramid-demo")
+    assert lines[-1] == "runserver 127.0.0.1:8123"

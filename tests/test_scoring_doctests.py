@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants", "scoring.stability", "scoring.formats"]
+MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants", "scoring.stability", "scoring.formats",
+           "scoring.correlation", "scoring.numbers"]
 
 
 @pytest.mark.parametrize("name", MODULES)

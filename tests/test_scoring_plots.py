@@ -24,3 +24,59 @@ def test_labels_are_escaped():
 def test_unknown_plots_are_refused():
     with pytest.raises(ValueError):
         render({"type": "pie"})
+
+
+def _boxes(element, font=11):
+    """(left, top, right, bottom) of each line, circle, polyline and text under `element`, in the
+    SVG's units; text as wide as 7 units a character, from its baseline up a font size and down 3."""
+    tag = lambda e: e.tag.rsplit("}", 1)[-1]  # noqa: E731
+    found = []
+    for e in element.iter():
+        a = {k: float(v) for k, v in e.attrib.items() if k in ("x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r")}
+        if tag(e) == "circle":
+            found.append((a["cx"] - a["r"], a["cy"] - a["r"], a["cx"] + a["r"], a["cy"] + a["r"]))
+        elif tag(e) == "line":
+            found.append((min(a["x1"], a["x2"]), min(a["y1"], a["y2"]) - 1, max(a["x1"], a["x2"]), max(a["y1"], a["y2"]) + 1))
+        elif tag(e) == "polyline" and e.get("points"):
+            points = [tuple(map(float, p.split(","))) for p in e.get("points").split()]
+            found.append((min(x for x, _ in points), min(y for _, y in points), max(x for x, _ in points), max(y for _, y in points)))
+        elif tag(e) == "text":
+            found.append((a["x"], a["y"] - font, a["x"] + 7 * len(e.text or ""), a["y"] + 3))
+    return found
+
+
+def _around(boxes):
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _meet(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("orders", [2, 5, 12])
+def test_the_stability_plots_legend_never_covers_the_data(orders):
+    """Issue 17: the legend sat in the top right corner, on the mean Spearman of the highest orders
+    (near 1 there). It is now under the axis labels: its box meets no point, line or label, and
+    it stays inside the picture."""
+    import xml.etree.ElementTree as ET
+
+    from scoring.plots import BOTTOM, HEIGHT, WIDTH
+
+    spearman = [0.2 + 0.8 * i / (orders - 1) for i in range(orders)]  # up to 1, at the top right
+    error = [0.5 * (1 - i / (orders - 1)) for i in range(orders - 1)] + [None]  # down to 0, at the bottom
+    svg = render({"type": "lines", "title": "Ranking stability by pyramid order", "labels": list(range(1, orders + 1)),
+                  "series": {"mean Spearman": spearman, "p (error)": error}})
+    root = ET.fromstring(svg)
+    (legend,) = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "plot-legend"]
+    in_legend = set(legend.iter())
+    names = [e.text for e in legend.iter("{http://www.w3.org/2000/svg}text")]
+    assert names == ["mean Spearman", "p (error)"]
+    drawn = [e for e in root if e not in in_legend and e is not legend]  # the axes' grid, ticks, labels, the data
+    data = [b for e in drawn if e.get("class", "").startswith("series") for b in _boxes(e)]
+    assert len(data) == 2 + orders + orders - 1  # two lines and their points
+    box = _around(_boxes(legend))
+    assert not any(_meet(box, b) for e in drawn for b in _boxes(e) if e.get("class") != "plot-title")
+    assert not _meet(box, _around(data))
+    assert HEIGHT - BOTTOM < box[1] and box[3] <= HEIGHT and 0 <= box[0] and box[2] <= WIDTH  # outside the axes, in the picture
+    # Told apart without colour too: the second series is dashed, here and in the legend.
+    assert [e.get("stroke-dasharray") for e in root.iter("{http://www.w3.org/2000/svg}polyline")] == [None, "6 3"]

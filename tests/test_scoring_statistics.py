@@ -21,3 +21,22 @@ def test_anova_by_group():
     assert f == pytest.approx(13.5) and p == pytest.approx(0.02131, abs=1e-5)
     assert anova_oneway({"a": [1, 3], "b": [3, 1]}) == (0.0, 1.0)  # equal means
     assert anova_oneway({"a": [1, 2]}) is None
+
+
+def test_an_anova_with_no_residual_degrees_of_freedom_has_no_f_and_no_p():
+    """One observation per system (one docset): nothing is left to estimate the error with, so F and
+    p are undefined, not F = 0 (issue 17)."""
+    from scoring.statistics import anova_by_factor
+
+    table = anova_by_factor([0.1, 0.5, 0.3], ["a", "b", "c"])
+    assert table.df_factor == 2 and table.df_residual == 0
+    assert math.isnan(table.f) and math.isnan(table.p) and math.isnan(table.mse)
+    # With the docset as a second factor, the same when it uses up what was left.
+    table = anova_by_factor([0.1, 0.5, 0.3, 0.2], ["a", "b", "a", "b"], ["d1", "d1", "d2", "d2"])
+    assert table.df_residual == 1 and table.f == pytest.approx(0.36)
+
+
+def test_pearson_of_three_pairs_gives_r_without_p_or_interval():
+    """Fisher's interval needs n > 3 (SciPy gives -1 to 1 for three pairs): not a result to print."""
+    r, p, low, high = pearson([1, 2, 3], [1, 2, 3.5])
+    assert r == pytest.approx(0.9934, abs=1e-4) and (p, low, high) == (None, None, None)

@@ -27,3 +27,19 @@ def test_undefined_scores_are_left_out_of_means_and_sorted_last():
     assert [r.peer for r in sorted_rows(rows, "peer")] == ["1", "2", "9", "10"]
     with pytest.raises(ValueError):
         sorted_rows(rows, "secret")
+
+
+def test_each_mean_counts_the_rows_in_progress_it_averages():
+    """Issue 17: a mean that averages work in progress says how many such rows (rows without a
+    status are submitted ones)."""
+    rows = [row("D1", "10", 0.2), row("D2", "10", 0.4), row("D1", "9", 0.1)]
+    rows[1].status, rows[0].status = "in_progress", "submitted"
+    assert [(m.peer, m.in_progress) for m in system_means(rows)] == [("10", 1), ("9", 0)]
+
+
+def test_rows_sort_by_status():
+    rows = [row("D1", "1", 0.1), row("D1", "2", 0.2), row("D1", "3", 0.3)]
+    for r, status in zip(rows, ["submitted", "in_progress", "submitted"]):
+        r.status = status
+    assert [r.peer for r in sorted_rows(rows, "status")] == ["2", "1", "3"]
+    assert [r.peer for r in sorted_rows(rows, "status", descending=True)][-1] == "2"

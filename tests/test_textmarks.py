@@ -1,6 +1,6 @@
 """Shading texts by the SCUs (or PSEs) that cover them: runs, and the HTML the pages show."""
 
-from annotator.textmarks import marked_html, runs
+from annotator.textmarks import marked_html, runs, uncovered_runs, uncovered_words
 
 TEXT = "Apollo 11 landed. Armstrong walked first. Collins orbited."
 
@@ -34,3 +34,18 @@ def test_words_in_no_scu_are_marked_free_and_spaces_are_not():
     html = marked_html(runs(TEXT, spans(("Apollo 11 landed", 1))))
     assert '<span data-start="16" class="free">. Armstrong walked first. Collins orbited.</span>' in html
     assert marked_html(runs("  ", [])) == '<span data-start="0">  </span>'
+
+
+def test_words_in_no_span_are_found_and_punctuation_alone_is_no_word():
+    text = "Apollo 11 landed -- and, then: Collins orbited (alone)."
+    covered = [(0, 16, 1), (text.index("Collins"), text.index(" (alone"), 0)]  # (start, end, SCU)
+    left = uncovered_words(text, covered)
+    assert [text[s:e] for s, e in left] == ["and", "then", "alone"]  # not "--", ",", ":", "(", ")."
+    assert [text[s:e] for s, e in uncovered_runs(text, left)] == ["and, then", "alone"]
+    # A span touching part of a word covers it (selections snap to whole words; imports may not).
+    assert uncovered_words("Moonwalk now", [(0, 4)]) == [(9, 12)]
+    assert uncovered_words("Moonwalk now", []) == [(0, 8), (9, 12)]
+    assert uncovered_words("Moonwalk now", [(0, 12)]) == [] and uncovered_words(" ... ", []) == []
+    # Overlapping and nested spans, in any order; a span ending where a word starts does not cover it.
+    assert uncovered_words("a b c d", [(2, 7), (2, 3), (0, 1)]) == []
+    assert uncovered_words("a b c d", [(0, 2), (6, 6)]) == [(2, 3), (4, 5), (6, 7)]

@@ -56,7 +56,7 @@ def test_weights_and_scores_follow_the_collections_weight_convention(client, dem
         collection.save()
         page = client.get(url(annotation)).content.decode()
         (row,) = score_annotations(type(annotation).objects.filter(pk=annotation.pk))
-        assert f'id="scu-{scu.uid}-name"><span class="weight">{weight}</span> <span class="label">{scu.label}</span>' in page
+        assert f'id="scu-{scu.uid}-name"><span class="weight">{weight}</span> <span class="scu-text"><span class="label">{scu.label}</span>' in page
         assert f'<tr><th scope="row">Modified score</th><td>{row.scores.modified:.4f}</td></tr>' in page
         assert f"<span>Modified <b>{row.scores.modified:.4f}</b></span>" in page  # the strip always in view
         assert f"<td>{row.scores.raw_score} / {row.scores.max_modified} (X<sub>a</sub>" in page
@@ -73,3 +73,13 @@ def test_an_empty_peer_summary_opens_says_so_and_scores_zero(client, demo):
     page = response.content.decode()
     assert "The peer summary is empty" in page
     assert "<td>0.0000</td>" in page  # original and modified: 0, as NIST scored empty peers
+
+
+def test_the_trail_says_which_crumb_is_the_docset_and_which_the_pyramid(client, demo):
+    """Issue 17: the demo's docset and pyramid are both DEMO01, and the trail read "DEMO01 › DEMO01"."""
+    client.force_login(demo["admin"])
+    pyramid = demo["pyramid"]
+    page = client.get(url(demo["annotations"]["1"])).content.decode()
+    assert (f'<a href="{reverse("docset-detail", args=[pyramid.docset.pk])}">Docset DEMO01</a> › '
+            f'<a href="{reverse("pyramid-detail", args=[pyramid.pk])}">Pyramid DEMO01</a></nav>') in page
+    assert ">DEMO01</a> › <a" not in page

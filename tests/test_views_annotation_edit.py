@@ -1,6 +1,7 @@
 """POST /annotations/<pk>/edit/<action>/: one action, answered with the workspace and live scores."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -114,3 +115,42 @@ def test_a_changed_pyramid_is_announced_until_marked_reviewed(client, demo, anno
     assert response.status_code == 200
     assert "The pyramid changed since" not in response.content.decode()
     assert PeerAnnotation.objects.get(pk=annotation.pk).scus_changed == []
+
+
+def complete_button(page):
+    """The toolbar's "Mark complete" button, as the page (or an edit's answer) has it."""
+    return re.search(r'<button type="button" data-act="complete"[^>]*>', page).group(0)
+
+
+def test_mark_complete_knows_the_words_in_no_pse_and_completing_anyway_is_stored(client, demo, annotation):
+    """Issue 17: the button carries how many peer words are in no PSE and the first of them (the
+    page warns with them before completing); completing is never refused for them."""
+    client.force_login(demo["annotator"])
+    text = annotation.peer.text
+    post(client, annotation, "assign", scu=1, ranges=json.dumps([[0, text.index(", and")]]))
+    rest = text.index("Buzz"), text.index(" rock")
+    post(client, annotation, "assign", scu=0, ranges=json.dumps([list(rest)]))
+    page = post(client, annotation, "assign", scu=0, ranges=ranges(annotation, "samples")).content.decode()
+    # Left out: "and" and "rock" (the punctuation between covered words is no word).
+    and_at = text.index(" and ") + 1
+    button = complete_button(page)  # the edit's answer brings the toolbar up to date
+    assert 'data-uncovered="2"' in button and f'data-uncovered-first="{and_at} {and_at + 3}"' in button
+    assert 'data-uncovered-words="“and”, “rock”"' in button
+    assert complete_button(client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()) == button
+
+    response = post(client, annotation, "complete")
+    assert response.status_code == 200 and 'data-editable="false"' in response.content.decode()
+    stored = PeerAnnotation.objects.get(pk=annotation.pk)
+    assert stored.status == PeerAnnotation.Status.SUBMITTED
+    assert stored.changes.latest("id").description == "Marked the annotation complete (2 words in no PSE)"
+
+
+def test_with_every_word_in_a_pse_mark_complete_carries_no_warning(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    page = client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()
+    words = len(re.findall(r"\w+", annotation.peer.text))
+    assert f'data-uncovered="{words}"' in complete_button(page)  # nothing matched yet: every word
+    page = post(client, annotation, "assign", scu=0, ranges=json.dumps([[0, len(annotation.peer.text)]])).content.decode()
+    assert complete_button(page) == '<button type="button" data-act="complete" class="secondary">'
+    assert post(client, annotation, "complete").status_code == 200
+    assert PeerAnnotation.objects.get(pk=annotation.pk).status == PeerAnnotation.Status.SUBMITTED

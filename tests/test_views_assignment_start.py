@@ -42,7 +42,7 @@ def test_completing_offers_the_next_assigned_peer_and_closes_the_assignment(clie
     # The dashboard keeps it, done, after the work still to do.
     home = client.get(reverse("home")).content.decode()
     assert home.index("Annotate peer 2 against DEMO01") < home.index("Annotate peer 1 against DEMO01")
-    assert "<td>Annotate peer 1 against DEMO01</td>\n      <td>Done</td>" in home
+    assert f'<td id="work-{first.pk}">Annotate peer 1 against DEMO01</td>\n      <td>Done</td>' in home
 
 
 def test_only_ones_own_assignments_and_only_against_a_submitted_pyramid(client, demo):

@@ -255,13 +255,15 @@ def downloads_of(page: str) -> dict[str, str]:
 
 
 def test_the_collection_page_offers_every_download(client, demo):
-    complete_consensus_of_peer_1(demo)
+    complete_consensus_of_peer_1(demo)  # the annotator's own annotation of peer 1 is still in progress
     client.force_login(demo["organizer"])
     page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
     links = downloads_of(page)
     assert set(links) == {
         "ducview", "scores-csv", "scores-json", "scores-duc", "adjudicated-scores-csv", "adjudicated-scores-json",
-        "adjudicated-scores-duc", "systems-csv", "systems-json", "adjudicated-systems-csv", "adjudicated-systems-json",
+        "adjudicated-scores-duc", "in-progress-scores-csv", "in-progress-scores-json", "in-progress-scores-duc",
+        "systems-csv", "systems-json", "adjudicated-systems-csv", "adjudicated-systems-json",
+        "in-progress-systems-csv", "in-progress-systems-json",
     }
     assert links["ducview"] == zip_url(demo["collection"])
     name = demo["collection"].name
@@ -270,9 +272,18 @@ def test_the_collection_page_offers_every_download(client, demo):
         assert response.status_code == 200 and "attachment" in response["Content-Disposition"], kind
         if kind.endswith("scores-" + kind.rpartition("-")[2]):
             fmt = kind.rpartition("-")[2]
-            printed, _ = run("export_scores", collection=name, format=fmt, adjudicated=kind.startswith("adjudicated"))
+            printed, _ = run("export_scores", collection=name, format=fmt, adjudicated=kind.startswith("adjudicated"),
+                             include_in_progress=kind.startswith("in-progress"))
             assert response.content.decode() == printed, kind
-    assert 'id="downloads"' in page and "Number of contributors" in page
+    # Submitted work by default; the in-progress tables hold the annotator's annotation too, marked.
+    rows = list(csv.DictReader(io.StringIO(client.get(links["scores-csv"]).content.decode())))
+    assert [(r["peer"], r["annotator"], r["status"]) for r in rows] == [(p, "demo", "submitted") for p in "123"]
+    marked = [line for line in client.get(links["in-progress-scores-duc"]).content.decode().splitlines()
+              if line.endswith("\t#in_progress")]
+    assert marked == ["DEMO01\t1\t0\t0\t0\tannotator\t#in_progress"]
+    systems = json.loads(client.get(links["in-progress-systems-json"]).content)["systems"]
+    assert {s["peer"]: s["in_progress"] for s in systems} == {"1": 1, "2": 0, "3": 0}
+    assert 'id="downloads"' in page and "Number of contributors" in page and "work in progress too" in page
 
 
 def test_the_docset_page_offers_its_own_downloads(client, demo):

@@ -36,3 +36,17 @@ def test_an_adjudicator_is_shown_as_adjudicator(client, demo, django_user_model)
     # Administrator of one collection and adjudicator of it too: the higher role.
     Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADMINISTRATOR)
     assert "<td>Administrator</td>" in client.get(reverse("collection-list")).content.decode()
+
+
+def test_readers_get_the_reports_link_the_home_page_has(client, demo):
+    """Issue 17: the list had Progress and Scores but not Reports; it is the readers' (organizers,
+    adjudicators, administrators), not an annotator's (the reports answer them 403)."""
+    collection = demo["collection"]
+    reports = f'<a href="{reverse("collection-reports", args=[collection.pk])}">Reports</a>'
+    for user in ("admin", "organizer"):
+        client.force_login(demo[user])
+        assert reports in client.get(reverse("collection-list")).content.decode(), user
+        assert reports in client.get(reverse("home")).content.decode(), user  # as on the home page
+    client.force_login(demo["annotator"])
+    assert reverse("collection-reports", args=[collection.pk]) not in client.get(reverse("collection-list")).content.decode()
+    assert client.get(reverse("collection-reports", args=[collection.pk])).status_code == 403

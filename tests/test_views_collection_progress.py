@@ -22,7 +22,7 @@ def test_figures_follow_the_work(client, demo, django_assert_max_num_queries):
     client.force_login(demo["organizer"])
     with django_assert_max_num_queries(16):
         page = client.get(url(demo)).content.decode()
-    assert "2 assigned · 0 started · 0 submitted · 0 SCUs · 1 PSEs" in page
+    assert "2 assigned · 0 started · 0 submitted · 0 SCUs · 1 PSE</p>" in page
     assert reverse("annotation-detail", args=[annotation.pk]) in page
     assert ">Withdraw</button>" not in page  # organizers read
 

@@ -137,3 +137,64 @@ def test_a_nul_character_in_a_parameter_is_refused_as_bad_input_and_no_report_is
     response = client.get(url(demo, kind, f"?{field}=x%00"))
     assert refuses_nul(response, field)
     assert not Report.objects.exists()
+
+
+def table_on_page(page: str, title: str) -> list[list[str]]:
+    """The cells of the report table titled `title`, as the page shows them."""
+    import html
+    import re
+
+    section = page[page.index(f"<h2>{html.escape(title)}"):]
+    body = section[section.index("<tbody>"):section.index("</tbody>")]
+    return [[html.unescape(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body)]
+
+
+def test_the_anova_of_one_docset_per_system_shows_dashes_not_f_0(organizer):
+    """Issue 17: the demo's three systems have one score each: no residual degrees of freedom, so
+    no F, p or HSD, where the page said F 0.0."""
+    page = organizer("ranking").content.decode()
+    ((f, df, df_residual, p, hsd, needed),) = table_on_page(page, "ANOVA, system as factor")
+    assert (df, df_residual) == ("2", "0") and f == p == hsd == needed == "—"
+    assert "nothing is left to estimate the error with" in page
+    anova = organizer("ranking", "?format=json").json()["tables"][1]
+    assert anova["rows"] == [[None, 2, 0, None, None, None]] and anova["p_columns"] == [3]
+
+
+def test_correlations_of_three_systems_show_no_p_and_never_p_0(organizer):
+    """Issue 17: with three judged peers (the demo) Spearman's p read 0.0 (SciPy's t approximation
+    of a perfect ranking); three pairs are too few for any p: "—", the coefficients shown."""
+    page = organizer("correlation", "?criterion=content+responsiveness").content.decode()
+    rows = table_on_page(page, "Scores against content responsiveness")
+    modified = next(row for row in rows if row[:2] == ["modified", "system"])
+    assert modified[2] == "3" and modified[5] == "1.0" and modified[7] == "1.0"  # n; Spearman and Kendall agree perfectly
+    assert modified[4] == modified[6] == modified[8] == "—"
+    assert all(row[i] != "0.0" for row in rows for i in (4, 6, 8))
+    document = organizer("correlation", "?criterion=content+responsiveness&format=json").json()
+    assert {row[4] for row in document["tables"][0]["rows"]} == {None}
+
+
+def test_p_values_are_shown_with_significant_digits(organizer, demo):
+    """A fourth judged peer: Spearman's exact p of a perfect ranking (2/24, where SciPy's t
+    approximation says 0) and Pearson's p to three significant digits, never rounded to 0.0."""
+    from scipy import stats
+
+    from annotator import peer_editing
+    from annotator.models import HumanJudgment, PeerAnnotation, Summary
+    from scoring.numbers import p_value
+    from scoring.records import score_collection
+
+    peer = Summary.objects.create(docset=demo["pyramid"].docset, kind="peer", author="4", text="Apollo 11 went to the Moon.")
+    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=peer, annotator_code="100")
+    peer_editing.assign(annotation.pk, demo["admin"], 1, [(0, len(peer.text))], 0)  # matches nothing: scores 0
+    peer_editing.complete(annotation.pk, demo["admin"], 2)
+    HumanJudgment.objects.create(summary=peer, criterion="content responsiveness", value=1)
+    judged = dict(HumanJudgment.objects.values_list("summary__author", "value"))
+    scored = {row.peer: row.scores.modified for row in score_collection(demo["collection"])}
+    x, y = [scored[peer] for peer in sorted(judged)], [judged[peer] for peer in sorted(judged)]
+    assert len(x) == 4 and stats.spearmanr(x, y) == (1.0, 0.0)  # what the page said
+
+    page = organizer("correlation", "?criterion=content+responsiveness").content.decode()
+    modified = next(row for row in table_on_page(page, "Scores against content responsiveness") if row[:2] == ["modified", "system"])
+    assert modified[2] == "4" and modified[5] == "1.0" and modified[6] == "0.0833" and modified[8] == "0.0833"
+    assert modified[4] == p_value(stats.pearsonr(x, y)[1]) and modified[4] != "0.0"

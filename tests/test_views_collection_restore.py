@@ -36,7 +36,7 @@ def test_an_archive_is_restored_under_a_new_name_and_the_job_page_says_so(client
     restored = Collection.objects.get(name="Apollo, again")
     assert_same_records(demo["collection"], restored)
     page = client.get(response.url).content.decode()
-    assert "<strong>Done</strong>" in page and "Restored Apollo, again: 1 docsets, 7 summaries" in page
+    assert "<strong>Done</strong>" in page and "Restored Apollo, again: 1 docset, 7 summaries" in page
     assert f'href="{reverse("collection-detail", args=[restored.pk])}">Open Apollo, again</a>' in page
 
 

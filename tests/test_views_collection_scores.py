@@ -1,4 +1,5 @@
 import csv
+import json
 import re
 import io
 
@@ -71,14 +72,14 @@ def test_each_systems_mean_and_its_download(client, demo):
     page = client.get(url(demo, "?view=systems")).content.decode()
     assert 'selected>each system\'s mean over docsets' in page and '<td class="num">1.0000</td>' in page
     download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
-    assert download[0] == "peer,docsets,modified,original,coverage,comprehensive,weight_convention,average_rounding"
-    assert len(download) == 4 and download[1].endswith(",contributors,half_up")
+    assert download[0] == "peer,docsets,in_progress,modified,original,coverage,comprehensive,weight_convention,average_rounding"
+    assert len(download) == 4 and download[1].endswith(",contributors,half_up") and download[1].split(",")[2] == "0"
 
 
 def test_adjudicated_work_only(client, demo, django_user_model):
     """With a complete consensus of peer 1, "adjudicated work only" shows it instead of its sources,
     and the downloads keep the choice."""
-    complete_consensus_of_peer_1(demo)
+    complete_consensus_of_peer_1(demo, mine_complete=True)
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
     assert page.count("<tr>") == 5 and "<td>consensus</td>" not in page  # header, 2 + 2 annotations of peer 1
@@ -108,7 +109,7 @@ def test_one_docsets_scores_lead_back_to_the_docset(client, demo):
     response = client.get(url(demo, "?docset=DEMO01"))
     assert response.status_code == 200
     page = response.content.decode()
-    assert f'<a href="{reverse("docset-detail", args=[docset.pk])}">DEMO01</a>' in page
+    assert f'<a href="{reverse("docset-detail", args=[docset.pk])}">Docset DEMO01</a>' in page
     assert "Scores of Demo: Apollo 11, docset DEMO01" in page and page.count("<tr>") == 4
     assert client.get(url(demo, "?docset=DEMO01&view=systems")).status_code == 200
 
@@ -118,3 +119,99 @@ def test_a_docset_the_collection_does_not_have_answers_400(client, demo):
     response = client.get(url(demo, "?docset=NOPE"))
     assert response.status_code == 400
     assert f"The collection {demo['collection'].name} has no docset NOPE." in response.content.decode()
+
+
+# -- work in progress (issue 17) ---------------------------------------------------------------------
+
+def peer_3_in_progress(demo):
+    from annotator.models import PeerAnnotation
+
+    PeerAnnotation.objects.filter(pk=demo["annotations"]["3"].pk).update(status=PeerAnnotation.Status.IN_PROGRESS)
+
+
+def peers_shown(page: str) -> list[str]:
+    return re.findall(r'<td><a href="/annotations/\d+/">(\w+)</a></td>', page)
+
+
+def test_work_in_progress_is_not_counted_and_the_page_says_so(client, demo):
+    """An annotation in progress was scored and exported with nothing to mark it (issue 17)."""
+    peer_3_in_progress(demo)
+    client.force_login(demo["organizer"])
+    page = client.get(url(demo)).content.decode()
+    assert peers_shown(page) == ["1", "2"] and "<td>Submitted</td>" in page and "In progress</strong>" not in page
+    assert ('<p id="counted">2 submitted annotations counted; 1 in progress not counted '
+            '(<a href="?docset=&amp;include=in-progress">show them</a>).</p>') in page
+    assert 'name="include" value="in-progress" data-auto-submit' in page  # the checkbox, not ticked
+    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?format=csv")).content.decode())))
+    assert [(r["peer"], r["status"]) for r in rows] == [("1", "submitted"), ("2", "submitted")]
+    duc = client.get(url(demo, "?format=duc")).content.decode().splitlines()
+    assert [line.split("\t")[:2] for line in duc] == [["DEMO01", "1"], ["DEMO01", "2"]]
+    assert all(len(line.split("\t")) == 6 for line in duc)  # NIST's columns, no mark
+    means = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
+    assert [line.split(",")[:3] for line in means[1:]] == [["1", "1", "0"], ["2", "1", "0"]]
+
+
+def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_the_choice(client, demo):
+    peer_3_in_progress(demo)
+    client.force_login(demo["organizer"])
+    page = client.get(url(demo, "?include=in-progress")).content.decode()
+    assert peers_shown(page) == ["1", "2", "3"]
+    assert page.count('<tr class="in-progress">') == 1 and page.count("<strong>In progress</strong>") == 1
+    assert ('<p id="counted">2 submitted annotations and 1 in progress (marked) counted '
+            '(<a href="?docset=">count submitted work only</a>).</p>') in page
+    assert 'name="include" value="in-progress" checked data-auto-submit' in page
+    for fmt in ("csv", "json", "duc"):  # the downloads, the sorting
+        assert f'<a href="?docset=&amp;include=in-progress&amp;format={fmt}">' in page
+    assert '<a href="?docset=&amp;include=in-progress&amp;sort=modified" title="Sort by modified">' in page
+    assert peers_shown(client.get(url(demo, "?include=in-progress&sort=status")).content.decode())[0] == "3"
+
+    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?include=in-progress&format=csv")).content.decode())))
+    assert [(r["peer"], r["status"]) for r in rows] == [("1", "submitted"), ("2", "submitted"), ("3", "in_progress")]
+    document = json.loads(client.get(url(demo, "?include=in-progress&format=json")).content)
+    assert [r["status"] for r in document["rows"]] == ["submitted", "submitted", "in_progress"]
+    duc = client.get(url(demo, "?include=in-progress&format=duc")).content.decode().splitlines()
+    submitted = client.get(url(demo, "?format=duc")).content.decode().splitlines()
+    assert duc[:2] == submitted and len(duc) == 3  # submitted rows as they are without the option
+    fields = duc[2].split("\t")
+    assert fields[:2] == ["DEMO01", "3"] and fields[5:] == ["demo", "#in_progress"]
+
+    systems = client.get(url(demo, "?view=systems&include=in-progress")).content.decode()
+    assert "<th class=\"num\">In progress</th>" in systems and systems.count('<tr class="in-progress">') == 1
+    assert '<a href="?docset=&amp;view=systems&amp;include=in-progress&amp;format=json">JSON</a>' in systems
+    means = json.loads(client.get(url(demo, "?view=systems&include=in-progress&format=json")).content)["systems"]
+    assert {m["peer"]: m["in_progress"] for m in means} == {"1": 0, "2": 0, "3": 1}
+
+
+def test_the_counts_say_consensus_work_and_work_in_progress_apart(client, demo):
+    """The annotator's own annotation of peer 1 is in progress; the consensus of it and the demo's
+    is consensus work: each is said as what it is, and the link to adjudicated work keeps the choice."""
+    complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    page = client.get(url(demo)).content.decode()
+    assert "3 submitted annotations counted; 1 in progress not counted" in page
+    assert "1 annotation of consensus work" in page
+    page = client.get(url(demo, "?include=in-progress")).content.decode()
+    assert "3 submitted annotations and 1 in progress (marked) counted" in page and "1 annotation of consensus work" in page
+    assert '<a href="?docset=&amp;include=in-progress&amp;adjudicated=1">Adjudicated work only</a>' in page
+    page = client.get(url(demo, "?adjudicated=1")).content.decode()  # the consensus replaces both sources
+    assert "3 submitted annotations counted." in page and "2 annotations not counted: replaced" in page
+
+
+def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, demo):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from .test_api_scores import more_annotations
+
+    client.force_login(demo["organizer"])
+
+    def queries(query):
+        with CaptureQueriesContext(connection) as done:
+            assert client.get(url(demo, query)).status_code == 200
+        return len(done)
+
+    before = {q: queries(q) for q in ("", "?include=in-progress", "?view=systems&include=in-progress")}
+    more_annotations(demo, 6)
+    more_annotations(demo, 6, complete=False, prefix="y")
+    assert {q: queries(q) for q in before} == before
+    assert "9 submitted annotations counted; 6 in progress not counted" in client.get(url(demo)).content.decode()

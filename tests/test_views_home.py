@@ -198,3 +198,80 @@ def test_pyramids_of_separate_files_naming_their_models_differently_wait_as_pair
         ("not_started", "Pyramids 12_10_09_MATTER_fixed + Becky_MATTER"),
         ("not_started", "Pyramids 12_10_09_MATTER_fixed + Yinghui_12_10_09_MATTER_fixed"),
         ("not_started", "Pyramids Becky_MATTER + Yinghui_12_10_09_MATTER_fixed")]
+
+
+# -- the two kinds of work, alike (issue 17) -------------------------------------------------------
+
+def work_controls(page):
+    """Each row's control: (kind, what it says, where it goes) — kind "link" (GET) or "button" (POST)."""
+    import re
+
+    body = page.split('id="your-work"')[1].split("</table>")[0]
+    found = []
+    for tag, attrs, label in re.findall(r'<(a|button) ([^>]*class="[^"]*work-action[^"]*"[^>]*)>(.*?)</\1>', body):
+        if tag == "a":
+            found.append(("link", label, re.search(r'href="([^"]+)"', attrs).group(1)))
+        else:
+            form = body[:body.index(attrs)].rsplit("<form", 1)[1]
+            assert 'method="post"' in form
+            found.append(("button", label, re.search(r'action="([^"]+)"', form).group(1)))
+    return found
+
+
+def test_building_and_annotating_say_what_happens_and_open_alike(client, demo):
+    """Issue 17: "Build" became "Continue" while "Annotate" was a form button: now a link wherever
+    the control only opens the work, a button (POST) where opening changes something (the first
+    time, the annotation is made and the assignment started); the labels say which."""
+    from annotator import editing, peer_editing
+    from annotator.models import Assignment, PeerAnnotation
+
+    from .helpers import Builder
+
+    builder = Builder(demo, name="DEMO01-B", user="annotator")  # a pyramid to build, assigned
+    peer = Assignment.objects.get(user=demo["annotator"], task="peer")
+    build = Assignment.objects.get(user=demo["annotator"], task="pyramid")
+    client.force_login(demo["annotator"])
+    pyramid_url = reverse("pyramid-detail", args=[builder.pyramid.pk])
+    start_url = reverse("assignment-start", args=[peer.pk])
+    assert set(work_controls(client.get(reverse("home")).content.decode())) == {
+        ("link", "Build pyramid", pyramid_url), ("button", "Annotate", start_url)}
+    assert not PeerAnnotation.objects.filter(annotator=demo["annotator"]).exists()  # the page changed nothing
+
+    builder.new_scu("A", "Apollo 11 landed on the Moon")  # started by the first edit
+    client.post(start_url)  # started by opening it
+    annotation = PeerAnnotation.objects.get(annotator=demo["annotator"])
+    annotation_url = reverse("annotation-detail", args=[annotation.pk])
+    page = client.get(reverse("home")).content.decode()
+    assert set(work_controls(page)) == {
+        ("link", "Continue building", pyramid_url), ("link", "Continue annotating", annotation_url)}
+    # Each control is described by its row's task, for those who hear the page.
+    assert f'aria-describedby="work-{build.pk}"' in page and f'<td id="work-{peer.pk}">Annotate peer 1 against DEMO01</td>' in page
+
+    editing.submit(builder.pyramid.pk, demo["annotator"], builder.version)
+    text = annotation.peer.text
+    peer_editing.assign(annotation.pk, demo["annotator"], annotation.version, [(0, text.index(" in July"))], 1)
+    peer_editing.complete(annotation.pk, demo["annotator"], PeerAnnotation.objects.get(pk=annotation.pk).version)
+    assert set(work_controls(client.get(reverse("home")).content.decode())) == {
+        ("link", "View pyramid", pyramid_url), ("link", "View annotation", annotation_url)}
+
+
+def test_an_annotation_assigned_again_is_opened_by_the_button(client, demo):
+    """An annotation that exists while its assignment is not started (given back after a withdrawal):
+    opening it marks the assignment started, so it stays a POST."""
+    from annotator.models import Assignment, PeerAnnotation
+
+    peer = Assignment.objects.get(user=demo["annotator"], task="peer")
+    PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=peer.peer, annotator=demo["annotator"])
+    client.force_login(demo["annotator"])
+    assert work_controls(client.get(reverse("home")).content.decode()) == [
+        ("button", "Annotate", reverse("assignment-start", args=[peer.pk]))]
+
+
+def test_the_totals_say_one_scu_and_one_pse(client, demo):
+    """Issue 17: "1 SCUs · 1 PSEs"."""
+    from .helpers import Builder
+
+    Builder(demo, name="DEMO01-B", user="annotator").new_scu("A", "Apollo 11 landed on the Moon")
+    client.force_login(demo["annotator"])
+    page = client.get(reverse("home")).content.decode()
+    assert "submitted · 1 SCU · 0 PSEs</p>" in page

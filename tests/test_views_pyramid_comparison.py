@@ -194,3 +194,18 @@ def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, seco
     """Issue 16: 400 naming the parameter."""
     client.force_login(demo["admin"])
     assert refuses_nul(client.get(url(demo, f"?a={demo['pyramid'].pk}&b=%00")), "b")
+
+
+def test_a_refusal_keeps_its_abbreviations_and_names(client, demo, second, monkeypatch):
+    """Issue 17: the page capitalised a refusal with str.capitalize(), which lowers the rest: "SCU"
+    became "scu" and "DEMO01" "demo01". Only the first letter is raised now."""
+    from annotator.adjudication import NotComparable
+    from annotator.views import compare
+
+    def refuse(pyramids):
+        raise NotComparable("no SCU of DEMO01 has a contributor in these models")
+
+    monkeypatch.setattr(compare, "align_many_pyramids", refuse)
+    client.force_login(demo["admin"])
+    page = client.get(url(demo, f"?a={demo['pyramid'].pk}&b={second.pk}")).content.decode()
+    assert "No SCU of DEMO01 has a contributor in these models." in page

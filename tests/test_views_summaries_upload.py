@@ -108,3 +108,24 @@ def test_unchanged_summaries_are_reported_not_duplicated(upload, demo):
     _, job = upload(("DEMO01.model.A.txt", text.encode()))
     assert job.status == "done" and job.report == ["Nothing new: every summary was already stored.",
                                                    "DEMO01.model.A.txt: already stored, unchanged"]
+
+
+def test_the_job_is_titled_by_what_was_uploaded(upload, client, demo):
+    """Issue 17: an upload of .txt files was titled "Import of 5 files.zip" (their bytes are packed
+    into one zip for the worker, but nobody uploaded a zip). Several files: "N files"; one file or
+    a zip: its name. The same on the job page (title and heading) and in the collection's imports."""
+    import re
+
+    def titles(job):
+        page = client.get(reverse("job-detail", args=[job.pk])).content.decode()
+        return re.search(r"<title>(.*?) · ", page).group(1), re.search(r"<h1>(.*?)</h1>", page).group(1)
+
+    _, several = upload(*[(f"DEMO01.peer.{n}.txt", f"Peer {n}.".encode()) for n in range(20, 25)])
+    assert several.file_name == "5 files" and titles(several) == ("Import of 5 files", "Import of 5 files")
+    _, archive = upload(("batch.zip", zipped({"DEMO01.peer.30.txt": b"Peer 30."})))
+    assert archive.file_name == "batch.zip" and titles(archive) == ("Import of batch.zip", "Import of batch.zip")
+    _, one = upload(("DEMO01.peer.31.txt", b"Peer 31."))
+    assert titles(one) == ("Import of DEMO01.peer.31.txt", "Import of DEMO01.peer.31.txt")
+    recent = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
+    assert f'<a href="{reverse("job-detail", args=[several.pk])}">5 files</a>' in recent
+    assert all(job.status == "done" for job in (several, archive, one))

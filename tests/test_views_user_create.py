@@ -40,3 +40,11 @@ def test_a_nul_character_is_refused_as_bad_input_and_nothing_is_stored(client, d
     response = client.post(reverse("user-create"), values)
     assert refuses_nul(response, field)
     assert get_user_model().objects.count() == before
+
+
+def test_the_trail_leads_back_to_the_accounts(client, demo):
+    """Issue 17: the New account page's trail led to Collections."""
+    client.force_login(demo["admin"])
+    page = client.get(reverse("user-create")).content.decode()
+    assert f'<nav class="crumbs" aria-label="Breadcrumb"><a href="{reverse("user-list")}">Accounts</a></nav>' in page
+    assert f'href="{reverse("collection-list")}">Collections</a></nav>' not in page

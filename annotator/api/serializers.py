@@ -221,6 +221,13 @@ class ActionResultSerializer(serializers.Serializer):
     description = serializers.CharField()
 
 
+class PeerActionResultSerializer(ActionResultSerializer):
+    uncovered_words = serializers.IntegerField(
+        help_text="How many words of the peer summary (runs of letters and digits: punctuation is not a word) are in "
+                  "no PSE after the action. DUC 2005's convention puts every word in a PSE, of an SCU or of \"matches "
+                  "nothing\" (scu 0); \"complete\" is not refused for them, as the page only warns.")
+
+
 class RefusalSerializer(serializers.Serializer):
     detail = serializers.CharField()
     current_version = serializers.IntegerField(required=False)

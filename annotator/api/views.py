@@ -21,7 +21,7 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from .. import access, annotation_consensus, assignments, pyramid_consensus
+from .. import access, annotation_consensus, assignments, peer_editing, pyramid_consensus
 from ..adjudication_queue import consensuses_of
 from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from ..adjudication import NotComparable
@@ -189,12 +189,13 @@ def _spans(model):
     return Prefetch("spans", queryset=model.objects.order_by("position", "id"))
 
 
-def _action_view(actions: dict, record: str):
-    """POST …/{id}/actions/{action}/: one editing action, as the page sends it."""
+def _action_view(actions: dict, record: str, answer_also=None, answer_serializer=s.ActionResultSerializer):
+    """POST …/{id}/actions/{action}/: one editing action, as the page sends it. `answer_also`
+    (the action's result -> dict) adds to the answer what the record's page shows with it."""
 
     @extend_schema(
         request=s.ActionRequestSerializer,
-        responses={200: s.ActionResultSerializer, 403: s.RefusalSerializer, 409: s.RefusalSerializer,
+        responses={200: answer_serializer, 403: s.RefusalSerializer, 409: s.RefusalSerializer,
                    422: s.RefusalSerializer},
         parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, enum=sorted(actions),
                                      description="The editing action.")],
@@ -214,7 +215,8 @@ def _action_view(actions: dict, record: str):
             if isinstance(refused, StaleVersion):
                 body["current_version"] = refused.current_version
             return Response(body, status=status_for(refused))
-        return Response({"version": result.version, "description": result.description})
+        return Response({"version": result.version, "description": result.description,
+                         **(answer_also(result) if answer_also else {})})
 
     return edit
 
@@ -351,7 +353,9 @@ class PeerAnnotationViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.
             raise ValidationError({"detail": "You already have an annotation of this peer against this pyramid."})
         serializer.save(annotator=user)
 
-    edit = _action_view(PEER_ACTIONS, "peer annotation")
+    # As the page warns before "complete": how many of the peer's words are in no PSE (never refused).
+    edit = _action_view(PEER_ACTIONS, "peer annotation", lambda result: {
+        "uncovered_words": len(peer_editing.words_in_no_pse(result.annotation))}, s.PeerActionResultSerializer)
 
     @extend_schema(request=s.AnnotationConsensusRequestSerializer,
                    responses={201: s.PeerAnnotationSerializer, 404: s.RefusalSerializer},  # an annotation you may not see

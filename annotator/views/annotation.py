@@ -25,10 +25,11 @@ from ..editing import EditError
 from ..ordering import natural_key
 from ..models import PSE, SCU, Assignment, PeerAnnotation, Pyramid, PSESpan, Span
 from ..suggestions import suggest
-from ..textmarks import marked_html, runs
+from ..textmarks import marked_html, runs, uncovered_runs, uncovered_words
 from .refusals import refused_answer
 
 MISSED_SHOWN = 5
+UNCOVERED_SHOWN = 3  # runs of words in no PSE that "Mark complete" names
 # Actions after which the page changes its mode (read-only, review notice): answered whole.
 WHOLE_PAGE_ACTIONS = {"complete", "reopen", "mark_reviewed"}
 
@@ -98,7 +99,17 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
         "last_change": annotation.changes.order_by("-id").select_related("user").first() if with_models else None,
         "pyramid_in_progress": annotation.pyramid.status != Pyramid.Status.SUBMITTED,
         "next_assignment": next_assignment(annotation, user) if annotation.status == PeerAnnotation.Status.SUBMITTED else None,
+        **(_uncovered(text, marks) if editable else {}),
     }
+
+
+def _uncovered(text: str, marks) -> dict:
+    """The peer's words in no PSE (DUC 2005: every word in a PSE or in "matches nothing"), for the
+    warning "Mark complete" gives: how many, and the first runs of them (start, end, text)."""
+    left_out = uncovered_words(text, marks)
+    shown = [(start, end, text[start:end]) for start, end in uncovered_runs(text, left_out)[:UNCOVERED_SHOWN + 1]]
+    return {"uncovered_count": len(left_out), "uncovered_runs": shown[:UNCOVERED_SHOWN],
+            "uncovered_more": len(shown) > UNCOVERED_SHOWN}
 
 
 def contributor_texts(pyramid_id: int) -> dict[int, str]:

@@ -14,10 +14,12 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
 from scoring.agreement_records import pair_agreement
 from scoring.models import Report
+from scoring.numbers import p_equals
 from scoring.records import score_annotations
 from scoring.statistics import pearson
 
@@ -106,7 +108,7 @@ def pyramid_comparison(request, pk):
         groups = align_many_pyramids(chosen)
         alphas = _alphas(chosen, docset.collection_id)
     except NotComparable as problem:
-        context["problem"] = str(problem).capitalize() + "."
+        context["problem"] = capfirst(str(problem)) + "."  # capitalize() would lower "SCU" and "D0601"
         return render(request, "annotator/compare.html", context)
     scus = {(s.pyramid_id, s.uid): s for s in scus_with_contributors([p.pk for p in chosen])}
     text_of = model_words(chosen[0])
@@ -156,7 +158,7 @@ def pyramid_consensus_start(request, pk):
     try:
         consensus = pyramid_consensus.start_many(chosen, request.user)
     except (NotComparable, EditError) as problem:
-        messages.error(request, getattr(problem, "message", None) or str(problem).capitalize() + ".")
+        messages.error(request, getattr(problem, "message", None) or capfirst(str(problem)) + ".")
         return redirect(back)
     messages.success(request, f"Started {consensus.name}: decide each aligned group.")
     return redirect("pyramid-merge", consensus.pk)
@@ -191,7 +193,7 @@ def _peer_scores(pyramids) -> dict:
     if len(pyramids) == 2:
         both = [(x, y) for _, (x, y) in table if x is not None and y is not None]
         r = pearson([x for x, _ in both], [y for _, y in both]) if both else None
-    return {"peer_scores": table, "score_r": r}
+    return {"peer_scores": table, "score_r": r, "score_p": p_equals(r[1]) if r else None}
 
 
 def _mean(values):

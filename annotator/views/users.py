@@ -41,4 +41,4 @@ def user_create(request):
         user = form.save()
         messages.success(request, f"Created the account {user.username}. Give them a role in a collection, or assign them work.")
         return redirect("user-list")
-    return render(request, "manage/form.html", {"form": form, "title": "New account", "submit": "Create"})
+    return render(request, "manage/form.html", {"form": form, "title": "New account", "submit": "Create", "accounts": True})

@@ -102,10 +102,55 @@
     if (position) position.textContent = `${state.step + 1} of ${marks.length}`;
   }
 
+  // -- "Mark complete" with peer words in no PSE: a warning first (DUC 2005 puts every word in a PSE,
+  //    of an SCU or of "matches nothing"), which lets the annotator go back, go to the first of
+  //    those words, or mark it complete anyway. The server says how many on the button. ----------
+  const warning = () => document.getElementById("uncovered-words");
+  const completeButton = () => document.querySelector('#toolbar [data-act="complete"]');
+
+  function warnOfUncovered(button) {
+    const left = Number(button.dataset.uncovered);
+    document.getElementById("uncovered-count").textContent = `${left} word${left === 1 ? "" : "s"}`;
+    document.getElementById("uncovered-verb").textContent = left === 1 ? "is" : "are";
+    document.getElementById("uncovered-first").textContent = button.dataset.uncoveredWords;
+    warning().showModal();  // the focus goes to "Go back" (autofocus)
+  }
+
+  // Closed in any way (Escape too), the keyboard is back where it was: on "Mark complete".
+  document.addEventListener("close", (event) => {
+    if (event.target !== warning()) return;
+    const active = document.activeElement;
+    if ((!active || active === document.body) && completeButton()) completeButton().focus();
+  }, true);
+
+  // The first uncovered words, selected in the peer text as if by hand: 0 or an SCU takes them.
+  function selectFirstUncovered(button) {
+    const text = document.getElementById("peer-text");
+    const [start, end] = (button.dataset.uncoveredFirst || "").split(" ").map(Number);
+    if (!text || !(end > start)) return;
+    text.focus({ preventScroll: true });
+    const range = window.TextSelection.rangeOf(text, [start, end]);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    const words = range.getBoundingClientRect(), pane = text.closest("section").getBoundingClientRect();
+    if (words.top < pane.top || words.bottom > pane.bottom) text.closest("section").scrollTop += words.top - pane.top - pane.height / 3;
+  }
+
   const actions = {
     undo() { send("undo", {}); },
     redo() { send("redo", {}); },
-    complete() { if (confirm("Mark this annotation complete? It becomes read-only.")) send("complete", {}); },
+    complete(button) {
+      if (Number(button.dataset.uncovered || 0) > 0) { warnOfUncovered(button); return; }
+      if (confirm("Mark this annotation complete? It becomes read-only.")) send("complete", {});
+    },
+    uncovered_back() { warning().close(); },
+    uncovered_show() {
+      const button = completeButton();
+      warning().close();
+      if (button) selectFirstUncovered(button);
+    },
+    complete_anyway() { warning().close(); send("complete", {}); },
     reopen() { send("reopen", {}); },
     mark_reviewed() { send("mark_reviewed", {}); },
     help() { document.getElementById("help").showModal(); },

@@ -3,6 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from annotator.exporting import export_collection
+from annotator.plurals import counted
 from annotator.models import Collection
 
 
@@ -21,5 +22,6 @@ class Command(BaseCommand):
             raise CommandError(f"no collection {options['collection']!r}") from None
         report = export_collection(collection, Path(options["out"]), options["docset"])
         self.stdout.write(
-            f"{report.pyramids} pyramids and {report.peer_annotations} peer annotations written to {options['out']}"
+            f"{counted(report.pyramids, 'pyramid')} and {counted(report.peer_annotations, 'peer annotation')} "
+            f"written to {options['out']}"
         )

@@ -5,6 +5,7 @@ from tqdm import tqdm
 
 from annotator.ducview.names import FileIdentity
 from annotator.importing import DucviewImporter, ducview_files
+from annotator.plurals import counted
 from annotator.uploads import DUCVIEW_MAX_BYTES
 
 
@@ -53,4 +54,4 @@ class Command(BaseCommand):
         if report.unchanged == report.files and not report.failures:
             self.stdout.write("Nothing changed: every file was already imported.")
         if report.failures:
-            raise CommandError(f"{len(report.failures)} of {report.files} files failed; the others were imported")
+            raise CommandError(f"{len(report.failures)} of {counted(report.files, 'file')} failed; the others were imported")

@@ -1,25 +1,11 @@
 import json
-import math
 from dataclasses import asdict
 
 from django.core.management.base import BaseCommand
 
 from scoring.agreement_records import peer_agreement, pyramid_agreement, score_agreement
 from scoring.management.lookup import collection_and_docset
-
-
-def _number(value: float) -> str:
-    return "—" if value is None or math.isnan(value) else f"{value:.4f}"
-
-
-def _json_ready(value):
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_ready(v) for v in value]
-    return value
+from scoring.numbers import json_ready, number, p_value
 
 
 class Command(BaseCommand):
@@ -46,18 +32,18 @@ class Command(BaseCommand):
             document = {"peers": [asdict(p) for p in peers], "pooled": [asdict(p) for p in pooled],
                         "score_correlations": [asdict(c) for c in correlations], "anova_by_annotator": [asdict(a) for a in anovas]}
             if options["format"] == "json":
-                self.stdout.write(json.dumps(_json_ready(document), indent=2))
+                self.stdout.write(json.dumps(json_ready(document), indent=2))
                 return
             self._peers_table(peers, pooled, correlations, anovas)
         else:
             results, skipped = pyramid_agreement(collection, options["docset"], options["adjudicated"])
             if options["format"] == "json":
-                self.stdout.write(json.dumps(_json_ready({"pyramids": [asdict(r) for r in results], "skipped": skipped}), indent=2))
+                self.stdout.write(json.dumps(json_ready({"pyramids": [asdict(r) for r in results], "skipped": skipped}), indent=2))
                 return
             self.stdout.write("docset\tpyramids\tannotators\twords\talpha_masi\talpha_masi_nltk\talpha_jaccard\talpha_nominal")
             for r in results:
                 self.stdout.write("\t".join([r.docset, ",".join(r.pyramids), ",".join(r.annotators), str(r.units),
-                                             *(_number(r.alpha[k]) for k in ("masi", "masi_nltk", "jaccard", "nominal"))]))
+                                             *(number(r.alpha[k]) for k in ("masi", "masi_nltk", "jaccard", "nominal"))]))
             for reason in skipped:
                 self.stderr.write(f"skipped {reason}")
             if not results:
@@ -68,18 +54,19 @@ class Command(BaseCommand):
         write("docset\tpeer\tannotators\tSCUs\talpha_dice\talpha_binary\talpha_binary'\tmatched_jaccard")
         for p in peers:
             write("\t".join([p.docset, p.peer, ",".join(p.annotators), str(p.units),
-                             *(_number(p.alpha[k]) for k in ("dice", "binary", "binary_reduced")), _number(p.matched_jaccard)]))
+                             *(number(p.alpha[k]) for k in ("dice", "binary", "binary_reduced")), number(p.matched_jaccard)]))
         for p in pooled:
             write("\t".join([p.scope, f"({p.peers} peers)", "", str(p.units),
-                             *(_number(p.alpha[k]) for k in ("dice", "binary", "binary_reduced")), ""]))
+                             *(number(p.alpha[k]) for k in ("dice", "binary", "binary_reduced")), ""]))
         if not peers:
             self.stderr.write("No peer is annotated twice against the same pyramid.")
             return
         write("")
         write("annotators\tscore\tpeer\tn\tpearson_r\tp\tci95_low\tci95_high")
         for c in correlations:
-            write("\t".join([" vs ".join(c.annotators), c.score, c.scope, str(c.n), *(_number(v) for v in (c.r, c.p, c.low, c.high))]))
+            write("\t".join([" vs ".join(c.annotators), c.score, c.scope, str(c.n), number(c.r), p_value(c.p),
+                             number(c.low), number(c.high)]))
         write("")
         write("score\tANOVA F (annotator as factor)\tp")
         for a in anovas:
-            write("\t".join([a.score, _number(a.f), _number(a.p)]))
+            write("\t".join([a.score, number(a.f), p_value(a.p)]))

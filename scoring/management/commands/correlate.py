@@ -1,5 +1,4 @@
 import json
-import math
 from dataclasses import asdict
 
 from django.core.management.base import BaseCommand, CommandError
@@ -7,14 +6,16 @@ from django.core.management.base import BaseCommand, CommandError
 from annotator.models import HumanJudgment
 from scoring.judgment_records import judgment_correlations, tune_alpha
 from scoring.management.lookup import collection_and_docset
+from scoring.numbers import DASH, number, p_equals, undefined
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 
 def _cell(result) -> str:
-    if result is None:
-        return "—"
+    """"0.9995 (p=0.0208)"; "1.0000 (p=—)" with too few pairs for a p-value; "—" without a coefficient."""
+    if result is None or undefined(result[0]):
+        return DASH
     coefficient, p = result
-    return f"{coefficient:.4f} (p={p:.3g})" if not math.isnan(coefficient) else "—"
+    return f"{number(coefficient)} ({p_equals(p)})"
 
 
 def conventions(collection, options) -> dict:

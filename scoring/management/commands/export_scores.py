@@ -2,14 +2,14 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from scoring.formats import FORMATS
+from scoring.formats import FORMATS, IN_PROGRESS_MARK
 from scoring.management.lookup import collection_and_docset
-from scoring.records import score_collection
+from scoring.records import collection_annotations, counted_annotations, score_annotations, work_counts
 
 
 class Command(BaseCommand):
     help = (
-        "Export every peer annotation's scores (modified, original, DUCView 1.5 quality/coverage/"
+        "Export every submitted peer annotation's scores (modified, original, DUCView 1.5 quality/coverage/"
         "comprehensive, counts) with the collection's weight and X_a rounding conventions."
     )
 
@@ -21,16 +21,27 @@ class Command(BaseCommand):
         parser.add_argument("--adjudicated", action="store_true",
                             help="where there is adjudicated work, only it: annotations against a docset's consensus "
                                  "pyramid, and a peer's complete consensus annotation instead of its sources")
+        parser.add_argument("--include-in-progress", action="store_true",
+                            help="count annotations still in progress too, marked: the status column of csv and json "
+                                 f"says in_progress; in duc their rows end with a field {IN_PROGRESS_MARK}")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
-        rows = score_collection(collection, options["docset"], adjudicated=options["adjudicated"])
+        annotations = collection_annotations(collection, options["docset"])
+        adjudicated, include = options["adjudicated"], options["include_in_progress"]
+        rows = score_annotations(counted_annotations(annotations, adjudicated, include_in_progress=include))
         text = FORMATS[options["format"]](rows)
-        # NIST's layout has no room for them, so every format also says its conventions here.
+        # NIST's layout has no room for them, so every format also says its conventions here, and what it counts.
         self.stderr.write(
             f"{collection.name}: SCU weight = {collection.weight_convention}, "
             f"X_a rounding = {collection.average_rounding}"
         )
+        counts = work_counts(annotations, adjudicated, include)
+        if include:
+            self.stderr.write(f"{counts.submitted} submitted and {counts.in_progress} in progress (marked) annotations counted")
+        else:
+            self.stderr.write(f"{counts.submitted} submitted annotations counted; {counts.in_progress_left_out} in progress "
+                              "not counted (--include-in-progress counts them)")
         if options["out"]:
             Path(options["out"]).write_text(text, encoding="utf-8")
             self.stderr.write(f"{len(rows)} rows written to {options['out']}")

@@ -5,6 +5,7 @@ from dataclasses import asdict
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.management.lookup import collection_and_docset
+from scoring.numbers import json_ready, number, p_value
 from scoring.ranking import rank_systems
 from scoring.records import score_collection
 
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         except ValueError as problem:
             raise CommandError(str(problem)) from None
         if options["format"] == "json":
-            self.stdout.write(json.dumps(asdict(ranking), indent=2))
+            self.stdout.write(json.dumps(json_ready(asdict(ranking)), indent=2))  # NaN (undefined): null
             return
         write = self.stdout.write
         write(f"system\tobservations\tmean {ranking.score}")
@@ -47,7 +48,7 @@ class Command(BaseCommand):
         a = ranking.anova
         write("")
         write(f"ANOVA, system as factor{' (and docset)' if options['docset_factor'] else ''}: "
-              f"F({a.df_factor}, {a.df_residual}) = {a.f:.4f}, p = {a.p:.6g}")
+              f"F({a.df_factor}, {a.df_residual}) = {number(a.f)}, p = {p_value(a.p)}")
         if math.isnan(ranking.hsd):
             write("Tukey's HSD: — (one score per system: no error term to test with)")
         else:

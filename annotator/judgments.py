@@ -12,7 +12,8 @@ Two inputs:
 
 Every line is read before anything is stored; a malformed one stops the import with its line
 number, and nothing is stored. Rows of docsets or peers the collection does not hold are counted
-and left out (a NIST table covers every topic; a collection may hold some). A summary judged twice
+and left out (a NIST table covers every topic; a collection may hold some); the peers left out are
+named once each, with the number of their judgments, the first few of them. A summary judged twice
 on one criterion (NIST repeats D0631's judgments for its two annotations) must agree.
 """
 
@@ -40,19 +41,29 @@ class JudgmentsError(Exception):
     """The file cannot be imported; nothing was stored."""
 
 
+PEERS_NAMED = 5  # of the peers left out, how many the summary line names (then "and K more")
+
+
 @dataclass
 class JudgmentReport:
     stored: int = 0
     unchanged: int = 0
     skipped_docsets: set[str] = field(default_factory=set)
-    skipped_peers: list[str] = field(default_factory=list)
+    # "D0640 peer 15" -> the judgments of it left out (a line of a NIST table holds up to six), in the
+    # file's order, each summary once
+    skipped_peers: dict[str, int] = field(default_factory=dict)
 
     def summary_line(self) -> str:
         line = f"{counted(self.stored, 'judgment')} stored, {self.unchanged} unchanged"
         if self.skipped_docsets:
             line += f"; rows of {counted(len(self.skipped_docsets), 'docset')} not in the collection left out"
         if self.skipped_peers:
-            line += f"; {counted(len(self.skipped_peers), 'row')} of unknown peers left out ({', '.join(self.skipped_peers[:5])}…)"
+            judgments = sum(self.skipped_peers.values())
+            named = [name if n == 1 else f"{name} ({counted(n, 'judgment')})"
+                     for name, n in list(self.skipped_peers.items())[:PEERS_NAMED]]
+            more = len(self.skipped_peers) - len(named)
+            line += (f"; {counted(judgments, 'judgment')} of {counted(len(self.skipped_peers), 'peer')} not in the "
+                     f"collection left out: {', '.join(named)}" + (f" and {more} more" if more else ""))
         return line
 
 
@@ -110,13 +121,15 @@ def import_judgments(collection: Collection, rows: list[tuple[str, str, str, str
         docset__collection=collection, kind=Summary.Kind.PEER).values_list("pk", "docset__name", "author")}
     docsets = set(collection.docsets.values_list("name", flat=True))
     wanted: dict[tuple[int, str, str], float] = {}
+    skipped: dict[tuple[str, str], str] = {}  # a peer left out, "01" and "1" alike -> its name in the report
     for docset, peer, criterion, judge, value in rows:
         if docset not in docsets:
             report.skipped_docsets.add(docset)
             continue
         summary = peers.get((docset, _peer_key(peer)))
         if summary is None:
-            report.skipped_peers.append(f"{docset} peer {peer}")
+            named = skipped.setdefault((docset, _peer_key(peer)), f"{docset} peer {peer}")  # as first spelled
+            report.skipped_peers[named] = report.skipped_peers.get(named, 0) + 1
             continue
         key = (summary, criterion, judge)
         if key in wanted and wanted[key] != value:

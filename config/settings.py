@@ -258,10 +258,13 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pyramid annotator API",
     "DESCRIPTION": (
-        "The records of Pyramid evaluations (collections, docsets, summaries, pyramids, SCUs, "
-        "contributors, spans, peer annotations, PSEs, assignments, the histories of pyramids and peer "
-        "annotations, human judgments), their scores, and a collection's DUCView files. Authenticate "
-        "with a session or a token (header `Authorization: Token <key>`)."
+        "The REST API of the Pyramid annotator: the records of Pyramid evaluations of summaries "
+        "(collections, docsets, summaries, pyramids, SCUs, contributors, spans, peer annotations, PSEs, "
+        "assignments, the histories of pyramids and peer annotations, human judgments), their scores, a "
+        "collection's DUCView files and archives, and import jobs. Authenticate with the site's session "
+        "(log in, as in a browser) or a token: the header `Authorization: Token <key>`, the key made by "
+        "`python manage.py drf_create_token USER`. Permissions are the pages': what a user may not see "
+        "answers 404, what their role may not change 403."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,

@@ -21,7 +21,7 @@ from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, Pyra
 
 from .agreement import dice, jaccard, krippendorff_alpha, krippendorff_alphas, masi, masi_nltk, nominal
 from .agreement_units import peer_units, pyramid_units, word_scus, words
-from .records import counted_annotations, counted_pyramids, score_collection
+from .records import counted_annotations, counted_pyramids, pyramids_in_progress_left_out, score_collection
 from .statistics import anova_oneway, pearson
 
 PEER_DISTANCES = {"dice": dice, "binary": nominal}
@@ -60,15 +60,16 @@ def _alphas(units, reduced_units) -> dict[str, float]:
     }
 
 
-def peer_agreement(collection: Collection, docset: str | None = None,
-                   adjudicated: bool = False) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
+def peer_agreement(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
+                   include_in_progress: bool = False) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
     """Per peer, then pooled per docset and over everything (three queries). The annotations are
-    `counted_annotations(scored=False)`: consensus annotations are not an annotator's independent
+    `counted_annotations(scored=False)`: submitted ones (and those in progress with
+    `include_in_progress`); consensus annotations are not an annotator's independent
     work and stay out; with `adjudicated`, a complete one replaces its sources (leaving that peer
     one annotation, so out of agreement). Annotations against a consensus pyramid are their
     annotators' own matching, compared against that one pyramid: they count."""
     annotations = counted_annotations(PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
-                                      adjudicated, scored=False).select_related("pyramid__docset", "peer", "annotator")
+                                      adjudicated, scored=False, include_in_progress=include_in_progress).select_related("pyramid__docset", "peer", "annotator")
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
     groups = defaultdict(list)
@@ -128,21 +129,28 @@ class PyramidAgreement:
     annotators: list[str]
     units: int  # words that at least one annotator put in an SCU
     alpha: dict[str, float]
+    in_progress: list[str] = field(default_factory=list)  # those of `pyramids` in progress (with include_in_progress only)
 
 
 def _pyramid_annotator(pyramid: Pyramid) -> str:
     return pyramid.creator_code or (pyramid.created_by.username if pyramid.created_by_id else pyramid.name)
 
 
-def pyramid_agreement(collection: Collection, docset: str | None = None,
-                      adjudicated: bool = False) -> tuple[list[PyramidAgreement], list[str]]:
+def collection_pyramids(collection: Collection, docset: str | None = None):
+    """Every pyramid of a collection (or of one of its docsets, by name), before the rule."""
+    pyramids = Pyramid.objects.filter(docset__collection=collection)
+    return pyramids.filter(docset__name=docset) if docset else pyramids
+
+
+def pyramid_agreement(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
+                      include_in_progress: bool = False) -> tuple[list[PyramidAgreement], list[str]]:
     """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries).
+    The pyramids are `counted_pyramids`: submitted ones (and those in progress, named in each
+    result, with `include_in_progress`: `pyramids_left_in_progress` counts those left out).
     Consensus pyramids are not independent work: left out, or with `adjudicated` in place of
-    their sources (`counted_pyramids`)."""
-    pyramids = counted_pyramids(Pyramid.objects.filter(docset__collection=collection), adjudicated).select_related(
-        "docset", "created_by")
-    if docset:
-        pyramids = pyramids.filter(docset__name=docset)
+    their sources."""
+    pyramids = counted_pyramids(collection_pyramids(collection, docset), adjudicated,
+                                include_in_progress=include_in_progress).select_related("docset", "created_by")
     by_docset = defaultdict(list)
     for pyramid in pyramids.order_by("docset__name", "name", "id"):
         by_docset[pyramid.docset.name].append(pyramid)
@@ -159,8 +167,15 @@ def pyramid_agreement(collection: Collection, docset: str | None = None,
         results.append(PyramidAgreement(
             docset=name, pyramids=[p.name for p in group], annotators=[_pyramid_annotator(p) for p in group],
             units=len(units), alpha=krippendorff_alphas(units, list(PYRAMID_DISTANCES)),
+            in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
         ))
     return results, skipped
+
+
+def pyramids_left_in_progress(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
+                              include_in_progress: bool = False) -> int:
+    """How many pyramids in progress `pyramid_agreement` left out (0 with `include_in_progress`)."""
+    return pyramids_in_progress_left_out(collection_pyramids(collection, docset), adjudicated, include_in_progress)
 
 
 def _models_and_spans(ids) -> tuple[dict, dict]:
@@ -210,11 +225,12 @@ class AnovaByAnnotator:
     groups: dict[str, int]
 
 
-def score_agreement(collection: Collection, docset: str | None = None,
-                    adjudicated: bool = False) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
+def score_agreement(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
+                    include_in_progress: bool = False) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
     """Pearson's r between annotators' scores of the same peers (overall and per peer system, where
     a system has three or more pairs), and the ANOVA with annotator as the factor (§5.1)."""
-    rows = score_collection(collection, docset, adjudicated, scored=False)  # the annotations peer_agreement compares
+    rows = score_collection(collection, docset, adjudicated, scored=False,  # the annotations peer_agreement compares
+                            include_in_progress=include_in_progress)
     by_item = defaultdict(dict)
     for row in rows:
         by_item[(row.docset, row.peer)][row.annotator] = row.scores

@@ -185,15 +185,28 @@ def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool 
             .exclude(pk__in=merged))
 
 
-def counted_pyramids(pyramids, adjudicated: bool = False):
-    """The same rule for statistics of pyramids (agreement): without `adjudicated`, consensus
-    pyramids are left out; with it, a submitted consensus pyramid replaces its sources and
-    one in progress is left out."""
+def counted_pyramids(pyramids, adjudicated: bool = False, *, include_in_progress: bool = False):
+    """The same rule for statistics of pyramids (agreement between their builders): only submitted
+    pyramids count, unless `include_in_progress` (a pyramid still being built, perhaps still empty,
+    is not its builder's answer yet). Without `adjudicated`, consensus pyramids are left out; with
+    it, a submitted consensus pyramid replaces its sources and one in progress is left out (with
+    `include_in_progress` too)."""
+    if not include_in_progress:
+        pyramids = pyramids.filter(status=Pyramid.Status.SUBMITTED)
     if not adjudicated:
         return pyramids.filter(merge__isnull=True)
     submitted = PyramidMerge.objects.filter(consensus__status=Pyramid.Status.SUBMITTED)
     return (pyramids.exclude(merge__isnull=False, status=Pyramid.Status.IN_PROGRESS)
             .exclude(pk__in=merged_pyramids(submitted)))
+
+
+def pyramids_in_progress_left_out(pyramids, adjudicated: bool = False, include_in_progress: bool = False) -> int:
+    """How many of these pyramids are in progress and left out by `counted_pyramids`, that
+    `include_in_progress` would count (0 with it), for pages and commands to say so (one query)."""
+    if include_in_progress:
+        return 0
+    return counted_pyramids(pyramids, adjudicated, include_in_progress=True).filter(
+        status=Pyramid.Status.IN_PROGRESS).count()
 
 
 def merged_pyramids(merges):
@@ -213,12 +226,14 @@ class WorkCounts:
     left_out: int  # the rest: consensus work, or work that submitted consensus work replaces
 
 
-def work_counts(annotations, adjudicated: bool = False, include_in_progress: bool = False) -> WorkCounts:
+def work_counts(annotations, adjudicated: bool = False, include_in_progress: bool = False, *,
+                scored: bool = True) -> WorkCounts:
     """How many of these annotations `counted_annotations` keeps, by status, and how many it
     leaves out and why (one query)."""
     status = PeerAnnotation.Status
-    counted = counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress).values("pk")
-    waiting = counted_annotations(annotations, adjudicated, include_in_progress=True).filter(
+    counted = counted_annotations(annotations, adjudicated, scored=scored,
+                                  include_in_progress=include_in_progress).values("pk")
+    waiting = counted_annotations(annotations, adjudicated, scored=scored, include_in_progress=True).filter(
         status=status.IN_PROGRESS).values("pk")
     found = annotations.order_by().aggregate(
         total=Count("pk"),

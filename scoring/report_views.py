@@ -9,16 +9,18 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
-from annotator.models import HumanJudgment, Pyramid
+from annotator.models import HumanJudgment, PeerAnnotation, Pyramid
 from annotator.views.guards import collection_for
 
 from . import plots
 from .models import Report
 from .numbers import shown_rows
+from .records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, counted_annotations
 from .reports import KINDS, compute_report, fingerprint
 from .variants import RECALL_REFERENCES, TAC2008_RECALLS
 
@@ -42,8 +44,11 @@ def _parameters(collection, kind: str, query) -> dict:
     if kind == "stability":
         pyramids = _pyramids(collection)
         wanted = query.get("pyramid", "")
-        chosen = next((p.pk for p in pyramids if str(p.pk) == wanted), pyramids[0].pk if pyramids else None)
+        chosen = next((p.pk for p in pyramids if str(p.pk) == wanted), _default_pyramid(pyramids))
         return {"pyramid": chosen, "score": query.get("score") if query.get("score") in ("modified", "original") else "modified"}
+    if kind in ("peer-agreement", "pyramid-agreement"):
+        # ?include=in-progress, as on the scores page: work in progress counted too
+        return {"include_in_progress": query.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE}
     return {}
 
 
@@ -51,16 +56,36 @@ def _criteria(collection) -> list[str]:
     return sorted(set(HumanJudgment.objects.filter(summary__docset__collection=collection).values_list("criterion", flat=True)))
 
 
-def _pyramids(collection):
-    return list(Pyramid.objects.filter(docset__collection=collection).select_related("docset").order_by("docset__name", "name"))
+def _pyramids(collection) -> list[Pyramid]:
+    """The pyramids the stability report may be asked of: submitted ones first, then those in
+    progress; each with `annotations`, how many peer annotations it would score (two queries)."""
+    annotated = dict(counted_annotations(PeerAnnotation.objects.filter(pyramid__docset__collection=collection), scored=False)
+                     .order_by().values("pyramid_id").annotate(n=Count("pk")).values_list("pyramid_id", "n"))
+    pyramids = list(Pyramid.objects.filter(docset__collection=collection).select_related("docset").order_by("docset__name", "name"))
+    for pyramid in pyramids:
+        pyramid.annotations = annotated.get(pyramid.pk, 0)
+    return sorted(pyramids, key=lambda p: p.status != Pyramid.Status.SUBMITTED)
+
+
+def _default_pyramid(pyramids: list[Pyramid]) -> int | None:
+    """The first submitted pyramid with peer annotations to score; else the first submitted one;
+    else the first one."""
+    submitted = [p for p in pyramids if p.status == Pyramid.Status.SUBMITTED]
+    chosen = next((p for p in submitted if p.annotations), submitted[0] if submitted else None)
+    chosen = chosen or (pyramids[0] if pyramids else None)
+    return chosen.pk if chosen else None
 
 
 @login_required
 def reports_index(request, pk):
     collection = collection_for(request, pk)
+    pyramids = _pyramids(collection)
     return render(request, "scoring/reports.html", {
-        "collection": collection, "kinds": KINDS, "criteria": _criteria(collection), "pyramids": _pyramids(collection),
-        "scores": SCORES, "tac_recalls": TAC2008_RECALLS,
+        "collection": collection, "kinds": KINDS, "criteria": _criteria(collection), "scores": SCORES,
+        "tac_recalls": TAC2008_RECALLS, "default_pyramid": _default_pyramid(pyramids),
+        "submitted_pyramids": [p for p in pyramids if p.status == Pyramid.Status.SUBMITTED],
+        "pyramids_in_progress": [p for p in pyramids if p.status != Pyramid.Status.SUBMITTED],
+        "include": INCLUDE_PARAMETER, "in_progress": IN_PROGRESS_VALUE,
     })
 
 

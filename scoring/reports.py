@@ -20,14 +20,15 @@ from django_tasks import task
 from scipy import stats
 
 from annotator.models import SCU, Collection, Contributor, HumanJudgment, PeerAnnotation, Pyramid
+from annotator.plurals import counted
 
-from .agreement_records import peer_agreement, pyramid_agreement, score_agreement
+from .agreement_records import peer_agreement, pyramid_agreement, pyramids_left_in_progress, score_agreement
 from .correlation import EXACT_SPEARMAN_UP_TO, MIN_PAIRS_FOR_P
 from .judgment_records import judgment_correlations
 from .models import Report
 from .numbers import p_stored
 from .ranking import observations, rank_systems
-from .records import score_collection
+from .records import collection_annotations, score_collection, work_counts
 from .stability_records import pyramid_stability
 from .variants import RECALL_REFERENCES, TAC2008_RECALLS
 
@@ -43,9 +44,10 @@ KINDS = {
 }
 
 
-# Raised when what a result holds changes (2: p-values kept to significant digits, "p_columns"), so
-# that reports computed before are computed again rather than shown the old way.
-RESULT_FORMAT = 2
+# Raised when what a result holds changes (2: p-values kept to significant digits, "p_columns";
+# 3: "empty", notes only of what is shown, work in progress said), so that reports computed before
+# are computed again rather than shown the old way.
+RESULT_FORMAT = 3
 
 
 def fingerprint(collection: Collection, parameters: dict) -> str:
@@ -68,50 +70,86 @@ def _n(value, digits: int = 4):
     return round(value, digits) if isinstance(value, float) else value
 
 
-def _table(title: str, columns: list[str], rows: list[list], note: str = "", p_columns: tuple[int, ...] = ()) -> dict:
+def _table(title: str, columns: list[str], rows: list[list], note: str = "", p_columns: tuple[int, ...] = (),
+           empty: str = "") -> dict:
     """A table of a result; `p_columns`: the columns (by index) holding p-values, kept to four
     significant digits rather than four decimals (a p of 0.00002 is not 0.0) and shown as
-    scoring.numbers.p_value prints them."""
-    return {"title": title, "columns": columns, "note": note, "p_columns": list(p_columns),
+    scoring.numbers.p_value prints them; `empty`: why the table has no rows, where the reason is
+    not that the collection has no such data yet (the page's default)."""
+    return {"title": title, "columns": columns, "note": note, "p_columns": list(p_columns), "empty": empty,
             "rows": [[p_stored(v) if i in p_columns else _n(v) for i, v in enumerate(row)] for row in rows]}
+
+
+def _sentences(*parts: str) -> str:
+    return " ".join(part for part in parts if part)
 
 
 # -- the reports -----------------------------------------------------------------------------------
 
+NOT_TWICE = "No peer is annotated twice against the same pyramid: nothing to compare."
+
+
 def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
-    adjudicated = bool(parameters.get("adjudicated"))
-    peers, pooled = peer_agreement(collection, adjudicated=adjudicated)
-    correlations, anovas = score_agreement(collection, adjudicated=adjudicated)
+    adjudicated, include = bool(parameters.get("adjudicated")), bool(parameters.get("include_in_progress"))
+    peers, pooled = peer_agreement(collection, adjudicated=adjudicated, include_in_progress=include)
+    correlations, anovas = score_agreement(collection, adjudicated=adjudicated, include_in_progress=include)
+    work_count = work_counts(collection_annotations(collection), adjudicated, include, scored=False)
+    work = (f"Work in progress counted too: {counted(work_count.in_progress, 'peer annotation')} in progress."
+            if include else f"{counted(work_count.in_progress_left_out, 'peer annotation')} in progress left out "
+            "(count work in progress to compare them)." if work_count.in_progress_left_out else "")
     worst_first = sorted(peers, key=lambda p: (math.inf if math.isnan(p.alpha["dice"]) else p.alpha["dice"]))
+    disagreements = [[p.docset, p.peer, uid, label, " / ".join(f"{a}: {n}" for a, n in zip(p.annotators, counts))]
+                     for p in worst_first for uid, label, counts in p.disagreements]
+    few = any(c.p is None for c in correlations)
     return {"tables": [
         _table("Per peer, worst agreement first (alpha with 1 - Dice)",
                ["docset", "peer", "annotators", "SCUs", "alpha dice", "alpha binary", "alpha binary'", "matched SCUs (Jaccard)"],
                [[p.docset, p.peer, ", ".join(p.annotators), p.units, p.alpha["dice"], p.alpha["binary"],
                  p.alpha["binary_reduced"], p.matched_jaccard] for p in worst_first],
-               "Units: the SCUs at least one annotator matched; values: the PSEs each found for it (Passonneau 2009 §4.1.3)."),
+               _sentences("Units: the SCUs at least one annotator matched; values: the PSEs each found for it "
+                          "(Passonneau 2009 §4.1.3)." if peers else "", work), empty=NOT_TWICE),
         _table("Disagreements, worst-agreeing peers first", ["docset", "peer", "SCU", "label", "PSEs found by each annotator"],
-               [[p.docset, p.peer, uid, label, " / ".join(f"{a}: {n}" for a, n in zip(p.annotators, counts))]
-                for p in worst_first for uid, label, counts in p.disagreements],
-               "Each SCU the annotators of a peer did not match the same number of times."),
+               disagreements, "Each SCU the annotators of a peer did not match the same number of times." if disagreements else "",
+               empty=NOT_TWICE if not peers else "None: the annotators of each peer matched every SCU the same number of times."),
         _table("Pooled", ["scope", "peers", "SCUs", "alpha dice", "alpha binary", "alpha binary'"],
-               [[p.scope, p.peers, p.units, p.alpha["dice"], p.alpha["binary"], p.alpha["binary_reduced"]] for p in pooled]),
+               [[p.scope, p.peers, p.units, p.alpha["dice"], p.alpha["binary"], p.alpha["binary_reduced"]] for p in pooled],
+               empty=NOT_TWICE),
         _table("Scores of the same peers by two annotators (Pearson)", ["annotators", "score", "peer", "n", "r", "p", "95% low", "95% high"],
                [[" vs ".join(c.annotators), c.score, c.scope, c.n, c.r, c.p, c.low, c.high] for c in correlations],
-               "With three peers, r alone: too few for a p-value or an interval.", p_columns=(5,)),
+               f"With fewer than {MIN_PAIRS_FOR_P} peers, r alone: too few for a p-value or an interval." if few else "",
+               p_columns=(5,), empty=NOT_TWICE if not peers else
+               "No two annotators scored three or more of the same peers: too few for a correlation."),
         _table("ANOVA with annotator as factor (acceptance test)", ["score", "F", "p", "annotations per annotator"],
                [[a.score, a.f, a.p, ", ".join(f"{k}: {v}" for k, v in a.groups.items())] for a in anovas],
-               "A p above 0.05 means the annotators' score means do not differ significantly (§5.1).", p_columns=(2,)),
+               "A p above 0.05 means the annotators' score means do not differ significantly (§5.1)." if anovas else "",
+               p_columns=(2,), empty=NOT_TWICE if not peers else "The annotators' scores allow no test (no variance "
+               "within the annotators, or too few scores)."),
     ], "plots": []}
 
 
 def pyramid_agreement_report(collection: Collection, parameters: dict) -> dict:
-    results, skipped = pyramid_agreement(collection, adjudicated=bool(parameters.get("adjudicated")))
+    adjudicated, include = bool(parameters.get("adjudicated")), bool(parameters.get("include_in_progress"))
+    results, skipped = pyramid_agreement(collection, adjudicated=adjudicated, include_in_progress=include)
+    left_out = pyramids_left_in_progress(collection, adjudicated=adjudicated, include_in_progress=include)
+    counted_in_progress = sum(len(r.in_progress) for r in results)
+
+    def names(r):
+        return ", ".join(f"{name} (in progress)" if name in r.in_progress else name for name in r.pyramids)
+
     return {"tables": [_table(
         "Per docset", ["docset", "pyramids", "annotators", "words", "alpha MASI (2009)", "alpha MASI (NLTK)", "alpha Jaccard", "alpha nominal"],
-        [[r.docset, ", ".join(r.pyramids), ", ".join(r.annotators), r.units, r.alpha["masi"], r.alpha["masi_nltk"],
+        [[r.docset, names(r), ", ".join(r.annotators), r.units, r.alpha["masi"], r.alpha["masi_nltk"],
           r.alpha["jaccard"], r.alpha["nominal"]] for r in results],
-        "Units: each word of the models put in an SCU by someone; values: the other words of its SCU (§4.1.4)."
-        + (" Left out: " + "; ".join(skipped) if skipped else ""),
+        _sentences(
+            "Units: each word of the models put in an SCU by someone; values: the other words of its SCU (§4.1.4)."
+            if results else "",
+            "Left out: " + "; ".join(skipped) + "." if skipped else "",
+            f"Work in progress counted too: {counted(counted_in_progress, 'pyramid')} in progress, marked."
+            if include else "",
+            f"{counted(left_out, 'pyramid')} in progress left out (count work in progress to compare "
+            + ("it)." if left_out == 1 else "them).") if left_out else ""),
+        empty=("No docset has two or more " + ("" if include else "submitted ")
+               + "pyramids of the same model summaries: nothing to compare."),
     )], "plots": []}
 
 
@@ -141,7 +179,10 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
                    "" if a.df_residual > 0 else "One score per system (one docset each): nothing is left to estimate the "
                    "error with, so there is no F, p or HSD; the means are still worth reading.", p_columns=(3,)),
             _table("Significantly distinct groups (Tukey's HSD)", ["peers", "mean", "better than", "mean"],
-                   [[", ".join(g.better), g.better_mean, ", ".join(g.worse), g.worse_mean] for g in ranking.groups]),
+                   [[", ".join(g.better), g.better_mean, ", ".join(g.worse), g.worse_mean] for g in ranking.groups],
+                   empty="No groups: Tukey's HSD is undefined here, with no residual degrees of freedom (one score per "
+                   "system) to estimate the error with." if a.df_residual <= 0 else
+                   "No two systems differ by more than Tukey's HSD: no significantly distinct groups."),
         ],
         "plots": [
             {"type": "intervals", "title": f"Mean {score} score with its 95% interval",
@@ -189,6 +230,8 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
         raise ValueError("choose a pyramid of the collection")
     result = pyramid_stability(pyramid, parameters.get("score", "modified"), bool(parameters.get("adjudicated")))
     errors = {e.order: e for e in result.errors}
+    in_progress = (f"The pyramid {pyramid.name} is still in progress: its SCUs may change, and what it predicts with "
+                   "them." if pyramid.status == Pyramid.Status.IN_PROGRESS else "")
     return {
         "tables": [
             _table(f"{pyramid.docset.name}, pyramid {pyramid.name}: by order",
@@ -196,7 +239,9 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
                    [[o.order, o.pyramids, o.spearman, *((errors[o.order].p1, errors[o.order].p2, errors[o.order].p3,
                                                           errors[o.order].p, errors[o.order].data_points)
                                                          if o.order in errors else [None] * 5)] for o in result.orders],
-                   f"X_a = {result.average_scu_count:g}; the pyramid predicts {result.optimal_summaries} optimal summaries of that size."),
+                   _sentences(in_progress, f"X_a = {result.average_scu_count:g}; the pyramid predicts "
+                              f"{counted(result.optimal_summaries, 'optimal summary', 'optimal summaries')} of that size."),
+                   empty="No submitted peer annotation against this pyramid: no scores to compare."),
             _table("Jackknifed scores (TAC): peers over the leave-one-model-out pyramids; models against the others",
                    ["summary", "kind", "score"],
                    [[p, "peer", v] for p, v in sorted(result.jackknifed_peers.items(), key=lambda i: -(i[1] or 0))]
@@ -224,7 +269,7 @@ def pyramids_report(collection: Collection, parameters: dict) -> dict:
                           [[names[p], *(c.get(w, 0) for w in tiers), sum(c.values())] for p, c in sorted(
                               per_pyramid.items(), key=lambda i: names[i[0]])]
                           + [["all", *(weights[w] for w in tiers), sum(weights.values())]],
-                          f"{contributors} contributors. Fewer SCUs in the upper tiers: the Zipfian shape of N&P 2004 Table 1.")],
+                          f"{counted(contributors, 'contributor')}. Fewer SCUs in the upper tiers: the Zipfian shape of N&P 2004 Table 1.")],
         "plots": [{"type": "bars", "title": "SCUs per tier, all pyramids",
                    "labels": [str(w) for w in tiers], "values": [weights[w] for w in tiers]}],
     }

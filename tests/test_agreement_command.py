@@ -105,3 +105,63 @@ def test_unknown_collections_and_nothing_to_compare(demo):
         run("agreement", collection="Nope")
     _, err = run("agreement", collection=demo["collection"].name)
     assert "No peer is annotated twice against the same pyramid." in err
+
+
+@pytest.fixture
+def demo_with_open_work(django_user_model):
+    """The demo as `load_demo` installs it with a user `demo`: beside the submitted DEMO01-example,
+    that user's pyramid DEMO01-demo, in progress and still empty."""
+    from annotator.demo import install_demo
+
+    install_demo(django_user_model.objects.create_user("demo", password="pyramid-demo"))
+    return Collection.objects.get()
+
+
+def test_pyramid_agreement_leaves_pyramids_in_progress_out_and_says_so(demo_with_open_work):
+    """Issue 17: the empty DEMO01-demo, in progress, was compared with the example (MASI 0.1403)."""
+    name = demo_with_open_work.name
+    out, err = run("agreement", collection=name, kind="pyramids")
+    assert out.splitlines() == ["docset\tpyramids\tannotators\twords\talpha_masi\talpha_masi_nltk\talpha_jaccard\talpha_nominal"]
+    assert "No docset has two or more submitted pyramids of the same model summaries." in err
+    assert "1 pyramid in progress left out (--include-in-progress compares it)" in err
+    assert pyramid_agreement(demo_with_open_work) == ([], [])
+    assert json.loads(run("agreement", collection=name, kind="pyramids", format="json")[0]) == {
+        "pyramids": [], "skipped": [], "pyramids_in_progress_left_out": 1}
+
+
+def test_include_in_progress_compares_pyramids_in_progress_marked(demo_with_open_work):
+    out, err = run("agreement", "--include-in-progress", collection=demo_with_open_work.name, kind="pyramids")
+    (row,) = out.splitlines()[1:]
+    docset, pyramids, annotators, _, masi, *_ = row.split("\t")
+    assert (docset, pyramids, masi) == ("DEMO01", "DEMO01-demo (in progress),DEMO01-example", "0.1403")
+    assert "left out" not in err
+    document = json.loads(run("agreement", "--include-in-progress", collection=demo_with_open_work.name,
+                              kind="pyramids", format="json")[0])
+    assert document["pyramids"][0]["in_progress"] == ["DEMO01-demo"] and document["pyramids_in_progress_left_out"] == 0
+
+
+def test_a_submitted_pyramid_of_the_same_models_is_compared(demo_with_open_work):
+    from annotator.models import Pyramid
+
+    Pyramid.objects.filter(name="DEMO01-demo").update(status=Pyramid.Status.SUBMITTED)
+    out, err = run("agreement", collection=demo_with_open_work.name, kind="pyramids")
+    assert out.splitlines()[1].startswith("DEMO01\tDEMO01-demo,DEMO01-example\t") and err == ""
+
+
+def test_peer_agreement_leaves_annotations_in_progress_out_unless_asked_and_counts_peers_in_words(demo):
+    """One peer annotated twice: "(1 peer)", not "(1 peers)"; a second annotation still in progress
+    is compared only with --include-in-progress, and otherwise said to be left out."""
+    from annotator.models import PeerAnnotation
+
+    first = demo["annotations"]["1"]
+    second = PeerAnnotation.objects.create(pyramid=first.pyramid, peer=first.peer, annotator_code="200")
+    name = demo["collection"].name
+    _, err = run("agreement", collection=name)
+    assert "No peer is annotated twice against the same pyramid." in err
+    assert "1 peer annotation in progress left out (--include-in-progress counts them)" in err
+    out, err = run("agreement", "--include-in-progress", collection=name)
+    assert "\t(1 peer)\t" in out and "(1 peers)" not in out and "left out" not in err
+    second.status = PeerAnnotation.Status.SUBMITTED
+    second.save()
+    out, _ = run("agreement", collection=name)
+    assert "DEMO01\t(1 peer)\t" in out and "all\t(1 peer)\t" in out

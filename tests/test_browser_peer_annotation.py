@@ -528,3 +528,27 @@ def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(browser_page
     assert asked == ["Mark this annotation complete? It becomes read-only."]
     assert page.locator("dialog#uncovered-words").evaluate("(dialog) => dialog.open") is False
     expect(page.locator("#workspace")).to_have_attribute("data-editable", "false")
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_escape_drops_the_selected_words_and_the_next_key_stores_nothing(browser_page, live_server, demo, annotation_url):
+    """Escape said "No peer words selected" while the browser's own selection still spanned the
+    words, and the next `0` read them again and stored them (a tester's report)."""
+    pk, url = annotation_url
+    page = browser_page
+    open_annotation(page, live_server, url)
+    select(page, "Apollo 11 landed on the Moon")
+    human.press(page, "Escape")
+    expect(page.locator("#selection")).not_to_contain_text("Selected:")
+    assert page.evaluate("() => window.getSelection().isCollapsed")
+    human.press(page, "0")
+    status(page, "Select some words of the peer summary first: nothing was stored.")
+    page.wait_for_timeout(400)
+    assert stored_pses(pk) == []
+    # Words used up by an action do not come back either: `0` once stores them once.
+    select(page, "Apollo 11 landed on the Moon")
+    human.press(page, "0")
+    assert human.eventually(lambda: stored_pses(pk)) == [(0, "Apollo 11 landed on the Moon")]
+    human.press(page, "0")
+    page.wait_for_timeout(400)
+    assert stored_pses(pk) == [(0, "Apollo 11 landed on the Moon")]

@@ -603,3 +603,27 @@ def test_the_peer_page_lists_the_same_rows_whole(browser_page, live_server, demo
     expect(page.locator("#scu-list .scu[data-uid]")).to_have_count(121)  # and "matches nothing"
     expect(page.locator("#scu-120 .weight")).to_have_text("120")
     assert page.evaluate(ROW_PROBLEMS) == []
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_escape_drops_the_selected_words_and_n_then_makes_no_scu(browser_page, live_server, demo, new_pyramid):
+    """Escape cleared the selection line while the browser's own selection still spanned the words,
+    and `n` then made an SCU of them (a tester's report)."""
+    from annotator.models import SCU
+
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + new_pyramid)
+    you = Annotator(page)
+    you.select("C", "before the end of the decade")
+    human.press(page, "Escape")
+    expect(page.locator("#selection")).not_to_contain_text("Selected in model")
+    human.press(page, "n")
+    page.wait_for_timeout(400)
+    assert not SCU.objects.filter(pyramid__name="DEMO01-B").exists()
+    # Selected again, `n` makes the SCU, once.
+    you.select("C", "before the end of the decade")
+    you.key("n", "New SCU 1")
+    human.press(page, "n")
+    page.wait_for_timeout(400)
+    assert list(SCU.objects.filter(pyramid__name="DEMO01-B").values_list("label", flat=True)) == ["before the end of the decade"]

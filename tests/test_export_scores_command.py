@@ -91,7 +91,7 @@ def test_json_says_which_conventions_were_used(fixture_collection):
 def test_out_writes_a_file(fixture_collection, tmp_path):
     target = tmp_path / "scores.csv"
     _, err = run("export_scores", collection="Fixtures", out=str(target))
-    assert "1 rows written" in err and target.read_text().startswith("collection,docset,peer")
+    assert "1 row written" in err and "rows" not in err and target.read_text().startswith("collection,docset,peer")
 
 
 def test_docset_filter(fixture_collection):
@@ -149,7 +149,7 @@ def test_work_in_progress_is_left_out_and_the_count_said(one_in_progress):
     what was left out."""
     out, err = run("export_scores", collection="Fixtures", format="duc")
     assert out == "D9901\t7\t0.8333\t2\t1\t100\n"  # NIST's layout, as before
-    assert "1 submitted annotations counted; 1 in progress not counted (--include-in-progress counts them)" in err
+    assert "1 submitted annotation counted; 1 in progress not counted (--include-in-progress counts them)" in err
     (row,) = csv.DictReader(io.StringIO(run("export_scores", collection="Fixtures", format="csv")[0]))
     assert (row["annotator"], row["status"]) == ("100", "submitted")
     assert [r["status"] for r in json.loads(run("export_scores", collection="Fixtures", format="json")[0])["rows"]] == [
@@ -160,7 +160,7 @@ def test_include_in_progress_counts_it_marked_in_every_format(one_in_progress):
     out, err = run("export_scores", "--include-in-progress", collection="Fixtures", format="duc")
     # Submitted rows as NIST's; the row in progress ends with one more field.
     assert out == "D9901\t7\t0.8333\t2\t1\t100\nD9901\t7\t0.8333\t2\t1\ta1\t#in_progress\n"
-    assert "1 submitted and 1 in progress (marked) annotations counted" in err
+    assert "1 submitted annotation and 1 in progress (marked) counted" in err
     rows = list(csv.DictReader(io.StringIO(run("export_scores", "--include-in-progress", collection="Fixtures")[0])))
     assert [(r["annotator"], r["status"]) for r in rows] == [("100", "submitted"), ("a1", "in_progress")]
     document = json.loads(run("export_scores", "--include-in-progress", collection="Fixtures", format="json")[0])

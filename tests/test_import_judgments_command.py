@@ -22,6 +22,37 @@ def test_nist_2006_judgments_of_the_stored_peers(shared_data):
     assert again.startswith("0 judgments stored, 132 unchanged")
 
 
+@pytest.mark.shared_data
+def test_the_peers_left_out_are_named_once_each(shared_data):
+    """D0640 has 22 peers in NIST's table, 3 of them annotated: the other 19 are left out, each line
+    of the table six judgments. Each is named once, with its count; the first five, then the rest
+    counted (D0640 peer 15 was named five times over, the one name filling the message)."""
+    folder = shared_data / "duc2006-nist"
+    import_files(folder / "allpyramids/D0640.pyr", *sorted((folder / "allpans").glob("*.D0640.*.pan")), collection="DUC 2006")
+    out, _ = run("import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006")
+    assert out == (
+        "18 judgments stored, 0 unchanged; rows of 19 docsets not in the collection left out; 114 judgments of "
+        "19 peers not in the collection left out: D0640 peer 15 (6 judgments), D0640 peer 17 (6 judgments), "
+        "D0640 peer 18 (6 judgments), D0640 peer 19 (6 judgments), D0640 peer 2 (6 judgments) and 14 more\n"
+    )
+    assert out.count("D0640 peer 15") == 1
+
+
+def test_the_peers_left_out_of_a_csv(demo, tmp_path):
+    """A peer judged once is named without a count; "07" and "7" are one peer; fewer than six
+    peers are all named, with no "more"."""
+    table = tmp_path / "judgments.csv"
+    table.write_text(
+        "docset,peer,criterion,value\n"
+        "DEMO01,1,overall,4\n"
+        "DEMO01,07,overall,3\nDEMO01,7,grammar,3\nDEMO01,07,focus,2\n"
+        "DEMO01,9,overall,1\n"
+    )
+    out, _ = run("import_judgments", str(table), collection=demo["collection"].name)
+    assert out == ("1 judgment stored, 0 unchanged; 4 judgments of 2 peers not in the collection left out: "
+                   "DEMO01 peer 07 (3 judgments), DEMO01 peer 9\n")
+
+
 def test_a_csv_and_its_errors(demo, tmp_path):
     before = HumanJudgment.objects.count()  # the demo has some
     good = tmp_path / "judgments.csv"

@@ -3,6 +3,7 @@ port to try, before any URL is printed), the database migrated with a line per m
 loaded with open work for `demo`, then the URL and the login, then the server."""
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -115,11 +116,31 @@ def test_a_busy_port_is_refused_before_anything_is_printed(served, django_user_m
             call_command("rundemo", f"127.0.0.1:{port}", stdout=out, stderr=StringIO())
     message = str(refused.value)
     assert message.startswith(f"Cannot serve at 127.0.0.1:{port}: the port is in use")
-    assert "Try another port: python manage.py rundemo 127.0.0.1:" in message
+    # The whole command, runnable as written: without DEBUG=1 rundemo refuses to run.
+    assert "Try another port: DEBUG=1 python manage.py rundemo 127.0.0.1:" in message
     suggested = int(message.rsplit(":", 1)[1])
     assert suggested > port
+    assert message.endswith(f"Try another port: DEBUG=1 python manage.py rundemo 127.0.0.1:{suggested}")
     assert served.addresses == [] and out.getvalue() == ""  # no URL, no login, not even the loading
     assert not django_user_model.objects.filter(username="demo").exists() and not Collection.objects.exists()
+
+
+def test_the_port_suggested_is_a_command_to_copy_for_ipv6_too(monkeypatch):
+    """The suggestion is read by a shell: DEBUG=1 set, and an IPv6 address quoted."""
+    import shlex
+
+    from annotator.management.commands import rundemo
+
+    in_use = rundemo.BindProblem("the port is in use", range(8001, 8002))
+    assert rundemo.refusal(rundemo.Address("::1", 8000, ipv6=True), rundemo.BindProblem("x", range(0))).endswith(
+        "Try another port.")  # none free: no command
+    monkeypatch.setattr(rundemo, "bind_problem", lambda address: None)  # 8001 free
+    for address, written in [(rundemo.Address("127.0.0.1", 8000), "127.0.0.1:8001"),
+                             (rundemo.Address("::1", 8000, ipv6=True), "[::1]:8001")]:
+        command = rundemo.refusal(address, in_use).split("Try another port: ", 1)[1]
+        assert shlex.split(command) == ["DEBUG=1", "python", "manage.py", "rundemo", written]
+    assert rundemo.refusal(rundemo.Address("::1", 8000, ipv6=True), in_use).endswith(
+        "DEBUG=1 python manage.py rundemo '[::1]:8001'")
 
 
 def test_a_busy_port_exits_non_zero(tmp_path):
@@ -147,6 +168,27 @@ def test_the_demo_users_home_page_lists_their_open_work(served, client, django_u
     for peer in "123":
         assert f"Annotate peer {peer} against DEMO01-example" in page
     assert "No work is assigned to you" not in page
+
+
+def test_what_is_printed_of_the_home_page_and_the_finished_example_is_true(served, client, django_user_model):
+    """The home page lists the open work only; the finished example is printed where it is: the
+    collection's page and its Progress page, with their addresses."""
+    out, _ = run("rundemo", "127.0.0.1:8123")
+    text = " ".join(out.split())
+    assert "beside the finished example" not in text
+    assert 'Your home page lists your open work in "Demo: Apollo 11": a pyramid to build and peers to annotate.' \
+        in text
+    pk = Collection.objects.get().pk
+    collection_url, progress_url = f"/collections/{pk}/", f"/collections/{pk}/progress/"
+    assert f"  http://127.0.0.1:8123{collection_url}\n  http://127.0.0.1:8123{progress_url}\n" in out
+    assert "The finished example (the pyramid DEMO01-example and its peer annotations, by the account example)" \
+        in text
+    client.force_login(django_user_model.objects.get(username="demo"))
+    home = client.get(reverse("home")).content.decode()
+    assert "example" not in home.replace("DEMO01-example", "")  # not the example's work: only the pyramid named
+    assert "with a finished pyramid and peer annotations" in client.get(collection_url).content.decode()
+    progress = client.get(progress_url).content.decode()
+    assert "Done · submitted" in progress and '<tr class="work assigned"' in progress
 
 
 def test_the_progress_page_counts_the_example_done_and_the_open_work(served, client, django_user_model):
@@ -265,7 +307,7 @@ def test_the_first_run_on_a_fresh_sqlite_database(tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Preparing the database (first run: about 10 s)…"
-    counted = [line.split()[0] for line in lines if line.startswith("  ") and "/" in line.split()[0]]
+    counted = [line.split()[0] for line in lines if re.fullmatch(r"  \d+/\d+ \S+", line)]  # not the URLs
     total = len(counted)
     assert total > 10 and counted == [f"{n}/{total}" for n in range(1, total + 1)]
     assert "  1/" in result.stdout and " annotator.0001_initial\n" in result.stdout

@@ -47,3 +47,15 @@ def test_a_fractional_x_a(demo):
     document = json.loads(run("stability", collection=demo["collection"].name, docset="DEMO01", format="json")[0])
     assert document["average_scu_count"] == 6.25 and document["optimal_summaries"] >= 1
     assert all(value is not None for value in document["jackknifed_peers"].values())
+
+
+def test_a_pyramid_in_progress_is_said_to_be_and_counts_come_in_words(demo):
+    """Issue 17: "1 optimal summaries"; and nothing said of a pyramid still being built."""
+    from .helpers import empty_pyramid
+
+    empty_pyramid(demo, name="second", assign_to="annotator")
+    out, err = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="second")
+    assert "1 optimal summary of that size" in out.splitlines()[0]
+    assert "The pyramid second is still in progress" in err
+    _, err = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="DEMO01")
+    assert err == ""

@@ -198,3 +198,94 @@ def test_p_values_are_shown_with_significant_digits(organizer, demo):
     modified = next(row for row in table_on_page(page, "Scores against content responsiveness") if row[:2] == ["modified", "system"])
     assert modified[2] == "4" and modified[5] == "1.0" and modified[6] == "0.0833" and modified[8] == "0.0833"
     assert modified[4] == p_value(stats.pearsonr(x, y)[1]) and modified[4] != "0.0"
+
+
+def test_pyramid_agreement_compares_submitted_pyramids_and_says_what_in_progress_it_left_out(organizer, demo):
+    """Issue 17: an empty pyramid in progress beside the demo's was compared with it (the demo as
+    `load_demo` installs it for a user: MASI 0.1403 against nothing yet)."""
+    from .helpers import empty_pyramid
+
+    empty_pyramid(demo, name="DEMO01-annotator", assign_to="annotator")
+    page = organizer("pyramid-agreement").content.decode()
+    assert table_on_page(page, "Per docset") == [
+        ["No docset has two or more submitted pyramids of the same model summaries: nothing to compare."]]
+    assert "1 pyramid in progress left out (count work in progress to compare it)." in page
+    assert "Units:" not in page  # a note speaks only of what is shown
+    assert Report.objects.get(kind="pyramid-agreement").parameters == {"include_in_progress": False}
+
+    page = organizer("pyramid-agreement", "?include=in-progress").content.decode()
+    ((docset, pyramids, *_),) = table_on_page(page, "Per docset")
+    assert (docset, pyramids) == ("DEMO01", "DEMO01, DEMO01-annotator (in progress)")
+    assert "Work in progress counted too: 1 pyramid in progress, marked." in page and "left out" not in page
+    assert Report.objects.get(kind="pyramid-agreement", parameters__include_in_progress=True)
+
+
+def test_the_reports_page_offers_work_in_progress_to_both_agreements(client, demo):
+    client.force_login(demo["organizer"])
+    page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
+    assert page.count('<input type="checkbox" name="include" value="in-progress">') == 2
+
+
+def test_peer_agreement_with_nothing_to_compare_says_so_and_no_note_of_what_is_not_shown(organizer):
+    """Issue 17: "With three peers, r alone…" above an empty table."""
+    page = organizer("peer-agreement").content.decode()
+    assert "With three peers" not in page and "With fewer than" not in page and "Units:" not in page
+    assert "A p above 0.05" not in page and "Nothing to show" not in page
+    assert table_on_page(page, "Pooled") == [["No peer is annotated twice against the same pyramid: nothing to compare."]]
+
+
+def test_peer_agreement_counts_annotations_in_progress_only_when_asked(organizer, demo):
+    first = demo["annotations"]["1"]
+    PeerAnnotation.objects.create(pyramid=first.pyramid, peer=first.peer, annotator_code="200")
+    page = organizer("peer-agreement").content.decode()
+    assert "1 peer annotation in progress left out" in page and table_on_page(page, "Pooled")[0][0].startswith("No peer")
+    page = organizer("peer-agreement", "?include=in-progress").content.decode()
+    assert [row[:2] for row in table_on_page(page, "Pooled")] == [["DEMO01", "1"], ["all", "1"]]
+    assert "Work in progress counted too: 1 peer annotation in progress." in page
+
+
+def test_tukeys_groups_without_residual_degrees_of_freedom_say_why(organizer):
+    """Issue 17: "Nothing to show: the collection has no such data yet" where the HSD is undefined."""
+    page = organizer("ranking").content.decode()
+    (row,) = table_on_page(page, "Significantly distinct groups (Tukey's HSD)")
+    assert "HSD is undefined" in row[0] and "no residual degrees of freedom" in row[0]
+    assert "Nothing to show" not in page
+
+
+def test_the_stability_form_offers_submitted_pyramids_first_the_annotated_one_chosen(client, demo):
+    """Issue 17: the empty pyramid in progress was the form's first choice."""
+    from .helpers import empty_pyramid
+
+    new = empty_pyramid(demo, name="AAA", assign_to="annotator")  # first by name
+    client.force_login(demo["organizer"])
+    page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
+    select = page[page.index('<select name="pyramid">'):page.index("</select>", page.index('<select name="pyramid">'))]
+    assert select.index(f'<option value="{demo["pyramid"].pk}" selected>DEMO01: DEMO01 (3 peer annotations)') < select.index(
+        f'<optgroup label="In progress"><option value="{new.pk}">DEMO01: AAA (in progress)')
+
+
+def test_the_stability_report_chooses_an_annotated_submitted_pyramid_by_default(organizer, demo):
+    from .helpers import empty_pyramid
+
+    empty_pyramid(demo, name="AAA", assign_to="annotator")
+    assert "pyramid DEMO01: by order" in organizer("stability").content.decode()
+    assert Report.objects.get(kind="stability").parameters["pyramid"] == demo["pyramid"].pk
+
+
+def test_the_stability_report_of_a_pyramid_in_progress_says_so(organizer, demo):
+    from .helpers import empty_pyramid
+
+    new = empty_pyramid(demo, name="AAA", assign_to="annotator")
+    page = organizer("stability", f"?pyramid={new.pk}").content.decode()
+    assert "The pyramid AAA is still in progress" in page
+    assert "the pyramid predicts 1 optimal summary of that size" in page  # not "1 optimal summaries"
+    assert table_on_page(page, "DEMO01, pyramid AAA: by order") == [
+        ["No submitted peer annotation against this pyramid: no scores to compare."]]
+
+
+def test_the_pyramid_shapes_count_contributors_in_words(organizer, demo):
+    from annotator.models import Contributor
+
+    Contributor.objects.exclude(pk=Contributor.objects.order_by("pk").first().pk).delete()
+    page = organizer("pyramids").content.decode()
+    assert "1 contributor. " in page and "1 contributors" not in page

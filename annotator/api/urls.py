@@ -1,14 +1,15 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
-from rest_framework.routers import DefaultRouter
 
 from scoring.api import ScoresView
 
 from . import archives, docs, imports, views
+from .root import Router
 
 # "api-" before every basename: the pages have names such as "collection-list" and
-# "pyramid-detail", and the API root would link to them (issue 15).
-router = DefaultRouter()
+# "pyramid-detail", and the API root would link to them (issue 15). The root (root.py) describes
+# the API, links its documentation and lists the scores too.
+router = Router()
 router.register("collections", views.CollectionViewSet, basename="api-collection")
 router.register("docsets", views.DocsetViewSet, basename="api-docset")
 router.register("summaries", views.SummaryViewSet, basename="api-summary")

@@ -124,6 +124,16 @@ window.TextSelection = (function () {
   }
   document.addEventListener("selectionchange", follow);
 
+  // Words dropped (Escape) or used up must not come back: the browser's own selection, still
+  // spanning them in the text, would be read again by the next key (`kept()` reads it first). The
+  // caret stays where the selection ended, for the keyboard.
+  function collapseNative() {
+    const native = window.getSelection();
+    if (native && native.rangeCount && !native.isCollapsed && (boxOf(native.anchorNode) || boxOf(native.focusNode))) {
+      native.collapseToEnd();
+    }
+  }
+
   // The texts are contenteditable only so that the keyboard can select; nothing may change them.
   ["beforeinput", "paste", "drop", "cut"].forEach((type) =>
     document.addEventListener(type, (event) => { if (event.target.closest && event.target.closest(".text[data-summary]")) event.preventDefault(); }, true));
@@ -133,9 +143,9 @@ window.TextSelection = (function () {
     // Read again first: the browser may run a key press before the last "selectionchange" of a
     // drag just ended (input comes first), and the words used must be the ones selected.
     kept: () => { follow(); return kept.selection; },
-    drop: () => set(null, ""),
+    drop: () => { set(null, ""); collapseNative(); },
     // An action that used `selection` was saved: the words are used up (unless newer ones came).
-    used: (selection) => { if (kept.selection === selection) set(null, ""); },
+    used: (selection) => { if (kept.selection === selection) { set(null, ""); collapseNative(); } },
     repaint: paint,  // after the texts were swapped
     onChange: (listener) => kept.listeners.push(listener),
   };

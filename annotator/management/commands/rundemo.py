@@ -10,6 +10,7 @@ only then the URL and the login printed and the development server started.
 import errno
 import os
 import re
+import shlex
 import socket
 from dataclasses import dataclass, replace
 
@@ -21,9 +22,10 @@ from django.core.management.commands.migrate import Command as MigrateCommand
 from django.core.management.commands.runserver import naiveip_re
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
 from tqdm import tqdm
 
-from annotator.demo import DEMO_PASSWORD, DEMO_USERNAME, install_demo
+from annotator.demo import DEMO_PASSWORD, DEMO_USERNAME, EXAMPLE_USERNAME, install_demo
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -94,15 +96,22 @@ def bind_problem(address: Address) -> BindProblem | None:
     return None
 
 
+def command_line(address: Address) -> str:
+    """rundemo at `address`, as a shell runs it as written: with the DEBUG=1 it refuses to run
+    without, and the address quoted where the shell would read it otherwise ([::1]:8001)."""
+    return f"DEBUG=1 python manage.py rundemo {shlex.quote(address.netloc)}"
+
+
 def refusal(address: Address, problem: BindProblem) -> str:
-    """The error: what is wrong, and a free port to try instead if the port is what is wrong."""
+    """The error: what is wrong, and a free port to try instead if the port is what is wrong (the
+    whole command, to copy)."""
     message = f"Cannot serve at {address.netloc}: {problem.reason}."
     if problem.ports is None:
         return message
     free = next((port for port in problem.ports if bind_problem(replace(address, port=port)) is None), None)
     if free is None:
         return f"{message} Try another port."
-    return f"{message} Try another port: python manage.py rundemo {replace(address, port=free).netloc}"
+    return f"{message} Try another port: {command_line(replace(address, port=free))}"
 
 
 class Command(BaseCommand):
@@ -142,10 +151,15 @@ class Command(BaseCommand):
                 "before the command."
             )
         password = DEMO_PASSWORD if known_password else "(the password you gave it)"
+        site = address.url.rstrip("/")
+        collection = setup.collection
         self.stdout.write(
-            f"Log in as {DEMO_USERNAME} / {password} (an administrator). Your home page lists your "
-            f"open work beside the finished example in \"{setup.collection.name}\": a pyramid to build "
-            "and peers to annotate.\n"
+            f"Log in as {DEMO_USERNAME} / {password} (an administrator). Your home page lists your open work "
+            f"in \"{collection.name}\": a pyramid to build and peers to annotate. The finished example (the "
+            f"pyramid {setup.example_pyramid.name} and its peer annotations, by the account {EXAMPLE_USERNAME}) "
+            "is on the collection's page, and done beside your work on its Progress page:\n"
+            f"  {site}{reverse('collection-detail', args=[collection.pk])}\n"
+            f"  {site}{reverse('collection-progress', args=[collection.pk])}\n"
         )
         call_command("runserver", address.netloc, use_reloader=False)
 

@@ -3,9 +3,15 @@ from dataclasses import asdict
 
 from django.core.management.base import BaseCommand
 
-from scoring.agreement_records import peer_agreement, pyramid_agreement, score_agreement
+from annotator.plurals import counted
+from scoring.agreement_records import peer_agreement, pyramid_agreement, pyramids_left_in_progress, score_agreement
 from scoring.management.lookup import collection_and_docset
 from scoring.numbers import json_ready, number, p_value
+from scoring.records import collection_annotations, work_counts
+
+
+def in_progress_marked(names: list[str], in_progress: list[str]) -> list[str]:
+    return [f"{name} (in progress)" if name in in_progress else name for name in names]
 
 
 class Command(BaseCommand):
@@ -23,31 +29,48 @@ class Command(BaseCommand):
         parser.add_argument("--adjudicated", action="store_true",
                             help="submitted consensus work in place of its sources (without it, consensus work is left "
                                  "out, as from every score)")
+        parser.add_argument("--include-in-progress", action="store_true",
+                            help="count work in progress too (peer annotations, or pyramids, still being made; each "
+                                 "pyramid in progress marked); without it, submitted work only, as in every score")
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
+        docset, adjudicated, include = options["docset"], options["adjudicated"], options["include_in_progress"]
         if options["kind"] == "peers":
-            peers, pooled = peer_agreement(collection, options["docset"], options["adjudicated"])
-            correlations, anovas = score_agreement(collection, options["docset"], options["adjudicated"])
+            peers, pooled = peer_agreement(collection, docset, adjudicated, include_in_progress=include)
+            correlations, anovas = score_agreement(collection, docset, adjudicated, include_in_progress=include)
+            left_out = work_counts(collection_annotations(collection, docset), adjudicated, include,
+                                   scored=False).in_progress_left_out
             document = {"peers": [asdict(p) for p in peers], "pooled": [asdict(p) for p in pooled],
-                        "score_correlations": [asdict(c) for c in correlations], "anova_by_annotator": [asdict(a) for a in anovas]}
+                        "score_correlations": [asdict(c) for c in correlations], "anova_by_annotator": [asdict(a) for a in anovas],
+                        "annotations_in_progress_left_out": left_out}
             if options["format"] == "json":
                 self.stdout.write(json.dumps(json_ready(document), indent=2))
                 return
             self._peers_table(peers, pooled, correlations, anovas)
+            if left_out:
+                self.stderr.write(f"{counted(left_out, 'peer annotation')} in progress left out "
+                                  "(--include-in-progress counts them)")
         else:
-            results, skipped = pyramid_agreement(collection, options["docset"], options["adjudicated"])
+            results, skipped = pyramid_agreement(collection, docset, adjudicated, include_in_progress=include)
+            left_out = pyramids_left_in_progress(collection, docset, adjudicated, include_in_progress=include)
             if options["format"] == "json":
-                self.stdout.write(json.dumps(json_ready({"pyramids": [asdict(r) for r in results], "skipped": skipped}), indent=2))
+                self.stdout.write(json.dumps(json_ready({"pyramids": [asdict(r) for r in results], "skipped": skipped,
+                                                         "pyramids_in_progress_left_out": left_out}), indent=2))
                 return
             self.stdout.write("docset\tpyramids\tannotators\twords\talpha_masi\talpha_masi_nltk\talpha_jaccard\talpha_nominal")
             for r in results:
-                self.stdout.write("\t".join([r.docset, ",".join(r.pyramids), ",".join(r.annotators), str(r.units),
+                self.stdout.write("\t".join([r.docset, ",".join(in_progress_marked(r.pyramids, r.in_progress)),
+                                             ",".join(r.annotators), str(r.units),
                                              *(number(r.alpha[k]) for k in ("masi", "masi_nltk", "jaccard", "nominal"))]))
             for reason in skipped:
                 self.stderr.write(f"skipped {reason}")
             if not results:
-                self.stderr.write("No docset has two or more pyramids of the same model summaries.")
+                self.stderr.write("No docset has two or more " + ("" if include else "submitted ")
+                                  + "pyramids of the same model summaries.")
+            if left_out:
+                self.stderr.write(f"{counted(left_out, 'pyramid')} in progress left out (--include-in-progress compares "
+                                  + ("it)" if left_out == 1 else "them)"))
 
     def _peers_table(self, peers, pooled, correlations, anovas):
         write = self.stdout.write
@@ -56,7 +79,7 @@ class Command(BaseCommand):
             write("\t".join([p.docset, p.peer, ",".join(p.annotators), str(p.units),
                              *(number(p.alpha[k]) for k in ("dice", "binary", "binary_reduced")), number(p.matched_jaccard)]))
         for p in pooled:
-            write("\t".join([p.scope, f"({p.peers} peers)", "", str(p.units),
+            write("\t".join([p.scope, f"({counted(p.peers, 'peer')})", "", str(p.units),
                              *(number(p.alpha[k]) for k in ("dice", "binary", "binary_reduced")), ""]))
         if not peers:
             self.stderr.write("No peer is annotated twice against the same pyramid.")

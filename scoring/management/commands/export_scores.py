@@ -2,6 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from annotator.plurals import counted
 from scoring.formats import FORMATS, IN_PROGRESS_MARK
 from scoring.management.lookup import collection_and_docset
 from scoring.records import collection_annotations, counted_annotations, score_annotations, work_counts
@@ -38,12 +39,13 @@ class Command(BaseCommand):
         )
         counts = work_counts(annotations, adjudicated, include)
         if include:
-            self.stderr.write(f"{counts.submitted} submitted and {counts.in_progress} in progress (marked) annotations counted")
+            self.stderr.write(f"{counted(counts.submitted, 'submitted annotation')} and {counts.in_progress} in progress "
+                              "(marked) counted")
         else:
-            self.stderr.write(f"{counts.submitted} submitted annotations counted; {counts.in_progress_left_out} in progress "
-                              "not counted (--include-in-progress counts them)")
+            self.stderr.write(f"{counted(counts.submitted, 'submitted annotation')} counted; {counts.in_progress_left_out} "
+                              "in progress not counted (--include-in-progress counts them)")
         if options["out"]:
             Path(options["out"]).write_text(text, encoding="utf-8")
-            self.stderr.write(f"{len(rows)} rows written to {options['out']}")
+            self.stderr.write(f"{counted(len(rows), 'row')} written to {options['out']}")
         else:
             self.stdout.write(text, ending="")

@@ -5,6 +5,7 @@ from dataclasses import asdict
 from django.core.management.base import BaseCommand, CommandError
 
 from annotator.models import Pyramid
+from annotator.plurals import counted
 from scoring.management.lookup import collection_and_docset
 from scoring.stability_records import pyramid_stability
 
@@ -41,7 +42,11 @@ class Command(BaseCommand):
         if pyramids.count() != 1:
             names = ", ".join(pyramids.values_list("name", flat=True)) or "none"
             raise CommandError(f"name one pyramid with --pyramid (found: {names})")
-        result = pyramid_stability(pyramids.get(), options["score"], options["adjudicated"])
+        pyramid = pyramids.get()
+        if pyramid.status == Pyramid.Status.IN_PROGRESS:
+            self.stderr.write(f"The pyramid {pyramid.name} is still in progress: its SCUs may change, and what it "
+                              "predicts with them.")
+        result = pyramid_stability(pyramid, options["score"], options["adjudicated"])
         if options["format"] == "json":
             document = asdict(result)
             for order in document["orders"]:
@@ -50,7 +55,7 @@ class Command(BaseCommand):
             return
         write = self.stdout.write
         write(f"pyramid {result.pyramid}: models {', '.join(result.models)}; X_a = {result.average_scu_count:g}, "
-              f"{result.optimal_summaries} optimal summaries of that size")
+              f"{counted(result.optimal_summaries, 'optimal summary', 'optimal summaries')} of that size")
         write("order\tpyramids\tmean spearman\tp1\tp2\tp3\tp\tdata points")
         errors = {e.order: e for e in result.errors}
         for order in result.orders:

@@ -20,6 +20,7 @@ from . import assignment_status, history
 from .access import can_edit_annotation, can_reopen
 from .editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
 from .models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
+from .plurals import counted
 from .selection import overlapping
 from .textmarks import uncovered_words
 
@@ -271,10 +272,6 @@ def words_in_no_pse(annotation: PeerAnnotation) -> list[tuple[int, int]]:
     return uncovered_words(annotation.peer.text, [(start, end) for start, end in spans])
 
 
-def _words(count: int) -> str:
-    return f"{count} word{'s' if count != 1 else ''}"
-
-
 def complete(annotation_id, user, version) -> PeerEditResult:
     """Mark the annotation complete (read-only from then on). Words in no PSE do not prevent it
     (DUC 2005 wants every word in a PSE or in "matches nothing"; the page warns, the API says how
@@ -296,7 +293,7 @@ def complete(annotation_id, user, version) -> PeerEditResult:
             )
         # Words in no PSE are allowed (the page warns first), and said in the history.
         left_out = len(words_in_no_pse(annotation))
-        return "Marked the annotation complete" + (f" ({_words(left_out)} in no PSE)" if left_out else "")
+        return "Marked the annotation complete" + (f" ({counted(left_out, 'word')} in no PSE)" if left_out else "")
 
     return run_edit(annotation_id, user, version, "complete", apply)
 

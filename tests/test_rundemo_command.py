@@ -52,6 +52,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+PORT = free_port()  # rundemo binds it to check it (runserver itself is left out): never a fixed one
+ADDRESS = f"127.0.0.1:{PORT}"
+
+
 def test_refuses_without_debug(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError, match="DEBUG=1 only"):
@@ -59,13 +63,13 @@ def test_refuses_without_debug(settings):
 
 
 def test_migrates_loads_the_demo_creates_the_login_and_serves(served, django_user_model):
-    out, _ = run("rundemo", "127.0.0.1:8123")
-    assert served.addresses == ["127.0.0.1:8123"]
-    assert "http://127.0.0.1:8123/" in out and "demo / pyramid-demo" in out
+    out, _ = run("rundemo", ADDRESS)
+    assert served.addresses == [ADDRESS]
+    assert f"http://{ADDRESS}/" in out and "demo / pyramid-demo" in out
     user = django_user_model.objects.get(username="demo")
     assert user.is_superuser and user.check_password("pyramid-demo")
     # Loading is announced, and what it did told, before the URL.
-    assert out.index("Loading the demo…") < out.index("Loaded Demo: Apollo 11") < out.index("http://127.0.0.1:8123/")
+    assert out.index("Loading the demo…") < out.index("Loaded Demo: Apollo 11") < out.index(f"http://{ADDRESS}/")
 
 
 @pytest.mark.parametrize("given, asked, url", [
@@ -160,7 +164,7 @@ def test_a_busy_port_exits_non_zero(tmp_path):
 
 
 def test_the_demo_users_home_page_lists_their_open_work(served, client, django_user_model):
-    run("rundemo", "127.0.0.1:8123")
+    run("rundemo", ADDRESS)
     client.force_login(django_user_model.objects.get(username="demo"))
     page = client.get(reverse("home")).content.decode()
     assert "4 assigned · 0 started · 0 submitted" in page
@@ -173,14 +177,14 @@ def test_the_demo_users_home_page_lists_their_open_work(served, client, django_u
 def test_what_is_printed_of_the_home_page_and_the_finished_example_is_true(served, client, django_user_model):
     """The home page lists the open work only; the finished example is printed where it is: the
     collection's page and its Progress page, with their addresses."""
-    out, _ = run("rundemo", "127.0.0.1:8123")
+    out, _ = run("rundemo", ADDRESS)
     text = " ".join(out.split())
     assert "beside the finished example" not in text
     assert 'Your home page lists your open work in "Demo: Apollo 11": a pyramid to build and peers to annotate.' \
         in text
     pk = Collection.objects.get().pk
     collection_url, progress_url = f"/collections/{pk}/", f"/collections/{pk}/progress/"
-    assert f"  http://127.0.0.1:8123{collection_url}\n  http://127.0.0.1:8123{progress_url}\n" in out
+    assert f"  http://{ADDRESS}{collection_url}\n  http://{ADDRESS}{progress_url}\n" in out
     assert "The finished example (the pyramid DEMO01-example and its peer annotations, by the account example)" \
         in text
     client.force_login(django_user_model.objects.get(username="demo"))
@@ -192,7 +196,7 @@ def test_what_is_printed_of_the_home_page_and_the_finished_example_is_true(serve
 
 
 def test_the_progress_page_counts_the_example_done_and_the_open_work(served, client, django_user_model):
-    run("rundemo", "127.0.0.1:8123")
+    run("rundemo", ADDRESS)
     client.force_login(django_user_model.objects.get(username="demo"))
     page = client.get(reverse("collection-progress", args=[Collection.objects.get().pk])).content.decode()
     # example: a pyramid and 3 annotations, done and submitted; demo: a pyramid and 3 peers to do.
@@ -203,17 +207,17 @@ def test_the_progress_page_counts_the_example_done_and_the_open_work(served, cli
 def test_the_second_run_changes_nothing(served, django_user_model):
     from .test_load_demo_command import everything
 
-    run("rundemo", "127.0.0.1:8123")
+    run("rundemo", ADDRESS)
     before = everything()
-    out, _ = run("rundemo", "127.0.0.1:8123")
+    out, _ = run("rundemo", ADDRESS)
     assert "The demo data is already loaded; nothing changed." in out and everything() == before
     assert "Preparing the database" not in out  # nothing to migrate
-    assert served.addresses == ["127.0.0.1:8123"] * 2
+    assert served.addresses == [ADDRESS] * 2
 
 
 def test_a_changed_password_is_not_printed_as_the_published_one(served, django_user_model):
     user = django_user_model.objects.create_superuser("demo", password="something-else-1")
-    out, _ = run("rundemo", "127.0.0.1:8123")
+    out, _ = run("rundemo", ADDRESS)
     assert "pyramid-demo" not in out and "Log in as demo / (the password you gave it)" in out
     user.refresh_from_db()
     assert user.check_password("something-else-1")
@@ -258,11 +262,11 @@ def pending(monkeypatch):
 
 def test_the_first_migration_is_announced_with_a_line_per_migration(served, pending):
     pending()
-    out, err = run("rundemo", "127.0.0.1:8123")
+    out, err = run("rundemo", ADDRESS)
     assert out.startswith("Preparing the database (first run: about 10 s)…\n")
     assert "  1/3 contenttypes.0001_initial\n  2/3 auth.0001_initial\n  3/3 annotator.0001_initial\n" in out
-    assert out.index("3/3") < out.index("Loading the demo…") < out.index("http://127.0.0.1:8123/")
-    assert err == "" and served.addresses == ["127.0.0.1:8123"]
+    assert out.index("3/3") < out.index("Loading the demo…") < out.index(f"http://{ADDRESS}/")
+    assert err == "" and served.addresses == [ADDRESS]
 
 
 def test_on_a_terminal_the_migrations_are_a_progress_bar(served, pending):
@@ -273,7 +277,7 @@ def test_on_a_terminal_the_migrations_are_a_progress_bar(served, pending):
             return True
 
     out, err = StringIO(), Terminal()
-    call_command("rundemo", "127.0.0.1:8123", stdout=out, stderr=err)
+    call_command("rundemo", ADDRESS, stdout=out, stderr=err)
     assert out.getvalue().startswith("Updating the database (3 new migrations)…\n")  # not the first run
     assert "1/3" not in out.getvalue()  # the bar instead of lines
     assert "Migrations: 100%" in err.getvalue() and "3/3" in err.getvalue()
@@ -292,7 +296,7 @@ def stop_at_runserver(name, *args, **options):
         return None
     return passing(name, *args, **options)
 rundemo.call_command = stop_at_runserver
-call_command("rundemo", "8123")
+call_command("rundemo", "PORT")
 """
 
 
@@ -300,7 +304,7 @@ def test_the_first_run_on_a_fresh_sqlite_database(tmp_path):
     """The real first run, in a process of its own (runserver left out): every migration told as it
     is applied, then the demo loaded, then the URL and the login."""
     result = subprocess.run(
-        [sys.executable, "-c", FIRST_RUN], cwd=ROOT, capture_output=True, text=True, timeout=300,
+        [sys.executable, "-c", FIRST_RUN.replace("PORT", str(PORT))], cwd=ROOT, capture_output=True, text=True, timeout=300,
         env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "1", "SECRET_KEY": "test",
              "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"},
     )
@@ -313,5 +317,5 @@ def test_the_first_run_on_a_fresh_sqlite_database(tmp_path):
     assert "  1/" in result.stdout and " annotator.0001_initial\n" in result.stdout
     text = result.stdout
     assert text.index(f"{total}/{total}") < text.index("Loading the demo…") < text.index("Open work for demo") \
-        < text.index("Pyramid annotator: http://127.0.0.1:8123/") < text.index("Log in as demo / pyramid-demo")
-    assert lines[-1] == "runserver 127.0.0.1:8123"
+        < text.index(f"Pyramid annotator: http://{ADDRESS}/") < text.index("Log in as demo / pyramid-demo")
+    assert lines[-1] == f"runserver {ADDRESS}"

@@ -26,6 +26,7 @@ from django.urls import reverse
 from tqdm import tqdm
 
 from annotator.demo import DEMO_PASSWORD, DEMO_USERNAME, EXAMPLE_USERNAME, install_demo
+from annotator.plurals import counted
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -170,7 +171,7 @@ class Command(BaseCommand):
         if plan:
             self.stdout.write(
                 "Preparing the database (first run: about 10 s)…" if not executor.loader.applied_migrations
-                else f"Updating the database ({len(plan)} new migration{'s' if len(plan) > 1 else ''})…"
+                else f"Updating the database ({counted(len(plan), 'new migration')})…"
             )
             self.stdout.flush()
         migrate = MigrateCommand()

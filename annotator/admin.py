@@ -3,27 +3,8 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from .models import (
-    PSE,
-    SCU,
-    ArchiveJob,
-    Assignment,
-    Collection,
-    Contributor,
-    Docset,
-    HumanJudgment,
-    ImportJob,
-    Membership,
-    PeerAnnotation,
-    PeerSCUComment,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    Span,
-    Summary,
-    WorkerBeat,
-)
-from .problems import pyramid_problems
+from annotator.models import PSE, SCU, ArchiveJob, Assignment, Collection, Contributor, Docset, HumanJudgment, ImportJob, Membership, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span, Summary, WorkerBeat
+from annotator.pyramids.problems import pyramid_problems
 
 
 @admin.register(Collection)
@@ -212,7 +193,7 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ["collection", "user"]
 
 
-# Who ran a job and how it went (annotator.leases): shown, never edited by hand.
+# Who ran a job and how it went (annotator.transfer.leases): shown, never edited by hand.
 LEASE_FIELDS = ["worker_id", "attempts", "heartbeat_at", "resume_state", "interrupted"]
 
 

@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
-# The site-wide roles (annotator.access) as Django groups, and the permissions each one holds
+# The site-wide roles (annotator.campaigns.access) as Django groups, and the permissions each one holds
 # ("app.*": every permission of that app). Administrators also get what the Django admin needs
 # to manage accounts and every record.
 ROLE_GROUPS = {

@@ -253,7 +253,7 @@ class TextSpan(models.Model):
     def bounds_constraint(name: str) -> models.CheckConstraint:
         # end <= len(text) needs the summary's text: a trigger checks it (see the migrations).
         # start == end is an empty part: only imported, where DUCView's offsets placed no word
-        # (annotator.importing); the editing operations refuse empty selections.
+        # (annotator.transfer.importing); the editing operations refuse empty selections.
         return models.CheckConstraint(condition=Q(start__gte=0) & Q(start__lte=F("end")), name=name)
 
 
@@ -443,7 +443,7 @@ class ChangeRecord(models.Model):
     """One editing action: who, when, what; with the state before and after it.
 
     `before` and `after` are JSON snapshots that undo restores (`before`) and redo (`after`); see
-    annotator.history for the undo stack they form.
+    annotator.editing.history for the undo stack they form.
     """
 
     class State(models.TextChoices):
@@ -469,7 +469,7 @@ class ChangeRecord(models.Model):
 
 class PyramidChange(ChangeRecord):
     """An edit of a pyramid. Snapshots hold the SCUs it touched (keyed by uid; null for an SCU that
-    did not exist) and the order of all SCUs (annotator.editing)."""
+    did not exist) and the order of all SCUs (annotator.pyramids.editing)."""
 
     pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="changes")
 
@@ -482,7 +482,7 @@ class PyramidChange(ChangeRecord):
 
 
 class PeerAnnotationChange(ChangeRecord):
-    """An edit of a peer annotation. Snapshots hold all its PSEs (annotator.peer_editing)."""
+    """An edit of a peer annotation. Snapshots hold all its PSEs (annotator.peer_annotation.editing)."""
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="changes")
 
@@ -498,7 +498,7 @@ class PyramidMerge(models.Model):
     """A consensus pyramid an adjudicator makes from two annotators' pyramids (issue 8).
 
     `groups` are the sources' SCUs aligned by their words when the merge began
-    (annotator.alignment), each {"key", "kind", "a": [uids], "b": [uids]}; the adjudicator decides
+    (annotator.adjudication.alignment), each {"key", "kind", "a": [uids], "b": [uids]}; the adjudicator decides
     each group, and the decisions are the consensus's PyramidChanges with a `decision`."""
 
     consensus = models.OneToOneField(Pyramid, on_delete=models.CASCADE, related_name="merge")
@@ -554,7 +554,7 @@ class AnnotationMerge(models.Model):
         return f"{self.consensus} (consensus)"
 
 
-# How annotator.leases begins the report lines about interruptions (put apart from what was stored).
+# How annotator.transfer.leases begins the report lines about interruptions (put apart from what was stored).
 INTERRUPTION_PREFIXES = ("Interrupted at ", "Stopped after ")
 
 
@@ -570,7 +570,7 @@ class BackgroundJob(models.Model):
 
     file_name = models.CharField(max_length=300)
     # The bytes (an upload until it is stored, an export's archive until the job is deleted) are in
-    # its chunks (ImportJobChunk, ArchiveJobChunk; annotator.job_bytes): written and read a piece
+    # its chunks (ImportJobChunk, ArchiveJobChunk; annotator.transfer.job_bytes): written and read a piece
     # at a time, never held whole in memory.
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
@@ -580,7 +580,7 @@ class BackgroundJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(default=timezone.now, help_text="When it was queued last (made, taken back, resumed).")
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The lease (annotator.leases): the worker running the job beats while it runs; a job whose
+    # The lease (annotator.transfer.leases): the worker running the job beats while it runs; a job whose
     # beat stopped (a worker killed, its database connection lost) is resumed by another worker.
     worker_id = models.CharField(max_length=64, blank=True, help_text="The worker running it, or that ran it last.")
     attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker has started it.")
@@ -619,8 +619,8 @@ class BackgroundJob(models.Model):
     @property
     def beat_lost(self) -> bool:
         """Running, but its worker has not said so for longer than a lease: it was interrupted, and a
-        worker will resume it (annotator.leases)."""
-        from .leases import lease_expired  # the lease's length is a setting, read there
+        worker will resume it (annotator.transfer.leases)."""
+        from annotator.transfer.leases import lease_expired  # the lease's length is a setting, read there
 
         return self.status == self.Status.RUNNING and lease_expired(self.heartbeat_at or self.created_at)
 
@@ -639,7 +639,7 @@ class BackgroundJob(models.Model):
 
 
 class ImportJob(BackgroundJob):
-    """An upload to a collection, stored whole so that any worker can process it (annotator.jobs)."""
+    """An upload to a collection, stored whole so that any worker can process it (annotator.transfer.jobs)."""
 
     class Kind(models.TextChoices):
         SUMMARIES = "summaries", "Summaries (.txt files or a zip)"
@@ -659,7 +659,7 @@ class ImportJob(BackgroundJob):
     @property
     def report_sections(self) -> dict[str, list[str]]:
         """The report's lines by kind: what was stored, the files refused, the warnings
-        (annotator.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""
+        (annotator.transfer.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""
         sections: dict[str, list[str]] = {"summary": [], "refused": [], "warnings": [], "interruptions": []}
         for line in self.report:
             if line.startswith(INTERRUPTION_PREFIXES):
@@ -675,7 +675,7 @@ class ImportJob(BackgroundJob):
 
 class ArchiveJob(BackgroundJob):
     """A collection archive written (export) or read into a new collection (restore) in the
-    background (annotator.archive, annotator.archive_jobs). The bytes are kept in the row, so that
+    background (annotator.transfer.archive, annotator.transfer.archive_jobs). The bytes are kept in the row, so that
     any worker and any web process can reach them: the upload of a restore until it is stored, the
     archive an export wrote until the job is deleted."""
 
@@ -695,7 +695,7 @@ class ArchiveJob(BackgroundJob):
 
 
 class JobChunk(models.Model):
-    """A piece of a job's bytes (at most annotator.job_bytes.CHUNK_BYTES), in order."""
+    """A piece of a job's bytes (at most annotator.transfer.job_bytes.CHUNK_BYTES), in order."""
 
     index = models.PositiveIntegerField()
     data = models.BinaryField()
@@ -716,7 +716,7 @@ class ArchiveJobChunk(JobChunk):
 
 class WorkerBeatQuerySet(models.QuerySet):
     def alive(self):
-        from .leases import lease_start
+        from annotator.transfer.leases import lease_start
 
         return self.filter(seen_at__gte=lease_start())
 

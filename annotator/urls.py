@@ -1,18 +1,22 @@
 from django.urls import path
 
-from . import views
-from .views import archives, collections, compare, consensus, downloads, imports, users, work
+from annotator.accounts.views import users
+from annotator.adjudication.views import compare, consensus
+from annotator.campaigns.views import collections, home, work
+from annotator.peer_annotation import views as peer_annotation
+from annotator.pyramids import views as pyramids
+from annotator.transfer.views import archives, downloads, imports
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("pyramids/<int:pk>/", views.pyramid_detail, name="pyramid-detail"),
-    path("pyramids/<int:pk>/edit/<slug:action>/", views.pyramid_edit, name="pyramid-edit"),
-    path("pyramids/<int:pk>/history/", views.pyramid_history, name="pyramid-history"),
-    path("annotations/<int:pk>/", views.annotation_detail, name="annotation-detail"),
-    path("annotations/<int:pk>/edit/<slug:action>/", views.annotation_edit, name="annotation-edit"),
-    path("annotations/<int:pk>/suggestions/", views.annotation_suggestions, name="annotation-suggestions"),
-    path("annotations/<int:pk>/history/", views.annotation_history, name="annotation-history"),
-    path("assignments/<int:pk>/start/", views.assignment_start, name="assignment-start"),
+    path("", home.home, name="home"),
+    path("pyramids/<int:pk>/", pyramids.pyramid_detail, name="pyramid-detail"),
+    path("pyramids/<int:pk>/edit/<slug:action>/", pyramids.pyramid_edit, name="pyramid-edit"),
+    path("pyramids/<int:pk>/history/", pyramids.pyramid_history, name="pyramid-history"),
+    path("annotations/<int:pk>/", peer_annotation.annotation_detail, name="annotation-detail"),
+    path("annotations/<int:pk>/edit/<slug:action>/", peer_annotation.annotation_edit, name="annotation-edit"),
+    path("annotations/<int:pk>/suggestions/", peer_annotation.annotation_suggestions, name="annotation-suggestions"),
+    path("annotations/<int:pk>/history/", peer_annotation.annotation_history, name="annotation-history"),
+    path("assignments/<int:pk>/start/", peer_annotation.assignment_start, name="assignment-start"),
     # Administration
     path("collections/", collections.collection_list, name="collection-list"),
     path("collections/new/", collections.collection_create, name="collection-create"),

@@ -11,9 +11,9 @@ from pyramid_builder import ROUNDS, timed
 
 
 def main() -> None:
-    from annotator.adjudication import align_pyramids
-    from annotator.alignment import summary
-    from annotator.importing import DucviewImporter
+    from annotator.adjudication.aligned_pyramids import align_pyramids
+    from annotator.adjudication.alignment import summary
+    from annotator.transfer.importing import DucviewImporter
     from annotator.models import Pyramid
 
     folder = DATA / "pyreval-matter/IA"
@@ -39,7 +39,7 @@ def main() -> None:
     print(f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then {median:.1f} ms median, "
           f"{worst:.1f} ms worst of {ROUNDS} (target < 300 ms)")
 
-    from annotator import pyramid_consensus
+    from annotator.adjudication import pyramid_consensus
 
     user = get_user_model().objects.get(username="bench")
     started, _ = timed(lambda: pyramid_consensus.start(a, b, user), rounds=1)

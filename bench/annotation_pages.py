@@ -150,8 +150,8 @@ def main() -> None:
     from django.urls import reverse
     from playwright.sync_api import sync_playwright
 
-    from annotator import editing
-    from annotator.importing import DucviewImporter
+    from annotator.pyramids import editing
+    from annotator.transfer.importing import DucviewImporter
     from annotator.models import Assignment, PeerAnnotation, Pyramid
 
     # Playwright's sync API runs an event loop in this thread; the database work here is our own.

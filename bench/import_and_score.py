@@ -20,7 +20,7 @@ COPIES = int(os.environ.get("BENCH_COPIES", "7"))
 
 
 def main() -> None:
-    from annotator.importing import DucviewImporter, ducview_files
+    from annotator.transfer.importing import DucviewImporter, ducview_files
     from annotator.models import PeerAnnotation
     from scoring.records import score_annotations
 

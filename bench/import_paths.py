@@ -26,8 +26,8 @@ TARGET = 1.2
 def main() -> None:
     from django.core.management import call_command
 
-    from annotator import job_bytes, jobs
-    from annotator.importing import ducview_files
+    from annotator.transfer import job_bytes, jobs
+    from annotator.transfer.importing import ducview_files
     from annotator.models import Collection, ImportJob, PeerAnnotation
 
     folders = [DATA / folder for folder in FOLDERS]

@@ -19,7 +19,7 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from annotator.importing import DucviewImporter
+    from annotator.transfer.importing import DucviewImporter
     from annotator.models import Assignment, PeerAnnotation
 
     DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpans/100.D0601.M.250.A.10.pan")

@@ -29,8 +29,8 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from annotator import editing
-    from annotator.importing import DucviewImporter
+    from annotator.pyramids import editing
+    from annotator.transfer.importing import DucviewImporter
     from annotator.models import Assignment, Pyramid
 
     DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpyramids/D0601.pyr")

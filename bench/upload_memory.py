@@ -2,8 +2,8 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/upload_memory.py
 
-An upload is stored in the job's chunks a piece at a time (annotator.job_bytes) and the worker reads
-it back into a temporary file, then unpacks the zip's files one at a time (annotator.uploads), so
+An upload is stored in the job's chunks a piece at a time (annotator.transfer.job_bytes) and the worker reads
+it back into a temporary file, then unpacks the zip's files one at a time (annotator.transfer.uploads), so
 the memory either side needs does not grow with the upload. This stores a SIZE_MB zip (default 90,
 under MAX_UPLOAD_MB's 100; its entries are the shared DUC files, repeated) as the upload page does,
 reads it back as the worker does, unpacks every file once, and prints the peak growth of the
@@ -68,9 +68,9 @@ def main() -> None:
 
     from django.core.files.uploadedfile import TemporaryUploadedFile
 
-    from annotator import job_bytes
+    from annotator.transfer import job_bytes
     from annotator.models import Collection, ImportJob
-    from annotator.uploads import DUCVIEW_MAX_BYTES, read_upload
+    from annotator.transfer.uploads import DUCVIEW_MAX_BYTES, read_upload
 
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "upload.zip")

@@ -78,7 +78,7 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "annotator.bad_input.RefuseNulMiddleware",  # a NUL in a query or a form: 400, never a database error
+    "annotator.web.bad_input.RefuseNulMiddleware",  # a NUL in a query or a form: 400, never a database error
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -100,7 +100,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "annotator.context_processors.roles",
+                "annotator.accounts.context_processors.roles",
             ],
         },
     },
@@ -171,7 +171,7 @@ TASKS = {
     }
 }
 
-# Leases on background jobs (annotator.leases): a running job's worker beats every sixth of a
+# Leases on background jobs (annotator.transfer.leases): a running job's worker beats every sixth of a
 # lease; a job whose beat is lost for a whole lease is resumed by another worker, and fails (with
 # a Resume button) after JOB_MAX_ATTEMPTS interrupted runs.
 JOB_LEASE_SECONDS = float(os.environ.get("JOB_LEASE_SECONDS", "60"))
@@ -194,20 +194,20 @@ AUTH_PASSWORD_VALIDATORS = [
 #   the address out: guessing many names once each is throttled too, while a room of people behind
 #   one address who mistype their password once or twice is not.
 # Both for LOGIN_COOLOFF_MINUTES (15). Axes compares one limit with the largest count of its lockout
-# parameters, so annotator.login_throttle.TwoLimitHandler holds each count to its own limit.
+# parameters, so annotator.accounts.login_throttle.TwoLimitHandler holds each count to its own limit.
 # Axes' backend comes first, so it sees every attempt.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "annotator.login_throttle.TwoLimitHandler"
+AXES_HANDLER = "annotator.accounts.login_throttle.TwoLimitHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 # In this order: the handler reads the per-name count first, then the per-address count.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True  # a log-in clears that name's failures from that address (only: see the handler)
-AXES_LOCKOUT_CALLABLE = "annotator.login_throttle.lockout_response"  # templates/registration/locked_out.html, 429
+AXES_LOCKOUT_CALLABLE = "annotator.accounts.login_throttle.lockout_response"  # templates/registration/locked_out.html, 429
 # Behind a proxy, the client's address is read from X-Forwarded-For: BEHIND_PROXY, at the end.
 
 LOGIN_URL = "login"
@@ -234,7 +234,7 @@ STORAGES = {
 }
 
 # The REST API: session (the browser) or token authentication (`manage.py drf_create_token USER`);
-# what each user may read and change is checked per object (annotator.access), as on the pages.
+# what each user may read and change is checked per object (annotator.campaigns.access), as on the pages.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "annotator.api.schema.RefusalsAutoSchema",  # documents 400, 401, 403, 404 everywhere
     "VIEW_NAME_FUNCTION": "annotator.api.names.view_name",  # "SCUs", "PSE": the records' names, not "Scu List"
@@ -279,8 +279,8 @@ SPECTACULAR_SETTINGS = {
         "WorkStatusEnum": "annotator.models.Pyramid.Status",  # pyramids and peer annotations alike
         "AssignmentStatusEnum": "annotator.models.Assignment.Status",
         "SummaryKindEnum": "annotator.models.Summary.Kind",
-        "ArchiveJobKindEnum": "annotator.models.ArchiveJob.Kind",  # export or restore (annotator.archive)
-        "ImportJobKindEnum": "annotator.models.ImportJob.Kind",  # summaries or DUCView files (annotator.jobs)
+        "ArchiveJobKindEnum": "annotator.models.ArchiveJob.Kind",  # export or restore (annotator.transfer.archive)
+        "ImportJobKindEnum": "annotator.models.ImportJob.Kind",  # summaries or DUCView files (annotator.transfer.jobs)
         "JobStatusEnum": "annotator.models.ImportJob.Status",  # import and archive jobs alike
     },
 }
@@ -362,14 +362,14 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Server errors (django.request, level ERROR, with their traceback) and failed background jobs
-# (annotator.jobs) go to the console, where gunicorn and docker collect them. Pages never show a
+# (annotator.transfer.jobs) go to the console, where gunicorn and docker collect them. Pages never show a
 # traceback unless DEBUG is on: users get templates/500.html.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     # While the database is away, one line per failed request instead of a traceback each.
-    "filters": {"database_away": {"()": "annotator.database.DatabaseAwayFilter"}},
+    "filters": {"database_away": {"()": "annotator.web.database.DatabaseAwayFilter"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["database_away"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

@@ -4,7 +4,7 @@ import os
 
 os.environ.setdefault("SECRET_KEY", "insecure-test-key")
 
-from .settings import *  # noqa: E402,F403
+from config.settings import *  # noqa: E402,F403
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

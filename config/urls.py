@@ -1,14 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from annotator.views import accounts
+from annotator.accounts.views import auth as accounts
 
-from annotator.views import favicon, health
+from annotator.web import favicon, health
 
 admin.site.site_header = "Pyramid annotator administration"
 admin.site.site_title = "Pyramid annotator"
 # An unhandled error: a 503 with Retry-After while the database is unreachable, else the plain 500 page.
-handler500 = "annotator.views.errors.server_error"
+handler500 = "annotator.web.errors.server_error"
 
 urlpatterns = [
     # For health checks (Docker, deploy/stack.sh): no login, no session (annotator/views/health.py).

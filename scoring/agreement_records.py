@@ -19,10 +19,10 @@ from itertools import combinations
 
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
 
-from .agreement import dice, jaccard, krippendorff_alpha, krippendorff_alphas, masi, masi_nltk, nominal
-from .agreement_units import peer_units, pyramid_units, word_scus, words
-from .records import counted_annotations, counted_pyramids, pyramids_in_progress_left_out, score_collection
-from .statistics import anova_oneway, pearson
+from scoring.agreement import dice, jaccard, krippendorff_alpha, krippendorff_alphas, masi, masi_nltk, nominal
+from scoring.agreement_units import peer_units, pyramid_units, word_scus, words
+from scoring.records import counted_annotations, counted_pyramids, pyramids_in_progress_left_out, score_collection
+from scoring.statistics import anova_oneway, pearson
 
 PEER_DISTANCES = {"dice": dice, "binary": nominal}
 PYRAMID_DISTANCES = {"masi": masi, "masi_nltk": masi_nltk, "jaccard": jaccard, "nominal": nominal}

@@ -9,12 +9,11 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import PageNumberPagination
 
-from annotator.access import can_read_collection, visible_collections
+from annotator.campaigns.access import can_read_collection, visible_collections
 from annotator.api.params import DOCSET_PARAMETER, docset_param
 from annotator.models import PeerAnnotation
 
-from .records import (INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations, in_score_order,
-                      score_loaded_annotations)
+from scoring.records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations, in_score_order, score_loaded_annotations
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from .records import PeerScoreRow
+from scoring.records import PeerScoreRow
 
 SCORE_COLUMNS = [
     "collection", "docset", "peer", "annotator", "status", "pyramid", "weight_convention", "average_rounding",

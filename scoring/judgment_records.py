@@ -21,9 +21,9 @@ from django.db.models import Avg
 
 from annotator.models import PSE, Collection, Contributor, HumanJudgment, PeerAnnotation
 
-from .correlation import METHODS, correlations
-from .records import score_collection, scu_weights
-from .variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
+from scoring.correlation import METHODS, correlations
+from scoring.records import score_collection, scu_weights
+from scoring.variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
 
 STANDARD = ["modified", "original", "coverage", "comprehensive"]
 

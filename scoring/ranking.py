@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Iterable
 
-from .statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
+from scoring.statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
 
 
 @dataclass(frozen=True)

@@ -11,10 +11,9 @@ from dataclasses import asdict, dataclass
 
 from django.db.models import Count, Q
 
-from annotator.models import (PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidMerge,
-                              PyramidMergeSource, PyramidModel, WeightConvention)
+from annotator.models import PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidMerge, PyramidMergeSource, PyramidModel, WeightConvention
 
-from .pyramid import PeerScores, score_peer
+from scoring.pyramid import PeerScores, score_peer
 
 
 @dataclass(frozen=True)

@@ -15,14 +15,14 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
 from annotator.models import HumanJudgment, PeerAnnotation, Pyramid
-from annotator.views.guards import collection_for
+from annotator.campaigns.guards import collection_for
 
-from . import plots
-from .models import Report
-from .numbers import shown_rows
-from .records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, counted_annotations
-from .reports import KINDS, compute_report, fingerprint
-from .variants import RECALL_REFERENCES, TAC2008_RECALLS
+from scoring import plots
+from scoring.models import Report
+from scoring.numbers import shown_rows
+from scoring.records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, counted_annotations
+from scoring.reports import KINDS, compute_report, fingerprint
+from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 SCORES = ["modified", "original", "coverage", "comprehensive"]
 

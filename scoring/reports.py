@@ -20,17 +20,17 @@ from django_tasks import task
 from scipy import stats
 
 from annotator.models import SCU, Collection, Contributor, HumanJudgment, PeerAnnotation, Pyramid
-from annotator.plurals import counted
+from annotator.text.plurals import counted
 
-from .agreement_records import peer_agreement, pyramid_agreement, pyramids_left_in_progress, score_agreement
-from .correlation import EXACT_SPEARMAN_UP_TO, MIN_PAIRS_FOR_P
-from .judgment_records import judgment_correlations
-from .models import Report
-from .numbers import p_stored
-from .ranking import observations, rank_systems
-from .records import collection_annotations, score_collection, work_counts
-from .stability_records import pyramid_stability
-from .variants import RECALL_REFERENCES, TAC2008_RECALLS
+from scoring.agreement_records import peer_agreement, pyramid_agreement, pyramids_left_in_progress, score_agreement
+from scoring.correlation import EXACT_SPEARMAN_UP_TO, MIN_PAIRS_FOR_P
+from scoring.judgment_records import judgment_correlations
+from scoring.models import Report
+from scoring.numbers import p_stored
+from scoring.ranking import observations, rank_systems
+from scoring.records import collection_annotations, score_collection, work_counts
+from scoring.stability_records import pyramid_stability
+from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 logger = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import Hashable, Iterable, Mapping, Sequence
 
 from scipy import stats
 
-from .pyramid import HALF_UP, score_peer
+from scoring.pyramid import HALF_UP, score_peer
 
 SAME_THRESHOLD = 0.06  # scores closer than this are "roughly the same" (N&P 2004 §3.3)
 

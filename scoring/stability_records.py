@@ -9,18 +9,9 @@ from dataclasses import dataclass
 
 from annotator.models import PSE, Contributor, PeerAnnotation, Pyramid
 
-from .pyramid import average_scu_count, plain_number
-from .records import counted_annotations
-from .stability import (
-    ErrorProbabilities,
-    OrderSummary,
-    error_probabilities,
-    jackknife_model,
-    jackknife_peer,
-    optimal_summaries,
-    order_summaries,
-    scores_by_order,
-)
+from scoring.pyramid import average_scu_count, plain_number
+from scoring.records import counted_annotations
+from scoring.stability import ErrorProbabilities, OrderSummary, error_probabilities, jackknife_model, jackknife_peer, optimal_summaries, order_summaries, scores_by_order
 
 
 @dataclass

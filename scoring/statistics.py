@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 from scipy import optimize, stats
 
-from .correlation import MIN_PAIRS_FOR_P
+from scoring.correlation import MIN_PAIRS_FOR_P
 
 
 def pearson(x: Sequence[float], y: Sequence[float],

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import report_views, views
+from scoring import report_views, views
 
 urlpatterns = [
     path("collections/<int:pk>/scores/", views.collection_scores, name="collection-scores"),

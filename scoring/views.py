@@ -9,12 +9,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from annotator.views.guards import collection_for
+from annotator.campaigns.guards import collection_for
 
-from .formats import FORMATS, systems_to_csv, systems_to_json
-from .records import (INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations,
-                      score_annotations, work_counts)
-from .tables import SORTABLE, system_means, sorted_rows
+from scoring.formats import FORMATS, systems_to_csv, systems_to_json
+from scoring.records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations, score_annotations, work_counts
+from scoring.tables import SORTABLE, system_means, sorted_rows
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
 EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import io
 
-from annotator import archive, assignments, editing, peer_editing, pyramid_consensus
-from annotator.alignment import ONLY_B, SPLIT
-from annotator.archive import TABLES, USER
-from annotator.models import (Assignment, Collection, HumanJudgment, Membership, PeerAnnotation, PeerSCUComment,
-                              Pyramid, Role)
+from annotator.transfer import archive
+from annotator.campaigns import assignments
+from annotator.pyramids import editing
+from annotator.peer_annotation import editing as peer_editing
+from annotator.adjudication import pyramid_consensus
+from annotator.adjudication.alignment import ONLY_B, SPLIT
+from annotator.transfer.archive import TABLES, USER
+from annotator.models import Assignment, Collection, HumanJudgment, Membership, PeerAnnotation, PeerSCUComment, Pyramid, Role
 from scoring.records import score_collection
 
-from .helpers import Builder, complete_consensus_of_peer_1
+from tests.helpers import Builder, complete_consensus_of_peer_1
 
 
 def _version(model, pk):
@@ -142,7 +145,7 @@ def _source(state, table_ids):
             state["source"] = table_ids[state["source"]]
         else:
             del state["source"]  # gone: undo would drop the link
-    if "copies" in state:  # a source's consensus copies (annotator.editing._note_copies)
+    if "copies" in state:  # a source's consensus copies (annotator.pyramids.editing._note_copies)
         state["copies"] = [table_ids[copy] for copy in state["copies"] if copy in table_ids]
         if not state["copies"]:
             del state["copies"]

@@ -74,7 +74,7 @@ def demo(db):
 def viewport(request):
     """The window size of a browser test: the desktop (1440x900) unless the test is parametrized
     with "laptop" (1280x720) through `indirect=True`."""
-    from .human import VIEWPORTS
+    from tests.human import VIEWPORTS
 
     return VIEWPORTS[getattr(request, "param", "desktop")]
 
@@ -118,7 +118,7 @@ def pair(demo, django_user_model):
     """
     from annotator.models import Membership, Role
 
-    from .helpers import Builder
+    from tests.helpers import Builder
 
     a, b = Builder(demo, name="by-annotator", user="annotator"), Builder(demo, name="by-other", user="other_annotator")
     for builder in (a, b):
@@ -147,7 +147,7 @@ def trio(pair):
     - as A, not B: "Michael Collins orbited above in the command module" (A): in some pyramids only;
     - only C: "The mission fulfilled President Kennedy's goal" (C); only B: the rock samples.
     """
-    from .helpers import Builder
+    from tests.helpers import Builder
 
     c = Builder(pair["demo"], name="by-third", user="outsider")
     c.new_scu("A", "Apollo 11 landed on the Moon", label="Apollo 11 landed on the Moon")

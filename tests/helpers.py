@@ -64,7 +64,7 @@ class Builder:
         return self.models[author].id, [(start, start + len(phrase))]
 
     def do(self, operation, *args, **kwargs):
-        from annotator import editing
+        from annotator.pyramids import editing
 
         return getattr(editing, operation)(self.pyramid.pk, self.user, self.version, *args, **kwargs)
 
@@ -100,7 +100,8 @@ def complete_consensus_of_peer_1(demo, mine_complete: bool = False):
     marked complete first with `mine_complete`, as the adjudication queue offers two submitted
     annotations), merged with the demo's by an administrator taking the demo's reading everywhere,
     and marked complete."""
-    from annotator import annotation_consensus, peer_editing
+    from annotator.adjudication import annotation_consensus
+    from annotator.peer_annotation import editing as peer_editing
 
     theirs = demo["annotations"]["1"]
     mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
@@ -118,14 +119,15 @@ def complete_consensus_of_peer_1(demo, mine_complete: bool = False):
 
 def decisions_stored(consensus) -> dict:
     """{group key: choice} of a consensus pyramid's decisions, as the database holds them."""
-    from annotator import pyramid_consensus
+    from annotator.adjudication import pyramid_consensus
 
     return {key: change.decision["choice"] for key, change in pyramid_consensus.decisions(consensus).items()}
 
 
 def submitted_consensus(pair, side: str = "a"):
     """The consensus of the `pair` fixture's pyramids, every group decided as `side`'s version, submitted."""
-    from annotator import editing, pyramid_consensus
+    from annotator.pyramids import editing
+    from annotator.adjudication import pyramid_consensus
     from annotator.models import Pyramid
 
     user = pair["adjudicator"]
@@ -139,7 +141,7 @@ def submitted_consensus(pair, side: str = "a"):
 def annotated_whole(pyramid, peer, code: str, by, complete: bool = False):
     """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0), by `by`;
     in progress, or marked complete (submitted) with `complete`."""
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator_code=code)
@@ -161,8 +163,8 @@ def refuses_nul(response, field: str, status: int = 400) -> bool:
 
 def stored_job(model, content: bytes = b"", **fields):
     """A background job (ImportJob, ArchiveJob) with its bytes stored as the pages store them
-    (annotator.job_bytes)."""
-    from annotator import job_bytes
+    (annotator.transfer.job_bytes)."""
+    from annotator.transfer import job_bytes
 
     job = model.objects.create(**fields)
     if content:
@@ -171,6 +173,6 @@ def stored_job(model, content: bytes = b"", **fields):
 
 
 def job_content(job) -> bytes:
-    from annotator import job_bytes
+    from annotator.transfer import job_bytes
 
     return job_bytes.read(job)

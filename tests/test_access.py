@@ -1,9 +1,9 @@
-"""annotator.access: what each role sees and may change."""
+"""annotator.campaigns.access: what each role sees and may change."""
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from annotator import access
+from annotator.campaigns import access
 from annotator.models import Assignment, Collection, Membership, PeerAnnotation, Role
 
 pytestmark = pytest.mark.django_db

@@ -1,12 +1,12 @@
-"""annotator.adjudication: two stored pyramids aligned by the words of their contributors."""
+"""annotator.adjudication.aligned_pyramids: two stored pyramids aligned by the words of their contributors."""
 
 import pytest
 
-from annotator.adjudication import NotComparable, align_pyramids
-from annotator.alignment import ONE_TO_ONE, summary
+from annotator.adjudication.aligned_pyramids import NotComparable, align_pyramids
+from annotator.adjudication.alignment import ONE_TO_ONE, summary
 from annotator.models import Pyramid
 
-from .helpers import empty_pyramid, import_files
+from tests.helpers import empty_pyramid, import_files
 
 pytestmark = pytest.mark.django_db
 

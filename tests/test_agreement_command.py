@@ -11,7 +11,7 @@ from annotator.models import Collection
 from scoring.agreement import dice, krippendorff_alpha
 from scoring.agreement_records import peer_agreement, pyramid_agreement, score_agreement
 
-from .helpers import import_files, run
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,6 @@
-"""annotator.alignment: two pyramids' SCUs aligned by the words their contributors cover."""
+"""annotator.adjudication.alignment: two pyramids' SCUs aligned by the words their contributors cover."""
 
-from annotator.alignment import (
-    ONE_TO_ONE, ONLY_A, ONLY_B, PARTIAL, SPLIT, TANGLE, align, align_many, only_in, overlap, summary,
-)
+from annotator.adjudication.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, PARTIAL, SPLIT, TANGLE, align, align_many, only_in, overlap, summary
 
 
 def words(model, *indices):

@@ -1,9 +1,10 @@
-"""annotator.annotation_consensus: two annotations of one peer merged into a consensus annotation."""
+"""annotator.adjudication.annotation_consensus: two annotations of one peer merged into a consensus annotation."""
 
 import pytest
 
-from annotator import annotation_consensus, peer_editing
-from annotator.editing import NotAllowed, RuleBroken
+from annotator.adjudication import annotation_consensus
+from annotator.peer_annotation import editing as peer_editing
+from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.models import PSE, Membership, PeerAnnotation, PeerAnnotationChange, Role
 from scoring.records import score_annotations
 

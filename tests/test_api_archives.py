@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from annotator.models import ArchiveJob, Collection
 
-from .archives import assert_same_records, written
-from .helpers import record_counts, stored_job
+from tests.archives import assert_same_records, written
+from tests.helpers import record_counts, stored_job
 
 pytestmark = pytest.mark.django_db
 

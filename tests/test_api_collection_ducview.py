@@ -12,8 +12,8 @@ from rest_framework.authtoken.models import Token
 from annotator.ducview.reader import read_any
 from annotator.models import Docset, Membership, Role
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import import_files, run
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from annotator.models import Collection, Docset
 
-from .helpers import NUL, record_counts, refuses_nul
+from tests.helpers import NUL, record_counts, refuses_nul
 
 pytestmark = pytest.mark.django_db
 

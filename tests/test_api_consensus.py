@@ -3,7 +3,7 @@ with the pages' rules, versions and permissions."""
 
 import pytest
 
-from annotator.alignment import ONLY_A, PARTIAL, SPLIT
+from annotator.adjudication.alignment import ONLY_A, PARTIAL, SPLIT
 from annotator.models import PeerAnnotation, PyramidMerge
 
 pytestmark = pytest.mark.django_db
@@ -103,7 +103,7 @@ def test_listing_consensus_pyramids_takes_the_same_queries_however_many(client, 
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from annotator import pyramid_consensus
+    from annotator.adjudication import pyramid_consensus
 
     client.force_login(trio["adjudicator"])
     pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])

@@ -5,10 +5,11 @@ import pytest
 from django.test.utils import CaptureQueriesContext
 from django.db import connection
 
-from annotator import peer_editing, pyramid_consensus
+from annotator.peer_annotation import editing as peer_editing
+from annotator.adjudication import pyramid_consensus
 from annotator.models import PeerAnnotation, PeerAnnotationChange, PyramidChange
 
-from .helpers import Builder, complete_consensus_of_peer_1
+from tests.helpers import Builder, complete_consensus_of_peer_1
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ import pytest
 
 from annotator.models import Pyramid, PyramidChange
 
-from .helpers import NUL, refuses_nul
+from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ def test_refusals_say_why(client, demo):
     ("new_scu", "label", {"summary": None, "ranges": [[10, 19]], "label": f"landed{NUL}"}),
 ])
 def test_a_nul_character_in_an_actions_text_is_refused_and_nothing_is_stored(client, demo, action, field, body):
-    """The action endpoints read their JSON by hand (annotator.actions): a NUL was a 500 (issue 16);
+    """The action endpoints read their JSON by hand (annotator.editing.actions): a NUL was a 500 (issue 16);
     it is refused as any bad argument of an edit is, 422 naming the field."""
     client.force_login(demo["admin"])
     created = client.post("/api/pyramids/", {"docset": demo["pyramid"].docset_id, "name": "DEMO01-api"},

@@ -2,11 +2,11 @@
 
 import pytest
 
-from annotator import peer_editing
+from annotator.peer_annotation import editing as peer_editing
 from annotator.models import PeerAnnotation
 from scoring.records import score_collection
 
-from .helpers import refuses_nul
+from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""annotator.archive: a collection written to one file and restored, under a new name, record for
+"""annotator.transfer.archive: a collection written to one file and restored, under a new name, record for
 record; and archives that are wrong refused with what is wrong, nothing stored."""
 
 import io
@@ -12,12 +12,15 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotator import archive, editing, peer_editing, pyramid_consensus
-from annotator.archive import TABLES, ArchiveError
+from annotator.transfer import archive
+from annotator.pyramids import editing
+from annotator.peer_annotation import editing as peer_editing
+from annotator.adjudication import pyramid_consensus
+from annotator.transfer.archive import TABLES, ArchiveError
 from annotator.models import PSE, Collection, PeerAnnotation, PeerAnnotationChange, Pyramid, PyramidChange, PyramidMerge
 
-from .archives import assert_same_records, pse_state, rich_collection, score_rows, scu_state, written
-from .helpers import record_counts
+from tests.archives import assert_same_records, pse_state, rich_collection, score_rows, scu_state, written
+from tests.helpers import record_counts
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""annotator.archive_jobs: archives written and restored in the background, with their progress."""
+"""annotator.transfer.archive_jobs: archives written and restored in the background, with their progress."""
 
 import io
 import zipfile
@@ -7,11 +7,11 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from annotator import archive_jobs
+from annotator.transfer import archive_jobs
 from annotator.models import Collection
 
-from .archives import assert_same_records, written
-from .helpers import job_content, record_counts
+from tests.archives import assert_same_records, written
+from tests.helpers import job_content, record_counts
 
 pytestmark = pytest.mark.django_db
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -1,9 +1,11 @@
-"""annotator.assignments: giving out, withdrawing and reassigning work, without losing any."""
+"""annotator.campaigns.assignments: giving out, withdrawing and reassigning work, without losing any."""
 
 import pytest
 
-from annotator import assignments, editing, peer_editing
-from annotator.access import can_edit_annotation, visible_annotations
+from annotator.campaigns import assignments
+from annotator.pyramids import editing
+from annotator.peer_annotation import editing as peer_editing
+from annotator.campaigns.access import can_edit_annotation, visible_annotations
 from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""annotator.bad_input: a NUL character in a query string or a form is bad input (400), never a
+"""annotator.web.bad_input: a NUL character in a query string or a form is bad input (400), never a
 server error (issue 16). PostgreSQL text cannot hold one, so it is refused at the door, before a
 view looks anything up or stores anything; the page, htmx or the API each get the refusal in the
 form they show. The views' own tests check each page and API list; this one the guard itself."""
@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from annotator.models import Collection
 
-from .helpers import NUL, refuses_nul
+from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from .accessibility import violations
-from .conftest import CHROMIUM, log_in
-from .helpers import empty_pyramid
-from .human import drag_select, press
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import empty_pyramid
+from tests.human import drag_select, press
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -8,12 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from annotator import annotation_consensus, assignments
+from annotator.adjudication import annotation_consensus
+from annotator.campaigns import assignments
 from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
 
-from .conftest import CHROMIUM, log_in
-from .helpers import import_files, run
-from .human import click, drag_select, eventually, press, type_text
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import import_files, run
+from tests.human import click, drag_select, eventually, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from annotator.models import SCU, Pyramid, PyramidChange, PyramidMerge
 
-from .conftest import CHROMIUM, log_in
-from .human import click
+from tests.conftest import CHROMIUM, log_in
+from tests.human import click
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -10,8 +10,8 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, log_in
-from .human import drag_select
+from tests.conftest import CHROMIUM, log_in
+from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -13,8 +13,8 @@ from urllib.request import urlopen
 import pytest
 from django.db import connections
 
-from .conftest import CHROMIUM
-from .human import VIEWPORTS, click, press, type_text
+from tests.conftest import CHROMIUM
+from tests.human import VIEWPORTS, click, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

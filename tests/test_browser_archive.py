@@ -7,10 +7,10 @@ from playwright.sync_api import expect
 
 from annotator.models import Collection
 
-from .accessibility import violations
-from .archives import assert_same_records, rich_collection, score_rows
-from .conftest import CHROMIUM, log_in
-from .human import click, press, tab_to, type_text
+from tests.accessibility import violations
+from tests.archives import assert_same_records, rich_collection, score_rows
+from tests.conftest import CHROMIUM, log_in
+from tests.human import click, press, tab_to, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,9 +6,9 @@ from playwright.sync_api import expect
 
 from annotator.models import Pyramid
 
-from .conftest import CHROMIUM, log_in
-from .human import click, press, tab_to
-from .test_pyramid_consensus import consensus_counting_words_twice
+from tests.conftest import CHROMIUM, log_in
+from tests.human import click, press, tab_to
+from tests.test_pyramid_consensus import consensus_counting_words_twice
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,9 +6,9 @@ import pytest
 
 from annotator.models import SCU, PeerAnnotation
 
-from .conftest import CHROMIUM, log_in
-from .helpers import empty_pyramid
-from .human import click, drag_select, eventually, press, type_text
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import empty_pyramid
+from tests.human import click, drag_select, eventually, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 
 from annotator.ducview.reader import PeerAnnotationDocument, PyramidDocument, read_any
 
-from .conftest import CHROMIUM, log_in
-from .helpers import run
-from .human import click, focused, press, tab_to
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import run
+from tests.human import click, focused, press, tab_to
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -14,8 +14,8 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM
-from .human import click, drag_select, eventually, press, tab_to, type_text
+from tests.conftest import CHROMIUM
+from tests.human import click, drag_select, eventually, press, tab_to, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

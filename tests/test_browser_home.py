@@ -9,10 +9,10 @@ from playwright.sync_api import expect
 
 from annotator.models import Assignment, PeerAnnotation
 
-from .accessibility import violations
-from .conftest import CHROMIUM, log_in
-from .helpers import empty_pyramid
-from .human import press, tab_to
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import empty_pyramid
+from tests.human import press, tab_to
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -7,11 +7,11 @@ from playwright.sync_api import expect
 
 from annotator.models import ImportJob, PeerAnnotation, Pyramid
 
-from .accessibility import violations
-from .conftest import CHROMIUM, log_in
-from .helpers import stored_job
-from .human import click, press, tab_to
-from .test_leases import upload
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import stored_job
+from tests.human import click, press, tab_to
+from tests.test_leases import upload
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

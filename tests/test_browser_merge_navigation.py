@@ -6,15 +6,15 @@ and Submit asks first. What was stored is checked in the database after each ste
 import pytest
 from playwright.sync_api import expect
 
-from annotator import annotation_consensus, pyramid_consensus
-from annotator.alignment import ONLY_A, ONLY_B, SPLIT
+from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.adjudication.alignment import ONLY_A, ONLY_B, SPLIT
 from annotator.models import PeerAnnotation, Pyramid, PyramidMerge
 
-from .accessibility import violations
-from .conftest import CHROMIUM, log_in
-from .helpers import decisions_stored as stored
-from .human import click, eventually, focused, press, settle, tab_to
-from .test_views_consensus import peer_twice  # noqa: F401  (a fixture)
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import decisions_stored as stored
+from tests.human import click, eventually, focused, press, settle, tab_to
+from tests.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

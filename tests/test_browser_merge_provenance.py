@@ -14,15 +14,16 @@ Each step asserts what was stored, in the database."""
 import pytest
 from playwright.sync_api import expect
 
-from annotator import editing, pyramid_consensus
-from annotator.alignment import ONE_TO_ONE, ONLY_B
+from annotator.pyramids import editing
+from annotator.adjudication import pyramid_consensus
+from annotator.adjudication.alignment import ONE_TO_ONE, ONLY_B
 from annotator.models import SCU, Contributor, Pyramid, PyramidMerge
 
-from .accessibility import violations
-from .conftest import CHROMIUM, log_in
-from .helpers import decisions_stored as stored
-from .helpers import submitted_consensus
-from .human import click, drag_select, eventually, press, tab_to, type_text
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import decisions_stored as stored
+from tests.helpers import submitted_consensus
+from tests.human import click, drag_select, eventually, press, tab_to, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -5,14 +5,14 @@ that works. What was stored is checked in the database."""
 import pytest
 from playwright.sync_api import expect
 
-from annotator import annotation_consensus, pyramid_consensus
-from annotator.alignment import ONLY_A, SPLIT
+from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.adjudication.alignment import ONLY_A, SPLIT
 from annotator.models import PeerAnnotation, PyramidMerge
 
-from .conftest import CHROMIUM, log_in
-from .helpers import decisions_stored as stored
-from .human import click, eventually, settle
-from .test_views_consensus import peer_twice  # noqa: F401  (a fixture)
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import decisions_stored as stored
+from tests.human import click, eventually, settle
+from tests.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, log_in
+from tests.conftest import CHROMIUM, log_in
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

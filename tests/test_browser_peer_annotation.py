@@ -5,9 +5,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, log_in
-from . import human
-from .human import drag_select
+from tests.conftest import CHROMIUM, log_in
+from tests import human
+from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -171,7 +171,7 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
 
 
 def test_bad_input_refused_at_the_door_is_said_in_the_status_line(browser_page, live_server, demo, annotation_url):
-    """A NUL in a query is refused before any view (annotator.bad_input, issue 16) with one line of
+    """A NUL in a query is refused before any view (annotator.web.bad_input, issue 16) with one line of
     plain text: the status line says it (not just "the server answered 400"), offers no Retry of
     the same input, and nothing is stored."""
     from annotator.models import PSE
@@ -279,7 +279,7 @@ def test_pses_can_be_removed_after_undo_and_redo(browser_page, live_server, demo
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_page, live_server, demo, annotation_url):
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     pk, url = annotation_url
@@ -349,7 +349,7 @@ def test_suggestions_fetched_during_an_edit_do_not_use_up_its_words(browser_page
     meanwhile once counted as that edit's, and a conflict then lost the selection."""
     import time as clock
 
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     pk, url = annotation_url
@@ -421,7 +421,7 @@ def stored_status(pk):
 
 
 def words_left(pk):
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     return peer_editing.words_in_no_pse(PeerAnnotation.objects.select_related("peer").get(pk=pk))
@@ -431,7 +431,7 @@ def words_left(pk):
 def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(browser_page, live_server, demo, annotation_url):
     """DUC 2005 puts every peer word in a PSE (of an SCU or of "matches nothing"): Mark complete
     with words left out warns, names how many, and lets the annotator go back or go on."""
-    from .accessibility import violations
+    from tests.accessibility import violations
 
     pk, url = annotation_url
     page = browser_page
@@ -478,7 +478,7 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(browser_page, 
 def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(browser_page, live_server, demo, annotation_url):
     """"Go back and select the first" selects the first words left out in the peer text, as if by
     hand: 0 puts them in "matches nothing", and the warning then names what is left."""
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     pk, url = annotation_url
@@ -511,7 +511,7 @@ def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(browser
 
 
 def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(browser_page, live_server, demo, annotation_url):
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     pk, url = annotation_url

@@ -5,10 +5,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import CHROMIUM, log_in
-from .helpers import Builder, empty_pyramid
-from . import human
-from .human import drag_select
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import Builder, empty_pyramid
+from tests import human
+from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

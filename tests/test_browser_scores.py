@@ -7,9 +7,9 @@ from playwright.sync_api import expect
 
 from annotator.models import Docset, PeerAnnotation, Pyramid
 
-from .accessibility import violations
-from .conftest import CHROMIUM, log_in
-from .human import click, focused, press, tab_to
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.human import click, focused, press, tab_to
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

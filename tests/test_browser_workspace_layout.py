@@ -5,9 +5,9 @@ suggestions for the words selected."""
 
 import pytest
 
-from .conftest import CHROMIUM, log_in
-from .helpers import import_files
-from .human import drag_select
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import import_files
+from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -42,7 +42,8 @@ ROWS_IN_SIGHT = """(selector) => {
 
 @pytest.fixture
 def d0640(shared_data, demo):
-    from annotator import editing, peer_editing
+    from annotator.pyramids import editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation, Pyramid
 
     folder = shared_data / "duc2006-nist"

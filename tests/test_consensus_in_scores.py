@@ -19,12 +19,13 @@ import json
 
 import pytest
 
-from annotator import annotation_consensus, peer_editing
+from annotator.adjudication import annotation_consensus
+from annotator.peer_annotation import editing as peer_editing
 from annotator.models import PeerAnnotation, Pyramid
 from scoring.agreement_records import peer_agreement, score_agreement
 from scoring.records import counted_annotations, score_collection
 
-from .helpers import complete_consensus_of_peer_1, run
+from tests.helpers import complete_consensus_of_peer_1, run
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def peer_consensus(demo):
 
 @pytest.fixture
 def pyramid_consensus(pair):
-    from .helpers import annotated_whole, submitted_consensus
+    from tests.helpers import annotated_whole, submitted_consensus
 
     demo = pair["demo"]
     consensus = submitted_consensus(pair, "a")
@@ -201,7 +202,7 @@ def test_a_source_in_progress_counts_only_when_asked_for_and_says_so(demo):
 
 
 def test_work_in_progress_against_a_consensus_pyramid_replaces_nothing_until_asked_for(pair):
-    from .helpers import annotated_whole, submitted_consensus
+    from tests.helpers import annotated_whole, submitted_consensus
 
     demo = pair["demo"]
     annotated_whole(submitted_consensus(pair, "a"), demo["annotations"]["2"].peer, "against-consensus", demo["admin"])
@@ -212,7 +213,7 @@ def test_work_in_progress_against_a_consensus_pyramid_replaces_nothing_until_ask
 
 
 def test_agreement_counts_submitted_work_only(demo):
-    from .helpers import complete_consensus_of_peer_1 as consensus_of_peer_1
+    from tests.helpers import complete_consensus_of_peer_1 as consensus_of_peer_1
 
     consensus_of_peer_1(demo)  # the annotator's annotation of peer 1, in progress, beside the demo's
     assert peer_agreement(demo["collection"]) == ([], [])

@@ -77,7 +77,7 @@ def test_a_server_error(demo, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr("annotator.views.pages.work_rows", broken)
+    monkeypatch.setattr("annotator.campaigns.views.home.work_rows", broken)
     client = Client(raise_request_exception=False)
     client.force_login(demo["annotator"])
     response = client.get(reverse("home"))

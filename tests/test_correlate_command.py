@@ -5,7 +5,7 @@ import json
 import pytest
 from scipy import stats
 
-from .helpers import import_files, run
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def two_docsets_one_empty_peer(tmp_path):
     9 (the same without its PSE of SCU 11) and 8 (with every PSE taken out: a summary with no PSE)."""
     from annotator.models import PSE
 
-    from .conftest import PAN_FIXTURE
+    from tests.conftest import PAN_FIXTURE
 
     for docset in ("D9901", "D9902"):
         for peer in ("7", "8", "9"):

@@ -19,11 +19,11 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from annotator import jobs
+from annotator.transfer import jobs
 from annotator.models import ImportJob, PeerAnnotation, Pyramid, WorkerBeat
 
-from .conftest import ROOT
-from .helpers import stored_job
+from tests.conftest import ROOT
+from tests.helpers import stored_job
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.shared_data]
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

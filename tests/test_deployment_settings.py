@@ -96,7 +96,7 @@ def test_a_server_error_shows_our_page_and_is_logged(demo, monkeypatch, caplog):
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
-    monkeypatch.setattr("annotator.views.pages.work_rows", broken)
+    monkeypatch.setattr("annotator.campaigns.views.home.work_rows", broken)
     client = Client(raise_request_exception=False)
     client.force_login(demo["annotator"])
     with caplog.at_level(logging.ERROR, logger="django.request"):

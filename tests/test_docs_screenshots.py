@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM
+from tests.conftest import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "docs" / "screenshots.py"

@@ -7,7 +7,7 @@ from annotator.ducview.anchoring import ANCHOR_EXACT, ANCHOR_MOVED, ANCHOR_NEWLI
 from annotator.ducview.layout import split_models
 from annotator.ducview.reader import read_pyramid
 
-from .conftest import PYRAMID_FIXTURE
+from tests.conftest import PYRAMID_FIXTURE
 
 DUC_HEADERS = (
     "#2\n\n\n---------------\nD0640.M.250.D.C\n---------------\n\nFirst model.\nSecond line.\n\n"

@@ -6,7 +6,7 @@ from annotator.ducview import DucviewError
 from annotator.ducview.offsets import OffsetMap
 from annotator.ducview.reader import read_any, read_peer_annotation, read_pyramid
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 
 MINIMAL = b"""<?xml version="1.0"?>
 <pyramid>

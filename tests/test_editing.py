@@ -2,10 +2,10 @@
 
 import pytest
 
-from annotator import editing
+from annotator.pyramids import editing
 from annotator.models import PSE, SCU, PeerAnnotation, PyramidChange
 
-from .helpers import Builder
+from tests.helpers import Builder
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.core.management import CommandError
 
 from annotator.models import Collection
 
-from .archives import assert_same_records, rich_collection, score_rows
-from .helpers import run
+from tests.archives import assert_same_records, rich_collection, score_rows
+from tests.helpers import run
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ from annotator.ducview.reader import read_peer_annotation, read_pyramid
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Span
 from scoring.records import score_collection
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import import_files, run
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +111,7 @@ def test_exported_nist_files_match_the_originals_line_for_line(tmp_path, shared_
 
 
 def test_app_built_work_exported_and_imported_back_into_its_collection_is_recognised_unchanged(tmp_path, demo):
-    from .helpers import record_counts
+    from tests.helpers import record_counts
     collection = demo["collection"].name
     run("export_ducview", collection=collection, out=str(tmp_path))
     before = record_counts()
@@ -146,7 +146,7 @@ def test_a_summary_with_carriage_returns_survives_export_and_import(tmp_path, de
 def test_names_statuses_and_texts_of_app_work_survive_the_round_trip_and_say_nothing_false(tmp_path, demo):
     from annotator.models import Pyramid, Summary
 
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
     empty_pyramid(demo, name="DEMO01 (2)")  # an annotator's unfinished pyramid
     peer = demo["annotations"]["1"].peer
     Summary.objects.filter(pk=peer.pk).update(name="DEMO01.peer.01.txt")

@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Collection
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import import_files, run
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +118,7 @@ def test_queries_do_not_grow_with_peers(fixture_collection, tmp_path):
 
 
 def test_adjudicated_keeps_the_consensus_pyramids_annotations(pair):
-    from .helpers import annotated_whole, submitted_consensus
+    from tests.helpers import annotated_whole, submitted_consensus
 
     demo = pair["demo"]
     consensus = submitted_consensus(pair, "b")
@@ -180,7 +180,7 @@ def test_without_an_annotator_column_the_mark_is_never_read_as_an_annotator(one_
 def test_adjudicated_and_work_in_progress_together(pair):
     """An annotation in progress against a submitted consensus pyramid replaces nothing by default;
     with --include-in-progress it is counted, marked, and replaces the docset's others."""
-    from .helpers import annotated_whole, submitted_consensus
+    from tests.helpers import annotated_whole, submitted_consensus
 
     demo = pair["demo"]
     annotated_whole(submitted_consensus(pair, "b"), demo["annotations"]["2"].peer, "adjudicated", demo["admin"])

@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError
 
-from annotator.importing import DucviewImporter
+from annotator.transfer.importing import DucviewImporter
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, Summary
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import import_files, record_counts
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import import_files, record_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -202,7 +202,7 @@ def test_duc_data_breaking_the_rules_is_kept_and_reported(tmp_path):
     assert "SCU 14 has more than one contributor from model A" in out
     assert SCU.objects.get(uid=14).contributors.count() == 2
 
-    from annotator.problems import REPEATED_MODEL, pyramid_problems
+    from annotator.pyramids.problems import REPEATED_MODEL, pyramid_problems
 
     problems = pyramid_problems(Pyramid.objects.get())
     assert [(p.kind, p.scu_uid) for p in problems if p.kind == REPEATED_MODEL] == [(REPEATED_MODEL, 14)]
@@ -210,7 +210,7 @@ def test_duc_data_breaking_the_rules_is_kept_and_reported(tmp_path):
 
 @pytest.mark.shared_data
 def test_each_problem_of_a_pyramid_is_said_once(shared_data):
-    from annotator.problems import pyramid_problems
+    from annotator.pyramids.problems import pyramid_problems
 
     import_files(shared_data / "duc2006-nist/allpyramids/D0601.pyr")
     problems = pyramid_problems(Pyramid.objects.get())

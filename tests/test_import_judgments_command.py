@@ -5,7 +5,7 @@ from django.core.management.base import CommandError
 
 from annotator.models import HumanJudgment
 
-from .helpers import import_files, run
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 

@@ -11,13 +11,13 @@ from django.urls import reverse
 
 from annotator.ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, Scu, read_pyramid
 from annotator.ducview.writer import write_peer_annotation
-from annotator.importing import DucviewImporter
+from annotator.transfer.importing import DucviewImporter
 from annotator.models import PSE, Contributor, PeerAnnotation, PSESpan, Pyramid, Span, Summary
-from annotator.problems import collection_problems
+from annotator.pyramids.problems import collection_problems
 from scoring.records import score_collection
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import import_files, record_counts
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import import_files, record_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +108,7 @@ def test_an_inverted_part_whose_label_is_nowhere_is_kept_empty_and_the_contribut
 
 
 def test_an_empty_part_survives_export_and_import_and_is_described_as_it_is(tmp_path):
-    from .helpers import run
+    from tests.helpers import run
     data = PYR.replace(b'label="completed in 1889 for the World\'s Fair" start="75" end="113"',
                        b'label="a word that is not there" start="113" end="112"')
     import_files(write(tmp_path, "in/D9901.pyr", data), collection="before")

@@ -7,25 +7,12 @@ import zipfile
 
 import pytest
 
-from annotator import jobs
-from annotator.importing import DucviewImporter, ducview_files
-from annotator.models import (
-    PSE,
-    Collection,
-    Contributor,
-    ImportJob,
-    PeerAnnotation,
-    PeerSCUComment,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    SCU,
-    Span,
-    Summary,
-)
+from annotator.transfer import jobs
+from annotator.transfer.importing import DucviewImporter, ducview_files
+from annotator.models import PSE, Collection, Contributor, ImportJob, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, SCU, Span, Summary
 from scoring.records import score_collection
 
-from .helpers import import_files, stored_job
+from tests.helpers import import_files, stored_job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 

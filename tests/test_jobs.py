@@ -1,4 +1,4 @@
-"""annotator.jobs: imports run as background tasks, through PostgreSQL as the queue, with progress."""
+"""annotator.transfer.jobs: imports run as background tasks, through PostgreSQL as the queue, with progress."""
 
 import io
 import zipfile
@@ -7,9 +7,9 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-from annotator import jobs
+from annotator.transfer import jobs
 from annotator.models import Docset, ImportJob, PeerAnnotation, Pyramid
-from .helpers import stored_job
+from tests.helpers import stored_job
 
 pytestmark = pytest.mark.django_db
 DATABASE_QUEUE = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

@@ -1,4 +1,4 @@
-"""annotator.leases: a job is run by one worker at a time, a job whose worker stopped is taken back
+"""annotator.transfer.leases: a job is run by one worker at a time, a job whose worker stopped is taken back
 and goes on from where it stopped, and one interrupted too often fails and can be resumed."""
 
 from datetime import timedelta
@@ -8,14 +8,14 @@ from django.db import IntegrityError, InterfaceError, OperationalError
 from django.test import override_settings
 from django.utils import timezone
 
-from annotator import jobs, leases
-from annotator.database import connection_lost
-from annotator.importing import DucviewImporter, ImportReport
+from annotator.transfer import jobs, leases
+from annotator.web.database import connection_lost
+from annotator.transfer.importing import DucviewImporter, ImportReport
 from annotator.models import ArchiveJob, ImportJob, PeerAnnotation, Pyramid, WorkerBeat
 
-from .conftest import FIXTURES
-from .test_jobs import make_job, zipped
-from .helpers import job_content
+from tests.conftest import FIXTURES
+from tests.test_jobs import make_job, zipped
+from tests.helpers import job_content
 
 pytestmark = pytest.mark.django_db
 

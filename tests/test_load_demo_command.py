@@ -10,7 +10,7 @@ from annotator.models import SCU, Assignment, Collection, HumanJudgment, Members
 from scoring.agreement_records import peer_agreement
 from scoring.records import score_collection
 
-from .helpers import record_counts, run
+from tests.helpers import record_counts, run
 
 pytestmark = pytest.mark.django_db
 

@@ -1,7 +1,7 @@
-"""annotator.merge_words: the merge page's marked stretches of model text."""
+"""annotator.adjudication.merge_words: the merge page's marked stretches of model text."""
 
-from annotator.merge_words import stretches
-from annotator.textmarks import word_pieces
+from annotator.adjudication.merge_words import stretches
+from annotator.text.textmarks import word_pieces
 
 
 def pieces(text, marked):

@@ -5,8 +5,8 @@ from django.db import IntegrityError, transaction
 
 from annotator.models import PSE, SCU, Contributor, Docset, PeerAnnotation, PSESpan, Span, Summary
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import import_files
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import import_files
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from annotator.models import Collection
 from scoring.records import score_collection
 
-from .helpers import import_files, run
+from tests.helpers import import_files, run
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 

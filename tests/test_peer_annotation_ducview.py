@@ -10,7 +10,7 @@ from django.urls import reverse
 from annotator.ducview.reader import read_peer_annotation
 from annotator.models import PeerAnnotation, PSESpan
 
-from .helpers import import_files
+from tests.helpers import import_files
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from annotator import peer_editing
-from annotator.editing import NotAllowed, RuleBroken, StaleVersion
+from annotator.peer_annotation import editing as peer_editing
+from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import PeerAnnotation, PeerAnnotationChange, Pyramid
 from scoring.records import score_annotations
 

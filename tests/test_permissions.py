@@ -11,9 +11,10 @@ import pytest
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from annotator import annotation_consensus, assignments, pyramid_consensus
+from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.campaigns import assignments
 from annotator.models import ArchiveJob, Assignment, ImportJob, Membership, PeerAnnotation, PSE, SCU, Summary
-from .helpers import stored_job
+from tests.helpers import stored_job
 
 pytestmark = pytest.mark.django_db
 

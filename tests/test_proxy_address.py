@@ -10,7 +10,7 @@ from django.test import RequestFactory, override_settings
 
 from config.proxy import client_address
 
-from .conftest import ROOT
+from tests.conftest import ROOT
 
 
 def request(forwarded=None, remote="10.0.0.5"):

@@ -6,13 +6,13 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from annotator import editing
+from annotator.pyramids import editing
 from annotator.ducview.reader import read_pyramid
 from annotator.models import Pyramid, Span
-from annotator.selection import snap_to_words
-from annotator.views.pyramid import workspace_context
+from annotator.text.selection import snap_to_words
+from annotator.pyramids.views import workspace_context
 
-from .helpers import import_files, run
+from tests.helpers import import_files, run
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 

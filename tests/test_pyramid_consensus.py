@@ -1,13 +1,14 @@
-"""annotator.pyramid_consensus: two annotators' pyramids merged into a consensus, at the service level."""
+"""annotator.adjudication.pyramid_consensus: two annotators' pyramids merged into a consensus, at the service level."""
 
 import pytest
 
-from annotator import editing, pyramid_consensus
-from annotator.adjudication import NotComparable
-from annotator.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT
-from annotator.editing import NotAllowed, RuleBroken
+from annotator.pyramids import editing
+from annotator.adjudication import pyramid_consensus
+from annotator.adjudication.aligned_pyramids import NotComparable
+from annotator.adjudication.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT
+from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.ducview.writer import write_pyramid
-from annotator.exporting import pyramid_documents
+from annotator.transfer.exporting import pyramid_documents
 from annotator.models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, Span
 
 
@@ -118,7 +119,7 @@ def test_pyramids_of_other_models_cannot_be_merged(pair):
 
 
 def test_a_submitted_consensus_counts_as_the_docsets_adjudicated_pyramid(pair):
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
     from scoring.records import score_collection
 
@@ -146,7 +147,7 @@ def test_pyramids_of_separate_files_merge_word_for_word(shared_data, django_user
     B's contributors are copied onto the consensus's (A's) model texts, word for word."""
     import re
 
-    from .helpers import import_files
+    from tests.helpers import import_files
 
     folder = shared_data / "pyreval-matter"
     import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER")
@@ -170,7 +171,7 @@ def test_pyramids_of_separate_files_merge_word_for_word(shared_data, django_user
 def test_overlapping_contributors_align_apart_and_merge_as_they_are(demo, django_user_model):
     """A's two SCUs share the words "walked on the surface" (overlapping contributors): each
     aligns with its own SCU of B, and taking A's versions keeps the overlap."""
-    from .helpers import Builder
+    from tests.helpers import Builder
 
     a, b = Builder(demo, name="overlapping", user="annotator"), Builder(demo, name="plain", user="other_annotator")
     a.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="They walked")
@@ -206,7 +207,7 @@ def consensus_counting_words_twice(pair):
 
 
 def test_model_words_two_kept_groups_cover_are_named_with_their_groups(pair):
-    from annotator.consensus_overlaps import counted_twice
+    from annotator.adjudication.overlaps import counted_twice
     consensus, groups, collins = consensus_counting_words_twice(pair)
     (twice,) = counted_twice(consensus)
     split_scu = SCU.objects.get(pyramid=consensus, label="Armstrong and Aldrin walked on the Moon")
@@ -275,7 +276,7 @@ def test_a_contributor_split_off_in_a_consensus_takes_its_provenance_to_its_new_
 
 
 def test_words_counted_twice_name_the_group_an_scu_was_kept_for_and_leave_a_sources_own_overlaps(pair):
-    from annotator.consensus_overlaps import counted_twice
+    from annotator.adjudication.overlaps import counted_twice
 
     user = pair["adjudicator"]
     # A's annotator had "Neil Armstrong" in two of their own SCUs: copied as it was, not the merge's doing.
@@ -302,7 +303,7 @@ def test_words_counted_twice_name_the_group_an_scu_was_kept_for_and_leave_a_sour
 
 
 def test_a_source_pyramids_own_overlap_across_two_groups_is_not_counted_twice(pair):
-    from annotator.consensus_overlaps import counted_twice
+    from annotator.adjudication.overlaps import counted_twice
 
     user = pair["adjudicator"]
     a = Pyramid.objects.get(pk=pair["a"].pk)

@@ -3,11 +3,12 @@ each pyramid's version to take, provenance, and the one rule of consensus work i
 
 import pytest
 
-from annotator import editing, pyramid_consensus
-from annotator.adjudication import NotComparable
-from annotator.adjudication_queue import consensuses_of
-from annotator.alignment import ONE_TO_ONE, PARTIAL, SPLIT, only_in
-from annotator.editing import RuleBroken
+from annotator.pyramids import editing
+from annotator.adjudication import pyramid_consensus
+from annotator.adjudication.aligned_pyramids import NotComparable
+from annotator.adjudication.queue import consensuses_of
+from annotator.adjudication.alignment import ONE_TO_ONE, PARTIAL, SPLIT, only_in
+from annotator.pyramids.editing import RuleBroken
 from annotator.models import SCU, Pyramid, PyramidMerge, PyramidMergeSource
 from scoring.records import counted_pyramids
 
@@ -94,7 +95,7 @@ def test_the_same_pyramid_twice_or_too_many_are_refused(trio):
 
 
 def test_the_queue_shows_a_consensus_of_three_and_settles_each_of_its_pairs(trio):
-    from annotator.adjudication_queue import NOT_STARTED, queue
+    from annotator.adjudication.queue import NOT_STARTED, queue
 
     for pyramid in (trio["a"], trio["b"], trio["c"]):
         Pyramid.objects.filter(pk=pyramid.pk).update(status=Pyramid.Status.SUBMITTED)

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management.base import CommandError
 
-from .helpers import complete_consensus_of_peer_1, import_files, run
+from tests.helpers import complete_consensus_of_peer_1, import_files, run
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.core.management import CommandError
 
 from annotator.models import Collection
 
-from .archives import written
-from .helpers import record_counts, run
+from tests.archives import written
+from tests.helpers import record_counts, run
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from annotator.models import Collection
 
-from .conftest import ROOT
-from .helpers import run
+from tests.conftest import ROOT
+from tests.helpers import run
 
 pytestmark = pytest.mark.django_db
 
@@ -205,7 +205,7 @@ def test_the_progress_page_counts_the_example_done_and_the_open_work(served, cli
 
 
 def test_the_second_run_changes_nothing(served, django_user_model):
-    from .test_load_demo_command import everything
+    from tests.test_load_demo_command import everything
 
     run("rundemo", ADDRESS)
     before = everything()

@@ -6,20 +6,7 @@ from fractions import Fraction
 import pytest
 
 from scoring.formats import four_decimals
-from scoring.pyramid import (
-    CEIL,
-    FLOOR,
-    FRACTIONAL,
-    HALF_UP,
-    ROUNDINGS,
-    average_scu_count,
-    comprehensive_score,
-    coverage_score,
-    max_weight,
-    modified_score,
-    original_score,
-    score_peer,
-)
+from scoring.pyramid import CEIL, FLOOR, FRACTIONAL, HALF_UP, ROUNDINGS, average_scu_count, comprehensive_score, coverage_score, max_weight, modified_score, original_score, score_peer
 
 
 def tiers(counts: dict[int, int]) -> list[int]:

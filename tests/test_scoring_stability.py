@@ -3,15 +3,7 @@
 import pytest
 
 from scoring.pyramid import score_peer
-from scoring.stability import (
-    error_probabilities,
-    jackknife_model,
-    jackknife_peer,
-    optimal_summaries,
-    order_summaries,
-    scores_by_order,
-    sub_pyramid,
-)
+from scoring.stability import error_probabilities, jackknife_model, jackknife_peer, optimal_summaries, order_summaries, scores_by_order, sub_pyramid
 
 # Three models A, B, C; SCU s1 held by all, s2 by A and B, s3 by C, s4 by A.
 PYRAMID = {"s1": frozenset("ABC"), "s2": frozenset("AB"), "s3": frozenset("C"), "s4": frozenset("A")}

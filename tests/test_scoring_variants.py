@@ -5,19 +5,7 @@ import math
 import pytest
 
 from scoring.pyramid import max_weight
-from scoring.variants import (
-    RECALL_PYRAMID,
-    RECALL_REFERENCES,
-    TAC2008_RECALLS,
-    nws_length,
-    power_mean,
-    power_mean_score,
-    tac2008_f_measure,
-    tac2008_precision,
-    tac2008_pyramid_recall,
-    tac2008_recall,
-    tac2008_score,
-)
+from scoring.variants import RECALL_PYRAMID, RECALL_REFERENCES, TAC2008_RECALLS, nws_length, power_mean, power_mean_score, tac2008_f_measure, tac2008_precision, tac2008_pyramid_recall, tac2008_recall, tac2008_score
 
 
 def test_the_power_means_special_cases():  # Maskey & Rosenberg Fig. 1

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.core.management.base import CommandError
 
-from .helpers import import_files, run
+from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +51,7 @@ def test_a_fractional_x_a(demo):
 
 def test_a_pyramid_in_progress_is_said_to_be_and_counts_come_in_words(demo):
     """Issue 17: "1 optimal summaries"; and nothing said of a pyramid still being built."""
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
 
     empty_pyramid(demo, name="second", assign_to="annotator")
     out, err = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="second")

@@ -36,7 +36,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .conftest import FIXTURES, ROOT
+from tests.conftest import FIXTURES, ROOT
 
 STACK = ROOT / "deploy" / "stack.sh"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"

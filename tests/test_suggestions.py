@@ -3,7 +3,7 @@
 import pytest
 
 from annotator.models import PeerAnnotation
-from annotator.suggestions import content_words, overlap, rank_scus, sentence_around, suggest
+from annotator.peer_annotation.suggestions import content_words, overlap, rank_scus, sentence_around, suggest
 
 SCUS = [
     (1, "Apollo 11 landed the first people on the Moon in July 1969", 4, ["Apollo 11 landed on the Moon"]),

@@ -1,6 +1,6 @@
 """Shading texts by the SCUs (or PSEs) that cover them: runs, and the HTML the pages show."""
 
-from annotator.textmarks import marked_html, runs, uncovered_runs, uncovered_words
+from annotator.text.textmarks import marked_html, runs, uncovered_runs, uncovered_words
 
 TEXT = "Apollo 11 landed. Armstrong walked first. Collins orbited."
 

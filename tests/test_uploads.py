@@ -1,11 +1,11 @@
-"""annotator.uploads: zips opened safely, sizes enforced, texts decoded, file names understood."""
+"""annotator.transfer.uploads: zips opened safely, sizes enforced, texts decoded, file names understood."""
 
 import io
 import zipfile
 
 import pytest
 
-from annotator.uploads import SummaryName, UploadedFile, UploadRefused, decode_text, read_upload, summary_name, unsafe_path
+from annotator.transfer.uploads import SummaryName, UploadedFile, UploadRefused, decode_text, read_upload, summary_name, unsafe_path
 
 
 def zipped(entries: dict[str, bytes]) -> bytes:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotator.models import PSE, PeerAnnotation, Pyramid
 
-from .helpers import NUL, refuses_nul
+from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ while it runs, its report, and the archive an export wrote."""
 import pytest
 from django.urls import reverse
 
-from annotator import job_bytes
+from annotator.transfer import job_bytes
 from annotator.models import ArchiveJob
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from annotator.models import ArchiveJob
-from .helpers import job_content
+from tests.helpers import job_content
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from annotator import peer_editing
+from annotator.peer_annotation import editing as peer_editing
 from annotator.models import Assignment, PeerAnnotation, Pyramid
 
 pytestmark = pytest.mark.django_db

@@ -21,9 +21,9 @@ from scoring.formats import systems_to_csv
 from scoring.records import score_collection
 from scoring.tables import system_means
 
-from .conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from .helpers import complete_consensus_of_peer_1, import_files, run
-from .test_export_ducview_command import annotation_content, pyramid_content, scores
+from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import complete_consensus_of_peer_1, import_files, run
+from tests.test_export_ducview_command import annotation_content, pyramid_content, scores
 
 pytestmark = pytest.mark.django_db
 

@@ -3,10 +3,10 @@
 import pytest
 from django.urls import reverse
 
-from annotator import peer_editing
+from annotator.peer_annotation import editing as peer_editing
 from annotator.models import PeerAnnotation
 
-from .helpers import refuses_nul
+from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
 

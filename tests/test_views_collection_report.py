@@ -6,11 +6,11 @@ import io
 import pytest
 from django.urls import reverse
 
-from annotator import peer_editing
+from annotator.peer_annotation import editing as peer_editing
 from annotator.models import PeerAnnotation
 from scoring.models import Report
 
-from .helpers import refuses_nul
+from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -179,7 +179,7 @@ def test_p_values_are_shown_with_significant_digits(organizer, demo):
     approximation says 0) and Pearson's p to three significant digits, never rounded to 0.0."""
     from scipy import stats
 
-    from annotator import peer_editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import HumanJudgment, PeerAnnotation, Summary
     from scoring.numbers import p_value
     from scoring.records import score_collection
@@ -203,7 +203,7 @@ def test_p_values_are_shown_with_significant_digits(organizer, demo):
 def test_pyramid_agreement_compares_submitted_pyramids_and_says_what_in_progress_it_left_out(organizer, demo):
     """Issue 17: an empty pyramid in progress beside the demo's was compared with it (the demo as
     `load_demo` installs it for a user: MASI 0.1403 against nothing yet)."""
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
 
     empty_pyramid(demo, name="DEMO01-annotator", assign_to="annotator")
     page = organizer("pyramid-agreement").content.decode()
@@ -254,7 +254,7 @@ def test_tukeys_groups_without_residual_degrees_of_freedom_say_why(organizer):
 
 def test_the_stability_form_offers_submitted_pyramids_first_the_annotated_one_chosen(client, demo):
     """Issue 17: the empty pyramid in progress was the form's first choice."""
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
 
     new = empty_pyramid(demo, name="AAA", assign_to="annotator")  # first by name
     client.force_login(demo["organizer"])
@@ -265,7 +265,7 @@ def test_the_stability_form_offers_submitted_pyramids_first_the_annotated_one_ch
 
 
 def test_the_stability_report_chooses_an_annotated_submitted_pyramid_by_default(organizer, demo):
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
 
     empty_pyramid(demo, name="AAA", assign_to="annotator")
     assert "pyramid DEMO01: by order" in organizer("stability").content.decode()
@@ -273,7 +273,7 @@ def test_the_stability_report_chooses_an_annotated_submitted_pyramid_by_default(
 
 
 def test_the_stability_report_of_a_pyramid_in_progress_says_so(organizer, demo):
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
 
     new = empty_pyramid(demo, name="AAA", assign_to="annotator")
     page = organizer("stability", f"?pyramid={new.pk}").content.decode()

@@ -6,8 +6,8 @@ from django.urls import reverse
 
 from annotator.models import ArchiveJob, Collection
 
-from .archives import assert_same_records, written
-from .helpers import NUL, record_counts, refuses_nul
+from tests.archives import assert_same_records, written
+from tests.helpers import NUL, record_counts, refuses_nul
 
 pytestmark = pytest.mark.django_db
 URL = "/collections/restore/"

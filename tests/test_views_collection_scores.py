@@ -6,7 +6,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from .helpers import complete_consensus_of_peer_1, refuses_nul
+from tests.helpers import complete_consensus_of_peer_1, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -201,7 +201,7 @@ def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, dem
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from .test_api_scores import more_annotations
+    from tests.test_api_scores import more_annotations
 
     client.force_login(demo["organizer"])
 

@@ -1,15 +1,16 @@
 """The adjudication pages: merging two pyramids into a consensus, and a peer's annotations into a
-consensus annotation (annotator.views.consensus)."""
+consensus annotation (annotator.adjudication.views.consensus)."""
 
 import pytest
 from django.urls import reverse
 
-from annotator import annotation_consensus, peer_editing, pyramid_consensus
-from annotator.alignment import ONLY_A, SPLIT
+from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.peer_annotation import editing as peer_editing
+from annotator.adjudication.alignment import ONLY_A, SPLIT
 from annotator.models import Assignment, PeerAnnotation, Pyramid, PyramidMerge
 from scoring.records import score_annotations
 
-from .helpers import NUL, refuses_nul
+from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -238,7 +239,7 @@ def test_bad_scu_arguments_are_refused_not_crashed(client, peer_twice):
 
 
 def test_the_merge_page_says_when_a_source_changed_after_the_merge_began(client, pair):
-    from annotator import editing
+    from annotator.pyramids import editing
 
     consensus = started(client, pair)
     page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
@@ -257,7 +258,7 @@ def test_the_merge_page_says_when_a_source_changed_after_the_merge_began(client,
 
 
 def test_the_merge_page_names_words_counted_twice_and_submit_asks_to_confirm(client, pair):
-    from .test_pyramid_consensus import consensus_counting_words_twice
+    from tests.test_pyramid_consensus import consensus_counting_words_twice
     consensus, groups, _ = consensus_counting_words_twice(pair)
     client.force_login(pair["adjudicator"])
     html = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
@@ -303,7 +304,7 @@ def test_peer_merge_refusals_answer_as_the_builders(client, peer_twice):
 
 
 def test_scus_the_adjudicator_makes_for_a_group_kept_as_edited_are_shown_in_it(client, pair):
-    from annotator import editing
+    from annotator.pyramids import editing
     from annotator.models import SCU, Summary
 
     consensus = started(client, pair)
@@ -487,7 +488,7 @@ def test_the_merge_page_takes_the_same_queries_whatever_the_number_of_groups(cli
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from annotator import editing
+    from annotator.pyramids import editing
 
     client.force_login(pair["adjudicator"])
     first = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from annotator.models import Docset
 
-from .helpers import NUL, refuses_nul
+from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ def test_lists_summaries_pyramids_and_annotations(client, demo):
 
 def test_the_docset_queue_for_adjudicators_with_states_and_links(client, pair):
     """Issue 15: the docset's pairs and peers waiting for a consensus, for its adjudicators."""
-    from annotator import pyramid_consensus
+    from annotator.adjudication import pyramid_consensus
     from annotator.models import PeerAnnotation, Pyramid
 
     demo, a, b = pair["demo"], pair["a"], pair["b"]

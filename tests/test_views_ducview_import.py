@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotator.models import ImportJob, Pyramid
 
-from .helpers import NUL, refuses_nul
+from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def test_a_file_over_the_per_file_limit_is_refused_before_anything_is_stored(cli
     """Issue 16: a 99 MiB .pyr was kept in the job, read by a worker and only then refused."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from annotator import uploads
+    from annotator.transfer import uploads
     from annotator.models import ImportJob
 
     monkeypatch.setattr(uploads, "DUCVIEW_MAX_BYTES", 1000)

@@ -1,4 +1,4 @@
-"""handler500 (annotator.views.errors): a 503 with Retry-After while the database is unreachable,
+"""handler500 (annotator.web.errors): a 503 with Retry-After while the database is unreachable,
 the plain 500 page for anything else; JSON for the API. Nothing of it touches the database."""
 
 import psycopg
@@ -53,7 +53,7 @@ def test_any_other_error_is_the_plain_500_page(client, demo, monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("a bug")
 
-    monkeypatch.setattr("annotator.views.pages.render", broken)
+    monkeypatch.setattr("annotator.campaigns.views.home.render", broken)
     response = client.get("/")
     assert response.status_code == 500 and "Retry-After" not in response
     assert "Something went wrong on our side" in response.content.decode()
@@ -65,7 +65,7 @@ def test_while_the_database_is_away_each_request_logs_one_line_not_a_traceback(n
 
     from django.db import connection
 
-    from annotator.database import DatabaseAwayFilter
+    from annotator.web.database import DatabaseAwayFilter
 
     if connection.vendor != "postgresql":
         pytest.skip("a lost connection is told by PostgreSQL's error codes")

@@ -80,7 +80,7 @@ def queue_rows(page):
 
 
 def test_an_adjudicator_sees_the_pairs_waiting_for_a_consensus(client, pair):
-    from annotator import pyramid_consensus
+    from annotator.adjudication import pyramid_consensus
 
     a, b = pair["a"], pair["b"]
     client.force_login(pair["adjudicator"])
@@ -113,7 +113,7 @@ def test_an_adjudicator_sees_the_pairs_waiting_for_a_consensus(client, pair):
 def test_peers_annotated_twice_wait_too(client, demo):
     from annotator.models import PeerAnnotation
 
-    from .helpers import complete_consensus_of_peer_1
+    from tests.helpers import complete_consensus_of_peer_1
 
     theirs = demo["annotations"]["1"]
     second = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
@@ -182,7 +182,7 @@ def test_pyramids_of_separate_files_naming_their_models_differently_wait_as_pair
     queue pairs them by their words, as the comparison aligns them."""
     from annotator.models import Collection, Membership, Pyramid, Role
 
-    from .helpers import import_files
+    from tests.helpers import import_files
 
     folder = shared_data / "pyreval-matter"
     import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", folder / "Becky_MATTER.pyr", collection="MATTER",
@@ -222,10 +222,11 @@ def test_building_and_annotating_say_what_happens_and_open_alike(client, demo):
     """Issue 17: "Build" became "Continue" while "Annotate" was a form button: now a link wherever
     the control only opens the work, a button (POST) where opening changes something (the first
     time, the annotation is made and the assignment started); the labels say which."""
-    from annotator import editing, peer_editing
+    from annotator.pyramids import editing
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import Assignment, PeerAnnotation
 
-    from .helpers import Builder
+    from tests.helpers import Builder
 
     builder = Builder(demo, name="DEMO01-B", user="annotator")  # a pyramid to build, assigned
     peer = Assignment.objects.get(user=demo["annotator"], task="peer")
@@ -269,7 +270,7 @@ def test_an_annotation_assigned_again_is_opened_by_the_button(client, demo):
 
 def test_the_totals_say_one_scu_and_one_pse(client, demo):
     """Issue 17: "1 SCUs · 1 PSEs"."""
-    from .helpers import Builder
+    from tests.helpers import Builder
 
     Builder(demo, name="DEMO01-B", user="annotator").new_scu("A", "Apollo 11 landed on the Moon")
     client.force_login(demo["annotator"])

@@ -1,12 +1,12 @@
-"""POST /jobs/<pk>/resume/: an import stopped by interruptions (annotator.leases) queued again."""
+"""POST /jobs/<pk>/resume/: an import stopped by interruptions (annotator.transfer.leases) queued again."""
 
 import pytest
 from django.urls import reverse
 
 from annotator.models import ImportJob
 
-from .test_leases import upload
-from .helpers import stored_job
+from tests.test_leases import upload
+from tests.helpers import stored_job
 
 pytestmark = pytest.mark.django_db
 

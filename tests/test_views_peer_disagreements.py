@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from annotator.models import Collection, Docset
 
-from .helpers import import_files
+from tests.helpers import import_files
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,8 @@ def test_only_adjudicators_and_administrators(client, demo):
 @pytest.mark.shared_data
 def test_d0631_names_the_annotators_and_shows_each_consensus(client, demo, shared_data):
     """Issue 15: who matched each SCU the annotators differ on, by name; each peer's consensus state."""
-    from annotator import annotation_consensus, peer_editing
+    from annotator.adjudication import annotation_consensus
+    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
 
     folder = shared_data / "duc2006-nist"
@@ -65,7 +66,7 @@ def test_d0631_names_the_annotators_and_shows_each_consensus(client, demo, share
 
 
 def test_who_matched_wording():
-    from annotator.views.compare import _who_matched
+    from annotator.adjudication.views.compare import _who_matched
 
     assert _who_matched(["114", "115"], [1, 0]) == "matched by 114, not by 115"
     assert _who_matched(["114", "115"], [2, 0]) == "matched by 114 ×2, not by 115"

@@ -5,10 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from annotator import editing
+from annotator.pyramids import editing
 from annotator.models import Membership, Pyramid, Role
 
-from .helpers import empty_pyramid, refuses_nul
+from tests.helpers import empty_pyramid, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +116,7 @@ def test_a_pair_with_a_consensus_says_so_and_starts_another_only_when_confirmed(
 def test_another_pair_starts_without_confirmation(client, demo, second):
     from annotator.models import PyramidMerge
 
-    from .helpers import empty_pyramid
+    from tests.helpers import empty_pyramid
 
     third = empty_pyramid(demo, name="DEMO01-third", assign_to="annotator")
     client.force_login(demo["admin"])
@@ -176,7 +176,7 @@ def test_a_consensus_of_three_is_started_from_the_page_and_not_twice_unasked(cli
 
 
 def test_comparing_part_of_the_pyramids_a_consensus_merged_names_that_consensus(client, trio):
-    from annotator import pyramid_consensus
+    from annotator.adjudication import pyramid_consensus
 
     consensus = pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
     client.force_login(trio["adjudicator"])
@@ -199,8 +199,8 @@ def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, seco
 def test_a_refusal_keeps_its_abbreviations_and_names(client, demo, second, monkeypatch):
     """Issue 17: the page capitalised a refusal with str.capitalize(), which lowers the rest: "SCU"
     became "scu" and "DEMO01" "demo01". Only the first letter is raised now."""
-    from annotator.adjudication import NotComparable
-    from annotator.views import compare
+    from annotator.adjudication.aligned_pyramids import NotComparable
+    from annotator.adjudication.views import compare
 
     def refuse(pyramids):
         raise NotComparable("no SCU of DEMO01 has a contributor in these models")

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from annotator.models import SCU, Assignment, Pyramid, PyramidChange
 
-from .helpers import NUL, empty_pyramid, refuses_nul
+from tests.helpers import NUL, empty_pyramid, refuses_nul
 
 pytestmark = pytest.mark.django_db
 

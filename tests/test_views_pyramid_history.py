@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from annotator import editing
+from annotator.pyramids import editing
 from annotator.models import Assignment, Pyramid, PyramidModel
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """GET /summaries/<pk>/: a summary's text, for whoever may read the summary (as the API serves it:
-annotator.access.visible_summaries); 404 for anyone else, as if it did not exist."""
+annotator.campaigns.access.visible_summaries); 404 for anyone else, as if it did not exist."""
 
 import pytest
 from django.urls import reverse

@@ -2,7 +2,7 @@
 found 400 and 404 answers the schema did not name), with their bodies.
 
 - 400, bad input: any operation (a field or a parameter refused, a body that is not a JSON object,
-  a NUL character anywhere in the query: annotator.bad_input). DRF's validation errors name each
+  a NUL character anywhere in the query: annotator.web.bad_input). DRF's validation errors name each
   field refused (`{"name": ["…"]}`), others say it in `detail`.
 - 401, not authenticated, and 403, not allowed (the role; a write without the session's CSRF
   token): any operation, since every one needs a user and a role.
@@ -16,7 +16,7 @@ from __future__ import annotations
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 
-from .serializers import RefusalSerializer
+from annotator.api.serializers import RefusalSerializer
 
 BAD_REQUEST = ResolvedComponent(
     name="BadRequest",

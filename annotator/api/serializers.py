@@ -6,25 +6,10 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from .. import assignments
-from ..ducview.names import system_id
-from ..uploads import summary_text
-from ..models import (
-    PSE,
-    SCU,
-    Assignment,
-    Collection,
-    Contributor,
-    Docset,
-    HumanJudgment,
-    PeerAnnotation,
-    PeerAnnotationChange,
-    PSESpan,
-    Pyramid,
-    PyramidChange,
-    Span,
-    Summary,
-)
+from annotator.campaigns import assignments
+from annotator.ducview.names import system_id
+from annotator.transfer.uploads import summary_text
+from annotator.models import PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary
 
 User = get_user_model()
 ID = {"min_value": 0, "max_value": 2**63 - 1}  # what a database id can hold: larger numbers are refused (400)

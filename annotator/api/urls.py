@@ -3,8 +3,9 @@ from drf_spectacular.views import SpectacularAPIView
 
 from scoring.api import ScoresView
 
-from . import archives, docs, imports, views
-from .root import Router
+from annotator.transfer.api import archives, imports
+from annotator.api import docs, views
+from annotator.api.root import Router
 
 # "api-" before every basename: the pages have names such as "collection-list" and
 # "pyramid-detail", and the API root would link to them (issue 15). The root (root.py) describes

@@ -1,6 +1,6 @@
 """The REST API over the records, with the pages' permissions and editing services.
 
-What a user may read is what the pages show them (annotator.access): anything else is 404. Writes
+What a user may read is what the pages show them (annotator.campaigns.access): anything else is 404. Writes
 need the role the pages need (403 otherwise). Pyramids and peer annotations change only through
 their editing actions, with the same rules and versions as the pages (409 on a stale version).
 """
@@ -21,16 +21,17 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from .. import access, annotation_consensus, assignments, peer_editing, pyramid_consensus
-from ..adjudication_queue import consensuses_of
-from ..actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
-from ..adjudication import NotComparable
-from ..editing import EditError, NotAllowed, StaleVersion
-from ..views.downloads import ducview_zip_response
-from .params import DOCSET_PARAMETER, docset_param
-from ..models import (PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation,
-                      PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary, WeightConvention)
-from . import serializers as s
+from annotator.campaigns import access, assignments
+from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.peer_annotation import editing as peer_editing
+from annotator.adjudication.queue import consensuses_of
+from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from annotator.adjudication.aligned_pyramids import NotComparable
+from annotator.pyramids.editing import EditError, NotAllowed, StaleVersion
+from annotator.transfer.views.downloads import ducview_zip_response
+from annotator.api.params import DOCSET_PARAMETER, docset_param
+from annotator.models import PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary, WeightConvention
+from annotator.api import serializers as s
 
 User = get_user_model()
 READ_ONLY = ["get", "head", "options"]

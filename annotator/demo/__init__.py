@@ -24,24 +24,10 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from annotator.assignment_status import mark_done
-from annotator.assignments import assign_peers, assign_pyramids
-from annotator.models import (
-    PSE,
-    SCU,
-    Assignment,
-    Collection,
-    Contributor,
-    Docset,
-    HumanJudgment,
-    PeerAnnotation,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    Span,
-    Summary,
-)
-from annotator.ordering import natural_key
+from annotator.campaigns.assignment_status import mark_done
+from annotator.campaigns.assignments import assign_peers, assign_pyramids
+from annotator.models import PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation, PSESpan, Pyramid, PyramidModel, Span, Summary
+from annotator.text.ordering import natural_key
 
 DEMO_FILE = Path(__file__).with_name("apollo11.json")
 DEMO_USERNAME = "demo"  # the administrator rundemo creates, who is given the open work

@@ -5,6 +5,6 @@ Offsets inside these dataclasses are Python code points into the DUCView documen
 conversion from and to DUCView's UTF-16 code units happens only at the file boundary.
 """
 
-from .errors import DucviewError
+from annotator.ducview.errors import DucviewError
 
 __all__ = ["DucviewError"]

@@ -12,7 +12,7 @@ import hashlib
 import json
 from typing import Iterable, Sequence
 
-from .reconcile import fold
+from annotator.ducview.reconcile import fold
 
 # (model index in the pyramid, start, end) in code points of that model summary's text
 SpanRow = tuple[int, int, int]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import DucviewError
+from annotator.ducview.errors import DucviewError
 
 # A line of dashes, a summary name alone on a line, a line of dashes.
 DUC_HEADER = re.compile(r"^-+[ \t]*\n[ \t]*(\S+)[ \t]*\n-+[ \t]*\n", re.MULTILINE)
@@ -29,7 +29,7 @@ DUC_HEADER = re.compile(r"^-+[ \t]*\n[ \t]*(\S+)[ \t]*\n-+[ \t]*\n", re.MULTILIN
 DECLARED_COUNT = re.compile(r"\A\s*#(\d+)\s*\n")
 # DUC summary names end in the author: D0640.M.250.D.C -> C, D0736-C.M.100.H.G -> G.
 DUC_SUMMARY_NAME = re.compile(r"^D\d+[\w-]*\.M\.\d+\.[A-Z]\.(\w+)$")
-# The app's own names (annotator.uploads): D0601.model.A.txt -> A.
+# The app's own names (annotator.transfer.uploads): D0601.model.A.txt -> A.
 OWN_SUMMARY_NAME = re.compile(r"^[\w-]+\.model\.(.+?)(?:\.txt)?$")
 
 

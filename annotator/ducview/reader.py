@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 import defusedxml.sax
 from defusedxml import DefusedXmlException
 
-from .errors import DucviewError
-from .offsets import OffsetMap
+from annotator.ducview.errors import DucviewError
+from annotator.ducview.offsets import OffsetMap
 
 NON_MATCHING_UID = 0
 NON_MATCHING_LABEL = "All non-matching SCUs go here"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from .offsets import OffsetMap
-from .reader import NON_MATCHING_LABEL, NON_MATCHING_UID, Contributor, PeerAnnotationDocument, PyramidDocument, Scu
+from annotator.ducview.offsets import OffsetMap
+from annotator.ducview.reader import NON_MATCHING_LABEL, NON_MATCHING_UID, Contributor, PeerAnnotationDocument, PyramidDocument, Scu
 
 PYRAMID_DTD = """ <!ELEMENT pyramid (startDocumentRegEx?,text,scu*)>
  <!ELEMENT startDocumentRegEx (#PCDATA)>

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-CHUNK_BYTES = 1024 * 1024  # annotator.job_bytes.CHUNK_BYTES when this was written
+CHUNK_BYTES = 1024 * 1024  # annotator.transfer.job_bytes.CHUNK_BYTES when this was written
 
 
 def move_bytes_into_chunks(apps, schema_editor):

@@ -6,7 +6,7 @@ django_tasks_db in INSTALLED_APPS):
   started beside the one that migrates);
 - when its database connection is cut (a PostgreSQL restart, a failover, a terminated backend) it
   reconnects, with a growing pause while the database is away, and goes on; the job it was running
-  is taken back and resumed (annotator.leases);
+  is taken back and resumed (annotator.transfer.leases);
 - a heartbeat thread says it is alive (WorkerBeat, `manage.py worker_alive`), keeps the leases of
   the jobs it runs and takes back the jobs of workers that died;
 - where background work runs inside the request (TASKS_BACKEND=immediate, SQLite's default) it says
@@ -25,8 +25,8 @@ from django_tasks import task_backends
 from django_tasks_db import DatabaseBackend
 from django_tasks_db.management.commands import db_worker as library
 
-from annotator import leases
-from annotator.database import pending_migrations
+from annotator.transfer import leases
+from annotator.web.database import pending_migrations
 
 logger = logging.getLogger("django_tasks_db")
 PAUSES = (1, 2, 4, 8, 15, 30)  # seconds between two tries while the database is away
@@ -79,7 +79,7 @@ class Worker(library.Worker):
 
 class Command(library.Command):
     help = ("Run the background worker: it waits for the migrations, reconnects when its database "
-            "connection is cut, and resumes interrupted jobs (annotator.leases).")
+            "connection is cut, and resumes interrupted jobs (annotator.transfer.leases).")
 
     def add_arguments(self, parser):
         super().add_arguments(parser)

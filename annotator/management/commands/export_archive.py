@@ -3,13 +3,13 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from annotator import archive
+from annotator.transfer import archive
 from annotator.models import Collection
 
 
 class Command(BaseCommand):
     help = ("Write everything of a collection (records, history, assignments, memberships, judgments) to one "
-            "archive file, which restore_archive reads back (annotator.archive describes the format).")
+            "archive file, which restore_archive reads back (annotator.transfer.archive describes the format).")
 
     def add_arguments(self, parser):
         parser.add_argument("collection", help='the collection\'s name, e.g. "DUC 2006"')

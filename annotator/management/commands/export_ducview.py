@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotator.exporting import export_collection
-from annotator.plurals import counted
+from annotator.transfer.exporting import export_collection
+from annotator.text.plurals import counted
 from annotator.models import Collection
 
 

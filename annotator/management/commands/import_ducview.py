@@ -4,9 +4,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from annotator.ducview.names import FileIdentity
-from annotator.importing import DucviewImporter, ducview_files
-from annotator.plurals import counted
-from annotator.uploads import DUCVIEW_MAX_BYTES
+from annotator.transfer.importing import DucviewImporter, ducview_files
+from annotator.text.plurals import counted
+from annotator.transfer.uploads import DUCVIEW_MAX_BYTES
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotator.judgments import JudgmentsError, import_judgments, read_csv, read_nist_table
+from annotator.transfer.judgments import JudgmentsError, import_judgments, read_csv, read_nist_table
 from scoring.management.lookup import collection_and_docset
 
 

@@ -26,7 +26,7 @@ from django.urls import reverse
 from tqdm import tqdm
 
 from annotator.demo import DEMO_PASSWORD, DEMO_USERNAME, EXAMPLE_USERNAME, install_demo
-from annotator.plurals import counted
+from annotator.text.plurals import counted
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000

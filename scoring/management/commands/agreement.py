@@ -3,7 +3,7 @@ from dataclasses import asdict
 
 from django.core.management.base import BaseCommand
 
-from annotator.plurals import counted
+from annotator.text.plurals import counted
 from scoring.agreement_records import peer_agreement, pyramid_agreement, pyramids_left_in_progress, score_agreement
 from scoring.management.lookup import collection_and_docset
 from scoring.numbers import json_ready, number, p_value

@@ -5,7 +5,7 @@ from dataclasses import asdict
 from django.core.management.base import BaseCommand, CommandError
 
 from annotator.models import Pyramid
-from annotator.plurals import counted
+from annotator.text.plurals import counted
 from scoring.management.lookup import collection_and_docset
 from scoring.stability_records import pyramid_stability
 

@@ -1,0 +1,56 @@
+"""The undo stack both editors keep (pyramids and peer annotations), in their change tables.
+
+A change is APPLIED, UNDONE, or DISCARDED (undone, then superseded by a new edit). Undo takes the
+latest applied change, redo the earliest undone one; a new edit discards what could be redone.
+Undo, redo and status changes are recorded for the audit trail but are not themselves undone.
+"""
+
+from annotator.models import PyramidChange
+
+State = PyramidChange.State
+NOT_ON_THE_UNDO_STACK = {"undo", "redo", "submit", "reopen", "complete", "mark_reviewed"}
+
+
+def undo_stack(changes):
+    return changes.exclude(action__in=NOT_ON_THE_UNDO_STACK)
+
+
+def end_redo_chain(changes) -> None:
+    changes.filter(state=State.UNDONE).update(state=State.DISCARDED)
+
+
+def next_to_travel(changes, undoing: bool):
+    """The change undo (or redo) would revert (or re-apply), or None."""
+    stack = undo_stack(changes)
+    if undoing:
+        return stack.filter(state=State.APPLIED).order_by("-id").first()
+    return stack.filter(state=State.UNDONE).order_by("id").first()
+
+
+def stack_states(changes) -> set[str]:
+    """Which of APPLIED and UNDONE the stack holds (can undo, can redo), in one query."""
+    return set(undo_stack(changes).values_list("state", flat=True).distinct())
+
+
+def nothing_to(undoing: bool) -> str:
+    return f"There is nothing to {'undo' if undoing else 'redo'}."
+
+
+def step_over(change, undoing: bool) -> tuple[object, str, str]:
+    """Mark a change undone (or re-applied); return the state to restore, and the action and
+    description to record for the step itself."""
+    change.state = State.UNDONE if undoing else State.APPLIED
+    change.save(update_fields=["state"])
+    action, verb = ("undo", "Undid") if undoing else ("redo", "Redid")
+    return (change.before if undoing else change.after), action, f"{verb}: {change.description}"
+
+
+def decisions(changes) -> dict[str, object]:
+    """{group key: the applied change that decided it} in a consensus (the latest, where decided
+    more than once): an undone decision no longer counts."""
+    decided = {}
+    applied = changes.filter(state=State.APPLIED, decision__isnull=False).select_related("user")
+    for change in applied.defer("before", "after").order_by("id"):
+        for key in change.decision.get("groups", []):
+            decided[key] = change
+    return decided

@@ -1,0 +1,344 @@
+"""Editing a peer annotation: matching peer text to the pyramid's SCUs (PSEs), with the rules.
+
+Like annotator.pyramids.editing for pyramids: each operation locks the annotation, checks the caller may
+edit it and saw its current version (StaleVersion otherwise: HTTP 409), applies the change,
+raises the version and records a PeerAnnotationChange holding every PSE before and after it,
+which undo and redo restore. A peer may express an SCU more than once: repetitions are PSEs of
+their own (they count once in the score, Passonneau 2009 §2.3). SCU uid 0 means "matches nothing
+in the pyramid": a zero-weight PSE.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from django.db import transaction
+from django.db.models import Count, Max, Q
+
+from annotator.campaigns import assignment_status
+from annotator.editing import history
+from annotator.campaigns.access import can_edit_annotation, can_reopen
+from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
+from annotator.models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
+from annotator.text.plurals import counted
+from annotator.text.selection import overlapping
+from annotator.text.textmarks import uncovered_words
+
+NO_SCU = 0
+
+
+@dataclass(frozen=True)
+class PeerEditResult:
+    annotation: PeerAnnotation
+    version: int
+    description: str
+    change: PeerAnnotationChange
+
+    @property
+    def changed_uids(self) -> set[int]:
+        """SCUs (0: matching nothing) whose PSEs in this peer the edit changed."""
+        def by_uid(state):
+            grouped: dict[int, list] = {}
+            for pse in state:
+                grouped.setdefault(pse["scu"], []).append(pse["spans"])
+            return grouped
+
+        before, after = by_uid(self.change.before), by_uid(self.change.after)
+        return {uid for uid in before.keys() | after.keys() if before.get(uid) != after.get(uid)}
+
+
+def _locked(annotation_id: int, user, version: int | None, allow_complete: bool = False) -> PeerAnnotation:
+    try:
+        annotation = (
+            PeerAnnotation.objects.select_for_update(of=("self",))
+            .select_related("pyramid__docset", "peer").get(pk=annotation_id)
+        )
+    except PeerAnnotation.DoesNotExist:
+        raise RuleBroken("There is no such peer annotation.") from None
+    if not can_edit_annotation(user, annotation):
+        raise NotAllowed("You are not assigned to this peer summary.")
+    if annotation.pyramid.status != Pyramid.Status.SUBMITTED:
+        raise NotAllowed("The pyramid is still being edited: peers are annotated against a submitted pyramid.")
+    if annotation.status == PeerAnnotation.Status.SUBMITTED and not allow_complete:
+        raise NotAllowed("This annotation is complete and read-only; an administrator can reopen it.")
+    if version is not None and version != annotation.version:
+        raise StaleVersion(annotation.version, record="annotation")
+    return annotation
+
+
+def snapshot(annotation: PeerAnnotation) -> list[dict]:
+    """Every PSE in order: its id, SCU uid (0: none), comment and spans (with their ids), as
+    JSON-ready data (2 queries). The ids let undo and redo bring PSEs back as the same records."""
+    pses: dict[int, dict] = {}
+    for pse_id, uid, comment, source in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
+        "id", "scu__uid", "comment", "source_id"
+    ):
+        pses[pse_id] = {"id": pse_id, "scu": uid or NO_SCU, "comment": comment, "spans": [], "span_ids": []}
+        if source:  # provenance, in a consensus annotation only
+            pses[pse_id]["source"] = source
+    for span_id, pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
+        "id", "pse_id", "start", "end"
+    ):
+        pses[pse_id]["spans"].append([start, end])
+        pses[pse_id]["span_ids"].append(span_id)
+    return list(pses.values())
+
+
+def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
+    """Make a snapshot's PSEs true again, each under the id it had: PSEs the page shows keep
+    their ids across undo and redo (an edit's answer redraws only the SCUs it changed), and a
+    consensus annotation's links to unchanged PSEs stay. Snapshots recorded before ids were kept
+    get new ones."""
+    scu_ids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("uid", "id"))
+    kept_ids = {p["id"] for p in state if p.get("id")}
+    annotation.pses.exclude(pk__in=kept_ids).delete()
+    existing = {pse.pk: pse for pse in annotation.pses.all()}
+    PSESpan.objects.filter(pse__annotation=annotation).delete()
+    sources = {p["source"] for p in state if p.get("source")}
+    still_there = set(PSE.objects.filter(pk__in=sources).values_list("pk", flat=True)) if sources else set()
+    records, changed, new = [], [], []
+    for position, p in enumerate(state):
+        fields = {"scu_id": scu_ids.get(p["scu"]) if p["scu"] else None, "comment": p["comment"], "position": position,
+                  "source_id": p.get("source") if p.get("source") in still_there else None}
+        pse = existing.get(p.get("id"))
+        if pse is None:
+            pse = PSE(pk=p.get("id"), annotation=annotation, **fields)
+            new.append(pse)
+        elif any(getattr(pse, name) != value for name, value in fields.items()):
+            for name, value in fields.items():
+                setattr(pse, name, value)
+            changed.append(pse)
+        records.append(pse)
+    PSE.objects.bulk_create(new)
+    if changed:
+        PSE.objects.bulk_update(changed, ["scu", "comment", "position", "source"])
+    PSESpan.objects.bulk_create(
+        PSESpan(pk=span_id, pse=pse, start=start, end=end, position=j)
+        for pse, p in zip(records, state)
+        for j, ((start, end), span_id) in enumerate(zip(p["spans"], p.get("span_ids") or [None] * len(p["spans"])))
+    )
+
+
+def _record(annotation, user, action, description, before, after, decision=None) -> PeerEditResult:
+    annotation.version += 1
+    annotation.save(update_fields=["version", "status", "scus_changed", "updated_at"])
+    change = PeerAnnotationChange.objects.create(
+        annotation=annotation, user=user if user and user.is_authenticated else None, action=action,
+        description=description, before=before, after=after, decision=decision,
+    )
+    return PeerEditResult(annotation, annotation.version, description, change)
+
+
+def run_edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnotation], str],
+             allow_complete: bool = False, decision: dict | None = None) -> PeerEditResult:
+    """Lock, check, apply and record one edit; `decision` is the adjudication decision it makes,
+    in a consensus annotation (annotator.adjudication.annotation_consensus)."""
+    with transaction.atomic():
+        annotation = _locked(annotation_id, user, version, allow_complete)
+        before = snapshot(annotation)
+        description = apply(annotation)
+        after = snapshot(annotation)
+        if action not in history.NOT_ON_THE_UNDO_STACK:
+            history.end_redo_chain(annotation.changes.all())
+        return _record(annotation, user, action, description, before, after, decision)
+
+
+# -- rules ---------------------------------------------------------------------------------------
+
+def _parts(annotation: PeerAnnotation, ranges) -> list[tuple[int, int]]:
+    return checked_parts(annotation.peer.text, ranges, "the peer summary's text")
+
+
+def _scu(annotation: PeerAnnotation, uid: int) -> SCU | None:
+    if int(uid) == NO_SCU:
+        return None
+    scu = SCU.objects.filter(pyramid_id=annotation.pyramid_id, uid=uid).first()
+    if scu is None:
+        raise RuleBroken(f"SCU {uid} is not in this annotation's pyramid.")
+    return scu
+
+
+def _pse(annotation: PeerAnnotation, pse_id: int) -> PSE:
+    pse = PSE.objects.filter(annotation=annotation, pk=pse_id).select_related("scu").first()
+    if pse is None:
+        raise RuleBroken("That PSE is not in this annotation (it may have been removed).")
+    return pse
+
+
+def _refuse_words_already_there(annotation: PeerAnnotation, scu: SCU | None, parts, pse: PSE | None = None) -> None:
+    """The same words cannot express the same SCU twice (a repetition is *other* words that express
+    it again), nor be matched twice to nothing: either would count them twice in the scores."""
+    spans = PSESpan.objects.filter(pse__annotation=annotation, pse__scu=scu)
+    if pse is not None:
+        own = list(pse.spans.values_list("start", "end"))
+        if overlapping(parts, own):
+            raise RuleBroken("Those words are already part of this PSE.")
+        spans = spans.exclude(pse=pse)
+    if overlapping(parts, spans.values_list("start", "end")):
+        raise RuleBroken(f"Those words already express {_what(scu)} in this peer: select other words "
+                         "(a repetition is other words that express the SCU again).")
+
+
+def _what(scu: SCU | None) -> str:
+    return f"SCU {scu.uid}" if scu else "nothing in the pyramid (weight 0)"
+
+
+def _quoted(text: str, limit: int = 50) -> str:
+    text = text.replace("\n", " ")
+    return f"“{text if len(text) <= limit else text[: limit - 1] + '…'}”"
+
+
+# -- operations ----------------------------------------------------------------------------------
+
+def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult:
+    """The selected peer text becomes a PSE of an SCU (uid 0: matching nothing, weight zero).
+
+    A second PSE of the same SCU is a repetition: kept, and counted once by the scores."""
+
+    def apply(annotation):
+        parts = _parts(annotation, ranges)
+        scu = _scu(annotation, scu_uid)
+        _refuse_words_already_there(annotation, scu, parts)
+        found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
+        repeated = scu is not None and found["same"] > 0
+        position = (found["last"] or 0) + 1
+        pse = PSE.objects.create(annotation=annotation, scu=scu, position=position)
+        PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts))
+        text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts))
+        return f"Matched {_quoted(text)} to {_what(scu)}" + (" (a repetition)" if repeated else "")
+
+    return run_edit(annotation_id, user, version, "assign", apply)
+
+
+def add_part(annotation_id, user, version, pse_id: int, ranges) -> PeerEditResult:
+    """Another part of a PSE (discontinuous peer text expressing one SCU)."""
+
+    def apply(annotation):
+        pse = _pse(annotation, pse_id)
+        parts = _parts(annotation, ranges)
+        _refuse_words_already_there(annotation, pse.scu, parts, pse)
+        start = (pse.spans.aggregate(m=Max("position"))["m"] or 0) + 1
+        PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=start + i) for i, (s, e) in enumerate(parts))
+        return f"Added a part to a PSE of {_what(pse.scu)}"
+
+    return run_edit(annotation_id, user, version, "add_part", apply)
+
+
+def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEditResult:
+    def apply(annotation):
+        pse = _pse(annotation, pse_id)
+        target = _scu(annotation, scu_uid)
+        if (pse.scu_id or None) == (target.pk if target else None):
+            raise RuleBroken(f"That PSE already expresses {_what(target)}.")
+        _refuse_words_already_there(annotation, target, list(pse.spans.values_list("start", "end")))
+        source = pse.scu
+        pse.scu = target
+        pse.save(update_fields=["scu"])
+        return f"Moved a PSE from {_what(source)} to {_what(target)}"
+
+    return run_edit(annotation_id, user, version, "move_pse", apply)
+
+
+def remove_pse(annotation_id, user, version, pse_id: int) -> PeerEditResult:
+    def apply(annotation):
+        pse = _pse(annotation, pse_id)
+        pse.delete()
+        return f"Removed a PSE of {_what(pse.scu)}"
+
+    return run_edit(annotation_id, user, version, "remove_pse", apply)
+
+
+def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
+    """Remove one part of a PSE; a PSE left without parts goes."""
+
+    def apply(annotation):
+        span = PSESpan.objects.filter(pk=span_id, pse__annotation=annotation).select_related("pse__scu").first()
+        if span is None:
+            raise RuleBroken("That part is not in this annotation (it may have been removed).")
+        pse = span.pse
+        span.delete()
+        if pse.spans.exists():
+            return f"Removed a part of a PSE of {_what(pse.scu)}"
+        pse.delete()
+        return f"Removed a PSE of {_what(pse.scu)}"
+
+    return run_edit(annotation_id, user, version, "remove_part", apply)
+
+
+def words_in_no_pse(annotation: PeerAnnotation) -> list[tuple[int, int]]:
+    """The peer's words (annotator.text.textmarks.uncovered_words) in no PSE, of an SCU or of "matches
+    nothing", as (start, end) in text order (one query)."""
+    spans = PSESpan.objects.filter(pse__annotation=annotation).values_list("start", "end")
+    return uncovered_words(annotation.peer.text, [(start, end) for start, end in spans])
+
+
+def complete(annotation_id, user, version) -> PeerEditResult:
+    """Mark the annotation complete (read-only from then on). Words in no PSE do not prevent it
+    (DUC 2005 wants every word in a PSE or in "matches nothing"; the page warns, the API says how
+    many): the description names how many were left out."""
+
+    def apply(annotation):
+        if not annotation.pses.exists():
+            raise RuleBroken("Match at least some of the peer text before marking the annotation complete.")
+        from annotator.adjudication.annotation_consensus import undecided_scus  # the consensus builds on this module
+
+        left = undecided_scus(annotation)
+        if left:
+            raise RuleBroken(f"{len(left)} SCU{'s' if len(left) != 1 else ''} of this consensus "
+                             f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every SCU, then mark it complete.")
+        annotation.status = PeerAnnotation.Status.SUBMITTED
+        if annotation.annotator_id:
+            assignment_status.mark_done(
+                Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
+            )
+        # Words in no PSE are allowed (the page warns first), and said in the history.
+        left_out = len(words_in_no_pse(annotation))
+        return "Marked the annotation complete" + (f" ({counted(left_out, 'word')} in no PSE)" if left_out else "")
+
+    return run_edit(annotation_id, user, version, "complete", apply)
+
+
+def reopen(annotation_id, user, version) -> PeerEditResult:
+    def apply(annotation):
+        if not can_reopen(user, annotation):
+            raise NotAllowed("Only an administrator of the collection can reopen a complete annotation.")
+        annotation.status = PeerAnnotation.Status.IN_PROGRESS
+        if annotation.annotator_id:
+            assignment_status.mark_reopened(
+                Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
+            )
+        return "Reopened the annotation"
+
+    return run_edit(annotation_id, user, version, "reopen", apply, allow_complete=True)
+
+
+def mark_reviewed(annotation_id, user, version) -> PeerEditResult:
+    """The annotator has checked the annotation against the SCUs changed in the pyramid."""
+
+    def apply(annotation):
+        changed = ", ".join(str(uid) for uid in annotation.scus_changed) or "none"
+        annotation.scus_changed = []
+        return f"Reviewed against the changed SCUs ({changed})"
+
+    return run_edit(annotation_id, user, version, "mark_reviewed", apply)
+
+
+def _travel(annotation_id, user, version, undoing: bool) -> PeerEditResult:
+    with transaction.atomic():
+        annotation = _locked(annotation_id, user, version)
+        change = history.next_to_travel(annotation.changes.all(), undoing)
+        if change is None:
+            raise RuleBroken(history.nothing_to(undoing))
+        now = snapshot(annotation)
+        target, action, description = history.step_over(change, undoing)
+        restore(annotation, target)
+        return _record(annotation, user, action, description, now, target)
+
+
+def undo(annotation_id, user, version) -> PeerEditResult:
+    return _travel(annotation_id, user, version, undoing=True)
+
+
+def redo(annotation_id, user, version) -> PeerEditResult:
+    return _travel(annotation_id, user, version, undoing=False)

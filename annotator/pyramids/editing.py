@@ -1,0 +1,750 @@
+"""Editing a pyramid: every operation an annotator performs, with the method's rules.
+
+The pages, the API and the tests all edit through these functions. Each one:
+1. locks the pyramid row and checks the caller may edit it and saw its current version
+   (a stale view — another tab, another person — raises StaleVersion: HTTP 409);
+2. checks the rules (Passonneau 2009 §2.1: at most one contributor per model summary in an SCU;
+   a contributor's parts lie in one model; spans lie in their summary, snapped to whole words);
+3. applies the change, raises the pyramid's version, and records a PyramidChange holding
+   snapshots of the touched SCUs before and after, which undo and redo restore.
+
+Offsets are code points into the model summary's text.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from django.db import transaction
+from django.db.models import Count, Max
+from django.db.models.functions import Lower
+
+from annotator.campaigns import assignment_status
+from annotator.editing import history
+from annotator.campaigns.access import can_edit_pyramid, can_reopen
+from annotator.models import PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidMerge, PyramidModel, Span
+from annotator.text.selection import overlapping, snap_to_words
+
+
+
+class EditError(Exception):
+    """An edit that was refused; `message` says why, for the annotator."""
+
+    def __init__(self, message: str, fix: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fix = fix  # an action that would do what was meant, where there is one
+
+
+class RuleBroken(EditError):
+    """The edit breaks a rule of the method or refers to something that is not there."""
+
+
+class NotAllowed(EditError):
+    """The user may not edit this pyramid (not assigned, or it is submitted)."""
+
+
+class StaleVersion(EditError):
+    """The edit was based on an older version of the pyramid."""
+
+    def __init__(self, current_version: int, record: str = "pyramid"):
+        super().__init__(
+            f"Not saved: this {record} was changed elsewhere (another tab or person); "
+            "it is shown here as it now is."
+        )
+        self.current_version = current_version
+
+
+@dataclass(frozen=True)
+class EditResult:
+    pyramid: Pyramid
+    version: int
+    description: str
+    change: PyramidChange
+
+    @property
+    def touched_uids(self) -> list[int]:
+        return sorted(int(uid) for uid in self.change.after["scus"])
+
+    @property
+    def removed_uids(self) -> list[int]:
+        return sorted(int(uid) for uid, state in self.change.after["scus"].items() if state is None)
+
+    @property
+    def added_uids(self) -> list[int]:
+        return sorted(int(uid) for uid, state in self.change.before["scus"].items() if state is None)
+
+    @property
+    def appended_only(self) -> bool:
+        """Whether the SCU order is the old one, less removed SCUs, plus new SCUs at the end."""
+        before, after = self.change.before["order"], self.change.after["order"]
+        kept = [uid for uid in before if uid in set(after)]
+        return after == kept + [uid for uid in after if uid not in set(before)]
+
+    @property
+    def summary_ids(self) -> set[int]:
+        """The model summaries whose shading the edit changed (not a relabel's, say)."""
+        changed = set()
+        for uid, after in self.change.after["scus"].items():
+            before = self.change.before["scus"].get(uid)
+            spans_before = [c["spans"] for c in before["contributors"]] if before else []
+            spans_after = [c["spans"] for c in after["contributors"]] if after else []
+            if spans_before != spans_after:
+                changed.update(span[0] for spans in spans_before + spans_after for span in spans)
+        return changed
+
+
+Plan = tuple[list[int], Callable[[], str]]  # the SCU uids an edit touches, and what applies it
+
+
+# -- the engine ---------------------------------------------------------------------------------
+
+def run_edit(pyramid_id: int, user, version: int | None, action: str, plan: Callable[[Pyramid], Plan],
+             decision: dict | None = None) -> EditResult:
+    """Lock, check, apply and record one edit (see the module's description); `decision` is the
+    adjudication decision it makes, in a consensus pyramid (annotator.adjudication.pyramid_consensus)."""
+    with transaction.atomic():
+        pyramid = _locked(pyramid_id, user, version, allow_submitted=action == "reopen")
+        uids, apply = plan(pyramid)
+        before = snapshot(pyramid, uids)
+        description = apply()
+        after = snapshot(pyramid, uids)
+        if action not in history.NOT_ON_THE_UNDO_STACK:
+            history.end_redo_chain(pyramid.changes.all())
+            _flag_peer_annotations(pyramid, before, after)
+            assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
+        return _record(pyramid, user, action, description, before, after, decision)
+
+
+def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
+    """Peer annotations made against this pyramid must be reviewed: say which SCUs changed."""
+    changed = {int(uid) for uid in after["scus"] if before["scus"].get(uid) != after["scus"][uid]}
+    if not changed:
+        return
+    # From plain rows: model instances loaded with only() would fetch a deferred field each.
+    flagged = [
+        PeerAnnotation(pk=pk, scus_changed=sorted(set(before_flags) | changed))
+        for pk, before_flags in pyramid.peer_annotations.values_list("pk", "scus_changed")
+    ]
+    PeerAnnotation.objects.bulk_update(flagged, ["scus_changed"])  # one query, however many
+
+
+def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
+    try:
+        pyramid = Pyramid.objects.select_for_update(of=("self",)).select_related("docset").get(pk=pyramid_id)
+    except Pyramid.DoesNotExist:
+        raise RuleBroken("There is no such pyramid.") from None
+    if not can_edit_pyramid(user, pyramid):
+        raise NotAllowed("You are not assigned to this pyramid.")
+    if pyramid.status == Pyramid.Status.SUBMITTED and not allow_submitted:
+        raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
+    if version is not None and version != pyramid.version:
+        raise StaleVersion(pyramid.version)
+    return pyramid
+
+
+def _record(pyramid: Pyramid, user, action: str, description: str, before: dict, after: dict,
+            decision: dict | None = None) -> EditResult:
+    pyramid.version += 1
+    pyramid.save(update_fields=["version", "status", "updated_at"])
+    change = PyramidChange.objects.create(
+        pyramid=pyramid, user=user if user and user.is_authenticated else None, action=action,
+        description=description, before=before, after=after, decision=decision,
+    )
+    return EditResult(pyramid, pyramid.version, description, change)
+
+
+def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
+    """The touched SCUs (null where absent) and the order of all SCUs, as JSON-ready data.
+
+    Two queries: every SCU as a plain row (the order, and the touched ones' label and comment),
+    and the touched SCUs' spans with their contributors' fields.
+    """
+    uids = sorted(set(uids))
+    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list(
+        "uid", "label", "comment", "source_id", "id")
+    order, labels, scu_ids = [], {}, {}
+    for uid, label, comment, source, scu_id in rows:
+        order.append(uid)
+        labels[uid] = (label, comment, source)
+        scu_ids[uid] = scu_id
+    contributors: dict[int, dict] = {}
+    by_uid = {uid: [] for uid in uids}
+    span_rows = (
+        Span.objects.filter(contributor__scu__pyramid=pyramid, contributor__scu__uid__in=uids)
+        .order_by("contributor__position", "contributor_id", "position", "id")
+        .values_list("contributor_id", "contributor__scu__uid", "contributor__summary_id", "contributor__comment",
+                     "contributor__source_id", "summary_id", "start", "end")
+    )
+    for contributor_id, uid, summary_id, comment, source, span_summary, start, end in span_rows:
+        if contributor_id not in contributors:
+            contributors[contributor_id] = {"summary": summary_id, "comment": comment, "spans": []}
+            if source:  # provenance, in a consensus pyramid only (keeps other snapshots as they were)
+                contributors[contributor_id]["source"] = source
+            by_uid[uid].append(contributors[contributor_id])
+        contributors[contributor_id]["spans"].append([span_summary, start, end])
+    scu_copies = _note_copies(contributors, [scu_ids[uid] for uid in uids if uid in scu_ids])
+    state = {}
+    for uid in uids:
+        if uid not in labels:
+            state[str(uid)] = None
+            continue
+        label, comment, source = labels[uid]
+        state[str(uid)] = {"label": label, "comment": comment, "contributors": by_uid[uid]}
+        if source:
+            state[str(uid)]["source"] = source
+        if scu_copies.get(scu_ids[uid]):
+            state[str(uid)]["copies"] = scu_copies[scu_ids[uid]]
+    return {"scus": state, "order": order}
+
+
+def _note_copies(contributors: dict[int, dict], scu_ids: list[int]) -> dict[int, list[int]]:
+    """Where a consensus copied these records (its provenance points here): each contributor's
+    copies noted in its snapshot ("copies": ids), and the SCUs' copies returned, so that undo and
+    redo in this pyramid, which recreate the rows, tie the copies to them again (two queries)."""
+    copied = defaultdict(list)
+    for source, copy in Contributor.objects.filter(source_id__in=list(contributors)).values_list("source_id", "id"):
+        copied[source].append(copy)
+    for contributor_id, record in contributors.items():
+        if copied[contributor_id]:
+            record["copies"] = copied[contributor_id]
+    scu_copies = defaultdict(list)
+    for source, copy in SCU.objects.filter(source_id__in=scu_ids).values_list("source_id", "id"):
+        scu_copies[source].append(copy)
+    return scu_copies
+
+
+def restore(pyramid: Pyramid, state: dict) -> None:
+    """Make the snapshot's SCUs and order true again."""
+    kept_scus, kept_contributors = _sources_still_there(state)
+    for key, scu_state in state["scus"].items():
+        uid = int(key)
+        scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
+        if scu_state is None:
+            if scu is not None:
+                delete_scu(scu)
+            continue
+        if scu is None:
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_state["label"], comment=scu_state["comment"],
+                                     source_id=kept_scus.get(scu_state.get("source")))
+        else:
+            scu.label, scu.comment = scu_state["label"], scu_state["comment"]
+            scu.source_id = kept_scus.get(scu_state.get("source"))
+            scu.save(update_fields=["label", "comment", "source"])
+        if scu_state.get("copies"):  # a consensus's copies, whose provenance the edit undone had cleared
+            SCU.objects.filter(pk__in=scu_state["copies"], source__isnull=True).update(source=scu)
+        scu.contributors.all().delete()
+        contributors = Contributor.objects.bulk_create(
+            Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i,
+                        source_id=kept_contributors.get(c.get("source")))
+            for i, c in enumerate(scu_state["contributors"])
+        )
+        for record, c in zip(contributors, scu_state["contributors"]):
+            if c.get("copies"):
+                Contributor.objects.filter(pk__in=c["copies"], source__isnull=True).update(source=record)
+        Span.objects.bulk_create(
+            Span(contributor=record, summary_id=summary_id, start=start, end=end, position=p)
+            for record, c in zip(contributors, scu_state["contributors"])
+            for p, (summary_id, start, end) in enumerate(c["spans"])
+        )
+    _set_order(pyramid, state["order"])
+
+
+def _sources_still_there(state: dict) -> tuple[dict, dict]:
+    """The provenance links of a snapshot (consensus pyramids) whose sources are still there, as
+    {id: id}, in two queries: a source may have been edited since, and then the link goes."""
+    scus = [scu for scu in state["scus"].values() if scu]
+    wanted_scus = {scu["source"] for scu in scus if scu.get("source")}
+    wanted_contributors = {c["source"] for scu in scus for c in scu["contributors"] if c.get("source")}
+    found_scus = SCU.objects.filter(pk__in=wanted_scus).values_list("pk", flat=True) if wanted_scus else []
+    found_contributors = (Contributor.objects.filter(pk__in=wanted_contributors).values_list("pk", flat=True)
+                          if wanted_contributors else [])
+    return {pk: pk for pk in found_scus}, {pk: pk for pk in found_contributors}
+
+
+def _set_order(pyramid: Pyramid, order: list[int]) -> None:
+    scus = list(SCU.objects.filter(pyramid=pyramid).only("id", "uid", "position"))
+    rank = {uid: i for i, uid in enumerate(order)}
+    scus.sort(key=lambda s: (rank.get(s.uid, len(rank)), s.position, s.id))
+    moved = []
+    for position, scu in enumerate(scus):
+        if scu.position != position:
+            scu.position = position
+            moved.append(scu)
+    if moved:
+        SCU.objects.bulk_update(moved, ["position"])
+
+
+# -- helpers for the rules ----------------------------------------------------------------------
+
+def _model_text(pyramid: Pyramid, summary_id: int) -> tuple[str, str]:
+    link = PyramidModel.objects.filter(pyramid=pyramid, summary_id=summary_id).select_related("summary").first()
+    if link is None:
+        raise RuleBroken("The text selected is not in one of this pyramid's model summaries.")
+    return link.summary.text, link.summary.author
+
+
+def checked_parts(text: str, ranges: Iterable[tuple[int, int]], where: str) -> list[tuple[int, int]]:
+    """Selected ranges of a text, validated and snapped to whole words (pyramids and peers alike)."""
+    parts = []
+    for start, end in ranges:
+        start, end = int(start), int(end)
+        if not (0 <= start <= len(text) and 0 <= end <= len(text)):
+            raise RuleBroken(f"The selection lies outside {where}.")
+        start, end = snap_to_words(text, start, end)
+        if start >= end:
+            raise RuleBroken("The selection holds no words: select the words that express the content.")
+        parts.append((start, end))
+    if not parts:
+        raise RuleBroken("Select some text first.")
+    return parts
+
+
+def _parts(pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Validated, word-snapped parts within one model summary."""
+    text, _ = _model_text(pyramid, summary_id)
+    return checked_parts(text, ranges, "the summary's text")
+
+
+def _text_of(text: str, parts: list[tuple[int, int]]) -> str:
+    return "...".join(text[s:e] for s, e in sorted(parts))
+
+
+def _scu(pyramid: Pyramid, uid: int) -> SCU:
+    scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
+    if scu is None:
+        raise RuleBroken(f"SCU {uid} is not in this pyramid (it may have been removed).")
+    return scu
+
+
+def _contributor(pyramid: Pyramid, contributor_id: int) -> Contributor:
+    contributor = (
+        Contributor.objects.filter(scu__pyramid=pyramid, pk=contributor_id).select_related("scu", "summary").first()
+    )
+    if contributor is None:
+        raise RuleBroken("That contributor is not in this pyramid (it may have been removed).")
+    return contributor
+
+
+def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], refused_words: dict | None = None) -> None:
+    """Passonneau 2009 §2.1, guideline 2: an SCU has no more than one contributor per model.
+
+    `refused_words` ({"summary", "ranges"}): the selection an add_contributor was refused for. Only
+    then is a fix offered, adding exactly those words to the contributor already there; a move or
+    merge has no such words, and a fix built from others would put them in two SCUs."""
+    existing = {c.summary_id: c for c in scu.contributors.select_related("summary")}
+    for summary_id in summary_ids:
+        if summary_id in existing:
+            clash = existing[summary_id]
+            message = (f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at "
+                       "most one contributor per model.")
+            if refused_words is None:
+                raise RuleBroken(message)
+            raise RuleBroken(
+                message + " Add the text as another part of that contributor instead.",
+                fix={"action": "add_part", "contributor": clash.id, "summary": refused_words["summary"],
+                     "ranges": [list(part) for part in refused_words["ranges"]]},
+            )
+
+
+def delete_scu(scu: SCU) -> None:
+    used = PSE.objects.filter(scu=scu).count()
+    if used:
+        raise RuleBroken(
+            f"SCU {scu.uid} is matched by {used} PSE{'s' if used != 1 else ''} in peer annotations; "
+            "it cannot be removed while they use it."
+        )
+    scu.delete()
+
+
+def next_uid(pyramid: Pyramid) -> int:
+    # Undo and redo work as a stack, each restoring exactly the state its change started from or
+    # left, so the largest uid in use + 1 can never clash with an SCU a snapshot brings back.
+    return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0) + 1
+
+
+def new_position(pyramid: Pyramid) -> int:
+    last = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"]
+    return 0 if last is None else last + 1  # (not `last or -1`: the first SCU's position is 0)
+
+
+def _remove_if_empty(scu: SCU) -> bool:
+    if not scu.contributors.exists():
+        delete_scu(scu)
+        return True
+    return False
+
+
+def _quoted(label: str, limit: int = 60) -> str:
+    return f"“{label if len(label) <= limit else label[: limit - 1] + '…'}”"
+
+
+# -- the operations -----------------------------------------------------------------------------
+
+def new_scu(pyramid_id, user, version, summary_id: int, ranges, label: str | None = None) -> EditResult:
+    """A new SCU whose one contributor is the selection; its label defaults to the selected text."""
+
+    def plan(pyramid):
+        parts = _parts(pyramid, summary_id, ranges)
+        text, _ = _model_text(pyramid, summary_id)
+        uid = next_uid(pyramid)
+        scu_label = (label or "").strip() or _text_of(text, parts).replace("\n", " ")
+
+        def apply():
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_label, position=new_position(pyramid))
+            contributor = Contributor.objects.create(scu=scu, summary_id=summary_id)
+            Span.objects.bulk_create(
+                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
+                for i, (s, e) in enumerate(parts)
+            )
+            return f"New SCU {uid} {_quoted(scu_label)}"
+
+        return [uid], apply
+
+    return run_edit(pyramid_id, user, version, "new_scu", plan)
+
+
+def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ranges) -> EditResult:
+    """The selection becomes a contributor of the SCU (at most one per model summary)."""
+
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+        parts = _parts(pyramid, summary_id, ranges)
+        _check_one_per_model(scu, [summary_id], refused_words={"summary": summary_id, "ranges": parts})
+        _, author = _model_text(pyramid, summary_id)
+
+        def apply():
+            position = (scu.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
+            contributor = Contributor.objects.create(scu=scu, summary_id=summary_id, position=position)
+            Span.objects.bulk_create(
+                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
+                for i, (s, e) in enumerate(parts)
+            )
+            return f"Added a contributor from model {author} to SCU {scu.uid}"
+
+        return [scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "add_contributor", plan)
+
+
+def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ranges) -> EditResult:
+    """The selection becomes another part of a contributor (a discontinuous contributor)."""
+
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        if summary_id != contributor.summary_id:
+            raise RuleBroken(
+                f"A contributor's parts all lie in one model summary: this contributor is in model "
+                f"{contributor.summary.author}; select its other part there."
+            )
+        parts = _parts(pyramid, summary_id, ranges)
+        own = list(contributor.spans.values_list("start", "end"))
+        if overlapping(parts, own):
+            raise RuleBroken(f"Those words are already part of this contributor of SCU {contributor.scu.uid}.")
+
+        def apply():
+            start = (contributor.spans.aggregate(m=Max("position"))["m"] or 0) + 1
+            Span.objects.bulk_create(
+                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=start + i)
+                for i, (s, e) in enumerate(parts)
+            )
+            return f"Added a part to the model {contributor.summary.author} contributor of SCU {contributor.scu.uid}"
+
+        return [contributor.scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "add_part", plan)
+
+
+def set_label(pyramid_id, user, version, scu_uid: int, label: str) -> EditResult:
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+        new_label = (label or "").strip()
+        if not new_label:
+            raise RuleBroken("An SCU's label cannot be empty.")
+
+        def apply():
+            scu.label = new_label
+            scu.save(update_fields=["label"])
+            return f"Relabelled SCU {scu.uid} {_quoted(new_label)}"
+
+        return [scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "set_label", plan)
+
+
+def set_label_from_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        parts = list(contributor.spans.values_list("start", "end"))
+        new_label = _text_of(contributor.summary.text, parts).replace("\n", " ")
+
+        def apply():
+            contributor.scu.label = new_label
+            contributor.scu.save(update_fields=["label"])
+            return f"Relabelled SCU {contributor.scu.uid} from a contributor {_quoted(new_label)}"
+
+        return [contributor.scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "set_label", plan)
+
+
+def set_comment(pyramid_id, user, version, scu_uid: int, comment: str) -> EditResult:
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+
+        def apply():
+            scu.comment = (comment or "").strip()
+            scu.save(update_fields=["comment"])
+            return f"{'Commented on' if scu.comment else 'Removed the comment of'} SCU {scu.uid}"
+
+        return [scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "set_comment", plan)
+
+
+def move_contributor(pyramid_id, user, version, contributor_id: int, target_uid: int) -> EditResult:
+    """Move a contributor to another SCU; an SCU left without contributors is removed."""
+
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        source, target = contributor.scu, _scu(pyramid, target_uid)
+        if source.pk == target.pk:
+            raise RuleBroken("The contributor is already in that SCU.")
+        _check_one_per_model(target, [contributor.summary_id])
+
+        def apply():
+            contributor.scu = target
+            contributor.position = (target.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
+            contributor.save(update_fields=["scu", "position"])
+            removed = _remove_if_empty(source)
+            return (
+                f"Moved a model {contributor.summary.author} contributor from SCU {source.uid} to SCU {target.uid}"
+                + (f"; SCU {source.uid} was left empty and removed" if removed else "")
+            )
+
+        return [source.uid, target.uid], apply
+
+    return run_edit(pyramid_id, user, version, "move_contributor", plan)
+
+
+def merge_scus(pyramid_id, user, version, source_uid: int, target_uid: int) -> EditResult:
+    """Every contributor of the source SCU joins the target SCU; the source SCU goes."""
+
+    def plan(pyramid):
+        source, target = _scu(pyramid, source_uid), _scu(pyramid, target_uid)
+        if source.pk == target.pk:
+            raise RuleBroken("Choose two different SCUs to merge.")
+        if PSE.objects.filter(scu=source).exists():
+            raise RuleBroken(f"SCU {source.uid} is matched in peer annotations; merge the other way round.")
+        _check_one_per_model(target, source.contributors.values_list("summary_id", flat=True))
+
+        def apply():
+            offset = (target.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
+            for i, contributor in enumerate(source.contributors.order_by("position", "id")):
+                contributor.scu, contributor.position = target, offset + i
+                contributor.save(update_fields=["scu", "position"])
+            delete_scu(source)
+            return f"Merged SCU {source.uid} into SCU {target.uid}"
+
+        return [source.uid, target.uid], apply
+
+    return run_edit(pyramid_id, user, version, "merge_scus", plan)
+
+
+def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
+    """Split a contributor off into a new SCU of its own, labelled with its text."""
+
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        source = contributor.scu
+        if source.contributors.count() < 2:
+            raise RuleBroken(f"SCU {source.uid} has only this contributor: there is nothing to split it from.")
+        uid = next_uid(pyramid)
+        parts = list(contributor.spans.values_list("start", "end"))
+        label = _text_of(contributor.summary.text, parts).replace("\n", " ")
+
+        # In a consensus, the new SCU comes from where its contributor came from (provenance).
+        origin = Contributor.objects.filter(pk=contributor.source_id).values_list("scu_id", flat=True).first()
+
+        def apply():
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=label, position=source.position, source_id=origin)
+            contributor.scu, contributor.position = scu, 0
+            contributor.save(update_fields=["scu", "position"])
+            order = list(SCU.objects.filter(pyramid=pyramid).exclude(pk=scu.pk).order_by("position", "id").values_list("uid", flat=True))
+            order.insert(order.index(source.uid) + 1, uid)
+            _set_order(pyramid, order)
+            return f"Split a model {contributor.summary.author} contributor off SCU {source.uid} into new SCU {uid}"
+
+        return [source.uid, uid], apply
+
+    return run_edit(pyramid_id, user, version, "split_contributor", plan)
+
+
+def move_scu(pyramid_id, user, version, scu_uid: int, position: int) -> EditResult:
+    """Put an SCU at a position (0 = first) in the annotator's own order."""
+
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+
+        def apply():
+            order = [u for u in SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", flat=True) if u != scu.uid]
+            target = max(0, min(int(position), len(order)))
+            order.insert(target, scu.uid)
+            _set_order(pyramid, order)
+            return f"Moved SCU {scu.uid} to position {target + 1}"
+
+        return [], apply
+
+    return run_edit(pyramid_id, user, version, "move_scu", plan)
+
+
+def order_scus(pyramid_id, user, version) -> EditResult:
+    """DUCView's Order: heaviest SCU first, then by label ignoring case."""
+
+    def plan(pyramid):
+        def apply():
+            order = list(
+                SCU.objects.filter(pyramid=pyramid).annotate(weight=Count("contributors"))
+                .order_by("-weight", Lower("label"), "uid").values_list("uid", flat=True)
+            )
+            _set_order(pyramid, order)
+            return "Ordered the SCUs by weight, then label"
+
+        return [], apply
+
+    return run_edit(pyramid_id, user, version, "order_scus", plan)
+
+
+def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
+    """Remove one part; a contributor left without parts goes, and an SCU left without contributors."""
+
+    def plan(pyramid):
+        span = Span.objects.filter(pk=span_id, contributor__scu__pyramid=pyramid).select_related("contributor__scu").first()
+        if span is None:
+            raise RuleBroken("That part is not in this pyramid (it may have been removed).")
+        contributor, scu = span.contributor, span.contributor.scu
+
+        def apply():
+            span.delete()
+            if contributor.spans.exists():
+                return f"Removed a part of a contributor of SCU {scu.uid}"
+            contributor.delete()
+            removed = _remove_if_empty(scu)
+            return f"Removed a contributor of SCU {scu.uid}" + ("; the SCU, left empty, was removed" if removed else "")
+
+        return [scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "remove_part", plan)
+
+
+def remove_contributor(pyramid_id, user, version, contributor_id: int) -> EditResult:
+    def plan(pyramid):
+        contributor = _contributor(pyramid, contributor_id)
+        scu = contributor.scu
+
+        def apply():
+            contributor.delete()
+            removed = _remove_if_empty(scu)
+            return (
+                f"Removed the model {contributor.summary.author} contributor of SCU {scu.uid}"
+                + ("; the SCU, left empty, was removed" if removed else "")
+            )
+
+        return [scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "remove_contributor", plan)
+
+
+def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
+    def plan(pyramid):
+        scu = _scu(pyramid, scu_uid)
+
+        def apply():
+            delete_scu(scu)
+            return f"Removed SCU {scu.uid} {_quoted(scu.label)}"
+
+        return [scu.uid], apply
+
+    return run_edit(pyramid_id, user, version, "remove_scu", plan)
+
+
+def submit(pyramid_id, user, version, confirm: int | None = None) -> EditResult:
+    """Submit the pyramid. A consensus must have every group decided; while model words are in two
+    of its SCUs (annotator.adjudication.overlaps), only with `confirm`."""
+    from annotator.adjudication.overlaps import counted_twice  # the consensus builds on this module
+
+    def plan(pyramid):
+        if not pyramid.scus.exists():
+            raise RuleBroken("A pyramid needs at least one SCU before it is submitted.")
+        left = undecided_groups(pyramid)
+        if left:
+            raise RuleBroken(f"{len(left)} aligned group{'s' if len(left) != 1 else ''} of this consensus "
+                             f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, then submit.")
+        twice = counted_twice(pyramid) if not confirm else []
+        if twice:
+            raise RuleBroken(
+                f"Not submitted: {len(twice)} stretch{'es' if len(twice) != 1 else ''} of model words "
+                f"{'are' if len(twice) != 1 else 'is'} in two SCUs, which counts {'them' if len(twice) != 1 else 'it'} "
+                f"twice ({twice[0].message}{'; …' if len(twice) > 1 else ''}). Resolve them in the builder, or "
+                "confirm to submit as it is.")
+
+        def apply():
+            pyramid.status = Pyramid.Status.SUBMITTED
+            assignment_status.mark_done(Assignment.Task.BUILD_PYRAMID, pyramid.pk)
+            return "Submitted the pyramid"
+
+        return [], apply
+
+    return run_edit(pyramid_id, user, version, "submit", plan)
+
+
+def reopen(pyramid_id, user, version) -> EditResult:
+    def plan(pyramid):
+        if not can_reopen(user, pyramid):
+            raise NotAllowed("Only an administrator of the collection can reopen a submitted pyramid.")
+
+        def apply():
+            pyramid.status = Pyramid.Status.IN_PROGRESS
+            assignment_status.mark_reopened(Assignment.Task.BUILD_PYRAMID, pyramid.pk)
+            return "Reopened the pyramid"
+
+        return [], apply
+
+    return run_edit(pyramid_id, user, version, "reopen", plan)
+
+
+def undecided_groups(pyramid: Pyramid) -> list[str]:
+    """A consensus pyramid's aligned groups not decided yet (none for an ordinary pyramid)."""
+    from annotator.adjudication.pyramid_consensus import decisions  # the consensus builds on this module
+
+    merge = PyramidMerge.objects.filter(consensus=pyramid).first()
+    if merge is None:
+        return []
+    decided = decisions(pyramid)
+    return [group["key"] for group in merge.groups if group["key"] not in decided]
+
+
+def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:
+    """Undo the latest edit still applied, or redo the one undone last (if no new edit came since)."""
+    with transaction.atomic():
+        pyramid = _locked(pyramid_id, user, version)
+        change = history.next_to_travel(pyramid.changes.all(), undoing)
+        if change is None:
+            raise RuleBroken(history.nothing_to(undoing))
+        now = snapshot(pyramid, [int(uid) for uid in (change.after if undoing else change.before)["scus"]])
+        target, action, description = history.step_over(change, undoing)
+        restore(pyramid, target)
+        _flag_peer_annotations(pyramid, now, target)
+        return _record(pyramid, user, action, description, now, target)
+
+
+def undo(pyramid_id, user, version) -> EditResult:
+    """Undo the latest edit still applied (also after a reload: the history is in the database)."""
+    return _travel(pyramid_id, user, version, undoing=True)
+
+
+def redo(pyramid_id, user, version) -> EditResult:
+    """Redo the edit undone last, if no new edit came since."""
+    return _travel(pyramid_id, user, version, undoing=False)

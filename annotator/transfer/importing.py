@@ -1,0 +1,545 @@
+"""Storing DUCView files as records: one transaction per file, nothing stored from a bad file.
+
+Every path (the `import_ducview` command, the browser upload, the API) goes through
+DucviewImporter, and the result does not depend on the order of the files:
+- a pyramid is stored once per distinct content (ducview.fingerprints): a .pyr, the copies of it
+  embedded in its .pan files and an export of the records are one pyramid, even where the copies
+  of the model summaries differ by encoding artefacts or spacing (ducview.reconcile maps their
+  offsets into the copy stored);
+- a peer id is one system however it is written ("06" and "6", ducview.names.system_id).
+
+Real DUCView data breaks rules that the editing pages enforce; what DUCView opens is kept as it
+had it, so that the scores reproduce the NIST tables, and reported (warnings here, and the
+collection's problems to review, annotator.pyramids.problems):
+- an SCU with two contributors from one model; a contributor with parts in two models;
+- a part whose end lies before its start: re-anchored by its label near its offsets, or kept as
+  an empty part;
+- an empty peer summary (a system that produced nothing): stored, scored 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from django.db import DatabaseError, transaction
+from django.db.models import Q
+
+from annotator.ducview import DucviewError
+from annotator.ducview.anchoring import ANCHOR_MOVED, ANCHOR_UNMATCHED, anchor
+from annotator.ducview.fingerprints import annotation_fingerprint, pyramid_fingerprint
+from annotator.ducview.layout import Layout, split_models
+from annotator.ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_from_note, system_id
+from annotator.ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
+from annotator.ducview.reconcile import Translation, first_difference, preferred, translation
+from annotator.web.database import connection_lost
+from annotator.text.plurals import counted
+from annotator.models import PSE, SCU, Collection, Contributor, Docset, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span, Summary
+
+DUCVIEW_SUFFIXES = (".pyr", ".pan")
+DUC_PEER_NAME = re.compile(r"^D\d+[A-Za-z]?(?:-[A-Z])?\.[A-Z]\.\d+\.[A-Z]\.\w+$")  # D0601.M.250.A.06
+
+
+@dataclass
+class ImportReport:
+    files: int = 0
+    unchanged: int = 0
+    pyramids: int = 0
+    scus: int = 0
+    contributors: int = 0
+    peer_annotations: int = 0
+    pses: int = 0
+    reanchored: int = 0
+    empty_parts: int = 0
+    empty_peers: int = 0
+    warnings: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    ids_normalised: Counter = field(default_factory=Counter)  # ("06", "6") -> files
+
+    def summary_line(self) -> str:
+        line = (
+            f"{counted(self.files, 'file')}: {counted(self.pyramids, 'pyramid')} ({counted(self.scus, 'SCU')}, "
+            f"{counted(self.contributors, 'contributor')}), {counted(self.peer_annotations, 'peer annotation')} "
+            f"({counted(self.pses, 'PSE')}); {self.unchanged} unchanged, {counted(self.reanchored, 'part')} re-anchored, "
+            f"{counted(len(self.warnings), 'warning')}, {len(self.failures)} refused"
+        )
+        notes = []
+        if self.empty_peers:
+            notes.append(f"{counted(self.empty_peers, 'empty peer summary', 'empty peer summaries')} (scored 0)")
+        if self.empty_parts:
+            notes.append(f"{counted(self.empty_parts, 'part')} kept empty")
+        if self.ids_normalised:
+            pairs = ", ".join(f"{written} as {normal}" for (written, normal), _ in sorted(self.ids_normalised.items()))
+            notes.append(f"peer ids read as numbers: {pairs}")
+        return line + (f"; {'; '.join(notes)}" if notes else "")
+
+    def state(self) -> dict:
+        """The report as JSON, for a resumed import job to go on from (annotator.transfer.jobs)."""
+        return {**{name: getattr(self, name) for name in self.__dataclass_fields__ if name != "ids_normalised"},
+                "ids_normalised": [[written, normal, n] for (written, normal), n in sorted(self.ids_normalised.items())]}
+
+    @classmethod
+    def from_state(cls, state: dict | None) -> ImportReport:
+        if not state:
+            return cls()
+        ids = Counter({(written, normal): n for written, normal, n in state.get("ids_normalised", [])})
+        return cls(**{**{k: v for k, v in state.items() if k in cls.__dataclass_fields__}, "ids_normalised": ids})
+
+    def lines(self) -> list[str]:
+        """The report as the job page and the API show it: the summary, then every file's problem."""
+        return [self.summary_line(), *(f"warning: {w}" for w in self.warnings), *(f"refused: {f}" for f in self.failures)]
+
+
+@dataclass
+class _StoredPyramid:
+    pyramid: Pyramid
+    scu_ids: dict[int, int]  # DUCView uid -> SCU id
+    models: list[Summary]
+
+
+@dataclass
+class _Located:
+    """A part placed in the records: model (or peer) text offsets; empty when it could not be placed."""
+    model: int
+    start: int
+    end: int
+
+
+def import_order(names):
+    """The order files are imported in, by every path: pyramids, then peer annotations, each by
+    name. (The records do not depend on it; the report's order does.)"""
+    return sorted(names, key=lambda name: (not str(name).endswith(".pyr"), str(name)))
+
+
+class DucviewImporter:
+    """Imports files into one collection, each file in its own transaction."""
+
+    BATCH_SCUS = 1000  # SCUs stored at a time, with their contributors and spans
+
+    def __init__(self, collection_name: str, *, model_regex: str | None = None, report: ImportReport | None = None):
+        self.collection_name = collection_name
+        self.model_regex = model_regex
+        self.report = report or ImportReport()
+        self._collection: Collection | None = None
+        self._known: dict[int, dict[str, _StoredPyramid]] = {}  # docset id -> fingerprint -> pyramid
+
+    # -- one file
+    def import_file(self, path: Path, overrides: FileIdentity | None = None, max_bytes: int | None = None) -> bool:
+        """Import one file; on failure record why (naming the file) and return False. A file over
+        `max_bytes` is refused before it is read (as an upload over the limit is)."""
+        try:
+            size = Path(path).stat().st_size
+            if max_bytes is not None and size > max_bytes:
+                self.report.files += 1
+                self.report.failures.append(f"{path}: {size:,} bytes, more than the {max_bytes:,} allowed per file "
+                                            "(--max-file-mb raises the limit)")
+                return False
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            self.report.files += 1
+            self.report.failures.append(f"{path}: {exc}")
+            return False
+        return self.import_data(str(path), data, overrides)
+
+    def import_data(self, path: str, data: bytes, overrides: FileIdentity | None = None) -> bool:
+        """Import one file's content (`path` names it, for its identity and in messages)."""
+        self.report.files += 1
+        if not path.endswith(DUCVIEW_SUFFIXES):
+            self.report.failures.append(f"{path}: not a DUCView file (.pyr or .pan)")
+            return False
+        warnings: list[str] = []
+        counts: Counter = Counter()
+        known = None
+        collection_known = self._collection is not None
+        try:
+            document, identity = read_with_identity(path, data, overrides)
+            with transaction.atomic():
+                known = self._import_document(document, identity, PurePosixPath(path).name, warnings, counts)
+        except (DucviewError, OSError, DatabaseError) as exc:
+            if isinstance(exc, DatabaseError) and connection_lost(exc):
+                raise  # not this file's fault: the import is interrupted (annotator.transfer.leases resumes a job)
+            if isinstance(exc, DatabaseError):
+                exc = f"the database refused it: {str(exc).strip()}"
+                self._known.clear()  # what was cached may have been rolled back with it
+            if not collection_known:
+                self._collection = None  # created in the transaction rolled back, if it was new
+            self.report.failures.append(f"{path}: {exc}")
+            return False
+        if known is not None:
+            fingerprint, stored = known
+            self._known.setdefault(stored.pyramid.docset_id, {})[fingerprint] = stored
+        for key, value in counts.items():
+            if isinstance(key, tuple):
+                self.report.ids_normalised[key] += value
+            else:
+                setattr(self.report, key, getattr(self.report, key) + value)
+        self.report.warnings.extend(f"{path}: {w}" for w in warnings)
+        return True
+
+    def _collection_record(self) -> Collection:
+        if self._collection is None:
+            self._collection, _ = Collection.objects.get_or_create(name=self.collection_name)
+        return self._collection
+
+    def _import_document(self, document, identity: FileIdentity, file_name: str, warnings, counts):
+        docset, _ = Docset.objects.get_or_create(collection=self._collection_record(), name=identity.docset)
+        is_pyr = isinstance(document, PyramidDocument)
+        pyramid_document = document if is_pyr else document.pyramid
+        fingerprint, stored, created = self._pyramid(docset, pyramid_document, identity, file_name, is_pyr, warnings,
+                                                     counts)
+        if is_pyr:
+            if not created:
+                counts["unchanged"] += 1
+            return fingerprint, stored
+        annotation_created = self._peer_annotation(docset, stored, fingerprint, document, identity, file_name,
+                                                   warnings, counts)
+        if not created and not annotation_created:
+            counts["unchanged"] += 1
+        return fingerprint, stored
+
+    # -- pyramids
+    def _pyramid(self, docset, document: PyramidDocument, identity: FileIdentity, file_name, is_pyr, warnings, counts):
+        layout = split_models(document.text, document.start_document_regex, self.model_regex)
+        models, translations = self._model_summaries(docset, layout, warnings)
+        placed = [
+            [[self._place_model_part(document.text, layout, translations, scu.uid, part, warnings, counts)
+              for part in contributor.parts] for contributor in scu.contributors]
+            for scu in document.scus
+        ]
+        fingerprint = pyramid_fingerprint(
+            [(m.author, m.text) for m in models],
+            ((scu.uid, scu.label, scu.comment or "",
+              [(c.comment or "", [(p.model, p.start, p.end) for p in parts]) for c, parts in zip(scu.contributors, spans)])
+             for scu, spans in zip(document.scus, placed)),
+        )
+        stored = self._known_pyramids(docset).get(fingerprint)
+        if stored is not None:
+            source = stored.pyramid.source_name
+            if not is_pyr and not source.endswith(".pyr") and file_name < source:
+                # Known only from .pans so far: named after the first of them, whatever the order.
+                stored.pyramid.source_name = file_name
+                stored.pyramid.save(update_fields=["source_name"])
+            if is_pyr and not source.endswith(".pyr"):
+                # The same pyramid came first inside a .pan: its own file names it and says how
+                # DUCView finds its models.
+                pyramid = stored.pyramid
+                pyramid.name = Pyramid.free_name(docset.id, identity.pyramid or Path(file_name).stem, pyramid.id)
+                pyramid.source_name = file_name
+                pyramid.start_document_regex = document.start_document_regex or ""
+                pyramid.trailer = layout.trailer
+                pyramid.save(update_fields=["name", "source_name", "start_document_regex", "trailer"])
+                for link, segment in zip(PyramidModel.objects.filter(pyramid=pyramid).order_by("position"), layout.models):
+                    if link.header != segment.header:
+                        link.header = segment.header
+                        link.save(update_fields=["header"])
+            return fingerprint, stored, False
+        new_models = [m for m in models if m.pk is None]
+        Summary.objects.bulk_create(new_models)
+        pyramid = Pyramid.objects.create(
+            docset=docset,
+            name=Pyramid.free_name(docset.id, identity.pyramid or (Path(file_name).stem if is_pyr else docset.name)),
+            # An export note says whether it was finished; NIST's files hold finished pyramids.
+            status=identity.status if is_pyr and identity.status in Pyramid.Status.values else Pyramid.Status.SUBMITTED,
+            start_document_regex=document.start_document_regex or "",
+            trailer=layout.trailer,
+            fingerprint=fingerprint,
+            source_name=file_name,
+        )
+        PyramidModel.objects.bulk_create(
+            PyramidModel(pyramid=pyramid, summary=summary, position=i, header=segment.header)
+            for i, (segment, summary) in enumerate(zip(layout.models, models))
+        )
+        # In batches of SCUs, with their contributors and spans: the records a batch makes are let go
+        # before the next, so a very large pyramid (a 20 MB .pyr has 40,000 SCUs) does not hold them all.
+        scu_ids: dict[int, int] = {}
+        for first in range(0, len(document.scus), self.BATCH_SCUS):
+            batch = slice(first, first + self.BATCH_SCUS)
+            scus = SCU.objects.bulk_create(
+                SCU(pyramid=pyramid, uid=s.uid, label=s.label, comment=s.comment or "", position=first + i)
+                for i, s in enumerate(document.scus[batch])
+            )
+            contributors, spans = [], []
+            for scu_record, scu, scu_parts in zip(scus, document.scus[batch], placed[batch]):
+                models_of_scu = []
+                for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
+                    first_model = min(parts, key=lambda p: (p.model, p.start)).model
+                    record = Contributor(
+                        scu=scu_record, summary=models[first_model], comment=contributor.comment or "", position=c_position
+                    )
+                    contributors.append(record)
+                    spans.extend((record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts))
+                    part_models = sorted({layout.models[p.model].author for p in parts})
+                    if len(part_models) > 1:
+                        warnings.append(
+                            f"line {contributor.line}: SCU {scu.uid} has a contributor with parts in models "
+                            f"{' and '.join(part_models)}"
+                        )
+                    models_of_scu.append(layout.models[first_model].author)
+                repeated = sorted(a for a, n in Counter(models_of_scu).items() if n > 1)
+                if repeated:
+                    warnings.append(
+                        f"line {scu.line}: SCU {scu.uid} has more than one contributor from model {', '.join(repeated)}"
+                    )
+            Contributor.objects.bulk_create(contributors)
+            Span.objects.bulk_create(
+                Span(contributor=c, summary=summary, start=s, end=e, position=p) for c, summary, s, e, p in spans
+            )
+            scu_ids.update((scu.uid, scu.id) for scu in scus)
+            counts["scus"] += len(scus)
+            counts["contributors"] += len(contributors)
+        counts["pyramids"] += 1
+        stored = _StoredPyramid(pyramid, scu_ids, models)
+        return fingerprint, stored, True
+
+    def _known_pyramids(self, docset: Docset) -> dict[str, _StoredPyramid]:
+        """Every pyramid of the docset by its content's fingerprint, computed from the records (so
+        that pyramids built in the app are recognised too); once per docset and import."""
+        if docset.id not in self._known:
+            self._known[docset.id] = stored_pyramids(Pyramid.objects.filter(docset=docset))
+        return self._known[docset.id]
+
+    def _model_summaries(self, docset: Docset, layout: Layout, warnings) -> tuple[list[Summary], list[Translation]]:
+        """The model summaries of the layout as stored (new ones unsaved), and each segment's
+        offsets translated into its stored copy."""
+        existing = {s.author: s for s in Summary.objects.filter(docset=docset, kind=Summary.Kind.MODEL)}
+        models, translations = [], []
+        for segment in layout.models:
+            summary = existing.get(segment.author)
+            if summary is None:
+                summary = Summary(
+                    docset=docset, kind=Summary.Kind.MODEL, author=segment.author, name=segment.name, text=segment.text
+                )
+                translations.append(Translation.identity(len(segment.text)))
+            else:
+                mapped = translation(segment.text, summary.text)
+                if mapped is None:
+                    raise DucviewError(
+                        f"model summary {segment.author} of {docset.name} differs from the one already stored "
+                        f"({first_difference(segment.text, summary.text)}); import it into another collection, "
+                        "or correct the file"
+                    )
+                _keep_preferred_copy(summary, segment.text, f"model summary {segment.author}", warnings)
+                translations.append(mapped)
+            models.append(summary)
+        return models, translations
+
+    def _place_model_part(self, text, layout: Layout, translations, uid, part, warnings, counts) -> _Located:
+        start, end = self._anchored(text, part, f"SCU {uid}", warnings, counts)
+        index = layout.model_at(min(start, end), max(start, end))
+        if index is None:
+            raise DucviewError(f"line {part.line}: part {start}-{end} of SCU {uid} crosses two model summaries")
+        segment = layout.models[index]
+        local_start = min(max(start - segment.offset, 0), len(segment.text))
+        local_end = min(max(end - segment.offset, 0), len(segment.text))
+        if local_start >= local_end and not (start >= end):
+            raise DucviewError(f"line {part.line}: part {start}-{end} of SCU {uid} lies outside the model summaries")
+        local_end = max(local_start, local_end)
+        return _Located(index, translations[index](local_start), translations[index](local_end))
+
+    @staticmethod
+    def _anchored(text: str, part, what: str, warnings, counts) -> tuple[int, int]:
+        """The part's offsets, re-anchored by its label where they disagree; an inverted part
+        (end before start) that its label cannot place becomes empty, at its start."""
+        start, end, how = anchor(text, part.start, part.end, part.label)
+        oddity = "holds no word" if part.start == part.end else "ends before it starts"
+        if part.inverted and how != ANCHOR_MOVED:
+            counts["empty_parts"] += 1
+            unplaced = f"its label {part.label!r} is not near" if part.label.strip() else "it has no label to place it by"
+            warnings.append(
+                f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}) and {unplaced}: "
+                "kept as an empty part, listed among the problems to review"
+            )
+            return part.start, part.start
+        if how == ANCHOR_MOVED:
+            counts["reanchored"] += 1
+            if part.inverted:
+                warnings.append(
+                    f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}): "
+                    f"re-anchored by its label {part.label!r} at {start}-{end}"
+                )
+        elif how == ANCHOR_UNMATCHED:
+            warnings.append(f"line {part.line}: part label {part.label!r} does not match the text at {start}-{end}")
+        return start, end
+
+    # -- peer annotations
+    def _peer_annotation(
+        self, docset, stored: _StoredPyramid, pyramid_fingerprint_: str, document: PeerAnnotationDocument,
+        identity: FileIdentity, file_name, warnings, counts,
+    ) -> bool:
+        # DUCView ends every line with "\n"; the last one is an artifact of the format.
+        text = document.text[:-1] if document.text.endswith("\n") else document.text
+        peer_id = system_id(identity.peer)
+        if peer_id != identity.peer:
+            counts[(identity.peer, peer_id)] += 1
+        peer = Summary.objects.filter(docset=docset, kind=Summary.Kind.PEER, author=peer_id).first()
+        # The summary's name as NIST's files write it (without the annotator's prefix); of several
+        # spellings ("…A.06", "…B.6"), the first in order, whatever order the files come in.
+        name = peer_name(file_name)
+        if peer is None:
+            peer = Summary.objects.create(docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text)
+            mapped = Translation.identity(len(text))
+        else:
+            if name < peer.name and DUC_PEER_NAME.match(name) and DUC_PEER_NAME.match(peer.name):
+                peer.name = name  # of NIST's spellings, the first (a name given in the app stays)
+                peer.save(update_fields=["name"])
+            mapped = translation(text, peer.text)
+            if mapped is None:
+                raise DucviewError(
+                    f"peer {peer_id} of {docset.name} differs from the peer text already stored "
+                    f"({first_difference(text, peer.text)})"
+                )
+            _keep_preferred_copy(peer, text, f"peer {peer_id}", warnings)
+        if not text.strip():
+            counts["empty_peers"] += 1
+            warnings.append(
+                f"the peer summary of {peer_id} is empty (the system produced nothing): imported, it scores 0; "
+                "listed among the problems to review"
+            )
+        annotator = identity.annotator or ""
+        pses = []
+        for peer_scu in document.peer_scus:
+            for contributor in peer_scu.contributors:
+                spans = []
+                for part in contributor.parts:
+                    start, end = self._anchored(document.text, part, f"a PSE of SCU {peer_scu.uid}", warnings, counts)
+                    start, end = min(start, len(text)), min(end, len(text))
+                    if start > end or (start == end and not part.inverted):
+                        raise DucviewError(f"line {part.line}: part {part.start}-{part.end} lies outside the peer text")
+                    spans.append((mapped(start), mapped(end)))
+                pses.append((peer_scu.uid, contributor.comment or "", spans))
+        comments = [(s.uid, s.comment) for s in document.peer_scus if s.comment]
+        fingerprint = annotation_fingerprint(pyramid_fingerprint_, peer.text, pses, comments)
+
+        existing = stored_annotations(stored.pyramid, peer, annotator)
+        if existing:
+            if fingerprint in existing:
+                return False
+            raise DucviewError(
+                f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is already stored "
+                "with different PSEs; delete that annotation first to replace it"
+            )
+        status = identity.status if identity.status in PeerAnnotation.Status.values else PeerAnnotation.Status.SUBMITTED
+        annotation = PeerAnnotation.objects.create(
+            pyramid=stored.pyramid, peer=peer, annotator_code=annotator, status=status,
+            source_name=file_name, fingerprint=fingerprint,
+        )
+        pse_records, span_records = [], []
+        for uid, comment, spans in pses:
+            scu_id = None if uid == NON_MATCHING_UID else stored.scu_ids[uid]
+            pse = PSE(annotation=annotation, scu_id=scu_id, comment=comment, position=len(pse_records))
+            pse_records.append(pse)
+            span_records.extend(PSESpan(pse=pse, start=s, end=e, position=p) for p, (s, e) in enumerate(spans))
+        PSE.objects.bulk_create(pse_records)
+        PSESpan.objects.bulk_create(span_records)
+        PeerSCUComment.objects.bulk_create(
+            PeerSCUComment(annotation=annotation, scu_id=None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
+                           comment=comment)
+            for uid, comment in comments
+        )
+        counts["peer_annotations"] += 1
+        counts["pses"] += len(pse_records)
+        return True
+
+
+def peer_name(file_name: str) -> str:
+    """100.D0601.M.250.A.10.pan -> D0601.M.250.A.10 (the peer summary's own name)."""
+    stem = file_name.removesuffix(".pan")
+    match = PAN_NAME.match(file_name)
+    return stem.split(".", 1)[1] if match and match["annotator"] and stem.startswith(match["annotator"] + ".") else stem
+
+
+def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -> None:
+    """Two copies of one text that differ only by lost characters: keep the better one
+    (reconcile.preferred), so that the order of the files does not decide the text stored."""
+    if incoming == summary.text:
+        return
+    if incoming.strip() != summary.text.strip():  # blank space around a summary is no difference
+        warnings.append(f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
+                        "its offsets were mapped into the stored copy")
+    if len(incoming) == len(summary.text) and preferred(incoming, summary.text) == incoming:
+        summary.text = incoming  # same length: every stored offset stays valid
+        summary.save(update_fields=["text"])
+
+
+def stored_pyramids(pyramids) -> dict[str, _StoredPyramid]:
+    """Pyramids by the fingerprint of their records' content (ducview.fingerprints), in 4 queries."""
+    pyramids = {p.id: p for p in pyramids}
+    ids = list(pyramids)
+    links = defaultdict(list)
+    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("position"):
+        links[link.pyramid_id].append(link.summary)
+    scus = defaultdict(list)
+    for scu in SCU.objects.filter(pyramid_id__in=ids).order_by("position", "id"):
+        scus[scu.pyramid_id].append(scu)
+    contributors = defaultdict(list)
+    for contributor in Contributor.objects.filter(scu__pyramid_id__in=ids).order_by("position", "id"):
+        contributors[contributor.scu_id].append(contributor)
+    spans = defaultdict(list)
+    for span in Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("position", "id"):
+        spans[span.contributor_id].append(span)
+    result = {}
+    for pyramid_id, pyramid in pyramids.items():
+        models = links[pyramid_id]
+        index = {summary.id: i for i, summary in enumerate(models)}
+        if any(span.summary_id not in index for scu in scus[pyramid_id] for c in contributors[scu.id] for span in spans[c.id]):
+            continue  # a span outside the pyramid's models: no DUCView file holds such a pyramid
+        fingerprint = pyramid_fingerprint(
+            [(m.author, m.text) for m in models],
+            [(scu.uid, scu.label, scu.comment,
+              [(c.comment, [(index[s.summary_id], s.start, s.end) for s in spans[c.id]]) for c in contributors[scu.id]])
+             for scu in scus[pyramid_id]],
+        )
+        result.setdefault(fingerprint, _StoredPyramid(pyramid, {scu.uid: scu.id for scu in scus[pyramid_id]}, models))
+    return result
+
+
+def stored_annotations(pyramid: Pyramid, peer: Summary, annotator: str) -> set[str]:
+    """The fingerprints of the annotations of the peer against the pyramid by this annotator: an
+    imported annotator id, or the user an exported annotation names (export_ducview writes the
+    username), computed from the records."""
+    annotations = list(
+        PeerAnnotation.objects.filter(pyramid=pyramid, peer=peer).filter(
+            Q(annotator__isnull=True, annotator_code=annotator) | Q(annotator__username=annotator)
+        )
+    )
+    if not annotations:
+        return set()
+    stored = stored_pyramids([pyramid])
+    pyramid_print = next(iter(stored), "")
+    uids = dict(SCU.objects.filter(pyramid=pyramid).values_list("id", "uid"))
+    pses = defaultdict(list)
+    for pse in PSE.objects.filter(annotation__in=[a.id for a in annotations]).prefetch_related("spans").order_by("position", "id"):
+        spans = [(s.start, s.end) for s in sorted(pse.spans.all(), key=lambda s: (s.position, s.id))]
+        pses[pse.annotation_id].append((uids.get(pse.scu_id, NON_MATCHING_UID), pse.comment, spans))
+    comments = defaultdict(list)
+    for comment in PeerSCUComment.objects.filter(annotation__in=[a.id for a in annotations]):
+        comments[comment.annotation_id].append((uids.get(comment.scu_id, NON_MATCHING_UID), comment.comment))
+    return {annotation_fingerprint(pyramid_print, peer.text, pses[a.id], comments[a.id]) for a in annotations}
+
+
+def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = None):
+    """A DUCView file parsed, and what it is about: its name, then its export note, then the
+    overrides given (DucviewError if it cannot be read, or its docset cannot be told)."""
+    data = as_utf8(data)
+    identity = identity_from_name(PurePosixPath(path)).overridden_by(identity_from_note(data))
+    identity = identity.overridden_by(overrides or FileIdentity())
+    document = read_any(data)
+    if not identity.docset:
+        raise DucviewError("cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)")
+    if isinstance(document, PeerAnnotationDocument) and not identity.peer:
+        raise DucviewError("cannot tell the peer from the file name; give it (--peer, or the Peer field of the import page)")
+    return document, identity
+
+
+def ducview_files(paths: list[Path]) -> list[Path]:
+    """The .pyr and .pan files named, or found (recursively) in the folders named, in import order."""
+    found: list[Path] = []
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            found.extend(p for p in path.rglob("*") if p.suffix in DUCVIEW_SUFFIXES and p.is_file())
+        else:
+            found.append(path)
+    return import_order(found)

@@ -12,7 +12,7 @@ from annotator.models import PeerAnnotation, PyramidMerge
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import decisions_stored as stored
 from tests.human import click, eventually, settle
-from tests.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
+from tests.adjudication.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

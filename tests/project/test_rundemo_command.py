@@ -205,7 +205,7 @@ def test_the_progress_page_counts_the_example_done_and_the_open_work(served, cli
 
 
 def test_the_second_run_changes_nothing(served, django_user_model):
-    from tests.test_load_demo_command import everything
+    from tests.project.test_load_demo_command import everything
 
     run("rundemo", ADDRESS)
     before = everything()

@@ -258,7 +258,7 @@ def test_the_merge_page_says_when_a_source_changed_after_the_merge_began(client,
 
 
 def test_the_merge_page_names_words_counted_twice_and_submit_asks_to_confirm(client, pair):
-    from tests.test_pyramid_consensus import consensus_counting_words_twice
+    from tests.adjudication.test_pyramid_consensus import consensus_counting_words_twice
     consensus, groups, _ = consensus_counting_words_twice(pair)
     client.force_login(pair["adjudicator"])
     html = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()

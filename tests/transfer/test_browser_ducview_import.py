@@ -10,7 +10,7 @@ from annotator.models import PeerAnnotation, Pyramid, Summary
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, PAN_FIXTURE, PYRAMID_FIXTURE, log_in
 from tests.human import click, press, tab_to
-from tests.test_import_oddities import empty_peer_pan
+from tests.transfer.test_import_oddities import empty_peer_pan
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

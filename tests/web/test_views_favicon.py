@@ -46,7 +46,7 @@ def test_every_page_names_the_icons(client, demo):
 def test_the_plain_error_pages_name_the_icons_by_their_unhashed_names():
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent / "templates"
+    root = Path(__file__).resolve().parents[2] / "templates"
     for name in ("500.html", "503.html"):
         text = (root / name).read_text()
         assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in text, name

@@ -21,7 +21,7 @@ import pytest
 
 from tests.conftest import shared_data_root
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 LONG_RUNNING = {"db_worker", "runserver", "rundemo"}
 

@@ -8,7 +8,7 @@ from annotator.models import Pyramid
 
 from tests.conftest import CHROMIUM, log_in
 from tests.human import click, press, tab_to
-from tests.test_pyramid_consensus import consensus_counting_words_twice
+from tests.adjudication.test_pyramid_consensus import consensus_counting_words_twice
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -11,7 +11,7 @@ from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import stored_job
 from tests.human import click, press, tab_to
-from tests.test_leases import upload
+from tests.transfer.test_leases import upload
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

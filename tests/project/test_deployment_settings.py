@@ -14,7 +14,7 @@ import yaml
 from django.test import Client
 from django.urls import reverse
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 SECRET = "x" * 60 + "-a-long-random-production-key"

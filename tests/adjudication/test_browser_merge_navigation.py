@@ -14,7 +14,7 @@ from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import decisions_stored as stored
 from tests.human import click, eventually, focused, press, settle, tab_to
-from tests.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
+from tests.adjudication.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

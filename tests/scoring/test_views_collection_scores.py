@@ -201,7 +201,7 @@ def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, dem
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tests.test_api_scores import more_annotations
+    from tests.scoring.test_api_scores import more_annotations
 
     client.force_login(demo["organizer"])
 

@@ -23,7 +23,7 @@ from scoring.tables import system_means
 
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import complete_consensus_of_peer_1, import_files, run
-from tests.test_export_ducview_command import annotation_content, pyramid_content, scores
+from tests.transfer.test_export_ducview_command import annotation_content, pyramid_content, scores
 
 pytestmark = pytest.mark.django_db
 

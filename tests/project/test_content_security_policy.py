@@ -2,7 +2,7 @@
 
 A strict policy: scripts and styles from our own origin only, no inline script or style, no
 eval, no framing, forms posting only to us. Pages are checked in Chromium by
-tests/test_browser_content_security_policy.py."""
+tests/project/test_browser_content_security_policy.py."""
 
 import pytest
 from django.test import Client
@@ -119,7 +119,7 @@ def test_no_inline_styles_or_scripts_in_templates():
     import re
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     for template in [*root.glob("templates/**/*.html"), *root.glob("*/templates/**/*.html")]:
         text = re.sub(r"\{#.*?#\}", "", template.read_text())  # what the page sends: not the comments
         for needle in ("style=", "<style", " onclick=", " onchange=", " onsubmit=", " onload=", "<script>", "javascript:"):

@@ -60,7 +60,7 @@ def test_jobs_are_seen_by_their_collections_administrators_only(client, demo):
 
 
 def test_an_import_stopped_by_interruptions_is_resumed_through_the_api(client, demo, django_capture_on_commit_callbacks):
-    from tests.test_leases import upload
+    from tests.transfer.test_leases import upload
 
     job = stored_job(ImportJob, content=upload(), collection=demo["collection"], kind="ducview",
                      file_name="fixtures.zip", status="failed", interrupted=True, attempts=3)

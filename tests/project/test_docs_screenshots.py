@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import CHROMIUM
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "docs" / "screenshots.py"
 PICTURES = ["builder.png", "peer-page.png", "report.png"]
 

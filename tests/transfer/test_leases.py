@@ -14,7 +14,7 @@ from annotator.transfer.importing import DucviewImporter, ImportReport
 from annotator.models import ArchiveJob, ImportJob, PeerAnnotation, Pyramid, WorkerBeat
 
 from tests.conftest import FIXTURES
-from tests.test_jobs import make_job, zipped
+from tests.transfer.test_jobs import make_job, zipped
 from tests.helpers import job_content
 
 pytestmark = pytest.mark.django_db

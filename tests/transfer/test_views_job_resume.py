@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from annotator.models import ImportJob
 
-from tests.test_leases import upload
+from tests.transfer.test_leases import upload
 from tests.helpers import stored_job
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,26 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from annotator.models import PSE, SCU, ArchiveJob, Assignment, Collection, Contributor, Docset, HumanJudgment, ImportJob, Membership, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span, Summary, WorkerBeat
+from annotator.models import (
+    PSE,
+    SCU,
+    ArchiveJob,
+    Assignment,
+    Collection,
+    Contributor,
+    Docset,
+    HumanJudgment,
+    ImportJob,
+    Membership,
+    PeerAnnotation,
+    PeerSCUComment,
+    PSESpan,
+    Pyramid,
+    PyramidModel,
+    Span,
+    Summary,
+    WorkerBeat,
+)
 from annotator.pyramids.problems import pyramid_problems
 
 
@@ -212,10 +231,31 @@ class WorkerBeatAdmin(admin.ModelAdmin):
 class ImportJobAdmin(admin.ModelAdmin):
     """Read-only: jobs are made by the upload pages and run by the worker."""
 
-    list_display = ["file_name", "kind", "collection", "status", "done", "total", "created_by", "created_at"]
+    list_display = [
+        "file_name",
+        "kind",
+        "collection",
+        "status",
+        "done",
+        "total",
+        "created_by",
+        "created_at",
+    ]
     list_filter = ["kind", "status"]
-    readonly_fields = ["collection", "kind", "file_name", "options", "status", "total", "done", "report",
-                       "created_by", "created_at", "finished_at", *LEASE_FIELDS]
+    readonly_fields = [
+        "collection",
+        "kind",
+        "file_name",
+        "options",
+        "status",
+        "total",
+        "done",
+        "report",
+        "created_by",
+        "created_at",
+        "finished_at",
+        *LEASE_FIELDS,
+    ]
 
     def has_add_permission(self, request):
         return False
@@ -225,10 +265,31 @@ class ImportJobAdmin(admin.ModelAdmin):
 class ArchiveJobAdmin(admin.ModelAdmin):
     """Read-only: archive jobs are made by the collection pages and the API, and run by the worker."""
 
-    list_display = ["file_name", "kind", "collection", "status", "done", "total", "created_by", "created_at"]
+    list_display = [
+        "file_name",
+        "kind",
+        "collection",
+        "status",
+        "done",
+        "total",
+        "created_by",
+        "created_at",
+    ]
     list_filter = ["kind", "status"]
-    readonly_fields = ["kind", "collection", "name", "file_name", "status", "total", "done", "report", "created_by",
-                       "created_at", "finished_at", *LEASE_FIELDS]
+    readonly_fields = [
+        "kind",
+        "collection",
+        "name",
+        "file_name",
+        "status",
+        "total",
+        "done",
+        "report",
+        "created_by",
+        "created_at",
+        "finished_at",
+        *LEASE_FIELDS,
+    ]
 
     def has_add_permission(self, request):
         return False

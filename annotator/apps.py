@@ -5,7 +5,13 @@ from django.db.models.signals import post_migrate
 # ("app.*": every permission of that app). Administrators also get what the Django admin needs
 # to manage accounts and every record.
 ROLE_GROUPS = {
-    "Administrators": ["annotator.*", "auth.view_user", "auth.add_user", "auth.change_user", "auth.view_group"],
+    "Administrators": [
+        "annotator.*",
+        "auth.view_user",
+        "auth.add_user",
+        "auth.change_user",
+        "auth.view_group",
+    ],
     "Organizers": ["annotator.read_all_collections"],
 }
 
@@ -27,7 +33,9 @@ def ensure_role_groups(sender=None, apps=None, using="default", **kwargs) -> Non
         wanted = Q(pk__in=[])
         for permission in permissions:
             app_label, codename = permission.split(".")
-            wanted |= Q(content_type__app_label=app_label) & (Q() if codename == "*" else Q(codename=codename))
+            wanted |= Q(content_type__app_label=app_label) & (
+                Q() if codename == "*" else Q(codename=codename)
+            )
         group, _ = Group.objects.using(using).get_or_create(name=name)
         group.permissions.add(*Permission.objects.using(using).filter(wanted))
 
@@ -39,4 +47,6 @@ class AnnotatorConfig(AppConfig):
 
     def ready(self):
         # After the auth app's own handler, which makes this app's permissions (auth is ready first).
-        post_migrate.connect(ensure_role_groups, sender=self, dispatch_uid="annotator.ensure_role_groups")
+        post_migrate.connect(
+            ensure_role_groups, sender=self, dispatch_uid="annotator.ensure_role_groups"
+        )

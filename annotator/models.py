@@ -40,7 +40,10 @@ class Collection(models.Model):
         max_length=20, choices=WeightConvention.choices, default=WeightConvention.CONTRIBUTORS
     )
     average_rounding = models.CharField(
-        "rounding of X_a", max_length=20, choices=AverageRounding.choices, default=AverageRounding.HALF_UP
+        "rounding of X_a",
+        max_length=20,
+        choices=AverageRounding.choices,
+        default=AverageRounding.HALF_UP,
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -63,20 +66,29 @@ class Role(models.TextChoices):
     ANNOTATOR = "annotator", "Annotator"  # sees and works on what is assigned to them
     ORGANIZER = "organizer", "Organizer"  # reads everything, exports scores, edits nothing
     ADMINISTRATOR = "administrator", "Administrator"  # manages docsets, summaries, members, work
-    ADJUDICATOR = "adjudicator", "Adjudicator"  # reads everything, compares annotators' work (issue 8)
+    ADJUDICATOR = (
+        "adjudicator",
+        "Adjudicator",
+    )  # reads everything, compares annotators' work (issue 8)
 
 
 class Membership(models.Model):
     """A user's role in a collection. A user may hold several roles in one collection."""
 
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
     role = models.CharField(max_length=20, choices=Role.choices)
     added_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["collection_id", "role", "user_id"]
-        constraints = [models.UniqueConstraint(fields=["collection", "user", "role"], name="membership_unique_role")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["collection", "user", "role"], name="membership_unique_role"
+            )
+        ]
 
     def __str__(self):
         return f"{self.user} {self.get_role_display().lower()} of {self.collection}"
@@ -91,7 +103,9 @@ class Docset(models.Model):
 
     class Meta:
         ordering = ["collection_id", "name"]
-        constraints = [models.UniqueConstraint(fields=["collection", "name"], name="docset_unique_name")]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "name"], name="docset_unique_name")
+        ]
 
     def __str__(self):
         return self.name
@@ -107,17 +121,23 @@ class Summary(models.Model):
     docset = models.ForeignKey(Docset, on_delete=models.CASCADE, related_name="summaries")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     author = models.CharField(max_length=100, help_text='Author or system id, e.g. "A" or "10".')
-    name = models.CharField(max_length=200, blank=True, help_text='File or header name, e.g. "D0601.M.250.A.A".')
+    name = models.CharField(
+        max_length=200, blank=True, help_text='File or header name, e.g. "D0601.M.250.A.A".'
+    )
     text = models.TextField()
 
     class Meta:
         ordering = ["docset_id", "kind", "author"]
         verbose_name_plural = "summaries"
         constraints = [
-            models.UniqueConstraint(fields=["docset", "kind", "author"], name="summary_unique_author"),
+            models.UniqueConstraint(
+                fields=["docset", "kind", "author"], name="summary_unique_author"
+            ),
             # A system that produced nothing has an empty peer summary (NIST scores it 0); a model
             # summary is never empty.
-            models.CheckConstraint(condition=~Q(text="") | Q(kind="peer"), name="summary_text_not_empty"),
+            models.CheckConstraint(
+                condition=~Q(text="") | Q(kind="peer"), name="summary_text_not_empty"
+            ),
         ]
 
     def __str__(self):
@@ -137,15 +157,29 @@ class Pyramid(models.Model):
         Summary, through="PyramidModel", related_name="pyramids", verbose_name="model summaries"
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="pyramids"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="pyramids",
     )
-    creator_code = models.CharField(max_length=100, blank=True, help_text="Creator id from imported data.")
+    creator_code = models.CharField(
+        max_length=100, blank=True, help_text="Creator id from imported data."
+    )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
-    start_document_regex = models.TextField(blank=True, help_text="DUCView's startDocumentRegEx, if any.")
-    trailer = models.TextField(blank=True, help_text="Text after the last model in the DUCView file.")
-    fingerprint = models.CharField(max_length=64, blank=True, help_text="Hash of the imported content.")
+    start_document_regex = models.TextField(
+        blank=True, help_text="DUCView's startDocumentRegEx, if any."
+    )
+    trailer = models.TextField(
+        blank=True, help_text="Text after the last model in the DUCView file."
+    )
+    fingerprint = models.CharField(
+        max_length=64, blank=True, help_text="Hash of the imported content."
+    )
     source_name = models.CharField(max_length=300, blank=True)
-    version = models.PositiveIntegerField(default=1, help_text="Raised by every change (optimistic locking).")
+    version = models.PositiveIntegerField(
+        default=1, help_text="Raised by every change (optimistic locking)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -153,7 +187,9 @@ class Pyramid(models.Model):
         ordering = ["docset_id", "name", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["docset", "fingerprint"], condition=~Q(fingerprint=""), name="pyramid_unique_content"
+                fields=["docset", "fingerprint"],
+                condition=~Q(fingerprint=""),
+                name="pyramid_unique_content",
             ),
             # Commands and reports name pyramids: one name, one pyramid of a docset.
             models.UniqueConstraint(fields=["docset", "name"], name="pyramid_unique_name"),
@@ -165,8 +201,11 @@ class Pyramid(models.Model):
     @classmethod
     def free_name(cls, docset_id: int, wanted: str, own_id: int | None = None) -> str:
         """`wanted`, or `wanted (2)`, `(3)`… if another pyramid of the docset has that name."""
-        taken = set(cls.objects.filter(docset_id=docset_id, name__startswith=wanted).exclude(pk=own_id)
-                    .values_list("name", flat=True))
+        taken = set(
+            cls.objects.filter(docset_id=docset_id, name__startswith=wanted)
+            .exclude(pk=own_id)
+            .values_list("name", flat=True)
+        )
         name, n = wanted, 1
         while name in taken:
             n += 1
@@ -180,13 +219,19 @@ class PyramidModel(models.Model):
     pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="model_links")
     summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="pyramid_links")
     position = models.PositiveIntegerField()
-    header = models.TextField(blank=True, help_text="DUCView text before this model (blank lines, name).")
+    header = models.TextField(
+        blank=True, help_text="DUCView text before this model (blank lines, name)."
+    )
 
     class Meta:
         ordering = ["pyramid_id", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["pyramid", "summary"], name="pyramidmodel_unique_summary"),
-            models.UniqueConstraint(fields=["pyramid", "position"], name="pyramidmodel_unique_position"),
+            models.UniqueConstraint(
+                fields=["pyramid", "summary"], name="pyramidmodel_unique_summary"
+            ),
+            models.UniqueConstraint(
+                fields=["pyramid", "position"], name="pyramidmodel_unique_position"
+            ),
         ]
 
     def __str__(self):
@@ -197,12 +242,18 @@ class SCU(models.Model):
     """A Summary Content Unit: contributors from different models that express the same content."""
 
     pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="scus")
-    uid = models.PositiveIntegerField("UID", help_text="DUCView's uid; 0 is reserved for non-matching content.")
+    uid = models.PositiveIntegerField(
+        "UID", help_text="DUCView's uid; 0 is reserved for non-matching content."
+    )
     label = models.TextField()
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0, help_text="Display order.")
     source = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="In a consensus pyramid: the annotator's SCU this one was taken from.",
     )
 
@@ -222,12 +273,18 @@ class SCU(models.Model):
 class Contributor(models.Model):
     """The words of one model summary that express an SCU; several spans if discontinuous."""
 
-    scu = models.ForeignKey(SCU, on_delete=models.CASCADE, related_name="contributors", verbose_name="SCU")
+    scu = models.ForeignKey(
+        SCU, on_delete=models.CASCADE, related_name="contributors", verbose_name="SCU"
+    )
     summary = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="contributors")
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0)
     source = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="In a consensus pyramid: the annotator's contributor this one was taken from.",
     )
 
@@ -243,7 +300,9 @@ class TextSpan(models.Model):
 
     start = models.PositiveIntegerField()
     end = models.PositiveIntegerField()
-    position = models.PositiveIntegerField(default=0, help_text="Insertion order, kept for DUCView files.")
+    position = models.PositiveIntegerField(
+        default=0, help_text="Insertion order, kept for DUCView files."
+    )
 
     class Meta:
         abstract = True
@@ -287,14 +346,20 @@ class PeerAnnotation(models.Model):
         related_name="peer_annotations",
     )
     annotator_code = models.CharField(
-        max_length=100, blank=True, help_text='Annotator id as in the score tables, e.g. "100" or "H".'
+        max_length=100,
+        blank=True,
+        help_text='Annotator id as in the score tables, e.g. "100" or "H".',
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     source_name = models.CharField(max_length=300, blank=True)
-    fingerprint = models.CharField(max_length=64, blank=True, help_text="Hash of the imported content.")
+    fingerprint = models.CharField(
+        max_length=64, blank=True, help_text="Hash of the imported content."
+    )
     version = models.PositiveIntegerField(default=1)
     scus_changed = models.JSONField(
-        "SCUs changed", default=list, blank=True,
+        "SCUs changed",
+        default=list,
+        blank=True,
         help_text="uids of SCUs changed in the pyramid since this annotation was last reviewed.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -330,13 +395,22 @@ class PSE(models.Model):
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="pses")
     scu = models.ForeignKey(
-        SCU, null=True, blank=True, on_delete=models.PROTECT, related_name="pses", verbose_name="SCU",
+        SCU,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="pses",
+        verbose_name="SCU",
         help_text="Empty for content that matches no SCU (a zero-weight PSE).",
     )
     comment = models.TextField(blank=True)
     position = models.PositiveIntegerField(default=0)
     source = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
         help_text="In a consensus annotation: the annotator's PSE this one was taken from.",
     )
 
@@ -364,8 +438,12 @@ class PSESpan(TextSpan):
 class PeerSCUComment(models.Model):
     """A comment DUCView kept on an SCU within one peer annotation (<peerscu comment=...>)."""
 
-    annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="scu_comments")
-    scu = models.ForeignKey(SCU, null=True, blank=True, on_delete=models.CASCADE, verbose_name="SCU")
+    annotation = models.ForeignKey(
+        PeerAnnotation, on_delete=models.CASCADE, related_name="scu_comments"
+    )
+    scu = models.ForeignKey(
+        SCU, null=True, blank=True, on_delete=models.CASCADE, verbose_name="SCU"
+    )
     comment = models.TextField()
 
     class Meta:
@@ -388,7 +466,9 @@ class Assignment(models.Model):
         DONE = "done", "Done"
         WITHDRAWN = "withdrawn", "Withdrawn"  # the work done stays; the user no longer sees it
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="assignments"
+    )
     task = models.CharField(max_length=10, choices=Task.choices)
     pyramid = models.ForeignKey(Pyramid, on_delete=models.CASCADE, related_name="assignments")
     peer = models.ForeignKey(
@@ -407,11 +487,13 @@ class Assignment(models.Model):
         ordering = ["user_id", "pyramid_id", "peer_id"]
         constraints = [
             models.CheckConstraint(
-                condition=(Q(task="pyramid") & Q(peer__isnull=True)) | (Q(task="peer") & Q(peer__isnull=False)),
+                condition=(Q(task="pyramid") & Q(peer__isnull=True))
+                | (Q(task="peer") & Q(peer__isnull=False)),
                 name="assignment_peer_matches_task",
             ),
             models.UniqueConstraint(
-                fields=["user", "task", "pyramid", "peer"], name="assignment_unique",
+                fields=["user", "task", "pyramid", "peer"],
+                name="assignment_unique",
                 nulls_distinct=False,
             ),
         ]
@@ -432,7 +514,9 @@ class HumanJudgment(models.Model):
     class Meta:
         ordering = ["summary_id", "criterion", "judge"]
         constraints = [
-            models.UniqueConstraint(fields=["summary", "criterion", "judge"], name="judgment_unique"),
+            models.UniqueConstraint(
+                fields=["summary", "criterion", "judge"], name="judgment_unique"
+            ),
         ]
 
     def __str__(self):
@@ -451,7 +535,9 @@ class ChangeRecord(models.Model):
         UNDONE = "undone", "Undone"
         DISCARDED = "discarded", "Discarded (undone, then superseded)"
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(max_length=40)
     description = models.TextField()
@@ -459,7 +545,8 @@ class ChangeRecord(models.Model):
     after = models.JSONField()
     state = models.CharField(max_length=10, choices=State.choices, default=State.APPLIED)
     decision = models.JSONField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.',
     )
 
@@ -505,7 +592,9 @@ class PyramidMerge(models.Model):
     source_a = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
     source_b = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
     groups = models.JSONField(default=list)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):
@@ -515,27 +604,35 @@ class PyramidMerge(models.Model):
         """The source pyramids by their side's letter: A and B, then C, D, ... where more than two
         were merged at once (PyramidMergeSource)."""
         prefetched = "further_sources" in getattr(self, "_prefetched_objects_cache", {})
-        further = self.further_sources.all() if prefetched else self.further_sources.select_related(
-            "pyramid", "pyramid__created_by")
+        further = (
+            self.further_sources.all()
+            if prefetched
+            else self.further_sources.select_related("pyramid", "pyramid__created_by")
+        )
         return [("a", self.source_a), ("b", self.source_b)] + [(f.side, f.pyramid) for f in further]
 
     def side_ids(self) -> list[tuple[str, int]]:
         """[(side letter, source pyramid id)], without loading the pyramids."""
         return [("a", self.source_a_id), ("b", self.source_b_id)] + [
-            (further.side, further.pyramid_id) for further in self.further_sources.all()]  # prefetched where listed
+            (further.side, further.pyramid_id) for further in self.further_sources.all()
+        ]  # prefetched where listed
 
 
 class PyramidMergeSource(models.Model):
     """The third (fourth, ...) pyramid of a consensus merged from more than two at once (issue 15):
     A and B are the merge's source_a and source_b, C, D, ... these."""
 
-    merge = models.ForeignKey(PyramidMerge, on_delete=models.CASCADE, related_name="further_sources")
+    merge = models.ForeignKey(
+        PyramidMerge, on_delete=models.CASCADE, related_name="further_sources"
+    )
     side = models.CharField(max_length=1)
     pyramid = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
         ordering = ["side"]
-        constraints = [models.UniqueConstraint(fields=["merge", "side"], name="one_pyramid_per_merge_side")]
+        constraints = [
+            models.UniqueConstraint(fields=["merge", "side"], name="one_pyramid_per_merge_side")
+        ]
 
     def __str__(self):
         return f"{self.merge}: {self.side.upper()} = {self.pyramid}"
@@ -547,7 +644,9 @@ class AnnotationMerge(models.Model):
 
     consensus = models.OneToOneField(PeerAnnotation, on_delete=models.CASCADE, related_name="merge")
     sources = models.ManyToManyField(PeerAnnotation, related_name="merged_into")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):
@@ -575,20 +674,37 @@ class BackgroundJob(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
-    report = models.JSONField(default=list, blank=True, help_text="What was done, or every problem found.")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    report = models.JSONField(
+        default=list, blank=True, help_text="What was done, or every problem found."
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
-    queued_at = models.DateTimeField(default=timezone.now, help_text="When it was queued last (made, taken back, resumed).")
+    queued_at = models.DateTimeField(
+        default=timezone.now, help_text="When it was queued last (made, taken back, resumed)."
+    )
     finished_at = models.DateTimeField(null=True, blank=True)
     # The lease (annotator.transfer.leases): the worker running the job beats while it runs; a job whose
     # beat stopped (a worker killed, its database connection lost) is resumed by another worker.
-    worker_id = models.CharField(max_length=64, blank=True, help_text="The worker running it, or that ran it last.")
-    attempts = models.PositiveSmallIntegerField(default=0, help_text="How many times a worker has started it.")
-    heartbeat_at = models.DateTimeField(null=True, blank=True, help_text="When its worker last said it is running it.")
+    worker_id = models.CharField(
+        max_length=64, blank=True, help_text="The worker running it, or that ran it last."
+    )
+    attempts = models.PositiveSmallIntegerField(
+        default=0, help_text="How many times a worker has started it."
+    )
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its worker last said it is running it."
+    )
     resume_state = models.JSONField(
-        default=dict, blank=True, help_text="What a resumed run goes on from (the files done, the report so far).")
+        default=dict,
+        blank=True,
+        help_text="What a resumed run goes on from (the files done, the report so far).",
+    )
     interrupted = models.BooleanField(
-        default=False, help_text="Failed because it was interrupted too often: its bytes are kept, and it can be resumed.")
+        default=False,
+        help_text="Failed because it was interrupted too often: its bytes are kept, and it can be resumed.",
+    )
 
     class Meta:
         abstract = True
@@ -604,7 +720,10 @@ class BackgroundJob(models.Model):
     @property
     def waiting_long(self) -> bool:
         """Queued for longer than a free worker would leave it."""
-        return self.status == self.Status.QUEUED and timezone.now() - self.queued_at > self.WORKER_PATIENCE
+        return (
+            self.status == self.Status.QUEUED
+            and timezone.now() - self.queued_at > self.WORKER_PATIENCE
+        )
 
     @property
     def lease_seconds(self) -> int:
@@ -620,9 +739,13 @@ class BackgroundJob(models.Model):
     def beat_lost(self) -> bool:
         """Running, but its worker has not said so for longer than a lease: it was interrupted, and a
         worker will resume it (annotator.transfer.leases)."""
-        from annotator.transfer.leases import lease_expired  # the lease's length is a setting, read there
+        from annotator.transfer.leases import (
+            lease_expired,  # the lease's length is a setting, read there
+        )
 
-        return self.status == self.Status.RUNNING and lease_expired(self.heartbeat_at or self.created_at)
+        return self.status == self.Status.RUNNING and lease_expired(
+            self.heartbeat_at or self.created_at
+        )
 
     @property
     def workers(self) -> dict[str, int]:
@@ -630,7 +753,9 @@ class BackgroundJob(models.Model):
         from django.db.models import Count
 
         # (Aliases other than the field's name `running`, which the filter reads.)
-        counts = WorkerBeat.objects.alive().aggregate(alive=Count("pk"), with_job=Count("pk", filter=~Q(running="")))
+        counts = WorkerBeat.objects.alive().aggregate(
+            alive=Count("pk"), with_job=Count("pk", filter=~Q(running=""))
+        )
         return {"running": counts["alive"], "busy": counts["with_job"]}
 
     @property
@@ -660,7 +785,12 @@ class ImportJob(BackgroundJob):
     def report_sections(self) -> dict[str, list[str]]:
         """The report's lines by kind: what was stored, the files refused, the warnings
         (annotator.transfer.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""
-        sections: dict[str, list[str]] = {"summary": [], "refused": [], "warnings": [], "interruptions": []}
+        sections: dict[str, list[str]] = {
+            "summary": [],
+            "refused": [],
+            "warnings": [],
+            "interruptions": [],
+        }
         for line in self.report:
             if line.startswith(INTERRUPTION_PREFIXES):
                 sections["interruptions"].append(line)
@@ -685,10 +815,16 @@ class ArchiveJob(BackgroundJob):
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     collection = models.ForeignKey(
-        Collection, null=True, blank=True, on_delete=models.SET_NULL, related_name="archive_jobs",
+        Collection,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="archive_jobs",
         help_text="Export: the collection written. Restore: the collection made, once it is.",
     )
-    name = models.CharField(max_length=200, blank=True, help_text="Restore: the name asked for (blank: the archive's).")
+    name = models.CharField(
+        max_length=200, blank=True, help_text="Restore: the name asked for (blank: the archive's)."
+    )
 
     class Meta(BackgroundJob.Meta):
         pass
@@ -731,7 +867,9 @@ class WorkerBeat(models.Model):
     pid = models.PositiveIntegerField("PID", default=0)
     started_at = models.DateTimeField()
     seen_at = models.DateTimeField()
-    running = models.CharField(max_length=100, blank=True, help_text="The job it is running, e.g. 'import 12'.")
+    running = models.CharField(
+        max_length=100, blank=True, help_text="The job it is running, e.g. 'import 12'."
+    )
 
     objects = WorkerBeatQuerySet.as_manager()
 

@@ -13,19 +13,23 @@ from pyramid_builder import ROUNDS, timed
 def main() -> None:
     from annotator.adjudication.aligned_pyramids import align_pyramids
     from annotator.adjudication.alignment import summary
-    from annotator.transfer.importing import DucviewImporter
     from annotator.models import Pyramid
+    from annotator.transfer.importing import DucviewImporter
 
     folder = DATA / "pyreval-matter/IA"
-    DucviewImporter("bench").import_file(folder / "Yinghui_12_10_09_MATTER_fixed.pyr",
-                                         overrides=_docset("MATTER"))
-    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(folder / "12_10_09_MATTER_fixed.pyr",
-                                                                     overrides=_docset("MATTER"))
+    DucviewImporter("bench").import_file(
+        folder / "Yinghui_12_10_09_MATTER_fixed.pyr", overrides=_docset("MATTER")
+    )
+    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(
+        folder / "12_10_09_MATTER_fixed.pyr", overrides=_docset("MATTER")
+    )
     a, b = Pyramid.objects.order_by("id")
     groups = align_pyramids(a, b)
     median, worst = timed(lambda: align_pyramids(a, b))
-    print(f"align {a.scus.count()} and {b.scus.count()} SCUs: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}; "
-          f"groups {summary(groups)}")
+    print(
+        f"align {a.scus.count()} and {b.scus.count()} SCUs: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}; "
+        f"groups {summary(groups)}"
+    )
 
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -36,8 +40,10 @@ def main() -> None:
     url = reverse("pyramid-comparison", args=[a.docset_id]) + f"?a={a.pk}&b={b.pk}"
     first, _ = timed(lambda: client.get(url), rounds=1)  # computes alpha for the pair, and keeps it
     median, worst = timed(lambda: client.get(url))
-    print(f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then {median:.1f} ms median, "
-          f"{worst:.1f} ms worst of {ROUNDS} (target < 300 ms)")
+    print(
+        f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then {median:.1f} ms median, "
+        f"{worst:.1f} ms worst of {ROUNDS} (target < 300 ms)"
+    )
 
     from annotator.adjudication import pyramid_consensus
 
@@ -46,19 +52,31 @@ def main() -> None:
     consensus = Pyramid.objects.get(merge__isnull=False)
     merge_url = reverse("pyramid-merge", args=[consensus.pk])
     median, worst = timed(lambda: client.get(merge_url))
-    print(f"consensus: started in {started:.0f} ms; its merge page ({len(consensus.merge.groups)} groups) "
-          f"{median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}")
-    group = next(g["key"] for g in consensus.merge.groups if g["a"] and g["key"] not in pyramid_consensus.decisions(consensus))
+    print(
+        f"consensus: started in {started:.0f} ms; its merge page ({len(consensus.merge.groups)} groups) "
+        f"{median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}"
+    )
+    group = next(
+        g["key"]
+        for g in consensus.merge.groups
+        if g["a"] and g["key"] not in pyramid_consensus.decisions(consensus)
+    )
     choose_url = reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"])
 
     sides = iter("ab" * ROUNDS)  # alternate, so that every decision changes the consensus
 
     def choose():
         version = Pyramid.objects.get(pk=consensus.pk).version
-        return client.post(choose_url, {"version": version, "group": group, "side": next(sides)}, HTTP_HX_REQUEST="true")
+        return client.post(
+            choose_url,
+            {"version": version, "group": group, "side": next(sides)},
+            HTTP_HX_REQUEST="true",
+        )
 
     median, worst = timed(choose)
-    print(f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}")
+    print(
+        f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}"
+    )
 
 
 def _docset(name):

@@ -34,14 +34,20 @@ def pyramid_annotators():
     def words_of(scu_of_part):
         models = []
         for model in layout.models:
-            spans = [(p.start - model.offset, p.end - model.offset, scu_of_part(scu, c))
-                     for scu in document.scus for c, contributor in enumerate(scu.contributors)
-                     for p in contributor.parts if model.offset <= p.start < model.offset + len(model.text)]
+            spans = [
+                (p.start - model.offset, p.end - model.offset, scu_of_part(scu, c))
+                for scu in document.scus
+                for c, contributor in enumerate(scu.contributors)
+                for p in contributor.parts
+                if model.offset <= p.start < model.offset + len(model.text)
+            ]
             models.append(word_scus(model.text, [s for s in spans if s[2] is not None]))
         return models
 
     uids = [scu.uid for scu in document.scus]
-    merged = {uid: uids[i + 1] if i % 3 == 0 and i + 1 < len(uids) else uid for i, uid in enumerate(uids)}
+    merged = {
+        uid: uids[i + 1] if i % 3 == 0 and i + 1 < len(uids) else uid for i, uid in enumerate(uids)
+    }
     first = words_of(lambda scu, c: scu.uid)
     second = words_of(lambda scu, c: None if (scu.uid + c) % 7 == 0 else merged[scu.uid])
     return pyramid_units([first, second])
@@ -52,9 +58,18 @@ def peer_annotation_units():
     for path in sorted((DATA / "duc2006-nist/allpans").glob("11[45].D0631.*.pan")):
         annotator, peer = path.name.split(".")[0], path.name.split(".")[-2]
         document = read_peer_annotation(path.read_bytes())
-        counts[peer][annotator] = Counter({scu.uid: len(scu.contributors) for scu in document.peer_scus
-                                           if scu.uid != 0 and scu.contributors})
-    return [unit for by_annotator in counts.values() for unit in peer_units([by_annotator["114"], by_annotator["115"]])]
+        counts[peer][annotator] = Counter(
+            {
+                scu.uid: len(scu.contributors)
+                for scu in document.peer_scus
+                if scu.uid != 0 and scu.contributors
+            }
+        )
+    return [
+        unit
+        for by_annotator in counts.values()
+        for unit in peer_units([by_annotator["114"], by_annotator["115"]])
+    ]
 
 
 def timed(call, rounds):
@@ -80,15 +95,26 @@ def dice_pair(a, b):
 
 
 def compare(name, units, distance, same):
-    assert all(abs(same(a, b) - distance([a, b])[0, 1]) < 1e-12 for unit in units[:50] for a in unit for b in unit)
-    data = [(f"c{c}", f"u{u}", value) for u, unit in enumerate(units) for c, value in enumerate(unit)]
+    assert all(
+        abs(same(a, b) - distance([a, b])[0, 1]) < 1e-12
+        for unit in units[:50]
+        for a in unit
+        for b in unit
+    )
+    data = [
+        (f"c{c}", f"u{u}", value) for u, unit in enumerate(units) for c, value in enumerate(unit)
+    ]
     # Best of several rounds for both (one for NLTK where a round takes seconds).
     theirs, their_time = timed(lambda: AnnotationTask(data=data, distance=same).alpha(), 1)
-    theirs, their_time = timed(lambda: AnnotationTask(data=data, distance=same).alpha(), 1 if their_time > 1 else 20)
+    theirs, their_time = timed(
+        lambda: AnnotationTask(data=data, distance=same).alpha(), 1 if their_time > 1 else 20
+    )
     ours, our_time = timed(lambda: krippendorff_alpha(units, distance), 20)
     assert abs(ours - theirs) < 1e-9, (ours, theirs)
-    print(f"{name}: {len(units)} units; alpha {ours:.4f} (NLTK {theirs:.4f}); ours {our_time * 1000:.2f} ms, "
-          f"NLTK {their_time * 1000:.1f} ms: {their_time / our_time:.0f} times faster (target >= 20, < 500 ms)")
+    print(
+        f"{name}: {len(units)} units; alpha {ours:.4f} (NLTK {theirs:.4f}); ours {our_time * 1000:.2f} ms, "
+        f"NLTK {their_time * 1000:.1f} ms: {their_time / our_time:.0f} times faster (target >= 20, < 500 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -51,10 +51,26 @@ def free_port() -> int:
 
 def serve(port: int) -> subprocess.Popen:
     """gunicorn on the bench database, with the production settings (http, so cookies not secure)."""
-    env = dict(os.environ, SECURE_COOKIES="0", DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="ERROR")
+    env = dict(
+        os.environ, SECURE_COOKIES="0", DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="ERROR"
+    )
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "-b", f"127.0.0.1:{port}", "-w", "2", "--threads", "2", "--log-level", "error"],
-        cwd=ROOT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            "2",
+            "--threads",
+            "2",
+            "--log-level",
+            "error",
+        ],
+        cwd=ROOT,
+        env=env,
     )
     for _ in range(100):
         try:
@@ -69,15 +85,20 @@ def serve(port: int) -> subprocess.Popen:
 def settled(page, saved_text: str) -> float:
     """Wait for the status to say the action was saved, then for the page to finish its changes;
     return the milliseconds from the key press or click to the frame after the last change."""
-    page.wait_for_function("(text) => { const s = document.getElementById('status'); "
-                           "return s && s.classList.contains('saved') && s.textContent.includes(text); }", arg=saved_text)
+    page.wait_for_function(
+        "(text) => { const s = document.getElementById('status'); "
+        "return s && s.classList.contains('saved') && s.textContent.includes(text); }",
+        arg=saved_text,
+    )
     page.wait_for_timeout(150)
     page.wait_for_function("() => window.__bench.painted > 0")
     return page.evaluate("() => window.__bench.painted - window.__bench.start")
 
 
 def report(name: str, times: list[float]) -> None:
-    print(f"{name:<42} {statistics.median(times):6.1f} ms median, {max(times):6.1f} ms worst of {len(times)} (target < 100 ms)")
+    print(
+        f"{name:<42} {statistics.median(times):6.1f} ms median, {max(times):6.1f} ms worst of {len(times)} (target < 100 ms)"
+    )
 
 
 class Timings:
@@ -99,8 +120,18 @@ def builder(page, url: str) -> None:
     page.goto(url)
     timed = Timings(page)
 
-    phrases = ["nuclear submarine Kursk", "the Barents Sea", "training mission", "international waters",
-               "Arctic Circle", "trapping 118 sailors", "a torpedo", "a WWII mine", "radiation leaks", "the hull"]
+    phrases = [
+        "nuclear submarine Kursk",
+        "the Barents Sea",
+        "training mission",
+        "international waters",
+        "Arctic Circle",
+        "trapping 118 sailors",
+        "a torpedo",
+        "a WWII mine",
+        "radiation leaks",
+        "the hull",
+    ]
     for round_ in range(ROUNDS):
         drag_select(page, "C", phrases[round_ % len(phrases)])  # model C of D0640
         timed("builder: new SCU (n)", "New SCU", lambda: press(page, "n"))
@@ -110,7 +141,11 @@ def builder(page, url: str) -> None:
         press(page, "Control+a")
         type_text(page, f"Relabelled {round_}")
         timed("builder: relabel (l, typing, Enter)", "Relabelled", lambda: press(page, "Enter"))
-        timed("builder: move an SCU down (Alt+Down)", "Moved SCU", lambda: press(page, "Alt+ArrowDown"))
+        timed(
+            "builder: move an SCU down (Alt+Down)",
+            "Moved SCU",
+            lambda: press(page, "Alt+ArrowDown"),
+        )
         timed("builder: move an SCU up (Alt+Up)", "Moved SCU", lambda: press(page, "Alt+ArrowUp"))
         timed("builder: Order (o)", "Ordered", lambda: press(page, "o"))
         timed("builder: undo Order (Ctrl+Z)", "Undid", lambda: press(page, "Control+z"))
@@ -122,15 +157,38 @@ def peer_page(page, url: str) -> None:
     timed = Timings(page)
 
     # Other words each round: the same words cannot express the same SCU twice.
-    clicked = ["118 sailors", "the sunken nuclear submarine", "a top government official", "Deputy Prime Minister",
-               "the salvage mission", "told lawmakers", "a contract", "initialed Saturday", "not name the company",
-               "the retrieval work"]
-    typed = ["Norwegian company", "Ilya Klebanov", "Russia will hire", "retrieve the remains", "said Wednesday",
-             "who is overseeing", "would begin before", "could be finished", "next month", "cautioned that"]
+    clicked = [
+        "118 sailors",
+        "the sunken nuclear submarine",
+        "a top government official",
+        "Deputy Prime Minister",
+        "the salvage mission",
+        "told lawmakers",
+        "a contract",
+        "initialed Saturday",
+        "not name the company",
+        "the retrieval work",
+    ]
+    typed = [
+        "Norwegian company",
+        "Ilya Klebanov",
+        "Russia will hire",
+        "retrieve the remains",
+        "said Wednesday",
+        "who is overseeing",
+        "would begin before",
+        "could be finished",
+        "next month",
+        "cautioned that",
+    ]
     for round_ in range(ROUNDS):
         drag_select(page, "peer", clicked[round_])
         page.locator("#suggestions li").first.wait_for()
-        timed("peer: match by a click on an SCU", "Matched", lambda: click(page, page.locator("#scu-list .tier .scu-row").first))
+        timed(
+            "peer: match by a click on an SCU",
+            "Matched",
+            lambda: click(page, page.locator("#scu-list .tier .scu-row").first),
+        )
         timed("peer: undo (Ctrl+Z)", "Undid", lambda: press(page, "Control+z"))
         timed("peer: redo (Ctrl+Y)", "Redid", lambda: press(page, "Control+y"))
         drag_select(page, "peer", typed[round_])
@@ -150,9 +208,9 @@ def main() -> None:
     from django.urls import reverse
     from playwright.sync_api import sync_playwright
 
+    from annotator.models import Assignment, PeerAnnotation, Pyramid
     from annotator.pyramids import editing
     from annotator.transfer.importing import DucviewImporter
-    from annotator.models import Assignment, PeerAnnotation, Pyramid
 
     # Playwright's sync API runs an event loop in this thread; the database work here is our own.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -162,21 +220,34 @@ def main() -> None:
     users = get_user_model().objects
     admin = users.create_superuser("admin", password=PASSWORD)
     annotator = users.create_user("annotator", password=PASSWORD)
-    Assignment.objects.create(user=annotator, task=Assignment.Task.ANNOTATE_PEER, pyramid=source.pyramid, peer=source.peer)
-    annotation = PeerAnnotation.objects.create(pyramid=source.pyramid, peer=source.peer, annotator=annotator)
+    Assignment.objects.create(
+        user=annotator, task=Assignment.Task.ANNOTATE_PEER, pyramid=source.pyramid, peer=source.peer
+    )
+    annotation = PeerAnnotation.objects.create(
+        pyramid=source.pyramid, peer=source.peer, annotator=annotator
+    )
     # The peer page first, against the submitted pyramid; then the same pyramid reopened to build.
     built = source.pyramid
     builder_user = users.create_user("builder", password=PASSWORD)
     Assignment.objects.create(user=builder_user, task=Assignment.Task.BUILD_PYRAMID, pyramid=built)
-    print(f"D0640: {built.scus.count()} SCUs, peer {source.peer.author} ({len(source.peer.text.split())} words)")
+    print(
+        f"D0640: {built.scus.count()} SCUs, peer {source.peer.author} ({len(source.peer.text.split())} words)"
+    )
 
     port = free_port()
     server = serve(port)
     base = f"http://127.0.0.1:{port}"
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"])
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                ],
+            )
 
             def session(username):
                 page = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
@@ -187,16 +258,23 @@ def main() -> None:
                 page.click("button[type=submit]")
                 return page
 
-            peer_page(session("annotator"), base + reverse("annotation-detail", args=[annotation.pk]))
+            peer_page(
+                session("annotator"), base + reverse("annotation-detail", args=[annotation.pk])
+            )
             editing.reopen(built.pk, admin, Pyramid.objects.get(pk=built.pk).version)
             page = session("builder")
             builder(page, base + reverse("pyramid-detail", args=[built.pk]))
             first_bytes = []
             for _ in range(ROUNDS):
                 page.goto(base + reverse("pyramid-detail", args=[built.pk]))
-                first_bytes.append(page.evaluate(
-                    "() => { const n = performance.getEntriesByType('navigation')[0]; return n.responseStart - n.requestStart; }"))
-            print(f"{'builder page: time to first byte (browser)':<42} {statistics.median(first_bytes):6.1f} ms median")
+                first_bytes.append(
+                    page.evaluate(
+                        "() => { const n = performance.getEntriesByType('navigation')[0]; return n.responseStart - n.requestStart; }"
+                    )
+                )
+            print(
+                f"{'builder page: time to first byte (browser)':<42} {statistics.median(first_bytes):6.1f} ms median"
+            )
             browser.close()
     finally:
         server.terminate()
@@ -210,7 +288,9 @@ def main() -> None:
         started = time.perf_counter()
         assert client.get(url).status_code == 200
         seconds.append(time.perf_counter() - started)
-    print(f"{'builder page: first load, server time':<42} {statistics.median(seconds) * 1000:6.1f} ms median (target < 150 ms)")
+    print(
+        f"{'builder page: first load, server time':<42} {statistics.median(seconds) * 1000:6.1f} ms median (target < 150 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("PYRAMID_DATA", ROOT.parent / "shared" / "data" / "pyramids"))
-BENCH_DB = os.environ.get("BENCH_DB", "pyramid_bench")  # another name lets two benchmarks run at once
+BENCH_DB = os.environ.get(
+    "BENCH_DB", "pyramid_bench"
+)  # another name lets two benchmarks run at once
 
 
 @contextmanager
@@ -32,13 +34,18 @@ def bench_database():
     from django.db import connections
 
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)  # production settings need the manifest
+    call_command(
+        "collectstatic", interactive=False, verbosity=0
+    )  # production settings need the manifest
     try:
         yield
     finally:
         connections.close_all()
         with psycopg.connect(url, autocommit=True) as connection:
             # A server the benchmark started may still be closing its connections.
-            connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE datname = %s AND pid <> pg_backend_pid()", [BENCH_DB])
+            connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [BENCH_DB],
+            )
             connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")

@@ -20,8 +20,8 @@ COPIES = int(os.environ.get("BENCH_COPIES", "7"))
 
 
 def main() -> None:
-    from annotator.transfer.importing import DucviewImporter, ducview_files
     from annotator.models import PeerAnnotation
+    from annotator.transfer.importing import DucviewImporter, ducview_files
     from scoring.records import score_annotations
 
     files = ducview_files([DATA / folder for folder in FOLDERS])
@@ -39,9 +39,13 @@ def main() -> None:
         if importer.report.failures:
             sys.exit(f"import failed: {importer.report.failures[:3]}")
     best = min(timings)
-    print(f"import: {best:.2f} s for {len(files)} files (best of {COPIES}; mean {sum(timings) / len(timings):.2f} s)")
+    print(
+        f"import: {best:.2f} s for {len(files)} files (best of {COPIES}; mean {sum(timings) / len(timings):.2f} s)"
+    )
     print(f"        {len(files) / best:.0f} files/s, {megabytes / best:.1f} MB/s")
-    print(f"        a DUC year (462 .pan, 27 MB) at this rate: ~{27 / (megabytes / best):.1f} s (target < 20 s)")
+    print(
+        f"        a DUC year (462 .pan, 27 MB) at this rate: ~{27 / (megabytes / best):.1f} s (target < 20 s)"
+    )
 
     annotations = PeerAnnotation.objects.all()
     total = annotations.count()
@@ -52,7 +56,9 @@ def main() -> None:
         score_timings.append(time.perf_counter() - started)
     assert len(rows) == total
     best = min(score_timings)
-    print(f"score: {best:.3f} s for {total} peer annotations (best of 5); {total / best:.0f} rows/s")
+    print(
+        f"score: {best:.3f} s for {total} peer annotations (best of 5); {total / best:.0f} rows/s"
+    )
     print(f"       1,000 annotations at this rate: ~{1000 / (total / best):.2f} s (target < 1 s)")
 
 

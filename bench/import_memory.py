@@ -41,11 +41,19 @@ def large_pyramid(path: str) -> int:
 
 def peak_mb(path: str, collection: str) -> float:
     """The peak resident memory of a fresh process importing the file (MB)."""
-    code = ("import resource, sys, django; django.setup(); from django.core.management import call_command; "
-            f"call_command('import_ducview', {path!r}, collection={collection!r}, max_file_mb=SIZE, no_progress=True); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)").replace("SIZE", str(SIZE_MB + 5))
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=os.environ, capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import resource, sys, django; django.setup(); from django.core.management import call_command; "
+        f"call_command('import_ducview', {path!r}, collection={collection!r}, max_file_mb=SIZE, no_progress=True); "
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    ).replace("SIZE", str(SIZE_MB + 5))
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env=os.environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return int(done.stdout.strip().splitlines()[-1]) / 1024
 
 
@@ -56,8 +64,10 @@ def main() -> None:
         size = os.path.getsize(path) / 2**20
         baseline = peak_mb(str(ROOT / "tests" / "fixtures" / "ducview" / "D9901.pyr"), "small")
         large = peak_mb(path, "large")
-    print(f"a {size:.0f} MB .pyr ({scus:,} SCUs): peak {large:.0f} MB resident, {large - baseline:.0f} MB above "
-          f"the {baseline:.0f} MB of a small import ({(large - baseline) / size:.1f}x the file)")
+    print(
+        f"a {size:.0f} MB .pyr ({scus:,} SCUs): peak {large:.0f} MB resident, {large - baseline:.0f} MB above "
+        f"the {baseline:.0f} MB of a small import ({(large - baseline) / size:.1f}x the file)"
+    )
 
 
 if __name__ == "__main__":

@@ -26,9 +26,9 @@ TARGET = 1.2
 def main() -> None:
     from django.core.management import call_command
 
+    from annotator.models import Collection, ImportJob, PeerAnnotation
     from annotator.transfer import job_bytes, jobs
     from annotator.transfer.importing import ducview_files
-    from annotator.models import Collection, ImportJob, PeerAnnotation
 
     folders = [DATA / folder for folder in FOLDERS]
     files = ducview_files(folders)
@@ -37,7 +37,9 @@ def main() -> None:
         for path in files:
             archive.writestr(str(path.relative_to(DATA)), path.read_bytes())
     upload = buffer.getvalue()
-    print(f"data: {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB; zip {len(upload) / 1e6:.1f} MB")
+    print(
+        f"data: {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB; zip {len(upload) / 1e6:.1f} MB"
+    )
 
     command, browser = [], []
     for round_ in range(ROUNDS):
@@ -56,16 +58,24 @@ def main() -> None:
         job.refresh_from_db()
         if job.status != "done" or job.report_sections["refused"]:
             sys.exit(f"browser import failed: {job.report[:3]}")
-        stored = {n: PeerAnnotation.objects.filter(pyramid__docset__collection__name=n).count()
-                  for n in (name, collection.name)}
+        stored = {
+            n: PeerAnnotation.objects.filter(pyramid__docset__collection__name=n).count()
+            for n in (name, collection.name)
+        }
         if len(set(stored.values())) != 1:
             sys.exit(f"the two paths stored different records: {stored}")
 
     best_command, best_browser = min(command), min(browser)
     ratio = best_browser / best_command
-    print(f"command line: {best_command:.2f} s (best of {ROUNDS}; {len(files) / best_command:.0f} files/s)")
-    print(f"browser job:  {best_browser:.2f} s (best of {ROUNDS}; {len(files) / best_browser:.0f} files/s)")
-    print(f"browser / command: {ratio:.2f}x (target <= {TARGET}x) {'OK' if ratio <= TARGET else 'MISSED'}")
+    print(
+        f"command line: {best_command:.2f} s (best of {ROUNDS}; {len(files) / best_command:.0f} files/s)"
+    )
+    print(
+        f"browser job:  {best_browser:.2f} s (best of {ROUNDS}; {len(files) / best_browser:.0f} files/s)"
+    )
+    print(
+        f"browser / command: {ratio:.2f}x (target <= {TARGET}x) {'OK' if ratio <= TARGET else 'MISSED'}"
+    )
 
 
 if __name__ == "__main__":

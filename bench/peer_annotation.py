@@ -19,15 +19,19 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
-    from annotator.transfer.importing import DucviewImporter
     from annotator.models import Assignment, PeerAnnotation
+    from annotator.transfer.importing import DucviewImporter
 
     DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpans/100.D0601.M.250.A.10.pan")
     source = PeerAnnotation.objects.get()
     # Timed as the annotator assigned to the peer: their access checks are part of every action.
     annotator = get_user_model().objects.create_user("bench")
-    Assignment.objects.create(user=annotator, task=Assignment.Task.ANNOTATE_PEER, pyramid=source.pyramid, peer=source.peer)
-    annotation = PeerAnnotation.objects.create(pyramid=source.pyramid, peer=source.peer, annotator=annotator)
+    Assignment.objects.create(
+        user=annotator, task=Assignment.Task.ANNOTATE_PEER, pyramid=source.pyramid, peer=source.peer
+    )
+    annotation = PeerAnnotation.objects.create(
+        pyramid=source.pyramid, peer=source.peer, annotator=annotator
+    )
     client = Client(SERVER_NAME="localhost")
     client.force_login(annotator)
 
@@ -52,7 +56,9 @@ def main() -> None:
         version[0] = int(re.search(r'data-version="(\d+)"', response.content.decode()).group(1))
 
     median, worst = timed(assign)
-    print(f"assign: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (with the score panel; target < 50 ms)")
+    print(
+        f"assign: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (with the score panel; target < 50 ms)"
+    )
 
 
 if __name__ == "__main__":

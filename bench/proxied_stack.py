@@ -66,8 +66,10 @@ class Session:
         body = None
         if form is not None:
             body = urlencode({"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **form})
-            headers |= {"Content-Type": "application/x-www-form-urlencoded",
-                        "Origin": f"http://{self.host}:{self.port}"}
+            headers |= {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Origin": f"http://{self.host}:{self.port}",
+            }
         try:
             connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()
@@ -83,7 +85,9 @@ class Session:
 
     def log_in(self, username: str, password: str) -> None:
         self.request("GET", "/accounts/login/")
-        status, _ = self.request("POST", "/accounts/login/", {"username": username, "password": password})
+        status, _ = self.request(
+            "POST", "/accounts/login/", {"username": username, "password": password}
+        )
         if status != 302 or "sessionid" not in self.cookies:
             sys.exit(f"could not log in as {username} ({status})")
 
@@ -112,7 +116,10 @@ def load(host: str, port: int, path: str, cookie: str) -> dict:
                 status = response.status
                 if response.will_close:
                     connection.close()
-            except (OSError, http.client.HTTPException) as error:  # nginx closed a kept connection: again
+            except (
+                OSError,
+                http.client.HTTPException,
+            ) as error:  # nginx closed a kept connection: again
                 connection.close()
                 failed.append(type(error).__name__)
                 continue
@@ -137,26 +144,46 @@ def load(host: str, port: int, path: str, cookie: str) -> dict:
     return {
         "rate": len(latencies) / DURATION,
         "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
-        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 if latencies else float("nan"),
+        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
+        if latencies
+        else float("nan"),
         "n": len(latencies),
         "errors": errors,
     }
 
 
 def report(name: str, figures: dict) -> None:
-    errors = f"  {len(figures['errors'])} errors ({', '.join(sorted(set(figures['errors'])))})" if figures["errors"] else ""
-    print(f"{name:<44} {figures['rate']:7.1f} req/s   p50 {figures['p50']:6.0f} ms   p99 {figures['p99']:6.0f} ms"
-          f"   ({figures['n']} requests){errors}", flush=True)
+    errors = (
+        f"  {len(figures['errors'])} errors ({', '.join(sorted(set(figures['errors'])))})"
+        if figures["errors"]
+        else ""
+    )
+    print(
+        f"{name:<44} {figures['rate']:7.1f} req/s   p50 {figures['p50']:6.0f} ms   p99 {figures['p99']:6.0f} ms"
+        f"   ({figures['n']} requests){errors}",
+        flush=True,
+    )
 
 
-def run(base: str, user: str, password: str, collection: int, pyramid: int, annotation: int, labels: dict) -> None:
+def run(
+    base: str,
+    user: str,
+    password: str,
+    collection: int,
+    pyramid: int,
+    annotation: int,
+    labels: dict,
+) -> None:
     parts = urlsplit(base)
     host, port = parts.hostname, parts.port or 80
     session = Session(host, port)
     session.log_in(user, password)
     urls = [
         (f"builder page ({labels.get('pyramid', f'pyramid {pyramid}')})", f"/pyramids/{pyramid}/"),
-        (f"peer page ({labels.get('annotation', f'annotation {annotation}')})", f"/annotations/{annotation}/"),
+        (
+            f"peer page ({labels.get('annotation', f'annotation {annotation}')})",
+            f"/annotations/{annotation}/",
+        ),
         ("/api/scores/ (the collection, first page)", f"/api/scores/?collection={collection}"),
         ("CSV score export (the collection)", f"/collections/{collection}/scores/?format=csv"),
     ]
@@ -164,7 +191,9 @@ def run(base: str, user: str, password: str, collection: int, pyramid: int, anno
         status, body = session.request("GET", path)
         if status != 200:
             sys.exit(f"{path} answered {status}: {body[:300]!r}")
-    print(f"{CLIENTS} clients, {DURATION:.0f} s per URL (after {WARM_UP:.0f} s of warm-up), through nginx at {base}")
+    print(
+        f"{CLIENTS} clients, {DURATION:.0f} s per URL (after {WARM_UP:.0f} s of warm-up), through nginx at {base}"
+    )
     print(f"{os.cpu_count()} CPUs; load average before: {os.getloadavg()[0]:.1f}")
     for name, path in urls:
         report(name, load(host, port, path, session.cookie_header()))
@@ -173,12 +202,25 @@ def run(base: str, user: str, password: str, collection: int, pyramid: int, anno
 
 def main() -> None:
     if os.environ.get("STACK_URL"):
-        names = ["BENCH_USER", "BENCH_PASSWORD", "BENCH_COLLECTION", "BENCH_PYRAMID", "BENCH_ANNOTATION"]
+        names = [
+            "BENCH_USER",
+            "BENCH_PASSWORD",
+            "BENCH_COLLECTION",
+            "BENCH_PYRAMID",
+            "BENCH_ANNOTATION",
+        ]
         missing = [name for name in names if not os.environ.get(name)]
         if missing:
             sys.exit(f"with STACK_URL, set {', '.join(missing)}")
-        run(os.environ["STACK_URL"], os.environ["BENCH_USER"], os.environ["BENCH_PASSWORD"],
-            int(os.environ["BENCH_COLLECTION"]), int(os.environ["BENCH_PYRAMID"]), int(os.environ["BENCH_ANNOTATION"]), {})
+        run(
+            os.environ["STACK_URL"],
+            os.environ["BENCH_USER"],
+            os.environ["BENCH_PASSWORD"],
+            int(os.environ["BENCH_COLLECTION"]),
+            int(os.environ["BENCH_PYRAMID"]),
+            int(os.environ["BENCH_ANNOTATION"]),
+            {},
+        )
         return
 
     import psycopg
@@ -193,54 +235,98 @@ def main() -> None:
         connection.execute(f"CREATE DATABASE {name}")
     database_url = f"{url.rsplit('/', 1)[0]}/{name}"
     run_dir = Path(tempfile.mkdtemp(prefix="pyramid-bench-stack-"))
-    run_dir.chmod(0o755)  # started as root, nginx's workers (nobody) write their temporary files here
+    run_dir.chmod(
+        0o755
+    )  # started as root, nginx's workers (nobody) write their temporary files here
     port, *app_ports = free_ports(3)
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin", "HOME": os.environ.get("HOME", "/tmp"),
-        "LANG": "C.UTF-8", "DATABASE_URL": database_url, "SECRET_KEY": secrets.token_urlsafe(40),
-        "PORT": str(port), "LISTEN": f"127.0.0.1:{port}", "APP_PORTS": " ".join(map(str, app_ports)),
-        "RUN_DIR": str(run_dir), "STATIC_ROOT": str(run_dir / "static"), "PYTHON": sys.executable,
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin",
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LANG": "C.UTF-8",
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "PORT": str(port),
+        "LISTEN": f"127.0.0.1:{port}",
+        "APP_PORTS": " ".join(map(str, app_ports)),
+        "RUN_DIR": str(run_dir),
+        "STATIC_ROOT": str(run_dir / "static"),
+        "PYTHON": sys.executable,
         "GUNICORN_WORKERS": os.environ.get("GUNICORN_WORKERS", "2"),
-        "DJANGO_SUPERUSER_USERNAME": USER, "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
+        "DJANGO_SUPERUSER_USERNAME": USER,
+        "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
     }
     stack = [str(ROOT / "deploy" / "stack.sh")]
     try:
         began = time.monotonic()
         subprocess.run(stack + ["start"], env=env, check=True, stdout=subprocess.DEVNULL)
-        print(f"stack started in {time.monotonic() - began:.0f} s "
-              f"(nginx, 2 app servers × {env['GUNICORN_WORKERS']} gunicorn workers, 2 workers)")
+        print(
+            f"stack started in {time.monotonic() - began:.0f} s "
+            f"(nginx, 2 app servers × {env['GUNICORN_WORKERS']} gunicorn workers, 2 workers)"
+        )
         began = time.monotonic()
-        subprocess.run([sys.executable, "manage.py", "import_ducview", str(DATA / "duc2006-nist"), "--collection", "DUC 2006",
-                        "--no-progress"], cwd=ROOT, env=env | {"DJANGO_SETTINGS_MODULE": "config.settings"},
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "import_ducview",
+                str(DATA / "duc2006-nist"),
+                "--collection",
+                "DUC 2006",
+                "--no-progress",
+            ],
+            cwd=ROOT,
+            env=env | {"DJANGO_SETTINGS_MODULE": "config.settings"},
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         with psycopg.connect(database_url, autocommit=True) as connection:
+
             def one(sql, *params):
                 return connection.execute(sql, params).fetchone()
 
             collection, pyramids, annotations = one(
                 "SELECT c.id, (SELECT count(*) FROM annotator_pyramid), (SELECT count(*) FROM annotator_peerannotation) "
-                "FROM annotator_collection c WHERE c.name = 'DUC 2006'")
-            print(f"DUC 2006 ({DATA / 'duc2006-nist'}) imported in {time.monotonic() - began:.0f} s: "
-                  f"{pyramids} pyramids, {annotations} peer annotations")
-            pyramid, version = one("SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
-                                   "WHERE d.name = 'D0640'")
+                "FROM annotator_collection c WHERE c.name = 'DUC 2006'"
+            )
+            print(
+                f"DUC 2006 ({DATA / 'duc2006-nist'}) imported in {time.monotonic() - began:.0f} s: "
+                f"{pyramids} pyramids, {annotations} peer annotations"
+            )
+            pyramid, version = one(
+                "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
+                "WHERE d.name = 'D0640'"
+            )
             annotation, annotation_version = one(
                 "SELECT a.id, a.version FROM annotator_peerannotation a JOIN annotator_pyramid p ON p.id = a.pyramid_id "
-                "JOIN annotator_docset d ON d.id = p.docset_id WHERE d.name = 'D0601' ORDER BY a.id LIMIT 1")
+                "JOIN annotator_docset d ON d.id = p.docset_id WHERE d.name = 'D0601' ORDER BY a.id LIMIT 1"
+            )
         # Both pages as their editors see them: reopened (the builder needs the pyramid in progress).
         session = Session("127.0.0.1", port)
         session.log_in(USER, PASSWORD)
-        for path, at in ((f"/pyramids/{pyramid}/edit/reopen/", version), (f"/annotations/{annotation}/edit/reopen/", annotation_version)):
+        for path, at in (
+            (f"/pyramids/{pyramid}/edit/reopen/", version),
+            (f"/annotations/{annotation}/edit/reopen/", annotation_version),
+        ):
             status, body = session.request("POST", path, {"version": at})
             if status != 200:
                 sys.exit(f"{path} answered {status}: {body[:300]!r}")
-        run(f"http://127.0.0.1:{port}/", USER, PASSWORD, collection, pyramid, annotation,
-            {"pyramid": "D0640, 103 SCUs", "annotation": "a D0601 peer, 94 SCUs"})
+        run(
+            f"http://127.0.0.1:{port}/",
+            USER,
+            PASSWORD,
+            collection,
+            pyramid,
+            annotation,
+            {"pyramid": "D0640, 103 SCUs", "annotation": "a D0601 peer, 94 SCUs"},
+        )
     finally:
         subprocess.run(stack + ["stop"], env=env, stdout=subprocess.DEVNULL)
         with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE datname = %s AND pid <> pg_backend_pid()", [name])
+            connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            )
             connection.execute(f"DROP DATABASE IF EXISTS {name}")
         shutil.rmtree(run_dir, ignore_errors=True)
 

@@ -29,9 +29,9 @@ def main() -> None:
     from django.test import Client
     from django.urls import reverse
 
+    from annotator.models import Assignment, Pyramid
     from annotator.pyramids import editing
     from annotator.transfer.importing import DucviewImporter
-    from annotator.models import Assignment, Pyramid
 
     DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpyramids/D0601.pyr")
     pyramid = Pyramid.objects.get(name="D0601")
@@ -61,7 +61,9 @@ def main() -> None:
         assert response.status_code == 200, response.status_code
 
     median, worst = timed(relabel)
-    print(f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: relabel an SCU (target < 50 ms)")
+    print(
+        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: relabel an SCU (target < 50 ms)"
+    )
 
     model_a = pyramid.models_used.get(author="A")
     steps = iter(range(10**6))
@@ -73,16 +75,25 @@ def main() -> None:
             action, values = "new_scu", {"summary": model_a.pk, "ranges": "[[0, 40]]"}
         else:
             action, values = "undo", {}
-        response = client.post(reverse("pyramid-edit", args=[pyramid.pk, action]), {"version": version, **values})
+        response = client.post(
+            reverse("pyramid-edit", args=[pyramid.pk, action]), {"version": version, **values}
+        )
         assert response.status_code == 200, response.status_code
 
     median, worst = timed(new_scu_then_undo)
-    print(f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: new SCU / undo, reshading a model (target < 50 ms)")
+    print(
+        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: new SCU / undo, reshading a model (target < 50 ms)"
+    )
 
     # The scripts the builder page loads (static/js; htmx is vendored apart).
-    scripts = [ROOT / "static" / "js" / name for name in ("text-selection.js", "workspace-actions.js", "pyramid-builder.js")]
+    scripts = [
+        ROOT / "static" / "js" / name
+        for name in ("text-selection.js", "workspace-actions.js", "pyramid-builder.js")
+    ]
     size = sum(p.stat().st_size for p in scripts)
-    print(f"JS beyond htmx: {size / 1024:.1f} KB in {len(scripts)} file(s), not minified (target < 50 KB)")
+    print(
+        f"JS beyond htmx: {size / 1024:.1f} KB in {len(scripts)} file(s), not minified (target < 50 KB)"
+    )
 
 
 if __name__ == "__main__":

@@ -54,7 +54,9 @@ class PeakMemory:
 def upload_file(path):
     """A zip of the shared DUC files, repeated under other folder names up to SIZE_MB, on disk."""
     files = sorted(DATA.glob("duc20*/all*/*.p[ay][nr]"))
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:  # stored: the size is what is sent
+    with zipfile.ZipFile(
+        path, "w", zipfile.ZIP_STORED
+    ) as archive:  # stored: the size is what is sent
         copy = 0
         while os.path.getsize(path) < SIZE_MB * 2**20:
             for source in files:
@@ -68,8 +70,8 @@ def main() -> None:
 
     from django.core.files.uploadedfile import TemporaryUploadedFile
 
-    from annotator.transfer import job_bytes
     from annotator.models import Collection, ImportJob
+    from annotator.transfer import job_bytes
     from annotator.transfer.uploads import DUCVIEW_MAX_BYTES, read_upload
 
     with tempfile.TemporaryDirectory() as folder:
@@ -77,9 +79,13 @@ def main() -> None:
         upload_file(path)
         size = os.path.getsize(path) / 2**20
         collection = Collection.objects.create(name="memory")
-        job = ImportJob.objects.create(collection=collection, kind="ducview", file_name="upload.zip")
+        job = ImportJob.objects.create(
+            collection=collection, kind="ducview", file_name="upload.zip"
+        )
         # What the upload page does: Django has spooled the request's file to disk; it is stored.
-        uploaded = TemporaryUploadedFile("upload.zip", "application/zip", os.path.getsize(path), None)
+        uploaded = TemporaryUploadedFile(
+            "upload.zip", "application/zip", os.path.getsize(path), None
+        )
         with open(path, "rb") as source:
             for piece in iter(lambda: source.read(2**20), b""):
                 uploaded.write(piece)
@@ -93,8 +99,12 @@ def main() -> None:
                 files = read_upload("upload.zip", spooled, DUCVIEW_MAX_BYTES, 10 * 2**30)
                 unpacked = sum(len(file.data) for file in files)
     print(f"upload: {size:.0f} MB zip, {len(files):,} files, {unpacked / 2**20:.0f} MB unpacked")
-    print(f"  web process (store the upload):             +{web.growth:6.1f} MB resident at the peak")
-    print(f"  worker (read it back, measure, unpack all):  +{worker.growth:6.1f} MB resident at the peak")
+    print(
+        f"  web process (store the upload):             +{web.growth:6.1f} MB resident at the peak"
+    )
+    print(
+        f"  worker (read it back, measure, unpack all):  +{worker.growth:6.1f} MB resident at the peak"
+    )
     worst = max(web.growth, worker.growth)
     print(f"target: under {TARGET_MB} MB each ({'met' if worst < TARGET_MB else 'NOT met'})")
 

@@ -44,7 +44,9 @@ ALLOWED_HOSTS = [
     if host.strip()
 ]
 CSRF_TRUSTED_ORIGINS = [
-    origin.strip() for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if origin.strip()
+    origin.strip()
+    for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
 ]
 
 INSTALLED_APPS = [
@@ -121,8 +123,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # A database that accepts connections but never answers must not hold a request until gunicorn
     # kills it (a 500 after 30 s): give up connecting after this long, and answer the 503 page.
-    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "5"))
-
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("DATABASE_CONNECT_TIMEOUT", "5")
+    )
 
 
 def local_secret_key(path: Path) -> str:
@@ -162,7 +165,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 _on_sqlite = DATABASES["default"]["ENGINE"].endswith("sqlite3")
 TASKS_BACKEND = os.environ.get("TASKS_BACKEND", "immediate" if _on_sqlite else "database")
 if TASKS_BACKEND not in {"database", "immediate"}:
-    raise ImproperlyConfigured(f"TASKS_BACKEND must be 'database' or 'immediate', not {TASKS_BACKEND!r}")
+    raise ImproperlyConfigured(
+        f"TASKS_BACKEND must be 'database' or 'immediate', not {TASKS_BACKEND!r}"
+    )
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend"
@@ -206,7 +211,9 @@ LOGIN_ADDRESS_FAILURE_LIMIT = int(os.environ.get("LOGIN_ADDRESS_FAILURE_LIMIT", 
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 # In this order: the handler reads the per-name count first, then the per-address count.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
-AXES_RESET_ON_SUCCESS = True  # a log-in clears that name's failures from that address (only: see the handler)
+AXES_RESET_ON_SUCCESS = (
+    True  # a log-in clears that name's failures from that address (only: see the handler)
+)
 AXES_LOCKOUT_CALLABLE = "annotator.accounts.login_throttle.lockout_response"  # templates/registration/locked_out.html, 429
 # Behind a proxy, the client's address is read from X-Forwarded-For: BEHIND_PROXY, at the end.
 
@@ -268,7 +275,9 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],  # anonymous users see the login page only
+    "SERVE_PERMISSIONS": [
+        "rest_framework.permissions.IsAuthenticated"
+    ],  # anonymous users see the login page only
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no CDN
     # Our templates (templates/api/) take Redoc, its fonts and the pages' icon from static/vendor/redoc,
     # static/vendor/fontsource and static/favicon.*; these two only keep CDN addresses out of the pages' context.
@@ -305,10 +314,16 @@ if not DEBUG:
     # plain HTTP would drop secure cookies and no log-in would work — so `check --deploy` does not
     # warn about them. Any HTTPS setting turned on makes this no longer plain HTTP, and then every
     # one of these warnings is shown again (HTTPS on half-way is worth a warning).
-    SERVING_PLAIN_HTTP = not (SECURE_COOKIES or SECURE_SSL_REDIRECT or SECURE_HSTS_SECONDS
-                              or env_flag("BEHIND_TLS_PROXY"))
+    SERVING_PLAIN_HTTP = not (
+        SECURE_COOKIES or SECURE_SSL_REDIRECT or SECURE_HSTS_SECONDS or env_flag("BEHIND_TLS_PROXY")
+    )
     if SERVING_PLAIN_HTTP:
-        SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
+        SILENCED_SYSTEM_CHECKS = [
+            "security.W004",
+            "security.W008",
+            "security.W012",
+            "security.W016",
+        ]
 
 # Email (issue 16): what sends password reset links. EMAIL_URL (smtp://user:password@host:587/?tls=true,
 # submission://…, console://; parsed by dj-email-url), or else Django's own EMAIL_HOST, EMAIL_PORT,
@@ -323,14 +338,20 @@ if os.environ.get("EMAIL_URL"):
         raise ImproperlyConfigured(
             f"EMAIL_URL: unknown kind {os.environ['EMAIL_URL'].split(':', 1)[0]!r} (smtp, submission, console, …)"
         )
-    _email["EMAIL_TIMEOUT"] = _email["EMAIL_TIMEOUT"] or EMAIL_TIMEOUT  # unless ?timeout= says otherwise
-    globals().update(_email)  # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, … (as dj-email-url advises)
+    _email["EMAIL_TIMEOUT"] = (
+        _email["EMAIL_TIMEOUT"] or EMAIL_TIMEOUT
+    )  # unless ?timeout= says otherwise
+    globals().update(
+        _email
+    )  # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, … (as dj-email-url advises)
 elif os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"]
     EMAIL_USE_SSL = env_flag("EMAIL_USE_SSL")
     EMAIL_USE_TLS = env_flag("EMAIL_USE_TLS")
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "465" if EMAIL_USE_SSL else "587" if EMAIL_USE_TLS else "25"))
+    EMAIL_PORT = int(
+        os.environ.get("EMAIL_PORT", "465" if EMAIL_USE_SSL else "587" if EMAIL_USE_TLS else "25")
+    )
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 elif DEBUG:
@@ -370,7 +391,13 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     # While the database is away, one line per failed request instead of a traceback each.
     "filters": {"database_away": {"()": "annotator.web.database.DatabaseAwayFilter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["database_away"]}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["database_away"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 

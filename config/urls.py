@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.urls import include, path
 
 from annotator.accounts.views import auth as accounts
-
 from annotator.web import favicon, health
 
 admin.site.site_header = "Pyramid annotator administration"
@@ -13,13 +12,19 @@ handler500 = "annotator.web.errors.server_error"
 urlpatterns = [
     # For health checks (Docker, deploy/stack.sh): no login, no session (annotator/views/health.py).
     path("healthz/", health.healthz, name="healthz"),
-    path("favicon.ico", favicon.favicon, name="favicon"),  # the site's icon, for pages that name none
+    path(
+        "favicon.ico", favicon.favicon, name="favicon"
+    ),  # the site's icon, for pages that name none
     path("admin/", admin.site.urls),
     # The log-in and password reset pages as this site needs them (annotator/views/accounts.py);
     # the others (password change, reset confirmation, …) are django.contrib.auth's.
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/password_reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
-    path("accounts/password_reset/done/", accounts.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path(
+        "accounts/password_reset/done/",
+        accounts.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("annotator.api.urls")),
     path("", include("scoring.urls")),

@@ -85,16 +85,30 @@ def free_port() -> int:
 
 def start_server(data: Path, port: int) -> subprocess.Popen:
     """`manage.py rundemo` on a SQLite database in `data`; returns once it answers."""
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{data / 'db.sqlite3'}", DEBUG="1",
-               DJANGO_SETTINGS_MODULE="config.settings", TASKS_BACKEND="immediate", PYTHONUNBUFFERED="1")
+    env = dict(
+        os.environ,
+        DATABASE_URL=f"sqlite:///{data / 'db.sqlite3'}",
+        DEBUG="1",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        TASKS_BACKEND="immediate",
+        PYTHONUNBUFFERED="1",
+    )
     log = (data / "server.log").open("wb")
-    server = subprocess.Popen([sys.executable, "manage.py", "rundemo", f"127.0.0.1:{port}"], cwd=ROOT, env=env,
-                              stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "rundemo", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
     print(f"server: pid {server.pid}, port {port}", flush=True)
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"rundemo stopped ({server.returncode}):\n{(data / 'server.log').read_text()}")
+            raise RuntimeError(
+                f"rundemo stopped ({server.returncode}):\n{(data / 'server.log').read_text()}"
+            )
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz/", timeout=2):
                 return server
@@ -137,19 +151,35 @@ def api(page, base: str, path: str) -> list[dict] | dict:
 def finished_example(page, base: str) -> dict:
     """The demo's finished example: the submitted pyramid with the most submitted peer annotations,
     its collection, and the annotation to show (the one whose peer holds PEER_PHRASE, else the first)."""
-    annotations = [a for a in api(page, base, "/api/peer-annotations/") if a["status"] == "submitted"]
+    annotations = [
+        a for a in api(page, base, "/api/peer-annotations/") if a["status"] == "submitted"
+    ]
     pyramids = [p for p in api(page, base, "/api/pyramids/") if p["status"] == "submitted"]
     done = {p["id"]: [a for a in annotations if a["pyramid"] == p["id"]] for p in pyramids}
     pyramid = max(pyramids, key=lambda p: (len(done[p["id"]]), -p["id"]))
     if not done[pyramid["id"]]:
         raise RuntimeError("the demo has no submitted pyramid with submitted peer annotations")
     docset = api(page, base, f"/api/docsets/{pyramid['docset']}/")
-    peers = {a["id"]: api(page, base, f"/api/summaries/{a['peer']}/")["text"] for a in done[pyramid["id"]]}
-    chosen = sorted(done[pyramid["id"]], key=lambda a: (PEER_PHRASE not in peers[a["id"]], a["id"]))[0]
+    peers = {
+        a["id"]: api(page, base, f"/api/summaries/{a['peer']}/")["text"]
+        for a in done[pyramid["id"]]
+    }
+    chosen = sorted(
+        done[pyramid["id"]], key=lambda a: (PEER_PHRASE not in peers[a["id"]], a["id"])
+    )[0]
     text = peers[chosen["id"]]
     last_line = [line for line in text.splitlines() if line.strip()][-1]
-    phrase = PEER_PHRASE if PEER_PHRASE in text else [s for s in last_line.split(". ") if s.strip()][-1].strip().rstrip(".")
-    return {"pyramid": pyramid["id"], "collection": docset["collection"], "annotation": chosen["id"], "phrase": phrase}
+    phrase = (
+        PEER_PHRASE
+        if PEER_PHRASE in text
+        else [s for s in last_line.split(". ") if s.strip()][-1].strip().rstrip(".")
+    )
+    return {
+        "pyramid": pyramid["id"],
+        "collection": docset["collection"],
+        "annotation": chosen["id"],
+        "phrase": phrase,
+    }
 
 
 def reopen(page) -> None:
@@ -170,7 +200,12 @@ def take(out: Path, base: str) -> list[Path]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+            ],
         )
         try:
             page = browser.new_context(viewport=VIEWPORT, device_scale_factor=1).new_page()
@@ -215,7 +250,9 @@ def take(out: Path, base: str) -> list[Path]:
             page.locator("#selection").filter(has_text="Selected").wait_for()
             try:
                 page.locator("#suggestions button").first.wait_for(timeout=5_000)
-            except PlaywrightTimeout:  # words no SCU shares: a picture without suggestions is still one
+            except (
+                PlaywrightTimeout
+            ):  # words no SCU shares: a picture without suggestions is still one
                 pass
             shot("peer-page.png")
 
@@ -233,7 +270,9 @@ def take(out: Path, base: str) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs", help="where the PNGs go (default: docs/)")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "docs", help="where the PNGs go (default: docs/)"
+    )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         parser.error(f"{CHROMIUM} is missing: apt-get install -y chromium")

@@ -9,8 +9,18 @@ class ReportAdmin(admin.ModelAdmin):
 
     list_display = ["kind", "collection", "status", "created_at", "finished_at", "requested_by"]
     list_filter = ["kind", "status", "collection"]
-    readonly_fields = ["collection", "kind", "parameters", "fingerprint", "status", "result", "error", "requested_by",
-                       "created_at", "finished_at"]
+    readonly_fields = [
+        "collection",
+        "kind",
+        "parameters",
+        "fingerprint",
+        "status",
+        "result",
+        "error",
+        "requested_by",
+        "created_at",
+        "finished_at",
+    ]
 
     def has_add_permission(self, request):
         return False

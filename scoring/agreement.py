@@ -26,8 +26,8 @@ Two empty sets are identical (distance 0).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
-from typing import Callable, Hashable, Sequence
 
 import numpy as np
 from scipy import sparse
@@ -50,7 +50,9 @@ def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Dis
     return alpha_from_coincidences(matrix, distance(values))
 
 
-def krippendorff_alphas(units: Sequence[Sequence[frozenset | None]], names: Sequence[str]) -> dict[str, float]:
+def krippendorff_alphas(
+    units: Sequence[Sequence[frozenset | None]], names: Sequence[str]
+) -> dict[str, float]:
     """Alpha under several of the set distances named in DISTANCES at once: the coincidences and
     the sets' intersections are computed once for all of them."""
     found = coincidences(units)
@@ -58,11 +60,17 @@ def krippendorff_alphas(units: Sequence[Sequence[frozenset | None]], names: Sequ
         return {name: float("nan") for name in names}
     matrix, values = found
     statistics = _SetStatistics(values)
-    return {name: alpha_from_coincidences(matrix, SET_DISTANCES[name](statistics)) if name in SET_DISTANCES
-            else alpha_from_coincidences(matrix, DISTANCES[name](values)) for name in names}
+    return {
+        name: alpha_from_coincidences(matrix, SET_DISTANCES[name](statistics))
+        if name in SET_DISTANCES
+        else alpha_from_coincidences(matrix, DISTANCES[name](values))
+        for name in names
+    }
 
 
-def coincidences(units: Sequence[Sequence[Hashable | None]]) -> tuple[np.ndarray | sparse.csr_matrix, list] | None:
+def coincidences(
+    units: Sequence[Sequence[Hashable | None]],
+) -> tuple[np.ndarray | sparse.csr_matrix, list] | None:
     """The coincidence matrix of the pairable units (sparse: a unit pairs only the few values it
     holds), and the distinct values it is indexed by.
 
@@ -74,19 +82,30 @@ def coincidences(units: Sequence[Sequence[Hashable | None]]) -> tuple[np.ndarray
     if len(distinct) <= FEW_DISTINCT_UNITS:
         return _coincidences_of_distinct(distinct)
     index: dict[Hashable, int] = {}
-    columns = [index.setdefault(value, len(index)) for unit in units for value in unit if value is not None]
+    columns = [
+        index.setdefault(value, len(index)) for unit in units for value in unit if value is not None
+    ]
     if not index:
         return None
     rows = [u for u, unit in enumerate(units) for value in unit if value is not None]
-    if len(units) * len(index) <= DENSE_LIMIT:  # small: dense arrays cost less than sparse bookkeeping
-        counts = np.bincount(np.array(rows) * len(index) + np.array(columns),
-                             minlength=len(units) * len(index)).reshape(len(units), len(index)).astype(float)
+    if (
+        len(units) * len(index) <= DENSE_LIMIT
+    ):  # small: dense arrays cost less than sparse bookkeeping
+        counts = (
+            np.bincount(
+                np.array(rows) * len(index) + np.array(columns), minlength=len(units) * len(index)
+            )
+            .reshape(len(units), len(index))
+            .astype(float)
+        )
         counts = counts[counts.sum(axis=1) >= 2]
         if counts.shape[0] == 0:
             return None
         weighted = counts / (counts.sum(axis=1, keepdims=True) - 1)
         return weighted.T @ counts - np.diag(weighted.sum(axis=0)), list(index)
-    counts = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(len(units), len(index)))
+    counts = sparse.csr_matrix(
+        (np.ones(len(rows)), (rows, columns)), shape=(len(units), len(index))
+    )
     pairable = np.asarray(counts.sum(axis=1)).ravel()
     counts = counts[pairable >= 2]
     if counts.shape[0] == 0:
@@ -129,8 +148,11 @@ def alpha_from_coincidences(coincidences, deltas: np.ndarray) -> float:
     n = totals.sum()
     if n <= 1:
         return float("nan")
-    observed = (coincidences.multiply(deltas).sum() if sparse.issparse(coincidences)
-                else (coincidences * deltas).sum()) / n
+    observed = (
+        coincidences.multiply(deltas).sum()
+        if sparse.issparse(coincidences)
+        else (coincidences * deltas).sum()
+    ) / n
     expected = float(totals @ (deltas @ totals)) / (n * (n - 1))
     if expected == 0:
         return float("nan")
@@ -139,10 +161,13 @@ def alpha_from_coincidences(coincidences, deltas: np.ndarray) -> float:
 
 # -- distances -------------------------------------------------------------------------------------
 
+
 def nominal(values: Sequence[Hashable]) -> np.ndarray:
     """0 for equal values, 1 otherwise (categorical data; "Binary" on sets)."""
     codes = np.arange(len(values))
-    return (codes[:, None] != codes[None, :]).astype(float)  # the values are distinct by construction
+    return (codes[:, None] != codes[None, :]).astype(
+        float
+    )  # the values are distinct by construction
 
 
 binary = nominal
@@ -161,7 +186,9 @@ class _SetStatistics:
                 rows.append(v)
                 columns.append(elements.setdefault(element, len(elements)))
         shape = (len(values), max(len(elements), 1))
-        if shape[0] * shape[1] <= DENSE_LIMIT:  # small: a dense product costs less than building a sparse one
+        if (
+            shape[0] * shape[1] <= DENSE_LIMIT
+        ):  # small: a dense product costs less than building a sparse one
             membership = np.zeros(shape)
             membership[rows, columns] = 1
             self.intersections = membership @ membership.T
@@ -192,7 +219,9 @@ class _SetStatistics:
 
 def _safe_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, 1 where both are 0 (two empty sets are identical)."""
-    return np.divide(numerator, denominator, out=np.ones_like(numerator, dtype=float), where=denominator > 0)
+    return np.divide(
+        numerator, denominator, out=np.ones_like(numerator, dtype=float), where=denominator > 0
+    )
 
 
 def _dice(stats: _SetStatistics) -> np.ndarray:
@@ -247,5 +276,10 @@ def pairwise(function: Callable[[Hashable, Hashable], float]) -> Distance:
 
 
 DISTANCES: dict[str, Distance] = {
-    "dice": dice, "binary": binary, "nominal": nominal, "jaccard": jaccard, "masi": masi, "masi_nltk": masi_nltk,
+    "dice": dice,
+    "binary": binary,
+    "nominal": nominal,
+    "jaccard": jaccard,
+    "masi": masi,
+    "masi_nltk": masi_nltk,
 }

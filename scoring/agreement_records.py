@@ -18,10 +18,22 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
-
-from scoring.agreement import dice, jaccard, krippendorff_alpha, krippendorff_alphas, masi, masi_nltk, nominal
+from scoring.agreement import (
+    dice,
+    jaccard,
+    krippendorff_alpha,
+    krippendorff_alphas,
+    masi,
+    masi_nltk,
+    nominal,
+)
 from scoring.agreement_units import peer_units, pyramid_units, word_scus, words
-from scoring.records import counted_annotations, counted_pyramids, pyramids_in_progress_left_out, score_collection
+from scoring.records import (
+    counted_annotations,
+    counted_pyramids,
+    pyramids_in_progress_left_out,
+    score_collection,
+)
 from scoring.statistics import anova_oneway, pearson
 
 PEER_DISTANCES = {"dice": dice, "binary": nominal}
@@ -29,7 +41,9 @@ PYRAMID_DISTANCES = {"masi": masi, "masi_nltk": masi_nltk, "jaccard": jaccard, "
 
 
 def _annotator_name(annotation: PeerAnnotation) -> str:
-    return annotation.annotator_code or (annotation.annotator.username if annotation.annotator_id else str(annotation.pk))
+    return annotation.annotator_code or (
+        annotation.annotator.username if annotation.annotator_id else str(annotation.pk)
+    )
 
 
 @dataclass
@@ -40,8 +54,12 @@ class PeerAgreement:
     annotators: list[str]
     units: int  # SCUs matched by at least one annotator
     alpha: dict[str, float]  # dice, binary, binary_reduced
-    matched_jaccard: float  # |SCUs both matched| / |SCUs either matched| (a plain overlap, for reading)
-    disagreements: list = field(default_factory=list)  # (SCU uid, label, PSEs each annotator found), where they differ
+    matched_jaccard: (
+        float  # |SCUs both matched| / |SCUs either matched| (a plain overlap, for reading)
+    )
+    disagreements: list = field(
+        default_factory=list
+    )  # (SCU uid, label, PSEs each annotator found), where they differ
 
 
 @dataclass
@@ -60,16 +78,25 @@ def _alphas(units, reduced_units) -> dict[str, float]:
     }
 
 
-def peer_agreement(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
-                   include_in_progress: bool = False) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
+def peer_agreement(
+    collection: Collection,
+    docset: str | None = None,
+    adjudicated: bool = False,
+    *,
+    include_in_progress: bool = False,
+) -> tuple[list[PeerAgreement], list[PooledAgreement]]:
     """Per peer, then pooled per docset and over everything (three queries). The annotations are
     `counted_annotations(scored=False)`: submitted ones (and those in progress with
     `include_in_progress`); consensus annotations are not an annotator's independent
     work and stay out; with `adjudicated`, a complete one replaces its sources (leaving that peer
     one annotation, so out of agreement). Annotations against a consensus pyramid are their
     annotators' own matching, compared against that one pyramid: they count."""
-    annotations = counted_annotations(PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
-                                      adjudicated, scored=False, include_in_progress=include_in_progress).select_related("pyramid__docset", "peer", "annotator")
+    annotations = counted_annotations(
+        PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
+        adjudicated,
+        scored=False,
+        include_in_progress=include_in_progress,
+    ).select_related("pyramid__docset", "peer", "annotator")
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
     groups = defaultdict(list)
@@ -78,8 +105,9 @@ def peer_agreement(collection: Collection, docset: str | None = None, adjudicate
     groups = {key: group for key, group in groups.items() if len(group) >= 2}
     counts: dict[int, Counter] = defaultdict(Counter)
     wanted = [a.pk for group in groups.values() for a in group]
-    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=wanted, scu__isnull=False).values_list(
-            "annotation_id", "scu_id"):
+    for annotation_id, scu_id in PSE.objects.filter(
+        annotation_id__in=wanted, scu__isnull=False
+    ).values_list("annotation_id", "scu_id"):
         counts[annotation_id][scu_id] += 1
     peers, pooled_units = [], defaultdict(lambda: ([], []))
     for group in groups.values():
@@ -89,23 +117,39 @@ def peer_agreement(collection: Collection, docset: str | None = None, adjudicate
         matched = [set(c) for c in per_annotator]
         union = set().union(*matched)
         differing = sorted(scu for scu in union if len({c.get(scu, 0) for c in per_annotator}) > 1)
-        peers.append(PeerAgreement(
-            docset=first.pyramid.docset.name, peer=first.peer.author, pyramid=first.pyramid.name,
-            annotators=[_annotator_name(a) for a in group], units=len(units), alpha=_alphas(units, reduced),
-            matched_jaccard=len(set.intersection(*matched)) / len(union) if union else 1.0,
-            disagreements=[(scu, [c.get(scu, 0) for c in per_annotator]) for scu in differing],
-        ))
+        peers.append(
+            PeerAgreement(
+                docset=first.pyramid.docset.name,
+                peer=first.peer.author,
+                pyramid=first.pyramid.name,
+                annotators=[_annotator_name(a) for a in group],
+                units=len(units),
+                alpha=_alphas(units, reduced),
+                matched_jaccard=len(set.intersection(*matched)) / len(union) if union else 1.0,
+                disagreements=[(scu, [c.get(scu, 0) for c in per_annotator]) for scu in differing],
+            )
+        )
         for scope in (first.pyramid.docset.name, "all"):
             pooled_units[scope][0].extend(units)
             pooled_units[scope][1].extend(reduced)
     peer_counts = Counter(p.docset for p in peers)
     pooled = [
-        PooledAgreement(scope=scope, peers=peer_counts[scope] if scope != "all" else len(peers),
-                        units=len(units), alpha=_alphas(units, reduced))
-        for scope, (units, reduced) in sorted(pooled_units.items(), key=lambda item: (item[0] == "all", item[0]))
+        PooledAgreement(
+            scope=scope,
+            peers=peer_counts[scope] if scope != "all" else len(peers),
+            units=len(units),
+            alpha=_alphas(units, reduced),
+        )
+        for scope, (units, reduced) in sorted(
+            pooled_units.items(), key=lambda item: (item[0] == "all", item[0])
+        )
     ]
-    found = {pk: (uid, label) for pk, uid, label in SCU.objects.filter(
-        pk__in={scu for p in peers for scu, _ in p.disagreements}).values_list("pk", "uid", "label")}
+    found = {
+        pk: (uid, label)
+        for pk, uid, label in SCU.objects.filter(
+            pk__in={scu for p in peers for scu, _ in p.disagreements}
+        ).values_list("pk", "uid", "label")
+    }
     for p in peers:
         p.disagreements = [(*found[scu], counts) for scu, counts in p.disagreements]
     peers.sort(key=lambda p: (p.docset, int(p.peer) if p.peer.isdigit() else 10**9, p.peer))
@@ -116,8 +160,9 @@ def peer_alpha(annotation_ids: list[int]) -> float:
     """Alpha with 1 − Dice (Passonneau 2009 §4.1) for annotations of one peer against one pyramid:
     the units are the SCUs any of them matched (one query)."""
     counts: dict[int, Counter] = {pk: Counter() for pk in annotation_ids}
-    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=annotation_ids, scu__isnull=False).values_list(
-            "annotation_id", "scu_id"):
+    for annotation_id, scu_id in PSE.objects.filter(
+        annotation_id__in=annotation_ids, scu__isnull=False
+    ).values_list("annotation_id", "scu_id"):
         counts[annotation_id][scu_id] += 1
     return krippendorff_alpha(peer_units([counts[pk] for pk in annotation_ids]), dice)
 
@@ -129,11 +174,15 @@ class PyramidAgreement:
     annotators: list[str]
     units: int  # words that at least one annotator put in an SCU
     alpha: dict[str, float]
-    in_progress: list[str] = field(default_factory=list)  # those of `pyramids` in progress (with include_in_progress only)
+    in_progress: list[str] = field(
+        default_factory=list
+    )  # those of `pyramids` in progress (with include_in_progress only)
 
 
 def _pyramid_annotator(pyramid: Pyramid) -> str:
-    return pyramid.creator_code or (pyramid.created_by.username if pyramid.created_by_id else pyramid.name)
+    return pyramid.creator_code or (
+        pyramid.created_by.username if pyramid.created_by_id else pyramid.name
+    )
 
 
 def collection_pyramids(collection: Collection, docset: str | None = None):
@@ -142,15 +191,23 @@ def collection_pyramids(collection: Collection, docset: str | None = None):
     return pyramids.filter(docset__name=docset) if docset else pyramids
 
 
-def pyramid_agreement(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
-                      include_in_progress: bool = False) -> tuple[list[PyramidAgreement], list[str]]:
+def pyramid_agreement(
+    collection: Collection,
+    docset: str | None = None,
+    adjudicated: bool = False,
+    *,
+    include_in_progress: bool = False,
+) -> tuple[list[PyramidAgreement], list[str]]:
     """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries).
     The pyramids are `counted_pyramids`: submitted ones (and those in progress, named in each
     result, with `include_in_progress`: `pyramids_left_in_progress` counts those left out).
     Consensus pyramids are not independent work: left out, or with `adjudicated` in place of
     their sources."""
-    pyramids = counted_pyramids(collection_pyramids(collection, docset), adjudicated,
-                                include_in_progress=include_in_progress).select_related("docset", "created_by")
+    pyramids = counted_pyramids(
+        collection_pyramids(collection, docset),
+        adjudicated,
+        include_in_progress=include_in_progress,
+    ).select_related("docset", "created_by")
     by_docset = defaultdict(list)
     for pyramid in pyramids.order_by("docset__name", "name", "id"):
         by_docset[pyramid.docset.name].append(pyramid)
@@ -162,30 +219,51 @@ def pyramid_agreement(collection: Collection, docset: str | None = None, adjudic
         try:
             units = _pyramid_units(group, models, spans)
         except ValueError:
-            skipped.append(f"{name}: its pyramids are not built from the same model summaries (their words differ)")
+            skipped.append(
+                f"{name}: its pyramids are not built from the same model summaries (their words differ)"
+            )
             continue
-        results.append(PyramidAgreement(
-            docset=name, pyramids=[p.name for p in group], annotators=[_pyramid_annotator(p) for p in group],
-            units=len(units), alpha=krippendorff_alphas(units, list(PYRAMID_DISTANCES)),
-            in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
-        ))
+        results.append(
+            PyramidAgreement(
+                docset=name,
+                pyramids=[p.name for p in group],
+                annotators=[_pyramid_annotator(p) for p in group],
+                units=len(units),
+                alpha=krippendorff_alphas(units, list(PYRAMID_DISTANCES)),
+                in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
+            )
+        )
     return results, skipped
 
 
-def pyramids_left_in_progress(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
-                              include_in_progress: bool = False) -> int:
+def pyramids_left_in_progress(
+    collection: Collection,
+    docset: str | None = None,
+    adjudicated: bool = False,
+    *,
+    include_in_progress: bool = False,
+) -> int:
     """How many pyramids in progress `pyramid_agreement` left out (0 with `include_in_progress`)."""
-    return pyramids_in_progress_left_out(collection_pyramids(collection, docset), adjudicated, include_in_progress)
+    return pyramids_in_progress_left_out(
+        collection_pyramids(collection, docset), adjudicated, include_in_progress
+    )
 
 
 def _models_and_spans(ids) -> tuple[dict, dict]:
     """Each pyramid's model summaries in order, and its contributor spans by (pyramid, summary)."""
     models = defaultdict(list)
-    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
+    for link in (
+        PyramidModel.objects.filter(pyramid_id__in=ids)
+        .select_related("summary")
+        .order_by("pyramid_id", "position")
+    ):
         models[link.pyramid_id].append(link.summary)
     spans = defaultdict(list)  # (pyramid, summary) -> [(start, end, scu)]
-    for pyramid_id, summary_id, start, end, scu_id in Span.objects.filter(contributor__scu__pyramid_id__in=ids).values_list(
-            "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu_id"):
+    for pyramid_id, summary_id, start, end, scu_id in Span.objects.filter(
+        contributor__scu__pyramid_id__in=ids
+    ).values_list(
+        "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu_id"
+    ):
         spans[(pyramid_id, summary_id)].append((start, end, scu_id))
     return models, spans
 
@@ -195,10 +273,14 @@ def _pyramid_units(group: list[Pyramid], models: dict, spans: dict) -> list:
     texts = [[[m.text[s:e].lower() for s, e in words(m.text)] for m in models[p.pk]] for p in group]
     if any(t != texts[0] for t in texts[1:]):
         raise ValueError("the pyramids are not built from the same model summaries")
-    return pyramid_units([[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group])
+    return pyramid_units(
+        [[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group]
+    )
 
 
-def pair_agreement(pyramids: list[Pyramid], names=("masi", "masi_nltk", "jaccard")) -> dict[str, float]:
+def pair_agreement(
+    pyramids: list[Pyramid], names=("masi", "masi_nltk", "jaccard")
+) -> dict[str, float]:
     """Alpha for these pyramids only (three queries); ValueError if their models differ."""
     ids = [p.pk for p in pyramids]
     models, spans = _models_and_spans(ids)
@@ -212,7 +294,9 @@ class ScoreAgreement:
     scope: str  # "all", or a peer system
     n: int
     r: float
-    p: float | None  # None, and the interval too, with three pairs (scoring.correlation.MIN_PAIRS_FOR_P)
+    p: (
+        float | None
+    )  # None, and the interval too, with three pairs (scoring.correlation.MIN_PAIRS_FOR_P)
     low: float | None
     high: float | None
 
@@ -225,12 +309,22 @@ class AnovaByAnnotator:
     groups: dict[str, int]
 
 
-def score_agreement(collection: Collection, docset: str | None = None, adjudicated: bool = False, *,
-                    include_in_progress: bool = False) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
+def score_agreement(
+    collection: Collection,
+    docset: str | None = None,
+    adjudicated: bool = False,
+    *,
+    include_in_progress: bool = False,
+) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
     """Pearson's r between annotators' scores of the same peers (overall and per peer system, where
     a system has three or more pairs), and the ANOVA with annotator as the factor (§5.1)."""
-    rows = score_collection(collection, docset, adjudicated, scored=False,  # the annotations peer_agreement compares
-                            include_in_progress=include_in_progress)
+    rows = score_collection(
+        collection,
+        docset,
+        adjudicated,
+        scored=False,  # the annotations peer_agreement compares
+        include_in_progress=include_in_progress,
+    )
     by_item = defaultdict(dict)
     for row in rows:
         by_item[(row.docset, row.peer)][row.annotator] = row.scores
@@ -244,14 +338,19 @@ def score_agreement(collection: Collection, docset: str | None = None, adjudicat
                     pairs[(a, b)].append((peer, x, y))
         for annotators, values in sorted(pairs.items()):
             scopes = {"all": values}
-            for peer in sorted({p for p, _, _ in values}, key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p)):
+            for peer in sorted(
+                {p for p, _, _ in values},
+                key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p),
+            ):
                 scopes[peer] = [v for v in values if v[0] == peer]
             for scope, chosen in scopes.items():
                 if len(chosen) < 3:
                     continue
                 result = pearson([x for _, x, _ in chosen], [y for _, _, y in chosen])
                 if result is not None:
-                    correlations.append(ScoreAgreement(annotators, score, scope, len(chosen), *result))
+                    correlations.append(
+                        ScoreAgreement(annotators, score, scope, len(chosen), *result)
+                    )
         groups = defaultdict(list)
         for by_annotator in by_item.values():
             if len(by_annotator) >= 2:
@@ -260,5 +359,7 @@ def score_agreement(collection: Collection, docset: str | None = None, adjudicat
                         groups[annotator].append(getattr(scores, score))
         test = anova_oneway(groups) if len(groups) >= 2 else None
         if test is not None:
-            anovas.append(AnovaByAnnotator(score, test[0], test[1], {a: len(v) for a, v in groups.items()}))
+            anovas.append(
+                AnovaByAnnotator(score, test[0], test[1], {a: len(v) for a, v in groups.items()})
+            )
     return correlations, anovas

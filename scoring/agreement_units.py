@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cache
-from typing import Hashable, Mapping, Sequence
 
 WORD = re.compile(r"\w+")
 
@@ -35,7 +35,10 @@ def peer_units(annotations: Sequence[Mapping[Hashable, int]], reduced: bool = Fa
     per SCU (SCUs they did not match may be absent). `reduced`: Binary′'s values (found or not)."""
     matched = sorted({scu for counts in annotations for scu, n in counts.items() if n > 0}, key=str)
     return [
-        tuple(pse_values(min(counts.get(scu, 0), 1) if reduced else counts.get(scu, 0)) for counts in annotations)
+        tuple(
+            pse_values(min(counts.get(scu, 0), 1) if reduced else counts.get(scu, 0))
+            for counts in annotations
+        )
         for scu in matched
     ]
 
@@ -63,7 +66,9 @@ def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset]]]) -> list[U
     a put word w of model m in. ValueError if the annotators' models do not have the same words."""
     shapes = {tuple(len(model) for model in models) for models in annotators}
     if len(shapes) != 1:
-        raise ValueError("the pyramids are not built from the same model summaries (their words differ)")
+        raise ValueError(
+            "the pyramids are not built from the same model summaries (their words differ)"
+        )
     members = []
     for models in annotators:
         scu_words = defaultdict(set)
@@ -77,8 +82,10 @@ def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset]]]) -> list[U
         for w in range(len(model)):
             if not any(models[m][w] for models in annotators):
                 continue
-            units.append([
-                frozenset().union(*(scu_words[scu] for scu in models[m][w])) - {(m, w)}
-                for models, scu_words in zip(annotators, members)
-            ])
+            units.append(
+                [
+                    frozenset().union(*(scu_words[scu] for scu in models[m][w])) - {(m, w)}
+                    for models, scu_words in zip(annotators, members)
+                ]
+            )
     return units

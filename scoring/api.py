@@ -9,11 +9,17 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.generics import ListAPIView
 from rest_framework.pagination import PageNumberPagination
 
-from annotator.campaigns.access import can_read_collection, visible_collections
 from annotator.api.params import DOCSET_PARAMETER, docset_param
+from annotator.campaigns.access import can_read_collection, visible_collections
 from annotator.models import PeerAnnotation
-
-from scoring.records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations, in_score_order, score_loaded_annotations
+from scoring.records import (
+    IN_PROGRESS_VALUE,
+    INCLUDE_PARAMETER,
+    collection_annotations,
+    counted_annotations,
+    in_score_order,
+    score_loaded_annotations,
+)
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
@@ -31,22 +37,32 @@ class ScoreRowSerializer(serializers.Serializer):
     docset = serializers.CharField()
     peer = serializers.CharField()
     annotator = serializers.CharField(allow_blank=True)
-    status = serializers.ChoiceField(choices=PeerAnnotation.Status.choices, help_text=(
-        "submitted, or in_progress: work in progress is listed only with `include=in-progress`."))
+    status = serializers.ChoiceField(
+        choices=PeerAnnotation.Status.choices,
+        help_text=(
+            "submitted, or in_progress: work in progress is listed only with `include=in-progress`."
+        ),
+    )
     pyramid = serializers.CharField()
     pyramid_id = serializers.IntegerField()
     weight_convention = serializers.CharField()
-    average_rounding = serializers.CharField(help_text="half_up, floor, ceil, or fractional (X_a not rounded).")
+    average_rounding = serializers.CharField(
+        help_text="half_up, floor, ceil, or fractional (X_a not rounded)."
+    )
     unique_scus = serializers.IntegerField(help_text="Distinct SCUs expressed (NIST numSCUs).")
     repetitions = serializers.IntegerField()
     non_matching = serializers.IntegerField(help_text="Zero-weight PSEs.")
     pse_count = serializers.IntegerField(help_text="X of Passonneau 2009 eq. (1).")
     raw_score = serializers.IntegerField(help_text="D: the weight of the distinct SCUs expressed.")
     model_count = serializers.IntegerField()
-    average_scu_count = CountField(allow_null=True, help_text="X_a of eq. (2): whole, or fractional under the "
-                                                             "fractional convention.")
+    average_scu_count = CountField(
+        allow_null=True,
+        help_text="X_a of eq. (2): whole, or fractional under the fractional convention.",
+    )
     max_original = serializers.IntegerField()
-    max_modified = CountField(allow_null=True, help_text="Max(X_a): with a fractional X_a, a share of one more SCU.")
+    max_modified = CountField(
+        allow_null=True, help_text="Max(X_a): with a fractional X_a, a share of one more SCU."
+    )
     original = serializers.FloatField(allow_null=True)
     modified = serializers.FloatField(allow_null=True)
     quality = serializers.FloatField(allow_null=True)
@@ -71,20 +87,33 @@ class ScoresView(ListAPIView):
         parameters=[
             OpenApiParameter("collection", int, required=True, description="The collection's id."),
             OpenApiParameter("docset", str, description=DOCSET_PARAMETER),
-            OpenApiParameter("adjudicated", bool, description=(
-                "false (the default): consensus work (consensus annotations, annotations against a consensus "
-                "pyramid) is left out; true: submitted consensus work replaces its sources.")),
-            OpenApiParameter(INCLUDE_PARAMETER, str, enum=[IN_PROGRESS_VALUE], description=(
-                "Absent (the default): submitted annotations only. `in-progress`: annotations still in progress "
-                "too, each row saying its `status` (`in_progress`). Any other value answers 400.")),
+            OpenApiParameter(
+                "adjudicated",
+                bool,
+                description=(
+                    "false (the default): consensus work (consensus annotations, annotations against a consensus "
+                    "pyramid) is left out; true: submitted consensus work replaces its sources."
+                ),
+            ),
+            OpenApiParameter(
+                INCLUDE_PARAMETER,
+                str,
+                enum=[IN_PROGRESS_VALUE],
+                description=(
+                    "Absent (the default): submitted annotations only. `in-progress`: annotations still in progress "
+                    "too, each row saying its `status` (`in_progress`). Any other value answers 400."
+                ),
+            ),
         ],
         description="Every peer annotation's scores in a collection (or one docset), computed from the stored records, "
-                    "a page at a time (`page`, and `page_size` up to 1000), in the order of `export_scores`: "
-                    "collection, docset, peer, annotator. Submitted annotations only, unless `include=in-progress`; "
-                    "each row says its `status`.",
+        "a page at a time (`page`, and `page_size` up to 1000), in the order of `export_scores`: "
+        "collection, docset, peer, annotator. Submitted annotations only, unless `include=in-progress`; "
+        "each row says its `status`.",
     )
     def get(self, request, *args, **kwargs):
-        annotations = self.paginate_queryset(self.get_queryset())  # this page's, cut in the database
+        annotations = self.paginate_queryset(
+            self.get_queryset()
+        )  # this page's, cut in the database
         rows = [row.as_dict() for row in score_loaded_annotations(annotations)]
         return self.get_paginated_response(ScoreRowSerializer(rows, many=True).data)
 
@@ -107,12 +136,19 @@ class ScoresView(ListAPIView):
             raise ValidationError({"adjudicated": ["true or false."]})
         include = query.get(INCLUDE_PARAMETER, "")
         if include not in {"", IN_PROGRESS_VALUE}:
-            raise ValidationError({INCLUDE_PARAMETER: [f"{IN_PROGRESS_VALUE}, or nothing (submitted work only)."]})
+            raise ValidationError(
+                {INCLUDE_PARAMETER: [f"{IN_PROGRESS_VALUE}, or nothing (submitted work only)."]}
+            )
         annotations = collection_annotations(collection)
         if docset:
             annotations = annotations.filter(pyramid__docset=docset)
-        return in_score_order(counted_annotations(annotations, adjudicated=adjudicated in TRUE,
-                                                  include_in_progress=include == IN_PROGRESS_VALUE))
+        return in_score_order(
+            counted_annotations(
+                annotations,
+                adjudicated=adjudicated in TRUE,
+                include_in_progress=include == IN_PROGRESS_VALUE,
+            )
+        )
 
 
 TRUE, FALSE = {"1", "true"}, {"", "0", "false"}

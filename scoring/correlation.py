@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
-from typing import Sequence
 
 import numpy as np
 from scipy import stats
@@ -46,11 +46,16 @@ def spearman_exact_p(x: Sequence[float], y: Sequence[float]) -> float:
     observed = float(rx @ ry) / spread
     every = (ry[_orders(len(ry))] @ rx) / spread
     tolerance = 1e-12  # the same pairing computed in another order
-    at_least, at_most = np.mean(every >= observed - tolerance), np.mean(every <= observed + tolerance)
+    at_least, at_most = (
+        np.mean(every >= observed - tolerance),
+        np.mean(every <= observed + tolerance),
+    )
     return float(min(1.0, 2 * min(at_least, at_most)))
 
 
-def correlations(x: Sequence[float], y: Sequence[float]) -> dict[str, tuple[float, float | None] | None]:
+def correlations(
+    x: Sequence[float], y: Sequence[float]
+) -> dict[str, tuple[float, float | None] | None]:
     """{method: (coefficient, two-sided p)}; None where undefined (fewer than 3 pairs, or a
     constant series); p None with fewer than MIN_PAIRS_FOR_P pairs."""
     if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:

@@ -9,10 +9,28 @@ import json
 from scoring.records import PeerScoreRow
 
 SCORE_COLUMNS = [
-    "collection", "docset", "peer", "annotator", "status", "pyramid", "weight_convention", "average_rounding",
-    "modified", "original", "quality", "coverage", "comprehensive",
-    "unique_scus", "repetitions", "non_matching", "pse_count", "raw_score",
-    "model_count", "average_scu_count", "max_modified", "max_original",
+    "collection",
+    "docset",
+    "peer",
+    "annotator",
+    "status",
+    "pyramid",
+    "weight_convention",
+    "average_rounding",
+    "modified",
+    "original",
+    "quality",
+    "coverage",
+    "comprehensive",
+    "unique_scus",
+    "repetitions",
+    "non_matching",
+    "pse_count",
+    "raw_score",
+    "model_count",
+    "average_scu_count",
+    "max_modified",
+    "max_original",
 ]
 SCORE_FIELDS = {"modified", "original", "quality", "coverage", "comprehensive"}
 SUBMITTED = "submitted"  # a row's status (PeerAnnotation.Status); any other is work in progress
@@ -70,9 +88,15 @@ def to_duc(rows: list[PeerScoreRow]) -> str:
     ordered = sorted(rows, key=lambda row: (row.collection, row.docset, row.annotator, row.peer))
     lines = [
         "\t".join(
-            [row.docset, row.peer, nist_decimals(row.scores.modified), str(row.scores.unique_scus),
-             str(row.scores.repetitions), *([row.annotator] if row.annotator else []),
-             *([IN_PROGRESS_MARK] if row.status != SUBMITTED else [])]
+            [
+                row.docset,
+                row.peer,
+                nist_decimals(row.scores.modified),
+                str(row.scores.unique_scus),
+                str(row.scores.repetitions),
+                *([row.annotator] if row.annotator else []),
+                *([IN_PROGRESS_MARK] if row.status != SUBMITTED else []),
+            ]
         )  # NIST's DUC 2007 main table has no annotator column: none is written where there is none
         for row in ordered
     ]
@@ -82,7 +106,15 @@ def to_duc(rows: list[PeerScoreRow]) -> str:
 FORMATS = {"csv": to_csv, "json": to_json, "duc": to_duc}
 
 
-SYSTEM_COLUMNS = ["peer", "docsets", "in_progress", "modified", "original", "coverage", "comprehensive"]
+SYSTEM_COLUMNS = [
+    "peer",
+    "docsets",
+    "in_progress",
+    "modified",
+    "original",
+    "coverage",
+    "comprehensive",
+]
 
 
 def systems_to_csv(means, rows=()) -> str:

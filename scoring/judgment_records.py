@@ -20,7 +20,6 @@ from statistics import fmean
 from django.db.models import Avg
 
 from annotator.models import PSE, Collection, Contributor, HumanJudgment, PeerAnnotation
-
 from scoring.correlation import METHODS, correlations
 from scoring.records import score_collection, scu_weights
 from scoring.variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
@@ -33,7 +32,9 @@ class JudgmentCorrelation:
     score: str
     level: str  # "summary" or "system"
     n: int
-    results: dict  # method -> (coefficient, p) or None; p None with too few pairs (scoring.correlation)
+    results: (
+        dict  # method -> (coefficient, p) or None; p None with too few pairs (scoring.correlation)
+    )
 
 
 @dataclass(frozen=True)
@@ -48,32 +49,47 @@ class VariantInputs:
 
 def variant_inputs(collection: Collection) -> dict[int, VariantInputs]:
     """{annotation id: VariantInputs} for every annotation of the collection (four queries)."""
-    annotations = list(PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
-                       .values_list("pk", "pyramid_id", "peer__text"))
+    annotations = list(
+        PeerAnnotation.objects.filter(pyramid__docset__collection=collection).values_list(
+            "pk", "pyramid_id", "peer__text"
+        )
+    )
     pyramid_ids = {p for _, p, _ in annotations}
     weights = scu_weights(pyramid_ids, collection.weight_convention)
     expressed = defaultdict(set)
-    for annotation_id, scu_id in PSE.objects.filter(annotation__pyramid__docset__collection=collection,
-                                                     scu__isnull=False).values_list("annotation_id", "scu_id"):
+    for annotation_id, scu_id in PSE.objects.filter(
+        annotation__pyramid__docset__collection=collection, scu__isnull=False
+    ).values_list("annotation_id", "scu_id"):
         expressed[annotation_id].add(scu_id)
     reference = defaultdict(int)
-    for pyramid_id, scu_id, _ in Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids).values_list(
-            "scu__pyramid_id", "scu_id", "summary_id").distinct().order_by():
+    for pyramid_id, scu_id, _ in (
+        Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
+        .values_list("scu__pyramid_id", "scu_id", "summary_id")
+        .distinct()
+        .order_by()
+    ):
         reference[pyramid_id] += weights[pyramid_id].get(scu_id, 0)
     return {
-        annotation_id: VariantInputs([weights[pyramid_id][scu] for scu in expressed[annotation_id]],
-                                     list(weights[pyramid_id].values()), reference[pyramid_id], nws_length(text))
+        annotation_id: VariantInputs(
+            [weights[pyramid_id][scu] for scu in expressed[annotation_id]],
+            list(weights[pyramid_id].values()),
+            reference[pyramid_id],
+            nws_length(text),
+        )
         for annotation_id, pyramid_id, text in annotations
     }
 
 
-def variant_scores(inputs: dict[int, VariantInputs], alpha: float,
-                   tac_recall: str = RECALL_REFERENCES) -> dict[int, dict[str, float]]:
+def variant_scores(
+    inputs: dict[int, VariantInputs], alpha: float, tac_recall: str = RECALL_REFERENCES
+) -> dict[int, dict[str, float]]:
     """{annotation id: {"power_mean": ..., "tac2008": ...}}, the F-measure with the recall named."""
     return {
         annotation_id: {
             "power_mean": power_mean_score(alpha, given.expressed, given.pyramid),
-            "tac2008": tac2008_score(given.expressed, given.pyramid, [given.reference_weight], given.length, tac_recall),
+            "tac2008": tac2008_score(
+                given.expressed, given.pyramid, [given.reference_weight], given.length, tac_recall
+            ),
         }
         for annotation_id, given in inputs.items()
     }
@@ -88,15 +104,27 @@ class JudgedSummary:
     annotations: list[int]
 
 
-def judged_summaries(collection: Collection, criterion: str, adjudicated: bool = False) -> list[JudgedSummary]:
+def judged_summaries(
+    collection: Collection, criterion: str, adjudicated: bool = False
+) -> list[JudgedSummary]:
     """Every peer summary with both scores and a judgment on `criterion` (four queries and the
     scores' four)."""
-    peer_of = dict(PeerAnnotation.objects.filter(pyramid__docset__collection=collection).values_list("pk", "peer_id"))
-    judged = dict(HumanJudgment.objects.filter(summary__docset__collection=collection, criterion=criterion)
-                  .values("summary_id").annotate(mean=Avg("value")).values_list("summary_id", "mean"))
+    peer_of = dict(
+        PeerAnnotation.objects.filter(pyramid__docset__collection=collection).values_list(
+            "pk", "peer_id"
+        )
+    )
+    judged = dict(
+        HumanJudgment.objects.filter(summary__docset__collection=collection, criterion=criterion)
+        .values("summary_id")
+        .annotate(mean=Avg("value"))
+        .values_list("summary_id", "mean")
+    )
     found: dict[int, JudgedSummary] = {}
     values: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for row in score_collection(collection, adjudicated=adjudicated):  # the one rule on consensus work
+    for row in score_collection(
+        collection, adjudicated=adjudicated
+    ):  # the one rule on consensus work
         summary = peer_of[row.annotation_id]
         if summary not in judged:
             continue
@@ -113,27 +141,59 @@ def judged_summaries(collection: Collection, criterion: str, adjudicated: bool =
     return list(found.values())
 
 
-def _with_variants(summaries: list[JudgedSummary], variants: dict[int, dict[str, float]]) -> list[dict[str, float]]:
-    return [s.scores | {name: fmean(variants[a][name] for a in s.annotations) for name in ("power_mean", "tac2008")}
-            for s in summaries]
+def _with_variants(
+    summaries: list[JudgedSummary], variants: dict[int, dict[str, float]]
+) -> list[dict[str, float]]:
+    return [
+        s.scores
+        | {
+            name: fmean(variants[a][name] for a in s.annotations)
+            for name in ("power_mean", "tac2008")
+        }
+        for s in summaries
+    ]
 
 
-def _correlate(summaries: list[JudgedSummary], values: list[dict[str, float]], name: str) -> list[JudgmentCorrelation]:
+def _correlate(
+    summaries: list[JudgedSummary], values: list[dict[str, float]], name: str
+) -> list[JudgmentCorrelation]:
     points = [(v[name], s.judgment, s.system) for s, v in zip(summaries, values) if name in v]
-    results = [JudgmentCorrelation(name, "summary", len(points), correlations([p[0] for p in points], [p[1] for p in points]))]
+    results = [
+        JudgmentCorrelation(
+            name,
+            "summary",
+            len(points),
+            correlations([p[0] for p in points], [p[1] for p in points]),
+        )
+    ]
     systems = defaultdict(list)
     for score, judgment, system in points:
         systems[system].append((score, judgment))
     means = [(fmean(s for s, _ in v), fmean(j for _, j in v)) for v in systems.values()]
-    results.append(JudgmentCorrelation(name, "system", len(means), correlations([m[0] for m in means], [m[1] for m in means])))
+    results.append(
+        JudgmentCorrelation(
+            name, "system", len(means), correlations([m[0] for m in means], [m[1] for m in means])
+        )
+    )
     return results
 
 
-def judgment_correlations(collection: Collection, criterion: str, alpha: float = 1.0,
-                          tac_recall: str = RECALL_REFERENCES, adjudicated: bool = False) -> list[JudgmentCorrelation]:
+def judgment_correlations(
+    collection: Collection,
+    criterion: str,
+    alpha: float = 1.0,
+    tac_recall: str = RECALL_REFERENCES,
+    adjudicated: bool = False,
+) -> list[JudgmentCorrelation]:
     summaries = judged_summaries(collection, criterion, adjudicated)
-    values = _with_variants(summaries, variant_scores(variant_inputs(collection), alpha, tac_recall))
-    return [result for name in [*STANDARD, "power_mean", "tac2008"] for result in _correlate(summaries, values, name)]
+    values = _with_variants(
+        summaries, variant_scores(variant_inputs(collection), alpha, tac_recall)
+    )
+    return [
+        result
+        for name in [*STANDARD, "power_mean", "tac2008"]
+        for result in _correlate(summaries, values, name)
+    ]
 
 
 ALPHA_GRID = [round(-3 + 0.01 * i, 2) for i in range(601)]  # -3 .. 3 by 0.01
@@ -147,18 +207,28 @@ class AlphaTuning:
     alpha: float  # the best on the tune split
     tune: tuple[float, float]  # (coefficient, p) of the power-mean score on the tune split
     test: tuple[float, float] | None  # the same alpha on the held-out split
-    test_baselines: dict  # score -> (coefficient, p) on the held-out split: original, modified, tac2008
+    test_baselines: (
+        dict  # score -> (coefficient, p) on the held-out split: original, modified, tac2008
+    )
     tac2008_recall: str  # the F-measure's recall (scoring.variants.TAC2008_RECALLS)
 
 
-def _baseline(summaries: list[JudgedSummary], values: list[dict[str, float]], name: str, method: str):
+def _baseline(
+    summaries: list[JudgedSummary], values: list[dict[str, float]], name: str, method: str
+):
     """The correlation of a score with the judgment over the summaries where it is defined."""
     points = [(v[name], s.judgment) for s, v in zip(summaries, values) if name in v]
     return correlations([p[0] for p in points], [p[1] for p in points])[method]
 
 
-def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA_GRID,
-               tac_recall: str = RECALL_REFERENCES, adjudicated: bool = False) -> list[AlphaTuning]:
+def tune_alpha(
+    collection: Collection,
+    criterion: str,
+    seed: int = 0,
+    grid=ALPHA_GRID,
+    tac_recall: str = RECALL_REFERENCES,
+    adjudicated: bool = False,
+) -> list[AlphaTuning]:
     """Maskey & Rosenberg §5: split the docsets at random in two halves, search alpha on the tune
     half for the best correlation of the power-mean score with the judgment (by each method, at the
     summary level), and report that alpha's correlation on the held-out half, beside the original
@@ -166,9 +236,14 @@ def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA
     summaries = judged_summaries(collection, criterion, adjudicated)
     docsets = sorted({s.docset for s in summaries})
     if len(docsets) < 2:
-        raise ValueError("tuning alpha needs judged summaries of at least two docsets (a tune and a test split)")
+        raise ValueError(
+            "tuning alpha needs judged summaries of at least two docsets (a tune and a test split)"
+        )
     random.Random(seed).shuffle(docsets)
-    tune_names, test_names = sorted(docsets[: len(docsets) // 2]), sorted(docsets[len(docsets) // 2:])
+    tune_names, test_names = (
+        sorted(docsets[: len(docsets) // 2]),
+        sorted(docsets[len(docsets) // 2 :]),
+    )
     inputs = variant_inputs(collection)
     tune = [s for s in summaries if s.docset in tune_names]
     test = [s for s in summaries if s.docset in test_names]
@@ -178,14 +253,32 @@ def tune_alpha(collection: Collection, criterion: str, seed: int = 0, grid=ALPHA
     for method in METHODS:
         scored = []
         for alpha in grid:
-            found = correlations([v["power_mean"] for v in _with_variants(tune, by_alpha[alpha])], [s.judgment for s in tune])[method]
+            found = correlations(
+                [v["power_mean"] for v in _with_variants(tune, by_alpha[alpha])],
+                [s.judgment for s in tune],
+            )[method]
             if found is not None and not math.isnan(found[0]):
                 scored.append((found[0], alpha, found))
         if not scored:
             continue
         _, alpha, on_tune = max(scored)
-        on_test = correlations([v["power_mean"] for v in _with_variants(test, by_alpha[alpha])], [s.judgment for s in test])[method]
-        results.append(AlphaTuning(tune_names, test_names, method, alpha, on_tune, on_test, {
-            name: _baseline(test, baselines, name, method) for name in ("original", "modified", "tac2008")
-        }, tac_recall))
+        on_test = correlations(
+            [v["power_mean"] for v in _with_variants(test, by_alpha[alpha])],
+            [s.judgment for s in test],
+        )[method]
+        results.append(
+            AlphaTuning(
+                tune_names,
+                test_names,
+                method,
+                alpha,
+                on_tune,
+                on_test,
+                {
+                    name: _baseline(test, baselines, name, method)
+                    for name in ("original", "modified", "tac2008")
+                },
+                tac_recall,
+            )
+        )
     return results

@@ -14,14 +14,20 @@ class Report(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
-    collection = models.ForeignKey("annotator.Collection", on_delete=models.CASCADE, related_name="reports")
+    collection = models.ForeignKey(
+        "annotator.Collection", on_delete=models.CASCADE, related_name="reports"
+    )
     kind = models.CharField(max_length=40)
     parameters = models.JSONField(default=dict, blank=True)
     fingerprint = models.CharField(max_length=64)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    result = models.JSONField(null=True, blank=True, help_text="Tables: [{title, columns, rows, note}], and plot data.")
+    result = models.JSONField(
+        null=True, blank=True, help_text="Tables: [{title, columns, rows, note}], and plot data."
+    )
     error = models.TextField(blank=True)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

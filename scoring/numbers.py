@@ -8,7 +8,9 @@ from __future__ import annotations
 import math
 
 DASH = "—"
-SMALLEST_P = 1e-16  # below this a p-value is "< 1e-16" (as R's "< 2.2e-16": beyond a double's precision)
+SMALLEST_P = (
+    1e-16  # below this a p-value is "< 1e-16" (as R's "< 2.2e-16": beyond a double's precision)
+)
 
 
 def undefined(value) -> bool:
@@ -33,7 +35,7 @@ def p_value(p: float | None) -> str:
 
 
 def p_equals(p: float | None) -> str:
-    """"p=0.0208", "p<1e-16", "p=—": a p-value beside a statistic in a command's table.
+    """ "p=0.0208", "p<1e-16", "p=—": a p-value beside a statistic in a command's table.
 
     >>> [p_equals(v) for v in (0.0208, 0.0, None)]
     ['p=0.0208', 'p<1e-16', 'p=—']
@@ -77,4 +79,10 @@ def shown_rows(rows: list[list], p_columns=()) -> list[list[str]]:
     >>> shown_rows([["10", 0.2571, 2e-05, None]], p_columns=[2])
     [['10', '0.2571', '2.00e-05', '—']]
     """
-    return [[p_value(v) if i in p_columns else DASH if undefined(v) else str(v) for i, v in enumerate(row)] for row in rows]
+    return [
+        [
+            p_value(v) if i in p_columns else DASH if undefined(v) else str(v)
+            for i, v in enumerate(row)
+        ]
+        for row in rows
+    ]

@@ -13,11 +13,15 @@ def _frame(title: str, body: list[str], low: float, high: float) -> str:
     for i in range(5):
         value = low + (high - low) * i / 4
         y = _y(value, low, high)
-        ticks.append(f'<line x1="{LEFT}" x2="{WIDTH - 8}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value:.3g}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="plot" '
-            f'aria-label="{escape(title)}"><title>{escape(title)}</title>'
-            f'<text x="{LEFT}" y="16" class="plot-title">{escape(title)}</text>{"".join(ticks)}{"".join(body)}</svg>')
+        ticks.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - 8}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value:.3g}</text>'
+        )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="plot" '
+        f'aria-label="{escape(title)}"><title>{escape(title)}</title>'
+        f'<text x="{LEFT}" y="16" class="plot-title">{escape(title)}</text>{"".join(ticks)}{"".join(body)}</svg>'
+    )
 
 
 def _y(value: float, low: float, high: float) -> float:
@@ -40,9 +44,11 @@ def bars(title: str, labels: list, values: list[float]) -> str:
     body = []
     for x, label, value in zip(xs, labels, values):
         top = _y(value or 0, 0, high)
-        body.append(f'<rect x="{x - width * 0.35:.1f}" y="{top:.1f}" width="{width * 0.7:.1f}" '
-                    f'height="{HEIGHT - BOTTOM - top:.1f}" class="bar"><title>{escape(str(label))}: {value}</title></rect>'
-                    f'<text x="{x:.1f}" y="{top - 4:.1f}" text-anchor="middle">{value}</text>{_label(x, label)}')
+        body.append(
+            f'<rect x="{x - width * 0.35:.1f}" y="{top:.1f}" width="{width * 0.7:.1f}" '
+            f'height="{HEIGHT - BOTTOM - top:.1f}" class="bar"><title>{escape(str(label))}: {value}</title></rect>'
+            f'<text x="{x:.1f}" y="{top - 4:.1f}" text-anchor="middle">{value}</text>{_label(x, label)}'
+        )
     return _frame(title, body, 0, high)
 
 
@@ -53,10 +59,14 @@ def intervals(title: str, labels: list, values: list, low: list, high: list) -> 
     body = []
     for x, label, value, lo, hi in zip(xs, labels, values, low, high):
         if lo is not None and hi is not None:
-            body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{_y(lo, bottom, top):.1f}" y2="{_y(hi, bottom, top):.1f}" class="whisker"/>')
+            body.append(
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{_y(lo, bottom, top):.1f}" y2="{_y(hi, bottom, top):.1f}" class="whisker"/>'
+            )
         if value is not None:
-            body.append(f'<circle cx="{x:.1f}" cy="{_y(value, bottom, top):.1f}" r="3.5" class="point">'
-                        f'<title>{escape(str(label))}: {value} [{lo}, {hi}]</title></circle>')
+            body.append(
+                f'<circle cx="{x:.1f}" cy="{_y(value, bottom, top):.1f}" r="3.5" class="point">'
+                f"<title>{escape(str(label))}: {value} [{lo}, {hi}]</title></circle>"
+            )
         body.append(_label(x, label))
     return _frame(title, body, bottom, top)
 
@@ -69,17 +79,22 @@ def boxes(title: str, labels: list, five_numbers: list[list[float]]) -> str:
     for x, label, (least, q1, median, q3, most) in zip(xs, labels, five_numbers):
         y = [_y(v, bottom, top) for v in (least, q1, median, q3, most)]
         body.append(
-            f'<g><title>{escape(str(label))}: min {least}, quartiles {q1} / {median} / {q3}, max {most}</title>'
+            f"<g><title>{escape(str(label))}: min {least}, quartiles {q1} / {median} / {q3}, max {most}</title>"
             f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y[0]:.1f}" y2="{y[4]:.1f}" class="whisker"/>'
             f'<rect x="{x - width * 0.3:.1f}" y="{y[3]:.1f}" width="{width * 0.6:.1f}" height="{max(y[1] - y[3], 1):.1f}" class="box"/>'
             f'<line x1="{x - width * 0.3:.1f}" x2="{x + width * 0.3:.1f}" y1="{y[2]:.1f}" y2="{y[2]:.1f}" class="median"/></g>'
-            + _label(x, label))
+            + _label(x, label)
+        )
     return _frame(title, body, bottom, top)
 
 
 LEGEND_Y = HEIGHT - 6  # the legend's baseline: under the axis labels, outside the plotted area
 CHARACTER = 7  # about how wide a character of the plots' 11px text is, to space legend entries
-DASHES = ["", ' stroke-dasharray="6 3"', ' stroke-dasharray="2 3"']  # series told apart without colour
+DASHES = [
+    "",
+    ' stroke-dasharray="6 3"',
+    ' stroke-dasharray="2 3"',
+]  # series told apart without colour
 
 
 def lines(title: str, labels: list, series: dict[str, list]) -> str:
@@ -94,12 +109,18 @@ def lines(title: str, labels: list, series: dict[str, list]) -> str:
     for i, (name, values) in enumerate(series.items()):
         dash = DASHES[i % len(DASHES)]
         points = [(x, _y(v, bottom, top)) for x, v in zip(xs, values) if v is not None]
-        body.append(f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" class="series s{i}"{dash}/>')
-        body.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" class="series s{i}"/>' for x, y in points)
+        body.append(
+            f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" class="series s{i}"{dash}/>'
+        )
+        body.extend(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" class="series s{i}"/>' for x, y in points
+        )
         mid = LEGEND_Y - 4
-        legend.append(f'<line x1="{at}" x2="{at + 24}" y1="{mid}" y2="{mid}" stroke-width="2" class="series s{i}"{dash}/>'
-                      f'<circle cx="{at + 12}" cy="{mid}" r="3" class="series s{i}"/>'
-                      f'<text x="{at + 30}" y="{LEGEND_Y}" class="series-name s{i}">{escape(name)}</text>')
+        legend.append(
+            f'<line x1="{at}" x2="{at + 24}" y1="{mid}" y2="{mid}" stroke-width="2" class="series s{i}"{dash}/>'
+            f'<circle cx="{at + 12}" cy="{mid}" r="3" class="series s{i}"/>'
+            f'<text x="{at + 30}" y="{LEGEND_Y}" class="series-name s{i}">{escape(name)}</text>'
+        )
         at += 30 + CHARACTER * len(name) + 24
     body.append(f'<g class="plot-legend">{"".join(legend)}</g>')
     return _frame(title, body, bottom, top)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from statistics import fmean
-from typing import Iterable
 
 from scoring.statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
 
@@ -45,8 +45,11 @@ def _natural(text: str):
 
 def observations(rows: Iterable, score: str) -> list[tuple[str, str, float]]:
     """(system, docset, value) for every row whose score is defined."""
-    return [(row.peer, row.docset, getattr(row.scores, score)) for row in rows
-            if getattr(row.scores, score) is not None]
+    return [
+        (row.peer, row.docset, getattr(row.scores, score))
+        for row in rows
+        if getattr(row.scores, score) is not None
+    ]
 
 
 def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[BetterThan]:
@@ -63,12 +66,25 @@ def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[
     for worse, better in by_set.items():
         better = sorted(better, key=lambda s: -means[s])
         worse_sorted = sorted(worse, key=lambda s: -means[s])
-        rows.append(BetterThan(better, fmean(means[s] for s in better), worse_sorted, fmean(means[s] for s in worse)))
+        rows.append(
+            BetterThan(
+                better,
+                fmean(means[s] for s in better),
+                worse_sorted,
+                fmean(means[s] for s in worse),
+            )
+        )
     return sorted(rows, key=lambda r: (-r.better_mean, r.worse_mean))
 
 
-def rank_systems(rows: Iterable, score: str = "modified", docset_factor: bool = False, significance: float = 0.05,
-                 power: float = 0.99, power_level: float = 0.01) -> SystemRanking:
+def rank_systems(
+    rows: Iterable,
+    score: str = "modified",
+    docset_factor: bool = False,
+    significance: float = 0.05,
+    power: float = 0.99,
+    power_level: float = 0.01,
+) -> SystemRanking:
     data = observations(rows, score)
     systems = [s for s, _, _ in data]
     values = [v for _, _, v in data]
@@ -77,8 +93,11 @@ def rank_systems(rows: Iterable, score: str = "modified", docset_factor: bool = 
     anova = anova_by_factor(values, systems, [d for _, d, _ in data] if docset_factor else None)
     if anova.df_residual > 0:
         # One-way: statsmodels' Tukey; with the docset as a factor, that model's error term.
-        pairs, hsd = (tukey_hsd(values, systems, anova.mse, anova.df_residual, significance) if docset_factor
-                      else tukey_hsd(values, systems, significance=significance))
+        pairs, hsd = (
+            tukey_hsd(values, systems, anova.mse, anova.df_residual, significance)
+            if docset_factor
+            else tukey_hsd(values, systems, significance=significance)
+        )
     else:  # one score per system: no error term, so no test (the means are still worth reading)
         pairs, hsd = [], math.nan
     grouped = defaultdict(list)
@@ -90,6 +109,11 @@ def rank_systems(rows: Iterable, score: str = "modified", docset_factor: bool = 
     if anova.df_residual > 0 and anova.between_var > 0 and anova.within_var > 0:
         needed = anova_power_n(len(means), anova.between_var, anova.within_var, power, power_level)
     return SystemRanking(
-        score=score, means=[(s, len(grouped[s]), means[s]) for s in order], anova=anova, hsd=hsd, pairs=pairs,
-        groups=better_than_groups(means, pairs), docsets_needed=needed,
+        score=score,
+        means=[(s, len(grouped[s]), means[s]) for s in order],
+        anova=anova,
+        hsd=hsd,
+        pairs=pairs,
+        groups=better_than_groups(means, pairs),
+        docsets_needed=needed,
     )

@@ -11,8 +11,18 @@ from dataclasses import asdict, dataclass
 
 from django.db.models import Count, Q
 
-from annotator.models import PSE, SCU, AnnotationMerge, Collection, PeerAnnotation, Pyramid, PyramidMerge, PyramidMergeSource, PyramidModel, WeightConvention
-
+from annotator.models import (
+    PSE,
+    SCU,
+    AnnotationMerge,
+    Collection,
+    PeerAnnotation,
+    Pyramid,
+    PyramidMerge,
+    PyramidMergeSource,
+    PyramidModel,
+    WeightConvention,
+)
 from scoring.pyramid import PeerScores, score_peer
 
 
@@ -23,7 +33,9 @@ class PeerScoreRow:
     docset: str
     peer: str
     annotator: str
-    status: str  # PeerAnnotation.Status: "submitted", or "in_progress" (counted only when asked for)
+    status: (
+        str  # PeerAnnotation.Status: "submitted", or "in_progress" (counted only when asked for)
+    )
     pyramid: str
     pyramid_id: int
     weight_convention: str
@@ -51,8 +63,10 @@ def scu_weights(pyramid_ids, convention: str) -> dict[int, dict[int, int]]:
     """{pyramid id: {SCU id: weight}} under a weight convention, in one query."""
     weights: dict[int, dict[int, int]] = defaultdict(dict)
     for scu_id, pyramid_id, value in (
-        SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by()
-        .annotate(weight=scu_weight(convention)).values_list("id", "pyramid_id", "weight")
+        SCU.objects.filter(pyramid_id__in=pyramid_ids)
+        .order_by()
+        .annotate(weight=scu_weight(convention))
+        .values_list("id", "pyramid_id", "weight")
     ):
         weights[pyramid_id][scu_id] = value
     return weights
@@ -60,7 +74,8 @@ def scu_weights(pyramid_ids, convention: str) -> dict[int, dict[int, int]]:
 
 def model_counts(pyramid_ids) -> dict[int, int]:
     return dict(
-        PyramidModel.objects.filter(pyramid_id__in=pyramid_ids).order_by()
+        PyramidModel.objects.filter(pyramid_id__in=pyramid_ids)
+        .order_by()
         .values("pyramid_id")
         .annotate(n=Count("id"))
         .values_list("pyramid_id", "n")
@@ -71,7 +86,11 @@ def in_score_order(annotations):
     """The annotations in the order of every score table (collection, docset, peer, annotator),
     with what a row names loaded along (one query, or one per page: /api/scores/)."""
     return annotations.select_related("pyramid__docset__collection", "peer", "annotator").order_by(
-        "pyramid__docset__collection__name", "pyramid__docset__name", "peer__author", "annotator_code", "id"
+        "pyramid__docset__collection__name",
+        "pyramid__docset__name",
+        "peer__author",
+        "annotator_code",
+        "id",
     )
 
 
@@ -90,8 +109,10 @@ def score_loaded_annotations(annotations: list[PeerAnnotation]) -> list[PeerScor
     weights = {c: scu_weights(pyramid_ids, c) for c in conventions}
     models = model_counts(pyramid_ids)
     pses: dict[int, list[int | None]] = defaultdict(list)
-    for annotation_id, scu_id in PSE.objects.filter(annotation_id__in=[a.id for a in annotations]).order_by().values_list(
-        "annotation_id", "scu_id"
+    for annotation_id, scu_id in (
+        PSE.objects.filter(annotation_id__in=[a.id for a in annotations])
+        .order_by()
+        .values_list("annotation_id", "scu_id")
     ):
         pses[annotation_id].append(scu_id)
 
@@ -99,7 +120,9 @@ def score_loaded_annotations(annotations: list[PeerAnnotation]) -> list[PeerScor
         score_loaded(
             annotation,
             pses[annotation.id],
-            weights[annotation.pyramid.docset.collection.weight_convention].get(annotation.pyramid_id, {}),
+            weights[annotation.pyramid.docset.collection.weight_convention].get(
+                annotation.pyramid_id, {}
+            ),
             models.get(annotation.pyramid_id, 0),
         )
         for annotation in annotations
@@ -107,7 +130,10 @@ def score_loaded_annotations(annotations: list[PeerAnnotation]) -> list[PeerScor
 
 
 def score_loaded(
-    annotation: PeerAnnotation, pse_scu_ids: list[int | None], weights: dict[int, int], model_count: int
+    annotation: PeerAnnotation,
+    pse_scu_ids: list[int | None],
+    weights: dict[int, int],
+    model_count: int,
 ) -> PeerScoreRow:
     """One annotation's row from records already loaded (no query if its pyramid's docset,
     collection, peer and annotator are): its PSEs' SCU ids, its pyramid's SCU weights under the
@@ -118,7 +144,8 @@ def score_loaded(
         collection=collection.name,
         docset=annotation.pyramid.docset.name,
         peer=annotation.peer.author,
-        annotator=annotation.annotator_code or (annotation.annotator.username if annotation.annotator else ""),
+        annotator=annotation.annotator_code
+        or (annotation.annotator.username if annotation.annotator else ""),
         status=annotation.status,
         pyramid=annotation.pyramid.name,
         pyramid_id=annotation.pyramid_id,
@@ -133,8 +160,13 @@ def score_loaded(
 INCLUDE_PARAMETER, IN_PROGRESS_VALUE = "include", "in-progress"
 
 
-def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool = True,
-                        include_in_progress: bool = False):
+def counted_annotations(
+    annotations,
+    adjudicated: bool = False,
+    *,
+    scored: bool = True,
+    include_in_progress: bool = False,
+):
     """The one rule for every score and statistic of peer annotations (issues 15 and 17): the
     scores page, its downloads, `export_scores`, /api/scores/, and every analysis (agreement,
     ranking, correlation, stability) pick their annotations here.
@@ -162,26 +194,37 @@ def counted_annotations(annotations, adjudicated: bool = False, *, scored: bool 
     if not include_in_progress:
         annotations = annotations.filter(status=PeerAnnotation.Status.SUBMITTED)
     merged = AnnotationMerge.sources.through.objects.filter(
-        annotationmerge__consensus__status=PeerAnnotation.Status.SUBMITTED).values("peerannotation_id")
+        annotationmerge__consensus__status=PeerAnnotation.Status.SUBMITTED
+    ).values("peerannotation_id")
     if not scored:
         if not adjudicated:
             return annotations.filter(merge__isnull=True)
-        return annotations.exclude(merge__isnull=False, status=PeerAnnotation.Status.IN_PROGRESS).exclude(pk__in=merged)
+        return annotations.exclude(
+            merge__isnull=False, status=PeerAnnotation.Status.IN_PROGRESS
+        ).exclude(pk__in=merged)
     if not adjudicated:
         return annotations.filter(merge__isnull=True, pyramid__merge__isnull=True)
     submitted = Pyramid.Status.SUBMITTED
     in_progress = (Q(merge__isnull=False) & ~Q(status=PeerAnnotation.Status.SUBMITTED)) | (
-        Q(pyramid__merge__isnull=False) & ~Q(pyramid__status=submitted))
-    replacing = PeerAnnotation.objects.all() if include_in_progress else PeerAnnotation.objects.filter(
-        status=PeerAnnotation.Status.SUBMITTED)
+        Q(pyramid__merge__isnull=False) & ~Q(pyramid__status=submitted)
+    )
+    replacing = (
+        PeerAnnotation.objects.all()
+        if include_in_progress
+        else PeerAnnotation.objects.filter(status=PeerAnnotation.Status.SUBMITTED)
+    )
     adjudicated_docsets = replacing.filter(
-        pyramid__merge__isnull=False, pyramid__status=submitted).values("pyramid__docset_id")
-    annotated_merges = PyramidMerge.objects.filter(consensus__status=submitted,
-                                                   consensus__peer_annotations__in=replacing.values("pk"))
-    return (annotations.exclude(in_progress)
-            .exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
-            .exclude(pyramid_id__in=merged_pyramids(annotated_merges))
-            .exclude(pk__in=merged))
+        pyramid__merge__isnull=False, pyramid__status=submitted
+    ).values("pyramid__docset_id")
+    annotated_merges = PyramidMerge.objects.filter(
+        consensus__status=submitted, consensus__peer_annotations__in=replacing.values("pk")
+    )
+    return (
+        annotations.exclude(in_progress)
+        .exclude(pyramid__docset_id__in=adjudicated_docsets, pyramid__merge__isnull=True)
+        .exclude(pyramid_id__in=merged_pyramids(annotated_merges))
+        .exclude(pk__in=merged)
+    )
 
 
 def counted_pyramids(pyramids, adjudicated: bool = False, *, include_in_progress: bool = False):
@@ -195,24 +238,32 @@ def counted_pyramids(pyramids, adjudicated: bool = False, *, include_in_progress
     if not adjudicated:
         return pyramids.filter(merge__isnull=True)
     submitted = PyramidMerge.objects.filter(consensus__status=Pyramid.Status.SUBMITTED)
-    return (pyramids.exclude(merge__isnull=False, status=Pyramid.Status.IN_PROGRESS)
-            .exclude(pk__in=merged_pyramids(submitted)))
+    return pyramids.exclude(merge__isnull=False, status=Pyramid.Status.IN_PROGRESS).exclude(
+        pk__in=merged_pyramids(submitted)
+    )
 
 
-def pyramids_in_progress_left_out(pyramids, adjudicated: bool = False, include_in_progress: bool = False) -> int:
+def pyramids_in_progress_left_out(
+    pyramids, adjudicated: bool = False, include_in_progress: bool = False
+) -> int:
     """How many of these pyramids are in progress and left out by `counted_pyramids`, that
     `include_in_progress` would count (0 with it), for pages and commands to say so (one query)."""
     if include_in_progress:
         return 0
-    return counted_pyramids(pyramids, adjudicated, include_in_progress=True).filter(
-        status=Pyramid.Status.IN_PROGRESS).count()
+    return (
+        counted_pyramids(pyramids, adjudicated, include_in_progress=True)
+        .filter(status=Pyramid.Status.IN_PROGRESS)
+        .count()
+    )
 
 
 def merged_pyramids(merges):
     """The ids of the pyramids these merges merged (A, B, and any more), as one subquery."""
-    return (Pyramid.objects.filter(Q(pk__in=merges.values("source_a_id")) | Q(pk__in=merges.values("source_b_id"))
-                                   | Q(pk__in=PyramidMergeSource.objects.filter(merge__in=merges).values("pyramid_id")))
-            .values("pk"))
+    return Pyramid.objects.filter(
+        Q(pk__in=merges.values("source_a_id"))
+        | Q(pk__in=merges.values("source_b_id"))
+        | Q(pk__in=PyramidMergeSource.objects.filter(merge__in=merges).values("pyramid_id"))
+    ).values("pk")
 
 
 @dataclass(frozen=True)
@@ -225,15 +276,24 @@ class WorkCounts:
     left_out: int  # the rest: consensus work, or work that submitted consensus work replaces
 
 
-def work_counts(annotations, adjudicated: bool = False, include_in_progress: bool = False, *,
-                scored: bool = True) -> WorkCounts:
+def work_counts(
+    annotations,
+    adjudicated: bool = False,
+    include_in_progress: bool = False,
+    *,
+    scored: bool = True,
+) -> WorkCounts:
     """How many of these annotations `counted_annotations` keeps, by status, and how many it
     leaves out and why (one query)."""
     status = PeerAnnotation.Status
-    counted = counted_annotations(annotations, adjudicated, scored=scored,
-                                  include_in_progress=include_in_progress).values("pk")
-    waiting = counted_annotations(annotations, adjudicated, scored=scored, include_in_progress=True).filter(
-        status=status.IN_PROGRESS).values("pk")
+    counted = counted_annotations(
+        annotations, adjudicated, scored=scored, include_in_progress=include_in_progress
+    ).values("pk")
+    waiting = (
+        counted_annotations(annotations, adjudicated, scored=scored, include_in_progress=True)
+        .filter(status=status.IN_PROGRESS)
+        .values("pk")
+    )
     found = annotations.order_by().aggregate(
         total=Count("pk"),
         submitted=Count("pk", filter=Q(pk__in=counted, status=status.SUBMITTED)),
@@ -241,8 +301,12 @@ def work_counts(annotations, adjudicated: bool = False, include_in_progress: boo
         waiting=Count("pk", filter=Q(pk__in=waiting)),
     )
     waiting = 0 if include_in_progress else found["waiting"]
-    return WorkCounts(found["submitted"], found["in_progress"], waiting,
-                      found["total"] - found["submitted"] - found["in_progress"] - waiting)
+    return WorkCounts(
+        found["submitted"],
+        found["in_progress"],
+        waiting,
+        found["total"] - found["submitted"] - found["in_progress"] - waiting,
+    )
 
 
 def collection_annotations(collection: Collection, docset: str | None = None):
@@ -251,10 +315,22 @@ def collection_annotations(collection: Collection, docset: str | None = None):
     return annotations.filter(pyramid__docset__name=docset) if docset else annotations
 
 
-def score_collection(collection: Collection, docset: str | None = None, adjudicated: bool = False,
-                     *, scored: bool = True, include_in_progress: bool = False) -> list[PeerScoreRow]:
+def score_collection(
+    collection: Collection,
+    docset: str | None = None,
+    adjudicated: bool = False,
+    *,
+    scored: bool = True,
+    include_in_progress: bool = False,
+) -> list[PeerScoreRow]:
     """The scores of the annotations `counted_annotations` keeps: submitted work (and work in
     progress, marked, with `include_in_progress`); without `adjudicated`, the annotators' own
     work; with it, the adjudicated work where there is some."""
-    return score_annotations(counted_annotations(collection_annotations(collection, docset), adjudicated, scored=scored,
-                                                 include_in_progress=include_in_progress))
+    return score_annotations(
+        counted_annotations(
+            collection_annotations(collection, docset),
+            adjudicated,
+            scored=scored,
+            include_in_progress=include_in_progress,
+        )
+    )

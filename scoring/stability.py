@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from statistics import fmean
-from typing import Hashable, Iterable, Mapping, Sequence
 
 from scipy import stats
 
@@ -32,8 +32,13 @@ def sub_pyramid(contributions: Contributions, models: Iterable[Hashable]) -> dic
     return {scu: len(holders & chosen) for scu, holders in contributions.items()}
 
 
-def score_against(pses: Sequence[Hashable | None], weights: Mapping[Hashable, int], model_count: int,
-                  score: str = "modified", rounding: str = HALF_UP) -> float | None:
+def score_against(
+    pses: Sequence[Hashable | None],
+    weights: Mapping[Hashable, int],
+    model_count: int,
+    score: str = "modified",
+    rounding: str = HALF_UP,
+) -> float | None:
     """A peer's score against a (sub-)pyramid. Zero-weight SCUs stay in the pyramid's list of
     weights, where they change no Max()."""
     return getattr(score_peer(list(pses), dict(weights), model_count, rounding), score)
@@ -67,18 +72,30 @@ class OrderSummary:
     order: int
     pyramids: int  # how many subsets of this many models
     scores: dict[Hashable, tuple[float, float, float]]  # peer -> (min, mean, max)
-    spearman: float  # the mean rank correlation of the peers' ranking with the full pyramid's (Table 4)
+    spearman: (
+        float  # the mean rank correlation of the peers' ranking with the full pyramid's (Table 4)
+    )
 
 
-def scores_by_order(contributions: Contributions, peers: Mapping[Hashable, Sequence], models: Sequence[Hashable],
-                    score: str = "modified", rounding: str = HALF_UP) -> dict[int, list[dict[Hashable, float]]]:
+def scores_by_order(
+    contributions: Contributions,
+    peers: Mapping[Hashable, Sequence],
+    models: Sequence[Hashable],
+    score: str = "modified",
+    rounding: str = HALF_UP,
+) -> dict[int, list[dict[Hashable, float]]]:
     """{order n: [ {peer: score} for every subset of n models ]}, n = 1 .. number of models."""
     by_order = {}
     for n in range(1, len(models) + 1):
         by_order[n] = []
         for subset in combinations(models, n):
             weights = sub_pyramid(contributions, subset)
-            by_order[n].append({peer: score_against(pses, weights, n, score, rounding) for peer, pses in peers.items()})
+            by_order[n].append(
+                {
+                    peer: score_against(pses, weights, n, score, rounding)
+                    for peer, pses in peers.items()
+                }
+            )
     return by_order
 
 
@@ -96,9 +113,19 @@ def order_summaries(by_order: dict[int, list[dict[Hashable, float]]]) -> list[Or
             scores[peer] = (min(values), fmean(values), max(values)) if values else (math.nan,) * 3
         correlations = []
         for s in pyramids:
-            if all(s[p] is not None for p in peers) and len(set(s[p] for p in peers)) > 1 and len(set(full[p] for p in peers)) > 1:
-                correlations.append(stats.spearmanr([s[p] for p in peers], [full[p] for p in peers]).statistic)
-        summaries.append(OrderSummary(n, len(pyramids), scores, fmean(correlations) if correlations else math.nan))
+            if (
+                all(s[p] is not None for p in peers)
+                and len(set(s[p] for p in peers)) > 1
+                and len(set(full[p] for p in peers)) > 1
+            ):
+                correlations.append(
+                    stats.spearmanr([s[p] for p in peers], [full[p] for p in peers]).statistic
+                )
+        summaries.append(
+            OrderSummary(
+                n, len(pyramids), scores, fmean(correlations) if correlations else math.nan
+            )
+        )
     return summaries
 
 
@@ -119,8 +146,9 @@ class ErrorProbabilities:
     data_points: int  # pairs of peers times pyramids of this order
 
 
-def error_probabilities(by_order: dict[int, list[dict[Hashable, float]]],
-                        threshold: float = SAME_THRESHOLD) -> list[ErrorProbabilities]:
+def error_probabilities(
+    by_order: dict[int, list[dict[Hashable, float]]], threshold: float = SAME_THRESHOLD
+) -> list[ErrorProbabilities]:
     """N&P 2004 §3.3, Table 3: for every pair of peers and every pyramid of a lower order, whether
     their relation (the same within `threshold`, or one above the other) differs from the one the
     full pyramid gives. Counted over all pairs and pyramids, as the paper sums its counts."""
@@ -147,23 +175,45 @@ def error_probabilities(by_order: dict[int, list[dict[Hashable, float]]],
         p1 = counts["e1"] / counts["same"] if counts["same"] else 0.0
         p2 = counts["e2"] / counts["different"] if counts["different"] else 0.0
         p3 = counts["e3"] / counts["different"] if counts["different"] else 0.0
-        p = p1 * same_share + (p2 + p3) * (1 - same_share) if not math.isnan(same_share) else math.nan
+        p = (
+            p1 * same_share + (p2 + p3) * (1 - same_share)
+            if not math.isnan(same_share)
+            else math.nan
+        )
         results.append(ErrorProbabilities(n, p1, p2, p3, p, counts["same"] + counts["different"]))
     return results
 
 
-def jackknife_peer(pses: Sequence, contributions: Contributions, models: Sequence[Hashable],
-                   score: str = "modified", rounding: str = HALF_UP) -> float | None:
+def jackknife_peer(
+    pses: Sequence,
+    contributions: Contributions,
+    models: Sequence[Hashable],
+    score: str = "modified",
+    rounding: str = HALF_UP,
+) -> float | None:
     """A peer's score averaged over the pyramids that leave one model out each (TAC's jackknife),
     so that systems are scored as the model summaries are (against the other models)."""
-    scores = [score_against(pses, sub_pyramid(contributions, [m for m in models if m != left_out]),
-                            len(models) - 1, score, rounding) for left_out in models]
+    scores = [
+        score_against(
+            pses,
+            sub_pyramid(contributions, [m for m in models if m != left_out]),
+            len(models) - 1,
+            score,
+            rounding,
+        )
+        for left_out in models
+    ]
     scores = [s for s in scores if s is not None]
     return fmean(scores) if scores else None
 
 
-def jackknife_model(model: Hashable, contributions: Contributions, models: Sequence[Hashable],
-                    score: str = "modified", rounding: str = HALF_UP) -> float | None:
+def jackknife_model(
+    model: Hashable,
+    contributions: Contributions,
+    models: Sequence[Hashable],
+    score: str = "modified",
+    rounding: str = HALF_UP,
+) -> float | None:
     """A model summary scored against the pyramid of the other models: its PSEs are its own
     contributions (an SCU only it holds counts as content that pyramid lacks)."""
     others = [m for m in models if m != model]

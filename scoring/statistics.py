@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean as mean
-from typing import Mapping, Sequence
 
 import numpy as np
 from scipy import optimize, stats
@@ -19,8 +19,9 @@ from scipy import optimize, stats
 from scoring.correlation import MIN_PAIRS_FOR_P
 
 
-def pearson(x: Sequence[float], y: Sequence[float],
-            confidence: float = 0.95) -> tuple[float, float | None, float | None, float | None] | None:
+def pearson(
+    x: Sequence[float], y: Sequence[float], confidence: float = 0.95
+) -> tuple[float, float | None, float | None, float | None] | None:
     """Pearson's r, its two-sided p-value and its confidence interval (Fisher's z, as R's
     cor.test gives it); None where r is undefined (fewer than 3 pairs, or a constant series). With
     fewer than scoring.correlation.MIN_PAIRS_FOR_P pairs, r alone: Fisher's interval needs n > 3
@@ -50,8 +51,13 @@ def anova_oneway(groups: Mapping[str, Sequence[float]]) -> tuple[float, float] |
     return float(result.statistic), float(result.pvalue)
 
 
-def anova_power_n(groups: int, between_var: float, within_var: float, power: float = 0.99,
-                  significance: float = 0.01) -> float:
+def anova_power_n(
+    groups: int,
+    between_var: float,
+    within_var: float,
+    power: float = 0.99,
+    significance: float = 0.01,
+) -> float:
     """The number of observations per group an ANOVA needs for `power` at `significance`, as R's
     power.anova.test solves it (Passonneau 2009 §5.2.2, Table 10: power 0.99, level 0.01):
 
@@ -61,6 +67,7 @@ def anova_power_n(groups: int, between_var: float, within_var: float, power: flo
     >>> round(anova_power_n(16, 0.0393, 0.0314), 2)  # Table 10, DUC 2003
     3.45
     """
+
     def shortfall(n: float) -> float:
         df1, df2 = groups - 1, (n - 1) * groups
         critical = stats.f.isf(significance, df1, df2)
@@ -82,7 +89,9 @@ class AnovaTable:
     within_var: float  # mean of the groups' variances (R's within.var)
 
 
-def anova_by_factor(values: Sequence[float], factor: Sequence[str], block: Sequence[str] | None = None) -> AnovaTable:
+def anova_by_factor(
+    values: Sequence[float], factor: Sequence[str], block: Sequence[str] | None = None
+) -> AnovaTable:
     """ANOVA of `values` with `factor` (e.g. the peer system), and optionally `block` as a second,
     additive factor (e.g. the docset); statsmodels' OLS and anova_lm (type I sums of squares)."""
     import pandas as pd
@@ -95,7 +104,9 @@ def anova_by_factor(values: Sequence[float], factor: Sequence[str], block: Seque
         frame["block"] = list(block)
         formula += " + C(block)"
     model = smf.ols(formula, frame).fit()
-    with np.errstate(divide="ignore", invalid="ignore"):  # no residual: F and p are NaN, said so by the caller
+    with np.errstate(
+        divide="ignore", invalid="ignore"
+    ):  # no residual: F and p are NaN, said so by the caller
         table = anova_lm(model)
     grouped = frame.groupby("factor")["value"]
     # No residual degrees of freedom (one observation per system, say): no error term, so neither
@@ -104,8 +115,11 @@ def anova_by_factor(values: Sequence[float], factor: Sequence[str], block: Seque
     return AnovaTable(
         f=float(table.loc["C(factor)", "F"]) if defined else math.nan,
         p=float(table.loc["C(factor)", "PR(>F)"]) if defined else math.nan,
-        df_factor=int(table.loc["C(factor)", "df"]), df_residual=int(model.df_resid), mse=float(model.mse_resid),
-        between_var=float(grouped.mean().var(ddof=1)), within_var=float(grouped.var(ddof=1).mean()),
+        df_factor=int(table.loc["C(factor)", "df"]),
+        df_residual=int(model.df_resid),
+        mse=float(model.mse_resid),
+        between_var=float(grouped.mean().var(ddof=1)),
+        within_var=float(grouped.var(ddof=1).mean()),
     )
 
 
@@ -118,8 +132,13 @@ class TukeyPair:
     significant: bool
 
 
-def tukey_hsd(values: Sequence[float], factor: Sequence[str], mse: float | None = None, df_residual: int | None = None,
-              significance: float = 0.05) -> tuple[list[TukeyPair], float]:
+def tukey_hsd(
+    values: Sequence[float],
+    factor: Sequence[str],
+    mse: float | None = None,
+    df_residual: int | None = None,
+    significance: float = 0.05,
+) -> tuple[list[TukeyPair], float]:
     """Tukey's honest significant differences between every pair of groups (Tukey-Kramer for
     unequal group sizes), and the HSD for the mean group size.
 
@@ -140,22 +159,30 @@ def tukey_hsd(values: Sequence[float], factor: Sequence[str], mse: float | None 
         pairs = []
         for (a, b), difference, p, reject in zip(
             [(result.groupsunique[i], result.groupsunique[j]) for i, j in zip(*_pair_indices(k))],
-            result.meandiffs, result.pvalues, result.reject,
+            result.meandiffs,
+            result.pvalues,
+            result.reject,
         ):
             better, worse = (b, a) if difference >= 0 else (a, b)  # meandiff = mean(b) - mean(a)
-            pairs.append(TukeyPair(str(better), str(worse), abs(float(difference)), float(p), bool(reject)))
-        one_way_mse = sum(sum((x - mean(v)) ** 2 for x in v) for v in groups.values()) / (len(values) - k)
+            pairs.append(
+                TukeyPair(str(better), str(worse), abs(float(difference)), float(p), bool(reject))
+            )
+        one_way_mse = sum(sum((x - mean(v)) ** 2 for x in v) for v in groups.values()) / (
+            len(values) - k
+        )
         return pairs, float(result.q_crit * math.sqrt(one_way_mse / mean_size))
     pairs = []
     names = list(groups)
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             difference = mean(groups[a]) - mean(groups[b])
             error = math.sqrt(mse / 2 * (1 / len(groups[a]) + 1 / len(groups[b])))
             p = float(stats.studentized_range.sf(abs(difference) / error, k, df_residual))
             better, worse = (a, b) if difference >= 0 else (b, a)
             pairs.append(TukeyPair(better, worse, abs(difference), p, p < significance))
-    hsd = float(stats.studentized_range.isf(significance, k, df_residual) * math.sqrt(mse / mean_size))
+    hsd = float(
+        stats.studentized_range.isf(significance, k, df_residual) * math.sqrt(mse / mean_size)
+    )
     return pairs, hsd
 
 

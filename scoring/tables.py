@@ -7,13 +7,22 @@ Pure functions over score rows (scoring.records.PeerScoreRow or anything with .d
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
-from typing import Iterable, Sequence
 
 MEAN_SCORES = ("modified", "original", "coverage", "comprehensive")
-SORTABLE = ("docset", "peer", "annotator", "status", "pyramid", *MEAN_SCORES, "unique_scus", "repetitions",
-            "non_matching")
+SORTABLE = (
+    "docset",
+    "peer",
+    "annotator",
+    "status",
+    "pyramid",
+    *MEAN_SCORES,
+    "unique_scus",
+    "repetitions",
+    "non_matching",
+)
 SUBMITTED = "submitted"  # a row's status (PeerAnnotation.Status); any other is work in progress
 
 
@@ -21,7 +30,9 @@ SUBMITTED = "submitted"  # a row's status (PeerAnnotation.Status); any other is 
 class SystemMean:
     peer: str
     docsets: int  # docsets in which the system has at least one scored annotation
-    in_progress: int  # of the annotations averaged, those in progress (none unless they were asked for)
+    in_progress: (
+        int  # of the annotations averaged, those in progress (none unless they were asked for)
+    )
     modified: float | None
     original: float | None
     coverage: float | None
@@ -52,12 +63,14 @@ def system_means(rows: Iterable) -> list[SystemMean]:
             name: _mean(_mean(getattr(s, name) for s in scores) for scores in docsets.values())
             for name in MEAN_SCORES
         }
-        means.append(SystemMean(peer=peer, docsets=len(docsets), in_progress=in_progress[peer], **by_score))
+        means.append(
+            SystemMean(peer=peer, docsets=len(docsets), in_progress=in_progress[peer], **by_score)
+        )
     return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))
 
 
 def _natural(text: str) -> tuple:
-    """"9" before "10": system ids are mostly numbers."""
+    """ "9" before "10": system ids are mostly numbers."""
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 

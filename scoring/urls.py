@@ -5,5 +5,9 @@ from scoring import report_views, views
 urlpatterns = [
     path("collections/<int:pk>/scores/", views.collection_scores, name="collection-scores"),
     path("collections/<int:pk>/reports/", report_views.reports_index, name="collection-reports"),
-    path("collections/<int:pk>/reports/<slug:kind>/", report_views.report_detail, name="collection-report"),
+    path(
+        "collections/<int:pk>/reports/<slug:kind>/",
+        report_views.report_detail,
+        name="collection-report",
+    ),
 ]

@@ -8,7 +8,7 @@ read two ways (`TAC2008_RECALLS`).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 NWS_CHARACTERS_PER_SCU = 100  # TAC 2008's length allowance per SCU
 TAC_BETA = 3
@@ -18,9 +18,9 @@ RECALL_REFERENCES = "references"
 RECALL_PYRAMID = "pyramid"
 TAC2008_RECALLS = {
     RECALL_REFERENCES: "matched weight / the sum over the reference summaries of the weight of the SCUs each "
-                       "holds (Maskey & Rosenberg eq. 4 as printed)",
+    "holds (Maskey & Rosenberg eq. 4 as printed)",
     RECALL_PYRAMID: "matched weight / the total weight of the pyramid's SCUs, each counted once "
-                    "(Maskey & Rosenberg §4's prose)",
+    "(Maskey & Rosenberg §4's prose)",
 }
 
 
@@ -37,10 +37,12 @@ def power_mean(alpha: float, values: Sequence[float]) -> float:
         return float(max(values) if alpha > 0 else min(values))
     if alpha == 0:
         return math.exp(sum(math.log(x) for x in values) / len(values))
-    return (sum(x ** alpha for x in values) / len(values)) ** (1 / alpha)
+    return (sum(x**alpha for x in values) / len(values)) ** (1 / alpha)
 
 
-def power_mean_score(alpha: float, expressed: Sequence[int], pyramid_weights: Sequence[int]) -> float:
+def power_mean_score(
+    alpha: float, expressed: Sequence[int], pyramid_weights: Sequence[int]
+) -> float:
     """Power-mean pyramid score (PMP): the power mean of the weights of the distinct SCUs a summary
     expresses, normalised by the best power mean attainable with as many SCUs of the pyramid —
     that of its |x| heaviest (a power mean grows with every value), "consistent with the original
@@ -103,12 +105,17 @@ def tac2008_pyramid_recall(expressed: Sequence[int], pyramid_weights: Sequence[i
 
 def tac2008_f_measure(recall: float, precision: float, beta: float = TAC_BETA) -> float:
     """Eq. 5: ((beta^2 + 1) R P) / (beta^2 P + R), beta = 3 in TAC 2008."""
-    denominator = beta ** 2 * precision + recall
-    return (beta ** 2 + 1) * recall * precision / denominator if denominator else 0.0
+    denominator = beta**2 * precision + recall
+    return (beta**2 + 1) * recall * precision / denominator if denominator else 0.0
 
 
-def tac2008_score(expressed: Sequence[int], pyramid_weights: Sequence[int], reference_weights: Sequence[int],
-                  length: int, recall: str = RECALL_REFERENCES) -> float:
+def tac2008_score(
+    expressed: Sequence[int],
+    pyramid_weights: Sequence[int],
+    reference_weights: Sequence[int],
+    length: int,
+    recall: str = RECALL_REFERENCES,
+) -> float:
     """The TAC 2008 F-measure of one response (eqs. 3-5) with the recall named by `recall`
     (`TAC2008_RECALLS`): `expressed` the weights of the distinct SCUs it expresses, `pyramid_weights`
     every SCU weight of the pyramid, `reference_weights` each reference summary's weight (eq. 4),
@@ -124,5 +131,7 @@ def tac2008_score(expressed: Sequence[int], pyramid_weights: Sequence[int], refe
     elif recall == RECALL_PYRAMID:
         r = tac2008_pyramid_recall(expressed, pyramid_weights)
     else:
-        raise ValueError(f"unknown TAC 2008 recall {recall!r}; expected one of {', '.join(TAC2008_RECALLS)}")
+        raise ValueError(
+            f"unknown TAC 2008 recall {recall!r}; expected one of {', '.join(TAC2008_RECALLS)}"
+        )
     return tac2008_f_measure(r, tac2008_precision(length, len(expressed)))

@@ -10,10 +10,16 @@ from django.http import HttpResponse
 from django.shortcuts import render
 
 from annotator.campaigns.guards import collection_for
-
 from scoring.formats import FORMATS, systems_to_csv, systems_to_json
-from scoring.records import INCLUDE_PARAMETER, IN_PROGRESS_VALUE, collection_annotations, counted_annotations, score_annotations, work_counts
-from scoring.tables import SORTABLE, system_means, sorted_rows
+from scoring.records import (
+    IN_PROGRESS_VALUE,
+    INCLUDE_PARAMETER,
+    collection_annotations,
+    counted_annotations,
+    score_annotations,
+    work_counts,
+)
+from scoring.tables import SORTABLE, sorted_rows, system_means
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
 EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
@@ -32,15 +38,23 @@ def collection_scores(request, pk):
     docset = request.GET.get("docset") or None
     docset_record = collection.docsets.filter(name=docset).first() if docset else None
     if docset and docset_record is None:
-        return render(request, "400.html", {"message": f"The collection {collection.name} has no docset {docset}."},
-                      status=400)
+        return render(
+            request,
+            "400.html",
+            {"message": f"The collection {collection.name} has no docset {docset}."},
+            status=400,
+        )
     adjudicated = request.GET.get("adjudicated") == "1"
     include_in_progress = request.GET.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE
     annotations = collection_annotations(collection, docset)
-    rows = score_annotations(counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress))
+    rows = score_annotations(
+        counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress)
+    )
     by_system = request.GET.get("view") == "systems"
     export = request.GET.get("format")
-    name = f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
+    name = (
+        f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
+    )
     if by_system:
         means = system_means(rows)
         if export == "csv":
@@ -66,17 +80,39 @@ def collection_scores(request, pk):
     def query(**changes) -> str:
         return "?" + urlencode({k: v for k, v in {**choices, **changes}.items() if v is not None})
 
-    return render(request, "scoring/collection_scores.html", {
-        "collection": collection, "rows": rows, "by_system": by_system, "means": system_means(rows) if by_system else [],
-        "adjudicated": adjudicated, "include_in_progress": include_in_progress,
-        "counts": work_counts(annotations, adjudicated, include_in_progress), "docset": docset or "",
-        "docset_record": docset_record, "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
-        "sort": sort, "query": query(), "sort_query": query(view=None),
-        "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}), "submitted_only": query(**{INCLUDE_PARAMETER: None}),
-        "with_adjudicated": query(adjudicated="1"), "columns": [
-            ("docset", "Docset"), ("peer", "Peer"), ("annotator", "Annotator"), ("status", "Status"), ("pyramid", "Pyramid"),
-            ("modified", "Modified"), ("original", "Original"), ("coverage", "Coverage"),
-            ("comprehensive", "Comprehensive"), ("unique_scus", "SCUs"), ("repetitions", "Repetitions"),
-            ("non_matching", "Non-matching"),
-        ],
-    })
+    return render(
+        request,
+        "scoring/collection_scores.html",
+        {
+            "collection": collection,
+            "rows": rows,
+            "by_system": by_system,
+            "means": system_means(rows) if by_system else [],
+            "adjudicated": adjudicated,
+            "include_in_progress": include_in_progress,
+            "counts": work_counts(annotations, adjudicated, include_in_progress),
+            "docset": docset or "",
+            "docset_record": docset_record,
+            "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
+            "sort": sort,
+            "query": query(),
+            "sort_query": query(view=None),
+            "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}),
+            "submitted_only": query(**{INCLUDE_PARAMETER: None}),
+            "with_adjudicated": query(adjudicated="1"),
+            "columns": [
+                ("docset", "Docset"),
+                ("peer", "Peer"),
+                ("annotator", "Annotator"),
+                ("status", "Status"),
+                ("pyramid", "Pyramid"),
+                ("modified", "Modified"),
+                ("original", "Original"),
+                ("coverage", "Coverage"),
+                ("comprehensive", "Comprehensive"),
+                ("unique_scus", "SCUs"),
+                ("repetitions", "Repetitions"),
+                ("non_matching", "Non-matching"),
+            ],
+        },
+    )

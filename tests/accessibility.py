@@ -21,4 +21,8 @@ def violations(page, impacts=BLOCKING) -> list[str]:
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
         where: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " — " + (n.failureSummary || "").split("\\n").slice(1, 3).join(" ")) }));
     }""")
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['where']}" for v in found if v["impact"] in impacts]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at {v['where']}"
+        for v in found
+        if v["impact"] in impacts
+    ]

@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import io
 
-from annotator.transfer import archive
-from annotator.campaigns import assignments
-from annotator.pyramids import editing
-from annotator.peer_annotation import editing as peer_editing
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import ONLY_B, SPLIT
+from annotator.campaigns import assignments
+from annotator.models import (
+    Assignment,
+    Collection,
+    HumanJudgment,
+    Membership,
+    PeerAnnotation,
+    PeerSCUComment,
+    Pyramid,
+    Role,
+)
+from annotator.peer_annotation import editing as peer_editing
+from annotator.pyramids import editing
+from annotator.transfer import archive
 from annotator.transfer.archive import TABLES, USER
-from annotator.models import Assignment, Collection, HumanJudgment, Membership, PeerAnnotation, PeerSCUComment, Pyramid, Role
 from scoring.records import score_collection
-
 from tests.helpers import Builder, complete_consensus_of_peer_1
 
 
@@ -32,14 +40,23 @@ def rich_collection(pair) -> dict:
     judgments; a withdrawn assignment; an administrator membership."""
     demo, adjudicator = pair["demo"], pair["adjudicator"]
     collection = demo["collection"]
-    Collection.objects.filter(pk=collection.pk).update(description="Apollo 11, archived.", weight_convention="models",
-                                                       average_rounding="floor")
+    Collection.objects.filter(pk=collection.pk).update(
+        description="Apollo 11, archived.", weight_convention="models", average_rounding="floor"
+    )
     a, b = pair["a"], pair["b"]
     consensus = pyramid_consensus.start(a, b, adjudicator)
     groups = {g["kind"]: g for g in consensus.merge.groups}
-    for key, side in [(groups[SPLIT]["key"], "b"), (groups[SPLIT]["key"], "a"), (groups[ONLY_B]["key"], "b")]:
-        pyramid_consensus.choose(consensus.pk, adjudicator, _version(Pyramid, consensus.pk), key, side)
-    editing.undo(consensus.pk, adjudicator, _version(Pyramid, consensus.pk))  # B's samples undone: redo waits
+    for key, side in [
+        (groups[SPLIT]["key"], "b"),
+        (groups[SPLIT]["key"], "a"),
+        (groups[ONLY_B]["key"], "b"),
+    ]:
+        pyramid_consensus.choose(
+            consensus.pk, adjudicator, _version(Pyramid, consensus.pk), key, side
+        )
+    editing.undo(
+        consensus.pk, adjudicator, _version(Pyramid, consensus.pk)
+    )  # B's samples undone: redo waits
 
     builder = Builder.reading(a.pk)
     builder.user = demo["annotator"]
@@ -50,25 +67,49 @@ def rich_collection(pair) -> dict:
     builder.do("undo")  # ...which comes back as a new record
 
     consensus_annotation = complete_consensus_of_peer_1(demo)
-    mine = PeerAnnotation.objects.get(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"])
+    mine = PeerAnnotation.objects.get(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
     peer = mine.peer.text
     start = peer.index("Neil Armstrong")
-    peer_editing.assign(mine.pk, demo["annotator"], _version(PeerAnnotation, mine.pk), [(start, start + 14)],
-                        demo["pyramid"].scus.order_by("uid").first().uid)
+    peer_editing.assign(
+        mine.pk,
+        demo["annotator"],
+        _version(PeerAnnotation, mine.pk),
+        [(start, start + 14)],
+        demo["pyramid"].scus.order_by("uid").first().uid,
+    )
     peer_editing.undo(mine.pk, demo["annotator"], _version(PeerAnnotation, mine.pk))
 
-    PeerSCUComment.objects.create(annotation=demo["annotations"]["2"], scu=demo["pyramid"].scus.get(uid=1),
-                                  comment="Close call: 'landed' vs 'arrived'.")
+    PeerSCUComment.objects.create(
+        annotation=demo["annotations"]["2"],
+        scu=demo["pyramid"].scus.get(uid=1),
+        comment="Close call: 'landed' vs 'arrived'.",
+    )
     for n, annotation in enumerate(demo["annotations"].values()):
-        HumanJudgment.objects.create(summary=annotation.peer, criterion="content responsiveness", judge="J1", value=2 + n / 2)
-        HumanJudgment.objects.create(summary=annotation.peer, criterion="linguistic quality", value=4.0)
+        HumanJudgment.objects.create(
+            summary=annotation.peer, criterion="content responsiveness", judge="J1", value=2 + n / 2
+        )
+        HumanJudgment.objects.create(
+            summary=annotation.peer, criterion="linguistic quality", value=4.0
+        )
     peer3 = demo["annotations"]["3"].peer
-    withdrawn = Assignment.objects.create(user=demo["outsider"], task="peer", pyramid=demo["pyramid"], peer=peer3,
-                                          assigned_by=demo["admin"])
+    withdrawn = Assignment.objects.create(
+        user=demo["outsider"],
+        task="peer",
+        pyramid=demo["pyramid"],
+        peer=peer3,
+        assigned_by=demo["admin"],
+    )
     assignments.withdraw(withdrawn, demo["admin"])
     Membership.objects.create(collection=collection, user=demo["admin"], role=Role.ADMINISTRATOR)
-    return {**pair, "collection": Collection.objects.get(pk=collection.pk), "consensus": consensus,
-            "consensus_annotation": consensus_annotation, "mine": mine}
+    return {
+        **pair,
+        "collection": Collection.objects.get(pk=collection.pk),
+        "consensus": consensus,
+        "consensus_annotation": consensus_annotation,
+        "mine": mine,
+    }
 
 
 def written(collection) -> bytes:
@@ -92,7 +133,9 @@ def assert_same_records(original: Collection, restored: Collection) -> dict[str,
         assert len(before[table.name]) == len(after[table.name]), table.name
         # Records are restored in the order of their ids, so the n-th of one is the n-th of the other.
         ids[table.name] = {x["id"]: y["id"] for x, y in zip(before[table.name], after[table.name])}
-        assert not set(ids[table.name]) & set(ids[table.name].values()), f"{table.name}: restored under old ids"
+        assert not set(ids[table.name]) & set(ids[table.name].values()), (
+            f"{table.name}: restored under old ids"
+        )
     history = _history_ids(before["peer_annotation_changes"], after["peer_annotation_changes"], ids)
     for table in TABLES:
         for x, y in zip(before[table.name], after[table.name]):
@@ -102,9 +145,15 @@ def assert_same_records(original: Collection, restored: Collection) -> dict[str,
                     assert _pyramid_state(x[field.name], ids) == y[field.name], where
                 elif table.name == "peer_annotation_changes" and field.name in ("before", "after"):
                     assert _peer_state(x[field.name], *history) == y[field.name], where
-                elif table.name == "peer_annotation_changes" and field.name == "decision" and isinstance(
-                        (x["decision"] or {}).get("choice"), int):
-                    assert y["decision"] == {**x["decision"], "choice": ids["peer_annotations"][x["decision"]["choice"]]}
+                elif (
+                    table.name == "peer_annotation_changes"
+                    and field.name == "decision"
+                    and isinstance((x["decision"] or {}).get("choice"), int)
+                ):
+                    assert y["decision"] == {
+                        **x["decision"],
+                        "choice": ids["peer_annotations"][x["decision"]["choice"]],
+                    }
                 else:
                     assert x[field.name] == y[field.name], f"{where}: {field.name}"
             for ref, to in table.refs.items():
@@ -124,7 +173,9 @@ def _history_ids(before, after, ids) -> tuple[dict, dict]:
         if old in maps[name]:
             assert maps[name][old] == new, f"{name} {old}: {new} instead of {maps[name][old]}"
         else:
-            assert new not in taken[name], f"{name} {old}, which only history holds, got a record's id"
+            assert new not in taken[name], (
+                f"{name} {old}, which only history holds, got a record's id"
+            )
             maps[name][old] = new
             taken[name].add(new)
 
@@ -159,14 +210,22 @@ def _pyramid_state(state, ids):
         if scu is not None:
             scu = _source(scu, ids["scus"])
             scu["contributors"] = [
-                {**_source(c, ids["contributors"]), "summary": summaries[c["summary"]],
-                 "spans": [[summaries[s], start, end] for s, start, end in c["spans"]]} for c in scu["contributors"]]
+                {
+                    **_source(c, ids["contributors"]),
+                    "summary": summaries[c["summary"]],
+                    "spans": [[summaries[s], start, end] for s, start, end in c["spans"]],
+                }
+                for c in scu["contributors"]
+            ]
         scus[uid] = scu
     return {**state, "scus": scus}
 
 
 def _peer_state(state, pses, spans):
-    return [{**_source(p, pses), "id": pses[p["id"]], "span_ids": [spans[i] for i in p["span_ids"]]} for p in state]
+    return [
+        {**_source(p, pses), "id": pses[p["id"]], "span_ids": [spans[i] for i in p["span_ids"]]}
+        for p in state
+    ]
 
 
 def score_rows(collection, ids=None) -> list[dict]:
@@ -188,6 +247,13 @@ def scu_state(pyramid_id) -> list:
 
 
 def pse_state(annotation_id) -> list:
-    return [(p.scu.uid if p.scu else 0, p.comment, [(s.start, s.end) for s in p.spans.order_by("position")])
-            for p in PeerAnnotation.objects.get(pk=annotation_id).pses.select_related("scu").order_by("position", "id")]
-
+    return [
+        (
+            p.scu.uid if p.scu else 0,
+            p.comment,
+            [(s.start, s.end) for s in p.spans.order_by("position")],
+        )
+        for p in PeerAnnotation.objects.get(pk=annotation_id)
+        .pses.select_related("scu")
+        .order_by("position", "id")
+    ]

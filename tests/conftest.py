@@ -57,7 +57,9 @@ def demo(db):
     for name, peer in [("annotator", "1"), ("other_annotator", "2")]:
         annotators[name] = users.create_user(name, password=f"{name.replace('_', '-')}-pass-1")
         Membership.objects.create(collection=collection, user=annotators[name], role=Role.ANNOTATOR)
-        Assignment.objects.create(user=annotators[name], task="peer", pyramid=pyramid, peer=annotations[peer].peer)
+        Assignment.objects.create(
+            user=annotators[name], task="peer", pyramid=pyramid, peer=annotations[peer].peer
+        )
     return {
         "pyramid": pyramid,
         "collection": collection,
@@ -88,7 +90,12 @@ def browser_page(viewport):
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+            ],
         )
         # A context of our own, so a test can open a second tab in the same session.
         page = browser.new_context(accept_downloads=True, viewport=viewport).new_page()
@@ -117,14 +124,20 @@ def pair(demo, django_user_model):
     - only B: "The crew collected rock samples" (A) with "gathered 21.5 kilograms of lunar samples" (B).
     """
     from annotator.models import Membership, Role
-
     from tests.helpers import Builder
 
-    a, b = Builder(demo, name="by-annotator", user="annotator"), Builder(demo, name="by-other", user="other_annotator")
+    a, b = (
+        Builder(demo, name="by-annotator", user="annotator"),
+        Builder(demo, name="by-other", user="other_annotator"),
+    )
     for builder in (a, b):
         builder.new_scu("A", "Apollo 11 landed on the Moon", label="Apollo 11 landed on the Moon")
         builder.add(1, "D", "Apollo 11 achieved the first Moon landing")
-    a.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="Armstrong and Aldrin walked on the Moon")
+    a.new_scu(
+        "A",
+        "Neil Armstrong and Buzz Aldrin walked on the surface",
+        label="Armstrong and Aldrin walked on the Moon",
+    )
     a.add(2, "D", "Neil Armstrong and Buzz Aldrin walked on the Moon")
     a.new_scu("A", "Michael Collins orbited above in the command module", label="Collins orbited")
     b.new_scu("A", "Neil Armstrong", label="Armstrong")
@@ -133,8 +146,12 @@ def pair(demo, django_user_model):
     b.add(3, "D", "Buzz Aldrin walked on the Moon")
     b.new_scu("A", "The crew collected rock samples", label="Samples were collected")
     b.add(4, "B", "gathered 21.5 kilograms of lunar samples")
-    adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
-    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR)
+    adjudicator = django_user_model.objects.create_user(
+        "adjudicator", password="adjudicator-pass-1"
+    )
+    Membership.objects.create(
+        collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR
+    )
     return {"a": a.pyramid, "b": b.pyramid, "adjudicator": adjudicator, "demo": demo}
 
 
@@ -152,8 +169,14 @@ def trio(pair):
     c = Builder(pair["demo"], name="by-third", user="outsider")
     c.new_scu("A", "Apollo 11 landed on the Moon", label="Apollo 11 landed on the Moon")
     c.add(1, "D", "Apollo 11 achieved the first Moon landing")
-    c.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface", label="Armstrong and Aldrin on the Moon")
+    c.new_scu(
+        "A",
+        "Neil Armstrong and Buzz Aldrin walked on the surface",
+        label="Armstrong and Aldrin on the Moon",
+    )
     c.add(2, "D", "Neil Armstrong and Buzz Aldrin walked on the Moon")
     c.new_scu("A", "Michael Collins orbited above in the command module", label="Collins in orbit")
-    c.new_scu("C", "The mission fulfilled President Kennedy's goal", label="Kennedy's goal fulfilled")
+    c.new_scu(
+        "C", "The mission fulfilled President Kennedy's goal", label="Kennedy's goal fulfilled"
+    )
     return {**pair, "c": c.pyramid}

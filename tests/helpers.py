@@ -4,9 +4,31 @@ from io import StringIO
 
 from django.core.management import call_command
 
-from annotator.models import PSE, SCU, Collection, Contributor, Docset, PeerAnnotation, PSESpan, Pyramid, Span, Summary
+from annotator.models import (
+    PSE,
+    SCU,
+    Collection,
+    Contributor,
+    Docset,
+    PeerAnnotation,
+    PSESpan,
+    Pyramid,
+    Span,
+    Summary,
+)
 
-RECORD_MODELS = [Collection, Docset, Summary, Pyramid, SCU, Contributor, Span, PeerAnnotation, PSE, PSESpan]
+RECORD_MODELS = [
+    Collection,
+    Docset,
+    Summary,
+    Pyramid,
+    SCU,
+    Contributor,
+    Span,
+    PeerAnnotation,
+    PSE,
+    PSESpan,
+]
 
 
 def record_counts() -> dict[str, int]:
@@ -21,7 +43,13 @@ def run(command: str, *args, **options) -> tuple[str, str]:
 
 
 def import_files(*paths, collection="Test", **options) -> str:
-    out, _ = run("import_ducview", *[str(p) for p in paths], collection=collection, no_progress=True, **options)
+    out, _ = run(
+        "import_ducview",
+        *[str(p) for p in paths],
+        collection=collection,
+        no_progress=True,
+        **options,
+    )
     return out
 
 
@@ -30,7 +58,9 @@ def empty_pyramid(demo, name="new", assign_to="outsider"):
     from annotator.models import Assignment, Pyramid, PyramidModel
 
     source = demo["pyramid"]
-    pyramid = Pyramid.objects.create(docset=source.docset, name=name, status=Pyramid.Status.IN_PROGRESS)
+    pyramid = Pyramid.objects.create(
+        docset=source.docset, name=name, status=Pyramid.Status.IN_PROGRESS
+    )
     PyramidModel.objects.bulk_create(
         PyramidModel(pyramid=pyramid, summary_id=link.summary_id, position=link.position)
         for link in source.model_links.all()
@@ -66,7 +96,9 @@ class Builder:
     def do(self, operation, *args, **kwargs):
         from annotator.pyramids import editing
 
-        return getattr(editing, operation)(self.pyramid.pk, self.user, self.version, *args, **kwargs)
+        return getattr(editing, operation)(
+            self.pyramid.pk, self.user, self.version, *args, **kwargs
+        )
 
     def new_scu(self, author, phrase, **kwargs):
         summary, ranges = self.where(author, phrase)
@@ -89,7 +121,8 @@ class Builder:
             contributors = {}
             for contributor in scu.contributors.select_related("summary"):
                 contributors[contributor.summary.author] = [
-                    contributor.summary.text[s.start : s.end] for s in contributor.spans.order_by("position")
+                    contributor.summary.text[s.start : s.end]
+                    for s in contributor.spans.order_by("position")
                 ]
             result.append((scu.uid, scu.label, contributors))
         return result
@@ -104,7 +137,9 @@ def complete_consensus_of_peer_1(demo, mine_complete: bool = False):
     from annotator.peer_annotation import editing as peer_editing
 
     theirs = demo["annotations"]["1"]
-    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"])
+    mine = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["annotator"]
+    )
     peer_editing.assign(mine.pk, demo["annotator"], mine.version, [(0, 9)], 0)
     if mine_complete:
         peer_editing.complete(mine.pk, demo["annotator"], mine.version + 1)
@@ -121,19 +156,24 @@ def decisions_stored(consensus) -> dict:
     """{group key: choice} of a consensus pyramid's decisions, as the database holds them."""
     from annotator.adjudication import pyramid_consensus
 
-    return {key: change.decision["choice"] for key, change in pyramid_consensus.decisions(consensus).items()}
+    return {
+        key: change.decision["choice"]
+        for key, change in pyramid_consensus.decisions(consensus).items()
+    }
 
 
 def submitted_consensus(pair, side: str = "a"):
     """The consensus of the `pair` fixture's pyramids, every group decided as `side`'s version, submitted."""
-    from annotator.pyramids import editing
     from annotator.adjudication import pyramid_consensus
     from annotator.models import Pyramid
+    from annotator.pyramids import editing
 
     user = pair["adjudicator"]
     consensus = pyramid_consensus.start(pair["a"], pair["b"], user)
     for key in editing.undecided_groups(consensus):
-        pyramid_consensus.choose(consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version, key, side)
+        pyramid_consensus.choose(
+            consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version, key, side
+        )
     editing.submit(consensus.pk, user, Pyramid.objects.get(pk=consensus.pk).version)
     return Pyramid.objects.get(pk=consensus.pk)
 
@@ -141,8 +181,8 @@ def submitted_consensus(pair, side: str = "a"):
 def annotated_whole(pyramid, peer, code: str, by, complete: bool = False):
     """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0), by `by`;
     in progress, or marked complete (submitted) with `complete`."""
-    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
+    from annotator.peer_annotation import editing as peer_editing
 
     annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator_code=code)
     peer_editing.assign(annotation.pk, by, annotation.version, [(0, len(peer.text))], 0)
@@ -152,13 +192,18 @@ def annotated_whole(pyramid, peer, code: str, by, complete: bool = False):
     return annotation
 
 
-NUL = "\x00"  # PostgreSQL text cannot hold it: every input refuses it before it reaches the database
+NUL = (
+    "\x00"  # PostgreSQL text cannot hold it: every input refuses it before it reaches the database
+)
 
 
 def refuses_nul(response, field: str, status: int = 400) -> bool:
     """Whether `response` refuses a NUL character in `field` with `status` and a message naming the
     field (the 400 page, the editing pages' status line, or the API's JSON alike)."""
-    return response.status_code == status and f"“{field}” holds a NUL character" in response.content.decode()
+    return (
+        response.status_code == status
+        and f"“{field}” holds a NUL character" in response.content.decode()
+    )
 
 
 def stored_job(model, content: bytes = b"", **fields):

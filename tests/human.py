@@ -14,7 +14,9 @@ PRESS_MS = 120  # how long a person holds a mouse button or a key
 KEY_DELAY_MS = 60  # between keys when typing
 VIEWPORTS = {"laptop": {"width": 1280, "height": 720}, "desktop": {"width": 1440, "height": 900}}
 
-SETTLED = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"""
+SETTLED = (
+    """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"""
+)
 
 DRAG_PATH = """([author, phrase, nth]) => {
   // The points a person's drag goes through to select a phrase in a summary's text: from its first
@@ -89,7 +91,9 @@ def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()
     assert box is not None, f"{target} is not on the page"
     x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     if not locator.evaluate(UNCOVERED, [x, y]):  # under a sticky header, say: a person scrolls on
-        locator.evaluate("(element) => element.scrollIntoView({ block: 'center', inline: 'nearest' })")
+        locator.evaluate(
+            "(element) => element.scrollIntoView({ block: 'center', inline: 'nearest' })"
+        )
         box = _still(page, locator)
         x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
     page.mouse.move(x, y, steps=5)
@@ -109,6 +113,8 @@ FIRST_LINE = """(element) => {
   const r = lines.length > 1 ? lines[0] : element.getBoundingClientRect();
   return r.width || r.height ? { x: r.left, y: r.top, width: r.width, height: r.height } : null;
 }"""
+
+
 def _still(page, locator, frames: int = 30):
     """The element's box once it has stopped moving (the same in two frames running), as a person
     waits for a page that is still moving (an answer being swapped in, a scroll being restored)
@@ -140,7 +146,9 @@ def type_text(page, text: str) -> None:
 def tab_to(page, selector: str, limit: int = 80, backwards: bool = False) -> None:
     """Press Tab (Shift+Tab) until the focus is on an element matching `selector`."""
     for _ in range(limit):
-        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+        if page.evaluate(
+            "(s) => !!document.activeElement && document.activeElement.matches(s)", selector
+        ):
             return
         press(page, "Shift+Tab" if backwards else "Tab")
     raise AssertionError(f"Tab never reached {selector}")
@@ -149,14 +157,17 @@ def tab_to(page, selector: str, limit: int = 80, backwards: bool = False) -> Non
 def arrow_to(page, selector: str, key: str = "ArrowDown", limit: int = 200) -> None:
     """Press an arrow key (in a tree, a list) until the focus is on an element matching `selector`."""
     for _ in range(limit):
-        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+        if page.evaluate(
+            "(s) => !!document.activeElement && document.activeElement.matches(s)", selector
+        ):
             return
         press(page, key)
     raise AssertionError(f"{key} never reached {selector}")
 
 
-def select_with_keys(page, text: str, last_word: str, limit: int = 60, after_words: int = 0,
-                     backwards: bool = False) -> None:
+def select_with_keys(
+    page, text: str, last_word: str, limit: int = 60, after_words: int = 0, backwards: bool = False
+) -> None:
     """Select with the keyboard only: Tab into a text, Ctrl+Home, Ctrl+Right past `after_words`
     words, then Shift+Ctrl+Right word by word until the selection ends with `last_word` (how many
     steps a word with punctuation takes is the browser's business). `backwards`: Shift+Tab to it."""
@@ -165,7 +176,12 @@ def select_with_keys(page, text: str, last_word: str, limit: int = 60, after_wor
     for _ in range(after_words):
         press(page, "Control+ArrowRight")
     for _ in range(limit):
-        if page.evaluate("() => window.getSelection().toString()").strip().rstrip(",.;").endswith(last_word):
+        if (
+            page.evaluate("() => window.getSelection().toString()")
+            .strip()
+            .rstrip(",.;")
+            .endswith(last_word)
+        ):
             return
         press(page, "Shift+Control+ArrowRight")
     raise AssertionError(f"the selection never reached {last_word!r}")
@@ -173,7 +189,9 @@ def select_with_keys(page, text: str, last_word: str, limit: int = 60, after_wor
 
 def focused(page) -> str:
     """What has the focus, described (for assertion messages)."""
-    return page.evaluate("() => { const e = document.activeElement; return e ? e.outerHTML.slice(0, 160) : ''; }")
+    return page.evaluate(
+        "() => { const e = document.activeElement; return e ? e.outerHTML.slice(0, 160) : ''; }"
+    )
 
 
 def eventually(check, timeout: float = 5.0, interval: float = 0.05):

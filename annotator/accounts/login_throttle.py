@@ -23,8 +23,13 @@ from django.shortcuts import render
 class TwoLimitHandler(AxesDatabaseHandler):
     def _counts(self, request, credentials) -> tuple[int, int]:
         """Failures within the cool-off for this name from this address, and from this address."""
-        per_name, per_address = self.get_user_attempts(request, credentials)  # AXES_LOCKOUT_PARAMETERS' order
-        return tuple(attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0 for attempts in (per_name, per_address))
+        per_name, per_address = self.get_user_attempts(
+            request, credentials
+        )  # AXES_LOCKOUT_PARAMETERS' order
+        return tuple(
+            attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
+            for attempts in (per_name, per_address)
+        )
 
     def get_failures(self, request, credentials=None) -> int:
         # Axes locks out when this reaches AXES_FAILURE_LIMIT: report the per-name count, raised to
@@ -48,4 +53,9 @@ def lockout_response(request, original_response=None, credentials=None):
     saying how many minutes to wait (axes itself offers an ISO 8601 duration, "PT15M")."""
     cool_off = get_cool_off(request)
     minutes = round(cool_off.total_seconds() / 60) if cool_off else None
-    return render(request, "registration/locked_out.html", {"minutes": minutes}, status=settings.AXES_HTTP_RESPONSE_CODE)
+    return render(
+        request,
+        "registration/locked_out.html",
+        {"minutes": minutes},
+        status=settings.AXES_HTTP_RESPONSE_CODE,
+    )

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from scoring.agreement_units import word_scus, words
-
 from annotator.adjudication.alignment import AlignedGroup, GroupOfMany, align, align_many
 from annotator.models import Pyramid, PyramidModel, Span
+from scoring.agreement_units import word_scus, words
 
 
 class NotComparable(ValueError):
@@ -30,14 +29,23 @@ def scu_words(pyramids: list[Pyramid]) -> list[dict[int, set[tuple[int, int]]]]:
     """For each pyramid, {SCU uid: the words (model position, word index) its contributors cover}."""
     ids = [p.pk for p in pyramids]
     models = defaultdict(list)
-    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"):
+    for link in (
+        PyramidModel.objects.filter(pyramid_id__in=ids)
+        .select_related("summary")
+        .order_by("pyramid_id", "position")
+    ):
         models[link.pyramid_id].append(link.summary)
     texts = [[comparable_words(m.text) for m in models[p.pk]] for p in pyramids]
     if any(t != texts[0] for t in texts[1:]):
-        raise NotComparable("the pyramids are not built from the same model summaries (their words differ)")
+        raise NotComparable(
+            "the pyramids are not built from the same model summaries (their words differ)"
+        )
     spans = defaultdict(list)
-    for pyramid_id, summary_id, start, end, uid in Span.objects.filter(contributor__scu__pyramid_id__in=ids).values_list(
-            "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu__uid"):
+    for pyramid_id, summary_id, start, end, uid in Span.objects.filter(
+        contributor__scu__pyramid_id__in=ids
+    ).values_list(
+        "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu__uid"
+    ):
         spans[(pyramid_id, summary_id)].append((start, end, uid))
     result = []
     for pyramid in pyramids:

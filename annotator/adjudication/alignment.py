@@ -14,8 +14,8 @@ Each group says which words the two sides disagree on (in one side's SCUs and no
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Hashable, Mapping
 
 Word = tuple[int, int]  # (model position, word index)
 
@@ -57,6 +57,7 @@ def only_in(side: int) -> str:
 @dataclass
 class GroupOfMany:
     """A group of aligned SCUs of several pyramids."""
+
     kind: str
     sides: list[list[Hashable]]  # each pyramid's SCUs in the group
     differing: list[set[Word]]  # each pyramid's words in the group that not every pyramid has there
@@ -78,7 +79,9 @@ def _kind(sizes: list[int]) -> str:
     return SPLIT if sum(n > 1 for n in sizes) == 1 else TANGLE
 
 
-def align_many(pyramids: list[Mapping[Hashable, set[Word]]], min_share: float = 0.5) -> list[GroupOfMany]:
+def align_many(
+    pyramids: list[Mapping[Hashable, set[Word]]], min_share: float = 0.5
+) -> list[GroupOfMany]:
     """The groups of aligned SCUs of two or more pyramids (see the module's description: SCUs of
     different pyramids are linked as two are), largest shared text first.
 
@@ -93,7 +96,8 @@ def align_many(pyramids: list[Mapping[Hashable, set[Word]]], min_share: float = 
             for word in words:
                 by_word.setdefault(word, []).append((side, scu))
     links: dict[tuple[int, Hashable], set[tuple[int, Hashable]]] = {
-        (side, scu): set() for side, scus in enumerate(pyramids) for scu in scus}
+        (side, scu): set() for side, scus in enumerate(pyramids) for scu in scus
+    }
     for node in links:
         side, scu = node
         words = pyramids[side][scu]
@@ -113,20 +117,37 @@ def align_many(pyramids: list[Mapping[Hashable, set[Word]]], min_share: float = 
             for neighbour in links[current] - seen:
                 seen.add(neighbour)
                 stack.append(neighbour)
-        sides = [sorted((scu for s, scu in component if s == side), key=str) for side in range(len(pyramids))]
-        covered = [set().union(*(pyramids[side][scu] for scu in scus)) if scus else set()
-                   for side, scus in enumerate(sides)]
+        sides = [
+            sorted((scu for s, scu in component if s == side), key=str)
+            for side in range(len(pyramids))
+        ]
+        covered = [
+            set().union(*(pyramids[side][scu] for scu in scus)) if scus else set()
+            for side, scus in enumerate(sides)
+        ]
         shared = set.intersection(*covered)
-        groups.append(GroupOfMany(_kind([len(scus) for scus in sides]), sides,
-                                  [words - shared for words in covered], shared))
-    return sorted(groups, key=lambda g: (-len(g.shared_words), -sum(len(words) for words in g.differing)))
+        groups.append(
+            GroupOfMany(
+                _kind([len(scus) for scus in sides]),
+                sides,
+                [words - shared for words in covered],
+                shared,
+            )
+        )
+    return sorted(
+        groups, key=lambda g: (-len(g.shared_words), -sum(len(words) for words in g.differing))
+    )
 
 
-def align(a: Mapping[Hashable, set[Word]], b: Mapping[Hashable, set[Word]], min_share: float = 0.5) -> list[AlignedGroup]:
+def align(
+    a: Mapping[Hashable, set[Word]], b: Mapping[Hashable, set[Word]], min_share: float = 0.5
+) -> list[AlignedGroup]:
     """The groups of aligned SCUs of two pyramids (see the module's description), largest shared
     text first."""
-    return [AlignedGroup(g.kind, g.sides[0], g.sides[1], g.differing[0], g.differing[1], g.shared_words)
-            for g in align_many([a, b], min_share)]
+    return [
+        AlignedGroup(g.kind, g.sides[0], g.sides[1], g.differing[0], g.differing[1], g.shared_words)
+        for g in align_many([a, b], min_share)
+    ]
 
 
 def summary(groups: list[AlignedGroup]) -> dict[str, int]:

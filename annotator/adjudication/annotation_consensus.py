@@ -15,12 +15,19 @@ from collections import defaultdict
 
 from django.db import transaction
 
-from annotator.editing import history
-from annotator.peer_annotation import editing as peer_editing
 from annotator.campaigns.access import can_adjudicate
+from annotator.editing import history
+from annotator.models import (
+    PSE,
+    AnnotationMerge,
+    PeerAnnotation,
+    PeerAnnotationChange,
+    PSESpan,
+    Pyramid,
+)
+from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.text.plurals import counted
-from annotator.models import PSE, AnnotationMerge, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 
 CONSENSUS_CODE = "consensus"
 EDITED, IDENTICAL = "edited", "identical"
@@ -29,11 +36,16 @@ EDITED, IDENTICAL = "edited", "identical"
 def readings_of(sources: list[PeerAnnotation]) -> dict[int, dict[int, list]]:
     """{SCU uid (0: none): {source id: its PSEs of that SCU, each as its sorted spans}} (2 queries)."""
     spans = defaultdict(list)
-    for pse_id, start, end in PSESpan.objects.filter(pse__annotation__in=sources).values_list("pse_id", "start", "end"):
+    for pse_id, start, end in PSESpan.objects.filter(pse__annotation__in=sources).values_list(
+        "pse_id", "start", "end"
+    ):
         spans[pse_id].append((start, end))
     readings: dict[int, dict[int, list]] = defaultdict(lambda: {s.pk: [] for s in sources})
-    for pse_id, annotation_id, uid in PSE.objects.filter(annotation__in=sources).order_by("position", "id").values_list(
-            "pk", "annotation_id", "scu__uid"):
+    for pse_id, annotation_id, uid in (
+        PSE.objects.filter(annotation__in=sources)
+        .order_by("position", "id")
+        .values_list("pk", "annotation_id", "scu__uid")
+    ):
         readings[uid or peer_editing.NO_SCU][annotation_id].append(sorted(spans[pse_id]))
     return readings
 
@@ -50,7 +62,9 @@ def agree(per_source: dict[int, list]) -> bool:
 
 
 def existing(pyramid_id: int, peer_id: int) -> PeerAnnotation | None:
-    return PeerAnnotation.objects.filter(pyramid_id=pyramid_id, peer_id=peer_id, merge__isnull=False).first()
+    return PeerAnnotation.objects.filter(
+        pyramid_id=pyramid_id, peer_id=peer_id, merge__isnull=False
+    ).first()
 
 
 def start(sources: list[PeerAnnotation], user) -> PeerAnnotation:
@@ -62,43 +76,67 @@ def start(sources: list[PeerAnnotation], user) -> PeerAnnotation:
     if any((s.pyramid_id, s.peer_id) != (first.pyramid_id, first.peer_id) for s in sources):
         raise RuleBroken("The annotations are not of the same peer against the same pyramid.")
     if not can_adjudicate(user, first.pyramid.docset.collection_id):
-        raise NotAllowed("Merging annotations is for the collection's adjudicators and administrators.")
+        raise NotAllowed(
+            "Merging annotations is for the collection's adjudicators and administrators."
+        )
     if first.pyramid.status != Pyramid.Status.SUBMITTED:
-        raise RuleBroken("The pyramid is still being edited: peers are annotated against a submitted pyramid.")
+        raise RuleBroken(
+            "The pyramid is still being edited: peers are annotated against a submitted pyramid."
+        )
     if AnnotationMerge.objects.filter(consensus__in=sources).exists():
         raise RuleBroken("A consensus cannot be one of its own sources.")
     found = existing(first.pyramid_id, first.peer_id)
     if found is not None:
         return found
     with transaction.atomic():
-        consensus = PeerAnnotation.objects.create(pyramid_id=first.pyramid_id, peer_id=first.peer_id,
-                                                  annotator_code=CONSENSUS_CODE)
+        consensus = PeerAnnotation.objects.create(
+            pyramid_id=first.pyramid_id, peer_id=first.peer_id, annotator_code=CONSENSUS_CODE
+        )
         merge = AnnotationMerge.objects.create(consensus=consensus, created_by=user)
         merge.sources.set(sources)
-        alike = {uid: per_source for uid, per_source in readings_of(sources).items() if agree(per_source)}
+        alike = {
+            uid: per_source for uid, per_source in readings_of(sources).items() if agree(per_source)
+        }
         if alike:
+
             def take_alike(annotation):
                 _copy(annotation, first.pk, list(alike))
                 return f"Started the consensus: took the {counted(len(alike), 'SCU')} every annotation matched alike"
 
-            peer_editing.run_edit(consensus.pk, user, None, "start_consensus", take_alike,
-                                  decision={"groups": [str(uid) for uid in alike], "choice": IDENTICAL})
+            peer_editing.run_edit(
+                consensus.pk,
+                user,
+                None,
+                "start_consensus",
+                take_alike,
+                decision={"groups": [str(uid) for uid in alike], "choice": IDENTICAL},
+            )
         consensus.refresh_from_db()
     return consensus
 
 
 def _copy(consensus: PeerAnnotation, source_id: int, uids: list[int]) -> int:
     """Copies of the source's PSEs of these SCUs at the end of the consensus; how many."""
-    pses = PSE.objects.filter(annotation_id=source_id).select_related("scu").order_by("position", "id")
+    pses = (
+        PSE.objects.filter(annotation_id=source_id).select_related("scu").order_by("position", "id")
+    )
     chosen = [p for p in pses if (p.scu.uid if p.scu_id else peer_editing.NO_SCU) in set(uids)]
     last = max(consensus.pses.values_list("position", flat=True), default=0)
     copies = PSE.objects.bulk_create(
-        PSE(annotation=consensus, scu_id=p.scu_id, comment=p.comment, position=last + 1 + i, source=p)
-        for i, p in enumerate(chosen))
+        PSE(
+            annotation=consensus,
+            scu_id=p.scu_id,
+            comment=p.comment,
+            position=last + 1 + i,
+            source=p,
+        )
+        for i, p in enumerate(chosen)
+    )
     copy_of = {p.pk: copy for p, copy in zip(chosen, copies)}
     PSESpan.objects.bulk_create(
         PSESpan(pse=copy_of[s.pse_id], start=s.start, end=s.end, position=s.position)
-        for s in PSESpan.objects.filter(pse__in=chosen).order_by("pse_id", "position", "id"))
+        for s in PSESpan.objects.filter(pse__in=chosen).order_by("pse_id", "position", "id")
+    )
     return len(copies)
 
 
@@ -113,28 +151,46 @@ def _describe_uid(uid: int) -> str:
     return "Content matching no SCU" if uid == peer_editing.NO_SCU else f"SCU {uid}"
 
 
-def choose(annotation_id: int, user, version: int | None, scu_uid: int, source_id: int) -> peer_editing.PeerEditResult:
+def choose(
+    annotation_id: int, user, version: int | None, scu_uid: int, source_id: int
+) -> peer_editing.PeerEditResult:
     """The consensus's PSEs of the SCU become copies of one source's PSEs of it (none, if that
     source did not match it)."""
 
     def apply(annotation):
-        source = merge_of(annotation).sources.filter(pk=source_id).select_related("annotator").first()
+        source = (
+            merge_of(annotation).sources.filter(pk=source_id).select_related("annotator").first()
+        )
         if source is None:
-            raise RuleBroken("That annotation is not one of this consensus's sources: reload the page.")
+            raise RuleBroken(
+                "That annotation is not one of this consensus's sources: reload the page."
+            )
         of_scu = {"scu__uid": scu_uid} if scu_uid else {"scu__isnull": True}
         annotation.pses.filter(**of_scu).delete()
         count = _copy(annotation, source.pk, [scu_uid])
-        who = source.annotator_code or (source.annotator.username if source.annotator else f"#{source.pk}")
+        who = source.annotator_code or (
+            source.annotator.username if source.annotator else f"#{source.pk}"
+        )
         if not count:
             return f"{_describe_uid(scu_uid)}: left out, as annotator {who} matched nothing to it"
-        return (f"{_describe_uid(scu_uid)}: chose annotator {who}'s reading "
-                f"({count} PSE{'s' if count != 1 else ''})")
+        return (
+            f"{_describe_uid(scu_uid)}: chose annotator {who}'s reading "
+            f"({count} PSE{'s' if count != 1 else ''})"
+        )
 
-    return peer_editing.run_edit(annotation_id, user, version, "adjudicate", apply,
-                                 decision={"groups": [str(scu_uid)], "choice": source_id})
+    return peer_editing.run_edit(
+        annotation_id,
+        user,
+        version,
+        "adjudicate",
+        apply,
+        decision={"groups": [str(scu_uid)], "choice": source_id},
+    )
 
 
-def keep(annotation_id: int, user, version: int | None, scu_uid: int) -> peer_editing.PeerEditResult:
+def keep(
+    annotation_id: int, user, version: int | None, scu_uid: int
+) -> peer_editing.PeerEditResult:
     """The SCU is decided as the consensus has it now (after the adjudicator's edits)."""
 
     def apply(annotation):
@@ -144,8 +200,14 @@ def keep(annotation_id: int, user, version: int | None, scu_uid: int) -> peer_ed
             return f"{_describe_uid(scu_uid)}: kept as edited, with no PSE of it in the consensus: it is left out"
         return f"{_describe_uid(scu_uid)}: kept as edited"
 
-    return peer_editing.run_edit(annotation_id, user, version, "adjudicate", apply,
-                                 decision={"groups": [str(scu_uid)], "choice": EDITED})
+    return peer_editing.run_edit(
+        annotation_id,
+        user,
+        version,
+        "adjudicate",
+        apply,
+        decision={"groups": [str(scu_uid)], "choice": EDITED},
+    )
 
 
 def decisions(annotation: PeerAnnotation) -> dict[str, PeerAnnotationChange]:

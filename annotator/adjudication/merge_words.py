@@ -8,18 +8,19 @@ source edited since shows its current words, as taking its version would copy th
 
 from __future__ import annotations
 
-from scoring.agreement_units import words
-
 from annotator.adjudication.aligned_pyramids import scu_words
 from annotator.adjudication.alignment import SIDES
 from annotator.models import Pyramid, PyramidMerge
 from annotator.text.textmarks import word_pieces
+from scoring.agreement_units import words
 
 
 def model_words(pyramid: Pyramid) -> dict[tuple[int, int], str]:
     """Each word of the pyramid's models by (model position, word index)."""
     found = {}
-    for position, link in enumerate(pyramid.model_links.select_related("summary").order_by("position")):
+    for position, link in enumerate(
+        pyramid.model_links.select_related("summary").order_by("position")
+    ):
         text = link.summary.text
         for index, (start, end) in enumerate(words(text)):
             found[(position, index)] = text[start:end]
@@ -31,23 +32,31 @@ def _names(letters) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def word_marks(pyramids: list[Pyramid], groups: list[tuple[str, list]]) -> dict[tuple[int, int], tuple[str, str, str]]:
+def word_marks(
+    pyramids: list[Pyramid], groups: list[tuple[str, list]]
+) -> dict[tuple[int, int], tuple[str, str, str]]:
     """{(model position, word index): (its marks, the key of the first group it differs in, what the
     mark means)} for the words some pyramids put in a group's SCUs and others did not. `groups`:
     (key, [each pyramid's SCU uids in the group]). A word is marked "only-a" where A has it (and
     "only-b" where B has it, ...)."""
     covered = scu_words(pyramids)
-    letters = SIDES[:len(pyramids)]
+    letters = SIDES[: len(pyramids)]
     found = {}
     for key, sides in groups:
-        by_side = [set().union(*(covered[i].get(uid, set()) for uid in uids)) for i, uids in enumerate(sides)]
+        by_side = [
+            set().union(*(covered[i].get(uid, set()) for uid in uids))
+            for i, uids in enumerate(sides)
+        ]
         for word in set().union(*by_side) - set.intersection(*by_side):
             if word in found:
                 continue
             have = [letter for letter, side in zip(letters, by_side) if word in side]
             lack = [letter for letter, side in zip(letters, by_side) if word not in side]
-            meaning = (f"only {_names(have)} {'has' if len(have) == 1 else 'have'} these words" if len(pyramids) == 2
-                       else f"{_names(have)} put these words in the group's SCUs, {_names(lack)} did not")
+            meaning = (
+                f"only {_names(have)} {'has' if len(have) == 1 else 'have'} these words"
+                if len(pyramids) == 2
+                else f"{_names(have)} put these words in the group's SCUs, {_names(lack)} did not"
+            )
             found[word] = (" ".join(f"only-{letter}" for letter in have), key, meaning)
     return found
 
@@ -67,8 +76,13 @@ def stretches(pieces: list[dict]) -> list[dict]:
                 out.append({"text": piece["text"]})
             continue
         # A marked word continues the stretch before it over spaces and punctuation, not a line break.
-        if len(out) >= 2 and "group" not in last and "\n" not in last["text"] and \
-                {k: out[-2].get(k) for k in marked} == marked and not any(ch.isalnum() for ch in last["text"]):
+        if (
+            len(out) >= 2
+            and "group" not in last
+            and "\n" not in last["text"]
+            and {k: out[-2].get(k) for k in marked} == marked
+            and not any(ch.isalnum() for ch in last["text"])
+        ):
             gap = out.pop()
             out[-1]["text"] += gap["text"] + piece["text"]
         elif last is not None and {k: last.get(k) for k in marked} == marked:
@@ -83,15 +97,27 @@ def marked_models(pyramids: list[Pyramid], groups: list[tuple[str, list]]) -> li
     pyramids disagree on marked and tied to their group (see word_marks)."""
     marks = word_marks(pyramids, groups)
     models = []
-    for position, link in enumerate(pyramids[0].model_links.select_related("summary").order_by("position")):
+    for position, link in enumerate(
+        pyramids[0].model_links.select_related("summary").order_by("position")
+    ):
+
         def mark(index, position=position):
             found = marks.get((position, index))
             return {"marks": found[0], "group": found[1], "title": found[2]} if found else {}
-        models.append({"author": link.summary.author, "stretches": stretches(word_pieces(link.summary.text, mark))})
+
+        models.append(
+            {
+                "author": link.summary.author,
+                "stretches": stretches(word_pieces(link.summary.text, mark)),
+            }
+        )
     return models
 
 
 def merge_models(merge: PyramidMerge) -> list[dict]:
     """The model texts of a merge's sources, marked by the groups frozen when the merge began."""
     sides = merge.sides()
-    return marked_models([p for _, p in sides], [(g["key"], [g[letter] for letter, _ in sides]) for g in merge.groups])
+    return marked_models(
+        [p for _, p in sides],
+        [(g["key"], [g[letter] for letter, _ in sides]) for g in merge.groups],
+    )

@@ -29,7 +29,7 @@ class CountedTwice:
     @property
     def message(self) -> str:
         (a, b), (ga, gb) = self.scus, self.groups
-        return (f"Model {self.model}: “{self.words}” is in SCU {a} ({_group(ga)}) and in SCU {b} ({_group(gb)})")
+        return f"Model {self.model}: “{self.words}” is in SCU {a} ({_group(ga)}) and in SCU {b} ({_group(gb)})"
 
     @property
     def linked_groups(self) -> list[str]:
@@ -54,7 +54,7 @@ def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
     found: dict[tuple[int, int], tuple[int, int]] = {}
     ordered = sorted(tuple(span) + (None,) * (4 - len(span)) for span in spans)
     for i, (_, end, scu, origin) in enumerate(ordered):
-        for other_start, other_end, other, other_origin in ordered[i + 1:]:
+        for other_start, other_end, other, other_origin in ordered[i + 1 :]:
             if other_start >= end:
                 break
             if other != scu and (origin is None or origin != other_origin):
@@ -63,7 +63,9 @@ def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
     return found
 
 
-def counted_twice(consensus, merge: PyramidMerge | None = None, decided: dict | None = None) -> list[CountedTwice]:
+def counted_twice(
+    consensus, merge: PyramidMerge | None = None, decided: dict | None = None
+) -> list[CountedTwice]:
     """The words of the consensus's model summaries in two of its SCUs where merging put them
     there, in five queries. Words two contributors copied from one source pyramid both cover were
     that pyramid's own overlap (its annotator's, not the merge's) and are left to the builder's
@@ -81,10 +83,18 @@ def counted_twice(consensus, merge: PyramidMerge | None = None, decided: dict | 
         for side, source in sides:
             group_of.update({(source, uid): group["key"] for uid in group[side]})
     decided = history.decisions(consensus.changes.all()) if decided is None else decided
-    made_for = {uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])}
+    made_for = {
+        uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])
+    }
     rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
-        "summary_id", "summary__author", "start", "end", "contributor__scu__uid",
-        "contributor__scu__source__pyramid_id", "contributor__scu__source__uid", "contributor__source__scu__pyramid_id",
+        "summary_id",
+        "summary__author",
+        "start",
+        "end",
+        "contributor__scu__uid",
+        "contributor__scu__source__pyramid_id",
+        "contributor__scu__source__uid",
+        "contributor__source__scu__pyramid_id",
     )
     by_summary: dict[int, list] = {}
     authors, groups = {}, {}
@@ -96,7 +106,12 @@ def counted_twice(consensus, merge: PyramidMerge | None = None, decided: dict | 
     texts = dict(consensus.models_used.filter(pk__in=by_summary).values_list("pk", "text"))
     for summary_id, spans in by_summary.items():
         for (a, b), (start, end) in overlaps(spans).items():
-            found.append(CountedTwice(authors[summary_id], texts[summary_id][start:end].strip(), (a, b),
-                                      (groups[a], groups[b])))
+            found.append(
+                CountedTwice(
+                    authors[summary_id],
+                    texts[summary_id][start:end].strip(),
+                    (a, b),
+                    (groups[a], groups[b]),
+                )
+            )
     return sorted(found, key=lambda c: (c.model, c.scus))
-

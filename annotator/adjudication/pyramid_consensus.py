@@ -23,15 +23,23 @@ from collections import defaultdict
 from django.db import transaction
 from django.db.models import Q
 
-from annotator.pyramids import editing
-from annotator.editing import history
-from annotator.campaigns.access import can_adjudicate
 from annotator.adjudication.aligned_pyramids import NotComparable, align_many_pyramids
 from annotator.adjudication.alignment import SIDES
+from annotator.campaigns.access import can_adjudicate
+from annotator.editing import history
+from annotator.models import (
+    SCU,
+    Contributor,
+    Pyramid,
+    PyramidChange,
+    PyramidMerge,
+    PyramidMergeSource,
+    PyramidModel,
+    Span,
+)
+from annotator.pyramids import editing
 from annotator.pyramids.editing import NotAllowed, RuleBroken
 from scoring.agreement_units import words
-
-from annotator.models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, PyramidMergeSource, PyramidModel, Span
 
 A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"
 
@@ -67,38 +75,75 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
     labels wait for the adjudicator."""
     a = pyramids[0]
     if not can_adjudicate(user, a.docset.collection_id):
-        raise NotAllowed("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
-    if len(pyramids) < 2 or len({p.pk for p in pyramids}) != len(pyramids) or any(
-            p.docset_id != a.docset_id for p in pyramids):
+        raise NotAllowed(
+            "Merging annotators' pyramids is for the collection's adjudicators and administrators."
+        )
+    if (
+        len(pyramids) < 2
+        or len({p.pk for p in pyramids}) != len(pyramids)
+        or any(p.docset_id != a.docset_id for p in pyramids)
+    ):
         raise NotComparable("choose two or more different pyramids of the same docset")
     if len(pyramids) > len(SIDES):
         raise NotComparable(f"choose at most {len(SIDES)} pyramids to merge at once")
-    letters = SIDES[:len(pyramids)]
-    groups = [{"key": group_key(*g.sides), "kind": g.kind, **{letter: list(side) for letter, side in zip(letters, g.sides)},
-               "identical": g.identical} for g in align_many_pyramids(pyramids)]
+    letters = SIDES[: len(pyramids)]
+    groups = [
+        {
+            "key": group_key(*g.sides),
+            "kind": g.kind,
+            **{letter: list(side) for letter, side in zip(letters, g.sides)},
+            "identical": g.identical,
+        }
+        for g in align_many_pyramids(pyramids)
+    ]
     # Identical words under different labels: the adjudicator picks the label (one pyramid's version).
-    labels = {(pyramid_id, uid): label for pyramid_id, uid, label in SCU.objects.filter(
-        pyramid__in=pyramids, uid__in={uid for g in groups if g["identical"] for letter in letters for uid in g[letter]}
-    ).values_list("pyramid_id", "uid", "label")}
+    labels = {
+        (pyramid_id, uid): label
+        for pyramid_id, uid, label in SCU.objects.filter(
+            pyramid__in=pyramids,
+            uid__in={
+                uid for g in groups if g["identical"] for letter in letters for uid in g[letter]
+            },
+        ).values_list("pyramid_id", "uid", "label")
+    }
     for g in groups:
         if g["identical"]:
-            g["labels_differ"] = len({frozenset(labels.get((p.pk, uid)) for uid in g[letter])
-                                      for letter, p in zip(letters, pyramids)}) > 1
+            g["labels_differ"] = (
+                len(
+                    {
+                        frozenset(labels.get((p.pk, uid)) for uid in g[letter])
+                        for letter, p in zip(letters, pyramids)
+                    }
+                )
+                > 1
+            )
     # What each source SCU was when the merge began, to tell later which groups a source's edits touched.
     prints = scu_prints([p.pk for p in pyramids])
     for g in groups:
-        g["prints"] = {letter: {str(uid): prints.get((source.pk, uid)) for uid in g[letter]}
-                       for letter, source in zip(letters, pyramids)}
+        g["prints"] = {
+            letter: {str(uid): prints.get((source.pk, uid)) for uid in g[letter]}
+            for letter, source in zip(letters, pyramids)
+        }
     with transaction.atomic():
-        consensus = Pyramid.objects.create(docset=a.docset, name=_consensus_name(a), created_by=user,
-                                           creator_code="consensus")
+        consensus = Pyramid.objects.create(
+            docset=a.docset, name=_consensus_name(a), created_by=user, creator_code="consensus"
+        )
         PyramidModel.objects.bulk_create(
-            PyramidModel(pyramid=consensus, summary_id=link.summary_id, position=link.position, header=link.header)
-            for link in a.model_links.order_by("position"))
-        merge = PyramidMerge.objects.create(consensus=consensus, source_a=a, source_b=pyramids[1], groups=groups,
-                                            created_by=user)
-        PyramidMergeSource.objects.bulk_create(PyramidMergeSource(merge=merge, side=letter, pyramid=p)
-                                               for letter, p in zip(letters[2:], pyramids[2:]))
+            PyramidModel(
+                pyramid=consensus,
+                summary_id=link.summary_id,
+                position=link.position,
+                header=link.header,
+            )
+            for link in a.model_links.order_by("position")
+        )
+        merge = PyramidMerge.objects.create(
+            consensus=consensus, source_a=a, source_b=pyramids[1], groups=groups, created_by=user
+        )
+        PyramidMergeSource.objects.bulk_create(
+            PyramidMergeSource(merge=merge, side=letter, pyramid=p)
+            for letter, p in zip(letters[2:], pyramids[2:])
+        )
         identical = [g for g in groups if g["identical"] and not g["labels_differ"]]
         if identical:
             uids = [uid for g in identical for uid in g["a"]]
@@ -108,12 +153,21 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
                 def apply():
                     _copy(pyramid, a, uids, first_uid=1)
                     names = ", ".join(p.name for p in pyramids[:-1]) + f" and {pyramids[-1].name}"
-                    return (f"Started the consensus of {names}: took the {len(identical)} "
-                            f"group(s) identical in {'both' if len(pyramids) == 2 else 'all'}")
+                    return (
+                        f"Started the consensus of {names}: took the {len(identical)} "
+                        f"group(s) identical in {'both' if len(pyramids) == 2 else 'all'}"
+                    )
+
                 return new_uids, apply
 
-            editing.run_edit(consensus.pk, user, None, "start_consensus", plan,
-                             decision={"groups": [g["key"] for g in identical], "choice": IDENTICAL})
+            editing.run_edit(
+                consensus.pk,
+                user,
+                None,
+                "start_consensus",
+                plan,
+                decision={"groups": [g["key"] for g in identical], "choice": IDENTICAL},
+            )
         consensus.refresh_from_db()
     return consensus
 
@@ -123,13 +177,22 @@ def scu_prints(pyramid_ids) -> dict[tuple[int, int], str]:
     content = defaultdict(list)
     labels = {}
     for pyramid_id, uid, label, contributor, summary, start, end in Span.objects.filter(
-            contributor__scu__pyramid_id__in=pyramid_ids).values_list(
-            "contributor__scu__pyramid_id", "contributor__scu__uid", "contributor__scu__label", "contributor__position",
-            "summary__author", "start", "end"):  # by content: the same after an archive's restore
+        contributor__scu__pyramid_id__in=pyramid_ids
+    ).values_list(
+        "contributor__scu__pyramid_id",
+        "contributor__scu__uid",
+        "contributor__scu__label",
+        "contributor__position",
+        "summary__author",
+        "start",
+        "end",
+    ):  # by content: the same after an archive's restore
         labels[(pyramid_id, uid)] = label
         content[(pyramid_id, uid)].append((contributor, summary, start, end))
-    return {key: hashlib.sha256(json.dumps([labels[key], sorted(spans)]).encode()).hexdigest()[:16]
-            for key, spans in content.items()}
+    return {
+        key: hashlib.sha256(json.dumps([labels[key], sorted(spans)]).encode()).hexdigest()[:16]
+        for key, spans in content.items()
+    }
 
 
 def changed_groups(merge: PyramidMerge) -> list[tuple[str, str]] | None:
@@ -142,7 +205,9 @@ def changed_groups(merge: PyramidMerge) -> list[tuple[str, str]] | None:
     changed = []
     for group in merge.groups:
         for side, source in sides:
-            if any(now.get((source, int(uid))) != was for uid, was in group["prints"][side].items()):
+            if any(
+                now.get((source, int(uid))) != was for uid, was in group["prints"][side].items()
+            ):
                 changed.append((side.upper(), group["key"]))
     return changed
 
@@ -153,6 +218,7 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
     Pyramids imported from separate DUCView files hold their own copies of the model texts, which
     may differ in spacing or punctuation but not in words (annotator.adjudication.aligned_pyramids checks this):
     a span then maps word for word, by the models' order. None where a span covers no word."""
+
     def links(pyramid):
         return list(pyramid.model_links.select_related("summary").order_by("position"))
 
@@ -162,8 +228,12 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
     target = {}
     for mine, other in zip(ours, theirs):
         source_words = words(other.summary.text)
-        target[other.summary_id] = (mine.summary_id, [s for s, _ in source_words], [e for _, e in source_words],
-                                    words(mine.summary.text))
+        target[other.summary_id] = (
+            mine.summary_id,
+            [s for s, _ in source_words],
+            [e for _, e in source_words],
+            words(mine.summary.text),
+        )
 
     def mapped(summary_id, start, end):
         summary, starts, ends, our_words = target[summary_id]
@@ -179,30 +249,63 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
 def _copy(consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int) -> list[int]:
     """Copies of the source's SCUs (in their order) at the end of the consensus, with provenance."""
     scus = list(SCU.objects.filter(pyramid=source, uid__in=uids).order_by("position", "id"))
-    contributors = list(Contributor.objects.filter(scu__in=scus).order_by("scu_id", "position", "id"))
+    contributors = list(
+        Contributor.objects.filter(scu__in=scus).order_by("scu_id", "position", "id")
+    )
     remap = _span_mapper(consensus, source)
-    spans = [(span, where) for span in Span.objects.filter(contributor__in=contributors).order_by(
-        "contributor_id", "position", "id") if (where := remap(span.summary_id, span.start, span.end))]
+    spans = [
+        (span, where)
+        for span in Span.objects.filter(contributor__in=contributors).order_by(
+            "contributor_id", "position", "id"
+        )
+        if (where := remap(span.summary_id, span.start, span.end))
+    ]
     kept = {span.contributor_id for span, _ in spans}
     contributors = [c for c in contributors if c.pk in kept]
     position = editing.new_position(consensus)
     copies = SCU.objects.bulk_create(
-        SCU(pyramid=consensus, uid=first_uid + i, label=scu.label, comment=scu.comment, position=position + i,
-            source=scu) for i, scu in enumerate(scus))
+        SCU(
+            pyramid=consensus,
+            uid=first_uid + i,
+            label=scu.label,
+            comment=scu.comment,
+            position=position + i,
+            source=scu,
+        )
+        for i, scu in enumerate(scus)
+    )
     copy_of_scu = {scu.pk: copy for scu, copy in zip(scus, copies)}
     model_of = {span.contributor_id: where[0] for span, where in spans}
     contributor_copies = Contributor.objects.bulk_create(
-        Contributor(scu=copy_of_scu[c.scu_id], summary_id=model_of[c.pk], comment=c.comment, position=c.position,
-                    source=c) for c in contributors)
+        Contributor(
+            scu=copy_of_scu[c.scu_id],
+            summary_id=model_of[c.pk],
+            comment=c.comment,
+            position=c.position,
+            source=c,
+        )
+        for c in contributors
+    )
     copy_of_contributor = {c.pk: copy for c, copy in zip(contributors, contributor_copies)}
     Span.objects.bulk_create(
-        Span(contributor=copy_of_contributor[span.contributor_id], summary_id=summary_id, start=start, end=end,
-             position=span.position) for span, (summary_id, start, end) in spans)
+        Span(
+            contributor=copy_of_contributor[span.contributor_id],
+            summary_id=summary_id,
+            start=start,
+            end=end,
+            position=span.position,
+        )
+        for span, (summary_id, start, end) in spans
+    )
     return [copy.uid for copy in copies]
 
 
 def merge_of(pyramid: Pyramid) -> PyramidMerge:
-    merge = PyramidMerge.objects.filter(consensus=pyramid).select_related("source_a", "source_b").first()
+    merge = (
+        PyramidMerge.objects.filter(consensus=pyramid)
+        .select_related("source_a", "source_b")
+        .first()
+    )
     if merge is None:
         raise RuleBroken("This pyramid is not a consensus: it has no aligned groups to decide.")
     return merge
@@ -232,7 +335,9 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
         merge = merge_of(pyramid)
         sources = dict(merge.sides())
         if side not in sources:
-            raise RuleBroken(f"Choose the version of one of the pyramids merged ({', '.join(s.upper() for s in sources)}).")
+            raise RuleBroken(
+                f"Choose the version of one of the pyramids merged ({', '.join(s.upper() for s in sources)})."
+            )
         group = _group(merge, key)
         source = sources[side]
         uids = group[side]
@@ -247,12 +352,16 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
             name = side.upper()
             if not uids:
                 return f"Group {key} ({group['kind']}): left out, as {name} ({source.name}) has nothing there"
-            return (f"Group {key} ({group['kind']}): chose {name}'s version "
-                    f"({len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name})")
+            return (
+                f"Group {key} ({group['kind']}): chose {name}'s version "
+                f"({len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name})"
+            )
 
         return [scu.uid for scu in replaced] + new_uids, apply
 
-    return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision={"groups": [key], "choice": side})
+    return editing.run_edit(
+        pyramid_id, user, version, "adjudicate", plan, decision={"groups": [key], "choice": side}
+    )
 
 
 def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditResult:
@@ -268,8 +377,13 @@ def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditRe
             return [], lambda: f"Group {key} ({group['kind']}): kept as edited"
         # Nothing of the group is in the consensus: keeping it leaves its content out. Say so, in
         # case the adjudicator meant to take a version (Undo takes the decision back).
-        return [], lambda: (f"Group {key} ({group['kind']}): kept as edited, with nothing of it in the consensus: "
-                            "its content is left out")
+        return (
+            [],
+            lambda: (
+                f"Group {key} ({group['kind']}): kept as edited, with nothing of it in the consensus: "
+                "its content is left out"
+            ),
+        )
 
     return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision=decision)
 
@@ -281,16 +395,19 @@ def _made_for(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[int]
     for side, source in merge.sides():
         mapped = _span_mapper(consensus, source)
         for summary_id, start, end in Span.objects.filter(
-                contributor__scu__pyramid=source, contributor__scu__uid__in=group[side]).values_list(
-                "summary_id", "start", "end"):
+            contributor__scu__pyramid=source, contributor__scu__uid__in=group[side]
+        ).values_list("summary_id", "start", "end"):
             target = mapped(summary_id, start, end)
             if target:
                 group_spans[target[0]].append(target[1:])
     made = set()
     for uid, summary_id, start, end in Span.objects.filter(
-            contributor__scu__pyramid=consensus, contributor__scu__source__isnull=True).values_list(
-            "contributor__scu__uid", "summary_id", "start", "end"):
-        if any(start < other_end and other_start < end for other_start, other_end in group_spans[summary_id]):
+        contributor__scu__pyramid=consensus, contributor__scu__source__isnull=True
+    ).values_list("contributor__scu__uid", "summary_id", "start", "end"):
+        if any(
+            start < other_end and other_start < end
+            for other_start, other_end in group_spans[summary_id]
+        ):
             made.add(uid)
     return sorted(made)
 

@@ -22,7 +22,14 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 
 from annotator.adjudication.aligned_pyramids import comparable_words
-from annotator.models import Assignment, PeerAnnotation, Pyramid, PyramidMerge, PyramidMergeSource, PyramidModel
+from annotator.models import (
+    Assignment,
+    PeerAnnotation,
+    Pyramid,
+    PyramidMerge,
+    PyramidMergeSource,
+    PyramidModel,
+)
 
 NOT_STARTED, IN_PROGRESS, SUBMITTED = "not_started", "in_progress", "submitted"
 STATE_LABELS = {NOT_STARTED: "Not started", IN_PROGRESS: "In progress", SUBMITTED: "Submitted"}
@@ -51,7 +58,11 @@ class QueueItem:
     @property
     def state_label(self) -> str:
         # A consensus annotation is "marked complete" on its pages: the same word here.
-        return "Complete" if self.state == SUBMITTED and self.kind != PAIR else STATE_LABELS[self.state]
+        return (
+            "Complete"
+            if self.state == SUBMITTED and self.kind != PAIR
+            else STATE_LABELS[self.state]
+        )
 
     @property
     def url(self) -> str:
@@ -59,7 +70,10 @@ class QueueItem:
         if self.kind == PAIR:
             if self.consensus_id:
                 return reverse("pyramid-merge", args=[self.consensus_id])
-            return reverse("pyramid-comparison", args=[self.docset_id]) + f"?a={self.a_id}&b={self.b_id}"
+            return (
+                reverse("pyramid-comparison", args=[self.docset_id])
+                + f"?a={self.a_id}&b={self.b_id}"
+            )
         return reverse("peer-comparison", args=[self.pyramid_id, self.peer_id])
 
     @property
@@ -81,41 +95,77 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
     """The queue of these pyramids' docsets (pass every pyramid of the docsets: e.g.
     Pyramid.objects.filter(docset__collection__in=...)), in progress first, then not started, then
     submitted; by collection, docset, pairs before peers, peers by number."""
-    rows = list(pyramids.select_related("docset__collection", "created_by").annotate(
-        is_consensus=Exists(PyramidMerge.objects.filter(consensus_id=OuterRef("pk")))).order_by("name", "pk"))
+    rows = list(
+        pyramids.select_related("docset__collection", "created_by")
+        .annotate(is_consensus=Exists(PyramidMerge.objects.filter(consensus_id=OuterRef("pk"))))
+        .order_by("name", "pk")
+    )
     by_id = {p.pk: p for p in rows}
-    merges = [m for m in PyramidMerge.objects.filter(consensus_id__in=list(by_id)).values_list(
-        "consensus_id", "source_a_id", "source_b_id")]
+    merges = [
+        m
+        for m in PyramidMerge.objects.filter(consensus_id__in=list(by_id)).values_list(
+            "consensus_id", "source_a_id", "source_b_id"
+        )
+    ]
     further = defaultdict(list)  # a consensus of more than two: its C, D, ...
-    for consensus_id, pyramid_id in PyramidMergeSource.objects.filter(merge__consensus_id__in=list(by_id)).order_by(
-            "side").values_list("merge__consensus_id", "pyramid_id"):
+    for consensus_id, pyramid_id in (
+        PyramidMergeSource.objects.filter(merge__consensus_id__in=list(by_id))
+        .order_by("side")
+        .values_list("merge__consensus_id", "pyramid_id")
+    ):
         further[consensus_id].append(pyramid_id)
     models, words_of = defaultdict(list), {}
-    for pyramid_id, summary_id, text in PyramidModel.objects.filter(pyramid_id__in=list(by_id)).order_by(
-            "pyramid_id", "position", "id").values_list("pyramid_id", "summary_id", "summary__text"):
+    for pyramid_id, summary_id, text in (
+        PyramidModel.objects.filter(pyramid_id__in=list(by_id))
+        .order_by("pyramid_id", "position", "id")
+        .values_list("pyramid_id", "summary_id", "summary__text")
+    ):
         if summary_id not in words_of:  # a summary shared by several pyramids is read once
             words_of[summary_id] = comparable_words(text)
         models[pyramid_id].append(words_of[summary_id])
     # Who built each pyramid: its creator, else the imported creator code, else whom it is assigned to.
     builders = defaultdict(list)
-    for pyramid_id, username in Assignment.objects.filter(
-            pyramid_id__in=list(by_id), task=Assignment.Task.BUILD_PYRAMID, status__in=Assignment.ACTIVE).order_by(
-            "user__username").values_list("pyramid_id", "user__username"):
+    for pyramid_id, username in (
+        Assignment.objects.filter(
+            pyramid_id__in=list(by_id),
+            task=Assignment.Task.BUILD_PYRAMID,
+            status__in=Assignment.ACTIVE,
+        )
+        .order_by("user__username")
+        .values_list("pyramid_id", "user__username")
+    ):
         builders[pyramid_id].append(username)
 
     def builder(p: Pyramid) -> str:
-        return (p.created_by.username if p.created_by else "") or p.creator_code or ", ".join(builders[p.pk]) or "—"
+        return (
+            (p.created_by.username if p.created_by else "")
+            or p.creator_code
+            or ", ".join(builders[p.pk])
+            or "—"
+        )
 
     items = []
 
     def base(pyramid: Pyramid, **kwargs) -> QueueItem:
         docset = pyramid.docset
-        return QueueItem(collection_id=docset.collection_id, collection=docset.collection.name, docset_id=docset.pk,
-                         docset=docset.name, **kwargs)
+        return QueueItem(
+            collection_id=docset.collection_id,
+            collection=docset.collection.name,
+            docset_id=docset.pk,
+            docset=docset.name,
+            **kwargs,
+        )
 
     def merged(sources: list[Pyramid], **kwargs) -> QueueItem:
-        return base(sources[0], kind=PAIR, what=" + ".join(p.name for p in sources), a_id=sources[0].pk,
-                    b_id=sources[1].pk, annotators=[builder(p) for p in sources], **kwargs)
+        return base(
+            sources[0],
+            kind=PAIR,
+            what=" + ".join(p.name for p in sources),
+            a_id=sources[0].pk,
+            b_id=sources[1].pk,
+            annotators=[builder(p) for p in sources],
+            **kwargs,
+        )
 
     merged_pairs = set()  # a consensus of A, B and C settles each of their pairs
     for consensus_id, a_id, b_id in merges:
@@ -124,7 +174,14 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
         if None in sources:
             continue
         merged_pairs.update(frozenset(pair) for pair in combinations([p.pk for p in sources], 2))
-        items.append(merged(sources, state=consensus.status, consensus_id=consensus.pk, consensus_name=consensus.name))
+        items.append(
+            merged(
+                sources,
+                state=consensus.status,
+                consensus_id=consensus.pk,
+                consensus_name=consensus.name,
+            )
+        )
     ready = defaultdict(list)
     for p in rows:
         if not p.is_consensus and p.status == Pyramid.Status.SUBMITTED:
@@ -136,9 +193,20 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
 
     groups = defaultdict(list)
     consensus_of = {}
-    for pk, pyramid_id, peer_id, author, username, code, status, merge_id in PeerAnnotation.objects.filter(
-            pyramid_id__in=list(by_id)).order_by("annotator_code", "pk").values_list(
-            "pk", "pyramid_id", "peer_id", "peer__author", "annotator__username", "annotator_code", "status", "merge__id"):
+    for pk, pyramid_id, peer_id, author, username, code, status, merge_id in (
+        PeerAnnotation.objects.filter(pyramid_id__in=list(by_id))
+        .order_by("annotator_code", "pk")
+        .values_list(
+            "pk",
+            "pyramid_id",
+            "peer_id",
+            "peer__author",
+            "annotator__username",
+            "annotator_code",
+            "status",
+            "merge__id",
+        )
+    ):
         key = (pyramid_id, peer_id, author)
         if merge_id is not None:
             consensus_of[key] = (pk, status)
@@ -148,14 +216,34 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
         pyramid_id, peer_id, author = key
         found = consensus_of.get(key)
         submitted = sum(1 for _, status in sources if status == PeerAnnotation.Status.SUBMITTED)
-        if found is None and (submitted < 2 or by_id[pyramid_id].status != Pyramid.Status.SUBMITTED):
+        if found is None and (
+            submitted < 2 or by_id[pyramid_id].status != Pyramid.Status.SUBMITTED
+        ):
             continue
         pyramid = by_id[pyramid_id]
-        items.append(base(pyramid, kind=PEER, what=f"peer {author} against {pyramid.name}",
-                          annotators=[name for name, _ in sources], state=found[1] if found else NOT_STARTED,
-                          consensus_id=found[0] if found else None, pyramid_id=pyramid_id, peer_id=peer_id,
-                          sort_peer=(pyramid.name, _peer_key(author))))
-    items.sort(key=lambda i: (STATE_ORDER[i.state], i.collection, i.docset, i.kind != PAIR, i.sort_peer, i.what))
+        items.append(
+            base(
+                pyramid,
+                kind=PEER,
+                what=f"peer {author} against {pyramid.name}",
+                annotators=[name for name, _ in sources],
+                state=found[1] if found else NOT_STARTED,
+                consensus_id=found[0] if found else None,
+                pyramid_id=pyramid_id,
+                peer_id=peer_id,
+                sort_peer=(pyramid.name, _peer_key(author)),
+            )
+        )
+    items.sort(
+        key=lambda i: (
+            STATE_ORDER[i.state],
+            i.collection,
+            i.docset,
+            i.kind != PAIR,
+            i.sort_peer,
+            i.what,
+        )
+    )
     return items
 
 
@@ -174,7 +262,15 @@ def consensuses_of_pair(a: Pyramid, b: Pyramid) -> list[Pyramid]:
 def consensuses_of(pyramids: list[Pyramid]) -> list[Pyramid]:
     """The consensus pyramids already made of exactly these pyramids (in any order), oldest first."""
     wanted = {p.pk for p in pyramids}
-    candidates = PyramidMerge.objects.filter(source_a__in=wanted, source_b__in=wanted).select_related(
-        "consensus").prefetch_related("further_sources").order_by("consensus_id")
-    return [m.consensus for m in candidates
-            if {m.source_a_id, m.source_b_id, *(f.pyramid_id for f in m.further_sources.all())} == wanted]
+    candidates = (
+        PyramidMerge.objects.filter(source_a__in=wanted, source_b__in=wanted)
+        .select_related("consensus")
+        .prefetch_related("further_sources")
+        .order_by("consensus_id")
+    )
+    return [
+        m.consensus
+        for m in candidates
+        if {m.source_a_id, m.source_b_id, *(f.pyramid_id for f in m.further_sources.all())}
+        == wanted
+    ]

@@ -1,6 +1,6 @@
 """The API's documentation pages, Swagger UI (/api/docs/) and Redoc (/api/redoc/), from our own
 static files and under the Content-Security-Policy (issues 16, 17): they ask no other site for
-anything, so they work offline (tests/test_browser_api_docs.py blocks every other site).
+anything, so they work offline (tests/api/test_browser_api_docs.py blocks every other site).
 
 - Swagger UI (drf-spectacular-sidecar's files): drf-spectacular's "split" view serves its start-up
   script as a file of its own (the same URL with ?script), so no inline script is needed; our
@@ -24,9 +24,12 @@ from csp.decorators import csp_update
 from django.contrib.auth.decorators import login_required
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
-swagger_ui = login_required(SpectacularSwaggerSplitView.as_view(
-    url_name="api-schema", template_name="api/swagger_ui.html"))
+swagger_ui = login_required(
+    SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api/swagger_ui.html")
+)
 
-redoc = login_required(csp_update({"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(SpectacularRedocView.as_view(
-    url_name="api-schema", template_name="api/redoc.html")))
-
+redoc = login_required(
+    csp_update({"style-src": [UNSAFE_INLINE], "worker-src": [SELF, "blob:"]})(
+        SpectacularRedocView.as_view(url_name="api-schema", template_name="api/redoc.html")
+    )
+)

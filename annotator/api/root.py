@@ -30,24 +30,35 @@ DOCUMENTATION = [
     ("api-schema", "the OpenAPI 3 schema, in YAML; ?format=json for JSON"),
 ]
 
-LISTS = ("Each endpoint below lists its records (a page at a time: ?page=), filtered as the documentation "
-         "says; the scores are those of a collection (?collection=ID).")
+LISTS = (
+    "Each endpoint below lists its records (a page at a time: ?page=), filtered as the documentation "
+    "says; the scores are those of a collection (?collection=ID)."
+)
 
 
 def description_text() -> str:
     """The root's description as text (an OPTIONS answer, a JSON client)."""
     documentation = "; ".join(f"{reverse(name)} ({what})" for name, what in DOCUMENTATION)
-    return "\n\n".join([settings.SPECTACULAR_SETTINGS["DESCRIPTION"], f"Documentation: {documentation}.", LISTS])
+    return "\n\n".join(
+        [settings.SPECTACULAR_SETTINGS["DESCRIPTION"], f"Documentation: {documentation}.", LISTS]
+    )
 
 
 def description_html() -> str:
     """The root's description in the browsable API: the schema's prose (its `code` as code), the
     documentation linked."""
-    prose = re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(settings.SPECTACULAR_SETTINGS["DESCRIPTION"]))
-    links = mark_safe("; ".join(
-        format_html('<a href="{}">{}</a> ({})', reverse(name), reverse(name), what) for name, what in DOCUMENTATION
-    ))
-    return format_html("<p>{}</p><p>Documentation: {}.</p><p>{}</p>", mark_safe(prose), links, LISTS)
+    prose = re.sub(
+        r"`([^`]+)`", r"<code>\1</code>", escape(settings.SPECTACULAR_SETTINGS["DESCRIPTION"])
+    )
+    links = mark_safe(
+        "; ".join(
+            format_html('<a href="{}">{}</a> ({})', reverse(name), reverse(name), what)
+            for name, what in DOCUMENTATION
+        )
+    )
+    return format_html(
+        "<p>{}</p><p>Documentation: {}.</p><p>{}</p>", mark_safe(prose), links, LISTS
+    )
 
 
 class APIRootView(routers.APIRootView):
@@ -60,8 +71,10 @@ class APIRootView(routers.APIRootView):
 
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
-        response["Link"] = (f'<{request.build_absolute_uri(reverse("api-schema"))}>; rel="service-desc", '
-                            f'<{request.build_absolute_uri(reverse("api-docs"))}>; rel="service-doc"')
+        response["Link"] = (
+            f'<{request.build_absolute_uri(reverse("api-schema"))}>; rel="service-desc", '
+            f'<{request.build_absolute_uri(reverse("api-docs"))}>; rel="service-doc"'
+        )
         return response
 
 

@@ -25,7 +25,7 @@ BAD_REQUEST = ResolvedComponent(
     schema={
         "type": "object",
         "description": "What is wrong with the request: `detail`, or each field or parameter refused with its "
-                       'messages (`{"name": ["This field may not be blank."]}`).',
+        'messages (`{"name": ["This field may not be blank."]}`).',
         "properties": {"detail": {"type": "string"}},
         "additionalProperties": {},
     },
@@ -43,9 +43,14 @@ class RefusalsAutoSchema(AutoSchema):
         responses = super()._get_response_bodies(direction)
         for code in self._refusal_codes():
             if code not in responses:
-                responses[code] = {"description": REFUSALS[code],
-                                   "content": {"application/json": {"schema": self._refusal_schema(code)}}}
-        for code, response in responses.items():  # a refusal an operation declares itself, said the same way
+                responses[code] = {
+                    "description": REFUSALS[code],
+                    "content": {"application/json": {"schema": self._refusal_schema(code)}},
+                }
+        for (
+            code,
+            response,
+        ) in responses.items():  # a refusal an operation declares itself, said the same way
             if code in REFUSALS and not response.get("description"):
                 response["description"] = REFUSALS[code]
         return responses

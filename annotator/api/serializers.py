@@ -8,17 +8,42 @@ from rest_framework import serializers
 
 from annotator.campaigns import assignments
 from annotator.ducview.names import system_id
+from annotator.models import (
+    PSE,
+    SCU,
+    Assignment,
+    Collection,
+    Contributor,
+    Docset,
+    HumanJudgment,
+    PeerAnnotation,
+    PeerAnnotationChange,
+    PSESpan,
+    Pyramid,
+    PyramidChange,
+    Span,
+    Summary,
+)
 from annotator.transfer.uploads import summary_text
-from annotator.models import PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary
 
 User = get_user_model()
-ID = {"min_value": 0, "max_value": 2**63 - 1}  # what a database id can hold: larger numbers are refused (400)
+ID = {
+    "min_value": 0,
+    "max_value": 2**63 - 1,
+}  # what a database id can hold: larger numbers are refused (400)
 
 
 class CollectionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Collection
-        fields = ["id", "name", "description", "weight_convention", "average_rounding", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "description",
+            "weight_convention",
+            "average_rounding",
+            "created_at",
+        ]
 
 
 class DocsetSerializer(serializers.ModelSerializer):
@@ -41,7 +66,9 @@ class SummarySerializer(serializers.ModelSerializer):
     def validate(self, data):
         if data.get("kind") == Summary.Kind.PEER:
             data["author"] = system_id(data["author"].strip())  # "06" and "6" are one system
-        if Summary.objects.filter(docset=data["docset"], kind=data["kind"], author=data["author"]).exists():
+        if Summary.objects.filter(
+            docset=data["docset"], kind=data["kind"], author=data["author"]
+        ).exists():
             raise serializers.ValidationError(
                 f"Docset {data['docset'].name} already has a {data['kind']} summary by {data['author']}."
             )
@@ -49,17 +76,36 @@ class SummarySerializer(serializers.ModelSerializer):
 
 
 class PyramidSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    models = serializers.PrimaryKeyRelatedField(source="models_used", many=True, read_only=True,
-                                                help_text="The model summaries, in the pyramid's order.")
+    created_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    models = serializers.PrimaryKeyRelatedField(
+        source="models_used",
+        many=True,
+        read_only=True,
+        help_text="The model summaries, in the pyramid's order.",
+    )
 
     merged_from = serializers.SerializerMethodField(
-        help_text="For a consensus pyramid: the two pyramids (A, B) it merges; empty otherwise.")
+        help_text="For a consensus pyramid: the two pyramids (A, B) it merges; empty otherwise."
+    )
 
     class Meta:
         model = Pyramid
-        fields = ["id", "docset", "name", "status", "version", "models", "created_by", "creator_code",
-                  "merged_from", "source_name", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "docset",
+            "name",
+            "status",
+            "version",
+            "models",
+            "created_by",
+            "creator_code",
+            "merged_from",
+            "source_name",
+            "created_at",
+            "updated_at",
+        ]
         read_only_fields = ["status", "version", "creator_code", "source_name"]
         validators = []  # validate() names the pyramid already there
 
@@ -71,9 +117,16 @@ class PyramidSerializer(serializers.ModelSerializer):
     def validate(self, data):
         docset = data.get("docset") or getattr(self.instance, "docset", None)
         name = data.get("name")
-        if docset and name and Pyramid.objects.filter(docset=docset, name=name).exclude(
-                pk=getattr(self.instance, "pk", None)).exists():
-            raise serializers.ValidationError({"name": f"Docset {docset.name} already has a pyramid named {name}."})
+        if (
+            docset
+            and name
+            and Pyramid.objects.filter(docset=docset, name=name)
+            .exclude(pk=getattr(self.instance, "pk", None))
+            .exists()
+        ):
+            raise serializers.ValidationError(
+                {"name": f"Docset {docset.name} already has a pyramid named {name}."}
+            )
         return data
 
     def create(self, data):
@@ -83,7 +136,9 @@ class PyramidSerializer(serializers.ModelSerializer):
 
 class TextSpanSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    start = serializers.IntegerField(help_text="Offset in the summary's text, in code points, 0-based.")
+    start = serializers.IntegerField(
+        help_text="Offset in the summary's text, in code points, 0-based."
+    )
     end = serializers.IntegerField(help_text="End offset, exclusive.")
 
 
@@ -101,30 +156,68 @@ class ContributorSerializer(serializers.ModelSerializer):
     class Meta:
         model = Contributor
         fields = ["id", "scu", "summary", "comment", "position", "source", "spans"]
-        extra_kwargs = {"source": {"help_text": "In a consensus pyramid: the annotator's contributor this one was taken from."}}
+        extra_kwargs = {
+            "source": {
+                "help_text": "In a consensus pyramid: the annotator's contributor this one was taken from."
+            }
+        }
 
 
 class SCUSerializer(serializers.ModelSerializer):
-    weight = serializers.IntegerField(read_only=True, help_text="Under the collection's weight convention.")
+    weight = serializers.IntegerField(
+        read_only=True, help_text="Under the collection's weight convention."
+    )
     contributors = ContributorSerializer(many=True, read_only=True)
 
     class Meta:
         model = SCU
-        fields = ["id", "pyramid", "uid", "label", "comment", "position", "source", "weight", "contributors"]
-        extra_kwargs = {"source": {"help_text": "In a consensus pyramid: the annotator's SCU this one was taken from."}}
+        fields = [
+            "id",
+            "pyramid",
+            "uid",
+            "label",
+            "comment",
+            "position",
+            "source",
+            "weight",
+            "contributors",
+        ]
+        extra_kwargs = {
+            "source": {
+                "help_text": "In a consensus pyramid: the annotator's SCU this one was taken from."
+            }
+        }
 
 
 class PeerAnnotationSerializer(serializers.ModelSerializer):
-    annotator = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
-                                             help_text="The user who annotates; null for imported annotations (see annotator_code).")
+    annotator = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text="The user who annotates; null for imported annotations (see annotator_code).",
+    )
     needs_review = serializers.BooleanField(read_only=True)
     merged_from = serializers.SerializerMethodField(
-        help_text="For a consensus annotation: the annotations it merges; empty otherwise.")
+        help_text="For a consensus annotation: the annotations it merges; empty otherwise."
+    )
 
     class Meta:
         model = PeerAnnotation
-        fields = ["id", "pyramid", "peer", "annotator", "annotator_code", "status", "version", "scus_changed",
-                  "needs_review", "merged_from", "source_name", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "pyramid",
+            "peer",
+            "annotator",
+            "annotator_code",
+            "status",
+            "version",
+            "scus_changed",
+            "needs_review",
+            "merged_from",
+            "source_name",
+            "created_at",
+            "updated_at",
+        ]
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_merged_from(self, annotation) -> list[int]:
@@ -133,13 +226,19 @@ class PeerAnnotationSerializer(serializers.ModelSerializer):
 
 
 class PSESerializer(serializers.ModelSerializer):
-    scu_uid = serializers.SerializerMethodField(help_text="The SCU's uid; 0 for content matching nothing.")
+    scu_uid = serializers.SerializerMethodField(
+        help_text="The SCU's uid; 0 for content matching nothing."
+    )
     spans = TextSpanSerializer(many=True, read_only=True)
 
     class Meta:
         model = PSE
         fields = ["id", "annotation", "scu", "scu_uid", "comment", "position", "source", "spans"]
-        extra_kwargs = {"source": {"help_text": "In a consensus annotation: the annotator's PSE this one was taken from."}}
+        extra_kwargs = {
+            "source": {
+                "help_text": "In a consensus annotation: the annotator's PSE this one was taken from."
+            }
+        }
 
     @extend_schema_field(serializers.IntegerField())
     def get_scu_uid(self, pse) -> int:
@@ -154,12 +253,25 @@ class PSESpanSerializer(serializers.ModelSerializer):
 
 class AssignmentSerializer(serializers.ModelSerializer):
     user = serializers.SlugRelatedField(slug_field="username", read_only=True)
-    assigned_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    assigned_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
     docset = serializers.IntegerField(source="pyramid.docset_id", read_only=True)
 
     class Meta:
         model = Assignment
-        fields = ["id", "user", "task", "docset", "pyramid", "peer", "status", "assigned_by", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "user",
+            "task",
+            "docset",
+            "pyramid",
+            "peer",
+            "status",
+            "assigned_by",
+            "created_at",
+            "updated_at",
+        ]
 
 
 class AssignRequestSerializer(serializers.Serializer):
@@ -167,11 +279,19 @@ class AssignRequestSerializer(serializers.Serializer):
 
     task = serializers.ChoiceField(choices=Assignment.Task.choices)
     docsets = serializers.ListField(child=serializers.IntegerField(**ID), min_length=1)
-    annotators = serializers.ListField(child=serializers.CharField(), min_length=1, help_text="User names.")
-    mode = serializers.ChoiceField(choices=[assignments.EVERY_ANNOTATOR, assignments.ROUND_ROBIN],
-                                   default=assignments.EVERY_ANNOTATOR)
-    pyramid = serializers.IntegerField(required=False, allow_null=True, **ID,
-                                       help_text="Peer annotation: the pyramid (else each docset's latest submitted one).")
+    annotators = serializers.ListField(
+        child=serializers.CharField(), min_length=1, help_text="User names."
+    )
+    mode = serializers.ChoiceField(
+        choices=[assignments.EVERY_ANNOTATOR, assignments.ROUND_ROBIN],
+        default=assignments.EVERY_ANNOTATOR,
+    )
+    pyramid = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        **ID,
+        help_text="Peer annotation: the pyramid (else each docset's latest submitted one).",
+    )
 
 
 class AssignReportSerializer(serializers.Serializer):
@@ -187,11 +307,20 @@ class ReassignSerializer(serializers.Serializer):
 class ActionRequestSerializer(serializers.Serializer):
     """One editing action; which arguments it takes depends on the action (see the description)."""
 
-    version = serializers.IntegerField(help_text="The version the edit is based on (409 if it is not the current one).")
-    ranges = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField(**ID), min_length=2, max_length=2),
-                                   required=False, help_text="[[start, end], ...] in the text, code points.")
+    version = serializers.IntegerField(
+        help_text="The version the edit is based on (409 if it is not the current one)."
+    )
+    ranges = serializers.ListField(
+        child=serializers.ListField(
+            child=serializers.IntegerField(**ID), min_length=2, max_length=2
+        ),
+        required=False,
+        help_text="[[start, end], ...] in the text, code points.",
+    )
     summary = serializers.IntegerField(required=False, **ID)
-    scu = serializers.IntegerField(required=False, **ID, help_text="An SCU's uid (0: matches nothing, for peers).")
+    scu = serializers.IntegerField(
+        required=False, **ID, help_text="An SCU's uid (0: matches nothing, for peers)."
+    )
     target = serializers.IntegerField(required=False, **ID)
     contributor = serializers.IntegerField(required=False, **ID)
     span = serializers.IntegerField(required=False, **ID)
@@ -209,8 +338,9 @@ class ActionResultSerializer(serializers.Serializer):
 class PeerActionResultSerializer(ActionResultSerializer):
     uncovered_words = serializers.IntegerField(
         help_text="How many words of the peer summary (runs of letters and digits: punctuation is not a word) are in "
-                  "no PSE after the action. DUC 2005's convention puts every word in a PSE, of an SCU or of \"matches "
-                  "nothing\" (scu 0); \"complete\" is not refused for them, as the page only warns.")
+        "no PSE after the action. DUC 2005's convention puts every word in a PSE, of an SCU or of \"matches "
+        'nothing" (scu 0); "complete" is not refused for them, as the page only warns.'
+    )
 
 
 class RefusalSerializer(serializers.Serializer):
@@ -220,18 +350,28 @@ class RefusalSerializer(serializers.Serializer):
 
 class PyramidConsensusRequestSerializer(serializers.Serializer):
     a = serializers.IntegerField(**ID, required=False, help_text="Pyramid A (or give `pyramids`).")
-    b = serializers.IntegerField(**ID, required=False, help_text="Pyramid B, of the same model summaries.")
+    b = serializers.IntegerField(
+        **ID, required=False, help_text="Pyramid B, of the same model summaries."
+    )
     pyramids = serializers.ListField(
-        child=serializers.IntegerField(**ID), required=False, min_length=2, max_length=8,
+        child=serializers.IntegerField(**ID),
+        required=False,
+        min_length=2,
+        max_length=8,
         help_text="Two to eight pyramids of the same model summaries, merged at once (A, B, C, ... in this order); "
-                  "instead of `a` and `b`.")
+        "instead of `a` and `b`.",
+    )
     another = serializers.BooleanField(
-        default=False, help_text="Start another consensus although these pyramids have one (refused otherwise, naming it).")
+        default=False,
+        help_text="Start another consensus although these pyramids have one (refused otherwise, naming it).",
+    )
 
     def validate(self, data):
         given = data.get("pyramids") or [data[k] for k in ("a", "b") if k in data]
         if ("pyramids" in data) == ("a" in data or "b" in data) or len(given) < 2:
-            raise serializers.ValidationError("Give `a` and `b`, or `pyramids` (two or more), not both.")
+            raise serializers.ValidationError(
+                "Give `a` and `b`, or `pyramids` (two or more), not both."
+            )
         if len(set(given)) != len(given):
             raise serializers.ValidationError({"pyramids": "Each pyramid once."})
         return data | {"pyramids": given}
@@ -239,8 +379,10 @@ class PyramidConsensusRequestSerializer(serializers.Serializer):
 
 class AnnotationConsensusRequestSerializer(serializers.Serializer):
     annotations = serializers.ListField(
-        child=serializers.IntegerField(**ID), min_length=2,
-        help_text="Two or more annotations of one peer against one pyramid.")
+        child=serializers.IntegerField(**ID),
+        min_length=2,
+        help_text="Two or more annotations of one peer against one pyramid.",
+    )
 
 
 CHANGE_FIELDS = ["id", "created_at", "user", "action", "description", "state", "decision"]
@@ -250,15 +392,23 @@ SNAPSHOTS = ["before", "after"]
 class ChangeSerializer(serializers.ModelSerializer):
     """One change of an editor's history, as the History page lists it."""
 
-    user = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
-                                        help_text="Who made it (null: an account since deleted).")
+    user = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text="Who made it (null: an account since deleted).",
+    )
     state = serializers.ChoiceField(
-        choices=PyramidChange.State.choices, read_only=True,
-        help_text="applied; undone (redo re-applies it); discarded (undone, then superseded by a new edit).")
+        choices=PyramidChange.State.choices,
+        read_only=True,
+        help_text="applied; undone (redo re-applies it); discarded (undone, then superseded by a new edit).",
+    )
     decision = serializers.JSONField(
-        read_only=True, allow_null=True,
+        read_only=True,
+        allow_null=True,
         help_text='In a consensus: the adjudication decision this change made, e.g. {"groups": [...], "choice": "a"}; '
-                  "null otherwise.")
+        "null otherwise.",
+    )
 
 
 class PyramidChangeSerializer(ChangeSerializer):
@@ -293,10 +443,25 @@ class PeerAnnotationChangeDetailSerializer(PeerAnnotationChangeSerializer):
 class JudgmentSerializer(serializers.ModelSerializer):
     collection = serializers.IntegerField(source="summary.docset.collection_id", read_only=True)
     docset = serializers.IntegerField(source="summary.docset_id", read_only=True)
-    kind = serializers.ChoiceField(source="summary.kind", choices=Summary.Kind.choices, read_only=True)
-    author = serializers.CharField(source="summary.author", read_only=True,
-                                   help_text="The summary's author: a peer's system id, a model's letter.")
+    kind = serializers.ChoiceField(
+        source="summary.kind", choices=Summary.Kind.choices, read_only=True
+    )
+    author = serializers.CharField(
+        source="summary.author",
+        read_only=True,
+        help_text="The summary's author: a peer's system id, a model's letter.",
+    )
 
     class Meta:
         model = HumanJudgment
-        fields = ["id", "collection", "docset", "summary", "kind", "author", "criterion", "judge", "value"]
+        fields = [
+            "id",
+            "collection",
+            "docset",
+            "summary",
+            "kind",
+            "author",
+            "criterion",
+            "judge",
+            "value",
+        ]

@@ -21,17 +21,33 @@ from rest_framework.exceptions import NotFound, PermissionDenied, ValidationErro
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 
-from annotator.campaigns import access, assignments
 from annotator.adjudication import annotation_consensus, pyramid_consensus
-from annotator.peer_annotation import editing as peer_editing
-from annotator.adjudication.queue import consensuses_of
-from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from annotator.adjudication.aligned_pyramids import NotComparable
+from annotator.adjudication.queue import consensuses_of
+from annotator.api import serializers as s
+from annotator.api.params import DOCSET_PARAMETER, docset_param
+from annotator.campaigns import access, assignments
+from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from annotator.models import (
+    PSE,
+    SCU,
+    Assignment,
+    Collection,
+    Contributor,
+    Docset,
+    HumanJudgment,
+    PeerAnnotation,
+    PeerAnnotationChange,
+    PSESpan,
+    Pyramid,
+    PyramidChange,
+    Span,
+    Summary,
+    WeightConvention,
+)
+from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids.editing import EditError, NotAllowed, StaleVersion
 from annotator.transfer.views.downloads import ducview_zip_response
-from annotator.api.params import DOCSET_PARAMETER, docset_param
-from annotator.models import PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid, PyramidChange, Span, Summary, WeightConvention
-from annotator.api import serializers as s
 
 User = get_user_model()
 READ_ONLY = ["get", "head", "options"]
@@ -80,10 +96,16 @@ class WritesTakeAnObject:
             return
         data = request.data  # parsed here: a malformed body is a ParseError (400)
         if not isinstance(data, Mapping):
-            raise ValidationError({"detail": f"The body must be a JSON object of fields, not {_what(data)}."})
+            raise ValidationError(
+                {"detail": f"The body must be a JSON object of fields, not {_what(data)}."}
+            )
         if request.method in ("PUT", "PATCH") and not data:
-            raise ValidationError({"detail": "The body names no field to change: send a JSON object of the fields "
-                                             "to change."})
+            raise ValidationError(
+                {
+                    "detail": "The body names no field to change: send a JSON object of the fields "
+                    "to change."
+                }
+            )
 
 
 def _administers(user, collection_id: int) -> None:
@@ -115,8 +137,14 @@ def _restrict(serializer, field: str, queryset) -> None:
     list=extend_schema(description="The collections you may see."),
     create=extend_schema(description="Site administrators only."),
 )
-class CollectionViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
-                        mixins.UpdateModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class CollectionViewSet(
+    WritesTakeAnObject,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     serializer_class = s.CollectionSerializer
     filterset_fields = ["name", "weight_convention"]
     ordering_fields = ["name", "created_at"]
@@ -135,23 +163,38 @@ class CollectionViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.Retr
 
     @extend_schema(
         parameters=[OpenApiParameter("docset", str, description=DOCSET_PARAMETER)],
-        responses={(200, "application/zip"): OpenApiTypes.BINARY},  # refusals: JSON (annotator.api.schema)
+        responses={
+            (200, "application/zip"): OpenApiTypes.BINARY
+        },  # refusals: JSON (annotator.api.schema)
         description="The collection's DUCView files as a zip, as `export_ducview` writes them: allpyramids/*.pyr (each "
-                    "pyramid) and allpans/*.pan (each peer annotation), which `import_ducview` and the import page read "
-                    "back. For the collection's administrators, organizers and adjudicators.",
+        "pyramid) and allpans/*.pan (each peer annotation), which `import_ducview` and the import page read "
+        "back. For the collection's administrators, organizers and adjudicators.",
     )
-    @action(detail=True, methods=["get"], renderer_classes=[JSONRenderer, ZipRenderer], filter_backends=[],
-            pagination_class=None)
+    @action(
+        detail=True,
+        methods=["get"],
+        renderer_classes=[JSONRenderer, ZipRenderer],
+        filter_backends=[],
+        pagination_class=None,
+    )
     def ducview(self, request, pk=None):
         collection = self.get_object()  # 404 unless visible
         if not access.can_read_collection(request.user, collection):
-            _deny("The DUCView files are for the collection's administrators, organizers and adjudicators.")
+            _deny(
+                "The DUCView files are for the collection's administrators, organizers and adjudicators."
+            )
         docset = docset_param(collection, request.query_params.get("docset"))
         return ducview_zip_response(collection, docset.name if docset else None)
 
 
-class DocsetViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
-                    mixins.UpdateModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
+class DocsetViewSet(
+    WritesTakeAnObject,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.UpdateModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     serializer_class = s.DocsetSerializer
     filterset_fields = ["collection", "name"]
     ordering_fields = ["name"]
@@ -170,12 +213,21 @@ class DocsetViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.Retrieve
 
     def perform_update(self, serializer):
         _administers(self.request.user, serializer.instance.collection_id)
-        _administers(self.request.user, serializer.validated_data.get("collection", serializer.instance.collection).pk)
+        _administers(
+            self.request.user,
+            serializer.validated_data.get("collection", serializer.instance.collection).pk,
+        )
         serializer.save()
 
 
-class SummaryViewSet(WritesTakeAnObject, WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
-                     mixins.ListModelMixin, viewsets.GenericViewSet):
+class SummaryViewSet(
+    WritesTakeAnObject,
+    WrittenIntoDocset,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     """Summaries are added, never changed: pyramids and annotations point into their text."""
 
     serializer_class = s.SummarySerializer
@@ -190,19 +242,32 @@ def _spans(model):
     return Prefetch("spans", queryset=model.objects.order_by("position", "id"))
 
 
-def _action_view(actions: dict, record: str, answer_also=None, answer_serializer=s.ActionResultSerializer):
+def _action_view(
+    actions: dict, record: str, answer_also=None, answer_serializer=s.ActionResultSerializer
+):
     """POST …/{id}/actions/{action}/: one editing action, as the page sends it. `answer_also`
     (the action's result -> dict) adds to the answer what the record's page shows with it."""
 
     @extend_schema(
         request=s.ActionRequestSerializer,
-        responses={200: answer_serializer, 403: s.RefusalSerializer, 409: s.RefusalSerializer,
-                   422: s.RefusalSerializer},
-        parameters=[OpenApiParameter("name", str, OpenApiParameter.PATH, enum=sorted(actions),
-                                     description="The editing action.")],
-        description=f"Apply one editing action to the {record}: " + ", ".join(
-            f"{name}({', '.join(fields) or '—'})" for name, (_, fields) in actions.items()
-        ) + ". Send the version you saw; the answer carries the new one.",
+        responses={
+            200: answer_serializer,
+            403: s.RefusalSerializer,
+            409: s.RefusalSerializer,
+            422: s.RefusalSerializer,
+        },
+        parameters=[
+            OpenApiParameter(
+                "name",
+                str,
+                OpenApiParameter.PATH,
+                enum=sorted(actions),
+                description="The editing action.",
+            )
+        ],
+        description=f"Apply one editing action to the {record}: "
+        + ", ".join(f"{name}({', '.join(fields) or '—'})" for name, (_, fields) in actions.items())
+        + ". Send the version you saw; the answer carries the new one.",
     )
     @action(detail=True, methods=["post"], url_path=r"actions/(?P<name>[a-z_]+)", url_name="action")
     def edit(self, request, pk=None, name=None):
@@ -216,21 +281,36 @@ def _action_view(actions: dict, record: str, answer_also=None, answer_serializer
             if isinstance(refused, StaleVersion):
                 body["current_version"] = refused.current_version
             return Response(body, status=status_for(refused))
-        return Response({"version": result.version, "description": result.description,
-                         **(answer_also(result) if answer_also else {})})
+        return Response(
+            {
+                "version": result.version,
+                "description": result.description,
+                **(answer_also(result) if answer_also else {}),
+            }
+        )
 
     return edit
 
 
-class PyramidViewSet(WritesTakeAnObject, WrittenIntoDocset, mixins.CreateModelMixin, mixins.RetrieveModelMixin,
-                     mixins.ListModelMixin, viewsets.GenericViewSet):
+class PyramidViewSet(
+    WritesTakeAnObject,
+    WrittenIntoDocset,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     serializer_class = s.PyramidSerializer
     filterset_fields = ["docset", "status", "name"]
     ordering_fields = ["name", "updated_at"]
 
     def get_queryset(self):
-        return (access.visible_pyramids(self.request.user).select_related("created_by", "merge")
-                .prefetch_related("models_used", "merge__further_sources").order_by("docset_id", "name", "id"))
+        return (
+            access.visible_pyramids(self.request.user)
+            .select_related("created_by", "merge")
+            .prefetch_related("models_used", "merge__further_sources")
+            .order_by("docset_id", "name", "id")
+        )
 
     def perform_create(self, serializer):
         try:
@@ -240,35 +320,50 @@ class PyramidViewSet(WritesTakeAnObject, WrittenIntoDocset, mixins.CreateModelMi
 
     edit = _action_view(PYRAMID_ACTIONS, "pyramid")
 
-    @extend_schema(request=s.PyramidConsensusRequestSerializer,
-                   responses={201: s.PyramidSerializer, 404: s.RefusalSerializer},  # a pyramid you may not see
-                   description="Start a consensus pyramid of two or more pyramids of the same model summaries "
-                               "(adjudicators and administrators); decide its aligned groups with the actions "
-                               "choose_version (side a, b, c, ...) and keep_group.")
+    @extend_schema(
+        request=s.PyramidConsensusRequestSerializer,
+        responses={201: s.PyramidSerializer, 404: s.RefusalSerializer},  # a pyramid you may not see
+        description="Start a consensus pyramid of two or more pyramids of the same model summaries "
+        "(adjudicators and administrators); decide its aligned groups with the actions "
+        "choose_version (side a, b, c, ...) and keep_group.",
+    )
     @action(detail=False, methods=["post"], url_path="consensus")
     def consensus(self, request):
         body = s.PyramidConsensusRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         wanted = body.validated_data["pyramids"]
-        visible = {p.pk: p for p in self.get_queryset().select_related("docset").filter(pk__in=wanted)}
+        visible = {
+            p.pk: p for p in self.get_queryset().select_related("docset").filter(pk__in=wanted)
+        }
         if len(visible) != len(wanted):
             raise NotFound("No such pyramid.")
         pyramids = [visible[pk] for pk in wanted]
         if not access.can_adjudicate(request.user, pyramids[0].docset.collection_id):
-            _deny("Merging annotators' pyramids is for the collection's adjudicators and administrators.")
+            _deny(
+                "Merging annotators' pyramids is for the collection's adjudicators and administrators."
+            )
         existing = consensuses_of(pyramids)
         if existing and not body.validated_data["another"]:
             names = ", ".join(p.name for p in pyramids[:-1]) + f" and {pyramids[-1].name}"
-            raise ValidationError({"detail": f"{names} have a consensus already: {existing[-1].name} "
-                                             f"(id {existing[-1].pk}, {existing[-1].get_status_display().lower()}); "
-                                             "send another=true to start one more."})
+            raise ValidationError(
+                {
+                    "detail": f"{names} have a consensus already: {existing[-1].name} "
+                    f"(id {existing[-1].pk}, {existing[-1].get_status_display().lower()}); "
+                    "send another=true to start one more."
+                }
+            )
         try:
             consensus = pyramid_consensus.start_many(pyramids, request.user)
         except NotAllowed as refused:
             _deny(refused.message)
         except (NotComparable, EditError) as problem:
-            raise ValidationError({"detail": getattr(problem, "message", None) or str(problem)}) from None
-        return Response(s.PyramidSerializer(self.get_queryset().get(pk=consensus.pk)).data, status=status.HTTP_201_CREATED)
+            raise ValidationError(
+                {"detail": getattr(problem, "message", None) or str(problem)}
+            ) from None
+        return Response(
+            s.PyramidSerializer(self.get_queryset().get(pk=consensus.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class SCUViewSet(viewsets.ReadOnlyModelViewSet):
@@ -281,18 +376,28 @@ class SCUViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return (
             SCU.objects.filter(pyramid__in=access.visible_pyramids(self.request.user))
-            .annotate(by_contributors=Count("contributors", distinct=True),
-                      by_models=Count("contributors__summary", distinct=True),
-                      convention=F("pyramid__docset__collection__weight_convention"))
-            .prefetch_related(Prefetch("contributors", queryset=Contributor.objects.order_by("position", "id")
-                                       .prefetch_related(_spans(Span))))
+            .annotate(
+                by_contributors=Count("contributors", distinct=True),
+                by_models=Count("contributors__summary", distinct=True),
+                convention=F("pyramid__docset__collection__weight_convention"),
+            )
+            .prefetch_related(
+                Prefetch(
+                    "contributors",
+                    queryset=Contributor.objects.order_by("position", "id").prefetch_related(
+                        _spans(Span)
+                    ),
+                )
+            )
             .order_by("pyramid_id", "position", "id")
         )
 
     def get_serializer(self, *args, **kwargs):
         items = args[0] if args else None
-        for scu in (items if isinstance(items, list) else [items] if isinstance(items, SCU) else []):
-            scu.weight = scu.by_models if scu.convention == WeightConvention.MODELS else scu.by_contributors
+        for scu in items if isinstance(items, list) else [items] if isinstance(items, SCU) else []:
+            scu.weight = (
+                scu.by_models if scu.convention == WeightConvention.MODELS else scu.by_contributors
+            )
         return super().get_serializer(*args, **kwargs)
 
 
@@ -301,8 +406,11 @@ class ContributorViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["scu", "summary", "scu__pyramid"]
 
     def get_queryset(self):
-        return (Contributor.objects.filter(scu__pyramid__in=access.visible_pyramids(self.request.user))
-                .prefetch_related(_spans(Span)).order_by("scu_id", "position", "id"))
+        return (
+            Contributor.objects.filter(scu__pyramid__in=access.visible_pyramids(self.request.user))
+            .prefetch_related(_spans(Span))
+            .order_by("scu_id", "position", "id")
+        )
 
 
 def _with_text(spans):
@@ -317,52 +425,88 @@ class SpanViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["contributor", "summary", "contributor__scu", "contributor__scu__pyramid"]
 
     def get_queryset(self):
-        return _with_text(Span.objects.filter(contributor__scu__pyramid__in=access.visible_pyramids(self.request.user))
-                          .order_by("contributor_id", "position", "id"))
+        return _with_text(
+            Span.objects.filter(
+                contributor__scu__pyramid__in=access.visible_pyramids(self.request.user)
+            ).order_by("contributor_id", "position", "id")
+        )
 
 
-class PeerAnnotationViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
-                            viewsets.GenericViewSet):
+class PeerAnnotationViewSet(
+    WritesTakeAnObject,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     serializer_class = s.PeerAnnotationSerializer
     filterset_fields = ["pyramid", "peer", "status", "pyramid__docset"]
     ordering_fields = ["updated_at"]
 
     def get_queryset(self):
-        return (access.visible_annotations(self.request.user).select_related("annotator", "merge")
-                .prefetch_related("merge__sources").order_by("pyramid_id", "peer_id", "id"))
+        return (
+            access.visible_annotations(self.request.user)
+            .select_related("annotator", "merge")
+            .prefetch_related("merge__sources")
+            .order_by("pyramid_id", "peer_id", "id")
+        )
 
-    @extend_schema(description="Start your own annotation of a peer assigned to you (or, as an administrator, "
-                               "of any peer of the docset) against a pyramid.")
+    @extend_schema(
+        description="Start your own annotation of a peer assigned to you (or, as an administrator, "
+        "of any peer of the docset) against a pyramid."
+    )
     def create(self, request, *args, **kwargs):
         return super().create(request, *args, **kwargs)
 
     def get_serializer(self, *args, **kwargs):
         serializer = super().get_serializer(*args, **kwargs)
         _restrict(serializer, "pyramid", access.visible_pyramids(self.request.user))
-        _restrict(serializer, "peer", access.visible_summaries(self.request.user).filter(kind="peer"))
+        _restrict(
+            serializer, "peer", access.visible_summaries(self.request.user).filter(kind="peer")
+        )
         return serializer
 
     def perform_create(self, serializer):
-        user, pyramid, peer = self.request.user, serializer.validated_data["pyramid"], serializer.validated_data["peer"]
+        user, pyramid, peer = (
+            self.request.user,
+            serializer.validated_data["pyramid"],
+            serializer.validated_data["peer"],
+        )
         if peer.docset_id != pyramid.docset_id:
             raise ValidationError({"peer": "The peer is not of the pyramid's docset."})
-        assigned = Assignment.objects.filter(user=user, task=Assignment.Task.ANNOTATE_PEER, pyramid=pyramid, peer=peer,
-                                             status__in=Assignment.ACTIVE).exists()
+        assigned = Assignment.objects.filter(
+            user=user,
+            task=Assignment.Task.ANNOTATE_PEER,
+            pyramid=pyramid,
+            peer=peer,
+            status__in=Assignment.ACTIVE,
+        ).exists()
         if not (assigned or access.can_administer(user, pyramid.docset.collection_id)):
             _deny("That peer is not assigned to you against this pyramid.")
         if PeerAnnotation.objects.filter(pyramid=pyramid, peer=peer, annotator=user).exists():
-            raise ValidationError({"detail": "You already have an annotation of this peer against this pyramid."})
+            raise ValidationError(
+                {"detail": "You already have an annotation of this peer against this pyramid."}
+            )
         serializer.save(annotator=user)
 
     # As the page warns before "complete": how many of the peer's words are in no PSE (never refused).
-    edit = _action_view(PEER_ACTIONS, "peer annotation", lambda result: {
-        "uncovered_words": len(peer_editing.words_in_no_pse(result.annotation))}, s.PeerActionResultSerializer)
+    edit = _action_view(
+        PEER_ACTIONS,
+        "peer annotation",
+        lambda result: {"uncovered_words": len(peer_editing.words_in_no_pse(result.annotation))},
+        s.PeerActionResultSerializer,
+    )
 
-    @extend_schema(request=s.AnnotationConsensusRequestSerializer,
-                   responses={201: s.PeerAnnotationSerializer, 404: s.RefusalSerializer},  # an annotation you may not see
-                   description="Start (or get) the consensus annotation of two or more annotations of one peer against one "
-                               "pyramid (adjudicators and administrators); decide each SCU with the actions take_reading "
-                               "and keep_reading.")
+    @extend_schema(
+        request=s.AnnotationConsensusRequestSerializer,
+        responses={
+            201: s.PeerAnnotationSerializer,
+            404: s.RefusalSerializer,
+        },  # an annotation you may not see
+        description="Start (or get) the consensus annotation of two or more annotations of one peer against one "
+        "pyramid (adjudicators and administrators); decide each SCU with the actions take_reading "
+        "and keep_reading.",
+    )
     @action(detail=False, methods=["post"], url_path="consensus")
     def consensus(self, request):
         body = s.AnnotationConsensusRequestSerializer(data=request.data)
@@ -377,8 +521,10 @@ class PeerAnnotationViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.
             _deny(refused.message)
         except EditError as problem:
             raise ValidationError({"detail": problem.message}) from None
-        return Response(s.PeerAnnotationSerializer(self.get_queryset().get(pk=consensus.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            s.PeerAnnotationSerializer(self.get_queryset().get(pk=consensus.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class PSEViewSet(viewsets.ReadOnlyModelViewSet):
@@ -386,36 +532,66 @@ class PSEViewSet(viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["annotation", "scu"]
 
     def get_queryset(self):
-        return (PSE.objects.filter(annotation__in=access.visible_annotations(self.request.user))
-                .select_related("scu").prefetch_related(_spans(PSESpan)).order_by("annotation_id", "position", "id"))
+        return (
+            PSE.objects.filter(annotation__in=access.visible_annotations(self.request.user))
+            .select_related("scu")
+            .prefetch_related(_spans(PSESpan))
+            .order_by("annotation_id", "position", "id")
+        )
 
 
-@extend_schema_view(create=extend_schema(request=s.AssignRequestSerializer, responses={201: s.AssignReportSerializer},
-                                         description="Assign work in bulk, as the Assign page does."))
-class AssignmentViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
-                        viewsets.GenericViewSet):
+@extend_schema_view(
+    create=extend_schema(
+        request=s.AssignRequestSerializer,
+        responses={201: s.AssignReportSerializer},
+        description="Assign work in bulk, as the Assign page does.",
+    )
+)
+class AssignmentViewSet(
+    WritesTakeAnObject,
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     serializer_class = s.AssignmentSerializer
     filterset_fields = ["task", "status", "pyramid", "peer", "user__username", "pyramid__docset"]
     ordering_fields = ["created_at", "updated_at"]
 
     def get_queryset(self):
-        return (access.visible_assignments(self.request.user).select_related("user", "assigned_by", "pyramid")
-                .order_by("pyramid__docset_id", "user_id", "id"))
+        return (
+            access.visible_assignments(self.request.user)
+            .select_related("user", "assigned_by", "pyramid")
+            .order_by("pyramid__docset_id", "user_id", "id")
+        )
 
     def create(self, request, *args, **kwargs):
         given = s.AssignRequestSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
-        docsets = list(Docset.objects.filter(pk__in=data["docsets"], collection__in=access.visible_collections(request.user)))
+        docsets = list(
+            Docset.objects.filter(
+                pk__in=data["docsets"], collection__in=access.visible_collections(request.user)
+            )
+        )
         if len(docsets) != len(set(data["docsets"])):
             raise ValidationError({"docsets": "No such docset."})
         for collection_id in {d.collection_id for d in docsets}:
             _administers(request.user, collection_id)
-        order = {name: i for i, name in enumerate(data["annotators"])}  # round robin goes in the order given
-        users = sorted(User.objects.filter(username__in=data["annotators"], is_active=True), key=lambda u: order[u.username])
+        order = {
+            name: i for i, name in enumerate(data["annotators"])
+        }  # round robin goes in the order given
+        users = sorted(
+            User.objects.filter(username__in=data["annotators"], is_active=True),
+            key=lambda u: order[u.username],
+        )
         if len(users) != len(set(data["annotators"])):
-            raise ValidationError({"annotators": "No such active user: " + ", ".join(
-                sorted(set(data["annotators"]) - {u.username for u in users}))})
+            raise ValidationError(
+                {
+                    "annotators": "No such active user: "
+                    + ", ".join(sorted(set(data["annotators"]) - {u.username for u in users}))
+                }
+            )
         try:
             if data["task"] == Assignment.Task.BUILD_PYRAMID:
                 report = assignments.assign_pyramids(docsets, users, request.user, data["mode"])
@@ -426,10 +602,14 @@ class AssignmentViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.Retr
                     if pyramid is None:
                         raise ValidationError({"pyramid": "No such pyramid among these docsets."})
                     chosen = {pyramid.docset_id: pyramid}
-                report = assignments.assign_peers(docsets, users, request.user, data["mode"], chosen)
+                report = assignments.assign_peers(
+                    docsets, users, request.user, data["mode"], chosen
+                )
         except EditError as refused:
             raise ValidationError({"detail": refused.message}) from None
-        body = s.AssignReportSerializer({"created": report.created, "already": report.already, "skipped": report.skipped}).data
+        body = s.AssignReportSerializer(
+            {"created": report.created, "already": report.already, "skipped": report.skipped}
+        ).data
         return Response(body, status=status.HTTP_201_CREATED)
 
     def _administered(self) -> Assignment:
@@ -437,7 +617,10 @@ class AssignmentViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.Retr
         _administers(self.request.user, assignment.pyramid.docset.collection_id)
         return assignment
 
-    @extend_schema(request=None, responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer, 422: s.RefusalSerializer})
+    @extend_schema(
+        request=None,
+        responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer, 422: s.RefusalSerializer},
+    )
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
         assignment = self._administered()
@@ -447,8 +630,10 @@ class AssignmentViewSet(WritesTakeAnObject, mixins.CreateModelMixin, mixins.Retr
             return Response({"detail": refused.message}, status=status_for(refused))
         return Response(s.AssignmentSerializer(assignment).data)
 
-    @extend_schema(request=s.ReassignSerializer, responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer,
-                                                           422: s.RefusalSerializer})
+    @extend_schema(
+        request=s.ReassignSerializer,
+        responses={200: s.AssignmentSerializer, 403: s.RefusalSerializer, 422: s.RefusalSerializer},
+    )
     @action(detail=True, methods=["post"])
     def reassign(self, request, pk=None):
         assignment = self._administered()
@@ -469,8 +654,11 @@ def _flag(request, name: str) -> bool:
 
 
 SNAPSHOTS_PARAMETER = OpenApiParameter(
-    "snapshots", bool, description="Also each change's `before` and `after` snapshots, as the detail gives them "
-                                   "(large: leave them out to page through a history).")
+    "snapshots",
+    bool,
+    description="Also each change's `before` and `after` snapshots, as the detail gives them "
+    "(large: leave them out to page through a history).",
+)
 
 
 class ChangeViewSet(viewsets.ReadOnlyModelViewSet):
@@ -496,11 +684,15 @@ class ChangeViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(
-    list=extend_schema(parameters=[SNAPSHOTS_PARAMETER],
-                       description="The history of the pyramids you may see (filter by `pyramid`): each change, who made "
-                                   "it and when, its state on the undo stack, and in a consensus the decision it made."),
-    retrieve=extend_schema(description="One change of a pyramid, with the snapshots undo (`before`) and redo (`after`) "
-                                       "restore."),
+    list=extend_schema(
+        parameters=[SNAPSHOTS_PARAMETER],
+        description="The history of the pyramids you may see (filter by `pyramid`): each change, who made "
+        "it and when, its state on the undo stack, and in a consensus the decision it made.",
+    ),
+    retrieve=extend_schema(
+        description="One change of a pyramid, with the snapshots undo (`before`) and redo (`after`) "
+        "restore."
+    ),
 )
 class PyramidChangeViewSet(ChangeViewSet):
     serializer_class = s.PyramidChangeSerializer
@@ -512,12 +704,16 @@ class PyramidChangeViewSet(ChangeViewSet):
 
 
 @extend_schema_view(
-    list=extend_schema(parameters=[SNAPSHOTS_PARAMETER],
-                       description="The history of the peer annotations you may see (filter by `annotation`): each "
-                                   "change, who made it and when, its state on the undo stack, and in a consensus the "
-                                   "decision it made."),
-    retrieve=extend_schema(description="One change of a peer annotation, with the snapshots undo (`before`) and redo "
-                                       "(`after`) restore."),
+    list=extend_schema(
+        parameters=[SNAPSHOTS_PARAMETER],
+        description="The history of the peer annotations you may see (filter by `annotation`): each "
+        "change, who made it and when, its state on the undo stack, and in a consensus the "
+        "decision it made.",
+    ),
+    retrieve=extend_schema(
+        description="One change of a peer annotation, with the snapshots undo (`before`) and redo "
+        "(`after`) restore."
+    ),
 )
 class PeerAnnotationChangeViewSet(ChangeViewSet):
     serializer_class = s.PeerAnnotationChangeSerializer
@@ -525,13 +721,18 @@ class PeerAnnotationChangeViewSet(ChangeViewSet):
     filterset_fields = ["annotation", "state", "action", "user__username"]
 
     def records(self):
-        return PeerAnnotationChange.objects.filter(annotation__in=access.visible_annotations(self.request.user))
+        return PeerAnnotationChange.objects.filter(
+            annotation__in=access.visible_annotations(self.request.user)
+        )
 
 
 class JudgmentFilter(django_filters.FilterSet):
-    collection = django_filters.ModelChoiceFilter(field_name="summary__docset__collection",
-                                                  queryset=Collection.objects.all())
-    docset = django_filters.ModelChoiceFilter(field_name="summary__docset", queryset=Docset.objects.all())
+    collection = django_filters.ModelChoiceFilter(
+        field_name="summary__docset__collection", queryset=Collection.objects.all()
+    )
+    docset = django_filters.ModelChoiceFilter(
+        field_name="summary__docset", queryset=Docset.objects.all()
+    )
     kind = django_filters.ChoiceFilter(field_name="summary__kind", choices=Summary.Kind.choices)
 
     class Meta:
@@ -539,13 +740,20 @@ class JudgmentFilter(django_filters.FilterSet):
         fields = ["collection", "docset", "summary", "kind", "criterion", "judge"]
 
 
-@extend_schema_view(list=extend_schema(description="Human judgments (content responsiveness, linguistic quality, ...) "
-                                                   "of the summaries you may see."))
+@extend_schema_view(
+    list=extend_schema(
+        description="Human judgments (content responsiveness, linguistic quality, ...) "
+        "of the summaries you may see."
+    )
+)
 class JudgmentViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = s.JudgmentSerializer
     filterset_class = JudgmentFilter
     ordering_fields = ["value", "criterion"]
 
     def get_queryset(self):
-        return (HumanJudgment.objects.filter(summary__in=access.visible_summaries(self.request.user))
-                .select_related("summary__docset").order_by("summary__docset_id", "summary_id", "criterion", "judge", "id"))
+        return (
+            HumanJudgment.objects.filter(summary__in=access.visible_summaries(self.request.user))
+            .select_related("summary__docset")
+            .order_by("summary__docset_id", "summary_id", "criterion", "judge", "id")
+        )

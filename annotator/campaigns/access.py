@@ -20,7 +20,18 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from annotator.models import AnnotationMerge, Assignment, Collection, Docset, Membership, PeerAnnotation, Pyramid, PyramidMerge, Role, Summary
+from annotator.models import (
+    AnnotationMerge,
+    Assignment,
+    Collection,
+    Docset,
+    Membership,
+    PeerAnnotation,
+    Pyramid,
+    PyramidMerge,
+    Role,
+    Summary,
+)
 
 ADMINISTER_ALL = "annotator.administer_all_collections"
 READER_ROLES = [Role.ADMINISTRATOR, Role.ORGANIZER, Role.ADJUDICATOR]
@@ -68,7 +79,9 @@ def adjudicated_collections(user) -> QuerySet[Collection]:
         return Collection.objects.all()
     if not _signed_in(user):
         return Collection.objects.none()
-    return Collection.objects.filter(pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ADJUDICATOR]))
+    return Collection.objects.filter(
+        pk__in=_member_of(user, [Role.ADMINISTRATOR, Role.ADJUDICATOR])
+    )
 
 
 def _assigned(user, **where) -> QuerySet:
@@ -94,7 +107,8 @@ def visible_docsets(user) -> QuerySet[Docset]:
     if not _signed_in(user):
         return Docset.objects.none()
     return Docset.objects.filter(
-        Q(collection__in=readable_collections(user)) | Q(pk__in=_assigned(user).values("pyramid__docset_id"))
+        Q(collection__in=readable_collections(user))
+        | Q(pk__in=_assigned(user).values("pyramid__docset_id"))
     )
 
 
@@ -119,7 +133,8 @@ def visible_assignments(user) -> QuerySet[Assignment]:
     if not _signed_in(user):
         return Assignment.objects.none()
     return Assignment.objects.filter(
-        Q(pyramid__docset__collection__in=readable_collections(user)) | Q(pk__in=_assigned(user).values("pk"))
+        Q(pyramid__docset__collection__in=readable_collections(user))
+        | Q(pk__in=_assigned(user).values("pk"))
     )
 
 
@@ -132,7 +147,10 @@ def visible_pyramids(user) -> QuerySet[Pyramid]:
     return pyramids.filter(
         Q(docset__collection__in=readable_collections(user))
         | Q(pk__in=_assigned(user, task=Assignment.Task.BUILD_PYRAMID).values("pyramid_id"))
-        | Q(status=Pyramid.Status.SUBMITTED, pk__in=_assigned(user, task=Assignment.Task.ANNOTATE_PEER).values("pyramid_id"))
+        | Q(
+            status=Pyramid.Status.SUBMITTED,
+            pk__in=_assigned(user, task=Assignment.Task.ANNOTATE_PEER).values("pyramid_id"),
+        )
     )
 
 
@@ -142,11 +160,17 @@ def visible_annotations(user) -> QuerySet[PeerAnnotation]:
         return annotations
     if not _signed_in(user):
         return annotations.none()
-    own_assigned = Exists(_assigned(
-        user, task=Assignment.Task.ANNOTATE_PEER, pyramid_id=OuterRef("pyramid_id"), peer_id=OuterRef("peer_id")
-    ))
+    own_assigned = Exists(
+        _assigned(
+            user,
+            task=Assignment.Task.ANNOTATE_PEER,
+            pyramid_id=OuterRef("pyramid_id"),
+            peer_id=OuterRef("peer_id"),
+        )
+    )
     return annotations.filter(
-        Q(pyramid__docset__collection__in=readable_collections(user)) | (Q(annotator=user) & own_assigned)
+        Q(pyramid__docset__collection__in=readable_collections(user))
+        | (Q(annotator=user) & own_assigned)
     )
 
 
@@ -154,18 +178,24 @@ def can_administer(user, collection: Collection | int) -> bool:
     collection_id = collection if isinstance(collection, int) else collection.pk
     if is_site_administrator(user):
         return True
-    return _signed_in(user) and Membership.objects.filter(
-        user=user, collection_id=collection_id, role=Role.ADMINISTRATOR
-    ).exists()
+    return (
+        _signed_in(user)
+        and Membership.objects.filter(
+            user=user, collection_id=collection_id, role=Role.ADMINISTRATOR
+        ).exists()
+    )
 
 
 def can_read_collection(user, collection: Collection | int) -> bool:
     collection_id = collection if isinstance(collection, int) else collection.pk
     if reads_everything(user):
         return True
-    return _signed_in(user) and Membership.objects.filter(
-        user=user, collection_id=collection_id, role__in=READER_ROLES
-    ).exists()
+    return (
+        _signed_in(user)
+        and Membership.objects.filter(
+            user=user, collection_id=collection_id, role__in=READER_ROLES
+        ).exists()
+    )
 
 
 def can_adjudicate(user, collection: Collection | int) -> bool:
@@ -173,9 +203,12 @@ def can_adjudicate(user, collection: Collection | int) -> bool:
     collection_id = collection if isinstance(collection, int) else collection.pk
     if is_site_administrator(user):
         return True
-    return _signed_in(user) and Membership.objects.filter(
-        user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR]
-    ).exists()
+    return (
+        _signed_in(user)
+        and Membership.objects.filter(
+            user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR]
+        ).exists()
+    )
 
 
 def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
@@ -187,21 +220,30 @@ def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
         return True
     if can_administer(user, pyramid.docset.collection_id):
         return True
-    return PyramidMerge.objects.filter(consensus=pyramid).exists() and can_adjudicate(user, pyramid.docset.collection_id)
+    return PyramidMerge.objects.filter(consensus=pyramid).exists() and can_adjudicate(
+        user, pyramid.docset.collection_id
+    )
 
 
 def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:
     """The collection's administrators, and the annotation's own annotator while assigned to it."""
     if not _signed_in(user):
         return False
-    if annotation.annotator_id == user.pk and _assigned(
-        user, task=Assignment.Task.ANNOTATE_PEER, pyramid_id=annotation.pyramid_id, peer_id=annotation.peer_id
-    ).exists():
+    if (
+        annotation.annotator_id == user.pk
+        and _assigned(
+            user,
+            task=Assignment.Task.ANNOTATE_PEER,
+            pyramid_id=annotation.pyramid_id,
+            peer_id=annotation.peer_id,
+        ).exists()
+    ):
         return True
     if can_administer(user, annotation.pyramid.docset.collection_id):
         return True
-    return (AnnotationMerge.objects.filter(consensus=annotation).exists()
-            and can_adjudicate(user, annotation.pyramid.docset.collection_id))
+    return AnnotationMerge.objects.filter(consensus=annotation).exists() and can_adjudicate(
+        user, annotation.pyramid.docset.collection_id
+    )
 
 
 def can_reopen(user, record: Pyramid | PeerAnnotation) -> bool:

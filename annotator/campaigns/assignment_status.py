@@ -17,15 +17,25 @@ def _work(task: str, pyramid_id: int, peer_id: int | None = None, user_id: int |
     return Assignment.objects.filter(where)
 
 
-def mark_started(task: str, pyramid_id: int, peer_id: int | None = None, user_id: int | None = None) -> None:
-    _work(task, pyramid_id, peer_id, user_id).filter(status=Status.ASSIGNED).update(status=Status.IN_PROGRESS)
+def mark_started(
+    task: str, pyramid_id: int, peer_id: int | None = None, user_id: int | None = None
+) -> None:
+    _work(task, pyramid_id, peer_id, user_id).filter(status=Status.ASSIGNED).update(
+        status=Status.IN_PROGRESS
+    )
 
 
-def mark_done(task: str, pyramid_id: int, peer_id: int | None = None, user_id: int | None = None) -> None:
+def mark_done(
+    task: str, pyramid_id: int, peer_id: int | None = None, user_id: int | None = None
+) -> None:
     _work(task, pyramid_id, peer_id, user_id).filter(
         status__in=[Status.ASSIGNED, Status.IN_PROGRESS]
     ).update(status=Status.DONE)
 
 
-def mark_reopened(task: str, pyramid_id: int, peer_id: int | None = None, user_id: int | None = None) -> None:
-    _work(task, pyramid_id, peer_id, user_id).filter(status=Status.DONE).update(status=Status.IN_PROGRESS)
+def mark_reopened(
+    task: str, pyramid_id: int, peer_id: int | None = None, user_id: int | None = None
+) -> None:
+    _work(task, pyramid_id, peer_id, user_id).filter(status=Status.DONE).update(
+        status=Status.IN_PROGRESS
+    )

@@ -17,8 +17,18 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from annotator.models import (
+    Assignment,
+    Docset,
+    Membership,
+    PeerAnnotation,
+    Pyramid,
+    PyramidMerge,
+    PyramidModel,
+    Role,
+    Summary,
+)
 from annotator.pyramids.editing import NotAllowed, RuleBroken
-from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, PyramidMerge, PyramidModel, Role, Summary
 
 Task = Assignment.Task
 Status = Assignment.Status
@@ -46,7 +56,9 @@ def _ensure_annotator(collection_id: int, user) -> None:
     Membership.objects.get_or_create(collection_id=collection_id, user=user, role=Role.ANNOTATOR)
 
 
-def _give(user, by, task: str, pyramid: Pyramid, peer: Summary | None, report: AssignmentReport) -> None:
+def _give(
+    user, by, task: str, pyramid: Pyramid, peer: Summary | None, report: AssignmentReport
+) -> None:
     assignment, created = Assignment.objects.get_or_create(
         user=user, task=task, pyramid=pyramid, peer=peer, defaults={"assigned_by": by}
     )
@@ -73,9 +85,13 @@ def new_pyramid(docset: Docset, user, name: str | None = None) -> Pyramid:
     """An empty pyramid over all of the docset's model summaries, for `user` to build."""
     models = list(docset.summaries.filter(kind=Summary.Kind.MODEL).order_by("author"))
     if len(models) < 2:
-        raise RuleBroken(f"Docset {docset.name} needs at least two model summaries to build a pyramid.")
+        raise RuleBroken(
+            f"Docset {docset.name} needs at least two model summaries to build a pyramid."
+        )
     pyramid = Pyramid.objects.create(
-        docset=docset, name=name or Pyramid.free_name(docset.id, f"{docset.name}-{user.username}"), created_by=user,
+        docset=docset,
+        name=name or Pyramid.free_name(docset.id, f"{docset.name}-{user.username}"),
+        created_by=user,
     )
     PyramidModel.objects.bulk_create(
         PyramidModel(pyramid=pyramid, summary=model, position=i) for i, model in enumerate(models)
@@ -91,9 +107,11 @@ def assign_pyramids(docsets, annotators, by, mode: str = EVERY_ANNOTATOR) -> Ass
     report = AssignmentReport()
     for docset, user in _pairs(docsets, annotators, mode):
         _ensure_annotator(docset.collection_id, user)
-        existing = Assignment.objects.filter(
-            user=user, task=Task.BUILD_PYRAMID, pyramid__docset=docset
-        ).select_related("pyramid").first()
+        existing = (
+            Assignment.objects.filter(user=user, task=Task.BUILD_PYRAMID, pyramid__docset=docset)
+            .select_related("pyramid")
+            .first()
+        )
         try:
             pyramid = existing.pyramid if existing else new_pyramid(docset, user)
         except RuleBroken as problem:
@@ -114,8 +132,14 @@ def submitted_pyramid(docset: Docset, name: str | None = None) -> Pyramid | None
 
 
 @transaction.atomic
-def assign_peers(docsets, annotators, by, mode: str = EVERY_ANNOTATOR, pyramids: dict | None = None,
-                 peers: list[Summary] | None = None) -> AssignmentReport:
+def assign_peers(
+    docsets,
+    annotators,
+    by,
+    mode: str = EVERY_ANNOTATOR,
+    pyramids: dict | None = None,
+    peers: list[Summary] | None = None,
+) -> AssignmentReport:
     """Peer annotation: every peer of each docset against a chosen pyramid (`pyramids`, by docset
     id; otherwise the docset's latest submitted one), to every annotator or round robin (by peer,
     so that a docset's peers are spread over the annotators)."""
@@ -125,18 +149,22 @@ def assign_peers(docsets, annotators, by, mode: str = EVERY_ANNOTATOR, pyramids:
     for docset in docsets:
         pyramid = (pyramids or {}).get(docset.pk) or submitted_pyramid(docset)
         if pyramid is None:
-            report.skipped.append(f"Docset {docset.name} has no submitted pyramid to annotate against.")
+            report.skipped.append(
+                f"Docset {docset.name} has no submitted pyramid to annotate against."
+            )
             continue
         if pyramid.docset_id != docset.pk:
             raise RuleBroken(f"Pyramid {pyramid.name} is not a pyramid of docset {docset.name}.")
-        docset_peers = [p for p in peers if p.docset_id == docset.pk] if peers is not None else list(
-            docset.summaries.filter(kind=Summary.Kind.PEER).order_by("author")
+        docset_peers = (
+            [p for p in peers if p.docset_id == docset.pk]
+            if peers is not None
+            else list(docset.summaries.filter(kind=Summary.Kind.PEER).order_by("author"))
         )
         if not docset_peers:
             report.skipped.append(f"Docset {docset.name} has no peer summaries.")
             continue
         for peer in docset_peers:
-            for user in (annotators if mode == EVERY_ANNOTATOR else [next(turn)] if turn else []):
+            for user in annotators if mode == EVERY_ANNOTATOR else [next(turn)] if turn else []:
                 _ensure_annotator(docset.collection_id, user)
                 _give(user, by, Task.ANNOTATE_PEER, pyramid, peer, report)
     return report
@@ -166,8 +194,11 @@ def withdraw(assignment: Assignment, by) -> Assignment:
 
 def withdraw_all(user, collection, by) -> int:
     """Withdraw every assignment of `user` in `collection` (one query); the work stays."""
-    return Assignment.objects.filter(user=user, pyramid__docset__collection=collection).exclude(
-        status=Status.WITHDRAWN).update(status=Status.WITHDRAWN, assigned_by=by, updated_at=timezone.now())
+    return (
+        Assignment.objects.filter(user=user, pyramid__docset__collection=collection)
+        .exclude(status=Status.WITHDRAWN)
+        .update(status=Status.WITHDRAWN, assigned_by=by, updated_at=timezone.now())
+    )
 
 
 @transaction.atomic
@@ -179,17 +210,25 @@ def reassign(assignment: Assignment, to_user, by) -> Assignment:
     """
     if to_user.pk == assignment.user_id:
         raise RuleBroken("That assignment is already theirs.")
-    if Assignment.objects.filter(
-        user=to_user, task=assignment.task, pyramid=assignment.pyramid, peer=assignment.peer
-    ).exclude(status=Status.WITHDRAWN).exists():
+    if (
+        Assignment.objects.filter(
+            user=to_user, task=assignment.task, pyramid=assignment.pyramid, peer=assignment.peer
+        )
+        .exclude(status=Status.WITHDRAWN)
+        .exists()
+    ):
         raise RuleBroken(f"{to_user.username} already has this work.")
     collection_id = assignment.pyramid.docset.collection_id
     _ensure_annotator(collection_id, to_user)
     if assignment.task == Task.ANNOTATE_PEER:
-        taken = PeerAnnotation.objects.filter(pyramid=assignment.pyramid, peer=assignment.peer, annotator=to_user)
+        taken = PeerAnnotation.objects.filter(
+            pyramid=assignment.pyramid, peer=assignment.peer, annotator=to_user
+        )
         if not taken.exists():
             PeerAnnotation.objects.filter(
-                pyramid=assignment.pyramid, peer=assignment.peer, annotator_id=assignment.user_id,
+                pyramid=assignment.pyramid,
+                peer=assignment.peer,
+                annotator_id=assignment.user_id,
                 status=PeerAnnotation.Status.IN_PROGRESS,
             ).update(annotator=to_user)
     withdraw(assignment, by)

@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group
 
-from annotator.transfer import archive, uploads
 from annotator.campaigns import assignments
 from annotator.ducview.names import system_id
 from annotator.models import Assignment, Collection, Docset, Membership, Pyramid, Role, Summary
+from annotator.transfer import archive, uploads
 from annotator.transfer.uploads import summary_text
 
 User = get_user_model()
@@ -69,10 +69,14 @@ class SummaryForm(forms.ModelForm):
         data = super().clean()
         if data.get("kind") == Summary.Kind.PEER and data.get("author"):
             data["author"] = system_id(data["author"])  # "06" and "6" are one system
-        if data.get("kind") and data.get("author") and self.docset.summaries.filter(
-            kind=data["kind"], author=data["author"]
-        ).exists():
-            raise forms.ValidationError(f"Docset {self.docset.name} already has a {data['kind']} summary by {data['author']}.")
+        if (
+            data.get("kind")
+            and data.get("author")
+            and self.docset.summaries.filter(kind=data["kind"], author=data["author"]).exists()
+        ):
+            raise forms.ValidationError(
+                f"Docset {self.docset.name} already has a {data['kind']} summary by {data['author']}."
+            )
         return data
 
     def save(self, commit=True):
@@ -93,7 +97,11 @@ class MultipleFileField(forms.FileField):
 
     def clean(self, data, initial=None):
         single = super().clean
-        return [single(d, initial) for d in data] if isinstance(data, (list, tuple)) else [single(data, initial)]
+        return (
+            [single(d, initial) for d in data]
+            if isinstance(data, (list, tuple))
+            else [single(data, initial)]
+        )
 
 
 def _check_sizes(files, max_file_bytes: int | None = None) -> None:
@@ -103,7 +111,8 @@ def _check_sizes(files, max_file_bytes: int | None = None) -> None:
     too_big = [f"{f.name}: {f.size:,} bytes" for f in files if f.size > limit]
     if too_big or sum(f.size for f in files) > limit:
         raise forms.ValidationError(
-            f"An upload may hold at most {limit // (1024 * 1024)} MB; " + ("; ".join(too_big) or "these files together are larger")
+            f"An upload may hold at most {limit // (1024 * 1024)} MB; "
+            + ("; ".join(too_big) or "these files together are larger")
         )
     if max_file_bytes is None:
         return  # one file checked as a whole (a collection archive: annotator.transfer.archive checks its inside)
@@ -125,16 +134,27 @@ class SummaryUploadForm(forms.Form):
 
 
 class DucviewImportForm(forms.Form):
-    files = MultipleFileField(label="Files", help_text=".pyr and .pan files (choose as many as you like), or one .zip of them.")
-    docset = forms.CharField(required=False, help_text="Docset of every file, if their names do not say it.")
-    peer = forms.CharField(required=False, help_text="Peer of every .pan, if their names do not say it.")
-    annotator = forms.CharField(required=False, help_text="Annotator id of every .pan, if their names do not say it.")
+    files = MultipleFileField(
+        label="Files",
+        help_text=".pyr and .pan files (choose as many as you like), or one .zip of them.",
+    )
+    docset = forms.CharField(
+        required=False, help_text="Docset of every file, if their names do not say it."
+    )
+    peer = forms.CharField(
+        required=False, help_text="Peer of every .pan, if their names do not say it."
+    )
+    annotator = forms.CharField(
+        required=False, help_text="Annotator id of every .pan, if their names do not say it."
+    )
 
     def clean_files(self):
         files = self.cleaned_data["files"]
         wrong = [f.name for f in files if not f.name.lower().endswith((".pyr", ".pan", ".zip"))]
         if wrong:
-            raise forms.ValidationError(f"{', '.join(wrong)}: expected .pyr or .pan files, or a .zip of them.")
+            raise forms.ValidationError(
+                f"{', '.join(wrong)}: expected .pyr or .pan files, or a .zip of them."
+            )
         if len(files) > 1 and any(f.name.lower().endswith(".zip") for f in files):
             raise forms.ValidationError("Upload one zip, or several .pyr and .pan files, not both.")
         _check_sizes(files, uploads.DUCVIEW_MAX_BYTES)
@@ -142,12 +162,17 @@ class DucviewImportForm(forms.Form):
 
     def identity_options(self) -> dict[str, str]:
         """The docset, peer and annotator given for every file (annotator.ducview.names)."""
-        return {key: self.cleaned_data[key].strip() for key in ("docset", "peer", "annotator")
-                if self.cleaned_data[key].strip()}
+        return {
+            key: self.cleaned_data[key].strip()
+            for key in ("docset", "peer", "annotator")
+            if self.cleaned_data[key].strip()
+        }
 
 
 class MemberForm(forms.Form):
-    user = forms.ModelChoiceField(queryset=User.objects.filter(is_active=True).order_by("username"), to_field_name="username")
+    user = forms.ModelChoiceField(
+        queryset=User.objects.filter(is_active=True).order_by("username"), to_field_name="username"
+    )
     role = forms.ChoiceField(choices=Role.choices)
 
     def __init__(self, *args, collection: Collection, **kwargs):
@@ -156,24 +181,41 @@ class MemberForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("user") and Membership.objects.filter(
-            collection=self.collection, user=data["user"], role=data.get("role")
-        ).exists():
-            raise forms.ValidationError(f"{data['user'].username} is already {data['role']} of {self.collection.name}.")
+        if (
+            data.get("user")
+            and Membership.objects.filter(
+                collection=self.collection, user=data["user"], role=data.get("role")
+            ).exists()
+        ):
+            raise forms.ValidationError(
+                f"{data['user'].username} is already {data['role']} of {self.collection.name}."
+            )
         return data
 
 
 class AssignForm(forms.Form):
-    task = forms.ChoiceField(choices=Assignment.Task.choices, widget=forms.RadioSelect, initial=Assignment.Task.ANNOTATE_PEER)
-    docsets = forms.ModelMultipleChoiceField(queryset=Docset.objects.none(), widget=forms.SelectMultiple(attrs={"size": 8}))
-    annotators = forms.ModelMultipleChoiceField(queryset=User.objects.none(), widget=forms.SelectMultiple(attrs={"size": 8}))
+    task = forms.ChoiceField(
+        choices=Assignment.Task.choices,
+        widget=forms.RadioSelect,
+        initial=Assignment.Task.ANNOTATE_PEER,
+    )
+    docsets = forms.ModelMultipleChoiceField(
+        queryset=Docset.objects.none(), widget=forms.SelectMultiple(attrs={"size": 8})
+    )
+    annotators = forms.ModelMultipleChoiceField(
+        queryset=User.objects.none(), widget=forms.SelectMultiple(attrs={"size": 8})
+    )
     mode = forms.ChoiceField(
-        choices=[(assignments.EVERY_ANNOTATOR, "Every annotator gets each docset (agreement studies)"),
-                 (assignments.ROUND_ROBIN, "Round robin: the work is shared out in turn")],
-        initial=assignments.EVERY_ANNOTATOR, widget=forms.RadioSelect,
+        choices=[
+            (assignments.EVERY_ANNOTATOR, "Every annotator gets each docset (agreement studies)"),
+            (assignments.ROUND_ROBIN, "Round robin: the work is shared out in turn"),
+        ],
+        initial=assignments.EVERY_ANNOTATOR,
+        widget=forms.RadioSelect,
     )
     pyramid = forms.ModelChoiceField(
-        queryset=Pyramid.objects.none(), required=False,
+        queryset=Pyramid.objects.none(),
+        required=False,
         help_text="For peer annotation: the pyramid to annotate against. Leave empty for each docset's latest submitted pyramid.",
     )
 
@@ -182,10 +224,14 @@ class AssignForm(forms.Form):
         self.collection = collection
         self.fields["docsets"].queryset = collection.docsets.order_by("name")
         # Any active user may be given work: they become an annotator of the collection.
-        self.fields["annotators"].queryset = User.objects.filter(is_active=True).order_by("username")
-        self.fields["pyramid"].queryset = Pyramid.objects.filter(
-            docset__collection=collection, status=Pyramid.Status.SUBMITTED
-        ).select_related("docset").order_by("docset__name", "name")
+        self.fields["annotators"].queryset = User.objects.filter(is_active=True).order_by(
+            "username"
+        )
+        self.fields["pyramid"].queryset = (
+            Pyramid.objects.filter(docset__collection=collection, status=Pyramid.Status.SUBMITTED)
+            .select_related("docset")
+            .order_by("docset__name", "name")
+        )
         self.fields["pyramid"].label_from_instance = lambda p: f"{p.docset.name}: {p.name}"
 
     def clean(self):
@@ -193,17 +239,25 @@ class AssignForm(forms.Form):
         pyramid, docsets = data.get("pyramid"), data.get("docsets")
         if pyramid and data.get("task") == Assignment.Task.ANNOTATE_PEER and docsets:
             if any(d.pk != pyramid.docset_id for d in docsets):
-                raise forms.ValidationError(f"Pyramid {pyramid.name} is for docset {pyramid.docset.name} only: choose just that docset.")
+                raise forms.ValidationError(
+                    f"Pyramid {pyramid.name} is for docset {pyramid.docset.name} only: choose just that docset."
+                )
         return data
 
 
 class ReassignForm(forms.Form):
-    to = forms.ModelChoiceField(queryset=User.objects.filter(is_active=True).order_by("username"), to_field_name="username",
-                                label="Reassign to")
+    to = forms.ModelChoiceField(
+        queryset=User.objects.filter(is_active=True).order_by("username"),
+        to_field_name="username",
+        label="Reassign to",
+    )
 
 
-SITE_ROLES = [("", "No site-wide role"), ("Organizers", "Organizer of every collection"),
-              ("Administrators", "Administrator of every collection")]
+SITE_ROLES = [
+    ("", "No site-wide role"),
+    ("Organizers", "Organizer of every collection"),
+    ("Administrators", "Administrator of every collection"),
+]
 
 
 class NewUserForm(UserCreationForm):
@@ -218,7 +272,9 @@ class NewUserForm(UserCreationForm):
 
     def save(self, commit=True):
         user = super().save(commit=False)
-        user.is_staff = self.cleaned_data.get("site_role") == "Administrators"  # the Django admin too
+        user.is_staff = (
+            self.cleaned_data.get("site_role") == "Administrators"
+        )  # the Django admin too
         if commit:
             user.save()
             if self.cleaned_data.get("site_role"):
@@ -229,9 +285,15 @@ class NewUserForm(UserCreationForm):
 class ArchiveRestoreForm(forms.Form):
     """A collection archive (annotator.transfer.archive) to restore as a new collection."""
 
-    file = forms.FileField(label="Archive", help_text="A .zip written by Export an archive or export_archive.")
-    name = forms.CharField(required=False, max_length=200, label="New name",
-                           help_text="Leave empty to keep the archive's name; a name in use is refused.")
+    file = forms.FileField(
+        label="Archive", help_text="A .zip written by Export an archive or export_archive."
+    )
+    name = forms.CharField(
+        required=False,
+        max_length=200,
+        label="New name",
+        help_text="Leave empty to keep the archive's name; a name in use is refused.",
+    )
 
     def clean_file(self):
         file = self.cleaned_data["file"]

@@ -23,7 +23,11 @@ def collection_for(request, pk: int, need: str = READ) -> Collection:
 def docset_for(request, pk: int, need: str = READ) -> Docset:
     """The docset `pk` (with its collection) if the user may see it (else 404) and has the role
     `need` in its collection (else 403)."""
-    docset = get_object_or_404(Docset.objects.filter(collection__in=visible_collections(request.user))
-                               .select_related("collection"), pk=pk)
+    docset = get_object_or_404(
+        Docset.objects.filter(collection__in=visible_collections(request.user)).select_related(
+            "collection"
+        ),
+        pk=pk,
+    )
     collection_for(request, docset.collection_id, need)
     return docset

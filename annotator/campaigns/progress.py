@@ -23,8 +23,12 @@ SORTS = {
     "pses": lambda r: (-(r.pses or 0), r.docset),
     "activity": lambda r: (-(r.last_activity.timestamp() if r.last_activity else 0), r.docset),
 }
-STATUS_ORDER = {Assignment.Status.IN_PROGRESS: 0, Assignment.Status.ASSIGNED: 1, Assignment.Status.DONE: 2,
-                Assignment.Status.WITHDRAWN: 3}
+STATUS_ORDER = {
+    Assignment.Status.IN_PROGRESS: 0,
+    Assignment.Status.ASSIGNED: 1,
+    Assignment.Status.DONE: 2,
+    Assignment.Status.WITHDRAWN: 3,
+}
 
 
 @dataclass
@@ -50,13 +54,21 @@ class WorkRow:
 def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[WorkRow]:
     assignments = list(assignments.select_related("user", "pyramid__docset", "peer"))
     pyramid_ids = {a.pyramid_id for a in assignments}
-    scu_counts = dict(SCU.objects.filter(pyramid_id__in=pyramid_ids).values_list("pyramid_id").annotate(n=Count("id")).order_by())
+    scu_counts = dict(
+        SCU.objects.filter(pyramid_id__in=pyramid_ids)
+        .values_list("pyramid_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
     peer_work = [a for a in assignments if a.task == Assignment.Task.ANNOTATE_PEER]
     annotations = {
         (row["pyramid_id"], row["peer_id"], row["annotator_id"]): row
         for row in PeerAnnotation.objects.filter(
-            pyramid_id__in={a.pyramid_id for a in peer_work}, annotator_id__in={a.user_id for a in peer_work}
-        ).values("id", "pyramid_id", "peer_id", "annotator_id", "status", "updated_at").annotate(pse_count=Count("pses"))
+            pyramid_id__in={a.pyramid_id for a in peer_work},
+            annotator_id__in={a.user_id for a in peer_work},
+        )
+        .values("id", "pyramid_id", "peer_id", "annotator_id", "status", "updated_at")
+        .annotate(pse_count=Count("pses"))
     }
     rows = []
     for a in assignments:
@@ -69,12 +81,26 @@ def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[W
             submitted = bool(annotation and annotation["status"] == PeerAnnotation.Status.SUBMITTED)
             scus, pses = None, annotation["pse_count"] if annotation else 0
             annotation_id = annotation["id"] if annotation else None
-            target, activity = f"peer {a.peer.author} against {a.pyramid.name}", annotation["updated_at"] if annotation else None
-        rows.append(WorkRow(
-            assignment=a, user=a.user.username, docset=a.pyramid.docset.name, task=a.get_task_display(),
-            target=target, status=a.status, status_label=a.get_status_display(), submitted=submitted,
-            scus=scus, pses=pses, annotation_id=annotation_id, last_activity=activity,
-        ))
+            target, activity = (
+                f"peer {a.peer.author} against {a.pyramid.name}",
+                annotation["updated_at"] if annotation else None,
+            )
+        rows.append(
+            WorkRow(
+                assignment=a,
+                user=a.user.username,
+                docset=a.pyramid.docset.name,
+                task=a.get_task_display(),
+                target=target,
+                status=a.status,
+                status_label=a.get_status_display(),
+                submitted=submitted,
+                scus=scus,
+                pses=pses,
+                annotation_id=annotation_id,
+                last_activity=activity,
+            )
+        )
     rows.sort(key=SORTS.get(sort, SORTS["docset"]))
     return rows
 
@@ -82,7 +108,9 @@ def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[W
 def totals(rows: list[WorkRow]) -> dict[str, int]:
     return {
         "assigned": sum(r.status != Assignment.Status.WITHDRAWN for r in rows),
-        "started": sum(r.status in (Assignment.Status.IN_PROGRESS, Assignment.Status.DONE) for r in rows),
+        "started": sum(
+            r.status in (Assignment.Status.IN_PROGRESS, Assignment.Status.DONE) for r in rows
+        ),
         "submitted": sum(r.submitted for r in rows),
         "scus": sum(r.scus or 0 for r in rows),
         "pses": sum(r.pses or 0 for r in rows),

@@ -26,13 +26,29 @@ from django.db import transaction
 
 from annotator.campaigns.assignment_status import mark_done
 from annotator.campaigns.assignments import assign_peers, assign_pyramids
-from annotator.models import PSE, SCU, Assignment, Collection, Contributor, Docset, HumanJudgment, PeerAnnotation, PSESpan, Pyramid, PyramidModel, Span, Summary
+from annotator.models import (
+    PSE,
+    SCU,
+    Assignment,
+    Collection,
+    Contributor,
+    Docset,
+    HumanJudgment,
+    PeerAnnotation,
+    PSESpan,
+    Pyramid,
+    PyramidModel,
+    Span,
+    Summary,
+)
 from annotator.text.ordering import natural_key
 
 DEMO_FILE = Path(__file__).with_name("apollo11.json")
 DEMO_USERNAME = "demo"  # the administrator rundemo creates, who is given the open work
 DEMO_PASSWORD = "pyramid-demo"
-EXAMPLE_USERNAME = "example"  # the account the finished example is the work of (no password: nobody logs in)
+EXAMPLE_USERNAME = (
+    "example"  # the account the finished example is the work of (no password: nobody logs in)
+)
 
 
 def locate(text: str, phrase: str, where: str) -> tuple[int, int]:
@@ -65,7 +81,11 @@ def _load(data: dict, annotator) -> Collection:
     docset = Docset.objects.create(collection=collection, **data["docset"])
     models = {
         author: Summary.objects.create(
-            docset=docset, kind=Summary.Kind.MODEL, author=author, name=f"{docset.name}.M.100.{author}", text=text
+            docset=docset,
+            kind=Summary.Kind.MODEL,
+            author=author,
+            name=f"{docset.name}.M.100.{author}",
+            text=text,
         )
         for author, text in data["models"].items()
     }
@@ -74,7 +94,8 @@ def _load(data: dict, annotator) -> Collection:
             docset=docset, name=docset.name, status=Pyramid.Status.SUBMITTED, creator_code="demo"
         )
         PyramidModel.objects.bulk_create(
-            PyramidModel(pyramid=pyramid, summary=summary, position=i) for i, summary in enumerate(models.values())
+            PyramidModel(pyramid=pyramid, summary=summary, position=i)
+            for i, summary in enumerate(models.values())
         )
     else:  # the example's own pyramid, as every builder gets one (over the models in author order)
         pyramid = assign_pyramids([docset], [annotator], by=None).created[0].pyramid
@@ -83,35 +104,63 @@ def _load(data: dict, annotator) -> Collection:
     scus = {}
     for position, spec in enumerate(data["scus"]):
         scu = SCU.objects.create(
-            pyramid=pyramid, uid=position + 1, label=spec["label"], comment=spec.get("comment", ""), position=position
+            pyramid=pyramid,
+            uid=position + 1,
+            label=spec["label"],
+            comment=spec.get("comment", ""),
+            position=position,
         )
         scus[spec["label"]] = scu
         for c_position, (author, phrases) in enumerate(spec["contributors"].items()):
-            contributor = Contributor.objects.create(scu=scu, summary=models[author], position=c_position)
+            contributor = Contributor.objects.create(
+                scu=scu, summary=models[author], position=c_position
+            )
             Span.objects.bulk_create(
-                Span(contributor=contributor, summary=models[author], position=p,
-                     **dict(zip(("start", "end"), locate(models[author].text, phrase, f"model {author}"))))
+                Span(
+                    contributor=contributor,
+                    summary=models[author],
+                    position=p,
+                    **dict(
+                        zip(
+                            ("start", "end"), locate(models[author].text, phrase, f"model {author}")
+                        )
+                    ),
+                )
                 for p, phrase in enumerate(phrases)
             )
     for author, spec in data["peers"].items():
         peer = Summary.objects.create(
-            docset=docset, kind=Summary.Kind.PEER, author=author, name=f"{docset.name}.M.100.{author}", text=spec["text"]
+            docset=docset,
+            kind=Summary.Kind.PEER,
+            author=author,
+            name=f"{docset.name}.M.100.{author}",
+            text=spec["text"],
         )
         annotation = PeerAnnotation.objects.create(
-            pyramid=pyramid, peer=peer, status=PeerAnnotation.Status.SUBMITTED,
+            pyramid=pyramid,
+            peer=peer,
+            status=PeerAnnotation.Status.SUBMITTED,
             **({"annotator_code": "demo"} if annotator is None else {"annotator": annotator}),
         )
         for position, (label, phrases) in enumerate(spec["pses"]):
-            pse = PSE.objects.create(annotation=annotation, scu=scus[label] if label else None, position=position)
+            pse = PSE.objects.create(
+                annotation=annotation, scu=scus[label] if label else None, position=position
+            )
             PSESpan.objects.bulk_create(
-                PSESpan(pse=pse, position=p, **dict(zip(("start", "end"), locate(peer.text, phrase, f"peer {author}"))))
+                PSESpan(
+                    pse=pse,
+                    position=p,
+                    **dict(zip(("start", "end"), locate(peer.text, phrase, f"peer {author}"))),
+                )
                 for p, phrase in enumerate(phrases)
             )
         HumanJudgment.objects.bulk_create(
             HumanJudgment(summary=peer, criterion=criterion, value=value)
             for criterion, value in spec.get("judgments", {}).items()
         )
-    if annotator is not None:  # the peers annotated are theirs to annotate, and every assignment is done
+    if (
+        annotator is not None
+    ):  # the peers annotated are theirs to annotate, and every assignment is done
         assign_peers([docset], [annotator], by=None, pyramids={docset.pk: pyramid})
         mark_done(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=annotator.pk)
         mark_done(Assignment.Task.ANNOTATE_PEER, pyramid.pk, user_id=annotator.pk)
@@ -154,7 +203,9 @@ class DemoSetup:
                 f"(the finished example, done by the account {EXAMPLE_USERNAME})."
             ]
         else:
-            lines = ["The demo data is already loaded" + ("." if self.work else "; nothing changed.")]
+            lines = [
+                "The demo data is already loaded" + ("." if self.work else "; nothing changed.")
+            ]
         if self.work:
             built = [a.pyramid.name for a in self.work if a.task == Assignment.Task.BUILD_PYRAMID]
             peers = sorted((a.peer.author for a in self.work if a.peer_id), key=natural_key)
@@ -176,9 +227,22 @@ def install_demo(user=None, path: Path = DEMO_FILE) -> DemoSetup:
     if loaded:
         collection = _load(data, example_annotator())
     docset = collection.docsets.get(name=data["docset"]["name"])
-    example_pyramid = docset.pyramids.order_by("id").first()  # loaded first; what the user may build comes later
-    setup = DemoSetup(collection=collection, docset=docset, example_pyramid=example_pyramid, loaded=loaded, user=user)
-    if user is not None and not Assignment.objects.filter(user=user, pyramid__docset__collection=collection).exists():
+    example_pyramid = docset.pyramids.order_by(
+        "id"
+    ).first()  # loaded first; what the user may build comes later
+    setup = DemoSetup(
+        collection=collection,
+        docset=docset,
+        example_pyramid=example_pyramid,
+        loaded=loaded,
+        user=user,
+    )
+    if (
+        user is not None
+        and not Assignment.objects.filter(
+            user=user, pyramid__docset__collection=collection
+        ).exists()
+    ):
         setup.work = (
             assign_pyramids([docset], [user], by=None).created
             + assign_peers([docset], [user], by=None, pyramids={docset.pk: example_pyramid}).created

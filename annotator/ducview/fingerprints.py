@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from annotator.ducview.reconcile import fold
 
@@ -38,8 +38,19 @@ def pyramid_fingerprint(models: Sequence[tuple[str, str]], scus: Iterable[ScuRow
     for n, (uid, label, comment, contributors) in enumerate(scus):
         if n:
             digest.update(b", ")
-        digest.update(_json([uid, fold(label), fold(comment or ""),
-                             [[fold(c_comment or ""), [list(span) for span in spans]] for c_comment, spans in contributors]]))
+        digest.update(
+            _json(
+                [
+                    uid,
+                    fold(label),
+                    fold(comment or ""),
+                    [
+                        [fold(c_comment or ""), [list(span) for span in spans]]
+                        for c_comment, spans in contributors
+                    ],
+                ]
+            )
+        )
     digest.update(b"]]")
     return digest.hexdigest()
 
@@ -49,13 +60,20 @@ def _json(content) -> bytes:
 
 
 def annotation_fingerprint(
-    pyramid: str, peer_text: str, pses: Iterable[tuple[int, str, Sequence[tuple[int, int]]]],
+    pyramid: str,
+    peer_text: str,
+    pses: Iterable[tuple[int, str, Sequence[tuple[int, int]]]],
     comments: Iterable[tuple[int, str]],
 ) -> str:
     """pses: (SCU uid, 0 for none; comment; spans in the peer text). Their order does not matter
     (DUCView lists SCUs by weight, the records by insertion)."""
-    return _hash([
-        pyramid, fold(peer_text),
-        sorted([uid, fold(comment or ""), [list(s) for s in spans]] for uid, comment, spans in pses),
-        sorted([uid, fold(comment)] for uid, comment in comments if comment),
-    ])
+    return _hash(
+        [
+            pyramid,
+            fold(peer_text),
+            sorted(
+                [uid, fold(comment or ""), [list(s) for s in spans]] for uid, comment, spans in pses
+            ),
+            sorted([uid, fold(comment)] for uid, comment in comments if comment),
+        ]
+    )

@@ -90,7 +90,9 @@ def compile_java_regex(pattern: str) -> re.Pattern:
     try:
         return re.compile(pattern)
     except re.error as exc:
-        raise DucviewError(f"startDocumentRegEx {pattern!r} is not a valid regular expression: {exc}") from None
+        raise DucviewError(
+            f"startDocumentRegEx {pattern!r} is not a valid regular expression: {exc}"
+        ) from None
 
 
 HEADER_LINE = re.compile(r"^[ \t]*(?:-*|D\d+[\w-]*\.M\.\d+\.[A-Z]\.\w+)[ \t]*$")
@@ -127,7 +129,9 @@ def split_models(text: str, regex: str | None, model_regex: str | None = None) -
                 "give the separator with --model-regex"
             )
     if not matches:
-        raise DucviewError(f"the {found_by} ({(model_regex or regex)!r}) matches nothing in the pyramid text")
+        raise DucviewError(
+            f"the {found_by} ({(model_regex or regex)!r}) matches nothing in the pyramid text"
+        )
 
     models: list[ModelSegment] = []
     previous_end = 0

@@ -46,7 +46,7 @@ class FileIdentity:
     pyramid: str | None = None
     status: str | None = None
 
-    def overridden_by(self, other: "FileIdentity") -> "FileIdentity":
+    def overridden_by(self, other: FileIdentity) -> FileIdentity:
         return FileIdentity(
             docset=other.docset or self.docset,
             peer=other.peer or self.peer,
@@ -74,19 +74,38 @@ def identity_from_note(data: bytes) -> FileIdentity:
     note = EXPORT_NOTE.search(data[:2000])
     if not note:
         return FileIdentity()
-    fields = {key: html.unescape(value) for key, value in NOTE_FIELD.findall(note["fields"].decode("utf-8", "replace"))}
-    return FileIdentity(docset=fields.get("docset"), peer=fields.get("peer"), annotator=fields.get("annotator"),
-                        pyramid=fields.get("pyramid"), status=fields.get("status"))
+    fields = {
+        key: html.unescape(value)
+        for key, value in NOTE_FIELD.findall(note["fields"].decode("utf-8", "replace"))
+    }
+    return FileIdentity(
+        docset=fields.get("docset"),
+        peer=fields.get("peer"),
+        annotator=fields.get("annotator"),
+        pyramid=fields.get("pyramid"),
+        status=fields.get("status"),
+    )
 
 
-def export_note(docset: str, peer: str | None = None, annotator: str | None = None, *,
-                pyramid: str | None = None, status: str | None = None) -> str:
+def export_note(
+    docset: str,
+    peer: str | None = None,
+    annotator: str | None = None,
+    *,
+    pyramid: str | None = None,
+    status: str | None = None,
+) -> str:
     def clean(value: str) -> str:
         # Inside an XML comment: no "--", no ">" ending it early; quotes end the field.
         return html.escape(value, quote=True).replace("--", "-&#45;")
 
     fields = [f'docset="{clean(docset)}"']
-    for name, value in (("peer", peer), ("annotator", annotator), ("pyramid", pyramid), ("status", status)):
+    for name, value in (
+        ("peer", peer),
+        ("annotator", annotator),
+        ("pyramid", pyramid),
+        ("status", status),
+    ):
         if value is not None:
             fields.append(f'{name}="{clean(value)}"')
     return f"<!-- pyramid-annotator: {' '.join(fields)} -->"

@@ -7,7 +7,7 @@ takes two UTF-16 units. These helpers convert in both directions for one text.
 import re
 from bisect import bisect_right
 
-ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 class OffsetMap:

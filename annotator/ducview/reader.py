@@ -121,7 +121,9 @@ class _Handler(xml.sax.handler.ContentHandler):
     def startElement(self, name, attrs):
         if self.root is None:
             if name not in ("pyramid", "peerAnnotation"):
-                self.fail(f"expected <pyramid> or <peerAnnotation> as the root element, found <{name}>")
+                self.fail(
+                    f"expected <pyramid> or <peerAnnotation> as the root element, found <{name}>"
+                )
             self.root = name
         if name == "annotation":
             self._in_annotation = True
@@ -146,7 +148,9 @@ class _Handler(xml.sax.handler.ContentHandler):
             if self._scu is None:
                 self.fail("<contributor> outside an <scu>")
             self._contributor = Contributor(
-                label=self.required(name, attrs, "label"), comment=attrs.get("comment"), line=self.line()
+                label=self.required(name, attrs, "label"),
+                comment=attrs.get("comment"),
+                line=self.line(),
             )
             self._scu.contributors.append(self._contributor)
         elif name == "part":
@@ -186,8 +190,13 @@ class _Handler(xml.sax.handler.ContentHandler):
             self._in_annotation = False
 
 
-BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-        (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 DECLARED_ENCODING = re.compile(rb"""\A<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
 
 
@@ -203,10 +212,14 @@ def as_utf8(data: bytes) -> bytes:
             try:
                 text = data.decode(codec)
             except UnicodeDecodeError as exc:
-                raise DucviewError(f"encoding problem: the file starts with a {codec} byte-order mark but is not {codec} ({exc.reason})") from None
+                raise DucviewError(
+                    f"encoding problem: the file starts with a {codec} byte-order mark but is not {codec} ({exc.reason})"
+                ) from None
             text = text.lstrip("\ufeff")
             # The declaration named the encoding of the bytes we just decoded; they are UTF-8 now.
-            return re.sub(r"""\A(<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""", r"\1", text).encode("utf-8")
+            return re.sub(
+                r"""\A(<\?xml[^>]*?)\s+encoding\s*=\s*["'][^"']*["']""", r"\1", text
+            ).encode("utf-8")
     declared = DECLARED_ENCODING.match(data.lstrip())
     if declared and declared.group(1).lower().replace(b"_", b"-") not in (b"utf-8", b"utf8"):
         return data  # the parser decodes the declared encoding
@@ -292,7 +305,7 @@ def _peer_annotation(handler: _Handler) -> PeerAnnotationDocument:
     for peer_scu in handler.peer_scus:
         if peer_scu.uid not in known:
             raise DucviewError(
-                f"line {peer_scu.line}: <peerscu uid=\"{peer_scu.uid}\"> names an SCU the pyramid does not have"
+                f'line {peer_scu.line}: <peerscu uid="{peer_scu.uid}"> names an SCU the pyramid does not have'
             )
     _convert_offsets(handler.peer_scus, text, "peer")
     return PeerAnnotationDocument(pyramid=pyramid, text=text, peer_scus=handler.peer_scus)

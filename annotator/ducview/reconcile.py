@@ -42,7 +42,15 @@ def preferred(a: str, b: str) -> str:
     """Of two copies of one text, the one to keep, the same whichever came first: the one that
     lost fewer characters (U+FFFD), then the one that kept more of the original (non-ASCII), then
     the first in code point order."""
-    return min(a, b, key=lambda t: (t.count("\ufffd"), -sum(1 for c in t if not c.isascii() and c != "\ufffd"), t))
+    return min(
+        a,
+        b,
+        key=lambda t: (
+            t.count("\ufffd"),
+            -sum(1 for c in t if not c.isascii() and c != "\ufffd"),
+            t,
+        ),
+    )
 
 
 class Translation:
@@ -56,12 +64,15 @@ class Translation:
         self._target_length = target_length
 
     @classmethod
-    def identity(cls, length: int) -> "Translation":
+    def identity(cls, length: int) -> Translation:
         return cls([(0, 0, length)], length, length)
 
     @property
     def is_identity(self) -> bool:
-        return self._blocks == [(0, 0, self._source_length)] and self._source_length == self._target_length
+        return (
+            self._blocks == [(0, 0, self._source_length)]
+            and self._source_length == self._target_length
+        )
 
     def __call__(self, offset: int) -> int:
         index = bisect_right(self._starts, offset) - 1
@@ -70,7 +81,9 @@ class Translation:
             if offset <= source + length:
                 return target + (offset - source)
         if index + 1 < len(self._blocks):
-            return self._blocks[index + 1][1]  # in spacing only this copy has: the next shared position
+            return self._blocks[index + 1][
+                1
+            ]  # in spacing only this copy has: the next shared position
         return self._target_length
 
 
@@ -104,7 +117,11 @@ def translation(incoming: str, stored: str) -> Translation | None:
     # Merge neighbours so that a position between two of them maps exactly.
     merged: list[tuple[int, int, int]] = []
     for block in blocks:
-        if merged and merged[-1][0] + merged[-1][2] == block[0] and merged[-1][1] + merged[-1][2] == block[1]:
+        if (
+            merged
+            and merged[-1][0] + merged[-1][2] == block[0]
+            and merged[-1][1] + merged[-1][2] == block[1]
+        ):
             merged[-1] = (merged[-1][0], merged[-1][1], merged[-1][2] + block[2])
         else:
             merged.append(block)
@@ -114,4 +131,4 @@ def translation(incoming: str, stored: str) -> Translation | None:
 def first_difference(a: str, b: str) -> str:
     """Where two texts part, for messages: 'at character 12: "dog sat." here, "cat sat." stored'."""
     index = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"at character {index}: {a[index:index + 20]!r} here, {b[index:index + 20]!r} stored"
+    return f"at character {index}: {a[index : index + 20]!r} here, {b[index : index + 20]!r} stored"

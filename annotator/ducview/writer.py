@@ -10,7 +10,14 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from annotator.ducview.offsets import OffsetMap
-from annotator.ducview.reader import NON_MATCHING_LABEL, NON_MATCHING_UID, Contributor, PeerAnnotationDocument, PyramidDocument, Scu
+from annotator.ducview.reader import (
+    NON_MATCHING_LABEL,
+    NON_MATCHING_UID,
+    Contributor,
+    PeerAnnotationDocument,
+    PyramidDocument,
+    Scu,
+)
 
 PYRAMID_DTD = """ <!ELEMENT pyramid (startDocumentRegEx?,text,scu*)>
  <!ELEMENT startDocumentRegEx (#PCDATA)>
@@ -52,7 +59,9 @@ def part_label(text: str, start: int, end: int) -> str:
 
 
 def contributor_label(text: str, contributor: Contributor) -> str:
-    return "...".join(part_label(text, p.start, p.end) for p in sorted(contributor.parts, key=lambda p: p.start))
+    return "...".join(
+        part_label(text, p.start, p.end) for p in sorted(contributor.parts, key=lambda p: p.start)
+    )
 
 
 def _comment(comment: str | None) -> str:
@@ -91,7 +100,7 @@ def _pyramid_body(pyramid: PyramidDocument) -> list[str]:
     lines.extend(_text_lines(pyramid.text, " "))
     offsets = OffsetMap(pyramid.text)
     for scu in pyramid.scus:
-        lines.append(f" <scu uid=\"{scu.uid}\" label={quoteattr(scu.label)}{_comment(scu.comment)}>")
+        lines.append(f' <scu uid="{scu.uid}" label={quoteattr(scu.label)}{_comment(scu.comment)}>')
         lines.extend(_contributors(scu.contributors, pyramid.text, offsets))
         lines.append(" </scu>")
     lines.append("</pyramid>")
@@ -110,14 +119,22 @@ def write_pyramid(pyramid: PyramidDocument, note: str | None = None) -> bytes:
     return _document("pyramid", PYRAMID_DTD, note, _pyramid_body(pyramid))
 
 
-def write_peer_annotation(annotation: PeerAnnotationDocument, weights: dict[int, int], note: str | None = None) -> bytes:
+def write_peer_annotation(
+    annotation: PeerAnnotationDocument, weights: dict[int, int], note: str | None = None
+) -> bytes:
     """weights: DUCView's weight (number of contributors) of each SCU uid, for the "(w)" labels."""
     body = ["<peerAnnotation>", *_pyramid_body(annotation.pyramid), "<annotation>"]
     body.extend(_text_lines(annotation.text, " "))
     offsets = OffsetMap(annotation.text)
     for peer_scu in annotation.peer_scus:
-        label = NON_MATCHING_LABEL if peer_scu.uid == NON_MATCHING_UID else f"({weights[peer_scu.uid]}) {peer_scu.label}"
-        body.append(f" <peerscu uid=\"{peer_scu.uid}\" label={quoteattr(label)}{_comment(peer_scu.comment)}>")
+        label = (
+            NON_MATCHING_LABEL
+            if peer_scu.uid == NON_MATCHING_UID
+            else f"({weights[peer_scu.uid]}) {peer_scu.label}"
+        )
+        body.append(
+            f' <peerscu uid="{peer_scu.uid}" label={quoteattr(label)}{_comment(peer_scu.comment)}>'
+        )
         body.extend(_contributors(peer_scu.contributors, annotation.text, offsets))
         body.append(" </peerscu>")
     body.extend(["</annotation>", "</peerAnnotation>"])

@@ -7,13 +7,14 @@ rules, versions and history hold whichever way an edit comes in.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from annotator.adjudication import annotation_consensus, pyramid_consensus
-from annotator.pyramids import editing
 from annotator.peer_annotation import editing as peer_editing
-from annotator.web.bad_input import field_with_nul, nul_message
+from annotator.pyramids import editing
 from annotator.pyramids.editing import EditError, NotAllowed, RuleBroken, StaleVersion
+from annotator.web.bad_input import field_with_nul, nul_message
 
 # name -> (operation, its arguments after the version; "?" marks an optional one)
 PYRAMID_ACTIONS = {
@@ -102,7 +103,9 @@ def parse_arguments(data: Mapping, fields: list[str]) -> list:
             else:
                 values.append(_whole(raw))
         except (TypeError, ValueError):
-            raise RuleBroken(f"The request's {name!r} is not valid: reload the page and try again.") from None
+            raise RuleBroken(
+                f"The request's {name!r} is not valid: reload the page and try again."
+            ) from None
     return values
 
 

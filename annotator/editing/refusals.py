@@ -9,7 +9,7 @@ the page keeps what the annotator was doing around it (static/js/workspace-actio
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from django.shortcuts import render
 from django_htmx.http import reswap
@@ -28,12 +28,21 @@ def fix_values(fix: dict | None) -> str:
     return json.dumps(values)
 
 
-def refused_answer(request, refusal: EditError, workspace_template: str, status_template: str,
-                   current: Callable[[], dict]):
+def refused_answer(
+    request,
+    refusal: EditError,
+    workspace_template: str,
+    status_template: str,
+    current: Callable[[], dict],
+):
     """The answer to a refused action; `current()` gives the workspace's context as it now is."""
     status = status_for(refusal)
-    said = {"message": refusal.message, "level": "conflict" if status == 409 else "error",
-            "fix": refusal.fix, "fix_values": fix_values(refusal.fix)}
+    said = {
+        "message": refusal.message,
+        "level": "conflict" if status == 409 else "error",
+        "fix": refusal.fix,
+        "fix_values": fix_values(refusal.fix),
+    }
     if status == 422:
         response = render(request, status_template, said | {"oob": True}, status=status)
         return reswap(response, "none")

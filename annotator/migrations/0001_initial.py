@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,320 +14,774 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Collection',
+            name="Collection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('weight_convention', models.CharField(choices=[('contributors', 'Number of contributors (DUCView, the NIST tables)'), ('models', 'Number of distinct model summaries (the papers, SacreROUGE)')], default='contributors', max_length=20)),
-                ('average_rounding', models.CharField(choices=[('half_up', 'Half up (DUCView 1.4, the NIST tables)'), ('floor', 'Floor (DUCView 1.5)'), ('ceil', 'Ceiling (SacreROUGE)')], default='half_up', max_length=20, verbose_name='rounding of X_a')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, unique=True)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "weight_convention",
+                    models.CharField(
+                        choices=[
+                            ("contributors", "Number of contributors (DUCView, the NIST tables)"),
+                            (
+                                "models",
+                                "Number of distinct model summaries (the papers, SacreROUGE)",
+                            ),
+                        ],
+                        default="contributors",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "average_rounding",
+                    models.CharField(
+                        choices=[
+                            ("half_up", "Half up (DUCView 1.4, the NIST tables)"),
+                            ("floor", "Floor (DUCView 1.5)"),
+                            ("ceil", "Ceiling (SacreROUGE)"),
+                        ],
+                        default="half_up",
+                        max_length=20,
+                        verbose_name="rounding of X_a",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Docset',
+            name="Docset",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('title', models.CharField(blank=True, max_length=300)),
-                ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='docsets', to='annotator.collection')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("title", models.CharField(blank=True, max_length=300)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="docsets",
+                        to="annotator.collection",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['collection_id', 'name'],
+                "ordering": ["collection_id", "name"],
             },
         ),
         migrations.CreateModel(
-            name='PeerAnnotation',
+            name="PeerAnnotation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('annotator_code', models.CharField(blank=True, help_text='Annotator id as in the score tables, e.g. "100" or "H".', max_length=100)),
-                ('status', models.CharField(choices=[('in_progress', 'In progress'), ('submitted', 'Submitted')], default='in_progress', max_length=20)),
-                ('source_name', models.CharField(blank=True, max_length=300)),
-                ('fingerprint', models.CharField(blank=True, help_text='Hash of the imported content.', max_length=64)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('annotator', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='peer_annotations', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "annotator_code",
+                    models.CharField(
+                        blank=True,
+                        help_text='Annotator id as in the score tables, e.g. "100" or "H".',
+                        max_length=100,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("in_progress", "In progress"), ("submitted", "Submitted")],
+                        default="in_progress",
+                        max_length=20,
+                    ),
+                ),
+                ("source_name", models.CharField(blank=True, max_length=300)),
+                (
+                    "fingerprint",
+                    models.CharField(
+                        blank=True, help_text="Hash of the imported content.", max_length=64
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "annotator",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="peer_annotations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pyramid_id', 'peer_id', 'annotator_code'],
+                "ordering": ["pyramid_id", "peer_id", "annotator_code"],
             },
         ),
         migrations.CreateModel(
-            name='PSE',
+            name="PSE",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('comment', models.TextField(blank=True)),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pses', to='annotator.peerannotation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("comment", models.TextField(blank=True)),
+                ("position", models.PositiveIntegerField(default=0)),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="pses",
+                        to="annotator.peerannotation",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'PSE',
-                'ordering': ['annotation_id', 'position', 'id'],
+                "verbose_name": "PSE",
+                "ordering": ["annotation_id", "position", "id"],
             },
         ),
         migrations.CreateModel(
-            name='PSESpan',
+            name="PSESpan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('start', models.PositiveIntegerField()),
-                ('end', models.PositiveIntegerField()),
-                ('position', models.PositiveIntegerField(default=0, help_text='Insertion order, kept for DUCView files.')),
-                ('pse', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='spans', to='annotator.pse')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("start", models.PositiveIntegerField()),
+                ("end", models.PositiveIntegerField()),
+                (
+                    "position",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Insertion order, kept for DUCView files."
+                    ),
+                ),
+                (
+                    "pse",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="spans",
+                        to="annotator.pse",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'PSE span',
-                'ordering': ['position'],
-                'abstract': False,
+                "verbose_name": "PSE span",
+                "ordering": ["position"],
+                "abstract": False,
             },
         ),
         migrations.CreateModel(
-            name='Pyramid',
+            name="Pyramid",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(help_text='e.g. "D0703-ACDJ"', max_length=200)),
-                ('creator_code', models.CharField(blank=True, help_text='Creator id from imported data.', max_length=100)),
-                ('status', models.CharField(choices=[('in_progress', 'In progress'), ('submitted', 'Submitted')], default='in_progress', max_length=20)),
-                ('start_document_regex', models.TextField(blank=True, help_text="DUCView's startDocumentRegEx, if any.")),
-                ('trailer', models.TextField(blank=True, help_text='Text after the last model in the DUCView file.')),
-                ('fingerprint', models.CharField(blank=True, help_text='Hash of the imported content.', max_length=64)),
-                ('source_name', models.CharField(blank=True, max_length=300)),
-                ('version', models.PositiveIntegerField(default=1, help_text='Raised by every change (optimistic locking).')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='pyramids', to=settings.AUTH_USER_MODEL)),
-                ('docset', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pyramids', to='annotator.docset')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(help_text='e.g. "D0703-ACDJ"', max_length=200)),
+                (
+                    "creator_code",
+                    models.CharField(
+                        blank=True, help_text="Creator id from imported data.", max_length=100
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("in_progress", "In progress"), ("submitted", "Submitted")],
+                        default="in_progress",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "start_document_regex",
+                    models.TextField(blank=True, help_text="DUCView's startDocumentRegEx, if any."),
+                ),
+                (
+                    "trailer",
+                    models.TextField(
+                        blank=True, help_text="Text after the last model in the DUCView file."
+                    ),
+                ),
+                (
+                    "fingerprint",
+                    models.CharField(
+                        blank=True, help_text="Hash of the imported content.", max_length=64
+                    ),
+                ),
+                ("source_name", models.CharField(blank=True, max_length=300)),
+                (
+                    "version",
+                    models.PositiveIntegerField(
+                        default=1, help_text="Raised by every change (optimistic locking)."
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="pyramids",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "docset",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="pyramids",
+                        to="annotator.docset",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['docset_id', 'name', 'id'],
+                "ordering": ["docset_id", "name", "id"],
             },
         ),
         migrations.AddField(
-            model_name='peerannotation',
-            name='pyramid',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='peer_annotations', to='annotator.pyramid'),
+            model_name="peerannotation",
+            name="pyramid",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="peer_annotations",
+                to="annotator.pyramid",
+            ),
         ),
         migrations.CreateModel(
-            name='PyramidChange',
+            name="PyramidChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('action', models.CharField(max_length=40)),
-                ('description', models.TextField()),
-                ('before', models.JSONField()),
-                ('after', models.JSONField()),
-                ('state', models.CharField(choices=[('applied', 'Applied'), ('undone', 'Undone'), ('discarded', 'Discarded (undone, then superseded)')], default='applied', max_length=10)),
-                ('pyramid', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='annotator.pyramid')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("action", models.CharField(max_length=40)),
+                ("description", models.TextField()),
+                ("before", models.JSONField()),
+                ("after", models.JSONField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("applied", "Applied"),
+                            ("undone", "Undone"),
+                            ("discarded", "Discarded (undone, then superseded)"),
+                        ],
+                        default="applied",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "pyramid",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="annotator.pyramid",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pyramid_id', 'id'],
+                "ordering": ["pyramid_id", "id"],
             },
         ),
         migrations.CreateModel(
-            name='SCU',
+            name="SCU",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('uid', models.PositiveIntegerField(help_text="DUCView's uid; 0 is reserved for non-matching content.")),
-                ('label', models.TextField()),
-                ('comment', models.TextField(blank=True)),
-                ('position', models.PositiveIntegerField(default=0, help_text='Display order.')),
-                ('pyramid', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scus', to='annotator.pyramid')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "uid",
+                    models.PositiveIntegerField(
+                        help_text="DUCView's uid; 0 is reserved for non-matching content."
+                    ),
+                ),
+                ("label", models.TextField()),
+                ("comment", models.TextField(blank=True)),
+                ("position", models.PositiveIntegerField(default=0, help_text="Display order.")),
+                (
+                    "pyramid",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="scus",
+                        to="annotator.pyramid",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'SCU',
-                'ordering': ['pyramid_id', 'position', 'id'],
-            },
-        ),
-        migrations.AddField(
-            model_name='pse',
-            name='scu',
-            field=models.ForeignKey(blank=True, help_text='Empty for content that matches no SCU (a zero-weight PSE).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='pses', to='annotator.scu'),
-        ),
-        migrations.CreateModel(
-            name='PeerSCUComment',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('comment', models.TextField()),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scu_comments', to='annotator.peerannotation')),
-                ('scu', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, to='annotator.scu')),
-            ],
-            options={
-                'verbose_name': 'peer SCU comment',
-            },
-        ),
-        migrations.CreateModel(
-            name='Contributor',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('comment', models.TextField(blank=True)),
-                ('position', models.PositiveIntegerField(default=0)),
-                ('scu', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='contributors', to='annotator.scu')),
-            ],
-            options={
-                'ordering': ['scu_id', 'position', 'id'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Summary',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('model', 'Model'), ('peer', 'Peer')], max_length=10)),
-                ('author', models.CharField(help_text='Author or system id, e.g. "A" or "10".', max_length=100)),
-                ('name', models.CharField(blank=True, help_text='File or header name, e.g. "D0601.M.250.A.A".', max_length=200)),
-                ('text', models.TextField()),
-                ('docset', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='summaries', to='annotator.docset')),
-            ],
-            options={
-                'verbose_name_plural': 'summaries',
-                'ordering': ['docset_id', 'kind', 'author'],
-            },
-        ),
-        migrations.CreateModel(
-            name='Span',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('start', models.PositiveIntegerField()),
-                ('end', models.PositiveIntegerField()),
-                ('position', models.PositiveIntegerField(default=0, help_text='Insertion order, kept for DUCView files.')),
-                ('contributor', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='spans', to='annotator.contributor')),
-                ('summary', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='spans', to='annotator.summary')),
-            ],
-            options={
-                'ordering': ['position'],
-                'abstract': False,
-            },
-        ),
-        migrations.CreateModel(
-            name='PyramidModel',
-            fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveIntegerField()),
-                ('header', models.TextField(blank=True, help_text='DUCView text before this model (blank lines, name).')),
-                ('pyramid', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='model_links', to='annotator.pyramid')),
-                ('summary', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='pyramid_links', to='annotator.summary')),
-            ],
-            options={
-                'ordering': ['pyramid_id', 'position'],
+                "verbose_name": "SCU",
+                "ordering": ["pyramid_id", "position", "id"],
             },
         ),
         migrations.AddField(
-            model_name='pyramid',
-            name='models_used',
-            field=models.ManyToManyField(related_name='pyramids', through='annotator.PyramidModel', to='annotator.summary', verbose_name='model summaries'),
-        ),
-        migrations.AddField(
-            model_name='peerannotation',
-            name='peer',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='peer_annotations', to='annotator.summary'),
+            model_name="pse",
+            name="scu",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Empty for content that matches no SCU (a zero-weight PSE).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="pses",
+                to="annotator.scu",
+            ),
         ),
         migrations.CreateModel(
-            name='HumanJudgment',
+            name="PeerSCUComment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('criterion', models.CharField(help_text='e.g. "content responsiveness"', max_length=100)),
-                ('judge', models.CharField(blank=True, max_length=100)),
-                ('value', models.FloatField()),
-                ('summary', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='judgments', to='annotator.summary')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("comment", models.TextField()),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="scu_comments",
+                        to="annotator.peerannotation",
+                    ),
+                ),
+                (
+                    "scu",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        to="annotator.scu",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['summary_id', 'criterion', 'judge'],
+                "verbose_name": "peer SCU comment",
+            },
+        ),
+        migrations.CreateModel(
+            name="Contributor",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("comment", models.TextField(blank=True)),
+                ("position", models.PositiveIntegerField(default=0)),
+                (
+                    "scu",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="contributors",
+                        to="annotator.scu",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["scu_id", "position", "id"],
+            },
+        ),
+        migrations.CreateModel(
+            name="Summary",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(choices=[("model", "Model"), ("peer", "Peer")], max_length=10),
+                ),
+                (
+                    "author",
+                    models.CharField(
+                        help_text='Author or system id, e.g. "A" or "10".', max_length=100
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        blank=True,
+                        help_text='File or header name, e.g. "D0601.M.250.A.A".',
+                        max_length=200,
+                    ),
+                ),
+                ("text", models.TextField()),
+                (
+                    "docset",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="summaries",
+                        to="annotator.docset",
+                    ),
+                ),
+            ],
+            options={
+                "verbose_name_plural": "summaries",
+                "ordering": ["docset_id", "kind", "author"],
+            },
+        ),
+        migrations.CreateModel(
+            name="Span",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("start", models.PositiveIntegerField()),
+                ("end", models.PositiveIntegerField()),
+                (
+                    "position",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Insertion order, kept for DUCView files."
+                    ),
+                ),
+                (
+                    "contributor",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="spans",
+                        to="annotator.contributor",
+                    ),
+                ),
+                (
+                    "summary",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="spans",
+                        to="annotator.summary",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["position"],
+                "abstract": False,
+            },
+        ),
+        migrations.CreateModel(
+            name="PyramidModel",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveIntegerField()),
+                (
+                    "header",
+                    models.TextField(
+                        blank=True, help_text="DUCView text before this model (blank lines, name)."
+                    ),
+                ),
+                (
+                    "pyramid",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="model_links",
+                        to="annotator.pyramid",
+                    ),
+                ),
+                (
+                    "summary",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="pyramid_links",
+                        to="annotator.summary",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["pyramid_id", "position"],
             },
         ),
         migrations.AddField(
-            model_name='contributor',
-            name='summary',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='contributors', to='annotator.summary'),
+            model_name="pyramid",
+            name="models_used",
+            field=models.ManyToManyField(
+                related_name="pyramids",
+                through="annotator.PyramidModel",
+                to="annotator.summary",
+                verbose_name="model summaries",
+            ),
+        ),
+        migrations.AddField(
+            model_name="peerannotation",
+            name="peer",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="peer_annotations",
+                to="annotator.summary",
+            ),
         ),
         migrations.CreateModel(
-            name='Assignment',
+            name="HumanJudgment",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('task', models.CharField(choices=[('pyramid', 'Build the pyramid'), ('peer', 'Annotate a peer summary')], max_length=10)),
-                ('status', models.CharField(choices=[('assigned', 'Assigned'), ('in_progress', 'In progress'), ('done', 'Done')], default='assigned', max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('assigned_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to=settings.AUTH_USER_MODEL)),
-                ('pyramid', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to='annotator.pyramid')),
-                ('peer', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='assignments', to='annotator.summary')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "criterion",
+                    models.CharField(help_text='e.g. "content responsiveness"', max_length=100),
+                ),
+                ("judge", models.CharField(blank=True, max_length=100)),
+                ("value", models.FloatField()),
+                (
+                    "summary",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="judgments",
+                        to="annotator.summary",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['user_id', 'pyramid_id', 'peer_id'],
+                "ordering": ["summary_id", "criterion", "judge"],
+            },
+        ),
+        migrations.AddField(
+            model_name="contributor",
+            name="summary",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="contributors",
+                to="annotator.summary",
+            ),
+        ),
+        migrations.CreateModel(
+            name="Assignment",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "task",
+                    models.CharField(
+                        choices=[
+                            ("pyramid", "Build the pyramid"),
+                            ("peer", "Annotate a peer summary"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("assigned", "Assigned"),
+                            ("in_progress", "In progress"),
+                            ("done", "Done"),
+                        ],
+                        default="assigned",
+                        max_length=20,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "assigned_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="assignments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "pyramid",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="assignments",
+                        to="annotator.pyramid",
+                    ),
+                ),
+                (
+                    "peer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="assignments",
+                        to="annotator.summary",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["user_id", "pyramid_id", "peer_id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='docset',
-            constraint=models.UniqueConstraint(fields=('collection', 'name'), name='docset_unique_name'),
+            model_name="docset",
+            constraint=models.UniqueConstraint(
+                fields=("collection", "name"), name="docset_unique_name"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='psespan',
-            constraint=models.CheckConstraint(condition=models.Q(('start__gte', 0), ('start__lt', models.F('end'))), name='psespan_start_before_end'),
+            model_name="psespan",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("start__gte", 0), ("start__lt", models.F("end"))),
+                name="psespan_start_before_end",
+            ),
         ),
         migrations.AddIndex(
-            model_name='pyramidchange',
-            index=models.Index(fields=['pyramid', 'state', 'id'], name='pyramidchange_stack'),
+            model_name="pyramidchange",
+            index=models.Index(fields=["pyramid", "state", "id"], name="pyramidchange_stack"),
         ),
         migrations.AddConstraint(
-            model_name='scu',
-            constraint=models.UniqueConstraint(fields=('pyramid', 'uid'), name='scu_unique_uid'),
+            model_name="scu",
+            constraint=models.UniqueConstraint(fields=("pyramid", "uid"), name="scu_unique_uid"),
         ),
         migrations.AddConstraint(
-            model_name='scu',
-            constraint=models.CheckConstraint(condition=models.Q(('uid__gt', 0)), name='scu_uid_positive'),
+            model_name="scu",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("uid__gt", 0)), name="scu_uid_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='scu',
-            constraint=models.CheckConstraint(condition=models.Q(('label', ''), _negated=True), name='scu_label_not_empty'),
+            model_name="scu",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("label", ""), _negated=True), name="scu_label_not_empty"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='peerscucomment',
-            constraint=models.UniqueConstraint(fields=('annotation', 'scu'), name='peerscucomment_unique'),
+            model_name="peerscucomment",
+            constraint=models.UniqueConstraint(
+                fields=("annotation", "scu"), name="peerscucomment_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='summary',
-            constraint=models.UniqueConstraint(fields=('docset', 'kind', 'author'), name='summary_unique_author'),
+            model_name="summary",
+            constraint=models.UniqueConstraint(
+                fields=("docset", "kind", "author"), name="summary_unique_author"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='summary',
-            constraint=models.CheckConstraint(condition=models.Q(('text', ''), _negated=True), name='summary_text_not_empty'),
+            model_name="summary",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("text", ""), _negated=True), name="summary_text_not_empty"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='span',
-            constraint=models.CheckConstraint(condition=models.Q(('start__gte', 0), ('start__lt', models.F('end'))), name='span_start_before_end'),
+            model_name="span",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("start__gte", 0), ("start__lt", models.F("end"))),
+                name="span_start_before_end",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pyramidmodel',
-            constraint=models.UniqueConstraint(fields=('pyramid', 'summary'), name='pyramidmodel_unique_summary'),
+            model_name="pyramidmodel",
+            constraint=models.UniqueConstraint(
+                fields=("pyramid", "summary"), name="pyramidmodel_unique_summary"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pyramidmodel',
-            constraint=models.UniqueConstraint(fields=('pyramid', 'position'), name='pyramidmodel_unique_position'),
+            model_name="pyramidmodel",
+            constraint=models.UniqueConstraint(
+                fields=("pyramid", "position"), name="pyramidmodel_unique_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pyramid',
-            constraint=models.UniqueConstraint(condition=models.Q(('fingerprint', ''), _negated=True), fields=('docset', 'fingerprint'), name='pyramid_unique_content'),
+            model_name="pyramid",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("fingerprint", ""), _negated=True),
+                fields=("docset", "fingerprint"),
+                name="pyramid_unique_content",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='peerannotation',
-            constraint=models.UniqueConstraint(condition=models.Q(('annotator__isnull', False)), fields=('pyramid', 'peer', 'annotator'), name='peerannotation_unique_user'),
+            model_name="peerannotation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("annotator__isnull", False)),
+                fields=("pyramid", "peer", "annotator"),
+                name="peerannotation_unique_user",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='peerannotation',
-            constraint=models.UniqueConstraint(condition=models.Q(('annotator__isnull', True)), fields=('pyramid', 'peer', 'annotator_code'), name='peerannotation_unique_annotator_code'),
+            model_name="peerannotation",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("annotator__isnull", True)),
+                fields=("pyramid", "peer", "annotator_code"),
+                name="peerannotation_unique_annotator_code",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='humanjudgment',
-            constraint=models.UniqueConstraint(fields=('summary', 'criterion', 'judge'), name='judgment_unique'),
+            model_name="humanjudgment",
+            constraint=models.UniqueConstraint(
+                fields=("summary", "criterion", "judge"), name="judgment_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='assignment',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('task', 'pyramid'), ('peer__isnull', True)), models.Q(('task', 'peer'), ('peer__isnull', False)), _connector='OR'), name='assignment_peer_matches_task'),
+            model_name="assignment",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("task", "pyramid"), ("peer__isnull", True)),
+                    models.Q(("task", "peer"), ("peer__isnull", False)),
+                    _connector="OR",
+                ),
+                name="assignment_peer_matches_task",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='assignment',
-            constraint=models.UniqueConstraint(fields=('user', 'task', 'pyramid', 'peer'), name='assignment_unique', nulls_distinct=False),
+            model_name="assignment",
+            constraint=models.UniqueConstraint(
+                fields=("user", "task", "pyramid", "peer"),
+                name="assignment_unique",
+                nulls_distinct=False,
+            ),
         ),
     ]

@@ -6,34 +6,71 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0002_integrity_triggers'),
+        ("annotator", "0002_integrity_triggers"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='peerannotation',
-            name='scus_changed',
-            field=models.JSONField(blank=True, default=list, help_text='uids of SCUs changed in the pyramid since this annotation was last reviewed.'),
+            model_name="peerannotation",
+            name="scus_changed",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="uids of SCUs changed in the pyramid since this annotation was last reviewed.",
+            ),
         ),
         migrations.CreateModel(
-            name='PeerAnnotationChange',
+            name="PeerAnnotationChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('action', models.CharField(max_length=40)),
-                ('description', models.TextField()),
-                ('before', models.JSONField()),
-                ('after', models.JSONField()),
-                ('state', models.CharField(choices=[('applied', 'Applied'), ('undone', 'Undone'), ('discarded', 'Discarded (undone, then superseded)')], default='applied', max_length=10)),
-                ('annotation', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='annotator.peerannotation')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("action", models.CharField(max_length=40)),
+                ("description", models.TextField()),
+                ("before", models.JSONField()),
+                ("after", models.JSONField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("applied", "Applied"),
+                            ("undone", "Undone"),
+                            ("discarded", "Discarded (undone, then superseded)"),
+                        ],
+                        default="applied",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "annotation",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="annotator.peerannotation",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['annotation_id', 'id'],
-                'indexes': [models.Index(fields=['annotation', 'state', 'id'], name='peerchange_stack')],
+                "ordering": ["annotation_id", "id"],
+                "indexes": [
+                    models.Index(fields=["annotation", "state", "id"], name="peerchange_stack")
+                ],
             },
         ),
     ]

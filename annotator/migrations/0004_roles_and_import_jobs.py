@@ -6,60 +6,155 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0003_peer_annotation_history'),
+        ("annotator", "0003_peer_annotation_history"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='collection',
-            options={'ordering': ['name'], 'permissions': [('administer_all_collections', 'Can administer every collection'), ('read_all_collections', 'Can read and export every collection')]},
+            name="collection",
+            options={
+                "ordering": ["name"],
+                "permissions": [
+                    ("administer_all_collections", "Can administer every collection"),
+                    ("read_all_collections", "Can read and export every collection"),
+                ],
+            },
         ),
         migrations.AddField(
-            model_name='assignment',
-            name='updated_at',
+            model_name="assignment",
+            name="updated_at",
             field=models.DateTimeField(auto_now=True),
         ),
         migrations.AlterField(
-            model_name='assignment',
-            name='status',
-            field=models.CharField(choices=[('assigned', 'Assigned'), ('in_progress', 'In progress'), ('done', 'Done'), ('withdrawn', 'Withdrawn')], default='assigned', max_length=20),
+            model_name="assignment",
+            name="status",
+            field=models.CharField(
+                choices=[
+                    ("assigned", "Assigned"),
+                    ("in_progress", "In progress"),
+                    ("done", "Done"),
+                    ("withdrawn", "Withdrawn"),
+                ],
+                default="assigned",
+                max_length=20,
+            ),
         ),
         migrations.CreateModel(
-            name='ImportJob',
+            name="ImportJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('summaries', 'Summaries (.txt files or a zip)'), ('ducview', 'DUCView files (.pyr, .pan or a zip of them)')], max_length=20)),
-                ('file_name', models.CharField(max_length=300)),
-                ('content', models.BinaryField()),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=20)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('done', models.PositiveIntegerField(default=0)),
-                ('report', models.JSONField(blank=True, default=list, help_text='What was stored, or every problem found.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='import_jobs', to='annotator.collection')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("summaries", "Summaries (.txt files or a zip)"),
+                            ("ducview", "DUCView files (.pyr, .pan or a zip of them)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("file_name", models.CharField(max_length=300)),
+                ("content", models.BinaryField()),
+                ("options", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("done", models.PositiveIntegerField(default=0)),
+                (
+                    "report",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="What was stored, or every problem found.",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="import_jobs",
+                        to="annotator.collection",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('annotator', 'Annotator'), ('organizer', 'Organizer'), ('administrator', 'Administrator')], max_length=20)),
-                ('added_at', models.DateTimeField(auto_now_add=True)),
-                ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='annotator.collection')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[
+                            ("annotator", "Annotator"),
+                            ("organizer", "Organizer"),
+                            ("administrator", "Administrator"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("added_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="annotator.collection",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['collection_id', 'role', 'user_id'],
-                'constraints': [models.UniqueConstraint(fields=('collection', 'user', 'role'), name='membership_unique_role')],
+                "ordering": ["collection_id", "role", "user_id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("collection", "user", "role"), name="membership_unique_role"
+                    )
+                ],
             },
         ),
     ]

@@ -23,7 +23,9 @@ def create_groups(apps, schema_editor):
     User = apps.get_model("auth", "User")
     for name, codenames in GROUPS.items():
         group, _ = Group.objects.get_or_create(name=name)
-        group.permissions.add(*Permission.objects.filter(content_type__app_label="annotator", codename__in=codenames))
+        group.permissions.add(
+            *Permission.objects.filter(content_type__app_label="annotator", codename__in=codenames)
+        )
     administrators = Group.objects.get(name="Administrators")
     for user in User.objects.filter(is_staff=True, is_superuser=False):
         user.groups.add(administrators)

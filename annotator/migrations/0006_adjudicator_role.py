@@ -4,15 +4,22 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0005_role_groups'),
+        ("annotator", "0005_role_groups"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='membership',
-            name='role',
-            field=models.CharField(choices=[('annotator', 'Annotator'), ('organizer', 'Organizer'), ('administrator', 'Administrator'), ('adjudicator', 'Adjudicator')], max_length=20),
+            model_name="membership",
+            name="role",
+            field=models.CharField(
+                choices=[
+                    ("annotator", "Annotator"),
+                    ("organizer", "Organizer"),
+                    ("administrator", "Administrator"),
+                    ("adjudicator", "Adjudicator"),
+                ],
+                max_length=20,
+            ),
         ),
     ]

@@ -6,58 +6,145 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0006_adjudicator_role'),
+        ("annotator", "0006_adjudicator_role"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='contributor',
-            name='source',
-            field=models.ForeignKey(blank=True, help_text="In a consensus pyramid: the annotator's contributor this one was taken from.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='annotator.contributor'),
+            model_name="contributor",
+            name="source",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="In a consensus pyramid: the annotator's contributor this one was taken from.",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="annotator.contributor",
+            ),
         ),
         migrations.AddField(
-            model_name='peerannotationchange',
-            name='decision',
-            field=models.JSONField(blank=True, help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.', null=True),
+            model_name="peerannotationchange",
+            name="decision",
+            field=models.JSONField(
+                blank=True,
+                help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.',
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='pse',
-            name='source',
-            field=models.ForeignKey(blank=True, help_text="In a consensus annotation: the annotator's PSE this one was taken from.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='annotator.pse'),
+            model_name="pse",
+            name="source",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="In a consensus annotation: the annotator's PSE this one was taken from.",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="annotator.pse",
+            ),
         ),
         migrations.AddField(
-            model_name='pyramidchange',
-            name='decision',
-            field=models.JSONField(blank=True, help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.', null=True),
+            model_name="pyramidchange",
+            name="decision",
+            field=models.JSONField(
+                blank=True,
+                help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.',
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='scu',
-            name='source',
-            field=models.ForeignKey(blank=True, help_text="In a consensus pyramid: the annotator's SCU this one was taken from.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='annotator.scu'),
+            model_name="scu",
+            name="source",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="In a consensus pyramid: the annotator's SCU this one was taken from.",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="annotator.scu",
+            ),
         ),
         migrations.CreateModel(
-            name='AnnotationMerge',
+            name="AnnotationMerge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('consensus', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='merge', to='annotator.peerannotation')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('sources', models.ManyToManyField(related_name='merged_into', to='annotator.peerannotation')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "consensus",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="merge",
+                        to="annotator.peerannotation",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "sources",
+                    models.ManyToManyField(
+                        related_name="merged_into", to="annotator.peerannotation"
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PyramidMerge',
+            name="PyramidMerge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('groups', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('consensus', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='merge', to='annotator.pyramid')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('source_a', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='annotator.pyramid')),
-                ('source_b', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='annotator.pyramid')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("groups", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "consensus",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="merge",
+                        to="annotator.pyramid",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "source_a",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="annotator.pyramid",
+                    ),
+                ),
+                (
+                    "source_b",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="annotator.pyramid",
+                    ),
+                ),
             ],
         ),
     ]

@@ -4,23 +4,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0007_consensus'),
+        ("annotator", "0007_consensus"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='summary',
-            name='summary_text_not_empty',
+            model_name="summary",
+            name="summary_text_not_empty",
         ),
         migrations.AlterField(
-            model_name='collection',
-            name='average_rounding',
-            field=models.CharField(choices=[('half_up', 'Half up (DUCView 1.4, the NIST tables)'), ('floor', 'Floor (DUCView 1.5)'), ('ceil', 'Ceiling (SacreROUGE)'), ('fractional', 'Not rounded (PyrEval v2)')], default='half_up', max_length=20, verbose_name='rounding of X_a'),
+            model_name="collection",
+            name="average_rounding",
+            field=models.CharField(
+                choices=[
+                    ("half_up", "Half up (DUCView 1.4, the NIST tables)"),
+                    ("floor", "Floor (DUCView 1.5)"),
+                    ("ceil", "Ceiling (SacreROUGE)"),
+                    ("fractional", "Not rounded (PyrEval v2)"),
+                ],
+                default="half_up",
+                max_length=20,
+                verbose_name="rounding of X_a",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='summary',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('text', ''), _negated=True), ('kind', 'peer'), _connector='OR'), name='summary_text_not_empty'),
+            model_name="summary",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("text", ""), _negated=True), ("kind", "peer"), _connector="OR"
+                ),
+                name="summary_text_not_empty",
+            ),
         ),
     ]

@@ -6,32 +6,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0008_empty_peers_fractional_x_a'),
+        ("annotator", "0008_empty_peers_fractional_x_a"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ArchiveJob',
+            name="ArchiveJob",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('export', 'Export'), ('restore', 'Restore')], max_length=10)),
-                ('name', models.CharField(blank=True, help_text="Restore: the name asked for (blank: the archive's).", max_length=200)),
-                ('file_name', models.CharField(max_length=300)),
-                ('content', models.BinaryField(blank=True)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=20)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('done', models.PositiveIntegerField(default=0)),
-                ('report', models.JSONField(blank=True, default=list, help_text='What was written or restored, or the problem found.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('collection', models.ForeignKey(blank=True, help_text='Export: the collection written. Restore: the collection made, once it is.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='archive_jobs', to='annotator.collection')),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("export", "Export"), ("restore", "Restore")], max_length=10
+                    ),
+                ),
+                (
+                    "name",
+                    models.CharField(
+                        blank=True,
+                        help_text="Restore: the name asked for (blank: the archive's).",
+                        max_length=200,
+                    ),
+                ),
+                ("file_name", models.CharField(max_length=300)),
+                ("content", models.BinaryField(blank=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("done", models.PositiveIntegerField(default=0)),
+                (
+                    "report",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="What was written or restored, or the problem found.",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "collection",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="Export: the collection written. Restore: the collection made, once it is.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="archive_jobs",
+                        to="annotator.collection",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-id'],
+                "ordering": ["-created_at", "-id"],
             },
         ),
     ]

@@ -27,24 +27,37 @@ def one_system_per_number(apps, schema_editor):
             peer.save(update_fields=["author"])
         elif same.text == peer.text:
             for annotation in PeerAnnotation.objects.filter(peer=peer):
-                twin = PeerAnnotation.objects.filter(pyramid_id=annotation.pyramid_id, peer=same,
-                                                     annotator_id=annotation.annotator_id,
-                                                     annotator_code=annotation.annotator_code)
-                if not twin.exists():  # the same annotator's annotation of both spellings stays apart
+                twin = PeerAnnotation.objects.filter(
+                    pyramid_id=annotation.pyramid_id,
+                    peer=same,
+                    annotator_id=annotation.annotator_id,
+                    annotator_code=annotation.annotator_code,
+                )
+                if (
+                    not twin.exists()
+                ):  # the same annotator's annotation of both spellings stays apart
                     annotation.peer = same
                     annotation.save(update_fields=["peer"])
             for assignment in Assignment.objects.filter(peer=peer):
-                if not Assignment.objects.filter(user_id=assignment.user_id, task=assignment.task,
-                                                 pyramid_id=assignment.pyramid_id, peer=same).exists():
+                if not Assignment.objects.filter(
+                    user_id=assignment.user_id,
+                    task=assignment.task,
+                    pyramid_id=assignment.pyramid_id,
+                    peer=same,
+                ).exists():
                     assignment.peer = same
                     assignment.save(update_fields=["peer"])
             for judgment in HumanJudgment.objects.filter(summary=peer):
-                if not HumanJudgment.objects.filter(summary=same, criterion=judgment.criterion,
-                                                    judge=judgment.judge).exists():
+                if not HumanJudgment.objects.filter(
+                    summary=same, criterion=judgment.criterion, judge=judgment.judge
+                ).exists():
                     judgment.summary = same
                     judgment.save(update_fields=["summary"])
-            if not (PeerAnnotation.objects.filter(peer=peer).exists() or Assignment.objects.filter(peer=peer).exists()
-                    or HumanJudgment.objects.filter(summary=peer).exists()):
+            if not (
+                PeerAnnotation.objects.filter(peer=peer).exists()
+                or Assignment.objects.filter(peer=peer).exists()
+                or HumanJudgment.objects.filter(summary=peer).exists()
+            ):
                 peer.delete()  # nothing points to it: it was a second copy
 
 
@@ -72,17 +85,31 @@ def recompute_fingerprints(apps, schema_editor):
     PeerSCUComment = apps.get_model("annotator", "PeerSCUComment")
     prints, seen = {}, set()
     for pyramid in Pyramid.objects.exclude(fingerprint="").order_by("id"):
-        links = list(PyramidModel.objects.filter(pyramid=pyramid).select_related("summary").order_by("position"))
+        links = list(
+            PyramidModel.objects.filter(pyramid=pyramid)
+            .select_related("summary")
+            .order_by("position")
+        )
         index = {link.summary_id: i for i, link in enumerate(links)}
         spans = defaultdict(list)
-        for span in Span.objects.filter(contributor__scu__pyramid=pyramid).order_by("position", "id"):
-            spans[span.contributor_id].append((index.get(span.summary_id, -1), span.start, span.end))
+        for span in Span.objects.filter(contributor__scu__pyramid=pyramid).order_by(
+            "position", "id"
+        ):
+            spans[span.contributor_id].append(
+                (index.get(span.summary_id, -1), span.start, span.end)
+            )
         scus = [
-            (scu.uid, scu.label, scu.comment,
-             [(c.comment, spans[c.id]) for c in scu.contributors.order_by("position", "id")])
+            (
+                scu.uid,
+                scu.label,
+                scu.comment,
+                [(c.comment, spans[c.id]) for c in scu.contributors.order_by("position", "id")],
+            )
             for scu in SCU.objects.filter(pyramid=pyramid).order_by("position", "id")
         ]
-        prints[pyramid.id] = pyramid_fingerprint([(l.summary.author, l.summary.text) for l in links], scus)
+        prints[pyramid.id] = pyramid_fingerprint(
+            [(l.summary.author, l.summary.text) for l in links], scus
+        )
         if (pyramid.docset_id, prints[pyramid.id]) in seen:
             continue  # two copies imported before they were recognised as one: keep both as they are
         seen.add((pyramid.docset_id, prints[pyramid.id]))
@@ -93,9 +120,14 @@ def recompute_fingerprints(apps, schema_editor):
         spans = defaultdict(list)
         for span in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id"):
             spans[span.pse_id].append((span.start, span.end))
-        pses = [(uids.get(pse.scu_id, 0), pse.comment, spans[pse.id])
-                for pse in annotation.pses.order_by("position", "id")]
-        comments = [(uids.get(c.scu_id, 0), c.comment) for c in PeerSCUComment.objects.filter(annotation=annotation)]
+        pses = [
+            (uids.get(pse.scu_id, 0), pse.comment, spans[pse.id])
+            for pse in annotation.pses.order_by("position", "id")
+        ]
+        comments = [
+            (uids.get(c.scu_id, 0), c.comment)
+            for c in PeerSCUComment.objects.filter(annotation=annotation)
+        ]
         annotation.fingerprint = annotation_fingerprint(
             prints.get(annotation.pyramid_id, ""), annotation.peer.text, pses, comments
         )
@@ -103,9 +135,8 @@ def recompute_fingerprints(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0009_collection_archives'),
+        ("annotator", "0009_collection_archives"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -114,23 +145,31 @@ class Migration(migrations.Migration):
         migrations.RunPython(rename_duplicates, migrations.RunPython.noop),
         migrations.RunPython(recompute_fingerprints, migrations.RunPython.noop),
         migrations.RemoveConstraint(
-            model_name='psespan',
-            name='psespan_start_before_end',
+            model_name="psespan",
+            name="psespan_start_before_end",
         ),
         migrations.RemoveConstraint(
-            model_name='span',
-            name='span_start_before_end',
+            model_name="span",
+            name="span_start_before_end",
         ),
         migrations.AddConstraint(
-            model_name='psespan',
-            constraint=models.CheckConstraint(condition=models.Q(('start__gte', 0), ('start__lte', models.F('end'))), name='psespan_start_before_end'),
+            model_name="psespan",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("start__gte", 0), ("start__lte", models.F("end"))),
+                name="psespan_start_before_end",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pyramid',
-            constraint=models.UniqueConstraint(fields=('docset', 'name'), name='pyramid_unique_name'),
+            model_name="pyramid",
+            constraint=models.UniqueConstraint(
+                fields=("docset", "name"), name="pyramid_unique_name"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='span',
-            constraint=models.CheckConstraint(condition=models.Q(('start__gte', 0), ('start__lte', models.F('end'))), name='span_start_before_end'),
+            model_name="span",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("start__gte", 0), ("start__lte", models.F("end"))),
+                name="span_start_before_end",
+            ),
         ),
     ]

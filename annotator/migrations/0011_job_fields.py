@@ -4,25 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0010_import_identities'),
+        ("annotator", "0010_import_identities"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='archivejob',
-            name='report',
-            field=models.JSONField(blank=True, default=list, help_text='What was done, or every problem found.'),
+            model_name="archivejob",
+            name="report",
+            field=models.JSONField(
+                blank=True, default=list, help_text="What was done, or every problem found."
+            ),
         ),
         migrations.AlterField(
-            model_name='importjob',
-            name='content',
+            model_name="importjob",
+            name="content",
             field=models.BinaryField(blank=True),
         ),
         migrations.AlterField(
-            model_name='importjob',
-            name='report',
-            field=models.JSONField(blank=True, default=list, help_text='What was done, or every problem found.'),
+            model_name="importjob",
+            name="report",
+            field=models.JSONField(
+                blank=True, default=list, help_text="What was done, or every problem found."
+            ),
         ),
     ]

@@ -5,23 +5,45 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0011_job_fields'),
+        ("annotator", "0011_job_fields"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PyramidMergeSource',
+            name="PyramidMergeSource",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(max_length=1)),
-                ('merge', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='further_sources', to='annotator.pyramidmerge')),
-                ('pyramid', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='annotator.pyramid')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("side", models.CharField(max_length=1)),
+                (
+                    "merge",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="further_sources",
+                        to="annotator.pyramidmerge",
+                    ),
+                ),
+                (
+                    "pyramid",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="annotator.pyramid",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['side'],
-                'constraints': [models.UniqueConstraint(fields=('merge', 'side'), name='one_pyramid_per_merge_side')],
+                "ordering": ["side"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("merge", "side"), name="one_pyramid_per_merge_side"
+                    )
+                ],
             },
         ),
     ]

@@ -4,72 +4,109 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0012_pyramid_merge_sources'),
+        ("annotator", "0012_pyramid_merge_sources"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='WorkerBeat',
+            name="WorkerBeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('worker_id', models.CharField(max_length=64, unique=True)),
-                ('hostname', models.CharField(blank=True, max_length=255)),
-                ('pid', models.PositiveIntegerField(default=0)),
-                ('started_at', models.DateTimeField()),
-                ('seen_at', models.DateTimeField()),
-                ('running', models.CharField(blank=True, help_text="The job it is running, e.g. 'import 12'.", max_length=100)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("worker_id", models.CharField(max_length=64, unique=True)),
+                ("hostname", models.CharField(blank=True, max_length=255)),
+                ("pid", models.PositiveIntegerField(default=0)),
+                ("started_at", models.DateTimeField()),
+                ("seen_at", models.DateTimeField()),
+                (
+                    "running",
+                    models.CharField(
+                        blank=True,
+                        help_text="The job it is running, e.g. 'import 12'.",
+                        max_length=100,
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='archivejob',
-            name='attempts',
-            field=models.PositiveSmallIntegerField(default=0, help_text='How many times a worker has started it.'),
+            model_name="archivejob",
+            name="attempts",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="How many times a worker has started it."
+            ),
         ),
         migrations.AddField(
-            model_name='archivejob',
-            name='heartbeat_at',
-            field=models.DateTimeField(blank=True, help_text='When its worker last said it is running it.', null=True),
+            model_name="archivejob",
+            name="heartbeat_at",
+            field=models.DateTimeField(
+                blank=True, help_text="When its worker last said it is running it.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='archivejob',
-            name='interrupted',
-            field=models.BooleanField(default=False, help_text='Failed because it was interrupted too often: its bytes are kept, and it can be resumed.'),
+            model_name="archivejob",
+            name="interrupted",
+            field=models.BooleanField(
+                default=False,
+                help_text="Failed because it was interrupted too often: its bytes are kept, and it can be resumed.",
+            ),
         ),
         migrations.AddField(
-            model_name='archivejob',
-            name='resume_state',
-            field=models.JSONField(blank=True, default=dict, help_text='What a resumed run goes on from (the files done, the report so far).'),
+            model_name="archivejob",
+            name="resume_state",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="What a resumed run goes on from (the files done, the report so far).",
+            ),
         ),
         migrations.AddField(
-            model_name='archivejob',
-            name='worker_id',
-            field=models.CharField(blank=True, help_text='The worker running it, or that ran it last.', max_length=64),
+            model_name="archivejob",
+            name="worker_id",
+            field=models.CharField(
+                blank=True, help_text="The worker running it, or that ran it last.", max_length=64
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='attempts',
-            field=models.PositiveSmallIntegerField(default=0, help_text='How many times a worker has started it.'),
+            model_name="importjob",
+            name="attempts",
+            field=models.PositiveSmallIntegerField(
+                default=0, help_text="How many times a worker has started it."
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='heartbeat_at',
-            field=models.DateTimeField(blank=True, help_text='When its worker last said it is running it.', null=True),
+            model_name="importjob",
+            name="heartbeat_at",
+            field=models.DateTimeField(
+                blank=True, help_text="When its worker last said it is running it.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='interrupted',
-            field=models.BooleanField(default=False, help_text='Failed because it was interrupted too often: its bytes are kept, and it can be resumed.'),
+            model_name="importjob",
+            name="interrupted",
+            field=models.BooleanField(
+                default=False,
+                help_text="Failed because it was interrupted too often: its bytes are kept, and it can be resumed.",
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='resume_state',
-            field=models.JSONField(blank=True, default=dict, help_text='What a resumed run goes on from (the files done, the report so far).'),
+            model_name="importjob",
+            name="resume_state",
+            field=models.JSONField(
+                blank=True,
+                default=dict,
+                help_text="What a resumed run goes on from (the files done, the report so far).",
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='worker_id',
-            field=models.CharField(blank=True, help_text='The worker running it, or that ran it last.', max_length=64),
+            model_name="importjob",
+            name="worker_id",
+            field=models.CharField(
+                blank=True, help_text="The worker running it, or that ran it last.", max_length=64
+            ),
         ),
     ]

@@ -8,65 +8,107 @@ CHUNK_BYTES = 1024 * 1024  # annotator.transfer.job_bytes.CHUNK_BYTES when this 
 
 def move_bytes_into_chunks(apps, schema_editor):
     """The bytes jobs kept in their row, as chunks (one job at a time)."""
-    for job_model, chunk_model in [("ImportJob", "ImportJobChunk"), ("ArchiveJob", "ArchiveJobChunk")]:
-        Job, Chunk = apps.get_model("annotator", job_model), apps.get_model("annotator", chunk_model)
+    for job_model, chunk_model in [
+        ("ImportJob", "ImportJobChunk"),
+        ("ArchiveJob", "ArchiveJobChunk"),
+    ]:
+        Job, Chunk = (
+            apps.get_model("annotator", job_model),
+            apps.get_model("annotator", chunk_model),
+        )
         for pk in Job.objects.exclude(content=b"").values_list("pk", flat=True).iterator():
             content = bytes(Job.objects.values_list("content", flat=True).get(pk=pk))
             Chunk.objects.bulk_create(
-                Chunk(job_id=pk, index=i, data=content[start:start + CHUNK_BYTES])
-                for i, start in enumerate(range(0, len(content), CHUNK_BYTES)))
+                Chunk(job_id=pk, index=i, data=content[start : start + CHUNK_BYTES])
+                for i, start in enumerate(range(0, len(content), CHUNK_BYTES))
+            )
 
 
 def move_chunks_back(apps, schema_editor):
-    for job_model, chunk_model in [("ImportJob", "ImportJobChunk"), ("ArchiveJob", "ArchiveJobChunk")]:
-        Job, Chunk = apps.get_model("annotator", job_model), apps.get_model("annotator", chunk_model)
+    for job_model, chunk_model in [
+        ("ImportJob", "ImportJobChunk"),
+        ("ArchiveJob", "ArchiveJobChunk"),
+    ]:
+        Job, Chunk = (
+            apps.get_model("annotator", job_model),
+            apps.get_model("annotator", chunk_model),
+        )
         for pk in Chunk.objects.values_list("job_id", flat=True).distinct():
-            pieces = Chunk.objects.filter(job_id=pk).order_by("index").values_list("data", flat=True)
+            pieces = (
+                Chunk.objects.filter(job_id=pk).order_by("index").values_list("data", flat=True)
+            )
             Job.objects.filter(pk=pk).update(content=b"".join(bytes(piece) for piece in pieces))
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0013_job_leases'),
+        ("annotator", "0013_job_leases"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ArchiveJobChunk',
+            name="ArchiveJobChunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('data', models.BinaryField()),
-                ('job', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='annotator.archivejob')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveIntegerField()),
+                ("data", models.BinaryField()),
+                (
+                    "job",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chunks",
+                        to="annotator.archivejob",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['job', 'index'],
-                'abstract': False,
-                'constraints': [models.UniqueConstraint(fields=('job', 'index'), name='archivejobchunk_once')],
+                "ordering": ["job", "index"],
+                "abstract": False,
+                "constraints": [
+                    models.UniqueConstraint(fields=("job", "index"), name="archivejobchunk_once")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='ImportJobChunk',
+            name="ImportJobChunk",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveIntegerField()),
-                ('data', models.BinaryField()),
-                ('job', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='annotator.importjob')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveIntegerField()),
+                ("data", models.BinaryField()),
+                (
+                    "job",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="chunks",
+                        to="annotator.importjob",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['job', 'index'],
-                'abstract': False,
-                'constraints': [models.UniqueConstraint(fields=('job', 'index'), name='importjobchunk_once')],
+                "ordering": ["job", "index"],
+                "abstract": False,
+                "constraints": [
+                    models.UniqueConstraint(fields=("job", "index"), name="importjobchunk_once")
+                ],
             },
         ),
         migrations.RunPython(move_bytes_into_chunks, move_chunks_back),
         migrations.RemoveField(
-            model_name='archivejob',
-            name='content',
+            model_name="archivejob",
+            name="content",
         ),
         migrations.RemoveField(
-            model_name='importjob',
-            name='content',
+            model_name="importjob",
+            name="content",
         ),
     ]

@@ -12,21 +12,26 @@ def queued_when_made(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0014_job_chunks'),
+        ("annotator", "0014_job_chunks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='archivejob',
-            name='queued_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, help_text='When it was queued last (made, taken back, resumed).'),
+            model_name="archivejob",
+            name="queued_at",
+            field=models.DateTimeField(
+                default=django.utils.timezone.now,
+                help_text="When it was queued last (made, taken back, resumed).",
+            ),
         ),
         migrations.AddField(
-            model_name='importjob',
-            name='queued_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, help_text='When it was queued last (made, taken back, resumed).'),
+            model_name="importjob",
+            name="queued_at",
+            field=models.DateTimeField(
+                default=django.utils.timezone.now,
+                help_text="When it was queued last (made, taken back, resumed).",
+            ),
         ),
         migrations.RunPython(queued_when_made, migrations.RunPython.noop),
     ]

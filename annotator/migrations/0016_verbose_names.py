@@ -8,45 +8,76 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('annotator', '0015_job_queued_at'),
+        ("annotator", "0015_job_queued_at"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='contributor',
-            name='scu',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='contributors', to='annotator.scu', verbose_name='SCU'),
+            model_name="contributor",
+            name="scu",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="contributors",
+                to="annotator.scu",
+                verbose_name="SCU",
+            ),
         ),
         migrations.AlterField(
-            model_name='peerannotation',
-            name='scus_changed',
-            field=models.JSONField(blank=True, default=list, help_text='uids of SCUs changed in the pyramid since this annotation was last reviewed.', verbose_name='SCUs changed'),
+            model_name="peerannotation",
+            name="scus_changed",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="uids of SCUs changed in the pyramid since this annotation was last reviewed.",
+                verbose_name="SCUs changed",
+            ),
         ),
         migrations.AlterField(
-            model_name='peerscucomment',
-            name='scu',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, to='annotator.scu', verbose_name='SCU'),
+            model_name="peerscucomment",
+            name="scu",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                to="annotator.scu",
+                verbose_name="SCU",
+            ),
         ),
         migrations.AlterField(
-            model_name='pse',
-            name='scu',
-            field=models.ForeignKey(blank=True, help_text='Empty for content that matches no SCU (a zero-weight PSE).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='pses', to='annotator.scu', verbose_name='SCU'),
+            model_name="pse",
+            name="scu",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="Empty for content that matches no SCU (a zero-weight PSE).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="pses",
+                to="annotator.scu",
+                verbose_name="SCU",
+            ),
         ),
         migrations.AlterField(
-            model_name='psespan',
-            name='pse',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='spans', to='annotator.pse', verbose_name='PSE'),
+            model_name="psespan",
+            name="pse",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="spans",
+                to="annotator.pse",
+                verbose_name="PSE",
+            ),
         ),
         migrations.AlterField(
-            model_name='scu',
-            name='uid',
-            field=models.PositiveIntegerField(help_text="DUCView's uid; 0 is reserved for non-matching content.", verbose_name='UID'),
+            model_name="scu",
+            name="uid",
+            field=models.PositiveIntegerField(
+                help_text="DUCView's uid; 0 is reserved for non-matching content.",
+                verbose_name="UID",
+            ),
         ),
         migrations.AlterField(
-            model_name='workerbeat',
-            name='pid',
-            field=models.PositiveIntegerField(default=0, verbose_name='PID'),
+            model_name="workerbeat",
+            name="pid",
+            field=models.PositiveIntegerField(default=0, verbose_name="PID"),
         ),
     ]

@@ -10,17 +10,25 @@ in the pyramid": a zero-weight PSE.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.db import transaction
 from django.db.models import Count, Max, Q
 
 from annotator.campaigns import assignment_status
-from annotator.editing import history
 from annotator.campaigns.access import can_edit_annotation, can_reopen
+from annotator.editing import history
+from annotator.models import (
+    PSE,
+    SCU,
+    Assignment,
+    PeerAnnotation,
+    PeerAnnotationChange,
+    PSESpan,
+    Pyramid,
+)
 from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
-from annotator.models import PSE, SCU, Assignment, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 from annotator.text.plurals import counted
 from annotator.text.selection import overlapping
 from annotator.text.textmarks import uncovered_words
@@ -38,6 +46,7 @@ class PeerEditResult:
     @property
     def changed_uids(self) -> set[int]:
         """SCUs (0: matching nothing) whose PSEs in this peer the edit changed."""
+
         def by_uid(state):
             grouped: dict[int, list] = {}
             for pse in state:
@@ -48,20 +57,27 @@ class PeerEditResult:
         return {uid for uid in before.keys() | after.keys() if before.get(uid) != after.get(uid)}
 
 
-def _locked(annotation_id: int, user, version: int | None, allow_complete: bool = False) -> PeerAnnotation:
+def _locked(
+    annotation_id: int, user, version: int | None, allow_complete: bool = False
+) -> PeerAnnotation:
     try:
         annotation = (
             PeerAnnotation.objects.select_for_update(of=("self",))
-            .select_related("pyramid__docset", "peer").get(pk=annotation_id)
+            .select_related("pyramid__docset", "peer")
+            .get(pk=annotation_id)
         )
     except PeerAnnotation.DoesNotExist:
         raise RuleBroken("There is no such peer annotation.") from None
     if not can_edit_annotation(user, annotation):
         raise NotAllowed("You are not assigned to this peer summary.")
     if annotation.pyramid.status != Pyramid.Status.SUBMITTED:
-        raise NotAllowed("The pyramid is still being edited: peers are annotated against a submitted pyramid.")
+        raise NotAllowed(
+            "The pyramid is still being edited: peers are annotated against a submitted pyramid."
+        )
     if annotation.status == PeerAnnotation.Status.SUBMITTED and not allow_complete:
-        raise NotAllowed("This annotation is complete and read-only; an administrator can reopen it.")
+        raise NotAllowed(
+            "This annotation is complete and read-only; an administrator can reopen it."
+        )
     if version is not None and version != annotation.version:
         raise StaleVersion(annotation.version, record="annotation")
     return annotation
@@ -71,14 +87,24 @@ def snapshot(annotation: PeerAnnotation) -> list[dict]:
     """Every PSE in order: its id, SCU uid (0: none), comment and spans (with their ids), as
     JSON-ready data (2 queries). The ids let undo and redo bring PSEs back as the same records."""
     pses: dict[int, dict] = {}
-    for pse_id, uid, comment, source in PSE.objects.filter(annotation=annotation).order_by("position", "id").values_list(
-        "id", "scu__uid", "comment", "source_id"
+    for pse_id, uid, comment, source in (
+        PSE.objects.filter(annotation=annotation)
+        .order_by("position", "id")
+        .values_list("id", "scu__uid", "comment", "source_id")
     ):
-        pses[pse_id] = {"id": pse_id, "scu": uid or NO_SCU, "comment": comment, "spans": [], "span_ids": []}
+        pses[pse_id] = {
+            "id": pse_id,
+            "scu": uid or NO_SCU,
+            "comment": comment,
+            "spans": [],
+            "span_ids": [],
+        }
         if source:  # provenance, in a consensus annotation only
             pses[pse_id]["source"] = source
-    for span_id, pse_id, start, end in PSESpan.objects.filter(pse__annotation=annotation).order_by("position", "id").values_list(
-        "id", "pse_id", "start", "end"
+    for span_id, pse_id, start, end in (
+        PSESpan.objects.filter(pse__annotation=annotation)
+        .order_by("position", "id")
+        .values_list("id", "pse_id", "start", "end")
     ):
         pses[pse_id]["spans"].append([start, end])
         pses[pse_id]["span_ids"].append(span_id)
@@ -96,11 +122,17 @@ def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
     existing = {pse.pk: pse for pse in annotation.pses.all()}
     PSESpan.objects.filter(pse__annotation=annotation).delete()
     sources = {p["source"] for p in state if p.get("source")}
-    still_there = set(PSE.objects.filter(pk__in=sources).values_list("pk", flat=True)) if sources else set()
+    still_there = (
+        set(PSE.objects.filter(pk__in=sources).values_list("pk", flat=True)) if sources else set()
+    )
     records, changed, new = [], [], []
     for position, p in enumerate(state):
-        fields = {"scu_id": scu_ids.get(p["scu"]) if p["scu"] else None, "comment": p["comment"], "position": position,
-                  "source_id": p.get("source") if p.get("source") in still_there else None}
+        fields = {
+            "scu_id": scu_ids.get(p["scu"]) if p["scu"] else None,
+            "comment": p["comment"],
+            "position": position,
+            "source_id": p.get("source") if p.get("source") in still_there else None,
+        }
         pse = existing.get(p.get("id"))
         if pse is None:
             pse = PSE(pk=p.get("id"), annotation=annotation, **fields)
@@ -116,7 +148,9 @@ def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
     PSESpan.objects.bulk_create(
         PSESpan(pk=span_id, pse=pse, start=start, end=end, position=j)
         for pse, p in zip(records, state)
-        for j, ((start, end), span_id) in enumerate(zip(p["spans"], p.get("span_ids") or [None] * len(p["spans"])))
+        for j, ((start, end), span_id) in enumerate(
+            zip(p["spans"], p.get("span_ids") or [None] * len(p["spans"]))
+        )
     )
 
 
@@ -124,14 +158,26 @@ def _record(annotation, user, action, description, before, after, decision=None)
     annotation.version += 1
     annotation.save(update_fields=["version", "status", "scus_changed", "updated_at"])
     change = PeerAnnotationChange.objects.create(
-        annotation=annotation, user=user if user and user.is_authenticated else None, action=action,
-        description=description, before=before, after=after, decision=decision,
+        annotation=annotation,
+        user=user if user and user.is_authenticated else None,
+        action=action,
+        description=description,
+        before=before,
+        after=after,
+        decision=decision,
     )
     return PeerEditResult(annotation, annotation.version, description, change)
 
 
-def run_edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnnotation], str],
-             allow_complete: bool = False, decision: dict | None = None) -> PeerEditResult:
+def run_edit(
+    annotation_id,
+    user,
+    version,
+    action: str,
+    apply: Callable[[PeerAnnotation], str],
+    allow_complete: bool = False,
+    decision: dict | None = None,
+) -> PeerEditResult:
     """Lock, check, apply and record one edit; `decision` is the adjudication decision it makes,
     in a consensus annotation (annotator.adjudication.annotation_consensus)."""
     with transaction.atomic():
@@ -145,6 +191,7 @@ def run_edit(annotation_id, user, version, action: str, apply: Callable[[PeerAnn
 
 
 # -- rules ---------------------------------------------------------------------------------------
+
 
 def _parts(annotation: PeerAnnotation, ranges) -> list[tuple[int, int]]:
     return checked_parts(annotation.peer.text, ranges, "the peer summary's text")
@@ -166,7 +213,9 @@ def _pse(annotation: PeerAnnotation, pse_id: int) -> PSE:
     return pse
 
 
-def _refuse_words_already_there(annotation: PeerAnnotation, scu: SCU | None, parts, pse: PSE | None = None) -> None:
+def _refuse_words_already_there(
+    annotation: PeerAnnotation, scu: SCU | None, parts, pse: PSE | None = None
+) -> None:
     """The same words cannot express the same SCU twice (a repetition is *other* words that express
     it again), nor be matched twice to nothing: either would count them twice in the scores."""
     spans = PSESpan.objects.filter(pse__annotation=annotation, pse__scu=scu)
@@ -176,8 +225,10 @@ def _refuse_words_already_there(annotation: PeerAnnotation, scu: SCU | None, par
             raise RuleBroken("Those words are already part of this PSE.")
         spans = spans.exclude(pse=pse)
     if overlapping(parts, spans.values_list("start", "end")):
-        raise RuleBroken(f"Those words already express {_what(scu)} in this peer: select other words "
-                         "(a repetition is other words that express the SCU again).")
+        raise RuleBroken(
+            f"Those words already express {_what(scu)} in this peer: select other words "
+            "(a repetition is other words that express the SCU again)."
+        )
 
 
 def _what(scu: SCU | None) -> str:
@@ -190,6 +241,7 @@ def _quoted(text: str, limit: int = 50) -> str:
 
 
 # -- operations ----------------------------------------------------------------------------------
+
 
 def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult:
     """The selected peer text becomes a PSE of an SCU (uid 0: matching nothing, weight zero).
@@ -204,7 +256,9 @@ def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult
         repeated = scu is not None and found["same"] > 0
         position = (found["last"] or 0) + 1
         pse = PSE.objects.create(annotation=annotation, scu=scu, position=position)
-        PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts))
+        PSESpan.objects.bulk_create(
+            PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts)
+        )
         text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts))
         return f"Matched {_quoted(text)} to {_what(scu)}" + (" (a repetition)" if repeated else "")
 
@@ -219,7 +273,9 @@ def add_part(annotation_id, user, version, pse_id: int, ranges) -> PeerEditResul
         parts = _parts(annotation, ranges)
         _refuse_words_already_there(annotation, pse.scu, parts, pse)
         start = (pse.spans.aggregate(m=Max("position"))["m"] or 0) + 1
-        PSESpan.objects.bulk_create(PSESpan(pse=pse, start=s, end=e, position=start + i) for i, (s, e) in enumerate(parts))
+        PSESpan.objects.bulk_create(
+            PSESpan(pse=pse, start=s, end=e, position=start + i) for i, (s, e) in enumerate(parts)
+        )
         return f"Added a part to a PSE of {_what(pse.scu)}"
 
     return run_edit(annotation_id, user, version, "add_part", apply)
@@ -253,7 +309,11 @@ def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
     """Remove one part of a PSE; a PSE left without parts goes."""
 
     def apply(annotation):
-        span = PSESpan.objects.filter(pk=span_id, pse__annotation=annotation).select_related("pse__scu").first()
+        span = (
+            PSESpan.objects.filter(pk=span_id, pse__annotation=annotation)
+            .select_related("pse__scu")
+            .first()
+        )
         if span is None:
             raise RuleBroken("That part is not in this annotation (it may have been removed).")
         pse = span.pse
@@ -280,21 +340,32 @@ def complete(annotation_id, user, version) -> PeerEditResult:
 
     def apply(annotation):
         if not annotation.pses.exists():
-            raise RuleBroken("Match at least some of the peer text before marking the annotation complete.")
-        from annotator.adjudication.annotation_consensus import undecided_scus  # the consensus builds on this module
+            raise RuleBroken(
+                "Match at least some of the peer text before marking the annotation complete."
+            )
+        from annotator.adjudication.annotation_consensus import (
+            undecided_scus,  # the consensus builds on this module
+        )
 
         left = undecided_scus(annotation)
         if left:
-            raise RuleBroken(f"{len(left)} SCU{'s' if len(left) != 1 else ''} of this consensus "
-                             f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every SCU, then mark it complete.")
+            raise RuleBroken(
+                f"{len(left)} SCU{'s' if len(left) != 1 else ''} of this consensus "
+                f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every SCU, then mark it complete."
+            )
         annotation.status = PeerAnnotation.Status.SUBMITTED
         if annotation.annotator_id:
             assignment_status.mark_done(
-                Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
+                Assignment.Task.ANNOTATE_PEER,
+                annotation.pyramid_id,
+                annotation.peer_id,
+                annotation.annotator_id,
             )
         # Words in no PSE are allowed (the page warns first), and said in the history.
         left_out = len(words_in_no_pse(annotation))
-        return "Marked the annotation complete" + (f" ({counted(left_out, 'word')} in no PSE)" if left_out else "")
+        return "Marked the annotation complete" + (
+            f" ({counted(left_out, 'word')} in no PSE)" if left_out else ""
+        )
 
     return run_edit(annotation_id, user, version, "complete", apply)
 
@@ -302,11 +373,16 @@ def complete(annotation_id, user, version) -> PeerEditResult:
 def reopen(annotation_id, user, version) -> PeerEditResult:
     def apply(annotation):
         if not can_reopen(user, annotation):
-            raise NotAllowed("Only an administrator of the collection can reopen a complete annotation.")
+            raise NotAllowed(
+                "Only an administrator of the collection can reopen a complete annotation."
+            )
         annotation.status = PeerAnnotation.Status.IN_PROGRESS
         if annotation.annotator_id:
             assignment_status.mark_reopened(
-                Assignment.Task.ANNOTATE_PEER, annotation.pyramid_id, annotation.peer_id, annotation.annotator_id
+                Assignment.Task.ANNOTATE_PEER,
+                annotation.pyramid_id,
+                annotation.peer_id,
+                annotation.annotator_id,
             )
         return "Reopened the annotation"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 STOPWORDS = frozenset(
@@ -49,7 +49,9 @@ class Suggestion:
     shared: tuple[str, ...]  # the words the sentence shares with the best-matching text
 
 
-def rank_scus(sentence: str, scus: Iterable[tuple[int, str, int, list[str]]], limit: int = 8) -> list[Suggestion]:
+def rank_scus(
+    sentence: str, scus: Iterable[tuple[int, str, int, list[str]]], limit: int = 8
+) -> list[Suggestion]:
     """SCUs (uid, label, weight, contributor texts) ranked by overlap with the sentence.
 
     Ties go to the heavier SCU (the pyramid's more important content), then to the lower uid.
@@ -86,7 +88,10 @@ def suggest(annotation, start: int, end: int, limit: int = 8) -> list[Suggestion
 
     text = annotation.peer.text
     first, last = sentence_around(text, start, end)
-    summaries = {link.summary_id: link.summary.text for link in annotation.pyramid.model_links.select_related("summary")}
+    summaries = {
+        link.summary_id: link.summary.text
+        for link in annotation.pyramid.model_links.select_related("summary")
+    }
     contributor_texts: dict[int, dict[int, list[str]]] = {}
     for scu_id, contributor_id, summary_id, span_start, span_end in (
         Span.objects.filter(contributor__scu__pyramid_id=annotation.pyramid_id)
@@ -95,10 +100,19 @@ def suggest(annotation, start: int, end: int, limit: int = 8) -> list[Suggestion
     ):
         parts = contributor_texts.setdefault(scu_id, {}).setdefault(contributor_id, [])
         parts.append(summaries.get(summary_id, "")[span_start:span_end])
-    scus = SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(weight=Count("contributors"))
+    scus = SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(
+        weight=Count("contributors")
+    )
     return rank_scus(
         text[first:last],
-        ((scu.uid, scu.label, scu.weight, [" ".join(p) for p in contributor_texts.get(scu.id, {}).values()])
-         for scu in scus),
+        (
+            (
+                scu.uid,
+                scu.label,
+                scu.weight,
+                [" ".join(p) for p in contributor_texts.get(scu.id, {}).values()],
+            )
+            for scu in scus
+        ),
         limit,
     )

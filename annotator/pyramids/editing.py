@@ -14,19 +14,29 @@ Offsets are code points into the model summary's text.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from django.db import transaction
 from django.db.models import Count, Max
 from django.db.models.functions import Lower
 
 from annotator.campaigns import assignment_status
-from annotator.editing import history
 from annotator.campaigns.access import can_edit_pyramid, can_reopen
-from annotator.models import PSE, SCU, Assignment, Contributor, PeerAnnotation, Pyramid, PyramidChange, PyramidMerge, PyramidModel, Span
+from annotator.editing import history
+from annotator.models import (
+    PSE,
+    SCU,
+    Assignment,
+    Contributor,
+    PeerAnnotation,
+    Pyramid,
+    PyramidChange,
+    PyramidMerge,
+    PyramidModel,
+    Span,
+)
 from annotator.text.selection import overlapping, snap_to_words
-
 
 
 class EditError(Exception):
@@ -74,7 +84,9 @@ class EditResult:
 
     @property
     def added_uids(self) -> list[int]:
-        return sorted(int(uid) for uid, state in self.change.before["scus"].items() if state is None)
+        return sorted(
+            int(uid) for uid, state in self.change.before["scus"].items() if state is None
+        )
 
     @property
     def appended_only(self) -> bool:
@@ -101,8 +113,15 @@ Plan = tuple[list[int], Callable[[], str]]  # the SCU uids an edit touches, and 
 
 # -- the engine ---------------------------------------------------------------------------------
 
-def run_edit(pyramid_id: int, user, version: int | None, action: str, plan: Callable[[Pyramid], Plan],
-             decision: dict | None = None) -> EditResult:
+
+def run_edit(
+    pyramid_id: int,
+    user,
+    version: int | None,
+    action: str,
+    plan: Callable[[Pyramid], Plan],
+    decision: dict | None = None,
+) -> EditResult:
     """Lock, check, apply and record one edit (see the module's description); `decision` is the
     adjudication decision it makes, in a consensus pyramid (annotator.adjudication.pyramid_consensus)."""
     with transaction.atomic():
@@ -114,7 +133,9 @@ def run_edit(pyramid_id: int, user, version: int | None, action: str, plan: Call
         if action not in history.NOT_ON_THE_UNDO_STACK:
             history.end_redo_chain(pyramid.changes.all())
             _flag_peer_annotations(pyramid, before, after)
-            assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
+            assignment_status.mark_started(
+                Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk
+            )
         return _record(pyramid, user, action, description, before, after, decision)
 
 
@@ -133,7 +154,11 @@ def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
 
 def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
     try:
-        pyramid = Pyramid.objects.select_for_update(of=("self",)).select_related("docset").get(pk=pyramid_id)
+        pyramid = (
+            Pyramid.objects.select_for_update(of=("self",))
+            .select_related("docset")
+            .get(pk=pyramid_id)
+        )
     except Pyramid.DoesNotExist:
         raise RuleBroken("There is no such pyramid.") from None
     if not can_edit_pyramid(user, pyramid):
@@ -145,13 +170,25 @@ def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = 
     return pyramid
 
 
-def _record(pyramid: Pyramid, user, action: str, description: str, before: dict, after: dict,
-            decision: dict | None = None) -> EditResult:
+def _record(
+    pyramid: Pyramid,
+    user,
+    action: str,
+    description: str,
+    before: dict,
+    after: dict,
+    decision: dict | None = None,
+) -> EditResult:
     pyramid.version += 1
     pyramid.save(update_fields=["version", "status", "updated_at"])
     change = PyramidChange.objects.create(
-        pyramid=pyramid, user=user if user and user.is_authenticated else None, action=action,
-        description=description, before=before, after=after, decision=decision,
+        pyramid=pyramid,
+        user=user if user and user.is_authenticated else None,
+        action=action,
+        description=description,
+        before=before,
+        after=after,
+        decision=decision,
     )
     return EditResult(pyramid, pyramid.version, description, change)
 
@@ -163,8 +200,11 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     and the touched SCUs' spans with their contributors' fields.
     """
     uids = sorted(set(uids))
-    rows = SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list(
-        "uid", "label", "comment", "source_id", "id")
+    rows = (
+        SCU.objects.filter(pyramid=pyramid)
+        .order_by("position", "id")
+        .values_list("uid", "label", "comment", "source_id", "id")
+    )
     order, labels, scu_ids = [], {}, {}
     for uid, label, comment, source, scu_id in rows:
         order.append(uid)
@@ -175,13 +215,23 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     span_rows = (
         Span.objects.filter(contributor__scu__pyramid=pyramid, contributor__scu__uid__in=uids)
         .order_by("contributor__position", "contributor_id", "position", "id")
-        .values_list("contributor_id", "contributor__scu__uid", "contributor__summary_id", "contributor__comment",
-                     "contributor__source_id", "summary_id", "start", "end")
+        .values_list(
+            "contributor_id",
+            "contributor__scu__uid",
+            "contributor__summary_id",
+            "contributor__comment",
+            "contributor__source_id",
+            "summary_id",
+            "start",
+            "end",
+        )
     )
     for contributor_id, uid, summary_id, comment, source, span_summary, start, end in span_rows:
         if contributor_id not in contributors:
             contributors[contributor_id] = {"summary": summary_id, "comment": comment, "spans": []}
-            if source:  # provenance, in a consensus pyramid only (keeps other snapshots as they were)
+            if (
+                source
+            ):  # provenance, in a consensus pyramid only (keeps other snapshots as they were)
                 contributors[contributor_id]["source"] = source
             by_uid[uid].append(contributors[contributor_id])
         contributors[contributor_id]["spans"].append([span_summary, start, end])
@@ -205,7 +255,9 @@ def _note_copies(contributors: dict[int, dict], scu_ids: list[int]) -> dict[int,
     copies noted in its snapshot ("copies": ids), and the SCUs' copies returned, so that undo and
     redo in this pyramid, which recreate the rows, tie the copies to them again (two queries)."""
     copied = defaultdict(list)
-    for source, copy in Contributor.objects.filter(source_id__in=list(contributors)).values_list("source_id", "id"):
+    for source, copy in Contributor.objects.filter(source_id__in=list(contributors)).values_list(
+        "source_id", "id"
+    ):
         copied[source].append(copy)
     for contributor_id, record in contributors.items():
         if copied[contributor_id]:
@@ -227,23 +279,37 @@ def restore(pyramid: Pyramid, state: dict) -> None:
                 delete_scu(scu)
             continue
         if scu is None:
-            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_state["label"], comment=scu_state["comment"],
-                                     source_id=kept_scus.get(scu_state.get("source")))
+            scu = SCU.objects.create(
+                pyramid=pyramid,
+                uid=uid,
+                label=scu_state["label"],
+                comment=scu_state["comment"],
+                source_id=kept_scus.get(scu_state.get("source")),
+            )
         else:
             scu.label, scu.comment = scu_state["label"], scu_state["comment"]
             scu.source_id = kept_scus.get(scu_state.get("source"))
             scu.save(update_fields=["label", "comment", "source"])
-        if scu_state.get("copies"):  # a consensus's copies, whose provenance the edit undone had cleared
+        if scu_state.get(
+            "copies"
+        ):  # a consensus's copies, whose provenance the edit undone had cleared
             SCU.objects.filter(pk__in=scu_state["copies"], source__isnull=True).update(source=scu)
         scu.contributors.all().delete()
         contributors = Contributor.objects.bulk_create(
-            Contributor(scu=scu, summary_id=c["summary"], comment=c["comment"], position=i,
-                        source_id=kept_contributors.get(c.get("source")))
+            Contributor(
+                scu=scu,
+                summary_id=c["summary"],
+                comment=c["comment"],
+                position=i,
+                source_id=kept_contributors.get(c.get("source")),
+            )
             for i, c in enumerate(scu_state["contributors"])
         )
         for record, c in zip(contributors, scu_state["contributors"]):
             if c.get("copies"):
-                Contributor.objects.filter(pk__in=c["copies"], source__isnull=True).update(source=record)
+                Contributor.objects.filter(pk__in=c["copies"], source__isnull=True).update(
+                    source=record
+                )
         Span.objects.bulk_create(
             Span(contributor=record, summary_id=summary_id, start=start, end=end, position=p)
             for record, c in zip(contributors, scu_state["contributors"])
@@ -257,10 +323,17 @@ def _sources_still_there(state: dict) -> tuple[dict, dict]:
     {id: id}, in two queries: a source may have been edited since, and then the link goes."""
     scus = [scu for scu in state["scus"].values() if scu]
     wanted_scus = {scu["source"] for scu in scus if scu.get("source")}
-    wanted_contributors = {c["source"] for scu in scus for c in scu["contributors"] if c.get("source")}
-    found_scus = SCU.objects.filter(pk__in=wanted_scus).values_list("pk", flat=True) if wanted_scus else []
-    found_contributors = (Contributor.objects.filter(pk__in=wanted_contributors).values_list("pk", flat=True)
-                          if wanted_contributors else [])
+    wanted_contributors = {
+        c["source"] for scu in scus for c in scu["contributors"] if c.get("source")
+    }
+    found_scus = (
+        SCU.objects.filter(pk__in=wanted_scus).values_list("pk", flat=True) if wanted_scus else []
+    )
+    found_contributors = (
+        Contributor.objects.filter(pk__in=wanted_contributors).values_list("pk", flat=True)
+        if wanted_contributors
+        else []
+    )
     return {pk: pk for pk in found_scus}, {pk: pk for pk in found_contributors}
 
 
@@ -279,14 +352,21 @@ def _set_order(pyramid: Pyramid, order: list[int]) -> None:
 
 # -- helpers for the rules ----------------------------------------------------------------------
 
+
 def _model_text(pyramid: Pyramid, summary_id: int) -> tuple[str, str]:
-    link = PyramidModel.objects.filter(pyramid=pyramid, summary_id=summary_id).select_related("summary").first()
+    link = (
+        PyramidModel.objects.filter(pyramid=pyramid, summary_id=summary_id)
+        .select_related("summary")
+        .first()
+    )
     if link is None:
         raise RuleBroken("The text selected is not in one of this pyramid's model summaries.")
     return link.summary.text, link.summary.author
 
 
-def checked_parts(text: str, ranges: Iterable[tuple[int, int]], where: str) -> list[tuple[int, int]]:
+def checked_parts(
+    text: str, ranges: Iterable[tuple[int, int]], where: str
+) -> list[tuple[int, int]]:
     """Selected ranges of a text, validated and snapped to whole words (pyramids and peers alike)."""
     parts = []
     for start, end in ranges:
@@ -295,14 +375,18 @@ def checked_parts(text: str, ranges: Iterable[tuple[int, int]], where: str) -> l
             raise RuleBroken(f"The selection lies outside {where}.")
         start, end = snap_to_words(text, start, end)
         if start >= end:
-            raise RuleBroken("The selection holds no words: select the words that express the content.")
+            raise RuleBroken(
+                "The selection holds no words: select the words that express the content."
+            )
         parts.append((start, end))
     if not parts:
         raise RuleBroken("Select some text first.")
     return parts
 
 
-def _parts(pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+def _parts(
+    pyramid: Pyramid, summary_id: int, ranges: Iterable[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """Validated, word-snapped parts within one model summary."""
     text, _ = _model_text(pyramid, summary_id)
     return checked_parts(text, ranges, "the summary's text")
@@ -321,14 +405,18 @@ def _scu(pyramid: Pyramid, uid: int) -> SCU:
 
 def _contributor(pyramid: Pyramid, contributor_id: int) -> Contributor:
     contributor = (
-        Contributor.objects.filter(scu__pyramid=pyramid, pk=contributor_id).select_related("scu", "summary").first()
+        Contributor.objects.filter(scu__pyramid=pyramid, pk=contributor_id)
+        .select_related("scu", "summary")
+        .first()
     )
     if contributor is None:
         raise RuleBroken("That contributor is not in this pyramid (it may have been removed).")
     return contributor
 
 
-def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], refused_words: dict | None = None) -> None:
+def _check_one_per_model(
+    scu: SCU, summary_ids: Iterable[int], refused_words: dict | None = None
+) -> None:
     """Passonneau 2009 §2.1, guideline 2: an SCU has no more than one contributor per model.
 
     `refused_words` ({"summary", "ranges"}): the selection an add_contributor was refused for. Only
@@ -338,14 +426,20 @@ def _check_one_per_model(scu: SCU, summary_ids: Iterable[int], refused_words: di
     for summary_id in summary_ids:
         if summary_id in existing:
             clash = existing[summary_id]
-            message = (f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at "
-                       "most one contributor per model.")
+            message = (
+                f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at "
+                "most one contributor per model."
+            )
             if refused_words is None:
                 raise RuleBroken(message)
             raise RuleBroken(
                 message + " Add the text as another part of that contributor instead.",
-                fix={"action": "add_part", "contributor": clash.id, "summary": refused_words["summary"],
-                     "ranges": [list(part) for part in refused_words["ranges"]]},
+                fix={
+                    "action": "add_part",
+                    "contributor": clash.id,
+                    "summary": refused_words["summary"],
+                    "ranges": [list(part) for part in refused_words["ranges"]],
+                },
             )
 
 
@@ -383,7 +477,10 @@ def _quoted(label: str, limit: int = 60) -> str:
 
 # -- the operations -----------------------------------------------------------------------------
 
-def new_scu(pyramid_id, user, version, summary_id: int, ranges, label: str | None = None) -> EditResult:
+
+def new_scu(
+    pyramid_id, user, version, summary_id: int, ranges, label: str | None = None
+) -> EditResult:
     """A new SCU whose one contributor is the selection; its label defaults to the selected text."""
 
     def plan(pyramid):
@@ -393,7 +490,9 @@ def new_scu(pyramid_id, user, version, summary_id: int, ranges, label: str | Non
         scu_label = (label or "").strip() or _text_of(text, parts).replace("\n", " ")
 
         def apply():
-            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_label, position=new_position(pyramid))
+            scu = SCU.objects.create(
+                pyramid=pyramid, uid=uid, label=scu_label, position=new_position(pyramid)
+            )
             contributor = Contributor.objects.create(scu=scu, summary_id=summary_id)
             Span.objects.bulk_create(
                 Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
@@ -412,12 +511,16 @@ def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ra
     def plan(pyramid):
         scu = _scu(pyramid, scu_uid)
         parts = _parts(pyramid, summary_id, ranges)
-        _check_one_per_model(scu, [summary_id], refused_words={"summary": summary_id, "ranges": parts})
+        _check_one_per_model(
+            scu, [summary_id], refused_words={"summary": summary_id, "ranges": parts}
+        )
         _, author = _model_text(pyramid, summary_id)
 
         def apply():
             position = (scu.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
-            contributor = Contributor.objects.create(scu=scu, summary_id=summary_id, position=position)
+            contributor = Contributor.objects.create(
+                scu=scu, summary_id=summary_id, position=position
+            )
             Span.objects.bulk_create(
                 Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
                 for i, (s, e) in enumerate(parts)
@@ -442,12 +545,20 @@ def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ra
         parts = _parts(pyramid, summary_id, ranges)
         own = list(contributor.spans.values_list("start", "end"))
         if overlapping(parts, own):
-            raise RuleBroken(f"Those words are already part of this contributor of SCU {contributor.scu.uid}.")
+            raise RuleBroken(
+                f"Those words are already part of this contributor of SCU {contributor.scu.uid}."
+            )
 
         def apply():
             start = (contributor.spans.aggregate(m=Max("position"))["m"] or 0) + 1
             Span.objects.bulk_create(
-                Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=start + i)
+                Span(
+                    contributor=contributor,
+                    summary_id=summary_id,
+                    start=s,
+                    end=e,
+                    position=start + i,
+                )
                 for i, (s, e) in enumerate(parts)
             )
             return f"Added a part to the model {contributor.summary.author} contributor of SCU {contributor.scu.uid}"
@@ -537,7 +648,9 @@ def merge_scus(pyramid_id, user, version, source_uid: int, target_uid: int) -> E
         if source.pk == target.pk:
             raise RuleBroken("Choose two different SCUs to merge.")
         if PSE.objects.filter(scu=source).exists():
-            raise RuleBroken(f"SCU {source.uid} is matched in peer annotations; merge the other way round.")
+            raise RuleBroken(
+                f"SCU {source.uid} is matched in peer annotations; merge the other way round."
+            )
         _check_one_per_model(target, source.contributors.values_list("summary_id", flat=True))
 
         def apply():
@@ -560,19 +673,32 @@ def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditRes
         contributor = _contributor(pyramid, contributor_id)
         source = contributor.scu
         if source.contributors.count() < 2:
-            raise RuleBroken(f"SCU {source.uid} has only this contributor: there is nothing to split it from.")
+            raise RuleBroken(
+                f"SCU {source.uid} has only this contributor: there is nothing to split it from."
+            )
         uid = next_uid(pyramid)
         parts = list(contributor.spans.values_list("start", "end"))
         label = _text_of(contributor.summary.text, parts).replace("\n", " ")
 
         # In a consensus, the new SCU comes from where its contributor came from (provenance).
-        origin = Contributor.objects.filter(pk=contributor.source_id).values_list("scu_id", flat=True).first()
+        origin = (
+            Contributor.objects.filter(pk=contributor.source_id)
+            .values_list("scu_id", flat=True)
+            .first()
+        )
 
         def apply():
-            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=label, position=source.position, source_id=origin)
+            scu = SCU.objects.create(
+                pyramid=pyramid, uid=uid, label=label, position=source.position, source_id=origin
+            )
             contributor.scu, contributor.position = scu, 0
             contributor.save(update_fields=["scu", "position"])
-            order = list(SCU.objects.filter(pyramid=pyramid).exclude(pk=scu.pk).order_by("position", "id").values_list("uid", flat=True))
+            order = list(
+                SCU.objects.filter(pyramid=pyramid)
+                .exclude(pk=scu.pk)
+                .order_by("position", "id")
+                .values_list("uid", flat=True)
+            )
             order.insert(order.index(source.uid) + 1, uid)
             _set_order(pyramid, order)
             return f"Split a model {contributor.summary.author} contributor off SCU {source.uid} into new SCU {uid}"
@@ -589,7 +715,13 @@ def move_scu(pyramid_id, user, version, scu_uid: int, position: int) -> EditResu
         scu = _scu(pyramid, scu_uid)
 
         def apply():
-            order = [u for u in SCU.objects.filter(pyramid=pyramid).order_by("position", "id").values_list("uid", flat=True) if u != scu.uid]
+            order = [
+                u
+                for u in SCU.objects.filter(pyramid=pyramid)
+                .order_by("position", "id")
+                .values_list("uid", flat=True)
+                if u != scu.uid
+            ]
             target = max(0, min(int(position), len(order)))
             order.insert(target, scu.uid)
             _set_order(pyramid, order)
@@ -606,8 +738,10 @@ def order_scus(pyramid_id, user, version) -> EditResult:
     def plan(pyramid):
         def apply():
             order = list(
-                SCU.objects.filter(pyramid=pyramid).annotate(weight=Count("contributors"))
-                .order_by("-weight", Lower("label"), "uid").values_list("uid", flat=True)
+                SCU.objects.filter(pyramid=pyramid)
+                .annotate(weight=Count("contributors"))
+                .order_by("-weight", Lower("label"), "uid")
+                .values_list("uid", flat=True)
             )
             _set_order(pyramid, order)
             return "Ordered the SCUs by weight, then label"
@@ -621,7 +755,11 @@ def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
     """Remove one part; a contributor left without parts goes, and an SCU left without contributors."""
 
     def plan(pyramid):
-        span = Span.objects.filter(pk=span_id, contributor__scu__pyramid=pyramid).select_related("contributor__scu").first()
+        span = (
+            Span.objects.filter(pk=span_id, contributor__scu__pyramid=pyramid)
+            .select_related("contributor__scu")
+            .first()
+        )
         if span is None:
             raise RuleBroken("That part is not in this pyramid (it may have been removed).")
         contributor, scu = span.contributor, span.contributor.scu
@@ -632,7 +770,9 @@ def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
                 return f"Removed a part of a contributor of SCU {scu.uid}"
             contributor.delete()
             removed = _remove_if_empty(scu)
-            return f"Removed a contributor of SCU {scu.uid}" + ("; the SCU, left empty, was removed" if removed else "")
+            return f"Removed a contributor of SCU {scu.uid}" + (
+                "; the SCU, left empty, was removed" if removed else ""
+            )
 
         return [scu.uid], apply
 
@@ -680,15 +820,18 @@ def submit(pyramid_id, user, version, confirm: int | None = None) -> EditResult:
             raise RuleBroken("A pyramid needs at least one SCU before it is submitted.")
         left = undecided_groups(pyramid)
         if left:
-            raise RuleBroken(f"{len(left)} aligned group{'s' if len(left) != 1 else ''} of this consensus "
-                             f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, then submit.")
+            raise RuleBroken(
+                f"{len(left)} aligned group{'s' if len(left) != 1 else ''} of this consensus "
+                f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, then submit."
+            )
         twice = counted_twice(pyramid) if not confirm else []
         if twice:
             raise RuleBroken(
                 f"Not submitted: {len(twice)} stretch{'es' if len(twice) != 1 else ''} of model words "
                 f"{'are' if len(twice) != 1 else 'is'} in two SCUs, which counts {'them' if len(twice) != 1 else 'it'} "
                 f"twice ({twice[0].message}{'; …' if len(twice) > 1 else ''}). Resolve them in the builder, or "
-                "confirm to submit as it is.")
+                "confirm to submit as it is."
+            )
 
         def apply():
             pyramid.status = Pyramid.Status.SUBMITTED
@@ -703,7 +846,9 @@ def submit(pyramid_id, user, version, confirm: int | None = None) -> EditResult:
 def reopen(pyramid_id, user, version) -> EditResult:
     def plan(pyramid):
         if not can_reopen(user, pyramid):
-            raise NotAllowed("Only an administrator of the collection can reopen a submitted pyramid.")
+            raise NotAllowed(
+                "Only an administrator of the collection can reopen a submitted pyramid."
+            )
 
         def apply():
             pyramid.status = Pyramid.Status.IN_PROGRESS
@@ -717,7 +862,9 @@ def reopen(pyramid_id, user, version) -> EditResult:
 
 def undecided_groups(pyramid: Pyramid) -> list[str]:
     """A consensus pyramid's aligned groups not decided yet (none for an ordinary pyramid)."""
-    from annotator.adjudication.pyramid_consensus import decisions  # the consensus builds on this module
+    from annotator.adjudication.pyramid_consensus import (
+        decisions,  # the consensus builds on this module
+    )
 
     merge = PyramidMerge.objects.filter(consensus=pyramid).first()
     if merge is None:
@@ -733,7 +880,9 @@ def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:
         change = history.next_to_travel(pyramid.changes.all(), undoing)
         if change is None:
             raise RuleBroken(history.nothing_to(undoing))
-        now = snapshot(pyramid, [int(uid) for uid in (change.after if undoing else change.before)["scus"]])
+        now = snapshot(
+            pyramid, [int(uid) for uid in (change.after if undoing else change.before)["scus"]]
+        )
         target, action, description = history.step_over(change, undoing)
         restore(pyramid, target)
         _flag_peer_annotations(pyramid, now, target)

@@ -42,8 +42,15 @@ def _pyramid_problems(pyramid) -> list[Problem]:
     rows = list(
         Span.objects.filter(contributor__scu__pyramid=pyramid)
         .order_by("contributor__scu__position", "contributor__position", "position")
-        .values_list("contributor_id", "contributor__scu__uid", "contributor__summary__author", "summary__author",
-                     "summary_id", "start", "end")
+        .values_list(
+            "contributor_id",
+            "contributor__scu__uid",
+            "contributor__summary__author",
+            "summary__author",
+            "summary_id",
+            "start",
+            "end",
+        )
     )
     problems: list[Problem] = []
     contributor_model: dict[int, tuple[int, str]] = {}
@@ -58,18 +65,32 @@ def _pyramid_problems(pyramid) -> list[Problem]:
         repeated = sorted({a for a in authors if authors.count(a) > 1})
         if repeated:
             problems.append(
-                Problem(REPEATED_MODEL, uid, f"SCU {uid} has {authors.count(repeated[0])} contributors from model {', '.join(repeated)}")
+                Problem(
+                    REPEATED_MODEL,
+                    uid,
+                    f"SCU {uid} has {authors.count(repeated[0])} contributors from model {', '.join(repeated)}",
+                )
             )
     for contributor_id, authors in span_models.items():
         if len(authors) > 1:
             uid = contributor_model[contributor_id][0]
             problems.append(
-                Problem(PARTS_IN_TWO_MODELS, uid, f"SCU {uid} has a contributor with parts in models {' and '.join(sorted(authors))}")
+                Problem(
+                    PARTS_IN_TWO_MODELS,
+                    uid,
+                    f"SCU {uid} has a contributor with parts in models {' and '.join(sorted(authors))}",
+                )
             )
     for _, uid, _, span_author, _, start, end in rows:
         if start == end:
-            problems.append(Problem(EMPTY_PART, uid, f"SCU {uid} has a part in model {span_author} that holds no word "
-                                                     "(its offsets in the DUCView file placed none)"))
+            problems.append(
+                Problem(
+                    EMPTY_PART,
+                    uid,
+                    f"SCU {uid} has a part in model {span_author} that holds no word "
+                    "(its offsets in the DUCView file placed none)",
+                )
+            )
     by_summary = defaultdict(list)
     for contributor_id, uid, _, span_author, summary_id, start, end in rows:
         by_summary[summary_id].append((start, end, contributor_id, uid, span_author))
@@ -79,7 +100,9 @@ def _pyramid_problems(pyramid) -> list[Problem]:
         for span in spans:
             start, _, contributor_id, uid, author = span
             if reach is not None and start < reach[1] and reach[2] != contributor_id:
-                problems.append(Problem(OVERLAP, uid, f"SCU {uid} overlaps SCU {reach[3]} in model {author}"))
+                problems.append(
+                    Problem(OVERLAP, uid, f"SCU {uid} overlaps SCU {reach[3]} in model {author}")
+                )
             if reach is None or span[1] > reach[1]:
                 reach = span
     return problems
@@ -103,39 +126,49 @@ def collection_problems(collection) -> list[ReviewItem]:
     items: list[ReviewItem] = []
     empty_peers = (
         Summary.objects.filter(docset__collection=collection, kind=Summary.Kind.PEER, text="")
-        .prefetch_related("peer_annotations").select_related("docset").order_by("docset__name", "author")
+        .prefetch_related("peer_annotations")
+        .select_related("docset")
+        .order_by("docset__name", "author")
     )
     for peer in empty_peers:
         annotations = list(peer.peer_annotations.all())
-        items.append(ReviewItem(
-            EMPTY_PEER,
-            f"{peer.docset.name}: peer {peer.author} is empty (the system produced nothing); it scores 0",
-            reverse("annotation-detail", args=[annotations[0].pk]) if annotations else "",
-        ))
+        items.append(
+            ReviewItem(
+                EMPTY_PEER,
+                f"{peer.docset.name}: peer {peer.author} is empty (the system produced nothing); it scores 0",
+                reverse("annotation-detail", args=[annotations[0].pk]) if annotations else "",
+            )
+        )
     spans = (
         Span.objects.filter(summary__docset__collection=collection, start=F("end"))
-        .select_related("contributor__scu__pyramid__docset", "summary").order_by("contributor__scu__pyramid_id", "id")
+        .select_related("contributor__scu__pyramid__docset", "summary")
+        .order_by("contributor__scu__pyramid_id", "id")
     )
     for span in spans:
         scu = span.contributor.scu
-        items.append(ReviewItem(
-            EMPTY_PART,
-            f"{scu.pyramid.docset.name}: pyramid {scu.pyramid.name}, SCU {scu.uid}: a part in model "
-            f"{span.summary.author} holds no word (its offsets in the DUCView file placed none); "
-            "the contributor still counts",
-            reverse("pyramid-detail", args=[scu.pyramid_id]),
-        ))
+        items.append(
+            ReviewItem(
+                EMPTY_PART,
+                f"{scu.pyramid.docset.name}: pyramid {scu.pyramid.name}, SCU {scu.uid}: a part in model "
+                f"{span.summary.author} holds no word (its offsets in the DUCView file placed none); "
+                "the contributor still counts",
+                reverse("pyramid-detail", args=[scu.pyramid_id]),
+            )
+        )
     pse_spans = (
         PSESpan.objects.filter(pse__annotation__peer__docset__collection=collection, start=F("end"))
-        .select_related("pse__annotation__peer__docset", "pse__scu").order_by("pse__annotation_id", "id")
+        .select_related("pse__annotation__peer__docset", "pse__scu")
+        .order_by("pse__annotation_id", "id")
     )
     for span in pse_spans:
         annotation = span.pse.annotation
         scu = f"SCU {span.pse.scu.uid}" if span.pse.scu else "no SCU"
-        items.append(ReviewItem(
-            EMPTY_PART,
-            f"{annotation.peer.docset.name}: peer {annotation.peer.author} ({annotation.annotator_code or 'app'}): "
-            f"a PSE of {scu} has a part that holds no word; the PSE still counts",
-            reverse("annotation-detail", args=[annotation.pk]),
-        ))
+        items.append(
+            ReviewItem(
+                EMPTY_PART,
+                f"{annotation.peer.docset.name}: peer {annotation.peer.author} ({annotation.annotator_code or 'app'}): "
+                f"a PSE of {scu} has a part that holds no word; the PSE still counts",
+                reverse("annotation-detail", args=[annotation.pk]),
+            )
+        )
     return items

@@ -12,20 +12,28 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
-from annotator.pyramids import editing
+from annotator.campaigns.access import (
+    can_adjudicate,
+    can_edit_pyramid,
+    can_read_collection,
+    can_reopen,
+    visible_pyramids,
+)
 from annotator.editing import history
 from annotator.editing.actions import PYRAMID_ACTIONS, apply_action
-from annotator.campaigns.access import can_adjudicate, can_edit_pyramid, can_read_collection, can_reopen, visible_pyramids
-from annotator.web.bad_input import refuses_nul_itself
+from annotator.editing.refusals import refused_answer
 from annotator.models import Pyramid, PyramidChange, PyramidMerge, Span
+from annotator.pyramids import editing
 from annotator.pyramids.problems import pyramid_problems
 from annotator.text.textmarks import coverage, marked_html, runs
-from annotator.editing.refusals import refused_answer
-
+from annotator.web.bad_input import refuses_nul_itself
 
 
 def workspace_context(
-    pyramid: Pyramid, user, shade_only: set[int] | None = None, scu_uids: set[int] | None = None,
+    pyramid: Pyramid,
+    user,
+    shade_only: set[int] | None = None,
+    scu_uids: set[int] | None = None,
     with_problems: bool = True,
 ) -> dict:
     """Everything the workspace partial shows: shaded models, SCUs with contributors, problems.
@@ -49,11 +57,28 @@ def workspace_context(
         spans = spans.filter(wanted)
     listed = {scu.id for scu in scus}
     marks, contributors, by_contributor, labels = defaultdict(list), defaultdict(list), {}, {}
-    for span_id, summary_id, start, end, contributor_id, scu_id, scu_uid, scu_label, contributor_summary, comment in (
-        spans.order_by("contributor__position", "contributor_id", "start").values_list(
-            "id", "summary_id", "start", "end", "contributor_id", "contributor__scu_id", "contributor__scu__uid",
-            "contributor__scu__label", "contributor__summary_id", "contributor__comment",
-        )
+    for (
+        span_id,
+        summary_id,
+        start,
+        end,
+        contributor_id,
+        scu_id,
+        scu_uid,
+        scu_label,
+        contributor_summary,
+        comment,
+    ) in spans.order_by("contributor__position", "contributor_id", "start").values_list(
+        "id",
+        "summary_id",
+        "start",
+        "end",
+        "contributor_id",
+        "contributor__scu_id",
+        "contributor__scu__uid",
+        "contributor__scu__label",
+        "contributor__summary_id",
+        "contributor__comment",
     ):
         marks[summary_id].append((start, end, scu_uid))
         labels[scu_uid] = scu_label
@@ -61,15 +86,23 @@ def workspace_context(
             continue
         if contributor_id not in by_contributor:
             by_contributor[contributor_id] = {
-                "id": contributor_id, "model": authors.get(contributor_summary, "?"), "comment": comment, "parts": [],
+                "id": contributor_id,
+                "model": authors.get(contributor_summary, "?"),
+                "comment": comment,
+                "parts": [],
             }
             contributors[scu_id].append(by_contributor[contributor_id])
-        by_contributor[contributor_id]["parts"].append({"id": span_id, "text": texts.get(summary_id, "")[start:end]})
+        by_contributor[contributor_id]["parts"].append(
+            {"id": span_id, "text": texts.get(summary_id, "")[start:end]}
+        )
     for scu in scus:
         scu.contributor_list = contributors[scu.id]
     models = [
-        {"summary": link.summary, "html": marked_html(runs(link.summary.text, marks[link.summary_id]), labels=labels),
-         "coverage": coverage(link.summary.text, marks[link.summary_id])}
+        {
+            "summary": link.summary,
+            "html": marked_html(runs(link.summary.text, marks[link.summary_id]), labels=labels),
+            "coverage": coverage(link.summary.text, marks[link.summary_id]),
+        }
         for link in links
         if shade_only is None or link.summary_id in shade_only
     ]
@@ -91,12 +124,20 @@ def workspace_context(
 
 @login_required
 def pyramid_detail(request, pk):
-    pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
-    return render(request, "annotator/pyramid_detail.html", workspace_context(pyramid, request.user) | {
-        "reader": can_read_collection(request.user, pyramid.docset.collection_id),
-        # A consensus pyramid's builder leads back to its merge page (issue 8).
-        "merge_page": PyramidMerge.objects.filter(consensus=pyramid).exists()
-        and can_adjudicate(request.user, pyramid.docset.collection_id)})
+    pyramid = get_object_or_404(
+        visible_pyramids(request.user).select_related("docset__collection"), pk=pk
+    )
+    return render(
+        request,
+        "annotator/pyramid_detail.html",
+        workspace_context(pyramid, request.user)
+        | {
+            "reader": can_read_collection(request.user, pyramid.docset.collection_id),
+            # A consensus pyramid's builder leads back to its merge page (issue 8).
+            "merge_page": PyramidMerge.objects.filter(consensus=pyramid).exists()
+            and can_adjudicate(request.user, pyramid.docset.collection_id),
+        },
+    )
 
 
 def changes_context(context: dict, result: editing.EditResult) -> dict:
@@ -107,9 +148,13 @@ def changes_context(context: dict, result: editing.EditResult) -> dict:
         "changed_models": context["models"],  # only those were shaded
         # A new order (a move, Order, a split, an undo) is sent as the SCUs' uids, not as the list:
         # the page moves the rows it has (a 128-SCU list is ~100 KB of HTML, its order ~500 bytes).
-        "order": None if result.appended_only else " ".join(str(uid) for uid in result.change.after["order"]),
+        "order": None
+        if result.appended_only
+        else " ".join(str(uid) for uid in result.change.after["order"]),
         "problems_changed": context["problems"] is not None,
-        "changed_scus": [by_uid[uid] for uid in result.touched_uids if uid in by_uid and uid not in added],
+        "changed_scus": [
+            by_uid[uid] for uid in result.touched_uids if uid in by_uid and uid not in added
+        ],
         "appended_scus": [scu for scu in context["scus"] if scu.uid in added],
         "removed_uids": result.removed_uids,
     }
@@ -128,18 +173,39 @@ def pyramid_edit(request, pk, action):
         result = apply_action(PYRAMID_ACTIONS, action, pyramid.pk, request.user, request.POST)
     except editing.EditError as refused:
         return refused_answer(
-            request, refused, "annotator/_workspace.html", "annotator/workspace/status.html",
-            lambda: workspace_context(Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk), request.user),
+            request,
+            refused,
+            "annotator/_workspace.html",
+            "annotator/workspace/status.html",
+            lambda: workspace_context(
+                Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk),
+                request.user,
+            ),
         )
     message = {"message": result.description, "level": "saved"}
     if action in ("submit", "reopen"):  # the whole page changes its mode
-        return render(request, "annotator/_workspace.html", workspace_context(result.pyramid, request.user) | message)
-    context = workspace_context(
-        result.pyramid, request.user, shade_only=result.summary_ids, scu_uids=set(result.touched_uids),
-        with_problems=bool(result.summary_ids),  # problems come from contributors only
-    ) | message
-    response = reswap(render(request, "annotator/workspace/changes.html", changes_context(context, result)), "none")
-    if result.added_uids:  # a new SCU (new, split): select it, so that the next contributor goes there
+        return render(
+            request,
+            "annotator/_workspace.html",
+            workspace_context(result.pyramid, request.user) | message,
+        )
+    context = (
+        workspace_context(
+            result.pyramid,
+            request.user,
+            shade_only=result.summary_ids,
+            scu_uids=set(result.touched_uids),
+            with_problems=bool(result.summary_ids),  # problems come from contributors only
+        )
+        | message
+    )
+    response = reswap(
+        render(request, "annotator/workspace/changes.html", changes_context(context, result)),
+        "none",
+    )
+    if (
+        result.added_uids
+    ):  # a new SCU (new, split): select it, so that the next contributor goes there
         trigger_client_event(response, "pyramid:select", {"uid": result.added_uids[-1]})
     elif action == "merge_scus":
         trigger_client_event(response, "pyramid:select", {"uid": int(request.POST["target"])})
@@ -148,10 +214,19 @@ def pyramid_edit(request, pk, action):
 
 @login_required
 def pyramid_history(request, pk):
-    pyramid = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
-    return render(request, "annotator/history.html", {
-        "subject": f"pyramid {pyramid.name}", "back_url": reverse("pyramid-detail", args=[pyramid.pk]),
-        "collection": pyramid.docset.collection, "docset": pyramid.docset, "source_name": pyramid.source_name,
-        "reader": can_read_collection(request.user, pyramid.docset.collection_id),
-        "changes": pyramid.changes.select_related("user").order_by("-id"),
-    })
+    pyramid = get_object_or_404(
+        visible_pyramids(request.user).select_related("docset__collection"), pk=pk
+    )
+    return render(
+        request,
+        "annotator/history.html",
+        {
+            "subject": f"pyramid {pyramid.name}",
+            "back_url": reverse("pyramid-detail", args=[pyramid.pk]),
+            "collection": pyramid.docset.collection,
+            "docset": pyramid.docset,
+            "source_name": pyramid.source_name,
+            "reader": can_read_collection(request.user, pyramid.docset.collection_id),
+            "changes": pyramid.changes.select_related("user").order_by("-id"),
+        },
+    )

@@ -46,4 +46,8 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int]:
 
 def overlapping(parts, spans) -> bool:
     """Whether any of `parts` shares a character with any of `spans` ((start, end) pairs)."""
-    return any(start < other_end and other_start < end for start, end in parts for other_start, other_end in spans)
+    return any(
+        start < other_end and other_start < end
+        for start, end in parts
+        for other_start, other_end in spans
+    )

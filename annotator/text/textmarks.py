@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -46,7 +46,9 @@ def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:
     points = sorted(boundaries)
     result = []
     for left, right in zip(points, points[1:]):
-        keys = tuple(sorted({key for start, end, key in spans if start <= left and right <= end}, key=str))
+        keys = tuple(
+            sorted({key for start, end, key in spans if start <= left and right <= end}, key=str)
+        )
         if result and result[-1].keys == keys:
             result[-1] = Run(result[-1].text + text[left:right], keys, result[-1].start)
         else:
@@ -97,14 +99,16 @@ def uncovered_runs(text: str, uncovered: list[tuple[int, int]]) -> list[tuple[in
     """
     joined: list[tuple[int, int]] = []
     for start, end in uncovered:
-        if joined and not words(text[joined[-1][1]:start]):
+        if joined and not words(text[joined[-1][1] : start]):
             joined[-1] = (joined[-1][0], end)
         else:
             joined.append((start, end))
     return joined
 
 
-def marked_html(text_runs: list[Run], zero_key: object = None, labels: dict | None = None) -> SafeString:
+def marked_html(
+    text_runs: list[Run], zero_key: object = None, labels: dict | None = None
+) -> SafeString:
     """The runs as HTML: <mark> for covered runs (naming their keys), <span> for the others.
 
     Every element carries data-start, the run's code point offset, from which the browser turns
@@ -125,7 +129,10 @@ def marked_html(text_runs: list[Run], zero_key: object = None, labels: dict | No
             previous = run.keys
             keys = " ".join(str(k) for k in run.keys)
             if len(run.keys) > 1:
-                classes, title = ["overlap"], "In " + "; ".join(named(k) for k in run.keys) + " (overlapping contributors)"
+                classes, title = (
+                    ["overlap"],
+                    "In " + "; ".join(named(k) for k in run.keys) + " (overlapping contributors)",
+                )
             elif zero_key is not None and run.keys == (zero_key,):
                 classes, title = ["zero"], "Matches nothing in the pyramid (weight 0)"
             else:
@@ -133,7 +140,9 @@ def marked_html(text_runs: list[Run], zero_key: object = None, labels: dict | No
             if shade:
                 classes.append("t1")
             extra = f' class="{" ".join(classes)}"' if classes else ""
-            pieces.append(f'<mark data-start="{run.start}" data-scus="{keys}"{extra} title="{escape(title)}">{text}</mark>')
+            pieces.append(
+                f'<mark data-start="{run.start}" data-scus="{keys}"{extra} title="{escape(title)}">{text}</mark>'
+            )
         elif run.has_words:
             pieces.append(f'<span data-start="{run.start}" class="free">{text}</span>')
         else:

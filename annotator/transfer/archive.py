@@ -36,17 +36,39 @@ from __future__ import annotations
 import json
 import zipfile
 import zlib
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO, Callable, Iterator
+from typing import IO
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, InternalError, connection, models, transaction
 from django.utils import timezone
 
+from annotator.models import (
+    PSE,
+    SCU,
+    AnnotationMerge,
+    Assignment,
+    Collection,
+    Contributor,
+    Docset,
+    HumanJudgment,
+    Membership,
+    PeerAnnotation,
+    PeerAnnotationChange,
+    PeerSCUComment,
+    PSESpan,
+    Pyramid,
+    PyramidChange,
+    PyramidMerge,
+    PyramidMergeSource,
+    PyramidModel,
+    Span,
+    Summary,
+)
 from annotator.text.plurals import counted
-from annotator.models import PSE, SCU, AnnotationMerge, Assignment, Collection, Contributor, Docset, HumanJudgment, Membership, PeerAnnotation, PeerAnnotationChange, PeerSCUComment, PSESpan, Pyramid, PyramidChange, PyramidMerge, PyramidMergeSource, PyramidModel, Span, Summary
 
 FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 2, "archive.json"
 ADDED_IN = {"pyramid_merge_sources": 2}  # tables an archive of an earlier version does not hold
@@ -64,7 +86,9 @@ class Table:
     name: str
     model: type[models.Model]
     scope: str  # the lookup from a record to its collection ("collection": set on restore, not written)
-    refs: dict[str, str] = field(default_factory=dict)  # foreign key -> the table it points into, or USER
+    refs: dict[str, str] = field(
+        default_factory=dict
+    )  # foreign key -> the table it points into, or USER
 
     @property
     def file(self) -> str:
@@ -72,18 +96,31 @@ class Table:
 
     @property
     def plain(self) -> list[models.Field]:
-        return [f for f in self.model._meta.concrete_fields if not f.primary_key and not f.is_relation]
+        return [
+            f for f in self.model._meta.concrete_fields if not f.primary_key and not f.is_relation
+        ]
 
     @property
     def stamps(self) -> list[str]:
         """Times Django sets on insert (auto_now, auto_now_add): written again after it."""
-        return [f.name for f in self.plain if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+        return [
+            f.name
+            for f in self.plain
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        ]
 
     def rows(self, collection: Collection) -> Iterator[dict]:
         names = ["id", *(f.name for f in self.plain), *self.refs]
-        columns = ["id", *(f.name for f in self.plain),
-                   *(f"{ref}__username" if to == USER else f"{ref}_id" for ref, to in self.refs.items())]
-        query = self.model.objects.filter(**{self.scope: collection}).order_by("id").values_list(*columns)
+        columns = [
+            "id",
+            *(f.name for f in self.plain),
+            *(f"{ref}__username" if to == USER else f"{ref}_id" for ref, to in self.refs.items()),
+        ]
+        query = (
+            self.model.objects.filter(**{self.scope: collection})
+            .order_by("id")
+            .values_list(*columns)
+        )
         for values in query.iterator(chunk_size=BATCH):
             yield dict(zip(names, values))
 
@@ -94,29 +131,89 @@ TABLES = [  # in the order they are restored: a table's references point into th
     Table("docsets", Docset, "collection"),
     Table("summaries", Summary, _C, {"docset": "docsets"}),
     Table("pyramids", Pyramid, _C, {"docset": "docsets", "created_by": USER}),
-    Table("pyramid_models", PyramidModel, f"pyramid__{_C}", {"pyramid": "pyramids", "summary": "summaries"}),
+    Table(
+        "pyramid_models",
+        PyramidModel,
+        f"pyramid__{_C}",
+        {"pyramid": "pyramids", "summary": "summaries"},
+    ),
     Table("scus", SCU, f"pyramid__{_C}", {"pyramid": "pyramids", "source": "scus"}),
-    Table("contributors", Contributor, f"scu__pyramid__{_C}",
-          {"scu": "scus", "summary": "summaries", "source": "contributors"}),
-    Table("spans", Span, f"contributor__scu__pyramid__{_C}", {"contributor": "contributors", "summary": "summaries"}),
-    Table("peer_annotations", PeerAnnotation, f"pyramid__{_C}",
-          {"pyramid": "pyramids", "peer": "summaries", "annotator": USER}),
-    Table("pses", PSE, f"annotation__pyramid__{_C}", {"annotation": "peer_annotations", "scu": "scus", "source": "pses"}),
+    Table(
+        "contributors",
+        Contributor,
+        f"scu__pyramid__{_C}",
+        {"scu": "scus", "summary": "summaries", "source": "contributors"},
+    ),
+    Table(
+        "spans",
+        Span,
+        f"contributor__scu__pyramid__{_C}",
+        {"contributor": "contributors", "summary": "summaries"},
+    ),
+    Table(
+        "peer_annotations",
+        PeerAnnotation,
+        f"pyramid__{_C}",
+        {"pyramid": "pyramids", "peer": "summaries", "annotator": USER},
+    ),
+    Table(
+        "pses",
+        PSE,
+        f"annotation__pyramid__{_C}",
+        {"annotation": "peer_annotations", "scu": "scus", "source": "pses"},
+    ),
     Table("pse_spans", PSESpan, f"pse__annotation__pyramid__{_C}", {"pse": "pses"}),
-    Table("peer_scu_comments", PeerSCUComment, f"annotation__pyramid__{_C}", {"annotation": "peer_annotations", "scu": "scus"}),
-    Table("assignments", Assignment, f"pyramid__{_C}",
-          {"user": USER, "pyramid": "pyramids", "peer": "summaries", "assigned_by": USER}),
+    Table(
+        "peer_scu_comments",
+        PeerSCUComment,
+        f"annotation__pyramid__{_C}",
+        {"annotation": "peer_annotations", "scu": "scus"},
+    ),
+    Table(
+        "assignments",
+        Assignment,
+        f"pyramid__{_C}",
+        {"user": USER, "pyramid": "pyramids", "peer": "summaries", "assigned_by": USER},
+    ),
     Table("judgments", HumanJudgment, f"summary__{_C}", {"summary": "summaries"}),
-    Table("pyramid_merges", PyramidMerge, f"consensus__{_C}",
-          {"consensus": "pyramids", "source_a": "pyramids", "source_b": "pyramids", "created_by": USER}),
-    Table("pyramid_merge_sources", PyramidMergeSource, f"merge__consensus__{_C}",
-          {"merge": "pyramid_merges", "pyramid": "pyramids"}),
-    Table("annotation_merges", AnnotationMerge, f"consensus__pyramid__{_C}", {"consensus": "peer_annotations", "created_by": USER}),
-    Table("annotation_merge_sources", AnnotationMerge.sources.through, f"annotationmerge__consensus__pyramid__{_C}",
-          {"annotationmerge": "annotation_merges", "peerannotation": "peer_annotations"}),
-    Table("pyramid_changes", PyramidChange, f"pyramid__{_C}", {"pyramid": "pyramids", "user": USER}),
-    Table("peer_annotation_changes", PeerAnnotationChange, f"annotation__pyramid__{_C}",
-          {"annotation": "peer_annotations", "user": USER}),
+    Table(
+        "pyramid_merges",
+        PyramidMerge,
+        f"consensus__{_C}",
+        {
+            "consensus": "pyramids",
+            "source_a": "pyramids",
+            "source_b": "pyramids",
+            "created_by": USER,
+        },
+    ),
+    Table(
+        "pyramid_merge_sources",
+        PyramidMergeSource,
+        f"merge__consensus__{_C}",
+        {"merge": "pyramid_merges", "pyramid": "pyramids"},
+    ),
+    Table(
+        "annotation_merges",
+        AnnotationMerge,
+        f"consensus__pyramid__{_C}",
+        {"consensus": "peer_annotations", "created_by": USER},
+    ),
+    Table(
+        "annotation_merge_sources",
+        AnnotationMerge.sources.through,
+        f"annotationmerge__consensus__pyramid__{_C}",
+        {"annotationmerge": "annotation_merges", "peerannotation": "peer_annotations"},
+    ),
+    Table(
+        "pyramid_changes", PyramidChange, f"pyramid__{_C}", {"pyramid": "pyramids", "user": USER}
+    ),
+    Table(
+        "peer_annotation_changes",
+        PeerAnnotationChange,
+        f"annotation__pyramid__{_C}",
+        {"annotation": "peer_annotations", "user": USER},
+    ),
 ]
 COLLECTION = Table("collection", Collection, "pk")
 
@@ -138,7 +235,9 @@ def _one_snapshot():
         yield
 
 
-def export(collection: Collection, out: str | IO[bytes], progress: Progress | None = None) -> dict[str, int]:
+def export(
+    collection: Collection, out: str | IO[bytes], progress: Progress | None = None
+) -> dict[str, int]:
     """Write the collection's archive to a path or a binary file; return the records per table.
     One query per table (and one to count it), streamed."""
     with _one_snapshot(), zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -148,22 +247,30 @@ def export(collection: Collection, out: str | IO[bytes], progress: Progress | No
             named = [ref for ref, to in table.refs.items() if to == USER]
             with archive.open(table.file, "w", force_zip64=True) as member:
                 for row in table.rows(collection):
-                    member.write(json.dumps(row, default=_json, ensure_ascii=False).encode() + b"\n")
+                    member.write(
+                        json.dumps(row, default=_json, ensure_ascii=False).encode() + b"\n"
+                    )
                     users.update(row[ref] for ref in named if row[ref] is not None)
                     done += 1
                     if progress and done % BATCH == 0:
                         progress(done, total)
-        header = {"format": FORMAT, "version": FORMAT_VERSION, "exported_at": timezone.now().isoformat(),
-                  "collection": {f.name: getattr(collection, f.name) for f in COLLECTION.plain},
-                  "users": sorted(users), "counts": counts}
+        header = {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "exported_at": timezone.now().isoformat(),
+            "collection": {f.name: getattr(collection, f.name) for f in COLLECTION.plain},
+            "users": sorted(users),
+            "counts": counts,
+        }
         archive.writestr(HEADER, json.dumps(header, default=_json, ensure_ascii=False, indent=1))
     if progress:
         progress(total, total)
     return counts
 
 
-def restore(source: str | IO[bytes], name: str | None = None, progress: Progress | None = None
-            ) -> tuple[Collection, list[str]]:
+def restore(
+    source: str | IO[bytes], name: str | None = None, progress: Progress | None = None
+) -> tuple[Collection, list[str]]:
     """Make a new collection (named as in the archive, or `name`) of an archive; return it and a
     report. ArchiveError, and nothing stored, if anything is wrong."""
     try:
@@ -176,7 +283,9 @@ def restore(source: str | IO[bytes], name: str | None = None, progress: Progress
             with transaction.atomic():
                 return restoring.run()
         except (IntegrityError, DataError, InternalError) as problem:
-            raise ArchiveError(f"{restoring.at}: the database refused a record: {problem}".strip()) from None
+            raise ArchiveError(
+                f"{restoring.at}: the database refused a record: {problem}".strip()
+            ) from None
 
 
 def check(source: IO[bytes], name: str | None = None) -> str:
@@ -194,26 +303,36 @@ def check(source: IO[bytes], name: str | None = None) -> str:
 def describe(counts: dict[str, int]) -> str:
     """What an archive holds, in words: "1 docset, 7 summaries, …"."""
     n = {t.name: counts.get(t.name, 0) for t in TABLES}
-    return (f"{counted(n['docsets'], 'docset')}, {counted(n['summaries'], 'summary', 'summaries')}, "
-            f"{counted(n['pyramids'], 'pyramid')} ({counted(n['scus'], 'SCU')}), "
-            f"{counted(n['peer_annotations'], 'peer annotation')} ({counted(n['pses'], 'PSE')}), "
-            f"{counted(n['pyramid_changes'] + n['peer_annotation_changes'], 'history entry', 'history entries')}, "
-            f"{counted(n['assignments'], 'assignment')}, {counted(n['memberships'], 'membership')}, "
-            f"{counted(n['judgments'], 'human judgment')}")
+    return (
+        f"{counted(n['docsets'], 'docset')}, {counted(n['summaries'], 'summary', 'summaries')}, "
+        f"{counted(n['pyramids'], 'pyramid')} ({counted(n['scus'], 'SCU')}), "
+        f"{counted(n['peer_annotations'], 'peer annotation')} ({counted(n['pses'], 'PSE')}), "
+        f"{counted(n['pyramid_changes'] + n['peer_annotation_changes'], 'history entry', 'history entries')}, "
+        f"{counted(n['assignments'], 'assignment')}, {counted(n['memberships'], 'membership')}, "
+        f"{counted(n['judgments'], 'human judgment')}"
+    )
 
 
 def _is_id(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
 
 
-TYPES = {models.CharField: str, models.TextField: str, models.DateTimeField: str, models.BooleanField: bool,
-         models.FloatField: (int, float), models.IntegerField: int}
+TYPES = {
+    models.CharField: str,
+    models.TextField: str,
+    models.DateTimeField: str,
+    models.BooleanField: bool,
+    models.FloatField: (int, float),
+    models.IntegerField: int,
+}
 
 
 def _value(model_field: models.Field, row: dict, where: str):
     """The row's value of a plain field, checked as the model defines it."""
     name = model_field.name
-    if name not in row:  # a field added since the archive was written gets what its migration gave old records
+    if (
+        name not in row
+    ):  # a field added since the archive was written gets what its migration gave old records
         if model_field.has_default() or model_field.null or model_field.blank:
             return model_field.get_default()
         raise ArchiveError(f"{where}: field {name!r} is missing")
@@ -230,7 +349,9 @@ def _value(model_field: models.Field, row: dict, where: str):
             raise ValidationError(f"{value!r} is not of the right type")
         value = model_field.to_python(value)
         if model_field.choices and value not in {choice for choice, _ in model_field.flatchoices}:
-            raise ValidationError(f"{value!r} is not one of {', '.join(c for c, _ in model_field.flatchoices)}")
+            raise ValidationError(
+                f"{value!r} is not one of {', '.join(c for c, _ in model_field.flatchoices)}"
+            )
         model_field.run_validators(value)
     except ValidationError as problem:
         raise ArchiveError(f"{where}: field {name!r}: {' '.join(problem.messages)}") from None
@@ -244,7 +365,10 @@ def _reserve(model: type[models.Model], n: int) -> list[int]:
     table = model._meta.db_table
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [table, n])
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                [table, n],
+            )
             return sorted(row[0] for row in cursor.fetchall())
         # SQLite's AUTOINCREMENT never gives an id at or below its sequence: move it past those taken.
         cursor.execute(f"SELECT MAX(id) FROM {connection.ops.quote_name(table)}")
@@ -252,22 +376,38 @@ def _reserve(model: type[models.Model], n: int) -> list[int]:
         cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
         seq = cursor.fetchone()
         first = max(top, seq[0] if seq else 0) + 1
-        statement = ("UPDATE sqlite_sequence SET seq = %s WHERE name = %s" if seq
-                     else "INSERT INTO sqlite_sequence (seq, name) VALUES (%s, %s)")
+        statement = (
+            "UPDATE sqlite_sequence SET seq = %s WHERE name = %s"
+            if seq
+            else "INSERT INTO sqlite_sequence (seq, name) VALUES (%s, %s)"
+        )
         cursor.execute(statement, [first + n - 1, table])
         return list(range(first, first + n))
 
 
 class _Restore:
     def __init__(self, archive: zipfile.ZipFile, name: str | None, progress: Progress | None):
-        self.archive, self.progress, self.at = archive, progress or (lambda done, total: None), HEADER
+        self.archive, self.progress, self.at = (
+            archive,
+            progress or (lambda done, total: None),
+            HEADER,
+        )
         self.header = self._header()
-        self.name = _value(Collection._meta.get_field("name"),
-                           {"name": (name or "").strip() or self.header["collection"].get("name")}, f"{HEADER}: collection")
+        self.name = _value(
+            Collection._meta.get_field("name"),
+            {"name": (name or "").strip() or self.header["collection"].get("name")},
+            f"{HEADER}: collection",
+        )
         if Collection.objects.filter(name=self.name).exists():
-            raise ArchiveError(f"A collection named {self.name!r} exists already: restore this archive under another name.")
+            raise ArchiveError(
+                f"A collection named {self.name!r} exists already: restore this archive under another name."
+            )
         self.ids: dict[str, dict[int, int]] = {t.name: {} for t in TABLES}  # archive id -> new id
-        self.lengths: dict[str, dict[int, int]] = {"summaries": {}, "peer_annotations": {}, "pses": {}}  # text lengths
+        self.lengths: dict[str, dict[int, int]] = {
+            "summaries": {},
+            "peer_annotations": {},
+            "pses": {},
+        }  # text lengths
         self.total, self.done = sum(self.header["counts"].values()), 0
 
     def _header(self) -> dict:
@@ -278,33 +418,55 @@ class _Restore:
         except (ValueError, zipfile.BadZipFile, zlib.error, EOFError) as problem:
             raise ArchiveError(f"{HEADER}: not readable JSON ({problem}).") from None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise ArchiveError(f"{HEADER}: not a collection archive (its format should be {FORMAT!r}).")
-        if header.get("version") not in range(1, FORMAT_VERSION + 1) or isinstance(header.get("version"), bool):
-            raise ArchiveError(f"{HEADER}: unknown format version {header.get('version')!r}; this instance reads "
-                               f"versions 1 to {FORMAT_VERSION}.")
+            raise ArchiveError(
+                f"{HEADER}: not a collection archive (its format should be {FORMAT!r})."
+            )
+        if header.get("version") not in range(1, FORMAT_VERSION + 1) or isinstance(
+            header.get("version"), bool
+        ):
+            raise ArchiveError(
+                f"{HEADER}: unknown format version {header.get('version')!r}; this instance reads "
+                f"versions 1 to {FORMAT_VERSION}."
+            )
         counts, users = header.get("counts"), header.get("users")
         known = {t.name for t in TABLES}
         if not isinstance(header.get("collection"), dict):
             raise ArchiveError(f"{HEADER}: field 'collection' should be an object.")
         if not isinstance(users, list) or not all(isinstance(u, str) for u in users):
             raise ArchiveError(f"{HEADER}: field 'users' should be a list of usernames.")
-        if (not isinstance(counts, dict) or set(counts) - known
-                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts.values())):
-            raise ArchiveError(f"{HEADER}: field 'counts' should give the number of records of each table.")
+        if (
+            not isinstance(counts, dict)
+            or set(counts) - known
+            or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in counts.values()
+            )
+        ):
+            raise ArchiveError(
+                f"{HEADER}: field 'counts' should give the number of records of each table."
+            )
         strays = set(self.archive.namelist()) - {HEADER} - {t.file for t in TABLES}
         if strays:
             raise ArchiveError(f"Unexpected file in the archive: {', '.join(sorted(strays))}.")
         return header
 
     def run(self) -> tuple[Collection, list[str]]:
-        fields = {f.name: _value(f, self.header["collection"], f"{HEADER}: collection") for f in COLLECTION.plain}
+        fields = {
+            f.name: _value(f, self.header["collection"], f"{HEADER}: collection")
+            for f in COLLECTION.plain
+        }
         collection = Collection.objects.create(**{**fields, "name": self.name})
         Collection.objects.filter(pk=collection.pk).update(created_at=fields["created_at"])
         collection.created_at = fields["created_at"]
         created = self._users()
-        self.hooks = {"summaries": self._summary, "spans": self._span, "peer_annotations": self._annotation,
-                      "pses": self._pse, "pse_spans": self._pse_span, "pyramid_changes": self._pyramid_change,
-                      "peer_annotation_changes": self._peer_change}
+        self.hooks = {
+            "summaries": self._summary,
+            "spans": self._span,
+            "peer_annotations": self._annotation,
+            "pses": self._pse,
+            "pse_spans": self._pse_span,
+            "pyramid_changes": self._pyramid_change,
+            "peer_annotation_changes": self._peer_change,
+        }
         for table in TABLES:
             self.at = table.file
             if self.header["version"] < ADDED_IN.get(table.name, 1):
@@ -313,10 +475,14 @@ class _Restore:
                 self._reserve_gone_pses()
             self._table(table, collection)
         self.progress(self.total, self.total)
-        report = [f"Restored {collection.name}: {describe({name: len(ids) for name, ids in self.ids.items()})}."]
+        report = [
+            f"Restored {collection.name}: {describe({name: len(ids) for name, ids in self.ids.items()})}."
+        ]
         if created:
-            report.append(f"Created {counted(len(created), 'inactive account')}, without a password, for users this instance did not "
-                          f"have: {', '.join(created)}. An administrator sets their passwords and activates them.")
+            report.append(
+                f"Created {counted(len(created), 'inactive account')}, without a password, for users this instance did not "
+                f"have: {', '.join(created)}. An administrator sets their passwords and activates them."
+            )
         return collection, report
 
     def _users(self) -> list[str]:
@@ -326,8 +492,12 @@ class _Restore:
         missing = sorted(set(names) - self.users.keys())
         accounts = []
         for name in missing:
-            account = User(username=_value(User._meta.get_field("username"), {"username": name}, f"{HEADER}: users"),
-                           is_active=False)
+            account = User(
+                username=_value(
+                    User._meta.get_field("username"), {"username": name}, f"{HEADER}: users"
+                ),
+                is_active=False,
+            )
             account.set_unusable_password()
             accounts.append(account)
         self.users.update((u.username, u.pk) for u in User.objects.bulk_create(accounts))
@@ -350,7 +520,9 @@ class _Restore:
                     if not isinstance(row, dict):
                         raise ArchiveError(f"{file} line {number}: not a JSON object")
                     if not _is_id(row.get("id")):
-                        raise ArchiveError(f"{file} line {number}: field 'id' should be a record's id")
+                        raise ArchiveError(
+                            f"{file} line {number}: field 'id' should be a record's id"
+                        )
                     yield number, row
         except (zipfile.BadZipFile, zlib.error, EOFError) as problem:
             raise ArchiveError(f"{file}: the archive is damaged ({problem})") from None
@@ -365,7 +537,9 @@ class _Restore:
             seen.add(row["id"])
             if set(row) - known:
                 raise ArchiveError(f"{where}: unknown field {sorted(set(row) - known)[0]!r}")
-            record = table.model(**({"collection": collection} if table.scope == "collection" else {}))
+            record = table.model(
+                **({"collection": collection} if table.scope == "collection" else {})
+            )
             stamps = {}
             for plain in table.plain:
                 setattr(record, plain.attname, _value(plain, row, where))
@@ -380,14 +554,18 @@ class _Restore:
                 self._store(table, batch)
         self._store(table, batch)
         if len(seen) != self.header["counts"].get(table.name, 0):
-            raise ArchiveError(f"{table.file}: {counted(len(seen), 'record')}, but {HEADER} counts "
-                               f"{self.header['counts'].get(table.name, 0)}: the archive is incomplete")
+            raise ArchiveError(
+                f"{table.file}: {counted(len(seen), 'record')}, but {HEADER} counts "
+                f"{self.header['counts'].get(table.name, 0)}: the archive is incomplete"
+            )
         for ref in {ref for _, ref, _, _ in later}:
             linked = []
             for record, name, target, where in later:
                 if name == ref:
                     if target not in self.ids[table.name]:
-                        raise ArchiveError(f"{where}: field {ref!r}: no record {target} in {table.file}")
+                        raise ArchiveError(
+                            f"{where}: field {ref!r}: no record {target} in {table.file}"
+                        )
                     setattr(record, f"{ref}_id", self.ids[table.name][target])
                     linked.append(record)
             table.model.objects.bulk_update(linked, [ref], batch_size=BATCH)
@@ -401,7 +579,9 @@ class _Restore:
                 raise ArchiveError(f"{where}: field {ref!r} may not be null")
         elif to == USER:
             if value not in self.users:
-                raise ArchiveError(f"{where}: field {ref!r}: user {value!r} is not among the users of {HEADER}")
+                raise ArchiveError(
+                    f"{where}: field {ref!r}: user {value!r} is not among the users of {HEADER}"
+                )
             setattr(record, model_field.attname, self.users[value])
         elif not _is_id(value):
             raise ArchiveError(f"{where}: field {ref!r} should be a record's id")
@@ -439,8 +619,10 @@ class _Restore:
 
     def _within(self, record, length: int, what: str, where: str) -> None:
         if record.end > length:  # start <= end is the database's check
-            raise ArchiveError(f"{where}: field 'end': the span {record.start}-{record.end} is not within its {what} "
-                               f"({length} characters)")
+            raise ArchiveError(
+                f"{where}: field 'end': the span {record.start}-{record.end} is not within its {what} "
+                f"({length} characters)"
+            )
 
     def _span(self, record, row, where):
         self._within(record, self.lengths["summaries"][row["summary"]], "summary's text", where)
@@ -458,7 +640,11 @@ class _Restore:
         consensus copies it notes (annotator.pyramids.editing: "copies"), remapped, those gone left out."""
         state = dict(state)
         if state.get("source") is not None:
-            source = self.ids[table].get(state["source"]) if table != "pses" else self.pse_ids.get(state["source"])
+            source = (
+                self.ids[table].get(state["source"])
+                if table != "pses"
+                else self.pse_ids.get(state["source"])
+            )
             if source:
                 state["source"] = source
             else:
@@ -478,9 +664,16 @@ class _Restore:
                 if scu is not None:
                     scu = self._provenance(scu, "scus")
                     scu["contributors"] = [
-                        {**self._provenance(c, "contributors"), "summary": self._new_summary(c["summary"], where),
-                         "spans": [[self._new_summary(s, where), start, end] for s, start, end in c["spans"]]}
-                        for c in scu["contributors"]]
+                        {
+                            **self._provenance(c, "contributors"),
+                            "summary": self._new_summary(c["summary"], where),
+                            "spans": [
+                                [self._new_summary(s, where), start, end]
+                                for s, start, end in c["spans"]
+                            ],
+                        }
+                        for c in scu["contributors"]
+                    ]
                 scus[uid] = scu
             return {**state, "scus": scus}
         except (KeyError, TypeError, AttributeError, ValueError) as problem:
@@ -498,12 +691,22 @@ class _Restore:
             for state in (row.get("before"), row.get("after")):
                 for pse in state if isinstance(state, list) else []:
                     if isinstance(pse, dict):
-                        pses.update(i for i in [pse.get("id")] if _is_id(i) and i not in self.ids["pses"])
-                        spans.update(i for i in (pse["span_ids"] if isinstance(pse.get("span_ids"), list) else [])
-                                     if _is_id(i) and i not in self.ids["pse_spans"])
+                        pses.update(
+                            i for i in [pse.get("id")] if _is_id(i) and i not in self.ids["pses"]
+                        )
+                        spans.update(
+                            i
+                            for i in (
+                                pse["span_ids"] if isinstance(pse.get("span_ids"), list) else []
+                            )
+                            if _is_id(i) and i not in self.ids["pse_spans"]
+                        )
         gone_pses, gone_spans = sorted(pses), sorted(spans)
         self.pse_ids = {**self.ids["pses"], **dict(zip(gone_pses, _reserve(PSE, len(gone_pses))))}
-        self.span_ids = {**self.ids["pse_spans"], **dict(zip(gone_spans, _reserve(PSESpan, len(gone_spans))))}
+        self.span_ids = {
+            **self.ids["pse_spans"],
+            **dict(zip(gone_spans, _reserve(PSESpan, len(gone_spans)))),
+        }
 
     def _peer_state(self, state, where: str):
         try:
@@ -513,7 +716,9 @@ class _Restore:
                 if pse.get("id") is not None:
                     pse["id"] = self.pse_ids[pse["id"]]
                 if pse.get("span_ids") is not None:
-                    pse["span_ids"] = [None if i is None else self.span_ids[i] for i in pse["span_ids"]]
+                    pse["span_ids"] = [
+                        None if i is None else self.span_ids[i] for i in pse["span_ids"]
+                    ]
                 pses.append(pse)
             return pses
         except (KeyError, TypeError, AttributeError, ValueError) as problem:
@@ -523,5 +728,10 @@ class _Restore:
         record.before = self._peer_state(record.before, f"{where}: field 'before'")
         record.after = self._peer_state(record.after, f"{where}: field 'after'")
         choice = record.decision.get("choice") if isinstance(record.decision, dict) else None
-        if _is_id(choice):  # the annotation whose reading was taken (annotator.adjudication.annotation_consensus)
-            record.decision = {**record.decision, "choice": self.ids["peer_annotations"].get(choice)}
+        if _is_id(
+            choice
+        ):  # the annotation whose reading was taken (annotator.adjudication.annotation_consensus)
+            record.decision = {
+                **record.decision,
+                "choice": self.ids["peer_annotations"].get(choice),
+            }

@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django_tasks import task
 
+from annotator.models import ArchiveJob, Collection
 from annotator.transfer import archive, job_bytes, leases
 from annotator.web.database import connection_lost
-from annotator.models import ArchiveJob, Collection
 
 logger = logging.getLogger(__name__)
 Status = ArchiveJob.Status
@@ -37,15 +37,22 @@ def start(job: ArchiveJob) -> ArchiveJob:
 
 
 def export_job(collection: Collection, user) -> ArchiveJob:
-    return start(ArchiveJob.objects.create(kind=ArchiveJob.Kind.EXPORT, collection=collection,
-                                           file_name=file_name(collection), created_by=user))
+    return start(
+        ArchiveJob.objects.create(
+            kind=ArchiveJob.Kind.EXPORT,
+            collection=collection,
+            file_name=file_name(collection),
+            created_by=user,
+        )
+    )
 
 
 def restore_job(name: str, upload, new_name: str, user) -> ArchiveJob:
     """A restore of the uploaded archive (a binary file), its bytes stored a piece at a time."""
     with transaction.atomic():
-        job = ArchiveJob.objects.create(kind=ArchiveJob.Kind.RESTORE, file_name=name, name=new_name.strip(),
-                                        created_by=user)
+        job = ArchiveJob.objects.create(
+            kind=ArchiveJob.Kind.RESTORE, file_name=name, name=new_name.strip(), created_by=user
+        )
         job_bytes.store(job, upload)
         return start(job)
 
@@ -55,7 +62,11 @@ class _Progress:
 
     def __init__(self, job: ArchiveJob):
         self.job, self.last, self.total = job, 0.0, 0
-        self.side = connections.create_connection(DEFAULT_DB_ALIAS) if connection.vendor == "postgresql" else None
+        self.side = (
+            connections.create_connection(DEFAULT_DB_ALIAS)
+            if connection.vendor == "postgresql"
+            else None
+        )
 
     def __call__(self, done: int, total: int) -> None:
         self.total, now = total, time.monotonic()
@@ -66,8 +77,11 @@ class _Progress:
             ArchiveJob.objects.filter(pk=self.job.pk).update(done=done, total=total)
             return
         with self.side.cursor() as cursor:
-            cursor.execute(f"UPDATE {self.side.ops.quote_name(ArchiveJob._meta.db_table)} SET done = %s, total = %s "
-                           "WHERE id = %s", [done, total, self.job.pk])
+            cursor.execute(
+                f"UPDATE {self.side.ops.quote_name(ArchiveJob._meta.db_table)} SET done = %s, total = %s "
+                "WHERE id = %s",
+                [done, total, self.job.pk],
+            )
 
     def close(self) -> None:
         if self.side is not None:
@@ -84,23 +98,47 @@ def run_archive_job(job_id: int) -> None:
     progress = _Progress(job)
     with leases.held(job):
         try:
-            outcome = _export(job, progress) if job.kind == ArchiveJob.Kind.EXPORT else _restore(job, progress)
+            outcome = (
+                _export(job, progress)
+                if job.kind == ArchiveJob.Kind.EXPORT
+                else _restore(job, progress)
+            )
         except archive.ArchiveError as problem:
-            _update(job, status=Status.FAILED, report=[*notes, str(problem)], finished_at=timezone.now(),
-                    resume_state={})
+            _update(
+                job,
+                status=Status.FAILED,
+                report=[*notes, str(problem)],
+                finished_at=timezone.now(),
+                resume_state={},
+            )
             job_bytes.free(job)
         except Exception as error:
             if connection_lost(error):
                 raise  # the worker reconnects, and the job is resumed (annotator.transfer.leases)
             logger.exception("archive job %s failed", job.pk)
-            _update(job, status=Status.FAILED, finished_at=timezone.now(), resume_state={},
-                    report=[*notes, "The job stopped on an unexpected error, which has been logged; nothing was stored."])
+            _update(
+                job,
+                status=Status.FAILED,
+                finished_at=timezone.now(),
+                resume_state={},
+                report=[
+                    *notes,
+                    "The job stopped on an unexpected error, which has been logged; nothing was stored.",
+                ],
+            )
             job_bytes.free(job)
             raise
         else:
             outcome["report"] = [*notes, *outcome["report"]]
-            _update(job, status=Status.DONE, done=progress.total, total=progress.total, finished_at=timezone.now(),
-                    resume_state={}, **outcome)
+            _update(
+                job,
+                status=Status.DONE,
+                done=progress.total,
+                total=progress.total,
+                finished_at=timezone.now(),
+                resume_state={},
+                **outcome,
+            )
         finally:
             progress.close()
 
@@ -117,7 +155,11 @@ def _export(job: ArchiveJob, progress) -> dict:
     with tempfile.TemporaryFile() as written:
         counts = archive.export(job.collection, written, progress)
         size = job_bytes.store(job, written)  # kept for the download until the job is deleted
-    return {"report": [f"Wrote {job.collection.name}: {archive.describe(counts)} ({size / 1024:,.0f} kB)."]}
+    return {
+        "report": [
+            f"Wrote {job.collection.name}: {archive.describe(counts)} ({size / 1024:,.0f} kB)."
+        ]
+    }
 
 
 def _restore(job: ArchiveJob, progress) -> dict:

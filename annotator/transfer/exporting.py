@@ -4,18 +4,36 @@ from __future__ import annotations
 
 import zipfile
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from django.db.models import Count
 
 from annotator.ducview.layout import author_of
 from annotator.ducview.names import export_note
-from annotator.ducview.reader import NON_MATCHING_UID, Contributor, Part, PeerAnnotationDocument, PyramidDocument, Scu
+from annotator.ducview.reader import (
+    NON_MATCHING_UID,
+    Contributor,
+    Part,
+    PeerAnnotationDocument,
+    PyramidDocument,
+    Scu,
+)
 from annotator.ducview.writer import write_peer_annotation, write_pyramid
+from annotator.models import (
+    PSE,
+    SCU,
+    Collection,
+    PeerAnnotation,
+    PeerSCUComment,
+    PSESpan,
+    Pyramid,
+    PyramidModel,
+    Span,
+)
 from annotator.models import Contributor as ContributorRecord
-from annotator.models import PSE, SCU, Collection, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span
 
 
 def grouped(queryset, key: str) -> dict[int, list]:
@@ -56,21 +74,32 @@ class ExportedPyramid:
 
 def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
     """Build the DUCView document of each pyramid, in six queries for all of them."""
-    pyramids = list(pyramids.select_related("docset") if hasattr(pyramids, "select_related") else pyramids)
+    pyramids = list(
+        pyramids.select_related("docset") if hasattr(pyramids, "select_related") else pyramids
+    )
     ids = [p.id for p in pyramids]
     links = grouped(
-        PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("pyramid_id", "position"),
+        PyramidModel.objects.filter(pyramid_id__in=ids)
+        .select_related("summary")
+        .order_by("pyramid_id", "position"),
         "pyramid_id",
     )
     scus = grouped(
-        SCU.objects.filter(pyramid_id__in=ids).annotate(n=Count("contributors")).order_by("pyramid_id", "position", "id"),
+        SCU.objects.filter(pyramid_id__in=ids)
+        .annotate(n=Count("contributors"))
+        .order_by("pyramid_id", "position", "id"),
         "pyramid_id",
     )
     contributors = grouped(
-        ContributorRecord.objects.filter(scu__pyramid_id__in=ids).order_by("scu_id", "position", "id"), "scu_id"
+        ContributorRecord.objects.filter(scu__pyramid_id__in=ids).order_by(
+            "scu_id", "position", "id"
+        ),
+        "scu_id",
     )
     spans = grouped(
-        Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("contributor_id", "position", "id"),
+        Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by(
+            "contributor_id", "position", "id"
+        ),
         "contributor_id",
     )
 
@@ -82,7 +111,9 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
         for i, link in enumerate(links[pyramid.id]):
             header = link.header
             if not header:
-                header = generated_header(i, len(links[pyramid.id]), header_name(link.summary, pyramid.docset.name))
+                header = generated_header(
+                    i, len(links[pyramid.id]), header_name(link.summary, pyramid.docset.name)
+                )
                 regex = regex or GENERATED_HEADER_REGEX
             position += len(header)
             offsets[link.summary_id] = position
@@ -99,26 +130,48 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
                 parts = []
                 for span in spans[contributor.id]:
                     if span.summary_id not in offsets:
-                        raise ValueError(f"span {span.id} lies in a summary that is not a model of pyramid {pyramid}")
+                        raise ValueError(
+                            f"span {span.id} lies in a summary that is not a model of pyramid {pyramid}"
+                        )
                     start = offsets[span.summary_id] + span.start
                     parts.append(Part(start=start, end=start + span.end - span.start, label=""))
-                document_contributors.append(Contributor(label="", comment=contributor.comment or None, parts=parts))
-            document_scus.append(Scu(uid=scu.uid, label=scu.label, comment=scu.comment or None, contributors=document_contributors))
+                document_contributors.append(
+                    Contributor(label="", comment=contributor.comment or None, parts=parts)
+                )
+            document_scus.append(
+                Scu(
+                    uid=scu.uid,
+                    label=scu.label,
+                    comment=scu.comment or None,
+                    contributors=document_contributors,
+                )
+            )
         result[pyramid.id] = ExportedPyramid(
-            document=PyramidDocument(text=text, start_document_regex=regex or None, scus=document_scus),
+            document=PyramidDocument(
+                text=text, start_document_regex=regex or None, scus=document_scus
+            ),
             uid_of_scu={scu.id: scu.uid for scu in scus[pyramid.id]},
             ducview_weights={scu.uid: scu.n for scu in scus[pyramid.id]},
         )
     return result
 
 
-def peer_annotation_documents(annotations, pyramids: dict[int, ExportedPyramid]) -> dict[int, PeerAnnotationDocument]:
+def peer_annotation_documents(
+    annotations, pyramids: dict[int, ExportedPyramid]
+) -> dict[int, PeerAnnotationDocument]:
     annotations = list(annotations)
     ids = [a.id for a in annotations]
-    pses = grouped(PSE.objects.filter(annotation_id__in=ids).order_by("annotation_id", "position", "id"), "annotation_id")
-    spans = grouped(PSESpan.objects.filter(pse__annotation_id__in=ids).order_by("pse_id", "position", "id"), "pse_id")
+    pses = grouped(
+        PSE.objects.filter(annotation_id__in=ids).order_by("annotation_id", "position", "id"),
+        "annotation_id",
+    )
+    spans = grouped(
+        PSESpan.objects.filter(pse__annotation_id__in=ids).order_by("pse_id", "position", "id"),
+        "pse_id",
+    )
     comments = {
-        (c.annotation_id, c.scu_id): c.comment for c in PeerSCUComment.objects.filter(annotation_id__in=ids)
+        (c.annotation_id, c.scu_id): c.comment
+        for c in PeerSCUComment.objects.filter(annotation_id__in=ids)
     }
     result = {}
     for annotation in annotations:
@@ -130,14 +183,24 @@ def peer_annotation_documents(annotations, pyramids: dict[int, ExportedPyramid])
             by_uid[uid].append(Contributor(label="", comment=pse.comment or None, parts=parts))
         scu_id_of = {uid: scu_id for scu_id, uid in exported.uid_of_scu.items()}
         peer_scus = [
-            Scu(uid=scu.uid, label=scu.label, comment=comments.get((annotation.id, scu_id_of[scu.uid])),
-                contributors=by_uid[scu.uid])
+            Scu(
+                uid=scu.uid,
+                label=scu.label,
+                comment=comments.get((annotation.id, scu_id_of[scu.uid])),
+                contributors=by_uid[scu.uid],
+            )
             # DUCView lists the SCUs by weight, heaviest first, in pyramid order within a weight.
-            for scu in sorted(exported.document.scus, key=lambda s: -exported.ducview_weights[s.uid])
+            for scu in sorted(
+                exported.document.scus, key=lambda s: -exported.ducview_weights[s.uid]
+            )
         ]
         peer_scus.append(
-            Scu(uid=NON_MATCHING_UID, label="", comment=comments.get((annotation.id, None)),
-                contributors=by_uid[NON_MATCHING_UID])
+            Scu(
+                uid=NON_MATCHING_UID,
+                label="",
+                comment=comments.get((annotation.id, None)),
+                contributors=by_uid[NON_MATCHING_UID],
+            )
         )
         result[annotation.id] = PeerAnnotationDocument(
             pyramid=exported.document, text=annotation.peer.text + "\n", peer_scus=peer_scus
@@ -145,7 +208,10 @@ def peer_annotation_documents(annotations, pyramids: dict[int, ExportedPyramid])
     return result
 
 
-PYRAMID_FOLDER, PAN_FOLDER = "allpyramids", "allpans"  # NIST's package layout, which import_ducview reads back
+PYRAMID_FOLDER, PAN_FOLDER = (
+    "allpyramids",
+    "allpans",
+)  # NIST's package layout, which import_ducview reads back
 
 
 @dataclass(frozen=True)
@@ -180,9 +246,9 @@ def exported_files(collection: Collection, docset: str | None = None) -> Iterato
     """The DUCView files of a collection (or one docset): allpyramids/*.pyr, then allpans/*.pan,
     one at a time; the records are read first, in the same few queries whatever their number."""
     pyramids = Pyramid.objects.filter(docset__collection=collection).select_related("docset")
-    annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).select_related(
-        "peer", "pyramid__docset", "annotator"
-    )
+    annotations = PeerAnnotation.objects.filter(
+        pyramid__docset__collection=collection
+    ).select_related("peer", "pyramid__docset", "annotator")
     if docset:
         pyramids = pyramids.filter(docset__name=docset)
         annotations = annotations.filter(pyramid__docset__name=docset)
@@ -193,26 +259,44 @@ def exported_files(collection: Collection, docset: str | None = None) -> Iterato
 
     taken: set[str] = set()
     for pyramid in pyramids:
-        name = pyramid.source_name if pyramid.source_name.endswith(".pyr") else f"{pyramid.name}.pyr"
+        name = (
+            pyramid.source_name if pyramid.source_name.endswith(".pyr") else f"{pyramid.name}.pyr"
+        )
         yield ExportedFile(
             f"{PYRAMID_FOLDER}/{_unique_name(name, taken, pyramid.id)}",
-            write_pyramid(exported[pyramid.id].document,
-                          export_note(pyramid.docset.name, pyramid=pyramid.name, status=pyramid.status)),
+            write_pyramid(
+                exported[pyramid.id].document,
+                export_note(pyramid.docset.name, pyramid=pyramid.name, status=pyramid.status),
+            ),
             is_pyramid=True,
         )
     for annotation in annotations:
-        annotator = annotation.annotator_code or (annotation.annotator.username if annotation.annotator else "")
-        name = annotation.source_name or f"{annotation.pyramid.docset.name}.{annotation.peer.author}.pan"
-        note = export_note(annotation.pyramid.docset.name, annotation.peer.author, annotator,
-                           pyramid=annotation.pyramid.name, status=annotation.status)
+        annotator = annotation.annotator_code or (
+            annotation.annotator.username if annotation.annotator else ""
+        )
+        name = (
+            annotation.source_name
+            or f"{annotation.pyramid.docset.name}.{annotation.peer.author}.pan"
+        )
+        note = export_note(
+            annotation.pyramid.docset.name,
+            annotation.peer.author,
+            annotator,
+            pyramid=annotation.pyramid.name,
+            status=annotation.status,
+        )
         yield ExportedFile(
             f"{PAN_FOLDER}/{_unique_name(name, taken, annotation.id)}",
-            write_peer_annotation(peer_documents[annotation.id], exported[annotation.pyramid_id].ducview_weights, note),
+            write_peer_annotation(
+                peer_documents[annotation.id], exported[annotation.pyramid_id].ducview_weights, note
+            ),
             is_pyramid=False,
         )
 
 
-def export_collection(collection: Collection, out_dir: Path, docset: str | None = None) -> ExportReport:
+def export_collection(
+    collection: Collection, out_dir: Path, docset: str | None = None
+) -> ExportReport:
     """Write allpyramids/*.pyr and allpans/*.pan (NIST's package layout) under out_dir."""
     report = ExportReport()
     for folder in (PYRAMID_FOLDER, PAN_FOLDER):

@@ -31,15 +31,42 @@ from annotator.ducview import DucviewError
 from annotator.ducview.anchoring import ANCHOR_MOVED, ANCHOR_UNMATCHED, anchor
 from annotator.ducview.fingerprints import annotation_fingerprint, pyramid_fingerprint
 from annotator.ducview.layout import Layout, split_models
-from annotator.ducview.names import PAN_NAME, FileIdentity, identity_from_name, identity_from_note, system_id
-from annotator.ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, PyramidDocument, as_utf8, read_any
+from annotator.ducview.names import (
+    PAN_NAME,
+    FileIdentity,
+    identity_from_name,
+    identity_from_note,
+    system_id,
+)
+from annotator.ducview.reader import (
+    NON_MATCHING_UID,
+    PeerAnnotationDocument,
+    PyramidDocument,
+    as_utf8,
+    read_any,
+)
 from annotator.ducview.reconcile import Translation, first_difference, preferred, translation
-from annotator.web.database import connection_lost
+from annotator.models import (
+    PSE,
+    SCU,
+    Collection,
+    Contributor,
+    Docset,
+    PeerAnnotation,
+    PeerSCUComment,
+    PSESpan,
+    Pyramid,
+    PyramidModel,
+    Span,
+    Summary,
+)
 from annotator.text.plurals import counted
-from annotator.models import PSE, SCU, Collection, Contributor, Docset, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, Span, Summary
+from annotator.web.database import connection_lost
 
 DUCVIEW_SUFFIXES = (".pyr", ".pan")
-DUC_PEER_NAME = re.compile(r"^D\d+[A-Za-z]?(?:-[A-Z])?\.[A-Z]\.\d+\.[A-Z]\.\w+$")  # D0601.M.250.A.06
+DUC_PEER_NAME = re.compile(
+    r"^D\d+[A-Za-z]?(?:-[A-Z])?\.[A-Z]\.\d+\.[A-Z]\.\w+$"
+)  # D0601.M.250.A.06
 
 
 @dataclass
@@ -67,29 +94,53 @@ class ImportReport:
         )
         notes = []
         if self.empty_peers:
-            notes.append(f"{counted(self.empty_peers, 'empty peer summary', 'empty peer summaries')} (scored 0)")
+            notes.append(
+                f"{counted(self.empty_peers, 'empty peer summary', 'empty peer summaries')} (scored 0)"
+            )
         if self.empty_parts:
             notes.append(f"{counted(self.empty_parts, 'part')} kept empty")
         if self.ids_normalised:
-            pairs = ", ".join(f"{written} as {normal}" for (written, normal), _ in sorted(self.ids_normalised.items()))
+            pairs = ", ".join(
+                f"{written} as {normal}"
+                for (written, normal), _ in sorted(self.ids_normalised.items())
+            )
             notes.append(f"peer ids read as numbers: {pairs}")
         return line + (f"; {'; '.join(notes)}" if notes else "")
 
     def state(self) -> dict:
         """The report as JSON, for a resumed import job to go on from (annotator.transfer.jobs)."""
-        return {**{name: getattr(self, name) for name in self.__dataclass_fields__ if name != "ids_normalised"},
-                "ids_normalised": [[written, normal, n] for (written, normal), n in sorted(self.ids_normalised.items())]}
+        return {
+            **{
+                name: getattr(self, name)
+                for name in self.__dataclass_fields__
+                if name != "ids_normalised"
+            },
+            "ids_normalised": [
+                [written, normal, n] for (written, normal), n in sorted(self.ids_normalised.items())
+            ],
+        }
 
     @classmethod
     def from_state(cls, state: dict | None) -> ImportReport:
         if not state:
             return cls()
-        ids = Counter({(written, normal): n for written, normal, n in state.get("ids_normalised", [])})
-        return cls(**{**{k: v for k, v in state.items() if k in cls.__dataclass_fields__}, "ids_normalised": ids})
+        ids = Counter(
+            {(written, normal): n for written, normal, n in state.get("ids_normalised", [])}
+        )
+        return cls(
+            **{
+                **{k: v for k, v in state.items() if k in cls.__dataclass_fields__},
+                "ids_normalised": ids,
+            }
+        )
 
     def lines(self) -> list[str]:
         """The report as the job page and the API show it: the summary, then every file's problem."""
-        return [self.summary_line(), *(f"warning: {w}" for w in self.warnings), *(f"refused: {f}" for f in self.failures)]
+        return [
+            self.summary_line(),
+            *(f"warning: {w}" for w in self.warnings),
+            *(f"refused: {f}" for f in self.failures),
+        ]
 
 
 @dataclass
@@ -102,6 +153,7 @@ class _StoredPyramid:
 @dataclass
 class _Located:
     """A part placed in the records: model (or peer) text offsets; empty when it could not be placed."""
+
     model: int
     start: int
     end: int
@@ -118,23 +170,35 @@ class DucviewImporter:
 
     BATCH_SCUS = 1000  # SCUs stored at a time, with their contributors and spans
 
-    def __init__(self, collection_name: str, *, model_regex: str | None = None, report: ImportReport | None = None):
+    def __init__(
+        self,
+        collection_name: str,
+        *,
+        model_regex: str | None = None,
+        report: ImportReport | None = None,
+    ):
         self.collection_name = collection_name
         self.model_regex = model_regex
         self.report = report or ImportReport()
         self._collection: Collection | None = None
-        self._known: dict[int, dict[str, _StoredPyramid]] = {}  # docset id -> fingerprint -> pyramid
+        self._known: dict[
+            int, dict[str, _StoredPyramid]
+        ] = {}  # docset id -> fingerprint -> pyramid
 
     # -- one file
-    def import_file(self, path: Path, overrides: FileIdentity | None = None, max_bytes: int | None = None) -> bool:
+    def import_file(
+        self, path: Path, overrides: FileIdentity | None = None, max_bytes: int | None = None
+    ) -> bool:
         """Import one file; on failure record why (naming the file) and return False. A file over
         `max_bytes` is refused before it is read (as an upload over the limit is)."""
         try:
             size = Path(path).stat().st_size
             if max_bytes is not None and size > max_bytes:
                 self.report.files += 1
-                self.report.failures.append(f"{path}: {size:,} bytes, more than the {max_bytes:,} allowed per file "
-                                            "(--max-file-mb raises the limit)")
+                self.report.failures.append(
+                    f"{path}: {size:,} bytes, more than the {max_bytes:,} allowed per file "
+                    "(--max-file-mb raises the limit)"
+                )
                 return False
             data = Path(path).read_bytes()
         except OSError as exc:
@@ -156,7 +220,9 @@ class DucviewImporter:
         try:
             document, identity = read_with_identity(path, data, overrides)
             with transaction.atomic():
-                known = self._import_document(document, identity, PurePosixPath(path).name, warnings, counts)
+                known = self._import_document(
+                    document, identity, PurePosixPath(path).name, warnings, counts
+                )
         except (DucviewError, OSError, DatabaseError) as exc:
             if isinstance(exc, DatabaseError) and connection_lost(exc):
                 raise  # not this file's fault: the import is interrupted (annotator.transfer.leases resumes a job)
@@ -184,35 +250,64 @@ class DucviewImporter:
         return self._collection
 
     def _import_document(self, document, identity: FileIdentity, file_name: str, warnings, counts):
-        docset, _ = Docset.objects.get_or_create(collection=self._collection_record(), name=identity.docset)
+        docset, _ = Docset.objects.get_or_create(
+            collection=self._collection_record(), name=identity.docset
+        )
         is_pyr = isinstance(document, PyramidDocument)
         pyramid_document = document if is_pyr else document.pyramid
-        fingerprint, stored, created = self._pyramid(docset, pyramid_document, identity, file_name, is_pyr, warnings,
-                                                     counts)
+        fingerprint, stored, created = self._pyramid(
+            docset, pyramid_document, identity, file_name, is_pyr, warnings, counts
+        )
         if is_pyr:
             if not created:
                 counts["unchanged"] += 1
             return fingerprint, stored
-        annotation_created = self._peer_annotation(docset, stored, fingerprint, document, identity, file_name,
-                                                   warnings, counts)
+        annotation_created = self._peer_annotation(
+            docset, stored, fingerprint, document, identity, file_name, warnings, counts
+        )
         if not created and not annotation_created:
             counts["unchanged"] += 1
         return fingerprint, stored
 
     # -- pyramids
-    def _pyramid(self, docset, document: PyramidDocument, identity: FileIdentity, file_name, is_pyr, warnings, counts):
+    def _pyramid(
+        self,
+        docset,
+        document: PyramidDocument,
+        identity: FileIdentity,
+        file_name,
+        is_pyr,
+        warnings,
+        counts,
+    ):
         layout = split_models(document.text, document.start_document_regex, self.model_regex)
         models, translations = self._model_summaries(docset, layout, warnings)
         placed = [
-            [[self._place_model_part(document.text, layout, translations, scu.uid, part, warnings, counts)
-              for part in contributor.parts] for contributor in scu.contributors]
+            [
+                [
+                    self._place_model_part(
+                        document.text, layout, translations, scu.uid, part, warnings, counts
+                    )
+                    for part in contributor.parts
+                ]
+                for contributor in scu.contributors
+            ]
             for scu in document.scus
         ]
         fingerprint = pyramid_fingerprint(
             [(m.author, m.text) for m in models],
-            ((scu.uid, scu.label, scu.comment or "",
-              [(c.comment or "", [(p.model, p.start, p.end) for p in parts]) for c, parts in zip(scu.contributors, spans)])
-             for scu, spans in zip(document.scus, placed)),
+            (
+                (
+                    scu.uid,
+                    scu.label,
+                    scu.comment or "",
+                    [
+                        (c.comment or "", [(p.model, p.start, p.end) for p in parts])
+                        for c, parts in zip(scu.contributors, spans)
+                    ],
+                )
+                for scu, spans in zip(document.scus, placed)
+            ),
         )
         stored = self._known_pyramids(docset).get(fingerprint)
         if stored is not None:
@@ -225,12 +320,18 @@ class DucviewImporter:
                 # The same pyramid came first inside a .pan: its own file names it and says how
                 # DUCView finds its models.
                 pyramid = stored.pyramid
-                pyramid.name = Pyramid.free_name(docset.id, identity.pyramid or Path(file_name).stem, pyramid.id)
+                pyramid.name = Pyramid.free_name(
+                    docset.id, identity.pyramid or Path(file_name).stem, pyramid.id
+                )
                 pyramid.source_name = file_name
                 pyramid.start_document_regex = document.start_document_regex or ""
                 pyramid.trailer = layout.trailer
-                pyramid.save(update_fields=["name", "source_name", "start_document_regex", "trailer"])
-                for link, segment in zip(PyramidModel.objects.filter(pyramid=pyramid).order_by("position"), layout.models):
+                pyramid.save(
+                    update_fields=["name", "source_name", "start_document_regex", "trailer"]
+                )
+                for link, segment in zip(
+                    PyramidModel.objects.filter(pyramid=pyramid).order_by("position"), layout.models
+                ):
                     if link.header != segment.header:
                         link.header = segment.header
                         link.save(update_fields=["header"])
@@ -239,9 +340,13 @@ class DucviewImporter:
         Summary.objects.bulk_create(new_models)
         pyramid = Pyramid.objects.create(
             docset=docset,
-            name=Pyramid.free_name(docset.id, identity.pyramid or (Path(file_name).stem if is_pyr else docset.name)),
+            name=Pyramid.free_name(
+                docset.id, identity.pyramid or (Path(file_name).stem if is_pyr else docset.name)
+            ),
             # An export note says whether it was finished; NIST's files hold finished pyramids.
-            status=identity.status if is_pyr and identity.status in Pyramid.Status.values else Pyramid.Status.SUBMITTED,
+            status=identity.status
+            if is_pyr and identity.status in Pyramid.Status.values
+            else Pyramid.Status.SUBMITTED,
             start_document_regex=document.start_document_regex or "",
             trailer=layout.trailer,
             fingerprint=fingerprint,
@@ -257,7 +362,13 @@ class DucviewImporter:
         for first in range(0, len(document.scus), self.BATCH_SCUS):
             batch = slice(first, first + self.BATCH_SCUS)
             scus = SCU.objects.bulk_create(
-                SCU(pyramid=pyramid, uid=s.uid, label=s.label, comment=s.comment or "", position=first + i)
+                SCU(
+                    pyramid=pyramid,
+                    uid=s.uid,
+                    label=s.label,
+                    comment=s.comment or "",
+                    position=first + i,
+                )
                 for i, s in enumerate(document.scus[batch])
             )
             contributors, spans = [], []
@@ -266,10 +377,15 @@ class DucviewImporter:
                 for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
                     first_model = min(parts, key=lambda p: (p.model, p.start)).model
                     record = Contributor(
-                        scu=scu_record, summary=models[first_model], comment=contributor.comment or "", position=c_position
+                        scu=scu_record,
+                        summary=models[first_model],
+                        comment=contributor.comment or "",
+                        position=c_position,
                     )
                     contributors.append(record)
-                    spans.extend((record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts))
+                    spans.extend(
+                        (record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts)
+                    )
                     part_models = sorted({layout.models[p.model].author for p in parts})
                     if len(part_models) > 1:
                         warnings.append(
@@ -284,7 +400,8 @@ class DucviewImporter:
                     )
             Contributor.objects.bulk_create(contributors)
             Span.objects.bulk_create(
-                Span(contributor=c, summary=summary, start=s, end=e, position=p) for c, summary, s, e, p in spans
+                Span(contributor=c, summary=summary, start=s, end=e, position=p)
+                for c, summary, s, e, p in spans
             )
             scu_ids.update((scu.uid, scu.id) for scu in scus)
             counts["scus"] += len(scus)
@@ -300,16 +417,24 @@ class DucviewImporter:
             self._known[docset.id] = stored_pyramids(Pyramid.objects.filter(docset=docset))
         return self._known[docset.id]
 
-    def _model_summaries(self, docset: Docset, layout: Layout, warnings) -> tuple[list[Summary], list[Translation]]:
+    def _model_summaries(
+        self, docset: Docset, layout: Layout, warnings
+    ) -> tuple[list[Summary], list[Translation]]:
         """The model summaries of the layout as stored (new ones unsaved), and each segment's
         offsets translated into its stored copy."""
-        existing = {s.author: s for s in Summary.objects.filter(docset=docset, kind=Summary.Kind.MODEL)}
+        existing = {
+            s.author: s for s in Summary.objects.filter(docset=docset, kind=Summary.Kind.MODEL)
+        }
         models, translations = [], []
         for segment in layout.models:
             summary = existing.get(segment.author)
             if summary is None:
                 summary = Summary(
-                    docset=docset, kind=Summary.Kind.MODEL, author=segment.author, name=segment.name, text=segment.text
+                    docset=docset,
+                    kind=Summary.Kind.MODEL,
+                    author=segment.author,
+                    name=segment.name,
+                    text=segment.text,
                 )
                 translations.append(Translation.identity(len(segment.text)))
             else:
@@ -320,21 +445,29 @@ class DucviewImporter:
                         f"({first_difference(segment.text, summary.text)}); import it into another collection, "
                         "or correct the file"
                     )
-                _keep_preferred_copy(summary, segment.text, f"model summary {segment.author}", warnings)
+                _keep_preferred_copy(
+                    summary, segment.text, f"model summary {segment.author}", warnings
+                )
                 translations.append(mapped)
             models.append(summary)
         return models, translations
 
-    def _place_model_part(self, text, layout: Layout, translations, uid, part, warnings, counts) -> _Located:
+    def _place_model_part(
+        self, text, layout: Layout, translations, uid, part, warnings, counts
+    ) -> _Located:
         start, end = self._anchored(text, part, f"SCU {uid}", warnings, counts)
         index = layout.model_at(min(start, end), max(start, end))
         if index is None:
-            raise DucviewError(f"line {part.line}: part {start}-{end} of SCU {uid} crosses two model summaries")
+            raise DucviewError(
+                f"line {part.line}: part {start}-{end} of SCU {uid} crosses two model summaries"
+            )
         segment = layout.models[index]
         local_start = min(max(start - segment.offset, 0), len(segment.text))
         local_end = min(max(end - segment.offset, 0), len(segment.text))
         if local_start >= local_end and not (start >= end):
-            raise DucviewError(f"line {part.line}: part {start}-{end} of SCU {uid} lies outside the model summaries")
+            raise DucviewError(
+                f"line {part.line}: part {start}-{end} of SCU {uid} lies outside the model summaries"
+            )
         local_end = max(local_start, local_end)
         return _Located(index, translations[index](local_start), translations[index](local_end))
 
@@ -346,7 +479,11 @@ class DucviewImporter:
         oddity = "holds no word" if part.start == part.end else "ends before it starts"
         if part.inverted and how != ANCHOR_MOVED:
             counts["empty_parts"] += 1
-            unplaced = f"its label {part.label!r} is not near" if part.label.strip() else "it has no label to place it by"
+            unplaced = (
+                f"its label {part.label!r} is not near"
+                if part.label.strip()
+                else "it has no label to place it by"
+            )
             warnings.append(
                 f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}) and {unplaced}: "
                 "kept as an empty part, listed among the problems to review"
@@ -360,13 +497,22 @@ class DucviewImporter:
                     f"re-anchored by its label {part.label!r} at {start}-{end}"
                 )
         elif how == ANCHOR_UNMATCHED:
-            warnings.append(f"line {part.line}: part label {part.label!r} does not match the text at {start}-{end}")
+            warnings.append(
+                f"line {part.line}: part label {part.label!r} does not match the text at {start}-{end}"
+            )
         return start, end
 
     # -- peer annotations
     def _peer_annotation(
-        self, docset, stored: _StoredPyramid, pyramid_fingerprint_: str, document: PeerAnnotationDocument,
-        identity: FileIdentity, file_name, warnings, counts,
+        self,
+        docset,
+        stored: _StoredPyramid,
+        pyramid_fingerprint_: str,
+        document: PeerAnnotationDocument,
+        identity: FileIdentity,
+        file_name,
+        warnings,
+        counts,
     ) -> bool:
         # DUCView ends every line with "\n"; the last one is an artifact of the format.
         text = document.text[:-1] if document.text.endswith("\n") else document.text
@@ -378,7 +524,9 @@ class DucviewImporter:
         # spellings ("…A.06", "…B.6"), the first in order, whatever order the files come in.
         name = peer_name(file_name)
         if peer is None:
-            peer = Summary.objects.create(docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text)
+            peer = Summary.objects.create(
+                docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text
+            )
             mapped = Translation.identity(len(text))
         else:
             if name < peer.name and DUC_PEER_NAME.match(name) and DUC_PEER_NAME.match(peer.name):
@@ -403,10 +551,14 @@ class DucviewImporter:
             for contributor in peer_scu.contributors:
                 spans = []
                 for part in contributor.parts:
-                    start, end = self._anchored(document.text, part, f"a PSE of SCU {peer_scu.uid}", warnings, counts)
+                    start, end = self._anchored(
+                        document.text, part, f"a PSE of SCU {peer_scu.uid}", warnings, counts
+                    )
                     start, end = min(start, len(text)), min(end, len(text))
                     if start > end or (start == end and not part.inverted):
-                        raise DucviewError(f"line {part.line}: part {part.start}-{part.end} lies outside the peer text")
+                        raise DucviewError(
+                            f"line {part.line}: part {part.start}-{part.end} lies outside the peer text"
+                        )
                     spans.append((mapped(start), mapped(end)))
                 pses.append((peer_scu.uid, contributor.comment or "", spans))
         comments = [(s.uid, s.comment) for s in document.peer_scus if s.comment]
@@ -420,22 +572,37 @@ class DucviewImporter:
                 f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is already stored "
                 "with different PSEs; delete that annotation first to replace it"
             )
-        status = identity.status if identity.status in PeerAnnotation.Status.values else PeerAnnotation.Status.SUBMITTED
+        status = (
+            identity.status
+            if identity.status in PeerAnnotation.Status.values
+            else PeerAnnotation.Status.SUBMITTED
+        )
         annotation = PeerAnnotation.objects.create(
-            pyramid=stored.pyramid, peer=peer, annotator_code=annotator, status=status,
-            source_name=file_name, fingerprint=fingerprint,
+            pyramid=stored.pyramid,
+            peer=peer,
+            annotator_code=annotator,
+            status=status,
+            source_name=file_name,
+            fingerprint=fingerprint,
         )
         pse_records, span_records = [], []
         for uid, comment, spans in pses:
             scu_id = None if uid == NON_MATCHING_UID else stored.scu_ids[uid]
-            pse = PSE(annotation=annotation, scu_id=scu_id, comment=comment, position=len(pse_records))
+            pse = PSE(
+                annotation=annotation, scu_id=scu_id, comment=comment, position=len(pse_records)
+            )
             pse_records.append(pse)
-            span_records.extend(PSESpan(pse=pse, start=s, end=e, position=p) for p, (s, e) in enumerate(spans))
+            span_records.extend(
+                PSESpan(pse=pse, start=s, end=e, position=p) for p, (s, e) in enumerate(spans)
+            )
         PSE.objects.bulk_create(pse_records)
         PSESpan.objects.bulk_create(span_records)
         PeerSCUComment.objects.bulk_create(
-            PeerSCUComment(annotation=annotation, scu_id=None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
-                           comment=comment)
+            PeerSCUComment(
+                annotation=annotation,
+                scu_id=None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
+                comment=comment,
+            )
             for uid, comment in comments
         )
         counts["peer_annotations"] += 1
@@ -447,7 +614,11 @@ def peer_name(file_name: str) -> str:
     """100.D0601.M.250.A.10.pan -> D0601.M.250.A.10 (the peer summary's own name)."""
     stem = file_name.removesuffix(".pan")
     match = PAN_NAME.match(file_name)
-    return stem.split(".", 1)[1] if match and match["annotator"] and stem.startswith(match["annotator"] + ".") else stem
+    return (
+        stem.split(".", 1)[1]
+        if match and match["annotator"] and stem.startswith(match["annotator"] + ".")
+        else stem
+    )
 
 
 def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -> None:
@@ -456,8 +627,10 @@ def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -
     if incoming == summary.text:
         return
     if incoming.strip() != summary.text.strip():  # blank space around a summary is no difference
-        warnings.append(f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
-                        "its offsets were mapped into the stored copy")
+        warnings.append(
+            f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
+            "its offsets were mapped into the stored copy"
+        )
     if len(incoming) == len(summary.text) and preferred(incoming, summary.text) == incoming:
         summary.text = incoming  # same length: every stored offset stays valid
         summary.save(update_fields=["text"])
@@ -468,30 +641,55 @@ def stored_pyramids(pyramids) -> dict[str, _StoredPyramid]:
     pyramids = {p.id: p for p in pyramids}
     ids = list(pyramids)
     links = defaultdict(list)
-    for link in PyramidModel.objects.filter(pyramid_id__in=ids).select_related("summary").order_by("position"):
+    for link in (
+        PyramidModel.objects.filter(pyramid_id__in=ids)
+        .select_related("summary")
+        .order_by("position")
+    ):
         links[link.pyramid_id].append(link.summary)
     scus = defaultdict(list)
     for scu in SCU.objects.filter(pyramid_id__in=ids).order_by("position", "id"):
         scus[scu.pyramid_id].append(scu)
     contributors = defaultdict(list)
-    for contributor in Contributor.objects.filter(scu__pyramid_id__in=ids).order_by("position", "id"):
+    for contributor in Contributor.objects.filter(scu__pyramid_id__in=ids).order_by(
+        "position", "id"
+    ):
         contributors[contributor.scu_id].append(contributor)
     spans = defaultdict(list)
-    for span in Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by("position", "id"):
+    for span in Span.objects.filter(contributor__scu__pyramid_id__in=ids).order_by(
+        "position", "id"
+    ):
         spans[span.contributor_id].append(span)
     result = {}
     for pyramid_id, pyramid in pyramids.items():
         models = links[pyramid_id]
         index = {summary.id: i for i, summary in enumerate(models)}
-        if any(span.summary_id not in index for scu in scus[pyramid_id] for c in contributors[scu.id] for span in spans[c.id]):
+        if any(
+            span.summary_id not in index
+            for scu in scus[pyramid_id]
+            for c in contributors[scu.id]
+            for span in spans[c.id]
+        ):
             continue  # a span outside the pyramid's models: no DUCView file holds such a pyramid
         fingerprint = pyramid_fingerprint(
             [(m.author, m.text) for m in models],
-            [(scu.uid, scu.label, scu.comment,
-              [(c.comment, [(index[s.summary_id], s.start, s.end) for s in spans[c.id]]) for c in contributors[scu.id]])
-             for scu in scus[pyramid_id]],
+            [
+                (
+                    scu.uid,
+                    scu.label,
+                    scu.comment,
+                    [
+                        (c.comment, [(index[s.summary_id], s.start, s.end) for s in spans[c.id]])
+                        for c in contributors[scu.id]
+                    ],
+                )
+                for scu in scus[pyramid_id]
+            ],
         )
-        result.setdefault(fingerprint, _StoredPyramid(pyramid, {scu.uid: scu.id for scu in scus[pyramid_id]}, models))
+        result.setdefault(
+            fingerprint,
+            _StoredPyramid(pyramid, {scu.uid: scu.id for scu in scus[pyramid_id]}, models),
+        )
     return result
 
 
@@ -510,13 +708,24 @@ def stored_annotations(pyramid: Pyramid, peer: Summary, annotator: str) -> set[s
     pyramid_print = next(iter(stored), "")
     uids = dict(SCU.objects.filter(pyramid=pyramid).values_list("id", "uid"))
     pses = defaultdict(list)
-    for pse in PSE.objects.filter(annotation__in=[a.id for a in annotations]).prefetch_related("spans").order_by("position", "id"):
-        spans = [(s.start, s.end) for s in sorted(pse.spans.all(), key=lambda s: (s.position, s.id))]
+    for pse in (
+        PSE.objects.filter(annotation__in=[a.id for a in annotations])
+        .prefetch_related("spans")
+        .order_by("position", "id")
+    ):
+        spans = [
+            (s.start, s.end) for s in sorted(pse.spans.all(), key=lambda s: (s.position, s.id))
+        ]
         pses[pse.annotation_id].append((uids.get(pse.scu_id, NON_MATCHING_UID), pse.comment, spans))
     comments = defaultdict(list)
     for comment in PeerSCUComment.objects.filter(annotation__in=[a.id for a in annotations]):
-        comments[comment.annotation_id].append((uids.get(comment.scu_id, NON_MATCHING_UID), comment.comment))
-    return {annotation_fingerprint(pyramid_print, peer.text, pses[a.id], comments[a.id]) for a in annotations}
+        comments[comment.annotation_id].append(
+            (uids.get(comment.scu_id, NON_MATCHING_UID), comment.comment)
+        )
+    return {
+        annotation_fingerprint(pyramid_print, peer.text, pses[a.id], comments[a.id])
+        for a in annotations
+    }
 
 
 def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = None):
@@ -527,9 +736,13 @@ def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = 
     identity = identity.overridden_by(overrides or FileIdentity())
     document = read_any(data)
     if not identity.docset:
-        raise DucviewError("cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)")
+        raise DucviewError(
+            "cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)"
+        )
     if isinstance(document, PeerAnnotationDocument) and not identity.peer:
-        raise DucviewError("cannot tell the peer from the file name; give it (--peer, or the Peer field of the import page)")
+        raise DucviewError(
+            "cannot tell the peer from the file name; give it (--peer, or the Peer field of the import page)"
+        )
     return document, identity
 
 

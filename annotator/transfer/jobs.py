@@ -21,12 +21,27 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
-from annotator.transfer import job_bytes, leases
-from annotator.web.database import connection_lost
 from annotator.ducview.names import FileIdentity
-from annotator.transfer.importing import DUCVIEW_SUFFIXES, DucviewImporter, ImportReport, counted, import_order
 from annotator.models import Collection, Docset, ImportJob, Summary
-from annotator.transfer.uploads import DUCVIEW_MAX_BYTES, SUMMARY_MAX_BYTES, UploadRefused, UploadedFile, decode_text, is_zip, read_upload, summary_name
+from annotator.transfer import job_bytes, leases
+from annotator.transfer.importing import (
+    DUCVIEW_SUFFIXES,
+    DucviewImporter,
+    ImportReport,
+    counted,
+    import_order,
+)
+from annotator.transfer.uploads import (
+    DUCVIEW_MAX_BYTES,
+    SUMMARY_MAX_BYTES,
+    UploadedFile,
+    UploadRefused,
+    decode_text,
+    is_zip,
+    read_upload,
+    summary_name,
+)
+from annotator.web.database import connection_lost
 
 logger = logging.getLogger(__name__)
 
@@ -37,12 +52,19 @@ def start(job: ImportJob) -> ImportJob:
     return job
 
 
-def queue_upload(collection: Collection, kind: str, files, user, options: dict | None = None) -> ImportJob:
+def queue_upload(
+    collection: Collection, kind: str, files, user, options: dict | None = None
+) -> ImportJob:
     """An import job for files uploaded (from a page or the API), its bytes stored a piece at a time
     (annotator.transfer.job_bytes), queued."""
     with transaction.atomic():
-        job = ImportJob.objects.create(collection=collection, kind=kind, file_name=job_bytes.upload_name(files),
-                                       options=options or {}, created_by=user)
+        job = ImportJob.objects.create(
+            collection=collection,
+            kind=kind,
+            file_name=job_bytes.upload_name(files),
+            options=options or {},
+            created_by=user,
+        )
         job_bytes.store_uploads(job, files)
         return start(job)
 
@@ -66,9 +88,18 @@ def run_import_job(job_id: int) -> None:
             if connection_lost(error):
                 raise  # the worker reconnects, and the job is resumed (annotator.transfer.leases)
             logger.exception("import job %s failed", job.pk)
-            _finish(job, ImportJob.Status.FAILED, [
-                "The import stopped on an unexpected error, which has been logged; "
-                + ("nothing more was stored." if job.kind == ImportJob.Kind.DUCVIEW else "nothing was stored.")])
+            _finish(
+                job,
+                ImportJob.Status.FAILED,
+                [
+                    "The import stopped on an unexpected error, which has been logged; "
+                    + (
+                        "nothing more was stored."
+                        if job.kind == ImportJob.Kind.DUCVIEW
+                        else "nothing was stored."
+                    )
+                ],
+            )
             raise
         else:
             _finish(job, ImportJob.Status.DONE, report, done=job.total)
@@ -78,7 +109,14 @@ def _finish(job: ImportJob, status: str, report: list[str], **fields) -> None:
     """The job's outcome; its bytes served their purpose either way (the report says what became of
     them), and a resumed run's interruptions head the report."""
     notes = job.resume_state.get("interruptions", [])
-    _update(job, status=status, report=[*notes, *report], finished_at=timezone.now(), resume_state={}, **fields)
+    _update(
+        job,
+        status=status,
+        report=[*notes, *report],
+        finished_at=timezone.now(),
+        resume_state={},
+        **fields,
+    )
     job_bytes.free(job)
 
 
@@ -90,7 +128,10 @@ def _update(job: ImportJob, **fields) -> None:
 
 # -- summaries -------------------------------------------------------------------------------------
 
-def plan_summaries(collection: Collection, files: list[UploadedFile]) -> tuple[list[tuple], list[str]]:
+
+def plan_summaries(
+    collection: Collection, files: list[UploadedFile]
+) -> tuple[list[tuple], list[str]]:
     """What the upload would store, as (docset, kind, author, file name, text) rows, and what is
     already there; UploadRefused with every problem if anything is wrong."""
     problems: list[str] = []
@@ -106,7 +147,9 @@ def plan_summaries(collection: Collection, files: list[UploadedFile]) -> tuple[l
             continue
         key = (name.docset, name.kind, name.author)
         if key in seen:
-            problems.append(f"{file.name}: {name.docset} {name.kind} {name.author} is also in {seen[key]}")
+            problems.append(
+                f"{file.name}: {name.docset} {name.kind} {name.author} is also in {seen[key]}"
+            )
             continue
         seen[key] = file.name
         try:
@@ -143,15 +186,19 @@ def store_summaries(collection: Collection, rows: list[tuple]) -> list[str]:
     """Create the docsets named that are new, and the summaries (one transaction, bulk queries)."""
     docsets = {d.name: d for d in collection.docsets.filter(name__in={row[0] for row in rows})}
     new_names = sorted({row[0] for row in rows} - docsets.keys())
-    for docset in Docset.objects.bulk_create(Docset(collection=collection, name=name) for name in new_names):
+    for docset in Docset.objects.bulk_create(
+        Docset(collection=collection, name=name) for name in new_names
+    ):
         docsets[docset.name] = docset
     Summary.objects.bulk_create(
         Summary(docset=docsets[docset], kind=kind, author=author, name=file_name, text=text)
         for docset, kind, author, file_name, text in rows
     )
     counts = Counter(kind for _, kind, _, _, _ in rows)
-    lines = [f"Stored {counted(counts['model'], 'model summary', 'model summaries')} and "
-             f"{counted(counts['peer'], 'peer summary', 'peer summaries')} in {counted(len(docsets), 'docset')}."]
+    lines = [
+        f"Stored {counted(counts['model'], 'model summary', 'model summaries')} and "
+        f"{counted(counts['peer'], 'peer summary', 'peer summaries')} in {counted(len(docsets), 'docset')}."
+    ]
     if new_names:
         lines.append(f"New docsets: {', '.join(new_names)}.")
     return lines
@@ -169,7 +216,6 @@ def import_summaries(job: ImportJob, upload) -> list[str]:
 # -- DUCView files ---------------------------------------------------------------------------------
 
 
-
 def import_ducview(job: ImportJob, upload) -> list[str]:
     """The files of the upload imported as `import_ducview` imports them: the same importer, the
     same order, one transaction per file; a refused file is listed and the others go on.
@@ -179,17 +225,24 @@ def import_ducview(job: ImportJob, upload) -> list[str]:
     chosen_alone = not is_zip(job.file_name, upload.read(4))
     upload.seek(0)
     files = read_upload(job.file_name, upload, DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
-    overrides = FileIdentity(**{k: v for k, v in job.options.items() if k in ("docset", "peer", "annotator") and v})
+    overrides = FileIdentity(
+        **{k: v for k, v in job.options.items() if k in ("docset", "peer", "annotator") and v}
+    )
     # As the command reads a folder: its .pyr and .pan files (NIST's packages hold READMEs and
     # score tables beside them). A file chosen on its own is imported whatever its name.
-    by_name = {file.name: file for file in files if chosen_alone or file.name.endswith(DUCVIEW_SUFFIXES)}
+    by_name = {
+        file.name: file for file in files if chosen_alone or file.name.endswith(DUCVIEW_SUFFIXES)
+    }
     others = sorted(file.name for file in files if file.name not in by_name)
     if not by_name:
         raise UploadRefused([f"{job.file_name}: holds no DUCView file (.pyr or .pan)"])
     names = import_order(by_name)
     start = min(job.resume_state.get("done", 0), len(names))
-    importer = DucviewImporter(job.collection.name, report=ImportReport.from_state(job.resume_state.get("report")))
+    importer = DucviewImporter(
+        job.collection.name, report=ImportReport.from_state(job.resume_state.get("report"))
+    )
     progress = leases.Progress(job, total=len(names), done=start)
+
     def resume_point(done: int) -> dict:
         return {"done": done, "report": importer.report.state()}
 
@@ -202,6 +255,8 @@ def import_ducview(job: ImportJob, upload) -> list[str]:
         raise UploadRefused(report.failures)  # nothing stored: the job failed
     lines = report.lines()
     if others:
-        shown = ", ".join(others[:10]) + (f" and {len(others) - 10} more" if len(others) > 10 else "")
+        shown = ", ".join(others[:10]) + (
+            f" and {len(others) - 10} more" if len(others) > 10 else ""
+        )
         lines.insert(1, f"Not DUCView files, left aside: {shown}.")
     return lines

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from annotator.text.plurals import counted
 from annotator.models import Collection, HumanJudgment, Summary
+from annotator.text.plurals import counted
 
 CONTENT = "content responsiveness"
 QUALITY = [f"linguistic quality {i}" for i in range(1, 6)]
@@ -59,11 +59,15 @@ class JudgmentReport:
             line += f"; rows of {counted(len(self.skipped_docsets), 'docset')} not in the collection left out"
         if self.skipped_peers:
             judgments = sum(self.skipped_peers.values())
-            named = [name if n == 1 else f"{name} ({counted(n, 'judgment')})"
-                     for name, n in list(self.skipped_peers.items())[:PEERS_NAMED]]
+            named = [
+                name if n == 1 else f"{name} ({counted(n, 'judgment')})"
+                for name, n in list(self.skipped_peers.items())[:PEERS_NAMED]
+            ]
             more = len(self.skipped_peers) - len(named)
-            line += (f"; {counted(judgments, 'judgment')} of {counted(len(self.skipped_peers), 'peer')} not in the "
-                     f"collection left out: {', '.join(named)}" + (f" and {more} more" if more else ""))
+            line += (
+                f"; {counted(judgments, 'judgment')} of {counted(len(self.skipped_peers), 'peer')} not in the "
+                f"collection left out: {', '.join(named)}" + (f" and {more} more" if more else "")
+            )
         return line
 
 
@@ -85,12 +89,22 @@ def read_nist_table(name: str, text: str) -> list[tuple[str, str, str, str, floa
             fields = fields[:-1]  # the 2006 table ends its lines with a tab
         layout = NIST_LAYOUTS.get(len(fields))
         if layout is None:
-            raise JudgmentsError(f"{name}, line {number}: {counted(len(fields), 'column')}; a NIST table has 13 (DUC 2006), "
-                                 "11 (DUC 2007 main) or 8 (DUC 2007 update)")
+            raise JudgmentsError(
+                f"{name}, line {number}: {counted(len(fields), 'column')}; a NIST table has 13 (DUC 2006), "
+                "11 (DUC 2007 main) or 8 (DUC 2007 update)"
+            )
         docset, peer = fields[0].strip(), fields[1].strip()
         for column, criterion in layout.items():
             if fields[column].strip():
-                rows.append((docset, peer, criterion, "", _number(fields[column].strip(), f"{name}, line {number}, {criterion}")))
+                rows.append(
+                    (
+                        docset,
+                        peer,
+                        criterion,
+                        "",
+                        _number(fields[column].strip(), f"{name}, line {number}, {criterion}"),
+                    )
+                )
     return rows
 
 
@@ -98,14 +112,27 @@ def read_csv(name: str, text: str) -> list[tuple[str, str, str, str, float]]:
     reader = csv.DictReader(io.StringIO(text))
     missing = {"docset", "peer", "criterion", "value"} - set(reader.fieldnames or [])
     if missing:
-        raise JudgmentsError(f"{name}: the header lacks {', '.join(sorted(missing))} (expected docset,peer,criterion,value[,judge])")
+        raise JudgmentsError(
+            f"{name}: the header lacks {', '.join(sorted(missing))} (expected docset,peer,criterion,value[,judge])"
+        )
     rows = []
     for number, row in enumerate(reader, start=2):
         where = f"{name}, line {number}"
-        if not (row["docset"] or "").strip() or not (row["peer"] or "").strip() or not (row["criterion"] or "").strip():
+        if (
+            not (row["docset"] or "").strip()
+            or not (row["peer"] or "").strip()
+            or not (row["criterion"] or "").strip()
+        ):
             raise JudgmentsError(f"{where}: docset, peer and criterion must not be empty")
-        rows.append((row["docset"].strip(), row["peer"].strip(), row["criterion"].strip(), (row.get("judge") or "").strip(),
-                     _number((row["value"] or "").strip(), where)))
+        rows.append(
+            (
+                row["docset"].strip(),
+                row["peer"].strip(),
+                row["criterion"].strip(),
+                (row.get("judge") or "").strip(),
+                _number((row["value"] or "").strip(), where),
+            )
+        )
     return rows
 
 
@@ -115,32 +142,50 @@ def _peer_key(peer: str) -> str:
 
 
 @transaction.atomic
-def import_judgments(collection: Collection, rows: list[tuple[str, str, str, str, float]]) -> JudgmentReport:
+def import_judgments(
+    collection: Collection, rows: list[tuple[str, str, str, str, float]]
+) -> JudgmentReport:
     report = JudgmentReport()
-    peers = {(docset, _peer_key(author)): pk for pk, docset, author in Summary.objects.filter(
-        docset__collection=collection, kind=Summary.Kind.PEER).values_list("pk", "docset__name", "author")}
+    peers = {
+        (docset, _peer_key(author)): pk
+        for pk, docset, author in Summary.objects.filter(
+            docset__collection=collection, kind=Summary.Kind.PEER
+        ).values_list("pk", "docset__name", "author")
+    }
     docsets = set(collection.docsets.values_list("name", flat=True))
     wanted: dict[tuple[int, str, str], float] = {}
-    skipped: dict[tuple[str, str], str] = {}  # a peer left out, "01" and "1" alike -> its name in the report
+    skipped: dict[
+        tuple[str, str], str
+    ] = {}  # a peer left out, "01" and "1" alike -> its name in the report
     for docset, peer, criterion, judge, value in rows:
         if docset not in docsets:
             report.skipped_docsets.add(docset)
             continue
         summary = peers.get((docset, _peer_key(peer)))
         if summary is None:
-            named = skipped.setdefault((docset, _peer_key(peer)), f"{docset} peer {peer}")  # as first spelled
+            named = skipped.setdefault(
+                (docset, _peer_key(peer)), f"{docset} peer {peer}"
+            )  # as first spelled
             report.skipped_peers[named] = report.skipped_peers.get(named, 0) + 1
             continue
         key = (summary, criterion, judge)
         if key in wanted and wanted[key] != value:
-            raise JudgmentsError(f"{docset} peer {peer}, {criterion}: judged both {wanted[key]:g} and {value:g}")
+            raise JudgmentsError(
+                f"{docset} peer {peer}, {criterion}: judged both {wanted[key]:g} and {value:g}"
+            )
         wanted[key] = value
-    existing = {(s, c, j): (pk, v) for pk, s, c, j, v in HumanJudgment.objects.filter(
-        summary_id__in={key[0] for key in wanted}).values_list("pk", "summary_id", "criterion", "judge", "value")}
+    existing = {
+        (s, c, j): (pk, v)
+        for pk, s, c, j, v in HumanJudgment.objects.filter(
+            summary_id__in={key[0] for key in wanted}
+        ).values_list("pk", "summary_id", "criterion", "judge", "value")
+    }
     new, changed = [], []
     for (summary, criterion, judge), value in wanted.items():
         if (summary, criterion, judge) not in existing:
-            new.append(HumanJudgment(summary_id=summary, criterion=criterion, judge=judge, value=value))
+            new.append(
+                HumanJudgment(summary_id=summary, criterion=criterion, judge=judge, value=value)
+            )
         elif existing[(summary, criterion, judge)][1] != value:
             changed.append(HumanJudgment(pk=existing[(summary, criterion, judge)][0], value=value))
         else:

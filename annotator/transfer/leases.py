@@ -29,14 +29,16 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from annotator.text.plurals import counted
 from annotator.models import ArchiveJob, BackgroundJob, ImportJob, WorkerBeat
+from annotator.text.plurals import counted
 
 logger = logging.getLogger(__name__)
 Status = BackgroundJob.Status
 JOB_MODELS = (ImportJob, ArchiveJob)
 
-_worker_id = f"{socket.gethostname()}:{os.getpid()}"[:64]  # a web process running a job inside its request
+_worker_id = f"{socket.gethostname()}:{os.getpid()}"[
+    :64
+]  # a web process running a job inside its request
 _held: set[tuple[type, int]] = set()  # the jobs this process runs now
 _held_lock = threading.Lock()
 
@@ -70,8 +72,12 @@ def claim(queryset, pk: int):
     with _held_lock:
         _held.add((model, pk))  # before the UPDATE: `recover` never sees it running and not held
     claimed = model.objects.filter(pk=pk, status=Status.QUEUED).update(
-        status=Status.RUNNING, worker_id=worker_id(), attempts=F("attempts") + 1, heartbeat_at=timezone.now(),
-        interrupted=False, finished_at=None,
+        status=Status.RUNNING,
+        worker_id=worker_id(),
+        attempts=F("attempts") + 1,
+        heartbeat_at=timezone.now(),
+        interrupted=False,
+        finished_at=None,
     )
     if not claimed:
         release(model, pk)
@@ -106,12 +112,23 @@ def beat(started_at: datetime | None = None) -> None:
     """This worker is alive, and runs the jobs it holds."""
     now = timezone.now()
     running = held_jobs()
-    now_said = {"seen_at": now, "hostname": socket.gethostname()[:255], "pid": os.getpid(),
-                "running": ", ".join(f"{model.__name__} {pk}" for model, pks in running.items() for pk in pks)[:100]}
-    WorkerBeat.objects.update_or_create(worker_id=worker_id(), defaults=now_said,
-                                        create_defaults={**now_said, "started_at": started_at or now})
+    now_said = {
+        "seen_at": now,
+        "hostname": socket.gethostname()[:255],
+        "pid": os.getpid(),
+        "running": ", ".join(
+            f"{model.__name__} {pk}" for model, pks in running.items() for pk in pks
+        )[:100],
+    }
+    WorkerBeat.objects.update_or_create(
+        worker_id=worker_id(),
+        defaults=now_said,
+        create_defaults={**now_said, "started_at": started_at or now},
+    )
     for model, pks in running.items():
-        model.objects.filter(pk__in=pks, status=Status.RUNNING, worker_id=worker_id()).update(heartbeat_at=now)
+        model.objects.filter(pk__in=pks, status=Status.RUNNING, worker_id=worker_id()).update(
+            heartbeat_at=now
+        )
 
 
 def recover() -> list[str]:
@@ -122,10 +139,13 @@ def recover() -> list[str]:
     held_now = held_jobs()
     for model in JOB_MODELS:
         mine_not_held = Q(worker_id=worker_id()) & ~Q(pk__in=held_now.get(model, []))
-        beat_lost = Q(heartbeat_at__lt=lease_start()) | Q(heartbeat_at__isnull=True, created_at__lt=lease_start())
+        beat_lost = Q(heartbeat_at__lt=lease_start()) | Q(
+            heartbeat_at__isnull=True, created_at__lt=lease_start()
+        )
         with transaction.atomic():
             for job in model.objects.select_for_update(skip_locked=True).filter(
-                    beat_lost | mine_not_held, status=Status.RUNNING):
+                beat_lost | mine_not_held, status=Status.RUNNING
+            ):
                 # This worker is alive and lost the job with its connection: not the job's fault, so
                 # it does not count towards JOB_MAX_ATTEMPTS (a database that flaps for a few seconds
                 # must not fail every import); a worker that stopped beating might have been killed
@@ -137,23 +157,43 @@ def recover() -> list[str]:
 def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
     unit = "file" if isinstance(job, ImportJob) else "record"
     where = f"{job.done} of {counted(job.total, unit)}" if job.total else "its start"
-    why = ("lost its database connection" if not counts
-           else "stopped: killed, out of memory, or cut off from its database")
+    why = (
+        "lost its database connection"
+        if not counts
+        else "stopped: killed, out of memory, or cut off from its database"
+    )
     note = f"Interrupted at {where} on {timezone.localtime():%Y-%m-%d %H:%M:%S} (worker {job.worker_id or '?'} {why})."
-    state = {**job.resume_state, "interruptions": [*job.resume_state.get("interruptions", []), note]}
+    state = {
+        **job.resume_state,
+        "interruptions": [*job.resume_state.get("interruptions", []), note],
+    }
     if counts and job.attempts >= settings.JOB_MAX_ATTEMPTS:
         job.__class__.objects.filter(pk=job.pk).update(
-            status=Status.FAILED, interrupted=True, finished_at=timezone.now(), resume_state=state,
-            report=[*state["interruptions"],
-                    f"Stopped after {job.attempts} interrupted runs. "
-                    + ("What was stored is kept; Resume goes on from there." if job.goes_on_where_it_stopped
-                       else "Nothing of it was stored; Resume starts it again.")],
+            status=Status.FAILED,
+            interrupted=True,
+            finished_at=timezone.now(),
+            resume_state=state,
+            report=[
+                *state["interruptions"],
+                f"Stopped after {job.attempts} interrupted runs. "
+                + (
+                    "What was stored is kept; Resume goes on from there."
+                    if job.goes_on_where_it_stopped
+                    else "Nothing of it was stored; Resume starts it again."
+                ),
+            ],
         )
-        logger.warning("job %s %s failed: interrupted %s times", type(job).__name__, job.pk, job.attempts)
+        logger.warning(
+            "job %s %s failed: interrupted %s times", type(job).__name__, job.pk, job.attempts
+        )
         return f"{type(job).__name__} {job.pk}: failed after {job.attempts} interruptions"
     job.__class__.objects.filter(pk=job.pk).update(
-        status=Status.QUEUED, worker_id="", resume_state=state, queued_at=timezone.now(),
-        attempts=F("attempts") - (0 if counts else 1))
+        status=Status.QUEUED,
+        worker_id="",
+        resume_state=state,
+        queued_at=timezone.now(),
+        attempts=F("attempts") - (0 if counts else 1),
+    )
     transaction.on_commit(lambda: task_of(job).enqueue(job.pk))
     logger.warning("job %s %s interrupted at %s: queued again", type(job).__name__, job.pk, where)
     return f"{type(job).__name__} {job.pk}: queued again"
@@ -161,9 +201,17 @@ def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
 
 def resume(job: BackgroundJob) -> bool:
     """Queue again a job that failed on interruptions (the Resume button); False if it cannot be."""
-    resumed = job.__class__.objects.filter(pk=job.pk, status=Status.FAILED, interrupted=True).update(
-        status=Status.QUEUED, attempts=0, interrupted=False, finished_at=None, worker_id="", report=[],
-        queued_at=timezone.now())
+    resumed = job.__class__.objects.filter(
+        pk=job.pk, status=Status.FAILED, interrupted=True
+    ).update(
+        status=Status.QUEUED,
+        attempts=0,
+        interrupted=False,
+        finished_at=None,
+        worker_id="",
+        report=[],
+        queued_at=timezone.now(),
+    )
     if resumed:
         transaction.on_commit(lambda: task_of(job).enqueue(job.pk))
     return bool(resumed)
@@ -194,7 +242,9 @@ class Progress:
     def _write(self, **fields) -> None:
         for name, value in fields.items():
             setattr(self.job, name, value)
-        mine = type(self.job).objects.filter(pk=self.job.pk, status=Status.RUNNING, worker_id=worker_id())
+        mine = type(self.job).objects.filter(
+            pk=self.job.pk, status=Status.RUNNING, worker_id=worker_id()
+        )
         if not mine.update(heartbeat_at=timezone.now(), **fields):
             raise LeaseLost(f"{type(self.job).__name__} {self.job.pk}")
 

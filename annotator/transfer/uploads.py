@@ -38,8 +38,12 @@ SUMMARY_NAMING = [
     ("D0601.M.250.A.10", "DUC: summarizer 10 is a number, so a peer summary"),
     ("D0736-A.M.100.H.35", "DUC update task: docset D0736-A, peer 35"),
 ]
-OWN_NAME = re.compile(r"^(?P<docset>[\w-]+)\.(?P<kind>model|peer)\.(?P<author>[\w-]+)(?:\.txt)?$", re.I)
-DUC_NAME = re.compile(r"^(?P<docset>D\d+[A-Za-z]?(?:-[A-Z])?)\.[A-Z]\.\d+\.[A-Z]\.(?P<author>[A-Za-z]|\d+)(?:\.txt)?$")
+OWN_NAME = re.compile(
+    r"^(?P<docset>[\w-]+)\.(?P<kind>model|peer)\.(?P<author>[\w-]+)(?:\.txt)?$", re.I
+)
+DUC_NAME = re.compile(
+    r"^(?P<docset>D\d+[A-Za-z]?(?:-[A-Z])?)\.[A-Z]\.\d+\.[A-Z]\.(?P<author>[A-Za-z]|\d+)(?:\.txt)?$"
+)
 FOLDER_KINDS = {"model": "model", "models": "model", "peer": "peer", "peers": "peer"}
 
 
@@ -83,8 +87,13 @@ def unsafe_path(name: str) -> str | None:
 
 def _wanted(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
     """The zip's files, without folders, macOS' resource forks and hidden files."""
-    return [e for e in archive.infolist() if not e.is_dir() and not e.filename.startswith(IGNORED)
-            and not PurePosixPath(e.filename).name.startswith(".")]
+    return [
+        e
+        for e in archive.infolist()
+        if not e.is_dir()
+        and not e.filename.startswith(IGNORED)
+        and not PurePosixPath(e.filename).name.startswith(".")
+    ]
 
 
 def _entry_problem(where: str, entry: zipfile.ZipInfo, max_file_bytes: int) -> str | None:
@@ -93,7 +102,9 @@ def _entry_problem(where: str, entry: zipfile.ZipInfo, max_file_bytes: int) -> s
     if reason:
         return f"{where}: refused, {reason}"
     if entry.file_size > max_file_bytes:
-        return f"{where}: {entry.file_size:,} bytes, more than the {max_file_bytes:,} allowed per file"
+        return (
+            f"{where}: {entry.file_size:,} bytes, more than the {max_file_bytes:,} allowed per file"
+        )
     return None
 
 
@@ -110,7 +121,9 @@ def check_before_storing(files, max_file_bytes: int, max_total_bytes: int) -> No
         file.seek(0)
         if not is_zip(file.name, head):
             if file.size > max_file_bytes:
-                problems.append(f"{file.name}: {file.size:,} bytes, more than the {max_file_bytes:,} allowed per file")
+                problems.append(
+                    f"{file.name}: {file.size:,} bytes, more than the {max_file_bytes:,} allowed per file"
+                )
             continue
         try:
             wanted = _wanted(zipfile.ZipFile(file))
@@ -120,11 +133,20 @@ def check_before_storing(files, max_file_bytes: int, max_total_bytes: int) -> No
         finally:
             file.seek(0)
         if len(wanted) > MAX_ENTRIES:
-            problems.append(f"{file.name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip")
+            problems.append(
+                f"{file.name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip"
+            )
             continue
-        problems.extend(filter(None, (_entry_problem(f"{file.name}: {e.filename}", e, max_file_bytes) for e in wanted)))
+        problems.extend(
+            filter(
+                None,
+                (_entry_problem(f"{file.name}: {e.filename}", e, max_file_bytes) for e in wanted),
+            )
+        )
         if sum(e.file_size for e in wanted) > max_total_bytes:
-            problems.append(f"{file.name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload")
+            problems.append(
+                f"{file.name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload"
+            )
     if problems:
         raise UploadRefused(problems)
 
@@ -154,7 +176,9 @@ def _unpacked_size(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int)
     return size
 
 
-def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) -> list[UploadedFile | ZipMember]:
+def read_upload(
+    name: str, source, max_file_bytes: int, max_total_bytes: int
+) -> list[UploadedFile | ZipMember]:
     """The files of an upload (bytes, or a binary file at its start; a zip is opened), checked for
     size and safety on the bytes they actually hold; UploadRefused with every problem if not.
     A zip's files are measured here and read when used (the zip's file must stay open till then)."""
@@ -166,7 +190,9 @@ def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) ->
         data = source.read(max_file_bytes + 1)
         if len(data) > max_file_bytes:
             size = source.seek(0, io.SEEK_END)
-            raise UploadRefused([f"{name}: {size:,} bytes, more than the {max_file_bytes:,} allowed per file"])
+            raise UploadRefused(
+                [f"{name}: {size:,} bytes, more than the {max_file_bytes:,} allowed per file"]
+            )
         return [UploadedFile(name, data)]
     try:
         archive = zipfile.ZipFile(source)
@@ -177,7 +203,9 @@ def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) ->
     files: list[ZipMember] = []
     total = 0
     if len(wanted) > MAX_ENTRIES:
-        raise UploadRefused([f"{name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip"])
+        raise UploadRefused(
+            [f"{name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip"]
+        )
     for entry in wanted:
         where = f"{name}: {entry.filename}"
         problem = _entry_problem(where, entry, max_file_bytes)
@@ -185,7 +213,9 @@ def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) ->
             problems.append(problem)
             continue
         try:
-            size = _unpacked_size(archive, entry, max_file_bytes)  # never more, whatever the entry claims
+            size = _unpacked_size(
+                archive, entry, max_file_bytes
+            )  # never more, whatever the entry claims
         except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as error:
             problems.append(f"{where}: cannot be read ({error})")
             continue
@@ -194,7 +224,9 @@ def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) ->
             continue
         total += size
         if total > max_total_bytes:
-            problems.append(f"{name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload")
+            problems.append(
+                f"{name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload"
+            )
             break
         files.append(ZipMember(archive, entry))
     if problems:
@@ -218,18 +250,22 @@ def decode_text(file: UploadedFile) -> str:
     try:
         text = file.data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise UploadRefused([
-            f"{file.name}: not UTF-8 text (byte 0x{file.data[error.start]:02X} at offset {error.start}); "
-            "save it as UTF-8 and upload it again"
-        ]) from None
+        raise UploadRefused(
+            [
+                f"{file.name}: not UTF-8 text (byte 0x{file.data[error.start]:02X} at offset {error.start}); "
+                "save it as UTF-8 and upload it again"
+            ]
+        ) from None
     if "\x00" in text:  # valid UTF-8, but PostgreSQL text cannot hold it (and no summary means it)
         # Lines as an editor shows them (CRLF and CR are one line break each).
         before = text[: text.index("\x00")].replace("\r\n", "\n").replace("\r", "\n")
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
-        raise UploadRefused([
-            f"{file.name}: holds a NUL character (line {line}, column {column}), which no text may hold; "
-            "remove it and upload it again"
-        ])
+        raise UploadRefused(
+            [
+                f"{file.name}: holds a NUL character (line {line}, column {column}), which no text may hold; "
+                "remove it and upload it again"
+            ]
+        )
     if not text.strip():
         raise UploadRefused([f"{file.name}: the file is empty"])
     return summary_text(text)
@@ -242,12 +278,17 @@ def summary_name(path: str) -> SummaryName | None:
     own = OWN_NAME.match(base)
     if own:
         kind = own["kind"].lower()
-        return SummaryName(own["docset"], kind, system_id(own["author"]) if kind == "peer" else own["author"])
+        return SummaryName(
+            own["docset"], kind, system_id(own["author"]) if kind == "peer" else own["author"]
+        )
     duc = DUC_NAME.match(base)
     if duc:
         author = duc["author"]
-        return SummaryName(duc["docset"], "peer", system_id(author)) if author.isdigit() else \
-            SummaryName(duc["docset"], "model", author)
+        return (
+            SummaryName(duc["docset"], "peer", system_id(author))
+            if author.isdigit()
+            else SummaryName(duc["docset"], "model", author)
+        )
     if len(parts) >= 3 and parts[-2].lower() in FOLDER_KINDS:
         author = re.sub(r"\.txt$", "", base, flags=re.I)
         if re.fullmatch(r"[\w-]+", author) and re.fullmatch(r"[\w-]+", parts[-3]):

@@ -18,7 +18,7 @@ status line, the page kept as it was.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -72,14 +72,22 @@ class RefuseNulMiddleware:
         field, kind = field_with_nul(request.GET.lists()), "query parameter"
         # A page's form post (urlencoded or multipart, files apart: request.POST). The CSRF check,
         # next, reads it anyway; the API parses its own bodies.
-        pages_post = request.method == "POST" and not api and not getattr(view_func, "refuses_nul_itself", False)
+        pages_post = (
+            request.method == "POST"
+            and not api
+            and not getattr(view_func, "refuses_nul_itself", False)
+        )
         if field is None and pages_post:
             field, kind = field_with_nul(request.POST.lists()), "field"
         if field is None:
             return None
         message = nul_message(field, kind)
         if api:
-            return JsonResponse({field: [message]}, status=400, json_dumps_params={"ensure_ascii": False})
-        if request.headers.get("HX-Request"):  # htmx swaps no error answer in: a line the page can show
+            return JsonResponse(
+                {field: [message]}, status=400, json_dumps_params={"ensure_ascii": False}
+            )
+        if request.headers.get(
+            "HX-Request"
+        ):  # htmx swaps no error answer in: a line the page can show
             return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return render(request, "400.html", {"message": message}, status=400)

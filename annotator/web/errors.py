@@ -19,7 +19,9 @@ RETRY_AFTER_SECONDS = 30
 
 def server_error(request):
     if database_unreachable(sys.exception()):
-        message = "The database is not answering; the site is back once it does. Your saved work is safe."
+        message = (
+            "The database is not answering; the site is back once it does. Your saved work is safe."
+        )
         if request.path.startswith("/api/"):
             response = JsonResponse({"detail": message}, status=503)
         else:

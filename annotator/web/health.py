@@ -26,8 +26,16 @@ def healthz(request):
         # Reads django_migrations and the migration files (imported once): ~8 ms on PostgreSQL.
         pending = pending_migrations()
     except DatabaseError:
-        return JsonResponse({"status": "unavailable", "reason": "the database does not answer"}, status=503)
+        return JsonResponse(
+            {"status": "unavailable", "reason": "the database does not answer"}, status=503
+        )
     if pending:
-        return JsonResponse({"status": "unavailable", "reason": "migrations not applied",
-                             "pending_migrations": pending}, status=503)
+        return JsonResponse(
+            {
+                "status": "unavailable",
+                "reason": "migrations not applied",
+                "pending_migrations": pending,
+            },
+            status=503,
+        )
     return JsonResponse({"status": "ok"})

@@ -5,7 +5,6 @@ import pytest
 from annotator.adjudication.aligned_pyramids import NotComparable, align_pyramids
 from annotator.adjudication.alignment import ONE_TO_ONE, summary
 from annotator.models import Pyramid
-
 from tests.helpers import empty_pyramid, import_files
 
 pytestmark = pytest.mark.django_db
@@ -14,13 +13,27 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.shared_data
 def test_the_two_independent_matter_pyramids(shared_data):
     folder = shared_data / "pyreval-matter"
-    import_files(folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER")
-    import_files(folder / "IA/12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER", model_regex=r"(?m)^---\n")
-    yinghui, other = Pyramid.objects.get(name="Yinghui_12_10_09_MATTER_fixed"), Pyramid.objects.get(name="12_10_09_MATTER_fixed")
+    import_files(
+        folder / "IA/Yinghui_12_10_09_MATTER_fixed.pyr", collection="MATTER", docset="MATTER"
+    )
+    import_files(
+        folder / "IA/12_10_09_MATTER_fixed.pyr",
+        collection="MATTER",
+        docset="MATTER",
+        model_regex=r"(?m)^---\n",
+    )
+    yinghui, other = (
+        Pyramid.objects.get(name="Yinghui_12_10_09_MATTER_fixed"),
+        Pyramid.objects.get(name="12_10_09_MATTER_fixed"),
+    )
     groups = align_pyramids(yinghui, other)
     # Every SCU of each pyramid is in exactly one group.
-    assert sorted(uid for g in groups for uid in g.a) == sorted(yinghui.scus.values_list("uid", flat=True))
-    assert sorted(uid for g in groups for uid in g.b) == sorted(other.scus.values_list("uid", flat=True))
+    assert sorted(uid for g in groups for uid in g.a) == sorted(
+        yinghui.scus.values_list("uid", flat=True)
+    )
+    assert sorted(uid for g in groups for uid in g.b) == sorted(
+        other.scus.values_list("uid", flat=True)
+    )
     counts = summary(groups)
     assert counts[ONE_TO_ONE] > 10  # two careful annotators agree on many SCUs
 

@@ -18,16 +18,36 @@ def test_merging_two_pyramids_through_the_api(client, pair):
     created = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk)
     assert created.status_code == 201, created.content
     consensus = created.json()
-    assert consensus["merged_from"] == [pair["a"].pk, pair["b"].pk] and consensus["status"] == "in_progress"
-    groups = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus_id=consensus["id"]).groups}
+    assert consensus["merged_from"] == [pair["a"].pk, pair["b"].pk]
+    assert consensus["status"] == "in_progress"
+    groups = {
+        g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus_id=consensus["id"]).groups
+    }
     actions = f"/api/pyramids/{consensus['id']}/actions/"
-    chosen = post(client, actions + "choose_version/", version=consensus["version"], group=groups[SPLIT], side="b")
-    assert chosen.status_code == 200 and "chose B's version" in chosen.json()["description"]
-    stale = post(client, actions + "keep_group/", version=consensus["version"], group=groups[ONLY_A])
+    chosen = post(
+        client,
+        actions + "choose_version/",
+        version=consensus["version"],
+        group=groups[SPLIT],
+        side="b",
+    )
+    assert chosen.status_code == 200
+    assert "chose B's version" in chosen.json()["description"]
+    stale = post(
+        client, actions + "keep_group/", version=consensus["version"], group=groups[ONLY_A]
+    )
     assert stale.status_code == 409
-    bad_side = post(client, actions + "choose_version/", version=chosen.json()["version"], group=groups[ONLY_A], side="c")
+    bad_side = post(
+        client,
+        actions + "choose_version/",
+        version=chosen.json()["version"],
+        group=groups[ONLY_A],
+        side="c",
+    )
     assert bad_side.status_code == 422
-    kept = post(client, actions + "keep_group/", version=chosen.json()["version"], group=groups[ONLY_A])
+    kept = post(
+        client, actions + "keep_group/", version=chosen.json()["version"], group=groups[ONLY_A]
+    )
     assert kept.status_code == 200
     # Provenance is in the records: the copies of B's SCUs point to them.
     scus = client.get(f"/api/scus/?pyramid={consensus['id']}").json()["results"]
@@ -39,32 +59,56 @@ def test_merging_two_pyramids_through_the_api(client, pair):
 def test_only_adjudicators_and_administrators_merge(client, pair):
     demo = pair["demo"]
     client.force_login(demo["annotator"])  # builds A: sees it, not B
-    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).status_code == 404
+    assert (
+        post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).status_code == 404
+    )
     client.force_login(demo["organizer"])  # reads both, adjudicates nothing
-    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).status_code == 403
+    assert (
+        post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).status_code == 403
+    )
     client.force_login(pair["adjudicator"])
-    assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["a"].pk).status_code == 400
+    assert (
+        post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["a"].pk).status_code == 400
+    )
     assert post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=2**63).status_code == 400
 
 
 def test_merging_a_peers_annotations_through_the_api(client, pair):
     demo = pair["demo"]
     theirs = demo["annotations"]["2"]
-    mine = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["other_annotator"])
+    mine = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["other_annotator"]
+    )
     client.force_login(pair["adjudicator"])
-    assert post(client, "/api/peer-annotations/consensus/", annotations=[theirs.pk]).status_code == 400
+    assert (
+        post(client, "/api/peer-annotations/consensus/", annotations=[theirs.pk]).status_code == 400
+    )
     created = post(client, "/api/peer-annotations/consensus/", annotations=[theirs.pk, mine.pk])
     assert created.status_code == 201
     consensus = created.json()
-    assert consensus["annotator_code"] == "consensus" and consensus["merged_from"] == sorted([theirs.pk, mine.pk])
-    taken = post(client, f"/api/peer-annotations/{consensus['id']}/actions/take_reading/",
-                 version=consensus["version"], scu=0, source=theirs.pk)
-    assert taken.status_code == 200 and "(2 PSEs)" in taken.json()["description"]
+    assert consensus["annotator_code"] == "consensus"
+    assert consensus["merged_from"] == sorted([theirs.pk, mine.pk])
+    taken = post(
+        client,
+        f"/api/peer-annotations/{consensus['id']}/actions/take_reading/",
+        version=consensus["version"],
+        scu=0,
+        source=theirs.pk,
+    )
+    assert taken.status_code == 200
+    assert "(2 PSEs)" in taken.json()["description"]
     pses = client.get(f"/api/pses/?annotation={consensus['id']}").json()["results"]
-    assert len(pses) == 2 and all(p["source"] for p in pses)
+    assert len(pses) == 2
+    assert all(p["source"] for p in pses)
     client.force_login(demo["other_annotator"])
-    refused = post(client, f"/api/peer-annotations/{mine.pk}/actions/keep_reading/", version=mine.version, scu=0)
-    assert refused.status_code == 422 and "not a consensus" in refused.json()["detail"]
+    refused = post(
+        client,
+        f"/api/peer-annotations/{mine.pk}/actions/keep_reading/",
+        version=mine.version,
+        scu=0,
+    )
+    assert refused.status_code == 422
+    assert "not a consensus" in refused.json()["detail"]
 
 
 def test_a_second_consensus_of_a_pair_is_refused_naming_the_first_unless_asked_for(client, pair):
@@ -72,10 +116,14 @@ def test_a_second_consensus_of_a_pair_is_refused_naming_the_first_unless_asked_f
     first = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk).json()
     again = post(client, "/api/pyramids/consensus/", a=pair["b"].pk, b=pair["a"].pk)
     assert again.status_code == 400
-    assert f"have a consensus already: {first['name']} (id {first['id']}, in progress)" in again.json()["detail"]
+    assert (
+        f"have a consensus already: {first['name']} (id {first['id']}, in progress)"
+        in again.json()["detail"]
+    )
     assert PyramidMerge.objects.count() == 1
     another = post(client, "/api/pyramids/consensus/", a=pair["a"].pk, b=pair["b"].pk, another=True)
-    assert another.status_code == 201 and PyramidMerge.objects.count() == 2
+    assert another.status_code == 201
+    assert PyramidMerge.objects.count() == 2
 
 
 def test_merging_three_pyramids_at_once_through_the_api(client, trio):
@@ -85,20 +133,38 @@ def test_merging_three_pyramids_at_once_through_the_api(client, trio):
     assert created.status_code == 201, created.content
     consensus = created.json()
     assert consensus["merged_from"] == ids
-    partial = next(g["key"] for g in PyramidMerge.objects.get(consensus_id=consensus["id"]).groups if g["kind"] == PARTIAL)
-    chosen = post(client, f"/api/pyramids/{consensus['id']}/actions/choose_version/", version=consensus["version"],
-                  group=partial, side="c")
-    assert chosen.status_code == 200 and "chose C's version" in chosen.json()["description"]
+    partial = next(
+        g["key"]
+        for g in PyramidMerge.objects.get(consensus_id=consensus["id"]).groups
+        if g["kind"] == PARTIAL
+    )
+    chosen = post(
+        client,
+        f"/api/pyramids/{consensus['id']}/actions/choose_version/",
+        version=consensus["version"],
+        group=partial,
+        side="c",
+    )
+    assert chosen.status_code == 200
+    assert "chose C's version" in chosen.json()["description"]
     # The same three again: refused, naming the consensus, unless asked for.
     again = post(client, "/api/pyramids/consensus/", pyramids=[ids[2], ids[0], ids[1]])
-    assert again.status_code == 400 and consensus["name"] in str(again.json()["detail"])
+    assert again.status_code == 400
+    assert consensus["name"] in str(again.json()["detail"])
     # a/b and pyramids together, a pyramid twice, or one alone: 400, nothing made.
-    for body in ({"a": ids[0], "pyramids": ids}, {"pyramids": [ids[0], ids[0]]}, {"pyramids": [ids[0]]}, {"a": ids[0]}):
+    for body in (
+        {"a": ids[0], "pyramids": ids},
+        {"pyramids": [ids[0], ids[0]]},
+        {"pyramids": [ids[0]]},
+        {"a": ids[0]},
+    ):
         assert post(client, "/api/pyramids/consensus/", **body).status_code == 400, body
     assert PyramidMerge.objects.count() == 1
 
 
-def test_listing_consensus_pyramids_takes_the_same_queries_however_many(client, trio, django_assert_max_num_queries):
+def test_listing_consensus_pyramids_takes_the_same_queries_however_many(
+    client, trio, django_assert_max_num_queries
+):
     """merged_from names every source (C too) without a query per pyramid."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -115,7 +181,8 @@ def test_listing_consensus_pyramids_takes_the_same_queries_however_many(client, 
     with django_assert_max_num_queries(len(one)):
         listed = client.get("/api/pyramids/").json()
     merged = [p["merged_from"] for p in listed["results"] if p["merged_from"]]
-    assert len(merged) == 7 and len([p for p in first["results"] if p["merged_from"]]) == 1
+    assert len(merged) == 7
+    assert len([p for p in first["results"] if p["merged_from"]]) == 1
     assert merged.count([trio["a"].pk, trio["b"].pk, trio["c"].pk]) == 4
 
 
@@ -124,5 +191,6 @@ def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_is_started(clie
     """Issue 16: one rule for every write of the API, said the same way."""
     client.force_login(pair["adjudicator"])
     answer = client.post(path, '"a"', content_type="application/json")
-    assert answer.status_code == 400 and answer.json() == {"detail": "The body must be a JSON object of fields, not a string."}
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "The body must be a JSON object of fields, not a string."}
     assert not PyramidMerge.objects.exists()

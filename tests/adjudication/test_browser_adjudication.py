@@ -11,28 +11,34 @@ from playwright.sync_api import expect
 from annotator.adjudication import annotation_consensus
 from annotator.campaigns import assignments
 from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
-
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import import_files, run
 from tests.human import click, drag_select, eventually, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
 def decided_one(consensus) -> bool:
     """Whether the adjudicator has decided an SCU yet (beyond those taken at the start)."""
-    return any(change.decision["choice"] != annotation_consensus.IDENTICAL
-               for change in annotation_consensus.decisions(consensus).values())
+    return any(
+        change.decision["choice"] != annotation_consensus.IDENTICAL
+        for change in annotation_consensus.decisions(consensus).values()
+    )
 
 
 def group_card(page, text):
     return page.locator(".merge-group").filter(has_text=text)
 
 
-def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensus(browser_page, live_server, pair):
+def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensus(
+    browser_page, live_server, pair
+):
     page, demo = browser_page, pair["demo"]
     page.on("dialog", lambda dialog: dialog.accept())
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
@@ -47,11 +53,19 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
     click(page, "button:text-is('Merge A and B into a consensus pyramid')")
     expect(page.locator("#merge-counts")).to_contain_text("1 of 4 groups decided")
     # Some of each side: B's split of the astronauts, A's Collins, and leave B's samples out.
-    click(page, group_card(page, "Aldrin walked on the Moon").locator("button:text-is(\"Take B's version\")"))
+    click(
+        page,
+        group_card(page, "Aldrin walked on the Moon").locator(
+            'button:text-is("Take B\'s version")'
+        ),
+    )
     expect(page.locator("#merge-counts")).to_contain_text("2 of 4 groups decided")
-    click(page, group_card(page, "Collins orbited").locator("button:text-is(\"Take A's version\")"))
+    click(page, group_card(page, "Collins orbited").locator('button:text-is("Take A\'s version")'))
     expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
-    click(page, group_card(page, "Samples were collected").locator("button:text-is('Leave out (as A)')"))
+    click(
+        page,
+        group_card(page, "Samples were collected").locator("button:text-is('Leave out (as A)')"),
+    )
     expect(page.locator("#merge-counts")).to_contain_text("4 of 4 groups decided")
 
     # Edit one SCU in the builder, then say the group stands as edited.
@@ -68,7 +82,9 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
     click(page, "#hide-decided")  # the group was decided (A's version): decided groups are hidden
     card = group_card(page, "Collins stayed in orbit")
     click(page, card.locator("button:text-is('Keep as edited')"))
-    expect(group_card(page, "Collins stayed in orbit").locator(".decision")).to_contain_text("kept as edited · adjudicator")
+    expect(group_card(page, "Collins stayed in orbit").locator(".decision")).to_contain_text(
+        "kept as edited · adjudicator"
+    )
 
     click(page, "summary:text-is('Submit the consensus…')")
     click(page, "button:text-is('Submit now')")
@@ -76,30 +92,59 @@ def test_two_pyramids_merged_submitted_and_a_peer_annotated_against_the_consensu
     consensus = Pyramid.objects.get(merge__isnull=False)
     assert consensus.status == Pyramid.Status.SUBMITTED
     assert sorted(consensus.scus.values_list("label", flat=True)) == [
-        "Aldrin walked on the Moon", "Apollo 11 landed on the Moon", "Armstrong", "Collins stayed in orbit"]
+        "Aldrin walked on the Moon",
+        "Apollo 11 landed on the Moon",
+        "Armstrong",
+        "Collins stayed in orbit",
+    ]
 
     # Peers are now annotated against the docset's adjudicated pyramid.
-    report = assignments.assign_peers([consensus.docset], [pair["adjudicator"]], demo["admin"],
-                                      peers=[demo["annotations"]["1"].peer])
+    report = assignments.assign_peers(
+        [consensus.docset],
+        [pair["adjudicator"]],
+        demo["admin"],
+        peers=[demo["annotations"]["1"].peer],
+    )
     assert report.created[0].pyramid_id == consensus.pk
     page.goto(live_server.url + "/")
-    click(page, page.locator("#your-work tbody tr", has_text=consensus.name).locator("button:text-is('Annotate')"))
+    click(
+        page,
+        page.locator("#your-work tbody tr", has_text=consensus.name).locator(
+            "button:text-is('Annotate')"
+        ),
+    )
     expect(page.locator("#peer-text")).to_be_visible()
     drag_select(page, "peer", "Michael Collins remained in orbit")
-    expect(page.locator("#selection")).to_contain_text("Selected: “Michael Collins remained in orbit”")
-    click(page, page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-row"))
-    expect(page.locator("#status")).to_contain_text("Matched “Michael Collins remained in orbit” to SCU")
+    expect(page.locator("#selection")).to_contain_text(
+        "Selected: “Michael Collins remained in orbit”"
+    )
+    click(
+        page, page.locator(".scu-list > li", has_text="Collins stayed in orbit").locator(".scu-row")
+    )
+    expect(page.locator("#status")).to_contain_text(
+        "Matched “Michael Collins remained in orbit” to SCU"
+    )
     annotation = PeerAnnotation.objects.get(pyramid=consensus)
     assert list(annotation.pses.values_list("scu__label", flat=True)) == ["Collins stayed in orbit"]
 
 
 @pytest.mark.shared_data
-def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_server, shared_data, django_user_model):
+def test_d0631_annotations_of_one_peer_merged_and_scored(
+    browser_page, live_server, shared_data, django_user_model
+):
     folder = shared_data / "duc2006-nist"
-    import_files(folder / "allpyramids/D0631.pyr", folder / "allpans/114.D0631.M.250.D.1.pan",
-                 folder / "allpans/115.D0631.M.250.D.1.pan", collection="DUC 2006")
-    adjudicator = django_user_model.objects.create_user("adjudicator", password="adjudicator-pass-1")
-    Membership.objects.create(collection=Collection.objects.get(name="DUC 2006"), user=adjudicator, role=Role.ADJUDICATOR)
+    import_files(
+        folder / "allpyramids/D0631.pyr",
+        folder / "allpans/114.D0631.M.250.D.1.pan",
+        folder / "allpans/115.D0631.M.250.D.1.pan",
+        collection="DUC 2006",
+    )
+    adjudicator = django_user_model.objects.create_user(
+        "adjudicator", password="adjudicator-pass-1"
+    )
+    Membership.objects.create(
+        collection=Collection.objects.get(name="DUC 2006"), user=adjudicator, role=Role.ADJUDICATOR
+    )
     page = browser_page
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     page.goto(live_server.url + "/")
@@ -143,7 +188,8 @@ def test_d0631_annotations_of_one_peer_merged_and_scored(browser_page, live_serv
     shown = page.locator("#annotation-scores tr.consensus .score-modified").inner_text()
     out, _ = run("export_scores", collection="DUC 2006", docset="D0631", adjudicated=True)
     rows = [r for r in csv.DictReader(io.StringIO(out)) if r["annotator"] == "consensus"]
-    assert len(rows) == 1 and f"{float(rows[0]['modified']):.4f}" == shown
+    assert len(rows) == 1
+    assert f"{float(rows[0]['modified']):.4f}" == shown
     # Without --adjudicated, consensus work is left out of the scores (one rule everywhere).
     out, _ = run("export_scores", collection="DUC 2006", docset="D0631")
     assert not [r for r in csv.DictReader(io.StringIO(out)) if r["annotator"] == "consensus"]

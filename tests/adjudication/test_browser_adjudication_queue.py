@@ -7,13 +7,15 @@ import pytest
 from playwright.sync_api import expect
 
 from annotator.models import SCU, Pyramid, PyramidChange, PyramidMerge
-
 from tests.conftest import CHROMIUM, log_in
 from tests.human import click
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
@@ -32,13 +34,20 @@ def test_an_adjudicator_starts_a_waiting_pair_from_the_home_page(browser_page, l
     merge = PyramidMerge.objects.select_related("consensus").get()
     consensus = merge.consensus
     assert page.url.endswith(f"/pyramids/{consensus.pk}/merge/")
-    assert (merge.source_a_id, merge.source_b_id, merge.created_by) == (a.pk, b.pk, pair["adjudicator"])
-    assert consensus.status == Pyramid.Status.IN_PROGRESS and consensus.docset_id == a.docset_id
+    assert (merge.source_a_id, merge.source_b_id, merge.created_by) == (
+        a.pk,
+        b.pk,
+        pair["adjudicator"],
+    )
+    assert consensus.status == Pyramid.Status.IN_PROGRESS
+    assert consensus.docset_id == a.docset_id
     # The one group identical in both was taken from A at the start, by the adjudicator, with provenance.
     change = PyramidChange.objects.get(pyramid=consensus)
-    assert change.user == pair["adjudicator"] and change.decision["choice"] == "identical"
+    assert change.user == pair["adjudicator"]
+    assert change.decision["choice"] == "identical"
     taken = SCU.objects.select_related("source").get(pyramid=consensus)
-    assert taken.label == "Apollo 11 landed on the Moon" and taken.source.pyramid_id == a.pk
+    assert taken.label == "Apollo 11 landed on the Moon"
+    assert taken.source.pyramid_id == a.pk
 
     # Back home, the pair is in progress and leads to the same consensus: none is started twice.
     page.goto(live_server.url + "/")

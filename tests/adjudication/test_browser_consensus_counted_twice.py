@@ -5,18 +5,22 @@ import pytest
 from playwright.sync_api import expect
 
 from annotator.models import Pyramid
-
+from tests.adjudication.test_pyramid_consensus import consensus_counting_words_twice
 from tests.conftest import CHROMIUM, log_in
 from tests.human import click, press, tab_to
-from tests.adjudication.test_pyramid_consensus import consensus_counting_words_twice
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
-def test_words_counted_twice_are_named_and_submit_waits_for_a_confirmation(browser_page, live_server, pair):
+def test_words_counted_twice_are_named_and_submit_waits_for_a_confirmation(
+    browser_page, live_server, pair
+):
     page = browser_page
     consensus, groups, _ = consensus_counting_words_twice(pair)
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
@@ -28,9 +32,13 @@ def test_words_counted_twice_are_named_and_submit_waits_for_a_confirmation(brows
 
     # Submit asks first; the confirmation names what submitting does, and the words counted twice.
     click(page, "summary:text-is('Submit the consensus…')")
-    expect(page.locator("#confirm-submit")).to_contain_text("only an administrator of the collection can reopen it")
+    expect(page.locator("#confirm-submit")).to_contain_text(
+        "only an administrator of the collection can reopen it"
+    )
     click(page, "#submit-now")
-    expect(page.locator("#merge p.message.error")).to_contain_text("Not submitted: 1 stretch of model words")
+    expect(page.locator("#merge p.message.error")).to_contain_text(
+        "Not submitted: 1 stretch of model words"
+    )
     assert Pyramid.objects.get(pk=consensus.pk).status == "in_progress"
 
     tab_to(page, "input[name=confirm]")

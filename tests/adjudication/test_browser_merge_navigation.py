@@ -9,25 +9,30 @@ from playwright.sync_api import expect
 from annotator.adjudication import annotation_consensus, pyramid_consensus
 from annotator.adjudication.alignment import ONLY_A, ONLY_B, SPLIT
 from annotator.models import PeerAnnotation, Pyramid, PyramidMerge
-
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import decisions_stored as stored
 from tests.human import click, eventually, focused, press, settle, tab_to
-from tests.adjudication.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
     pytest.mark.parametrize("viewport", ["laptop"], indirect=True),
 ]
 
 
 def in_view(locator) -> bool:
-    return locator.evaluate("(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+    return locator.evaluate(
+        "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+    )
 
 
-def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(browser_page, live_server, pair):
+def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(
+    browser_page, live_server, pair
+):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     keys = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}
     identical = next(key for key, choice in stored(consensus).items() if choice == "identical")
@@ -46,7 +51,9 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(browser_p
     # n: the first undecided group, its title in focus and on the screen under the bar.
     press(page, "n")
     expect(page.locator(f"[id='title-{keys[SPLIT]}']")).to_be_focused()
-    assert in_view(group(keys[SPLIT]).locator(".merge-actions")), "the decision buttons are on the screen"
+    assert in_view(group(keys[SPLIT]).locator(".merge-actions")), (
+        "the decision buttons are on the screen"
+    )
     # From the keyboard: Tab to B's version, Enter.
     tab_to(page, f"[id='take-b-{keys[SPLIT]}']")
     press(page, "Enter")
@@ -59,8 +66,11 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(browser_p
 
     # The note's "Next undecided group" leads on, to the first undecided after this one.
     order = [g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups]
-    following = lambda key: next(k for k in order[order.index(key) + 1:] + order[:order.index(key)]  # noqa: E731
-                                 if k not in stored(consensus))
+    following = lambda key: next(
+        k
+        for k in order[order.index(key) + 1 :] + order[: order.index(key)]  # noqa: E731
+        if k not in stored(consensus)
+    )
     second = following(keys[SPLIT])
     click(page, note.locator("a.next-undecided"))
     expect(page.locator(f"[id='title-{second}']")).to_be_focused()
@@ -98,12 +108,16 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(browser_p
     # Submit asks first, from the keyboard too; nothing is submitted until confirmed.
     tab_to(page, "#confirm-submit > summary")
     press(page, "Enter")
-    expect(page.locator("#confirm-submit")).to_contain_text("only an administrator of the collection can reopen it")
+    expect(page.locator("#confirm-submit")).to_contain_text(
+        "only an administrator of the collection can reopen it"
+    )
     assert Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.IN_PROGRESS
     tab_to(page, "#submit-now")
     press(page, "Enter")
     expect(page.locator("#merge-counts")).to_contain_text("submitted")
-    assert eventually(lambda: Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.SUBMITTED), focused(page)
+    assert eventually(
+        lambda: Pyramid.objects.get(pk=consensus.pk).status == Pyramid.Status.SUBMITTED
+    ), focused(page)
 
 
 def test_the_hide_decided_box_is_kept_across_answers(browser_page, live_server, pair):
@@ -127,16 +141,30 @@ def test_the_hide_decided_box_is_kept_across_answers(browser_page, live_server, 
 
 
 def test_a_peers_comparison_tells_each_annotators_words_and_the_consensus_leads_back(
-        browser_page, live_server, peer_twice):  # noqa: F811
+    browser_page, live_server, peer_twice
+):
     page = browser_page
     mine, theirs = peer_twice["mine"], peer_twice["theirs"]
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     expect(page.locator("button:text-is('Log out')")).to_be_visible()
     page.goto(live_server.url + peer_twice["url"])
     # Collins: the demo matched it to an SCU, the annotator did not; each column says so.
-    expect(page.locator(f".peer-text[data-annotation='{theirs.pk}'] .w.differs.here", has_text="Collins")).to_be_visible()
-    expect(page.locator(f".peer-text[data-annotation='{mine.pk}'] .w.differs.not-here", has_text="Collins")).to_be_visible()
-    assert page.locator(f".peer-text[data-annotation='{mine.pk}'] .w.differs.here", has_text="Collins").count() == 0
+    expect(
+        page.locator(
+            f".peer-text[data-annotation='{theirs.pk}'] .w.differs.here", has_text="Collins"
+        )
+    ).to_be_visible()
+    expect(
+        page.locator(
+            f".peer-text[data-annotation='{mine.pk}'] .w.differs.not-here", has_text="Collins"
+        )
+    ).to_be_visible()
+    assert (
+        page.locator(
+            f".peer-text[data-annotation='{mine.pk}'] .w.differs.here", has_text="Collins"
+        ).count()
+        == 0
+    )
 
     click(page, "button:text-is('Start a consensus annotation')")
     expect(page.locator("#merge-counts")).to_contain_text("left to decide")
@@ -151,10 +179,20 @@ def test_a_peers_comparison_tells_each_annotators_words_and_the_consensus_leads_
     tab_to(page, f"#take-{theirs.pk}-{undecided[0]}")
     press(page, "Enter")
     expect(page.locator(f"#scu-{undecided[0]} .group-note")).to_contain_text("saved")
-    assert eventually(lambda: str(undecided[0]) in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk)))
+    assert eventually(
+        lambda: (
+            str(undecided[0])
+            in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk))
+        )
+    )
     press(page, "Control+z")
     expect(page.locator("#status")).to_contain_text("Undid")
-    assert eventually(lambda: str(undecided[0]) not in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk)))
+    assert eventually(
+        lambda: (
+            str(undecided[0])
+            not in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk))
+        )
+    )
 
     # The consensus annotation's own page leads back to the comparison.
     page.goto(f"{live_server.url}/annotations/{consensus.pk}/")
@@ -167,7 +205,9 @@ def test_three_pyramids_compared_and_merged_at_once(browser_page, live_server, t
     page = browser_page
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     expect(page.locator("button:text-is('Log out')")).to_be_visible()
-    page.goto(f"{live_server.url}/docsets/{trio['a'].docset_id}/compare/?a={trio['a'].pk}&b={trio['b'].pk}")
+    page.goto(
+        f"{live_server.url}/docsets/{trio['a'].docset_id}/compare/?a={trio['a'].pk}&b={trio['b'].pk}"
+    )
     # Add C from the keyboard: Tab to its select, choose, Compare.
     tab_to(page, "select[name=c]")
     page.select_option("select[name=c]", label="by-third")
@@ -193,10 +233,13 @@ def test_three_pyramids_compared_and_merged_at_once(browser_page, live_server, t
     # Collins's orbit, found by A and C: take C's version; stored with its provenance.
     partial = page.locator(f"[id='group-{keys['in some pyramids only']}']")
     expect(partial.locator("h3")).to_have_text(["A", "B", "C", "Consensus"])
-    click(page, partial.locator("button:text-is(\"Take C's version\")"))
+    click(page, partial.locator('button:text-is("Take C\'s version")'))
     expect(partial.locator(".group-note")).to_contain_text("chose C's version")
     assert eventually(lambda: stored(consensus).get(keys["in some pyramids only"]) == "c")
-    assert Pyramid.objects.get(pk=consensus.pk).scus.get(label="Collins in orbit").source.pyramid_id == trio["c"].pk
+    assert (
+        Pyramid.objects.get(pk=consensus.pk).scus.get(label="Collins in orbit").source.pyramid_id
+        == trio["c"].pk
+    )
     # C alone found Kennedy's goal: from the marked words of model C, open its group and take it.
     link = page.locator("#merge-words a.only-c", has_text="Kennedy")
     click(page, link)
@@ -217,7 +260,9 @@ COVERED = """() => {
 }"""
 
 
-def test_tab_and_shift_tab_never_leave_the_focus_under_the_sticky_bar(browser_page, live_server, trio):
+def test_tab_and_shift_tab_never_leave_the_focus_under_the_sticky_bar(
+    browser_page, live_server, trio
+):
     consensus = pyramid_consensus.start_many([trio["a"], trio["b"], trio["c"]], trio["adjudicator"])
     page = browser_page
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
@@ -238,21 +283,27 @@ def on_a_pairs_merge_page(page, live_server, pair):
     """The adjudicator on the merge page of a new consensus of the pair; the page, the consensus
     and the key of its split group."""
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
-    split = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}[SPLIT]
+    split = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}[
+        SPLIT
+    ]
     log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
     expect(page.locator("button:text-is('Log out')")).to_be_visible()
     page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
     return page, consensus, split
 
 
-def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_are_hidden(browser_page, live_server, pair):
+def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_are_hidden(
+    browser_page, live_server, pair
+):
     page, consensus, split = on_a_pairs_merge_page(browser_page, live_server, pair)
     expect(page.locator("#hide-decided")).to_be_checked()
     tab_to(page, f"[id='take-b-{split}']")
     press(page, "Enter")
     assert eventually(lambda: stored(consensus).get(split) == "b")
     group = page.locator(f"[id='group-{split}']")
-    expect(group.locator(".group-note")).to_contain_text("chose B's version")  # seen saved, as a person waits to
+    expect(group.locator(".group-note")).to_contain_text(
+        "chose B's version"
+    )  # seen saved, as a person waits to
     press(page, "Control+z")
     expect(group.locator(".group-note")).to_contain_text("Undid: Group")
     assert eventually(lambda: split not in stored(consensus))
@@ -261,10 +312,14 @@ def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_ar
     expect(group.locator(".group-note")).to_contain_text("Redid: Group")
     assert eventually(lambda: stored(consensus).get(split) == "b")
     expect(group).to_be_visible()
-    assert page.evaluate("(id) => document.getElementById(id).contains(document.activeElement)", f"group-{split}"), focused(page)
+    assert page.evaluate(
+        "(id) => document.getElementById(id).contains(document.activeElement)", f"group-{split}"
+    ), focused(page)
 
 
-def test_a_key_pressed_while_the_last_answer_is_on_its_way_is_sent_after_it_not_lost(browser_page, live_server, pair):
+def test_a_key_pressed_while_the_last_answer_is_on_its_way_is_sent_after_it_not_lost(
+    browser_page, live_server, pair
+):
     """A person who decides and presses Ctrl+Z at once (a tenth of a second apart) gets both, in order."""
     page, consensus, split = on_a_pairs_merge_page(browser_page, live_server, pair)
     tab_to(page, f"[id='take-b-{split}']")
@@ -273,5 +328,7 @@ def test_a_key_pressed_while_the_last_answer_is_on_its_way_is_sent_after_it_not_
     group = page.locator(f"[id='group-{split}']")
     expect(group.locator(".group-note")).to_contain_text("Undid: Group")
     actions = lambda: list(consensus.changes.order_by("id").values_list("action", "state"))  # noqa: E731
-    assert eventually(lambda: actions()[-2:] == [("adjudicate", "undone"), ("undo", "applied")]), actions()
+    assert eventually(lambda: actions()[-2:] == [("adjudicate", "undone"), ("undo", "applied")]), (
+        actions()
+    )
     assert split not in stored(consensus)

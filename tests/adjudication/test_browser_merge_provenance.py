@@ -14,11 +14,10 @@ Each step asserts what was stored, in the database."""
 import pytest
 from playwright.sync_api import expect
 
-from annotator.pyramids import editing
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import ONE_TO_ONE, ONLY_B
 from annotator.models import SCU, Contributor, Pyramid, PyramidMerge
-
+from annotator.pyramids import editing
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import decisions_stored as stored
@@ -27,7 +26,10 @@ from tests.human import click, drag_select, eventually, press, tab_to, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
     pytest.mark.parametrize("viewport", ["laptop"], indirect=True),
 ]
 
@@ -40,10 +42,19 @@ def provenance(copy_pk: int, contributor_pks: list[int]):
     """Where a consensus SCU and its contributors came from: (source pyramid, uid), and each
     contributor's source (SCU uid, model author), as stored."""
     scu = SCU.objects.select_related("source").get(pk=copy_pk)
-    contributors = Contributor.objects.filter(pk__in=contributor_pks).select_related("source__scu", "source__summary")
-    return ((scu.source.pyramid_id, scu.source.uid) if scu.source else None,
-            sorted(((c.source.scu.uid, c.source.summary.author) if c.source else None for c in contributors),
-                   key=lambda source: source or (0, "")))
+    contributors = Contributor.objects.filter(pk__in=contributor_pks).select_related(
+        "source__scu", "source__summary"
+    )
+    return (
+        (scu.source.pyramid_id, scu.source.uid) if scu.source else None,
+        sorted(
+            (
+                (c.source.scu.uid, c.source.summary.author) if c.source else None
+                for c in contributors
+            ),
+            key=lambda source: source or (0, ""),
+        ),
+    )
 
 
 def adjudicator_on(page, live_server):
@@ -61,7 +72,8 @@ def second_person(page, live_server, username, password):
 
 
 def test_a_source_edited_and_restored_keeps_the_consensus_provenance_and_the_warning_follows_it(
-        browser_page, live_server, pair):
+    browser_page, live_server, pair
+):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     copy = SCU.objects.get(pyramid=consensus, label="Apollo 11 landed on the Moon")
     contributors = list(copy.contributors.values_list("pk", flat=True))
@@ -108,7 +120,9 @@ def test_a_source_edited_and_restored_keeps_the_consensus_provenance_and_the_war
     annotator.context.close()
 
 
-def test_a_contributor_split_off_in_the_consensus_builder_keeps_its_provenance(browser_page, live_server, pair):
+def test_a_contributor_split_off_in_the_consensus_builder_keeps_its_provenance(
+    browser_page, live_server, pair
+):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     copy = SCU.objects.get(pyramid=consensus, label="Apollo 11 landed on the Moon")
     page = adjudicator_on(browser_page, live_server)
@@ -119,28 +133,39 @@ def test_a_contributor_split_off_in_the_consensus_builder_keeps_its_provenance(b
     tab_to(page, "#scu-list [role=treeitem]")
     press(page, "ArrowRight")
     for _ in range(4):
-        if page.evaluate("() => document.activeElement.matches('.contributor') && "
-                         "document.activeElement.textContent.trim().startsWith('D')"):
+        if page.evaluate(
+            "() => document.activeElement.matches('.contributor') && "
+            "document.activeElement.textContent.trim().startsWith('D')"
+        ):
             break
         press(page, "ArrowDown")
     press(page, "s")
     expect(page.locator("#status")).to_contain_text("into new SCU 2")
     new = eventually(lambda: SCU.objects.filter(pyramid=consensus, uid=2).first())
-    assert new is not None and list(new.contributors.values_list("summary__author", flat=True)) == ["D"]
+    assert new is not None
+    assert list(new.contributors.values_list("summary__author", flat=True)) == ["D"]
     # Stored: the new SCU came from the same SCU of A as the one it was split from, and its
     # contributor still points to A's contributor in model D.
-    assert (new.source.pyramid_id, new.source.uid) == (pair["a"].pk, 1) == (copy.source.pyramid_id, copy.source.uid)
+    assert (
+        (new.source.pyramid_id, new.source.uid)
+        == (pair["a"].pk, 1)
+        == (copy.source.pyramid_id, copy.source.uid)
+    )
     moved = new.contributors.get()
     assert (moved.source.scu.pyramid_id, moved.source.summary.author) == (pair["a"].pk, "D")
 
 
 def test_the_same_words_under_different_labels_wait_for_the_adjudicator_to_pick_a_label(
-        browser_page, live_server, pair):
+    browser_page, live_server, pair
+):
     b = Pyramid.objects.get(pk=pair["b"].pk)
-    editing.set_label(b.pk, pair["demo"]["other_annotator"], b.version, 1, "The Moon landing of Apollo 11")
+    editing.set_label(
+        b.pk, pair["demo"]["other_annotator"], b.version, 1, "The Moon landing of Apollo 11"
+    )
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     key = keys_by_kind(consensus)[ONE_TO_ONE]
-    assert stored(consensus) == {} and not consensus.scus.exists()
+    assert stored(consensus) == {}
+    assert not consensus.scus.exists()
     page = adjudicator_on(browser_page, live_server)
     page.goto(f"{live_server.url}/pyramids/{consensus.pk}/merge/")
     expect(page.locator("#merge-counts")).to_contain_text("0 of 4 groups decided")
@@ -159,11 +184,14 @@ def test_the_same_words_under_different_labels_wait_for_the_adjudicator_to_pick_
     expect(group.locator(".group-note")).to_contain_text("chose B's version")
     assert eventually(lambda: stored(consensus).get(key) == "b")
     taken = SCU.objects.get(pyramid=consensus)
-    assert taken.label == "The Moon landing of Apollo 11" and taken.source.pyramid_id == pair["b"].pk
+    assert taken.label == "The Moon landing of Apollo 11"
+    assert taken.source.pyramid_id == pair["b"].pk
     assert violations(page) == []
 
 
-def test_scus_made_in_the_builder_and_kept_as_edited_belong_to_their_group(browser_page, live_server, pair):
+def test_scus_made_in_the_builder_and_kept_as_edited_belong_to_their_group(
+    browser_page, live_server, pair
+):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     samples = keys_by_kind(consensus)[ONLY_B]
     page = adjudicator_on(browser_page, live_server)
@@ -177,7 +205,8 @@ def test_scus_made_in_the_builder_and_kept_as_edited_belong_to_their_group(brows
     press(page, "n")
     expect(page.locator("#status")).to_contain_text("New SCU 2")
     made = eventually(lambda: SCU.objects.filter(pyramid=consensus, uid=2).first())
-    assert made is not None and made.source is None
+    assert made is not None
+    assert made.source is None
     press(page, "l")
     label = page.locator("input.edit-label")
     expect(label).to_be_focused()
@@ -203,17 +232,22 @@ def test_scus_made_in_the_builder_and_kept_as_edited_belong_to_their_group(brows
 
 
 def test_a_second_consensus_of_the_same_pyramids_is_named_and_started_only_when_confirmed(
-        browser_page, live_server, pair):
+    browser_page, live_server, pair
+):
     consensus = submitted_consensus(pair)
     page = adjudicator_on(browser_page, live_server)
-    page.goto(f"{live_server.url}/docsets/{pair['a'].docset_id}/compare/?a={pair['a'].pk}&b={pair['b'].pk}")
+    page.goto(
+        f"{live_server.url}/docsets/{pair['a'].docset_id}/compare/?a={pair['a'].pk}&b={pair['b'].pk}"
+    )
     already = page.locator("#pair-consensus")
     expect(already).to_contain_text("by-annotator and by-other already have a consensus")
     expect(already.locator(f"a:text-is('Open {consensus.name}')")).to_be_visible()
     assert violations(page) == []
     # Start another without ticking the confirmation: the browser asks for it, nothing is stored.
     click(page, "#start-consensus button[type=submit]")
-    expect(page).to_have_url(f"{live_server.url}/docsets/{pair['a'].docset_id}/compare/?a={pair['a'].pk}&b={pair['b'].pk}")
+    expect(page).to_have_url(
+        f"{live_server.url}/docsets/{pair['a'].docset_id}/compare/?a={pair['a'].pk}&b={pair['b'].pk}"
+    )
     assert Pyramid.objects.filter(merge__isnull=False).count() == 1
     # Ticked from the keyboard (Space), then started.
     tab_to(page, "#start-consensus input[name=again]")
@@ -224,7 +258,8 @@ def test_a_second_consensus_of_the_same_pyramids_is_named_and_started_only_when_
     expect(page.locator("#merge-counts")).to_contain_text("groups decided")
     assert eventually(lambda: Pyramid.objects.filter(merge__isnull=False).count() == 2)
     second = Pyramid.objects.filter(merge__isnull=False).exclude(pk=consensus.pk).get()
-    assert second.name != consensus.name and second.status == Pyramid.Status.IN_PROGRESS
+    assert second.name != consensus.name
+    assert second.status == Pyramid.Status.IN_PROGRESS
     # The existing one leads back to its merge page.
     page.go_back()
     page.reload()

@@ -8,15 +8,16 @@ from playwright.sync_api import expect
 from annotator.adjudication import annotation_consensus, pyramid_consensus
 from annotator.adjudication.alignment import ONLY_A, SPLIT
 from annotator.models import PeerAnnotation, PyramidMerge
-
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import decisions_stored as stored
 from tests.human import click, eventually, settle
-from tests.adjudication.test_views_consensus import peer_twice  # noqa: F401  (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 SCROLL = "() => [window.scrollY, document.scrollingElement.scrollHeight - window.innerHeight]"
@@ -32,7 +33,8 @@ def top_of(locator) -> float:
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_a_decision_on_a_stale_pyramid_merge_page_is_refused_with_the_current_state_and_retried(
-        browser_page, live_server, pair):
+    browser_page, live_server, pair
+):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     groups = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}
     identical = stored(consensus)
@@ -44,7 +46,10 @@ def test_a_decision_on_a_stale_pyramid_merge_page_is_refused_with_the_current_st
     second.goto(url)
 
     # The second tab takes B's split of the astronauts.
-    click(second, card(second, "Aldrin walked on the Moon").locator("button:text-is(\"Take B's version\")"))
+    click(
+        second,
+        card(second, "Aldrin walked on the Moon").locator('button:text-is("Take B\'s version")'),
+    )
     expect(second.locator("#merge-counts")).to_contain_text("2 of 4 groups decided")
     split, collins_group = groups[SPLIT], groups[ONLY_A]
     assert eventually(lambda: stored(consensus).get(split) == "b")
@@ -56,13 +61,15 @@ def test_a_decision_on_a_stale_pyramid_merge_page_is_refused_with_the_current_st
     scroll_y, most = first.evaluate(SCROLL)
     assert most > 0 and scroll_y > 0, "the page should scroll at this size"
     before = top_of(collins)
-    click(first, collins.locator("button:text-is(\"Take A's version\")"))
+    click(first, collins.locator('button:text-is("Take A\'s version")'))
     status = first.locator("#status")
     expect(status).to_contain_text("Not saved")
     expect(status).to_contain_text("changed elsewhere")
     # The current state: the second tab's decision is shown, Collins's group still undecided.
     expect(first.locator("#merge-counts")).to_contain_text("2 of 4 groups decided")
-    expect(card(first, "Aldrin walked on the Moon").locator(".decision")).to_contain_text("B's version")
+    expect(card(first, "Aldrin walked on the Moon").locator(".decision")).to_contain_text(
+        "B's version"
+    )
     expect(card(first, "Collins orbited").locator(".undecided")).to_be_visible()
     settle(first)
     # The scroll kept: the group clicked is where it was on the screen (the page moved only by what
@@ -79,9 +86,14 @@ def test_a_decision_on_a_stale_pyramid_merge_page_is_refused_with_the_current_st
     # Stored: the second tab's decision, then the retried one.
     assert eventually(lambda: stored(consensus) == identical | {split: "b", collins_group: "a"})
 
-def test_a_decision_on_a_stale_peer_merge_page_is_refused_and_retried(browser_page, live_server, peer_twice):  # noqa: F811
+
+def test_a_decision_on_a_stale_peer_merge_page_is_refused_and_retried(
+    browser_page, live_server, peer_twice
+):
     sources = [peer_twice["mine"], peer_twice["theirs"]]
-    consensus = annotation_consensus.start(sorted(sources, key=lambda a: (a.annotator_code, a.pk)), peer_twice["adjudicator"])
+    consensus = annotation_consensus.start(
+        sorted(sources, key=lambda a: (a.annotator_code, a.pk)), peer_twice["adjudicator"]
+    )
     undecided = annotation_consensus.undecided_scus(consensus)
     assert len(undecided) >= 2
     url = live_server.url + peer_twice["url"]
@@ -100,9 +112,18 @@ def test_a_decision_on_a_stale_peer_merge_page_is_refused_and_retried(browser_pa
     expect(status).to_contain_text("changed elsewhere")
     expect(row(first, undecided[0]).locator(".decision")).to_contain_text("kept as edited")
     expect(row(first, undecided[1]).locator(".undecided")).to_be_visible()
-    assert set(annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk))) >= {str(undecided[0])}
-    assert str(undecided[1]) not in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk))
+    assert set(annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk))) >= {
+        str(undecided[0])
+    }
+    assert str(undecided[1]) not in annotation_consensus.decisions(
+        PeerAnnotation.objects.get(pk=consensus.pk)
+    )
 
     click(first, status.locator("button.retry"))
     expect(row(first, undecided[1]).locator(".decision")).to_contain_text("kept as edited")
-    assert eventually(lambda: str(undecided[1]) in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk)))
+    assert eventually(
+        lambda: (
+            str(undecided[1])
+            in annotation_consensus.decisions(PeerAnnotation.objects.get(pk=consensus.pk))
+        )
+    )

@@ -17,10 +17,14 @@ def test_the_root_lists_every_top_level_endpoint_of_the_schema(client, demo):
     assert set(root) == top_level
     assert root["scores"] == "http://testserver/api/scores/"
     assert all(link == f"http://testserver/api/{key}/" for key, link in root.items()), root
-    assert list(root).index("assignments") + 1 == list(root).index("scores")  # beside the records scored
+    assert list(root).index("assignments") + 1 == list(root).index(
+        "scores"
+    )  # beside the records scored
 
 
-def test_the_root_says_what_the_api_is_how_to_authenticate_and_where_the_documentation_is(client, demo):
+def test_the_root_says_what_the_api_is_how_to_authenticate_and_where_the_documentation_is(
+    client, demo
+):
     client.force_login(demo["organizer"])
     page = client.get("/api/", HTTP_ACCEPT="text/html").content.decode()
     assert "The default basic root view" not in page
@@ -39,12 +43,16 @@ def test_the_description_is_the_schemas_and_programs_find_the_documentation(clie
     assert options["name"] == "API Root"
     assert options["description"].startswith(schema["info"]["description"])
     assert "drf_create_token" in schema["info"]["description"]
-    assert "/api/docs/ (Swagger UI" in options["description"] and "/api/redoc/ (Redoc" in options["description"]
+    assert "/api/docs/ (Swagger UI" in options["description"]
+    assert "/api/redoc/ (Redoc" in options["description"]
     assert "/api/schema/ (the OpenAPI 3 schema" in options["description"]
     answer = client.get("/api/", HTTP_ACCEPT="application/json")
-    assert answer["Link"] == ('<http://testserver/api/schema/>; rel="service-desc", '
-                              '<http://testserver/api/docs/>; rel="service-doc"')
-    assert client.get("/api/schema/").status_code == 200 and client.get("/api/docs/").status_code == 200
+    assert answer["Link"] == (
+        '<http://testserver/api/schema/>; rel="service-desc", '
+        '<http://testserver/api/docs/>; rel="service-doc"'
+    )
+    assert client.get("/api/schema/").status_code == 200
+    assert client.get("/api/docs/").status_code == 200
 
 
 def test_a_visitor_not_logged_in_is_told_how_to_authenticate(client):
@@ -52,7 +60,14 @@ def test_a_visitor_not_logged_in_is_told_how_to_authenticate(client):
     answer = client.get("/api/", HTTP_ACCEPT="text/html")
     assert answer.status_code == 200
     page = answer.content.decode()
-    assert "drf_create_token" in page and '<a href="/api/docs/">' in page
-    assert client.get("/api/", HTTP_ACCEPT="application/json").json()["scores"] == "http://testserver/api/scores/"
-    assert client.get("/api/scores/").status_code == 401 and client.get("/api/collections/").status_code == 401
-    assert client.get("/api/", HTTP_AUTHORIZATION="Token not-a-token").status_code == 401  # a bad token is refused
+    assert "drf_create_token" in page
+    assert '<a href="/api/docs/">' in page
+    assert (
+        client.get("/api/", HTTP_ACCEPT="application/json").json()["scores"]
+        == "http://testserver/api/scores/"
+    )
+    assert client.get("/api/scores/").status_code == 401
+    assert client.get("/api/collections/").status_code == 401
+    assert (
+        client.get("/api/", HTTP_AUTHORIZATION="Token not-a-token").status_code == 401
+    )  # a bad token is refused

@@ -14,12 +14,20 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_schema_conformance,
-                                               status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "8"))
-CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance, status_code_conformance]
+CHECKS = [
+    not_a_server_error,
+    response_schema_conformance,
+    content_type_conformance,
+    status_code_conformance,
+]
 
 
 def test_no_server_error_and_no_response_breaking_the_schema(live_server, demo, monkeypatch):
@@ -28,21 +36,31 @@ def test_no_server_error_and_no_response_breaking_the_schema(live_server, demo, 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     token = Token.objects.create(user=demo["admin"])
     headers = {"Authorization": f"Token {token.key}"}
-    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/schema/?format=json", headers=headers)
+    schema = schemathesis.openapi.from_url(
+        f"{live_server.url}/api/schema/?format=json", headers=headers
+    )
     failures, operations = {}, 0
     for result in schema.get_all_operations():
         operation = result.ok()
         operations += 1
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         def exercise(case):
             case.call_and_validate(base_url=live_server.url, headers=headers, checks=CHECKS)
 
         try:
             exercise()
-        except (Exception, BaseExceptionGroup) as failure:  # every operation's failure is reported below
+        except (
+            Exception,
+            BaseExceptionGroup,
+        ) as failure:  # every operation's failure is reported below
             failures[operation.label] = str(failure)[:2000]
     assert operations >= 30  # every endpoint of the API was exercised
     assert not failures, "\n\n".join(f"{label}:\n{text}" for label, text in failures.items())
@@ -55,19 +73,24 @@ def test_every_operation_documents_its_refusals_with_their_bodies(client, demo):
     client.force_login(demo["admin"])
     schema = client.get("/api/schema/?format=json").json()
     components = schema["components"]["schemas"]
-    assert components["BadRequest"]["additionalProperties"] == {} and "detail" in components["BadRequest"]["properties"]
+    assert components["BadRequest"]["additionalProperties"] == {}
+    assert "detail" in components["BadRequest"]["properties"]
     assert components["Refusal"]["required"] == ["detail"]
     undocumented = []
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():
             responses = operation["responses"]
             paged = any(p["name"] == "page" for p in operation.get("parameters", []))
-            wanted = {"400", "401", "403"} | ({"404"} if "{" in path or paged or "consensus" in path else set())
-            undocumented += [f"{method.upper()} {path}: {code}" for code in sorted(wanted - set(responses))]
+            wanted = {"400", "401", "403"} | (
+                {"404"} if "{" in path or paged or "consensus" in path else set()
+            )
+            undocumented += [
+                f"{method.upper()} {path}: {code}" for code in sorted(wanted - set(responses))
+            ]
             for code in wanted & {"400", "401", "404"}:
                 assert responses[code]["description"], (method, path, code)
                 assert "application/json" in responses[code]["content"], (method, path, code)
     assert not undocumented, undocumented
-    assert schema["paths"]["/api/collections/{id}/"]["patch"]["responses"]["400"]["content"]["application/json"][
-        "schema"] == {"$ref": "#/components/schemas/BadRequest"}
-
+    assert schema["paths"]["/api/collections/{id}/"]["patch"]["responses"]["400"]["content"][
+        "application/json"
+    ]["schema"] == {"$ref": "#/components/schemas/BadRequest"}

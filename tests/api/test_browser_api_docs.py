@@ -18,7 +18,10 @@ from tests.human import VIEWPORTS, click, press, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 HOST = "pyramid.example"
@@ -35,12 +38,18 @@ def offline(live_server, settings):
     seen = {"blocked": [], "failed": [], "errors": [], "console": [], "fonts": []}
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
-            # As under HTTPS (else Chromium logs that it ignores the Cross-Origin-Opener-Policy header).
-            f"--unsafely-treat-insecure-origin-as-secure={origin}",
-        ])
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
+                # As under HTTPS (else Chromium logs that it ignores the Cross-Origin-Opener-Policy header).
+                f"--unsafely-treat-insecure-origin-as-secure={origin}",
+            ],
+        )
         context = browser.new_context(viewport=VIEWPORTS["laptop"])
 
         def only_the_site(route):
@@ -52,12 +61,32 @@ def offline(live_server, settings):
 
         context.route("**/*", only_the_site)
         page = context.new_page()
-        page.on("requestfailed", lambda request: seen["failed"].append(f"{request.url}: {request.failure}"))
-        page.on("response", lambda response: seen["errors"].append(f"{response.status} {response.url}")
-                if response.status >= 400 else None)
-        page.on("console", lambda message: seen["console"].append(message.text) if message.type == "error" else None)
-        page.on("response", lambda response: seen["fonts"].append(response.url)
-                if response.request.resource_type == "font" else None)
+        page.on(
+            "requestfailed",
+            lambda request: seen["failed"].append(f"{request.url}: {request.failure}"),
+        )
+        page.on(
+            "response",
+            lambda response: (
+                seen["errors"].append(f"{response.status} {response.url}")
+                if response.status >= 400
+                else None
+            ),
+        )
+        page.on(
+            "console",
+            lambda message: (
+                seen["console"].append(message.text) if message.type == "error" else None
+            ),
+        )
+        page.on(
+            "response",
+            lambda response: (
+                seen["fonts"].append(response.url)
+                if response.request.resource_type == "font"
+                else None
+            ),
+        )
         yield page, origin, seen
         browser.close()
         connections.close_all()
@@ -88,7 +117,9 @@ def assert_icon(page, origin, live_server):
     assert hrefs and all(href.startswith(origin + "/static/favicon.") for href in hrefs), hrefs
     for href in hrefs:
         with urlopen(href.replace(origin, live_server.url)) as response:
-            assert response.status == 200 and response.headers["Content-Type"].startswith("image/"), href
+            assert response.status == 200 and response.headers["Content-Type"].startswith(
+                "image/"
+            ), href
 
 
 def test_the_api_documentation_works_offline(offline, live_server, demo):
@@ -96,7 +127,9 @@ def test_the_api_documentation_works_offline(offline, live_server, demo):
     log_in(page, origin)
 
     page.goto(origin + "/api/docs/")
-    page.locator(".opblock-summary-path", has_text="/api/collections/").first.wait_for()  # operations listed
+    page.locator(
+        ".opblock-summary-path", has_text="/api/collections/"
+    ).first.wait_for()  # operations listed
     assert page.locator(".swagger-ui .info .title", has_text="Pyramid annotator API").is_visible()
     assert_clean(page, seen, "Swagger UI")
     assert page.locator(".swagger-ui img[src*='validator']").count() == 0
@@ -107,10 +140,15 @@ def test_the_api_documentation_works_offline(offline, live_server, demo):
     operation = page.locator("h2", has_text="archive_jobs_list")
     operation.wait_for()
     assert operation.is_visible()  # the operations are described
-    assert page.locator("a", has_text="API docs by Redocly").count() == 1  # the credit stays, without its logo
+    assert (
+        page.locator("a", has_text="API docs by Redocly").count() == 1
+    )  # the credit stays, without its logo
     assert_clean(page, seen, "Redoc")
     assert_icon(page, origin, live_server)
     # The fonts Redoc's theme names came from us, and are the ones the page shows.
-    assert seen["fonts"] and all(url.startswith(origin + "/static/vendor/fontsource/") for url in seen["fonts"])
-    families = page.evaluate("""() => [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family)""")
+    assert seen["fonts"]
+    assert all(url.startswith(origin + "/static/vendor/fontsource/") for url in seen["fonts"])
+    families = page.evaluate(
+        """() => [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family)"""
+    )
     assert {"Montserrat", "Roboto"} <= {family.strip("'\"") for family in families}, families

@@ -14,8 +14,14 @@ def own(demo):
     """The annotator's own annotation of their peer, and the other annotator's of theirs."""
     make = PeerAnnotation.objects.create
     return {
-        "annotator": make(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]),
-        "other_annotator": make(pyramid=demo["pyramid"], peer=demo["annotations"]["2"].peer, annotator=demo["other_annotator"]),
+        "annotator": make(
+            pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+        ),
+        "other_annotator": make(
+            pyramid=demo["pyramid"],
+            peer=demo["annotations"]["2"].peer,
+            annotator=demo["other_annotator"],
+        ),
     }
 
 
@@ -37,7 +43,9 @@ def test_organizers_edit_nothing(demo, own):
 
 def test_a_collection_administrator_manages_their_collection_only(demo, own):
     other = Collection.objects.create(name="Elsewhere")
-    Membership.objects.create(collection=demo["collection"], user=demo["outsider"], role=Role.ADMINISTRATOR)
+    Membership.objects.create(
+        collection=demo["collection"], user=demo["outsider"], role=Role.ADMINISTRATOR
+    )
     assert list(access.administered_collections(demo["outsider"])) == [demo["collection"]]
     assert not access.can_administer(demo["outsider"], other)
     assert access.can_edit_annotation(demo["outsider"], own["other_annotator"])
@@ -49,8 +57,12 @@ def test_annotators_see_their_own_assigned_work_only(demo, own):
     assert list(access.visible_annotations(annotator)) == [own["annotator"]]
     assert access.can_edit_annotation(annotator, own["annotator"])
     assert not access.can_edit_annotation(annotator, own["other_annotator"])
-    assert not access.can_edit_annotation(annotator, demo["annotations"]["1"])  # the imported one of their peer
-    assert list(access.visible_pyramids(annotator)) == [demo["pyramid"]]  # submitted: what they annotate against
+    assert not access.can_edit_annotation(
+        annotator, demo["annotations"]["1"]
+    )  # the imported one of their peer
+    assert list(access.visible_pyramids(annotator)) == [
+        demo["pyramid"]
+    ]  # submitted: what they annotate against
     assert list(access.readable_collections(annotator)) == []
     assert list(access.visible_collections(annotator)) == [demo["collection"]]
     assert not access.can_reopen(annotator, own["annotator"])
@@ -80,9 +92,14 @@ def test_the_summaries_each_role_reads(demo, own):
     everything = set(Summary.objects.filter(docset=docset))
     models = set(Summary.objects.filter(docset=docset, kind="model"))
     peer = {demo["annotations"][name].peer for name in ("1", "2")}
-    assert len(models) == 4 and len(everything) == 7
-    assert set(access.visible_summaries(demo["annotator"])) == models | {demo["annotations"]["1"].peer}
-    assert set(access.visible_summaries(demo["other_annotator"])) == models | {demo["annotations"]["2"].peer}
+    assert len(models) == 4
+    assert len(everything) == 7
+    assert set(access.visible_summaries(demo["annotator"])) == models | {
+        demo["annotations"]["1"].peer
+    }
+    assert set(access.visible_summaries(demo["other_annotator"])) == models | {
+        demo["annotations"]["2"].peer
+    }
     assert peer <= everything
     for who in ("organizer", "admin"):
         assert set(access.visible_summaries(demo[who])) == everything

@@ -9,45 +9,77 @@ pytestmark = pytest.mark.django_db
 
 def test_bulk_assign_then_withdraw_and_reassign(client, demo):
     client.force_login(demo["admin"])
-    report = client.post("/api/assignments/", {"task": "peer", "docsets": [demo["pyramid"].docset_id],
-                                               "annotators": ["outsider", "organizer"], "mode": "round_robin"},
-                         content_type="application/json")
+    report = client.post(
+        "/api/assignments/",
+        {
+            "task": "peer",
+            "docsets": [demo["pyramid"].docset_id],
+            "annotators": ["outsider", "organizer"],
+            "mode": "round_robin",
+        },
+        content_type="application/json",
+    )
     assert report.status_code == 201
     body = report.json()
-    assert [(a["peer"], a["user"]) for a in body["created"]][0][1] == "outsider" and len(body["created"]) == 3
+    assert [(a["peer"], a["user"]) for a in body["created"]][0][1] == "outsider"
+    assert len(body["created"]) == 3
     first = body["created"][0]["id"]
     assert client.post(f"/api/assignments/{first}/withdraw/").json()["status"] == "withdrawn"
-    moved = client.post(f"/api/assignments/{first}/reassign/", {"to": "annotator"}, content_type="application/json")
-    assert moved.status_code == 422 and "already" in moved.json()["detail"]  # withdrawn work is not handed on twice
+    moved = client.post(
+        f"/api/assignments/{first}/reassign/", {"to": "annotator"}, content_type="application/json"
+    )
+    assert moved.status_code == 422
+    assert "already" in moved.json()["detail"]
 
 
 def test_unknown_annotators_are_named(client, demo):
     client.force_login(demo["admin"])
-    response = client.post("/api/assignments/", {"task": "peer", "docsets": [demo["pyramid"].docset_id],
-                                                 "annotators": ["nobody", "outsider"]}, content_type="application/json")
-    assert response.status_code == 400 and "nobody" in response.json()["annotators"]
+    response = client.post(
+        "/api/assignments/",
+        {
+            "task": "peer",
+            "docsets": [demo["pyramid"].docset_id],
+            "annotators": ["nobody", "outsider"],
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert "nobody" in response.json()["annotators"]
     assert not Assignment.objects.filter(user=demo["outsider"]).exists()
 
 
 def test_ids_no_database_can_hold_are_refused_not_crashed_on(client, demo):
     client.force_login(demo["admin"])
-    response = client.post("/api/assignments/", {"task": "peer", "docsets": [2**70], "annotators": ["outsider"]},
-                           content_type="application/json")
-    assert response.status_code == 400 and "docsets" in response.json()
-    edit = client.post(f"/api/peer-annotations/{demo['annotations']['1'].pk}/actions/remove_pse/",
-                       {"version": 1, "pse": 2**70}, content_type="application/json")
+    response = client.post(
+        "/api/assignments/",
+        {"task": "peer", "docsets": [2**70], "annotators": ["outsider"]},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert "docsets" in response.json()
+    edit = client.post(
+        f"/api/peer-annotations/{demo['annotations']['1'].pk}/actions/remove_pse/",
+        {"version": 1, "pse": 2**70},
+        content_type="application/json",
+    )
     assert edit.status_code == 422
 
 
-@pytest.mark.parametrize("path", ["assignments/", "assignments/{assignment}/reassign/", "assignments/{assignment}/withdraw/"])
+@pytest.mark.parametrize(
+    "path",
+    ["assignments/", "assignments/{assignment}/reassign/", "assignments/{assignment}/withdraw/"],
+)
 def test_a_body_that_is_not_a_json_object_is_refused_and_nothing_changes(client, demo, path):
     """Issue 16: one rule for every write of the API, said the same way (withdraw reads no body,
     but one sent must be an object all the same)."""
     client.force_login(demo["admin"])
     before = list(Assignment.objects.values())
     assignment = Assignment.objects.get(user=demo["annotator"])
-    answer = client.post("/api/" + path.format(assignment=assignment.pk), "[1]", content_type="application/json")
-    assert answer.status_code == 400 and answer.json() == {"detail": "The body must be a JSON object of fields, not a list."}
+    answer = client.post(
+        "/api/" + path.format(assignment=assignment.pk), "[1]", content_type="application/json"
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "The body must be a JSON object of fields, not a list."}
     assert list(Assignment.objects.values()) == before
 
 
@@ -55,10 +87,19 @@ def test_a_nul_character_in_a_user_name_is_refused_by_the_serializer(client, dem
     """Issue 16: DRF's text fields refuse NUL, naming the field; nothing is assigned."""
     client.force_login(demo["admin"])
     before = list(Assignment.objects.values())
-    answer = client.post("/api/assignments/", {"task": "peer", "docsets": [demo["pyramid"].docset_id],
-                                               "annotators": ["outsider\x00"]}, content_type="application/json")
-    assert answer.status_code == 400 and answer.json() == {"annotators": {"0": ["Null characters are not allowed."]}}
+    answer = client.post(
+        "/api/assignments/",
+        {"task": "peer", "docsets": [demo["pyramid"].docset_id], "annotators": ["outsider\x00"]},
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {"annotators": {"0": ["Null characters are not allowed."]}}
     assignment = Assignment.objects.get(user=demo["annotator"])
-    moved = client.post(f"/api/assignments/{assignment.pk}/reassign/", {"to": "outsider\x00"}, content_type="application/json")
-    assert moved.status_code == 400 and moved.json() == {"to": ["Null characters are not allowed."]}
+    moved = client.post(
+        f"/api/assignments/{assignment.pk}/reassign/",
+        {"to": "outsider\x00"},
+        content_type="application/json",
+    )
+    assert moved.status_code == 400
+    assert moved.json() == {"to": ["Null characters are not allowed."]}
     assert list(Assignment.objects.values()) == before

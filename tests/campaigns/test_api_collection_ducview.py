@@ -11,7 +11,6 @@ from rest_framework.authtoken.models import Token
 
 from annotator.ducview.reader import read_any
 from annotator.models import Docset, Membership, Role
-
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, run
 
@@ -24,7 +23,8 @@ def path(demo, query=""):
 
 def files(response) -> dict[str, bytes]:
     assert response.status_code == 200, response.content[:300]
-    assert response["Content-Type"] == "application/zip" and "attachment" in response["Content-Disposition"]
+    assert response["Content-Type"] == "application/zip"
+    assert "attachment" in response["Content-Disposition"]
     archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
     return {name: archive.read(name) for name in archive.namelist() if not name.endswith("/")}
 
@@ -35,8 +35,13 @@ def test_the_zip_through_the_api_is_the_pages_and_the_commands(client, demo, tmp
     client.force_login(demo["organizer"])
     assert by_token == files(client.get(f"/collections/{demo['collection'].pk}/ducview.zip"))
     run("export_ducview", collection=demo["collection"].name, out=str(tmp_path))
-    assert by_token == {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
-    assert all(read_any(data) for data in by_token.values()) and len(by_token) == 4
+    assert by_token == {
+        p.relative_to(tmp_path).as_posix(): p.read_bytes()
+        for p in tmp_path.rglob("*")
+        if p.is_file()
+    }
+    assert all(read_any(data) for data in by_token.values())
+    assert len(by_token) == 4
 
 
 @pytest.mark.parametrize("accept", ["*/*", "application/zip", "application/json"])
@@ -48,32 +53,55 @@ def test_whatever_the_client_accepts(client, demo, accept):
 def test_one_docset(client, demo):
     import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection=demo["collection"].name)
     client.force_login(demo["admin"])
-    assert sorted(files(client.get(path(demo, "?docset=D9901")))) == ["allpans/100.D9901.M.100.A.7.pan",
-                                                                        "allpyramids/D9901.pyr"]
+    assert sorted(files(client.get(path(demo, "?docset=D9901")))) == [
+        "allpans/100.D9901.M.100.A.7.pan",
+        "allpyramids/D9901.pyr",
+    ]
     # By id, as every other endpoint filters (issue 15), or by name; the same files.
     docset = Docset.objects.get(collection=demo["collection"], name="D9901")
-    assert sorted(files(client.get(path(demo, f"?docset={docset.pk}")))) == sorted(files(client.get(path(demo, "?docset=D9901"))))
+    assert sorted(files(client.get(path(demo, f"?docset={docset.pk}")))) == sorted(
+        files(client.get(path(demo, "?docset=D9901")))
+    )
     # A docset the collection does not hold: 400, naming the parameter.
-    for unknown in ("D0000", "999999", str(Docset.objects.exclude(collection=demo["collection"]).values_list("pk", flat=True).first() or 999998)):
+    for unknown in (
+        "D0000",
+        "999999",
+        str(
+            Docset.objects.exclude(collection=demo["collection"])
+            .values_list("pk", flat=True)
+            .first()
+            or 999998
+        ),
+    ):
         missing = client.get(path(demo, f"?docset={unknown}"))
         assert missing.status_code == 400 and missing["Content-Type"] == "application/json", unknown
         assert "docset" in missing.json()
 
 
 @pytest.mark.parametrize("accept", ["*/*", "application/zip"])
-@pytest.mark.parametrize("who, status", [
-    ("admin", 200), ("organizer", 200), ("adjudicator", 200), ("annotator", 403), ("other_annotator", 403),
-    ("outsider", 404),
-])
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [
+        ("admin", 200),
+        ("organizer", 200),
+        ("adjudicator", 200),
+        ("annotator", 403),
+        ("other_annotator", 403),
+        ("outsider", 404),
+    ],
+)
 def test_who_downloads_it(client, demo, django_user_model, who, status, accept):
     if who == "adjudicator":
         demo[who] = django_user_model.objects.create_user("adjudicator")
-        Membership.objects.create(collection=demo["collection"], user=demo[who], role=Role.ADJUDICATOR)
+        Membership.objects.create(
+            collection=demo["collection"], user=demo[who], role=Role.ADJUDICATOR
+        )
     client.force_login(demo[who])
     response = client.get(path(demo), HTTP_ACCEPT=accept)
     assert response.status_code == status
     if status != 200:  # a refusal says why, in JSON, whatever was asked for
-        assert response["Content-Type"] == "application/json" and "detail" in response.json()
+        assert response["Content-Type"] == "application/json"
+        assert "detail" in response.json()
 
 
 def test_anonymous_callers_and_unknown_collections(client, demo):
@@ -98,6 +126,11 @@ def test_the_same_queries_whatever_the_number_of_files(client, demo, django_asse
 
 def test_documented_in_the_schema(client, demo):
     client.force_login(demo["admin"])
-    operation = client.get("/api/schema/?format=json").json()["paths"]["/api/collections/{id}/ducview/"]["get"]
-    assert operation["responses"]["200"]["content"]["application/zip"]["schema"] == {"type": "string", "format": "binary"}
+    operation = client.get("/api/schema/?format=json").json()["paths"][
+        "/api/collections/{id}/ducview/"
+    ]["get"]
+    assert operation["responses"]["200"]["content"]["application/zip"]["schema"] == {
+        "type": "string",
+        "format": "binary",
+    }
     assert "docset" in {p["name"] for p in operation["parameters"]}

@@ -3,10 +3,10 @@
 import pytest
 
 from annotator.campaigns import assignments
-from annotator.pyramids import editing
-from annotator.peer_annotation import editing as peer_editing
 from annotator.campaigns.access import can_edit_annotation, visible_annotations
 from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
+from annotator.peer_annotation import editing as peer_editing
+from annotator.pyramids import editing
 
 pytestmark = pytest.mark.django_db
 
@@ -16,40 +16,56 @@ def second_docset(demo):
     """A second docset of the demo collection: two models, two peers, a submitted pyramid."""
     docset = Docset.objects.create(collection=demo["collection"], name="DEMO02")
     for kind, author in [("model", "A"), ("model", "B"), ("peer", "1"), ("peer", "2")]:
-        Summary.objects.create(docset=docset, kind=kind, author=author, text=f"Summary {author} of DEMO02.")
+        Summary.objects.create(
+            docset=docset, kind=kind, author=author, text=f"Summary {author} of DEMO02."
+        )
     pyramid = Pyramid.objects.create(docset=docset, name="DEMO02", status=Pyramid.Status.SUBMITTED)
     return docset, pyramid
 
 
 def test_each_annotator_builds_a_pyramid_of_their_own(demo, second_docset):
     docset, _ = second_docset
-    report = assignments.assign_pyramids([docset], [demo["annotator"], demo["outsider"]], demo["admin"])
+    report = assignments.assign_pyramids(
+        [docset], [demo["annotator"], demo["outsider"]], demo["admin"]
+    )
     assert report.summary == "2 assignments made"
     built = Pyramid.objects.filter(docset=docset, assignments__task="pyramid").order_by("name")
     assert [p.name for p in built] == ["DEMO02-annotator", "DEMO02-outsider"]
     assert all(list(p.models_used.values_list("author", flat=True)) == ["A", "B"] for p in built)
-    assert Membership.objects.filter(user=demo["outsider"], collection=demo["collection"], role=Role.ANNOTATOR).exists()
+    assert Membership.objects.filter(
+        user=demo["outsider"], collection=demo["collection"], role=Role.ANNOTATOR
+    ).exists()
     # Asking again changes nothing.
     again = assignments.assign_pyramids([docset], [demo["annotator"]], demo["admin"])
-    assert again.summary == "0 assignments made, 1 already assigned" and Pyramid.objects.filter(docset=docset).count() == 3
+    assert again.summary == "0 assignments made, 1 already assigned"
+    assert Pyramid.objects.filter(docset=docset).count() == 3
 
 
 def test_a_builder_whose_pyramid_name_is_taken_gets_the_next_free_one(demo, second_docset):
     docset, _ = second_docset
-    Pyramid.objects.create(docset=docset, name="DEMO02-annotator", status=Pyramid.Status.SUBMITTED)  # imported, say
+    Pyramid.objects.create(
+        docset=docset, name="DEMO02-annotator", status=Pyramid.Status.SUBMITTED
+    )  # imported, say
     assignments.assign_pyramids([docset], [demo["annotator"]], demo["admin"])
     built = Pyramid.objects.get(docset=docset, assignments__task="pyramid")
-    assert built.name == "DEMO02-annotator (2)" and built.created_by == demo["annotator"]
+    assert built.name == "DEMO02-annotator (2)"
+    assert built.created_by == demo["annotator"]
 
 
 def test_round_robin_spreads_docsets_and_peers(demo, second_docset):
     docset, pyramid = second_docset
     users = [demo["annotator"], demo["outsider"]]
-    report = assignments.assign_pyramids([demo["pyramid"].docset, docset], users, demo["admin"], assignments.ROUND_ROBIN)
-    assert [(a.pyramid.docset.name, a.user.username) for a in report.created] == [("DEMO01", "annotator"), ("DEMO02", "outsider")]
+    report = assignments.assign_pyramids(
+        [demo["pyramid"].docset, docset], users, demo["admin"], assignments.ROUND_ROBIN
+    )
+    assert [(a.pyramid.docset.name, a.user.username) for a in report.created] == [
+        ("DEMO01", "annotator"),
+        ("DEMO02", "outsider"),
+    ]
     report = assignments.assign_peers([docset], users, demo["admin"], assignments.ROUND_ROBIN)
     assert [(a.peer.author, a.user.username, a.pyramid_id) for a in report.created] == [
-        ("1", "annotator", pyramid.pk), ("2", "outsider", pyramid.pk)
+        ("1", "annotator", pyramid.pk),
+        ("2", "outsider", pyramid.pk),
     ]
 
 
@@ -58,35 +74,47 @@ def test_peers_need_a_submitted_pyramid(demo, second_docset):
     pyramid.status = Pyramid.Status.IN_PROGRESS
     pyramid.save()
     report = assignments.assign_peers([docset], [demo["annotator"]], demo["admin"])
-    assert report.skipped == ["Docset DEMO02 has no submitted pyramid to annotate against."] and not report.created
+    assert report.skipped == ["Docset DEMO02 has no submitted pyramid to annotate against."]
+    assert not report.created
 
 
 def test_withdrawing_keeps_the_work_and_giving_back_resumes_it(demo):
     assignment = Assignment.objects.get(user=demo["annotator"])
-    annotation = PeerAnnotation.objects.create(pyramid=assignment.pyramid, peer=assignment.peer, annotator=demo["annotator"])
+    annotation = PeerAnnotation.objects.create(
+        pyramid=assignment.pyramid, peer=assignment.peer, annotator=demo["annotator"]
+    )
     peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
     assignments.withdraw(assignment, demo["admin"])
-    assert not visible_annotations(demo["annotator"]).exists() and annotation.pses.count() == 1
+    assert not visible_annotations(demo["annotator"]).exists()
+    assert annotation.pses.count() == 1
     with pytest.raises(editing.NotAllowed):
         peer_editing.assign(annotation.pk, demo["annotator"], 2, [(10, 12)], 1)
-    report = assignments.assign_peers([assignment.pyramid.docset], [demo["annotator"]], demo["admin"],
-                                      peers=[assignment.peer])
+    report = assignments.assign_peers(
+        [assignment.pyramid.docset], [demo["annotator"]], demo["admin"], peers=[assignment.peer]
+    )
     assert [a.pk for a in report.created] == [assignment.pk]
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.IN_PROGRESS
 
 
 def test_reassigning_hands_over_unfinished_work(demo):
     assignment = Assignment.objects.get(user=demo["annotator"])
-    annotation = PeerAnnotation.objects.create(pyramid=assignment.pyramid, peer=assignment.peer, annotator=demo["annotator"])
+    annotation = PeerAnnotation.objects.create(
+        pyramid=assignment.pyramid, peer=assignment.peer, annotator=demo["annotator"]
+    )
     peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
     moved = assignments.reassign(assignment, demo["outsider"], demo["admin"])
-    assert moved.user == demo["outsider"] and moved.status == Assignment.Status.ASSIGNED
+    assert moved.user == demo["outsider"]
+    assert moved.status == Assignment.Status.ASSIGNED
     annotation.refresh_from_db()
-    assert annotation.annotator == demo["outsider"] and annotation.pses.count() == 1
-    assert can_edit_annotation(demo["outsider"], annotation) and not can_edit_annotation(demo["annotator"], annotation)
+    assert annotation.annotator == demo["outsider"]
+    assert annotation.pses.count() == 1
+    assert can_edit_annotation(demo["outsider"], annotation)
+    assert not can_edit_annotation(demo["annotator"], annotation)
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.WITHDRAWN
     with pytest.raises(editing.RuleBroken, match="already has this work"):
-        assignments.reassign(Assignment.objects.get(pk=assignment.pk), demo["outsider"], demo["admin"])
+        assignments.reassign(
+            Assignment.objects.get(pk=assignment.pk), demo["outsider"], demo["admin"]
+        )
 
 
 def test_status_follows_the_work(demo):

@@ -8,7 +8,6 @@ import pytest
 from playwright.sync_api import expect
 
 from annotator.models import Assignment, PeerAnnotation
-
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import empty_pyramid
@@ -16,7 +15,10 @@ from tests.human import press, tab_to
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 LOOK = """(e) => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
@@ -62,12 +64,17 @@ def test_both_kinds_of_work_open_alike_from_the_keyboard(browser_page, live_serv
     press(page, "Space")
     page.wait_for_url("**/annotations/*/")
     annotation = PeerAnnotation.objects.get(annotator=demo["annotator"])
-    assert Assignment.objects.get(user=demo["annotator"], task="peer").status == Assignment.Status.IN_PROGRESS
+    assert (
+        Assignment.objects.get(user=demo["annotator"], task="peer").status
+        == Assignment.Status.IN_PROGRESS
+    )
     expect(page.locator("h1")).to_contain_text("Peer 1")
 
     # Back home, the peer is continued by a link now, opened with Enter like the other.
     page.goto(live_server.url + "/")
-    expect(controls(page)).to_have_text(["Continue annotating", "Build pyramid"])  # work in progress first
+    expect(controls(page)).to_have_text(
+        ["Continue annotating", "Build pyramid"]
+    )  # work in progress first
     tab_to(page, "#your-work a.work-action[href^='/annotations/']")
     press(page, "Enter")
     page.wait_for_url(f"**/annotations/{annotation.pk}/")
@@ -75,4 +82,6 @@ def test_both_kinds_of_work_open_alike_from_the_keyboard(browser_page, live_serv
     tab_to(page, "#your-work a.work-action[href^='/pyramids/']")
     press(page, "Enter")
     page.wait_for_url(f"**/pyramids/{pyramid.pk}/")
-    assert PeerAnnotation.objects.filter(annotator=demo["annotator"]).count() == 1  # opening made no other
+    assert (
+        PeerAnnotation.objects.filter(annotator=demo["annotator"]).count() == 1
+    )  # opening made no other

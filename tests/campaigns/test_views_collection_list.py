@@ -12,15 +12,23 @@ def test_each_role_sees_its_collections(client, demo):
     Collection.objects.create(name="Elsewhere")
     client.force_login(demo["admin"])
     page = client.get(reverse("collection-list")).content.decode()
-    assert "Elsewhere" in page and "Demo: Apollo 11" in page and "New collection" in page
+    assert "Elsewhere" in page
+    assert "Demo: Apollo 11" in page
+    assert "New collection" in page
     client.force_login(demo["organizer"])
     page = client.get(reverse("collection-list")).content.decode()
-    assert "Elsewhere" not in page and "<td>Organizer</td>" in page and "New collection" not in page
+    assert "Elsewhere" not in page
+    assert "<td>Organizer</td>" in page
+    assert "New collection" not in page
     client.force_login(demo["annotator"])
     page = client.get(reverse("collection-list")).content.decode()
-    assert "<td>Annotator</td>" in page and reverse("collection-detail", args=[demo["collection"].pk]) not in page
+    assert "<td>Annotator</td>" in page
+    assert reverse("collection-detail", args=[demo["collection"].pk]) not in page
     client.force_login(demo["outsider"])
-    assert "No collection is shared with you yet." in client.get(reverse("collection-list")).content.decode()
+    assert (
+        "No collection is shared with you yet."
+        in client.get(reverse("collection-list")).content.decode()
+    )
 
 
 def test_an_adjudicator_is_shown_as_adjudicator(client, demo, django_user_model):
@@ -28,13 +36,18 @@ def test_an_adjudicator_is_shown_as_adjudicator(client, demo, django_user_model)
     from annotator.models import Membership, Role
 
     adjudicator = django_user_model.objects.create_user("adjudicator")
-    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR)
+    Membership.objects.create(
+        collection=demo["collection"], user=adjudicator, role=Role.ADJUDICATOR
+    )
     client.force_login(adjudicator)
     page = client.get(reverse("collection-list")).content.decode()
-    assert "<td>Adjudicator</td>" in page and "<td>Organizer</td>" not in page
+    assert "<td>Adjudicator</td>" in page
+    assert "<td>Organizer</td>" not in page
     assert reverse("collection-detail", args=[demo["collection"].pk]) in page
     # Administrator of one collection and adjudicator of it too: the higher role.
-    Membership.objects.create(collection=demo["collection"], user=adjudicator, role=Role.ADMINISTRATOR)
+    Membership.objects.create(
+        collection=demo["collection"], user=adjudicator, role=Role.ADMINISTRATOR
+    )
     assert "<td>Administrator</td>" in client.get(reverse("collection-list")).content.decode()
 
 
@@ -48,5 +61,8 @@ def test_readers_get_the_reports_link_the_home_page_has(client, demo):
         assert reports in client.get(reverse("collection-list")).content.decode(), user
         assert reports in client.get(reverse("home")).content.decode(), user  # as on the home page
     client.force_login(demo["annotator"])
-    assert reverse("collection-reports", args=[collection.pk]) not in client.get(reverse("collection-list")).content.decode()
+    assert (
+        reverse("collection-reports", args=[collection.pk])
+        not in client.get(reverse("collection-list")).content.decode()
+    )
     assert client.get(reverse("collection-reports", args=[collection.pk])).status_code == 403

@@ -4,7 +4,6 @@ import pytest
 from django.urls import reverse
 
 from annotator.models import Assignment, Membership
-
 from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +24,9 @@ def test_removing_an_annotator_withdraws_their_assignments_and_keeps_their_work(
     membership = Membership.objects.get(user=demo["annotator"], role="annotator")
     client.post(reverse("member-remove", args=[demo["collection"].pk, membership.pk]))
     assert not Membership.objects.filter(pk=membership.pk).exists()
-    assert list(Assignment.objects.filter(user=demo["annotator"]).values_list("status", flat=True)) == ["withdrawn"]
+    assert list(
+        Assignment.objects.filter(user=demo["annotator"]).values_list("status", flat=True)
+    ) == ["withdrawn"]
 
 
 @pytest.mark.parametrize("field", ["user", "role"])

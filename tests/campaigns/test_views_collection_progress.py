@@ -3,9 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from annotator.peer_annotation import editing as peer_editing
 from annotator.models import PeerAnnotation
-
+from annotator.peer_annotation import editing as peer_editing
 from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -16,8 +15,9 @@ def url(demo, query=""):
 
 
 def test_figures_follow_the_work(client, demo, django_assert_max_num_queries):
-    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
-                                               annotator=demo["annotator"])
+    annotation = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
     peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
     client.force_login(demo["organizer"])
     with django_assert_max_num_queries(16):
@@ -30,7 +30,8 @@ def test_figures_follow_the_work(client, demo, django_assert_max_num_queries):
 def test_filters_and_sorting(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo, "?annotator=other_annotator")).content.decode()
-    assert "peer 2 against DEMO01" in page and "peer 1 against DEMO01" not in page
+    assert "peer 2 against DEMO01" in page
+    assert "peer 1 against DEMO01" not in page
     page = client.get(url(demo, "?sort=annotator"), HTTP_HX_REQUEST="true").content.decode()
     assert page.startswith('<div id="progress">')
     assert page.index("<td>annotator</td>") < page.index("<td>other_annotator</td>")
@@ -42,6 +43,9 @@ def test_a_nul_character_in_a_filter_is_refused_as_bad_input(client, demo, field
     a page for the browser, a short message for htmx (the filters are sent by htmx)."""
     client.force_login(demo["organizer"])
     page = client.get(url(demo, f"?{field}=D%00"))
-    assert refuses_nul(page, field) and "<h1>Bad request</h1>" in page.content.decode()
+    assert refuses_nul(page, field)
+    assert "<h1>Bad request</h1>" in page.content.decode()
     htmx = client.get(url(demo, f"?{field}=D%00"), HTTP_HX_REQUEST="true")
-    assert refuses_nul(htmx, field) and htmx["Content-Type"].startswith("text/plain") and "<" not in htmx.content.decode()
+    assert refuses_nul(htmx, field)
+    assert htmx["Content-Type"].startswith("text/plain")
+    assert "<" not in htmx.content.decode()

@@ -4,7 +4,6 @@ import pytest
 from django.urls import reverse
 
 from annotator.models import Docset
-
 from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +14,8 @@ def test_a_docset_is_created_once(client, demo):
     url = reverse("docset-create", args=[demo["collection"].pk])
     response = client.post(url, {"name": "D0602", "title": "Second topic"})
     docset = Docset.objects.get(name="D0602")
-    assert response.url == reverse("docset-detail", args=[docset.pk]) and docset.collection == demo["collection"]
+    assert response.url == reverse("docset-detail", args=[docset.pk])
+    assert docset.collection == demo["collection"]
     again = client.post(url, {"name": "D0602"})
     assert "Demo: Apollo 11 already has a docset D0602." in again.content.decode()
 

@@ -24,18 +24,27 @@ def test_the_docset_queue_for_adjudicators_with_states_and_links(client, pair):
     demo, a, b = pair["demo"], pair["a"], pair["b"]
     Pyramid.objects.filter(pk__in=[a.pk, b.pk]).update(status=Pyramid.Status.SUBMITTED)
     theirs = demo["annotations"]["2"]
-    PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=theirs.peer, annotator=demo["other_annotator"],
-                                  status=PeerAnnotation.Status.SUBMITTED)
+    PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"],
+        peer=theirs.peer,
+        annotator=demo["other_annotator"],
+        status=PeerAnnotation.Status.SUBMITTED,
+    )
     consensus = pyramid_consensus.start(a, b, pair["adjudicator"])
     url = reverse("docset-detail", args=[a.docset_id])
     client.force_login(pair["adjudicator"])
     page = client.get(url).content.decode()
     queue = page.split('id="adjudication-queue"')[1].split("</section>")[0]
     assert "3 not started · 1 in progress · 0 submitted" in queue
-    assert queue.index("by-annotator + by-other") < queue.index("DEMO01 + by-annotator")  # in progress first
+    assert queue.index("by-annotator + by-other") < queue.index(
+        "DEMO01 + by-annotator"
+    )  # in progress first
     assert f'href="{reverse("pyramid-merge", args=[consensus.pk])}">Continue</a>' in queue
     assert "peer 2 against DEMO01" in queue
-    assert f'action="{reverse("peer-consensus-start", args=[demo["pyramid"].pk, theirs.peer_id])}"' in queue
+    assert (
+        f'action="{reverse("peer-consensus-start", args=[demo["pyramid"].pk, theirs.peer_id])}"'
+        in queue
+    )
     assert "<th>Docset</th>" not in queue  # the page is the docset's
     for who in ("organizer", "annotator"):
         client.force_login(demo[who])
@@ -44,7 +53,9 @@ def test_the_docset_queue_for_adjudicators_with_states_and_links(client, pair):
         assert "adjudication-queue" not in response.content.decode()
 
 
-def test_the_docset_queue_costs_a_constant_number_of_queries(client, pair, django_assert_max_num_queries):
+def test_the_docset_queue_costs_a_constant_number_of_queries(
+    client, pair, django_assert_max_num_queries
+):
     from annotator.models import PeerAnnotation, Pyramid, PyramidModel, Summary
 
     demo = pair["demo"]
@@ -54,13 +65,26 @@ def test_the_docset_queue_costs_a_constant_number_of_queries(client, pair, djang
         client.get(url)
     links = list(demo["pyramid"].model_links.all())
     for n in range(6):
-        pyramid = Pyramid.objects.create(docset=demo["pyramid"].docset, name=f"extra-{n}", status=Pyramid.Status.SUBMITTED)
-        PyramidModel.objects.bulk_create(PyramidModel(pyramid=pyramid, summary_id=link.summary_id, position=link.position)
-                                         for link in links)
-        peer = Summary.objects.create(docset=demo["pyramid"].docset, kind=Summary.Kind.PEER, author=f"{20 + n}", text="A peer.")
+        pyramid = Pyramid.objects.create(
+            docset=demo["pyramid"].docset, name=f"extra-{n}", status=Pyramid.Status.SUBMITTED
+        )
+        PyramidModel.objects.bulk_create(
+            PyramidModel(pyramid=pyramid, summary_id=link.summary_id, position=link.position)
+            for link in links
+        )
+        peer = Summary.objects.create(
+            docset=demo["pyramid"].docset,
+            kind=Summary.Kind.PEER,
+            author=f"{20 + n}",
+            text="A peer.",
+        )
         for code in ("114", "115"):
-            PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=peer, annotator_code=code,
-                                          status=PeerAnnotation.Status.SUBMITTED)
+            PeerAnnotation.objects.create(
+                pyramid=demo["pyramid"],
+                peer=peer,
+                annotator_code=code,
+                status=PeerAnnotation.Status.SUBMITTED,
+            )
     with django_assert_max_num_queries(len(small.captured_queries)):
         page = client.get(url).content.decode()
     assert page.count('<tr class="queue-item') == 21 + 6  # pairs of 7 submitted pyramids, 6 peers

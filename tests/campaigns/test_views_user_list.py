@@ -9,5 +9,6 @@ pytestmark = pytest.mark.django_db
 def test_lists_accounts_with_their_roles(client, demo):
     client.force_login(demo["admin"])
     page = client.get(reverse("user-list")).content.decode()
-    assert "<td>Administrators</td>" in page and "organizer of Demo: Apollo 11" in page
+    assert "<td>Administrators</td>" in page
+    assert "organizer of Demo: Apollo 11" in page
     assert "annotator of Demo: Apollo 11" in page

@@ -13,18 +13,40 @@ from annotator.ducview.reconcile import fold
 
 def whole(models, scus) -> str:
     """The definition: the hash of json.dumps of everything at once."""
-    return hashlib.sha256(json.dumps([
-        [[author, fold(text)] for author, text in models],
-        [[uid, fold(label), fold(comment or ""),
-          [[fold(c or ""), [list(span) for span in spans]] for c, spans in contributors]]
-         for uid, label, comment, contributors in scus],
-    ], ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha256(
+        json.dumps(
+            [
+                [[author, fold(text)] for author, text in models],
+                [
+                    [
+                        uid,
+                        fold(label),
+                        fold(comment or ""),
+                        [
+                            [fold(c or ""), [list(span) for span in spans]]
+                            for c, spans in contributors
+                        ],
+                    ]
+                    for uid, label, comment, contributors in scus
+                ],
+            ],
+            ensure_ascii=False,
+        ).encode("utf-8")
+    ).hexdigest()
 
 
-MODELS = [("A", "Visitors love the tower \U0001f600 and it is 330 metres tall."), ("B", "Été — « quoted »\nline two")]
+MODELS = [
+    ("A", "Visitors love the tower \U0001f600 and it is 330 metres tall."),
+    ("B", "Été — « quoted »\nline two"),
+]
 SCUS = [
-    (1, "The tower is 330 m tall", "", [("", [(0, 33, 54)]), ("note \u00e9", [(1, 0, 3), (1, 5, 9)])]),
-    (2, "Label with \"quotes\" and \\ backslash", None, [("", [(0, 0, 8)])]),
+    (
+        1,
+        "The tower is 330 m tall",
+        "",
+        [("", [(0, 33, 54)]), ("note \u00e9", [(1, 0, 3), (1, 5, 9)])],
+    ),
+    (2, 'Label with "quotes" and \\ backslash', None, [("", [(0, 0, 8)])]),
     (3, "empty contributor list", "c", []),
 ]
 

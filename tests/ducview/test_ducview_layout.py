@@ -3,10 +3,15 @@
 import pytest
 
 from annotator.ducview import DucviewError
-from annotator.ducview.anchoring import ANCHOR_EXACT, ANCHOR_MOVED, ANCHOR_NEWLINE, ANCHOR_UNMATCHED, anchor
+from annotator.ducview.anchoring import (
+    ANCHOR_EXACT,
+    ANCHOR_MOVED,
+    ANCHOR_NEWLINE,
+    ANCHOR_UNMATCHED,
+    anchor,
+)
 from annotator.ducview.layout import split_models
 from annotator.ducview.reader import read_pyramid
-
 from tests.conftest import PYRAMID_FIXTURE
 
 DUC_HEADERS = (
@@ -20,15 +25,23 @@ def test_models_are_found_with_the_start_document_regex():
     layout = split_models(pyramid.text, pyramid.start_document_regex)
     assert layout.found_by == "startDocumentRegEx"
     assert [m.author for m in layout.models] == ["A", "B", "C"]
-    assert [m.name for m in layout.models] == ["D9901.M.100.A.A", "D9901.M.100.A.B", "D9901.M.100.A.C"]
-    assert layout.models[0].text.startswith("The Eiffel Tower") and layout.models[0].text.endswith("until 1930.")
+    assert [m.name for m in layout.models] == [
+        "D9901.M.100.A.A",
+        "D9901.M.100.A.B",
+        "D9901.M.100.A.C",
+    ]
+    assert layout.models[0].text.startswith("The Eiffel Tower")
+    assert layout.models[0].text.endswith("until 1930.")
     assert layout.join() == pyramid.text
 
 
 def test_without_a_regex_the_duc_header_lines_delimit_the_models():
     layout = split_models(DUC_HEADERS, None)
     assert layout.found_by == "DUC header lines"
-    assert [(m.author, m.text) for m in layout.models] == [("C", "First model.\nSecond line."), ("F", "Second model.")]
+    assert [(m.author, m.text) for m in layout.models] == [
+        ("C", "First model.\nSecond line."),
+        ("F", "Second model."),
+    ]
     assert layout.models[1].header == "\n\n---------------\nD0640.M.250.D.F\n---------------\n\n"
     assert layout.trailer == "\n"
     assert layout.join() == DUC_HEADERS
@@ -44,7 +57,10 @@ def test_a_text_without_headers_needs_a_model_regex():
     with pytest.raises(DucviewError, match="give the separator with --model-regex"):
         split_models(text, None)
     layout = split_models(text, None, model_regex=r"(?m)^---\n")
-    assert [(m.author, m.text) for m in layout.models] == [("1", "First student."), ("2", "Second student.")]
+    assert [(m.author, m.text) for m in layout.models] == [
+        ("1", "First student."),
+        ("2", "Second student."),
+    ]
 
 
 def test_an_invalid_regex_is_reported():
@@ -60,7 +76,7 @@ def test_model_at_locates_spans():
 
 
 @pytest.mark.parametrize(
-    "start, end, label, expected",
+    ("start", "end", "label", "expected"),
     [
         (4, 9, "quick", (4, 9, ANCHOR_EXACT)),
         (4, 15, "quickbrown", (4, 15, ANCHOR_NEWLINE)),  # DUCView drops "\n" from labels

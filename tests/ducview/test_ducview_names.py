@@ -4,11 +4,16 @@ from pathlib import Path
 
 import pytest
 
-from annotator.ducview.names import FileIdentity, export_note, identity_from_name, identity_from_note
+from annotator.ducview.names import (
+    FileIdentity,
+    export_note,
+    identity_from_name,
+    identity_from_note,
+)
 
 
 @pytest.mark.parametrize(
-    "name, expected",
+    ("name", "expected"),
     [
         ("100.D0601.M.250.A.10.pan", FileIdentity("D0601", "10", "100")),
         ("D0703.M.250.A.9.pan", FileIdentity("D0703", "9", None)),
@@ -26,9 +31,12 @@ def test_identity_from_duc_names(name, expected):
 
 def test_the_export_note_round_trips_whatever_the_values_hold():
     note = export_note("D0601", "10", 'ann "x" -- <y>', pyramid="D0601 (2)", status="in_progress")
-    assert "--" not in note[4:-3] and ">" not in note[4:-3]  # it stays one XML comment
+    assert "--" not in note[4:-3]
+    assert ">" not in note[4:-3]
     data = f'<?xml version="1.0"?>\n{note}\n<!DOCTYPE peerAnnotation [\n'.encode()
-    assert identity_from_note(data) == FileIdentity("D0601", "10", 'ann "x" -- <y>', "D0601 (2)", "in_progress")
+    assert identity_from_note(data) == FileIdentity(
+        "D0601", "10", 'ann "x" -- <y>', "D0601 (2)", "in_progress"
+    )
     assert identity_from_note(b"<pyramid/>") == FileIdentity()
 
 

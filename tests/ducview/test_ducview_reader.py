@@ -5,7 +5,6 @@ import pytest
 from annotator.ducview import DucviewError
 from annotator.ducview.offsets import OffsetMap
 from annotator.ducview.reader import read_any, read_peer_annotation, read_pyramid
-
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 
 MINIMAL = b"""<?xml version="1.0"?>
@@ -29,7 +28,10 @@ def test_reads_the_pyramid_structure():
     assert pyramid.start_document_regex.startswith("[-]*\\nD[0-9]*")
     # A discontinuous contributor keeps its parts in DUCView's (insertion) order.
     parts = pyramid.scus[0].contributors[2].parts
-    assert [p.label for p in parts] == ["finishing it in 1889 for a world fair", "Eiffel's firm built the tower"]
+    assert [p.label for p in parts] == [
+        "finishing it in 1889 for a world fair",
+        "Eiffel's firm built the tower",
+    ]
     assert pyramid.text.startswith("#3\n\n\n---------------\nD9901.M.100.A.A\n")
 
 
@@ -63,7 +65,7 @@ def test_offset_map_round_trips_every_position():
 
 
 @pytest.mark.parametrize(
-    "data, message",
+    ("data", "message"),
     [
         (b"", "the file is empty"),
         (b"   \n", "the file is empty"),
@@ -79,8 +81,17 @@ def test_offset_map_round_trips_every_position():
         (MINIMAL.replace(b'start="0"', b'start="-1"'), "lies outside the pyramid text"),
         (MINIMAL.replace(b'start="0"', b'start="zero"'), "start='zero' is not a whole number"),
         (MINIMAL.replace(b' start="0"', b""), "has no 'start' attribute"),
-        (MINIMAL.replace(b"<pyramid>", b"<summary>").replace(b"</pyramid>", b"</summary>"), "found <summary>"),
-        (MINIMAL.replace(b' <scu uid="1" label="Alpha">', b' <scu uid="1" label="Alpha"></scu><scu uid="1" label="B">'), "has no contributor"),
+        (
+            MINIMAL.replace(b"<pyramid>", b"<summary>").replace(b"</pyramid>", b"</summary>"),
+            "found <summary>",
+        ),
+        (
+            MINIMAL.replace(
+                b' <scu uid="1" label="Alpha">',
+                b' <scu uid="1" label="Alpha"></scu><scu uid="1" label="B">',
+            ),
+            "has no contributor",
+        ),
     ],
 )
 def test_bad_files_are_refused_with_a_message_naming_the_problem(data, message):
@@ -95,7 +106,9 @@ def test_messages_name_the_line():
 
 def test_a_peer_scu_naming_an_scu_the_pyramid_lacks_is_refused():
     data = PAN_FIXTURE.read_bytes().replace(b'<peerscu uid="13"', b'<peerscu uid="99"')
-    with pytest.raises(DucviewError, match=r'line \d+: <peerscu uid="99"> names an SCU the pyramid does not have'):
+    with pytest.raises(
+        DucviewError, match=r'line \d+: <peerscu uid="99"> names an SCU the pyramid does not have'
+    ):
         read_peer_annotation(data)
 
 
@@ -114,7 +127,9 @@ def test_a_part_whose_end_lies_before_its_start_is_kept_and_marked_for_re_anchor
 
 def test_an_undeclared_latin_1_file_is_refused_as_an_encoding_problem_naming_line_and_column():
     data = MINIMAL.replace(b"Alpha beta.", "Alpha bêta.".encode("latin-1"))
-    with pytest.raises(DucviewError, match=r"^line 4, column 16: encoding problem: byte 0xEA is not UTF-8") as error:
+    with pytest.raises(
+        DucviewError, match=r"^line 4, column 16: encoding problem: byte 0xEA is not UTF-8"
+    ) as error:
         read_pyramid(data)
     assert "invalid token" not in str(error.value)
 
@@ -127,7 +142,9 @@ def test_a_declared_latin_1_file_is_read():
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-8-sig"])
 def test_a_text_with_a_byte_order_mark_is_read_whatever_its_declaration(codec):
-    text = MINIMAL.decode().replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>')
+    text = MINIMAL.decode().replace(
+        '<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>'
+    )
     data = text.replace("Alpha beta.", "Alpha bêta \U0001f600.").encode(codec)
     if codec == "utf-16-be":
         data = b"\xfe\xff" + data

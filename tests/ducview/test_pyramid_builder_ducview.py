@@ -6,12 +6,11 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from annotator.pyramids import editing
 from annotator.ducview.reader import read_pyramid
 from annotator.models import Pyramid, Span
-from annotator.text.selection import snap_to_words
+from annotator.pyramids import editing
 from annotator.pyramids.views import workspace_context
-
+from annotator.text.selection import snap_to_words
 from tests.helpers import import_files, run
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
@@ -36,29 +35,48 @@ def test_every_contributor_is_shaded_at_its_words(client, demo, d0601, shared_da
         summary_id, html = block
         for start, uids, text in MARK.findall(html):
             for offset in range(int(start), int(start) + len(unescape(text))):
-                shaded.setdefault((int(summary_id), offset), set()).update(int(u) for u in uids.split())
-    spans = Span.objects.filter(contributor__scu__pyramid=d0601).select_related("contributor__scu", "summary")
+                shaded.setdefault((int(summary_id), offset), set()).update(
+                    int(u) for u in uids.split()
+                )
+    spans = Span.objects.filter(contributor__scu__pyramid=d0601).select_related(
+        "contributor__scu", "summary"
+    )
     source = read_pyramid((shared_data / "duc2006-nist/allpyramids/D0601.pyr").read_bytes())
     assert spans.count() == sum(len(c.parts) for scu in source.scus for c in scu.contributors)
     for span in spans:
         for offset in range(span.start, span.end):
-            assert span.contributor.scu.uid in shaded[(span.summary_id, offset)], (span.contributor.scu.uid, offset)
+            assert span.contributor.scu.uid in shaded[(span.summary_id, offset)], (
+                span.contributor.scu.uid,
+                offset,
+            )
     context = workspace_context(d0601, demo["admin"])
-    assert len(context["scus"]) == 94 and [m["summary"].author for m in context["models"]] == ["A", "B", "C", "E"]
+    assert len(context["scus"]) == 94
+    assert [m["summary"].author for m in context["models"]] == [
+        "A",
+        "B",
+        "C",
+        "E",
+    ]
 
 
 def test_edits_export_back_to_a_valid_pyr(tmp_path, demo, d0601):
     a = d0601.models_used.get(author="A")
     version = d0601.version
-    version = editing.set_label(d0601.pk, demo["admin"], version, 31, "Casinos are a privilege of tribal sovereignty").version
-    version = editing.new_scu(d0601.pk, demo["admin"], version, a.pk, [(0, 20)], label="A new SCU").version
+    version = editing.set_label(
+        d0601.pk, demo["admin"], version, 31, "Casinos are a privilege of tribal sovereignty"
+    ).version
+    version = editing.new_scu(
+        d0601.pk, demo["admin"], version, a.pk, [(0, 20)], label="A new SCU"
+    ).version
     uid = d0601.scus.get(label="A new SCU").uid
     editing.remove_scu(d0601.pk, demo["admin"], version, 91)
     run("export_ducview", collection="DUC 2006", out=str(tmp_path))
     exported = read_pyramid((tmp_path / "allpyramids" / "D0601.pyr").read_bytes())
     labels = {scu.uid: scu.label for scu in exported.scus}
     assert labels[31] == "Casinos are a privilege of tribal sovereignty"
-    assert labels[uid] == "A new SCU" and 91 not in labels and len(labels) == 94
+    assert labels[uid] == "A new SCU"
+    assert 91 not in labels
+    assert len(labels) == 94
     new = next(scu for scu in exported.scus if scu.uid == uid)
     part = new.contributors[0].parts[0]
     start, end = snap_to_words(a.text, 0, 20)

@@ -5,13 +5,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import CHROMIUM, log_in
 from tests import human
+from tests.conftest import CHROMIUM, log_in
 from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
@@ -55,7 +58,9 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
 
     # Mouse: select, then click the SCU.
     select(page, "Apollo 11 landed on the Moon in July 1969")
-    expect(page.locator("#selection")).to_contain_text("Selected: “Apollo 11 landed on the Moon in July 1969”")
+    expect(page.locator("#selection")).to_contain_text(
+        "Selected: “Apollo 11 landed on the Moon in July 1969”"
+    )
     human.click(page, "#scu-1 .scu-row")
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
 
@@ -75,7 +80,9 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
 
     # A suggestion, picked.
     select(page, "Michael Collins remained in orbit")
-    expect(page.locator("#suggestions button").first).to_contain_text("Michael Collins stayed in orbit")
+    expect(page.locator("#suggestions button").first).to_contain_text(
+        "Michael Collins stayed in orbit"
+    )
     human.click(page, page.locator("#suggestions button").first)
     status(page, "to SCU 4")
 
@@ -110,22 +117,40 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     expect(page.locator("#contributor-position")).to_have_text("2 of 5")
 
     assert stored_pses(pk) == [
-        (1, "Apollo 11 landed on the Moon in July 1969"), (3, "Neil Armstrong was the first man to walk on the Moon"),
-        (4, "Michael Collins remained in orbit"), (1, "The astronauts returned to Earth"), (0, "Buzz Aldrin followed him"),
-        (5, "The astronauts…with lunar rock samples")]
+        (1, "Apollo 11 landed on the Moon in July 1969"),
+        (3, "Neil Armstrong was the first man to walk on the Moon"),
+        (4, "Michael Collins remained in orbit"),
+        (1, "The astronauts returned to Earth"),
+        (0, "Buzz Aldrin followed him"),
+        (5, "The astronauts…with lunar rock samples"),
+    ]
     page.reload()
     expect(page.locator("#scu-1 .count")).to_have_text("×2")
     expect(page.locator("#scu-0 .count")).to_have_text("×1")
     # The panel shows exactly what export_scores computes from the stored records.
     (row,) = score_annotations(PeerAnnotation.objects.filter(pk=pk))
     panel = [text.strip() for text in page.locator("#scores td").all_text_contents()]
-    assert panel[:4] == [f"{value:.4f}" for value in (row.scores.modified, row.scores.original, row.scores.coverage, row.scores.comprehensive)]
-    assert panel[4] == f"{row.scores.unique_scus} / {row.scores.repetitions} / {row.scores.non_matching}" == "4 / 1 / 1"
+    assert panel[:4] == [
+        f"{value:.4f}"
+        for value in (
+            row.scores.modified,
+            row.scores.original,
+            row.scores.coverage,
+            row.scores.comprehensive,
+        )
+    ]
+    assert (
+        panel[4]
+        == f"{row.scores.unique_scus} / {row.scores.repetitions} / {row.scores.non_matching}"
+        == "4 / 1 / 1"
+    )
     expect(page.locator(".missed li").first).to_contain_text("Aldrin also walked on the Moon")
     assert re.search(r"\b4 / 1 / 1\b", panel[4])
 
 
-def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_server, demo, annotation_url):
+def test_a_stale_tab_is_refused_and_shows_the_current_state(
+    browser_page, live_server, demo, annotation_url
+):
     _, url = annotation_url
     first = browser_page
     log_in(first, live_server, "annotator", "annotator-pass-1")
@@ -143,7 +168,9 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     # The first tab now shows what the second stored, and nothing of its own attempt...
     expect(first.locator("#scu-1 .count")).to_have_text("×1")
     expect(first.locator("#scu-0 .count")).to_have_count(0)
-    expect(first.locator("#peer-text mark[data-scus='1']")).to_have_text("Apollo 11 landed on the Moon in July 1969")
+    expect(first.locator("#peer-text mark[data-scus='1']")).to_have_text(
+        "Apollo 11 landed on the Moon in July 1969"
+    )
     # ...and works on from there.
     select(first, "Buzz Aldrin followed him")
     human.press(first, "0")
@@ -151,7 +178,9 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     expect(first.locator("#scu-0 .count")).to_have_text("×1")
 
 
-def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server, demo, annotation_url):
+def test_a_network_failure_says_not_saved_and_retries(
+    browser_page, live_server, demo, annotation_url
+):
     from annotator.models import PSE
 
     pk, url = annotation_url
@@ -170,7 +199,9 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     assert list(PSE.objects.filter(annotation_id=pk).values_list("scu__uid", flat=True)) == [1]
 
 
-def test_bad_input_refused_at_the_door_is_said_in_the_status_line(browser_page, live_server, demo, annotation_url):
+def test_bad_input_refused_at_the_door_is_said_in_the_status_line(
+    browser_page, live_server, demo, annotation_url
+):
     """A NUL in a query is refused before any view (annotator.web.bad_input, issue 16) with one line of
     plain text: the status line says it (not just "the server answered 400"), offers no Retry of
     the same input, and nothing is stored."""
@@ -183,21 +214,35 @@ def test_bad_input_refused_at_the_door_is_said_in_the_status_line(browser_page, 
     page.route("**/edit/**", lambda route: route.continue_(url=route.request.url + "?note=%00"))
     select(page, "Apollo 11 landed on the Moon in July 1969")
     human.click(page, "#scu-1 .scu-row")
-    status(page, "Not saved: The query parameter “note” holds a NUL character (\\0), which no text may hold")
+    status(
+        page,
+        "Not saved: The query parameter “note” holds a NUL character (\\0), which no text may hold",
+    )
     expect(page.locator("#status button.retry")).to_have_count(0)
     assert not PSE.objects.filter(annotation_id=pk).exists()
 
 
 # -- defects seen in real hands (issue 13): each test failed before its fix ----------------------
 
+
 def stored_pses(pk):
     """[(SCU uid or 0, "words…words")] of an annotation, in order, as the database holds them."""
     from annotator.models import PSE
 
     result = []
-    for pse in PSE.objects.filter(annotation_id=pk).select_related("scu", "annotation__peer").prefetch_related("spans").order_by("position", "id"):
+    for pse in (
+        PSE.objects.filter(annotation_id=pk)
+        .select_related("scu", "annotation__peer")
+        .prefetch_related("spans")
+        .order_by("position", "id")
+    ):
         text = pse.annotation.peer.text
-        result.append((pse.scu.uid if pse.scu else 0, "…".join(text[s.start:s.end] for s in pse.spans.order_by("position"))))
+        result.append(
+            (
+                pse.scu.uid if pse.scu else 0,
+                "…".join(text[s.start : s.end] for s in pse.spans.order_by("position")),
+            )
+        )
     return result
 
 
@@ -206,13 +251,17 @@ def open_annotation(page, live_server, url):
     page.goto(live_server.url + url)
 
 
-def test_a_held_click_on_an_scu_assigns_the_selected_words(browser_page, live_server, demo, annotation_url):
+def test_a_held_click_on_an_scu_assigns_the_selected_words(
+    browser_page, live_server, demo, annotation_url
+):
     pk, url = annotation_url
     page = browser_page
     open_annotation(page, live_server, url)
     select(page, "Apollo 11 landed on the Moon in July 1969")
     human.click(page, "#scu-1 .scu-row")  # held ~120 ms: the press clears the browser's selection
-    assert human.eventually(lambda: stored_pses(pk)) == [(1, "Apollo 11 landed on the Moon in July 1969")]
+    assert human.eventually(lambda: stored_pses(pk)) == [
+        (1, "Apollo 11 landed on the Moon in July 1969")
+    ]
     status(page, "to SCU 1")
     # The words were used: a later click on an SCU only selects it, it stores nothing more.
     human.click(page, "#scu-3 .scu-row")
@@ -221,7 +270,9 @@ def test_a_held_click_on_an_scu_assigns_the_selected_words(browser_page, live_se
     assert stored_pses(pk) == [(1, "Apollo 11 landed on the Moon in July 1969")]
 
 
-def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_server, demo, annotation_url):
+def test_slash_label_enter_stores_the_words_selected_then(
+    browser_page, live_server, demo, annotation_url
+):
     pk, url = annotation_url
     page = browser_page
     open_annotation(page, live_server, url)
@@ -234,14 +285,20 @@ def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_ser
 
     select(page, "Neil Armstrong was the first man to walk on the Moon")
     human.press(page, "/")
-    expect(page.locator("#selection")).to_contain_text("Neil Armstrong was the first man to walk on the Moon")
+    expect(page.locator("#selection")).to_contain_text(
+        "Neil Armstrong was the first man to walk on the Moon"
+    )
     human.type_text(page, "first person")
     human.press(page, "Enter")
-    assert human.eventually(lambda: stored_pses(pk)) == [(3, "Neil Armstrong was the first man to walk on the Moon")]
+    assert human.eventually(lambda: stored_pses(pk)) == [
+        (3, "Neil Armstrong was the first man to walk on the Moon")
+    ]
     status(page, "to SCU 3")
     # The SCU matched is the one selected now: its words light up, in the peer text too.
     expect(page.locator("#scu-3")).to_have_class(re.compile(r"\bselected\b"))
-    expect(page.locator("#peer-text mark.highlight")).to_have_text("Neil Armstrong was the first man to walk on the Moon")
+    expect(page.locator("#peer-text mark.highlight")).to_have_text(
+        "Neil Armstrong was the first man to walk on the Moon"
+    )
 
     # The next pick stores the next words, never the previous action's.
     select(page, "Buzz Aldrin followed him")
@@ -249,7 +306,9 @@ def test_slash_label_enter_stores_the_words_selected_then(browser_page, live_ser
     human.type_text(page, "aldrin also")
     human.press(page, "Enter")
     assert human.eventually(lambda: len(stored_pses(pk)) == 2 and stored_pses(pk)) == [
-        (3, "Neil Armstrong was the first man to walk on the Moon"), (2, "Buzz Aldrin followed him")]
+        (3, "Neil Armstrong was the first man to walk on the Moon"),
+        (2, "Buzz Aldrin followed him"),
+    ]
     status(page, "to SCU 2")
     # Used words are not used again: "/", a label, Enter with nothing newly selected stores nothing.
     human.press(page, "/")
@@ -269,7 +328,10 @@ def test_pses_can_be_removed_after_undo_and_redo(browser_page, live_server, demo
     status(page, "Undid")
     human.press(page, "Control+y")
     status(page, "Redid")
-    assert stored_pses(pk) == [(1, "Apollo 11 landed on the Moon in July 1969"), (4, "Michael Collins remained in orbit")]
+    assert stored_pses(pk) == [
+        (1, "Apollo 11 landed on the Moon in July 1969"),
+        (4, "Michael Collins remained in orbit"),
+    ]
     # SCU 1's entry was not touched by the undo and redo: its PSE must still be the stored one.
     human.click(page, "#scu-1 .pse")
     human.press(page, "Delete")
@@ -278,9 +340,11 @@ def test_pses_can_be_removed_after_undo_and_redo(browser_page, live_server, demo
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_page, live_server, demo, annotation_url):
-    from annotator.peer_annotation import editing as peer_editing
+def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(
+    browser_page, live_server, demo, annotation_url
+):
     from annotator.models import PeerAnnotation
+    from annotator.peer_annotation import editing as peer_editing
 
     pk, url = annotation_url
     page = browser_page
@@ -291,7 +355,13 @@ def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_
     assert scroll > 0
     # Another tab of the same annotator stores a PSE meanwhile.
     annotation = PeerAnnotation.objects.get(pk=pk)
-    peer_editing.assign(pk, demo["annotator"], annotation.version, [(annotation.peer.text.index("Buzz"), annotation.peer.text.index(" followed"))], 0)
+    peer_editing.assign(
+        pk,
+        demo["annotator"],
+        annotation.version,
+        [(annotation.peer.text.index("Buzz"), annotation.peer.text.index(" followed"))],
+        0,
+    )
     select(page, "Michael Collins remained in orbit")
     human.press(page, "/")
     human.type_text(page, "collins")
@@ -305,7 +375,9 @@ def test_a_conflict_keeps_the_selection_and_the_filter_and_offers_retry(browser_
     human.click(page, "#status button.retry")
     status(page, "to SCU 4")
     assert human.eventually(lambda: len(stored_pses(pk)) == 2 and stored_pses(pk)) == [
-        (0, "Buzz Aldrin"), (4, "Michael Collins remained in orbit")]
+        (0, "Buzz Aldrin"),
+        (4, "Michael Collins remained in orbit"),
+    ]
 
 
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
@@ -316,12 +388,16 @@ def test_annotating_with_the_keyboard_only(browser_page, live_server, demo, anno
     human.select_with_keys(page, "#peer-text", "1969")
     expect(page.locator("#selection")).to_contain_text("Apollo 11 landed on the Moon in July 1969")
     human.tab_to(page, "#scu-list [role=treeitem]")
-    outline = page.evaluate("() => getComputedStyle(document.activeElement.querySelector('.scu-row')).outlineColor")
+    outline = page.evaluate(
+        "() => getComputedStyle(document.activeElement.querySelector('.scu-row')).outlineColor"
+    )
     assert outline == "rgb(31, 95, 168)"  # a visible focus (#1f5fa8 on white: 6.3:1)
     human.arrow_to(page, "#scu-1")
     human.press(page, "Enter")
     status(page, "to SCU 1")
-    assert human.eventually(lambda: stored_pses(pk)) == [(1, "Apollo 11 landed on the Moon in July 1969")]
+    assert human.eventually(lambda: stored_pses(pk)) == [
+        (1, "Apollo 11 landed on the Moon in July 1969")
+    ]
     # Into SCU 1's PSE (once the page shows it), and move it to SCU 3 (v, ↓ to SCU 3, Enter).
     expect(page.locator("#scu-1 .pse")).to_have_count(1)
     expect(page.locator("#scu-1")).to_be_focused()
@@ -332,7 +408,9 @@ def test_annotating_with_the_keyboard_only(browser_page, live_server, demo, anno
     human.arrow_to(page, "#scu-3")
     human.press(page, "Enter")
     status(page, "Moved a PSE from SCU 1 to SCU 3")
-    assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])
+    assert human.eventually(
+        lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")]
+    )
     # Remove it from the keyboard, and undo that.
     human.tab_to(page, "#scu-list [role=treeitem]")
     human.arrow_to(page, ".pse")
@@ -341,22 +419,28 @@ def test_annotating_with_the_keyboard_only(browser_page, live_server, demo, anno
     assert human.eventually(lambda: stored_pses(pk) == [])
     human.press(page, "Control+z")
     status(page, "Undid")
-    assert human.eventually(lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")])
+    assert human.eventually(
+        lambda: stored_pses(pk) == [(3, "Apollo 11 landed on the Moon in July 1969")]
+    )
 
 
-def test_suggestions_fetched_during_an_edit_do_not_use_up_its_words(browser_page, live_server, demo, annotation_url):
+def test_suggestions_fetched_during_an_edit_do_not_use_up_its_words(
+    browser_page, live_server, demo, annotation_url
+):
     """The words are used up only when *their* edit is saved: an answer to the suggestions fetched
     meanwhile once counted as that edit's, and a conflict then lost the selection."""
     import time as clock
 
-    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
+    from annotator.peer_annotation import editing as peer_editing
 
     pk, url = annotation_url
     page = browser_page
     open_annotation(page, live_server, url)
     annotation = PeerAnnotation.objects.get(pk=pk)
-    peer_editing.assign(pk, demo["annotator"], annotation.version, [(0, 9)], 0)  # another tab: a conflict
+    peer_editing.assign(
+        pk, demo["annotator"], annotation.version, [(0, 9)], 0
+    )  # another tab: a conflict
     page.route("**/edit/**", lambda route: (clock.sleep(0.8), route.continue_()))  # a slow network
     select(page, "Michael Collins remained in orbit")
     human.click(page, "#scu-4 .scu-row", hold_ms=60)  # before the suggestions are fetched (250 ms)
@@ -366,10 +450,14 @@ def test_suggestions_fetched_during_an_edit_do_not_use_up_its_words(browser_page
     page.unroute("**/edit/**")
     human.click(page, "#status button.retry")
     status(page, "to SCU 4")
-    assert human.eventually(lambda: stored_pses(pk) == [(0, "Apollo 11"), (4, "Michael Collins remained in orbit")])
+    assert human.eventually(
+        lambda: stored_pses(pk) == [(0, "Apollo 11"), (4, "Michael Collins remained in orbit")]
+    )
 
 
-def test_enter_on_a_button_or_a_pane_is_never_a_match(browser_page, live_server, demo, annotation_url):
+def test_enter_on_a_button_or_a_pane_is_never_a_match(
+    browser_page, live_server, demo, annotation_url
+):
     pk, url = annotation_url
     page = browser_page
     open_annotation(page, live_server, url)
@@ -394,7 +482,9 @@ def test_enter_on_a_button_or_a_pane_is_never_a_match(browser_page, live_server,
     expect(page.locator("#selection")).to_contain_text("Michael Collins remained in orbit")
 
 
-def test_the_filter_finds_an_scu_by_its_number_and_says_when_nothing_matches(browser_page, live_server, demo, annotation_url):
+def test_the_filter_finds_an_scu_by_its_number_and_says_when_nothing_matches(
+    browser_page, live_server, demo, annotation_url
+):
     pk, url = annotation_url
     page = browser_page
     open_annotation(page, live_server, url)
@@ -406,13 +496,16 @@ def test_the_filter_finds_an_scu_by_its_number_and_says_when_nothing_matches(bro
     human.press(page, "Enter")
     status(page, "No SCU matches “zzz”")
     human.press(page, "Control+a")
-    human.type_text(page, "#4")  # SCU 4's number as the list shows it (weight-4 SCUs come first in the list)
+    human.type_text(
+        page, "#4"
+    )  # SCU 4's number as the list shows it (weight-4 SCUs come first in the list)
     expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
     human.press(page, "Enter")
     assert human.eventually(lambda: stored_pses(pk)) == [(4, "Michael Collins remained in orbit")]
 
 
 # -- "Mark complete" with peer words in no PSE (issue 17) ----------------------------------------
+
 
 def stored_status(pk):
     from annotator.models import PeerAnnotation
@@ -421,14 +514,16 @@ def stored_status(pk):
 
 
 def words_left(pk):
-    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
+    from annotator.peer_annotation import editing as peer_editing
 
     return peer_editing.words_in_no_pse(PeerAnnotation.objects.select_related("peer").get(pk=pk))
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(browser_page, live_server, demo, annotation_url):
+def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(
+    browser_page, live_server, demo, annotation_url
+):
     """DUC 2005 puts every peer word in a PSE (of an SCU or of "matches nothing"): Mark complete
     with words left out warns, names how many, and lets the annotator go back or go on."""
     from tests.accessibility import violations
@@ -446,8 +541,12 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(browser_page, 
     human.press(page, "Enter")
     expect(warning).to_be_visible()
     expect(warning).to_contain_text(f"{left} words of the peer summary are in no PSE")
-    expect(warning).to_contain_text("The first: “Neil Armstrong was the first man to walk on the Moon, and B…”.")
-    expect(warning.locator("[data-act=uncovered_back]")).to_be_focused()  # the way back is the default
+    expect(warning).to_contain_text(
+        "The first: “Neil Armstrong was the first man to walk on the Moon, and B…”."
+    )
+    expect(
+        warning.locator("[data-act=uncovered_back]")
+    ).to_be_focused()  # the way back is the default
     found = violations(page)
     assert not found, "\n".join(found)
     # Go back (Enter on the focused button): nothing stored, the keyboard back on Mark complete.
@@ -475,11 +574,13 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(browser_page, 
     expect(page.locator("#workspace .badge")).to_have_text("Submitted")
 
 
-def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(browser_page, live_server, demo, annotation_url):
-    """"Go back and select the first" selects the first words left out in the peer text, as if by
+def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(
+    browser_page, live_server, demo, annotation_url
+):
+    """ "Go back and select the first" selects the first words left out in the peer text, as if by
     hand: 0 puts them in "matches nothing", and the warning then names what is left."""
-    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation
+    from annotator.peer_annotation import editing as peer_editing
 
     pk, url = annotation_url
     annotation = PeerAnnotation.objects.select_related("peer").get(pk=pk)
@@ -510,9 +611,11 @@ def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(browser
     assert stored_status(pk) == "in_progress"
 
 
-def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(browser_page, live_server, demo, annotation_url):
-    from annotator.peer_annotation import editing as peer_editing
+def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(
+    browser_page, live_server, demo, annotation_url
+):
     from annotator.models import PeerAnnotation
+    from annotator.peer_annotation import editing as peer_editing
 
     pk, url = annotation_url
     text = PeerAnnotation.objects.select_related("peer").get(pk=pk).peer.text
@@ -531,7 +634,9 @@ def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(browser_page
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-def test_escape_drops_the_selected_words_and_the_next_key_stores_nothing(browser_page, live_server, demo, annotation_url):
+def test_escape_drops_the_selected_words_and_the_next_key_stores_nothing(
+    browser_page, live_server, demo, annotation_url
+):
     """Escape said "No peer words selected" while the browser's own selection still spanned the
     words, and the next `0` read them again and stored them (a tester's report)."""
     pk, url = annotation_url

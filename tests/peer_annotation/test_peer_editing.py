@@ -2,9 +2,9 @@
 
 import pytest
 
+from annotator.models import PeerAnnotation, PeerAnnotationChange, Pyramid
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion
-from annotator.models import PeerAnnotation, PeerAnnotationChange, Pyramid
 from scoring.records import score_annotations
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,9 @@ class Annotating:
         return [(start, start + len(phrase))]
 
     def do(self, operation, *args, user=None):
-        return getattr(peer_editing, operation)(self.annotation.pk, user or self.user, self.version, *args)
+        return getattr(peer_editing, operation)(
+            self.annotation.pk, user or self.user, self.version, *args
+        )
 
     def assign(self, phrase, uid):
         return self.do("assign", self.ranges(phrase), uid)
@@ -55,10 +57,20 @@ def test_assigning_text_to_scus_repetitions_and_nothing(peer):
     result = peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
     assert result.description == "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1"
     peer.assign("Neil Armstrong was the first man to walk on the Moon", 3)
-    assert peer.assign("The astronauts returned to Earth", 1).description.endswith("(a repetition)")  # other words
-    assert "nothing in the pyramid (weight 0)" in peer.assign("Michael Collins remained in orbit", 0).description
+    assert peer.assign("The astronauts returned to Earth", 1).description.endswith(
+        "(a repetition)"
+    )  # other words
+    assert (
+        "nothing in the pyramid (weight 0)"
+        in peer.assign("Michael Collins remained in orbit", 0).description
+    )
     scores = peer.scores()
-    assert (scores.unique_scus, scores.repetitions, scores.non_matching, scores.raw_score) == (2, 1, 1, 7)
+    assert (scores.unique_scus, scores.repetitions, scores.non_matching, scores.raw_score) == (
+        2,
+        1,
+        1,
+        7,
+    )
     assert peer.pses()[-1] == (0, ["Michael Collins remained in orbit"])
 
 
@@ -94,7 +106,10 @@ def test_parts_moves_and_removals(peer):
 
 def test_undo_and_redo(peer):
     states = [peer.pses()]
-    for phrase, uid in [("Apollo 11 landed on the Moon in July 1969", 1), ("Buzz Aldrin followed him", 2)]:
+    for phrase, uid in [
+        ("Apollo 11 landed on the Moon in July 1969", 1),
+        ("Buzz Aldrin followed him", 2),
+    ]:
         peer.assign(phrase, uid)
         states.append(peer.pses())
     peer.do("move_pse", peer.annotation.pses.get(scu__uid=2).pk, 0)
@@ -107,13 +122,16 @@ def test_undo_and_redo(peer):
     for expected in states[1:]:
         peer.do("redo")
         assert peer.pses() == expected
-    assert PeerAnnotationChange.objects.filter(annotation=peer.annotation, action="undo").count() == 3
+    assert (
+        PeerAnnotationChange.objects.filter(annotation=peer.annotation, action="undo").count() == 3
+    )
 
 
 def test_undo_and_redo_keep_the_ids_of_pses_and_their_parts(peer):
     """The page redraws only the SCUs an edit changed: the PSEs it shows elsewhere must still be
     the stored ones after an undo or a redo (a removal once answered "That PSE is not in this
     annotation")."""
+
     def ids():
         return sorted(peer.annotation.pses.values_list("id", "spans__id"))
 
@@ -139,7 +157,10 @@ def test_undo_of_a_change_recorded_without_ids_still_restores_it(peer):
     """Changes stored before ids were kept in the snapshots restore with new ids."""
     peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
     change = PeerAnnotationChange.objects.filter(annotation=peer.annotation).latest("id")
-    change.after = [{key: value for key, value in pse.items() if key not in ("id", "span_ids")} for pse in change.after]
+    change.after = [
+        {key: value for key, value in pse.items() if key not in ("id", "span_ids")}
+        for pse in change.after
+    ]
     change.save()
     peer.do("undo")
     peer.do("redo")
@@ -188,7 +209,11 @@ def test_words_left_in_no_pse_do_not_prevent_complete_and_are_counted_in_its_his
     phrase = "Apollo 11 landed on the Moon in July 1969"
     peer.assign(phrase, 1)
     left = len(re.findall(r"\w+", peer.text)) - len(re.findall(r"\w+", phrase))
-    assert [peer.text[s:e] for s, e in peer_editing.words_in_no_pse(peer.annotation)][:3] == ["Neil", "Armstrong", "was"]
+    assert [peer.text[s:e] for s, e in peer_editing.words_in_no_pse(peer.annotation)][:3] == [
+        "Neil",
+        "Armstrong",
+        "was",
+    ]
     assert len(peer_editing.words_in_no_pse(peer.annotation)) == left > 20
     result = peer.do("complete")
     assert result.description == f"Marked the annotation complete ({left} words in no PSE)"
@@ -199,10 +224,14 @@ def test_words_left_in_no_pse_do_not_prevent_complete_and_are_counted_in_its_his
 
 def test_complete_with_every_word_in_a_pse_says_nothing_more(peer):
     peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
-    peer.do("assign", [(peer.text.index(". Neil"), len(peer.text))], 0)  # the rest, punctuation and all: nothing
+    peer.do(
+        "assign", [(peer.text.index(". Neil"), len(peer.text))], 0
+    )  # the rest, punctuation and all: nothing
     assert peer_editing.words_in_no_pse(peer.annotation) == []
     assert peer.do("complete").description == "Marked the annotation complete"
-    assert PeerAnnotation.objects.get(pk=peer.annotation.pk).status == PeerAnnotation.Status.SUBMITTED
+    assert (
+        PeerAnnotation.objects.get(pk=peer.annotation.pk).status == PeerAnnotation.Status.SUBMITTED
+    )
 
 
 def test_review_after_the_pyramid_changed(peer):
@@ -222,8 +251,11 @@ def test_the_same_words_cannot_express_the_same_scu_twice(peer):
     with pytest.raises(RuleBroken, match="already express nothing in the pyramid"):
         peer.assign("Aldrin followed", 0)
     peer.assign("Neil Armstrong", 2)  # the same words, another SCU
-    assert peer.pses() == [(3, ["Neil Armstrong was the first man to walk on the Moon"]), (0, ["Buzz Aldrin followed him"]),
-                           (2, ["Neil Armstrong"])]
+    assert peer.pses() == [
+        (3, ["Neil Armstrong was the first man to walk on the Moon"]),
+        (0, ["Buzz Aldrin followed him"]),
+        (2, ["Neil Armstrong"]),
+    ]
     # Moving a PSE onto an SCU that those words already express is refused too.
     with pytest.raises(RuleBroken, match="already express SCU 3"):
         peer.do("move_pse", peer.annotation.pses.get(scu__uid=2).pk, 3)

@@ -3,19 +3,41 @@
 import pytest
 
 from annotator.models import PeerAnnotation
-from annotator.peer_annotation.suggestions import content_words, overlap, rank_scus, sentence_around, suggest
+from annotator.peer_annotation.suggestions import (
+    content_words,
+    overlap,
+    rank_scus,
+    sentence_around,
+    suggest,
+)
 
 SCUS = [
-    (1, "Apollo 11 landed the first people on the Moon in July 1969", 4, ["Apollo 11 landed on the Moon"]),
+    (
+        1,
+        "Apollo 11 landed the first people on the Moon in July 1969",
+        4,
+        ["Apollo 11 landed on the Moon"],
+    ),
     (2, "Aldrin also walked on the Moon", 4, ["followed by Buzz Aldrin"]),
-    (4, "Michael Collins stayed in orbit", 3, ["Collins stayed in lunar orbit", "Michael Collins remained in orbit"]),
+    (
+        4,
+        "Michael Collins stayed in orbit",
+        3,
+        ["Collins stayed in lunar orbit", "Michael Collins remained in orbit"],
+    ),
     (5, "The crew brought back lunar samples", 3, ["The astronauts brought back Moon rocks"]),
     (9, "It landed in the Sea of Tranquility", 1, ["in the Sea of Tranquility"]),
 ]
 
 
 def test_content_words_drop_function_words_and_fold_plurals():
-    assert content_words("The astronauts brought back Moon rocks.") == {"astronaut", "brought", "back", "moon", "rock"}
+    assert content_words("The astronauts brought back Moon rocks.") == {
+        "astronaut",
+        "brought",
+        "back",
+        "moon",
+        "rock",
+    }
     assert content_words("Kennedy's goal of the decade") == {"kennedy", "goal", "decade"}
 
 
@@ -27,8 +49,14 @@ def test_overlap_is_the_cosine_of_word_sets():
 
 def test_the_best_text_of_an_scu_decides_its_rank():
     ranked = rank_scus("Michael Collins remained in orbit.", SCUS)
-    assert ranked[0].uid == 4 and ranked[0].score == 1.0  # a contributor says exactly this
-    assert ranked[0].shared == ("collin", "michael", "orbit", "remained")  # folded, on both sides alike
+    assert ranked[0].uid == 4
+    assert ranked[0].score == 1.0
+    assert ranked[0].shared == (
+        "collin",
+        "michael",
+        "orbit",
+        "remained",
+    )  # folded, on both sides alike
     assert [s.uid for s in ranked] == [4]  # nothing else shares a content word
 
 
@@ -59,7 +87,9 @@ def test_suggestions_for_a_demo_peer_sentence(demo):
     text = annotation.peer.text
     start = text.index("remained")  # inside "Michael Collins remained in orbit."
     suggestions = suggest(annotation, start, start + 8)
-    assert suggestions[0].uid == 4 and suggestions[0].label == "Michael Collins stayed in orbit"
+    assert suggestions[0].uid == 4
+    assert suggestions[0].label == "Michael Collins stayed in orbit"
     start = text.index("Buzz Aldrin followed him")
     top = [s.uid for s in suggest(annotation, start, start + 4)[:3]]
-    assert 2 in top and 3 in top  # Aldrin also walked; Armstrong first (the same sentence)
+    assert 2 in top
+    assert 3 in top

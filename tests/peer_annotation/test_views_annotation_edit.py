@@ -8,7 +8,6 @@ from django.test import Client
 from django.urls import reverse
 
 from annotator.models import PSE, PeerAnnotation, Pyramid
-
 from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -34,38 +33,69 @@ def ranges(annotation, phrase):
 
 def test_assigning_answers_with_the_workspace_and_its_scores(client, demo, annotation):
     client.force_login(demo["annotator"])
-    response = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo 11 landed on the Moon in July 1969"))
+    response = post(
+        client,
+        annotation,
+        "assign",
+        scu=1,
+        ranges=ranges(annotation, "Apollo 11 landed on the Moon in July 1969"),
+    )
     page = response.content.decode()
     assert response.status_code == 200
     assert "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1 · saved" in page
-    assert ('<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
-            "Apollo 11 landed on the Moon in July 1969</mark>") in page
+    assert (
+        '<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
+        "Apollo 11 landed on the Moon in July 1969</mark>"
+    ) in page
     assert '<tr><th scope="row">Modified score</th><td>0.2105</td></tr>' in page  # 4 / 19
-    assert 'id="score-strip" class="score-strip" hx-swap-oob="true"' in page and "<b>0.2105</b>" in page
-    assert 'id="scu-in-peer-1" hx-swap-oob="true"' in page and '<span class="count"' in page
-    post(client, annotation, "assign", scu=0, ranges=ranges(annotation, "Michael Collins remained in orbit"))
-    page = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "The astronauts returned to Earth")).content.decode()
+    assert 'id="score-strip" class="score-strip" hx-swap-oob="true"' in page
+    assert "<b>0.2105</b>" in page
+    assert 'id="scu-in-peer-1" hx-swap-oob="true"' in page
+    assert '<span class="count"' in page
+    post(
+        client,
+        annotation,
+        "assign",
+        scu=0,
+        ranges=ranges(annotation, "Michael Collins remained in orbit"),
+    )
+    page = post(
+        client,
+        annotation,
+        "assign",
+        scu=1,
+        ranges=ranges(annotation, "The astronauts returned to Earth"),
+    ).content.decode()
     assert "<td>1 / 1 / 1</td>" in page  # SCUs expressed / repetitions / non-matching
 
 
 def test_refusals_and_conflicts(client, demo, annotation):
     client.force_login(demo["annotator"])
-    assert post(client, annotation, "assign", scu=77, ranges=ranges(annotation, "Apollo")).status_code == 422
-    stale = post(client, annotation, "assign", version=0, scu=1, ranges=ranges(annotation, "Apollo"))
-    assert stale.status_code == 409 and "changed elsewhere" in stale.content.decode()
+    assert (
+        post(client, annotation, "assign", scu=77, ranges=ranges(annotation, "Apollo")).status_code
+        == 422
+    )
+    stale = post(
+        client, annotation, "assign", version=0, scu=1, ranges=ranges(annotation, "Apollo")
+    )
+    assert stale.status_code == 409
+    assert "changed elsewhere" in stale.content.decode()
     assert post(client, annotation, "assign", scu=1).status_code == 422  # no ranges
     assert post(client, annotation, "explode").status_code == 404
 
 
 @pytest.mark.parametrize("field", ["scu", "ranges", "version"])
-def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(client, demo, annotation, field):
+def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(
+    client, demo, annotation, field
+):
     """A NUL in any posted field (issue 16): 422 with the status line only, as any bad input of an edit."""
     client.force_login(demo["annotator"])
     values = {"version": annotation.version, "scu": 1, "ranges": ranges(annotation, "Apollo")}
     values[field] = f"{values[field]}{NUL}"
     response = post(client, annotation, "assign", **values)
     assert refuses_nul(response, field, status=422)
-    assert response["HX-Reswap"] == "none" and 'id="status" hx-swap-oob="true"' in response.content.decode()
+    assert response["HX-Reswap"] == "none"
+    assert 'id="status" hx-swap-oob="true"' in response.content.decode()
     assert PeerAnnotation.objects.get(pk=annotation.pk).version == annotation.version
     assert not PSE.objects.filter(annotation=annotation).exists()
 
@@ -74,7 +104,10 @@ def test_who_may_annotate(client, demo, annotation):
     client.force_login(demo["outsider"])
     assert post(client, annotation, "undo").status_code == 404  # cannot even see it
     client.force_login(demo["admin"])
-    assert post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo")).status_code == 200
+    assert (
+        post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo")).status_code
+        == 200
+    )
     client.logout()
     assert post(client, annotation, "undo").status_code == 302
 
@@ -83,9 +116,11 @@ def test_not_against_a_pyramid_still_being_edited(client, demo, annotation):
     Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status=Pyramid.Status.IN_PROGRESS)
     client.force_login(demo["annotator"])
     response = post(client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo"))
-    assert response.status_code == 403 and "still being edited" in response.content.decode()
+    assert response.status_code == 403
+    assert "still being edited" in response.content.decode()
     page = client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()
-    assert 'data-editable="false"' in page and "annotate once it is submitted" in page
+    assert 'data-editable="false"' in page
+    assert "annotate once it is submitted" in page
 
 
 def test_csrf_is_required(demo, annotation):
@@ -97,12 +132,20 @@ def test_csrf_is_required(demo, annotation):
 def test_suggestions_for_the_selected_sentence(client, demo, annotation):
     client.force_login(demo["annotator"])
     start = annotation.peer.text.index("remained")
-    page = client.get(reverse("annotation-suggestions", args=[annotation.pk]), {"start": start, "end": start + 8})
+    page = client.get(
+        reverse("annotation-suggestions", args=[annotation.pk]), {"start": start, "end": start + 8}
+    )
     html = page.content.decode()
-    assert 'data-act="assign_to" data-uid="4"' in html and "Michael Collins stayed in orbit" in html
+    assert 'data-act="assign_to" data-uid="4"' in html
+    assert "Michael Collins stayed in orbit" in html
     assert client.get(reverse("annotation-suggestions", args=[annotation.pk])).status_code == 404
     client.force_login(demo["outsider"])
-    assert client.get(reverse("annotation-suggestions", args=[annotation.pk]), {"start": 0, "end": 5}).status_code == 404
+    assert (
+        client.get(
+            reverse("annotation-suggestions", args=[annotation.pk]), {"start": 0, "end": 5}
+        ).status_code
+        == 404
+    )
 
 
 def test_a_changed_pyramid_is_announced_until_marked_reviewed(client, demo, annotation):
@@ -122,7 +165,9 @@ def complete_button(page):
     return re.search(r'<button type="button" data-act="complete"[^>]*>', page).group(0)
 
 
-def test_mark_complete_knows_the_words_in_no_pse_and_completing_anyway_is_stored(client, demo, annotation):
+def test_mark_complete_knows_the_words_in_no_pse_and_completing_anyway_is_stored(
+    client, demo, annotation
+):
     """Issue 17: the button carries how many peer words are in no PSE and the first of them (the
     page warns with them before completing); completing is never refused for them."""
     client.force_login(demo["annotator"])
@@ -130,19 +175,31 @@ def test_mark_complete_knows_the_words_in_no_pse_and_completing_anyway_is_stored
     post(client, annotation, "assign", scu=1, ranges=json.dumps([[0, text.index(", and")]]))
     rest = text.index("Buzz"), text.index(" rock")
     post(client, annotation, "assign", scu=0, ranges=json.dumps([list(rest)]))
-    page = post(client, annotation, "assign", scu=0, ranges=ranges(annotation, "samples")).content.decode()
+    page = post(
+        client, annotation, "assign", scu=0, ranges=ranges(annotation, "samples")
+    ).content.decode()
     # Left out: "and" and "rock" (the punctuation between covered words is no word).
     and_at = text.index(" and ") + 1
     button = complete_button(page)  # the edit's answer brings the toolbar up to date
-    assert 'data-uncovered="2"' in button and f'data-uncovered-first="{and_at} {and_at + 3}"' in button
+    assert 'data-uncovered="2"' in button
+    assert f'data-uncovered-first="{and_at} {and_at + 3}"' in button
     assert 'data-uncovered-words="“and”, “rock”"' in button
-    assert complete_button(client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()) == button
+    assert (
+        complete_button(
+            client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()
+        )
+        == button
+    )
 
     response = post(client, annotation, "complete")
-    assert response.status_code == 200 and 'data-editable="false"' in response.content.decode()
+    assert response.status_code == 200
+    assert 'data-editable="false"' in response.content.decode()
     stored = PeerAnnotation.objects.get(pk=annotation.pk)
     assert stored.status == PeerAnnotation.Status.SUBMITTED
-    assert stored.changes.latest("id").description == "Marked the annotation complete (2 words in no PSE)"
+    assert (
+        stored.changes.latest("id").description
+        == "Marked the annotation complete (2 words in no PSE)"
+    )
 
 
 def test_with_every_word_in_a_pse_mark_complete_carries_no_warning(client, demo, annotation):
@@ -150,7 +207,9 @@ def test_with_every_word_in_a_pse_mark_complete_carries_no_warning(client, demo,
     page = client.get(reverse("annotation-detail", args=[annotation.pk])).content.decode()
     words = len(re.findall(r"\w+", annotation.peer.text))
     assert f'data-uncovered="{words}"' in complete_button(page)  # nothing matched yet: every word
-    page = post(client, annotation, "assign", scu=0, ranges=json.dumps([[0, len(annotation.peer.text)]])).content.decode()
+    page = post(
+        client, annotation, "assign", scu=0, ranges=json.dumps([[0, len(annotation.peer.text)]])
+    ).content.decode()
     assert complete_button(page) == '<button type="button" data-act="complete" class="secondary">'
     assert post(client, annotation, "complete").status_code == 200
     assert PeerAnnotation.objects.get(pk=annotation.pk).status == PeerAnnotation.Status.SUBMITTED

@@ -20,8 +20,22 @@ def annotator_models():
 
 def test_every_annotator_model_is_registered():
     names = {model.__name__ for model in annotator_models()}
-    assert names >= {"Collection", "Docset", "Summary", "Pyramid", "SCU", "Contributor", "Span",
-                     "PeerAnnotation", "PSE", "PSESpan", "Assignment", "HumanJudgment", "Membership", "ImportJob"}
+    assert names >= {
+        "Collection",
+        "Docset",
+        "Summary",
+        "Pyramid",
+        "SCU",
+        "Contributor",
+        "Span",
+        "PeerAnnotation",
+        "PSE",
+        "PSESpan",
+        "Assignment",
+        "HumanJudgment",
+        "Membership",
+        "ImportJob",
+    }
 
 
 def test_every_changelist_and_change_page_opens(client, superuser):
@@ -33,20 +47,25 @@ def test_every_changelist_and_change_page_opens(client, superuser):
         assert changelist.status_code == 200, meta.model_name
         instance = model.objects.first()
         if instance is not None:
-            change = client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[instance.pk]))
+            change = client.get(
+                reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[instance.pk])
+            )
             assert change.status_code == 200, meta.model_name
 
 
 def test_pyramid_admin_shows_problems(client, superuser):
     client.force_login(superuser)
-    page = client.get(reverse("admin:annotator_pyramid_change", args=[Pyramid.objects.get().pk])).content.decode()
+    page = client.get(
+        reverse("admin:annotator_pyramid_change", args=[Pyramid.objects.get().pk])
+    ).content.decode()
     assert "Problems to review" in page
 
 
 def test_non_staff_cannot_open_the_admin(client, demo):
     client.force_login(demo["annotator"])
     response = client.get(reverse("admin:annotator_pyramid_changelist"))
-    assert response.status_code == 302 and "login" in response.url
+    assert response.status_code == 302
+    assert "login" in response.url
 
 
 def test_columns_and_filters_spell_scu_and_pse_as_the_method_does(client, superuser):
@@ -59,10 +78,19 @@ def test_columns_and_filters_spell_scu_and_pse_as_the_method_does(client, superu
     headers = {}
     for model in ("pse", "contributor", "scu", "psespan"):
         page = client.get(reverse(f"admin:annotator_{model}_changelist")).content.decode()
-        headers[model] = re.findall(r'<th scope="col"[^>]*>\s*<div class="text">(?:<a[^>]*>)?([^<]+)', page)
-    assert "SCU" in headers["pse"] and "SCU" in headers["contributor"] and "UID" in headers["scu"] and "PSE" in headers["psespan"]
-    spelt_as_words = [f"{model.__name__}.{field.name}: {field.verbose_name}"
-                      for app in ("annotator", "scoring") for model in apps.get_app_config(app).get_models()
-                      for field in model._meta.get_fields() if hasattr(field, "verbose_name")
-                      if re.search(r"\b(scus?|pses?|uid|pid)\b", str(field.verbose_name))]
+        headers[model] = re.findall(
+            r'<th scope="col"[^>]*>\s*<div class="text">(?:<a[^>]*>)?([^<]+)', page
+        )
+    assert "SCU" in headers["pse"]
+    assert "SCU" in headers["contributor"]
+    assert "UID" in headers["scu"]
+    assert "PSE" in headers["psespan"]
+    spelt_as_words = [
+        f"{model.__name__}.{field.name}: {field.verbose_name}"
+        for app in ("annotator", "scoring")
+        for model in apps.get_app_config(app).get_models()
+        for field in model._meta.get_fields()
+        if hasattr(field, "verbose_name")
+        if re.search(r"\b(scus?|pses?|uid|pid)\b", str(field.verbose_name))
+    ]
     assert spelt_as_words == []

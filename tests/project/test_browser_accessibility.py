@@ -9,7 +9,10 @@ from tests.human import drag_select, press
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
@@ -42,8 +45,9 @@ def test_the_builder_editable_and_read_only(browser_page, live_server, demo):
 def test_the_peer_annotation_page(browser_page, live_server, demo):
     from annotator.models import PeerAnnotation
 
-    annotation = PeerAnnotation.objects.create(pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer,
-                                               annotator=demo["annotator"])
+    annotation = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
     page = browser_page
     log_in(page, live_server, "annotator", "annotator-pass-1")
     page.goto(live_server.url + f"/annotations/{annotation.pk}/")

@@ -15,7 +15,10 @@ from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 SUMMARIES = {
@@ -38,7 +41,9 @@ def log_out(page):
     page.click("button:text-is('Log out')")
 
 
-def test_an_administrator_runs_a_campaign_and_an_annotator_works(browser_page, live_server, demo, tmp_path):
+def test_an_administrator_runs_a_campaign_and_an_annotator_works(
+    browser_page, live_server, demo, tmp_path
+):
     page = browser_page
     log_in(page, live_server, "admin", "admin-pass-1")
 
@@ -55,7 +60,9 @@ def test_an_administrator_runs_a_campaign_and_an_annotator_works(browser_page, l
     page.set_input_files("#id_files", summaries_zip(tmp_path))
     page.click("button:text-is('Upload')")
     expect(page.locator("#job .job-status")).to_contain_text("Done")
-    expect(page.locator("#job .report")).to_contain_text("Stored 2 model summaries and 2 peer summaries in 1 docset.")
+    expect(page.locator("#job .report")).to_contain_text(
+        "Stored 2 model summaries and 2 peer summaries in 1 docset."
+    )
     page.click("a:text-is('Back to Bridges 2026')")
     row = page.locator("#docsets tbody tr", has_text="D0901")
     expect(row.locator("td").nth(1)).to_have_text("2")  # models
@@ -89,7 +96,12 @@ def test_an_administrator_runs_a_campaign_and_an_annotator_works(browser_page, l
 
     theirs = Pyramid.objects.get(name="D0901-other_annotator")
     assert page.request.get(f"{live_server.url}/pyramids/{theirs.pk}/").status == 404
-    assert page.request.get(f"{live_server.url}/collections/{theirs.docset.collection_id}/progress/").status == 403
+    assert (
+        page.request.get(
+            f"{live_server.url}/collections/{theirs.docset.collection_id}/progress/"
+        ).status
+        == 403
+    )
     log_out(page)
 
     # The progress page shows what they did.

@@ -19,7 +19,10 @@ from tests.human import click, drag_select, eventually, press, tab_to, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 SUMMARIES = {
@@ -27,8 +30,11 @@ SUMMARIES = {
     "D01.model.B.txt": "Built over eight years, the bridge opened to traffic in 1932.",
     "D01.peer.7.txt": "A bridge opened in 1932.",
 }
-WIDTHS = {"1024": {"width": 1024, "height": 768}, "1280": {"width": 1280, "height": 720},
-          "1440": {"width": 1440, "height": 900}}
+WIDTHS = {
+    "1024": {"width": 1024, "height": 768},
+    "1280": {"width": 1280, "height": 720},
+    "1440": {"width": 1440, "height": 900},
+}
 
 
 @pytest.fixture(params=list(WIDTHS))
@@ -64,7 +70,9 @@ def follow(page, target) -> None:
 
 def fits_the_window(page) -> None:
     """Nothing wider than the window: no sideways scrolling of the page itself."""
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
     assert overflow <= 0, f"{page.url} is {overflow}px wider than the window"
 
 
@@ -95,7 +103,9 @@ def assign_work(page, task: str) -> None:
     fits_the_window(page)
 
 
-def test_a_newcomer_runs_a_first_evaluation_from_summaries_to_the_csv(browser_page, live_server, demo, tmp_path):
+def test_a_newcomer_runs_a_first_evaluation_from_summaries_to_the_csv(
+    browser_page, live_server, demo, tmp_path
+):
     from annotator.models import Assignment, PeerAnnotation, Pyramid
 
     page = browser_page
@@ -117,7 +127,9 @@ def test_a_newcomer_runs_a_first_evaluation_from_summaries_to_the_csv(browser_pa
     page.set_input_files("#id_files", summaries_zip(tmp_path))
     follow(page, "button:text-is('Upload')")
     expect(page.locator("#job .job-status")).to_contain_text("Done")
-    expect(page.locator("#job .report")).to_contain_text("2 model summaries and 1 peer summary in 1 docset")
+    expect(page.locator("#job .report")).to_contain_text(
+        "2 model summaries and 1 peer summary in 1 docset"
+    )
     fits_the_window(page)
 
     # 3. An account.
@@ -148,8 +160,12 @@ def test_a_newcomer_runs_a_first_evaluation_from_summaries_to_the_csv(browser_pa
     press(page, "a")
     fits_the_window(page)
     pyramid = Pyramid.objects.get(docset__collection__name="My first evaluation")
-    assert eventually(lambda: pyramid.scus.filter(contributors__isnull=False).distinct().count() == 1
-                      and pyramid.scus.get().contributors.count() == 2)
+    assert eventually(
+        lambda: (
+            pyramid.scus.filter(contributors__isnull=False).distinct().count() == 1
+            and pyramid.scus.get().contributors.count() == 2
+        )
+    )
     click(page, "#toolbar button:text-is('Submit pyramid')")
     assert eventually(lambda: Pyramid.objects.get(pk=pyramid.pk).status == Pyramid.Status.SUBMITTED)
     log_out(page)
@@ -173,8 +189,16 @@ def test_a_newcomer_runs_a_first_evaluation_from_summaries_to_the_csv(browser_pa
     annotation = PeerAnnotation.objects.get(pyramid=pyramid)
     assert eventually(lambda: annotation.pses.filter(scu__isnull=False).count() == 1)
     click(page, "#toolbar button:text-is('Mark complete')")
-    assert eventually(lambda: PeerAnnotation.objects.get(pk=annotation.pk).status == PeerAnnotation.Status.SUBMITTED)
-    assert not Assignment.objects.filter(user__username="newcomer").exclude(status=Assignment.Status.DONE).exists()
+    assert eventually(
+        lambda: (
+            PeerAnnotation.objects.get(pk=annotation.pk).status == PeerAnnotation.Status.SUBMITTED
+        )
+    )
+    assert (
+        not Assignment.objects.filter(user__username="newcomer")
+        .exclude(status=Assignment.Status.DONE)
+        .exists()
+    )
     log_out(page)
 
     # 8. Scores, and 9. their CSV.
@@ -187,5 +211,7 @@ def test_a_newcomer_runs_a_first_evaluation_from_summaries_to_the_csv(browser_pa
     with page.expect_download() as download:
         click(page, "main a:text-is('CSV')")
     rows = list(csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
-    assert [(r["docset"], r["peer"], r["annotator"], r["status"]) for r in rows] == [("D01", "7", "newcomer", "submitted")]
+    assert [(r["docset"], r["peer"], r["annotator"], r["status"]) for r in rows] == [
+        ("D01", "7", "newcomer", "submitted")
+    ]
     assert float(rows[0]["original"]) == 1.0

@@ -10,7 +10,10 @@ from tests.conftest import CHROMIUM, log_in
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
@@ -40,7 +43,9 @@ def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, l
 
     page.click("tbody tr:nth-child(2) a")
     assert page.locator("h1").inner_text().startswith("Peer 2")
-    assert page.locator("mark.zero", has_text="The Saturn V rocket launched from Florida").is_visible()
+    assert page.locator(
+        "mark.zero", has_text="The Saturn V rocket launched from Florida"
+    ).is_visible()
     assert page.locator("table.scores td").first.text_content().strip() == "0.3158"
     assert "Modified 0.3158" in page.locator("#score-strip").inner_text()
 

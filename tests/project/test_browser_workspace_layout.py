@@ -12,7 +12,10 @@ from tests.human import drag_select
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.shared_data,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 IN_SIGHT = """(selector) => {
@@ -42,18 +45,25 @@ ROWS_IN_SIGHT = """(selector) => {
 
 @pytest.fixture
 def d0640(shared_data, demo):
-    from annotator.pyramids import editing
-    from annotator.peer_annotation import editing as peer_editing
     from annotator.models import PeerAnnotation, Pyramid
+    from annotator.peer_annotation import editing as peer_editing
+    from annotator.pyramids import editing
 
     folder = shared_data / "duc2006-nist"
-    import_files(folder / "allpyramids/D0640.pyr", folder / "allpans/116.D0640.M.250.D.1.pan", collection="DUC 2006")
+    import_files(
+        folder / "allpyramids/D0640.pyr",
+        folder / "allpans/116.D0640.M.250.D.1.pan",
+        collection="DUC 2006",
+    )
     pyramid = Pyramid.objects.get(name="D0640")
     annotation = PeerAnnotation.objects.get(pyramid=pyramid)
     return {
-        "pyramid": pyramid.pk, "annotation": annotation.pk,
+        "pyramid": pyramid.pk,
+        "annotation": annotation.pk,
         "open pyramid": lambda: editing.reopen(pyramid.pk, demo["admin"], pyramid.version),
-        "open annotation": lambda: peer_editing.reopen(annotation.pk, demo["admin"], annotation.version),
+        "open annotation": lambda: peer_editing.reopen(
+            annotation.pk, demo["admin"], annotation.version
+        ),
     }
 
 
@@ -91,10 +101,12 @@ def test_the_peer_page_fits_the_screen(browser_page, live_server, d0640):
     page = browser_page
     d0640["open annotation"]()
     open_to_edit(page, live_server, f"/annotations/{d0640['annotation']}/")
-    assert page.evaluate(IN_SIGHT, "#peer-text") == 1 and page.evaluate(IN_SIGHT, ".models-pane article.summary") >= 1
+    assert page.evaluate(IN_SIGHT, "#peer-text") == 1
+    assert page.evaluate(IN_SIGHT, ".models-pane article.summary") >= 1
     assert page.evaluate(ROWS_IN_SIGHT, "#scu-list .scu .scu-row") >= 10
     assert page.evaluate(WEIGHTS_READABLE)
-    assert page.locator("#score-strip").is_visible() and page.locator("#score-strip").bounding_box()["y"] < 200
+    assert page.locator("#score-strip").is_visible()
+    assert page.locator("#score-strip").bounding_box()["y"] < 200
     # The last words of the peer: their suggestions show beside them, in sight, without scrolling.
     last = page.locator("#peer-text").inner_text().strip().split(".")[-2].strip().split()[-3:]
     drag_select(page, "peer", " ".join(last))

@@ -39,8 +39,13 @@ def test_pages_anonymous_and_signed_in(client, demo):
     assert_strict(client.get(reverse("login")))
     assert_strict(client.get(reverse("password_reset")))
     client.force_login(demo["admin"])
-    for url in (reverse("home"), reverse("collection-list"), reverse("pyramid-detail", args=[demo["pyramid"].pk]),
-                reverse("collection-scores", args=[demo["collection"].pk]), reverse("admin:index")):
+    for url in (
+        reverse("home"),
+        reverse("collection-list"),
+        reverse("pyramid-detail", args=[demo["pyramid"].pk]),
+        reverse("collection-scores", args=[demo["collection"].pk]),
+        reverse("admin:index"),
+    ):
         response = client.get(url)
         assert response.status_code == 200, url
         assert_strict(response)
@@ -57,15 +62,17 @@ def test_the_browsable_api_allows_inline_styles_only(client, demo):
     # DRF's templates write style attributes and a <style> block; their scripts are static files.
     client.force_login(demo["admin"])
     response = client.get("/api/collections/", HTTP_ACCEPT="text/html")
-    assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
     directives = policy(response)
     assert directives["style-src"] == ["'self'", "'unsafe-inline'"]
-    assert directives["script-src"] == ["'self'"] and directives["frame-ancestors"] == ["'none'"]
+    assert directives["script-src"] == ["'self'"]
+    assert directives["frame-ancestors"] == ["'none'"]
 
 
 def test_the_error_pages(client, demo):
     client.force_login(demo["annotator"])
-    not_found = client.get(reverse("pyramid-detail", args=[10 ** 9]))
+    not_found = client.get(reverse("pyramid-detail", args=[10**9]))
     assert not_found.status_code == 404
     assert_strict(not_found)
     forbidden = client.get(demo["scores_url"])
@@ -100,19 +107,24 @@ def test_the_api_documentation_is_strict_for_scripts(client, demo):
     assert docs.status_code == 200
     assert_strict(docs)
     page = docs.content.decode()
-    assert "<style" not in page and "<script>" not in page
+    assert "<style" not in page
+    assert "<script>" not in page
     assert "fonts.googleapis.com" not in page
     script = client.get(reverse("api-docs") + "?script=")
-    assert script.status_code == 200 and script["Content-Type"].startswith("application/javascript")
+    assert script.status_code == 200
+    assert script["Content-Type"].startswith("application/javascript")
     assert "SwaggerUIBundle" in script.content.decode()
     # Redoc writes its styles into <style> elements as it runs (styled-components, no nonce
     # possible): that page alone allows inline styles. Its scripts stay our own files.
     redoc = client.get(reverse("api-redoc"))
     assert redoc.status_code == 200
     directives = policy(redoc)
-    assert directives["script-src"] == ["'self'"] and "'unsafe-inline'" in directives["style-src"]
+    assert directives["script-src"] == ["'self'"]
+    assert "'unsafe-inline'" in directives["style-src"]
     page = redoc.content.decode()
-    assert "<style" not in page and "<script>" not in page and "fonts.googleapis.com" not in page
+    assert "<style" not in page
+    assert "<script>" not in page
+    assert "fonts.googleapis.com" not in page
 
 
 def test_no_inline_styles_or_scripts_in_templates():
@@ -121,6 +133,17 @@ def test_no_inline_styles_or_scripts_in_templates():
 
     root = Path(__file__).resolve().parents[2]
     for template in [*root.glob("templates/**/*.html"), *root.glob("*/templates/**/*.html")]:
-        text = re.sub(r"\{#.*?#\}", "", template.read_text())  # what the page sends: not the comments
-        for needle in ("style=", "<style", " onclick=", " onchange=", " onsubmit=", " onload=", "<script>", "javascript:"):
+        text = re.sub(
+            r"\{#.*?#\}", "", template.read_text()
+        )  # what the page sends: not the comments
+        for needle in (
+            "style=",
+            "<style",
+            " onclick=",
+            " onchange=",
+            " onsubmit=",
+            " onload=",
+            "<script>",
+            "javascript:",
+        ):
             assert needle not in text, f"{needle} in {template.relative_to(root)}"

@@ -46,11 +46,15 @@ def colours(paths: list[Path]) -> dict[str, int]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
         try:
             page = browser.new_page()
             return {
-                path.name: page.evaluate(COLOURS, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode())
+                path.name: page.evaluate(
+                    COLOURS, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
+                )
                 for path in paths
             }
         finally:
@@ -60,9 +64,17 @@ def colours(paths: list[Path]) -> dict[str, int]:
 def test_the_script_writes_three_pictures_of_the_demo_and_leaves_nothing_running(tmp_path):
     out = tmp_path / "pictures"
     # Not this test run's database or settings: the script makes its own (a throwaway SQLite).
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}}
-    result = subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=600)
+    env = {
+        k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DJANGO_SETTINGS_MODULE"}
+    }
+    result = subprocess.run(
+        [sys.executable, str(SCRIPT), "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
     assert sorted(p.name for p in out.iterdir()) == sorted(PICTURES)

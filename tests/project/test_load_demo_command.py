@@ -6,10 +6,18 @@ import pytest
 from django.core.management import CommandError
 from django.urls import reverse
 
-from annotator.models import SCU, Assignment, Collection, HumanJudgment, Membership, PeerAnnotation, Pyramid, Summary
+from annotator.models import (
+    SCU,
+    Assignment,
+    Collection,
+    HumanJudgment,
+    Membership,
+    PeerAnnotation,
+    Pyramid,
+    Summary,
+)
 from scoring.agreement_records import peer_agreement
 from scoring.records import score_collection
-
 from tests.helpers import record_counts, run
 
 pytestmark = pytest.mark.django_db
@@ -18,14 +26,23 @@ pytestmark = pytest.mark.django_db
 def everything() -> dict[str, int]:
     from django.contrib.auth import get_user_model
 
-    return {**record_counts(), "Assignment": Assignment.objects.count(), "Membership": Membership.objects.count(),
-            "User": get_user_model().objects.count(), "HumanJudgment": HumanJudgment.objects.count()}
+    return {
+        **record_counts(),
+        "Assignment": Assignment.objects.count(),
+        "Membership": Membership.objects.count(),
+        "User": get_user_model().objects.count(),
+        "HumanJudgment": HumanJudgment.objects.count(),
+    }
 
 
 def work_of(username: str) -> list[tuple[str, str, str, str]]:
     """(task, pyramid, peer, status) of the user's assignments."""
-    return sorted((a.task, a.pyramid.name, a.peer.author if a.peer_id else "", a.status)
-                  for a in Assignment.objects.filter(user__username=username).select_related("pyramid", "peer"))
+    return sorted(
+        (a.task, a.pyramid.name, a.peer.author if a.peer_id else "", a.status)
+        for a in Assignment.objects.filter(user__username=username).select_related(
+            "pyramid", "peer"
+        )
+    )
 
 
 @pytest.fixture
@@ -42,9 +59,11 @@ def test_loads_the_demo_docset():
     assert sorted(weights.values(), reverse=True) == [4, 4, 3, 3, 3, 2, 2, 1, 1, 1, 1]
     scores = {row.peer: row.scores for row in score_collection(collection)}
     # 25 contributors / 4 models = 6.25 -> X_a = 6; the six heaviest SCUs weigh 19.
-    assert scores["1"].modified == 1.0 and scores["1"].raw_score == 19
+    assert scores["1"].modified == 1.0
+    assert scores["1"].raw_score == 19
     assert (scores["2"].raw_score, scores["2"].non_matching) == (6, 2)
-    assert f"{scores['2'].modified:.4f}" == "0.3158" and f"{scores['2'].original:.4f}" == "0.4286"
+    assert f"{scores['2'].modified:.4f}" == "0.3158"
+    assert f"{scores['2'].original:.4f}" == "0.4286"
     assert (scores["3"].unique_scus, scores["3"].repetitions, scores["3"].non_matching) == (1, 1, 1)
     assert HumanJudgment.objects.count() == 3
 
@@ -52,12 +71,17 @@ def test_loads_the_demo_docset():
 def test_every_span_covers_the_words_it_names():
     run("load_demo")
     annotation = PeerAnnotation.objects.get(peer__author="2")
-    texts = [annotation.peer.text[s.start : s.end] for pse in annotation.pses.all() for s in pse.spans.all()]
+    texts = [
+        annotation.peer.text[s.start : s.end]
+        for pse in annotation.pses.all()
+        for s in pse.spans.all()
+    ]
     assert texts[0] == "The Apollo program was run by NASA"
     model_c = Summary.objects.get(kind="model", author="C")
     spans = SCU.objects.get(uid=1).contributors.get(summary=model_c).spans.all()
     assert [model_c.text[s.start : s.end] for s in spans] == [
-        "Apollo 11 was the first crewed mission to land on the Moon", "in July 1969"
+        "Apollo 11 was the first crewed mission to land on the Moon",
+        "in July 1969",
     ]
 
 
@@ -67,30 +91,57 @@ def test_the_finished_example_is_the_done_work_of_the_example_account(client, dj
     assert not example.has_usable_password()
     pyramid = Pyramid.objects.get()
     assert (pyramid.name, pyramid.status, pyramid.created_by, pyramid.creator_code) == (
-        "DEMO01-example", "submitted", example, "")
-    assert [m.author for m in pyramid.models_used.order_by("pyramid_links__position")] == ["A", "B", "C", "D"]
-    assert work_of("example") == [("peer", "DEMO01-example", "1", "done"), ("peer", "DEMO01-example", "2", "done"),
-                                  ("peer", "DEMO01-example", "3", "done"), ("pyramid", "DEMO01-example", "", "done")]
-    assert set(PeerAnnotation.objects.values_list("annotator__username", "annotator_code")) == {("example", "")}
+        "DEMO01-example",
+        "submitted",
+        example,
+        "",
+    )
+    assert [m.author for m in pyramid.models_used.order_by("pyramid_links__position")] == [
+        "A",
+        "B",
+        "C",
+        "D",
+    ]
+    assert work_of("example") == [
+        ("peer", "DEMO01-example", "1", "done"),
+        ("peer", "DEMO01-example", "2", "done"),
+        ("peer", "DEMO01-example", "3", "done"),
+        ("pyramid", "DEMO01-example", "", "done"),
+    ]
+    assert set(PeerAnnotation.objects.values_list("annotator__username", "annotator_code")) == {
+        ("example", "")
+    }
     assert Membership.objects.filter(user=example, role="annotator").count() == 1
     # Nobody named demo yet: nobody else has work, and the output says how to give some.
     assert Assignment.objects.exclude(user=example).count() == 0
     assert "No open work given to anyone: name a user with --user USERNAME" in out
     # The progress page counts the example's work as done and submitted.
     client.force_login(django_user_model.objects.create_superuser("root", password="x"))
-    page = client.get(reverse("collection-progress", args=[Collection.objects.get().pk])).content.decode()
+    page = client.get(
+        reverse("collection-progress", args=[Collection.objects.get().pk])
+    ).content.decode()
     assert "4 assigned · 4 started · 4 submitted · 11 SCUs · 13 PSEs" in page
 
 
 def test_the_demo_user_is_given_a_pyramid_to_build_and_the_peers_to_annotate(demo_user):
     out, _ = run("load_demo")
-    assert "Open work for demo: build the pyramid DEMO01-demo from the same models; annotate peers 1, 2, 3 " \
-           "against DEMO01-example." in out
-    assert work_of("demo") == [("peer", "DEMO01-example", "1", "assigned"), ("peer", "DEMO01-example", "2", "assigned"),
-                               ("peer", "DEMO01-example", "3", "assigned"), ("pyramid", "DEMO01-demo", "", "assigned")]
+    assert (
+        "Open work for demo: build the pyramid DEMO01-demo from the same models; annotate peers 1, 2, 3 "
+        "against DEMO01-example." in out
+    )
+    assert work_of("demo") == [
+        ("peer", "DEMO01-example", "1", "assigned"),
+        ("peer", "DEMO01-example", "2", "assigned"),
+        ("peer", "DEMO01-example", "3", "assigned"),
+        ("pyramid", "DEMO01-demo", "", "assigned"),
+    ]
     theirs = Pyramid.objects.get(name="DEMO01-demo")
     assert (theirs.status, theirs.created_by, theirs.scus.count(), theirs.models_used.count()) == (
-        "in_progress", demo_user, 0, 4)
+        "in_progress",
+        demo_user,
+        0,
+        4,
+    )
     assert Membership.objects.filter(user=demo_user, role="annotator").exists()
 
 
@@ -100,10 +151,16 @@ def test_the_demo_users_annotations_stand_beside_the_examples_in_scores_and_agre
     run("load_demo")
     example = Pyramid.objects.get(name="DEMO01-example")
     peer = Summary.objects.get(kind="peer", author="1")
-    PeerAnnotation.objects.create(pyramid=example, peer=peer, annotator=demo_user, status="submitted")
+    PeerAnnotation.objects.create(
+        pyramid=example, peer=peer, annotator=demo_user, status="submitted"
+    )
     collection = Collection.objects.get()
     assert sorted((row.peer, row.annotator) for row in score_collection(collection)) == [
-        ("1", "demo"), ("1", "example"), ("2", "example"), ("3", "example")]
+        ("1", "demo"),
+        ("1", "example"),
+        ("2", "example"),
+        ("3", "example"),
+    ]
     peers, _ = peer_agreement(collection)
     assert [(p.peer, sorted(p.annotators)) for p in peers] == [("1", ["demo", "example"])]
 
@@ -120,11 +177,13 @@ def test_a_user_made_after_the_first_load_is_given_the_work_once(django_user_mod
     run("load_demo")
     django_user_model.objects.create_superuser("demo", password="pyramid-demo")
     out, _ = run("load_demo")
-    assert "The demo data is already loaded." in out and "Open work for demo" in out
+    assert "The demo data is already loaded." in out
+    assert "Open work for demo" in out
     assert len(work_of("demo")) == 4
     before = everything()
     out, _ = run("load_demo")
-    assert "nothing changed" in out and everything() == before
+    assert "nothing changed" in out
+    assert everything() == before
 
 
 def test_work_once_given_is_not_given_again_whatever_became_of_it(demo_user):
@@ -135,7 +194,8 @@ def test_work_once_given_is_not_given_again_whatever_became_of_it(demo_user):
     Assignment.objects.filter(user=demo_user, peer__author="3").update(status="withdrawn")
     before = everything()
     out, _ = run("load_demo")
-    assert "nothing changed" in out and everything() == before
+    assert "nothing changed" in out
+    assert everything() == before
     assert ("peer", "DEMO01-example", "3", "withdrawn") in work_of("demo")
 
 
@@ -143,6 +203,7 @@ def test_another_user_can_be_named(django_user_model):
     django_user_model.objects.create_user("alice", password="alice-pass-1")
     out, _ = run("load_demo", user="alice")
     assert "Open work for alice: build the pyramid DEMO01-alice" in out
-    assert len(work_of("alice")) == 4 and "No open work given" not in out
+    assert len(work_of("alice")) == 4
+    assert "No open work given" not in out
     with pytest.raises(CommandError, match="No user 'nobody'"):
         run("load_demo", user="nobody")

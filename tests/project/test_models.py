@@ -4,7 +4,6 @@ import pytest
 from django.db import IntegrityError, transaction
 
 from annotator.models import PSE, SCU, Contributor, Docset, PeerAnnotation, PSESpan, Span, Summary
-
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files
 
@@ -16,7 +15,9 @@ def records():
     import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
     import_files(PYRAMID_FIXTURE, collection="Other")
     return {
-        "contributor": Contributor.objects.filter(scu__pyramid__docset__collection__name="Fixtures").first(),
+        "contributor": Contributor.objects.filter(
+            scu__pyramid__docset__collection__name="Fixtures"
+        ).first(),
         "annotation": PeerAnnotation.objects.get(),
         "other_scu": SCU.objects.filter(pyramid__docset__collection__name="Other").first(),
     }
@@ -29,7 +30,11 @@ def refused(create):
 
 def test_a_span_never_ends_before_it_starts(records):
     contributor = records["contributor"]
-    refused(lambda: Span.objects.create(contributor=contributor, summary=contributor.summary, start=5, end=4))
+    refused(
+        lambda: Span.objects.create(
+            contributor=contributor, summary=contributor.summary, start=5, end=4
+        )
+    )
     refused(lambda: PSESpan.objects.create(pse=PSE.objects.first(), start=9, end=3))
     # An empty part is allowed: imports keep one where DUCView's offsets placed no word.
     Span.objects.create(contributor=contributor, summary=contributor.summary, start=5, end=5)
@@ -37,7 +42,9 @@ def test_a_span_never_ends_before_it_starts(records):
 
 def test_only_a_peer_summary_may_be_empty(records):
     docset = Docset.objects.first()
-    Summary.objects.create(docset=docset, kind="peer", author="31", text="")  # a system that produced nothing
+    Summary.objects.create(
+        docset=docset, kind="peer", author="31", text=""
+    )  # a system that produced nothing
     refused(lambda: Summary.objects.create(docset=docset, kind="model", author="Z", text=""))
 
 
@@ -45,9 +52,17 @@ def test_a_span_ends_within_its_summary(records, postgresql_only):
     contributor = records["contributor"]
     length = len(contributor.summary.text)
     Span.objects.create(contributor=contributor, summary=contributor.summary, start=0, end=length)
-    refused(lambda: Span.objects.create(contributor=contributor, summary=contributor.summary, start=0, end=length + 1))
+    refused(
+        lambda: Span.objects.create(
+            contributor=contributor, summary=contributor.summary, start=0, end=length + 1
+        )
+    )
     pse = PSE.objects.first()
-    refused(lambda: PSESpan.objects.create(pse=pse, start=0, end=len(records["annotation"].peer.text) + 1))
+    refused(
+        lambda: PSESpan.objects.create(
+            pse=pse, start=0, end=len(records["annotation"].peer.text) + 1
+        )
+    )
 
 
 def test_a_summary_cannot_shrink_below_its_spans(records, postgresql_only):
@@ -63,7 +78,11 @@ def test_a_pse_names_an_scu_of_its_own_pyramid(records, postgresql_only):
 def test_a_peer_annotation_annotates_a_peer_of_its_docset(records, postgresql_only):
     annotation = records["annotation"]
     model = Summary.objects.filter(docset=annotation.pyramid.docset, kind="model").first()
-    refused(lambda: PeerAnnotation.objects.create(pyramid=annotation.pyramid, peer=model, annotator_code="x"))
+    refused(
+        lambda: PeerAnnotation.objects.create(
+            pyramid=annotation.pyramid, peer=model, annotator_code="x"
+        )
+    )
 
 
 def test_unique_names_and_labels(records):
@@ -72,17 +91,29 @@ def test_unique_names_and_labels(records):
     scu = records["contributor"].scu
     refused(lambda: SCU.objects.create(pyramid=scu.pyramid, uid=scu.uid, label="duplicate uid"))
     refused(lambda: SCU.objects.create(pyramid=scu.pyramid, uid=999, label=""))
-    refused(lambda: SCU.objects.create(pyramid=scu.pyramid, uid=0, label="uid 0 is for non-matching PSEs"))
+    refused(
+        lambda: SCU.objects.create(
+            pyramid=scu.pyramid, uid=0, label="uid 0 is for non-matching PSEs"
+        )
+    )
 
 
 def test_one_annotation_of_a_peer_per_annotator(records, django_user_model):
     annotation = records["annotation"]
     alice, bob = (django_user_model.objects.create_user(name) for name in ("alice", "bob"))
     for user in (alice, bob):  # two users of the app, neither with an imported annotator id
-        PeerAnnotation.objects.create(pyramid=annotation.pyramid, peer=annotation.peer, annotator=user)
-    refused(lambda: PeerAnnotation.objects.create(pyramid=annotation.pyramid, peer=annotation.peer, annotator=alice))
+        PeerAnnotation.objects.create(
+            pyramid=annotation.pyramid, peer=annotation.peer, annotator=user
+        )
     refused(
         lambda: PeerAnnotation.objects.create(
-            pyramid=annotation.pyramid, peer=annotation.peer, annotator_code=annotation.annotator_code
+            pyramid=annotation.pyramid, peer=annotation.peer, annotator=alice
+        )
+    )
+    refused(
+        lambda: PeerAnnotation.objects.create(
+            pyramid=annotation.pyramid,
+            peer=annotation.peer,
+            annotator_code=annotation.annotator_code,
         )
     )

@@ -9,7 +9,6 @@ from axes.helpers import get_client_ip_address
 from django.test import RequestFactory, override_settings
 
 from config.proxy import client_address
-
 from tests.conftest import ROOT
 
 
@@ -40,11 +39,19 @@ def setting(name, **environment):
     env = {key: value for key, value in os.environ.items() if not key.startswith("BEHIND_")}
     env |= {"SECRET_KEY": "x", "DJANGO_SETTINGS_MODULE": "config.settings", **environment}
     code = f"from django.conf import settings; print(getattr(settings, {name!r}, None))"
-    return subprocess.run([sys.executable, "-c", f"import django; django.setup(); {code}"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {code}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 def test_the_settings_use_it_behind_a_proxy_only():
     assert setting("AXES_CLIENT_IP_CALLABLE", BEHIND_PROXY="1") == "config.proxy.client_address"
     assert setting("AXES_CLIENT_IP_CALLABLE", BEHIND_TLS_PROXY="1") == "config.proxy.client_address"
-    assert setting("AXES_CLIENT_IP_CALLABLE") == "None"  # reached directly, the header is the client's to invent
+    assert (
+        setting("AXES_CLIENT_IP_CALLABLE") == "None"
+    )  # reached directly, the header is the client's to invent

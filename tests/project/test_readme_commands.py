@@ -42,7 +42,9 @@ def readme_commands(markdown: str) -> list[str]:
 
 
 def quickstart_command(markdown: str) -> str:
-    return next(line for block in shell_blocks(markdown) for line in block.splitlines() if "rundemo" in line)
+    return next(
+        line for block in shell_blocks(markdown) for line in block.splitlines() if "rundemo" in line
+    )
 
 
 def free_port() -> int:
@@ -59,7 +61,8 @@ def test_the_readme_lists_its_commands_runnable_as_written():
     for command in commands:
         assert not re.search(r"\[--|<[a-z]+>|\|", command), f"not runnable as written: {command}"
     quickstart = quickstart_command(markdown)
-    assert ". .venv/bin/activate" in quickstart and "DEBUG=1 python manage.py rundemo" in quickstart
+    assert ". .venv/bin/activate" in quickstart
+    assert "DEBUG=1 python manage.py rundemo" in quickstart
 
 
 @pytest.fixture
@@ -73,8 +76,10 @@ def quickstart_shell(tmp_path):
     (work / "manage.py").symlink_to(ROOT / "manage.py")
     (tmp_path / "shared").symlink_to(data.parent.parent)
     environment = {
-        key: value for key, value in os.environ.items()
-        if key not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "TASKS_BACKEND"}
+        key: value
+        for key, value in os.environ.items()
+        if key
+        not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "TASKS_BACKEND"}
     }
     environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}"
     environment["VIRTUAL_ENV"] = str(Path(sys.executable).parent.parent)
@@ -86,8 +91,15 @@ def start_quickstart_demo(work: Path, environment: dict) -> None:
     """The quickstart's rundemo, on a free port: it prints the URL and the login, then is stopped."""
     port = free_port()
     command = f"DEBUG=1 python manage.py rundemo 127.0.0.1:{port}"
-    server = subprocess.Popen(["bash", "-c", command], cwd=work, env=environment, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    server = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=work,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     printed = []
     try:
         deadline = time.monotonic() + 180
@@ -103,8 +115,15 @@ def start_quickstart_demo(work: Path, environment: dict) -> None:
 
 def run_as_written(command: str, work: Path, environment: dict) -> tuple[int | None, str]:
     name = shlex.split(command)[2]
-    process = subprocess.Popen(["bash", "-c", command], cwd=work, env=environment, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        ["bash", "-c", command],
+        cwd=work,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     try:
         output, _ = process.communicate(timeout=8 if name in LONG_RUNNING else 600)
         return process.returncode, output
@@ -126,5 +145,7 @@ def test_every_command_of_the_readme_runs_in_the_shell_the_quickstart_leaves(qui
             failures.append(f"$ {command}\n(exit {returncode})\n{output[-2000:]}")
     assert not failures, "\n\n".join(failures)
     header, *rows = (work / "scores.csv").read_text(encoding="utf-8").splitlines()
-    assert "docset" in header.split(",") and rows and all(",D0631," in row for row in rows)
+    assert "docset" in header.split(",")
+    assert rows
+    assert all(",D0631," in row for row in rows)
     assert (work / "export" / "allpyramids").is_dir()

@@ -5,7 +5,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 # The environment as the code reads it: os.environ.get("X"), os.environ["X"], env_flag("X"), getenv("X").
-READ = re.compile(r"""(?:os\.environ(?:\.get)?\(|os\.environ\[|env_flag\(|getenv\()\s*["']([A-Z][A-Z0-9_]+)["']""")
+READ = re.compile(
+    r"""(?:os\.environ(?:\.get)?\(|os\.environ\[|env_flag\(|getenv\()\s*["']([A-Z][A-Z0-9_]+)["']"""
+)
 STACK_VARIABLE = re.compile(r"^#\s+([A-Z][A-Z0-9_]+)\s{2,}", re.M)
 
 
@@ -28,14 +30,20 @@ def test_every_setting_the_code_reads_is_in_the_readme_table():
     table = settings_table()
     listed = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", table))
     missing = settings_read_by_the_code() - listed
-    assert not missing, f"settings read by the code but not in README's Settings table: {sorted(missing)}"
+    assert not missing, (
+        f"settings read by the code but not in README's Settings table: {sorted(missing)}"
+    )
     assert {"SECURE_COOKIES", "SECRET_KEY", "DEBUG", "MAX_UPLOAD_MB"} <= listed
 
 
 def test_the_table_lists_nothing_the_code_or_the_stack_does_not_read():
     """A setting removed from the code leaves the table too (the stack's own variables excepted)."""
     stack = set(STACK_VARIABLE.findall((ROOT / "deploy" / "stack.sh").read_text(encoding="utf-8")))
-    compose = set(re.findall(r"\$\{([A-Z][A-Z0-9_]+)", (ROOT / "docker-compose.yml").read_text(encoding="utf-8")))
+    compose = set(
+        re.findall(
+            r"\$\{([A-Z][A-Z0-9_]+)", (ROOT / "docker-compose.yml").read_text(encoding="utf-8")
+        )
+    )
     listed = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", settings_table()))
     unknown = listed - settings_read_by_the_code() - stack - compose - {"PYRAMID_DATA"}
     assert not unknown, f"in README's Settings table but read by nothing: {sorted(unknown)}"

@@ -11,10 +11,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def settings_check(**env):
-    environment = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")}
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE")
+    }
     environment.update(env)
     return subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=environment, capture_output=True, text=True
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -23,7 +31,8 @@ POSTGRES = "postgres://postgres@127.0.0.1:5432/never-connected"
 
 def test_refuses_to_start_without_a_secret_key_in_production():
     result = settings_check(DATABASE_URL=POSTGRES)
-    assert result.returncode != 0 and "SECRET_KEY is not set" in result.stderr
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
 
 
 def test_on_sqlite_without_a_secret_key_a_random_key_is_made_once_and_kept(tmp_path, monkeypatch):
@@ -33,7 +42,8 @@ def test_on_sqlite_without_a_secret_key_a_random_key_is_made_once_and_kept(tmp_p
 
     key_file = tmp_path / ".secret-key"
     first = settings.local_secret_key(key_file)
-    assert len(first) >= 50 and first != "insecure-development-key-do-not-use-in-production"
+    assert len(first) >= 50
+    assert first != "insecure-development-key-do-not-use-in-production"
     assert key_file.stat().st_mode & 0o777 == 0o600
     assert settings.local_secret_key(key_file) == first
     assert settings.local_secret_key(tmp_path / "another") != first
@@ -61,42 +71,82 @@ def test_debug_is_off_by_default():
 def settings_values(names, **env):
     """The values of settings `names` as the app computes them from `env` (production: no DEBUG,
     no SECRET_KEY, unless given)."""
-    environment = {k: v for k, v in os.environ.items()
-                   if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE") and not k.startswith("EMAIL_")}
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE") and not k.startswith("EMAIL_")
+    }
     environment.update({"SECRET_KEY": "k" * 60, "DJANGO_SETTINGS_MODULE": "config.settings", **env})
-    code = ("import json, django; django.setup(); from django.conf import settings; "
-            f"print(json.dumps({{name: getattr(settings, name, None) for name in {names!r}}}))")
-    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True)
+    code = (
+        "import json, django; django.setup(); from django.conf import settings; "
+        f"print(json.dumps({{name: getattr(settings, name, None) for name in {names!r}}}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
 
-EMAIL = ["EMAIL_ENABLED", "EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD",
-         "EMAIL_USE_TLS", "EMAIL_USE_SSL", "DEFAULT_FROM_EMAIL"]
+EMAIL = [
+    "EMAIL_ENABLED",
+    "EMAIL_BACKEND",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "EMAIL_USE_SSL",
+    "DEFAULT_FROM_EMAIL",
+]
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
 
 
 def test_email_from_an_email_url():
-    values = settings_values(EMAIL, EMAIL_URL="smtp://mailer:s%40cret@mail.example.org:587/?tls=true",
-                             DEFAULT_FROM_EMAIL="pyramids@example.org")
-    assert values == {"EMAIL_ENABLED": True, "EMAIL_BACKEND": SMTP, "EMAIL_HOST": "mail.example.org",
-                      "EMAIL_PORT": 587, "EMAIL_HOST_USER": "mailer", "EMAIL_HOST_PASSWORD": "s@cret",
-                      "EMAIL_USE_TLS": True, "EMAIL_USE_SSL": False, "DEFAULT_FROM_EMAIL": "pyramids@example.org"}
+    values = settings_values(
+        EMAIL,
+        EMAIL_URL="smtp://mailer:s%40cret@mail.example.org:587/?tls=true",
+        DEFAULT_FROM_EMAIL="pyramids@example.org",
+    )
+    assert values == {
+        "EMAIL_ENABLED": True,
+        "EMAIL_BACKEND": SMTP,
+        "EMAIL_HOST": "mail.example.org",
+        "EMAIL_PORT": 587,
+        "EMAIL_HOST_USER": "mailer",
+        "EMAIL_HOST_PASSWORD": "s@cret",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+        "DEFAULT_FROM_EMAIL": "pyramids@example.org",
+    }
 
 
 def test_email_from_djangos_own_settings():
-    values = settings_values(EMAIL, EMAIL_HOST="mail.example.org", EMAIL_PORT="465", EMAIL_HOST_USER="mailer",
-                             EMAIL_HOST_PASSWORD="secret", EMAIL_USE_SSL="1")
-    assert values["EMAIL_ENABLED"] is True and values["EMAIL_BACKEND"] == SMTP
-    assert (values["EMAIL_HOST"], values["EMAIL_PORT"], values["EMAIL_USE_SSL"], values["EMAIL_USE_TLS"]) == (
-        "mail.example.org", 465, True, False)
+    values = settings_values(
+        EMAIL,
+        EMAIL_HOST="mail.example.org",
+        EMAIL_PORT="465",
+        EMAIL_HOST_USER="mailer",
+        EMAIL_HOST_PASSWORD="secret",
+        EMAIL_USE_SSL="1",
+    )
+    assert values["EMAIL_ENABLED"] is True
+    assert values["EMAIL_BACKEND"] == SMTP
+    assert (
+        values["EMAIL_HOST"],
+        values["EMAIL_PORT"],
+        values["EMAIL_USE_SSL"],
+        values["EMAIL_USE_TLS"],
+    ) == ("mail.example.org", 465, True, False)
     assert (values["EMAIL_HOST_USER"], values["EMAIL_HOST_PASSWORD"]) == ("mailer", "secret")
 
 
 def test_no_email_configured_means_none_is_sent():
     values = settings_values(EMAIL)
     assert values["EMAIL_ENABLED"] is False
-    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.dummy.EmailBackend"  # never SMTP to localhost
+    assert (
+        values["EMAIL_BACKEND"] == "django.core.mail.backends.dummy.EmailBackend"
+    )  # never SMTP to localhost
 
 
 def test_the_console_backend_in_development():
@@ -107,14 +157,21 @@ def test_the_console_backend_in_development():
 
 def test_an_email_url_of_an_unknown_kind_is_refused():
     result = settings_check(SECRET_KEY="k" * 60, EMAIL_URL="smpt://mail.example.org")
-    assert result.returncode != 0 and "EMAIL_URL" in result.stderr
+    assert result.returncode != 0
+    assert "EMAIL_URL" in result.stderr
 
 
 def test_login_limits_from_the_environment():
-    values = settings_values(["AXES_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT", "AXES_LOCKOUT_PARAMETERS"],
-                             LOGIN_FAILURE_LIMIT="3", LOGIN_ADDRESS_FAILURE_LIMIT="42")
-    assert values == {"AXES_FAILURE_LIMIT": 3, "LOGIN_ADDRESS_FAILURE_LIMIT": 42,
-                      "AXES_LOCKOUT_PARAMETERS": [["username", "ip_address"], "ip_address"]}
+    values = settings_values(
+        ["AXES_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT", "AXES_LOCKOUT_PARAMETERS"],
+        LOGIN_FAILURE_LIMIT="3",
+        LOGIN_ADDRESS_FAILURE_LIMIT="42",
+    )
+    assert values == {
+        "AXES_FAILURE_LIMIT": 3,
+        "LOGIN_ADDRESS_FAILURE_LIMIT": 42,
+        "AXES_LOCKOUT_PARAMETERS": [["username", "ip_address"], "ip_address"],
+    }
     defaults = settings_values(["AXES_FAILURE_LIMIT", "LOGIN_ADDRESS_FAILURE_LIMIT"])
     assert defaults == {"AXES_FAILURE_LIMIT": 5, "LOGIN_ADDRESS_FAILURE_LIMIT": 20}
 
@@ -124,9 +181,16 @@ def test_postgresql_connections_give_up_connecting_and_are_checked_before_reuse(
     them (a 500 after 30 s): connecting gives up after DATABASE_CONNECT_TIMEOUT, then the 503 page."""
     url = "postgres://someone@127.0.0.1:5432/somewhere"
     values = settings_values(["DATABASES"], DATABASE_URL=url)["DATABASES"]["default"]
-    assert values["OPTIONS"]["connect_timeout"] == 5 and values["CONN_HEALTH_CHECKS"] is True
-    values = settings_values(["DATABASES"], DATABASE_URL=url, DATABASE_CONNECT_TIMEOUT="2")["DATABASES"]["default"]
+    assert values["OPTIONS"]["connect_timeout"] == 5
+    assert values["CONN_HEALTH_CHECKS"] is True
+    values = settings_values(["DATABASES"], DATABASE_URL=url, DATABASE_CONNECT_TIMEOUT="2")[
+        "DATABASES"
+    ]["default"]
     assert values["OPTIONS"]["connect_timeout"] == 2
-    values = settings_values(["DATABASES", "JOB_LEASE_SECONDS", "JOB_MAX_ATTEMPTS"], DATABASE_URL=url,
-                             JOB_LEASE_SECONDS="20", JOB_MAX_ATTEMPTS="5")
+    values = settings_values(
+        ["DATABASES", "JOB_LEASE_SECONDS", "JOB_MAX_ATTEMPTS"],
+        DATABASE_URL=url,
+        JOB_LEASE_SECONDS="20",
+        JOB_MAX_ATTEMPTS="5",
+    )
     assert (values["JOB_LEASE_SECONDS"], values["JOB_MAX_ATTEMPTS"]) == (20, 5)

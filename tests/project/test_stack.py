@@ -86,8 +86,13 @@ class Client:
     def request(self, method, path, body=None, headers=None, port=None) -> Response:
         port = port or self.port
         connection = http.client.HTTPConnection(
-            "127.0.0.1", port, timeout=30, source_address=(self.source, 0) if self.source else None)
-        sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())} if self.cookies else {}
+            "127.0.0.1", port, timeout=30, source_address=(self.source, 0) if self.source else None
+        )
+        sent = (
+            {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+            if self.cookies
+            else {}
+        )
         sent |= headers or {}
         if method == "POST":  # as a browser sends it: Django's CSRF check compares it with Host
             sent.setdefault("Origin", f"http://127.0.0.1:{port}")
@@ -108,8 +113,13 @@ class Client:
 
     def post_form(self, path, values, headers=None, **options) -> Response:
         values = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **values}
-        return self.request("POST", path, body=urlencode(values),
-                            headers={"Content-Type": "application/x-www-form-urlencoded", **(headers or {})}, **options)
+        return self.request(
+            "POST",
+            path,
+            body=urlencode(values),
+            headers={"Content-Type": "application/x-www-form-urlencoded", **(headers or {})},
+            **options,
+        )
 
     def log_in(self, username, password) -> Response:
         self.get("/accounts/login/")  # the CSRF cookie
@@ -118,12 +128,20 @@ class Client:
 
 def multipart(fields: dict[str, str], files: list[tuple[str, str, bytes]]) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-             for name, value in fields.items()]
-    parts += [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-              f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n"
-              for name, filename, data in files]
-    return b"".join(parts) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in fields.items()
+    ]
+    parts += [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+        f"Content-Type: application/octet-stream\r\n\r\n".encode()
+        + data
+        + b"\r\n"
+        for name, filename, data in files
+    ]
+    return b"".join(
+        parts
+    ) + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
 @dataclass
@@ -135,7 +153,9 @@ class Stack:
     database_url: str
 
     def script(self, command: str, timeout: float = 90) -> subprocess.CompletedProcess:
-        return subprocess.run([str(STACK), command], env=self.env, capture_output=True, text=True, timeout=timeout)
+        return subprocess.run(
+            [str(STACK), command], env=self.env, capture_output=True, text=True, timeout=timeout
+        )
 
     def access_log(self, server: int) -> str:
         """What app server 1 or 2 was asked (gunicorn's access log)."""
@@ -162,7 +182,9 @@ def running(pid: int) -> bool:
 @pytest.fixture(scope="module")
 def stack():
     if not Path(NGINX).is_file():
-        pytest.skip("nginx is not installed (apt-get install nginx): the stack puts it in front of the app")
+        pytest.skip(
+            "nginx is not installed (apt-get install nginx): the stack puts it in front of the app"
+        )
     for tool in ["setsid"] + (["runuser"] if os.geteuid() == 0 else []):
         if not shutil.which(tool, path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin"):
             pytest.skip(f"{tool} (util-linux) is not installed")
@@ -177,17 +199,28 @@ def stack():
         pytest.skip(f"PostgreSQL does not answer at DATABASE_URL: {error}")
     database_url = f"{url.rsplit('/', 1)[0]}/{name}"
     run_dir = Path(tempfile.mkdtemp(prefix="pyramid-stack-"))
-    run_dir.chmod(0o755)  # started as root, nginx's workers (nobody) write their temporary files here
+    run_dir.chmod(
+        0o755
+    )  # started as root, nginx's workers (nobody) write their temporary files here
     port, *app_ports = free_ports(3)
     env = {
         # A clean environment: nothing of pytest's (DJANGO_SETTINGS_MODULE=config.test_settings...).
         "PATH": os.environ.get("PATH", "/usr/bin:/bin") + ":/usr/sbin:/sbin",
-        "HOME": os.environ.get("HOME", "/tmp"), "LANG": "C.UTF-8",
-        "DATABASE_URL": database_url, "SECRET_KEY": secrets.token_urlsafe(40),
-        "PORT": str(port), "LISTEN": f"127.0.0.1:{port}", "APP_PORTS": " ".join(map(str, app_ports)),
-        "MAX_UPLOAD_MB": str(MAX_UPLOAD_MB), "RUN_DIR": str(run_dir), "STATIC_ROOT": str(run_dir / "static"),
-        "PYTHON": sys.executable, "GUNICORN_WORKERS": "1", "STOP_TIMEOUT": "20",
-        "DJANGO_SUPERUSER_USERNAME": "boss", "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "LANG": "C.UTF-8",
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "PORT": str(port),
+        "LISTEN": f"127.0.0.1:{port}",
+        "APP_PORTS": " ".join(map(str, app_ports)),
+        "MAX_UPLOAD_MB": str(MAX_UPLOAD_MB),
+        "RUN_DIR": str(run_dir),
+        "STATIC_ROOT": str(run_dir / "static"),
+        "PYTHON": sys.executable,
+        "GUNICORN_WORKERS": "1",
+        "STOP_TIMEOUT": "20",
+        "DJANGO_SUPERUSER_USERNAME": "boss",
+        "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
     }
     stack = Stack(port, app_ports, run_dir, env, database_url)
     try:
@@ -198,8 +231,11 @@ def stack():
     finally:
         stopped = stack.script("stop")
         with psycopg.connect(url, autocommit=True) as connection:
-            connection.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
-                               "AND pid <> pg_backend_pid()", [name])
+            connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
+                "AND pid <> pg_backend_pid()",
+                [name],
+            )
             connection.execute(f"DROP DATABASE IF EXISTS {name}")
         shutil.rmtree(run_dir, ignore_errors=True)
         assert stopped.returncode == 0, stopped.stdout + stopped.stderr
@@ -218,12 +254,20 @@ def admin(stack):
 def test_the_stack_runs_and_answers_through_nginx(stack):
     status = stack.script("status")
     assert status.returncode == 0, status.stdout + status.stderr
-    assert re.findall(r"^(\w+)\s+running", status.stdout, re.M) == ["nginx", "app1", "app2", "worker1", "worker2"]
+    assert re.findall(r"^(\w+)\s+running", status.stdout, re.M) == [
+        "nginx",
+        "app1",
+        "app2",
+        "worker1",
+        "worker2",
+    ]
 
     health = Client(stack.port).get("/healthz/")
-    assert health.status == 200 and json.loads(health.body) == {"status": "ok"}
+    assert health.status == 200
+    assert json.loads(health.body) == {"status": "ok"}
     login = Client(stack.port).get("/accounts/login/")
-    assert login.status == 200 and 'name="password"' in login.text
+    assert login.status == 200
+    assert 'name="password"' in login.text
     assert login.headers["Server"] == "nginx"  # server_tokens off: no version
 
     # Static files come from nginx (no app server sees them), compressed, cached by their hashed names.
@@ -231,11 +275,13 @@ def test_the_stack_runs_and_answers_through_nginx(stack):
     hashed = manifest["css/app.css"]
     assert hashed != "css/app.css"
     css = Client(stack.port).get(f"/static/{hashed}", headers={"Accept-Encoding": "gzip"})
-    assert css.status == 200 and css.headers["Content-Type"] == "text/css"
+    assert css.status == 200
+    assert css.headers["Content-Type"] == "text/css"
     assert css.headers["Content-Encoding"] == "gzip"
     assert css.headers["Cache-Control"] == "public, max-age=31536000, immutable"
     plain = Client(stack.port).get("/static/css/app.css")
-    assert plain.status == 200 and plain.headers["Cache-Control"] == "public, max-age=60"
+    assert plain.status == 200
+    assert plain.headers["Cache-Control"] == "public, max-age=60"
     assert "Content-Encoding" not in plain.headers  # not asked for
     assert "/static/" not in stack.access_log(1) + stack.access_log(2)
 
@@ -243,9 +289,13 @@ def test_the_stack_runs_and_answers_through_nginx(stack):
 def test_a_session_made_on_one_app_server_works_on_both(stack, admin):
     for _ in range(4):  # round robin: two for each server
         home = admin.get("/")
-        assert home.status == 200, home.status  # logged in: anonymous users are sent to the login page
+        assert home.status == 200, (
+            home.status
+        )  # logged in: anonymous users are sent to the login page
     for server in (1, 2):
-        assert re.search(r'"GET / HTTP/1\.[01]" 200 ', stack.access_log(server)), f"app server {server} served no logged-in home page"
+        assert re.search(r'"GET / HTTP/1\.[01]" 200 ', stack.access_log(server)), (
+            f"app server {server} served no logged-in home page"
+        )
     # Asked directly, each app server knows the session too.
     for port in stack.app_ports:
         assert admin.get("/", port=port).status == 200
@@ -256,10 +306,16 @@ def test_login_throttling_counts_the_clients_address_not_nginx(stack):
     # records the real one. REMOTE_ADDR at the app servers is nginx's 127.0.0.1.
     client = Client(stack.port, source="127.0.0.2")
     client.get("/accounts/login/")
-    response = client.post_form("/accounts/login/", {"username": "boss", "password": "wrong"},
-                                headers={"X-Forwarded-For": "203.0.113.9"})
-    assert response.status == 200 and "sessionid" not in client.cookies
-    assert stack.query("SELECT host(ip_address) FROM axes_accessattempt WHERE username = 'boss'") == [("127.0.0.2",)]
+    response = client.post_form(
+        "/accounts/login/",
+        {"username": "boss", "password": "wrong"},
+        headers={"X-Forwarded-For": "203.0.113.9"},
+    )
+    assert response.status == 200
+    assert "sessionid" not in client.cookies
+    assert stack.query(
+        "SELECT host(ip_address) FROM axes_accessattempt WHERE username = 'boss'"
+    ) == [("127.0.0.2",)]
 
 
 def test_slow_clients_do_not_stall_other_users(stack):
@@ -281,20 +337,39 @@ def test_slow_clients_do_not_stall_other_users(stack):
                     connection.send(bytes([byte]))
                     if connection.recv(1024) == b"":  # closed
                         raise ConnectionResetError
-                except socket.timeout:
+                except TimeoutError:
                     continue  # still open: on to the next byte
                 except OSError:
                     cut_off[name] = time.monotonic() - started
                     return
 
-    header_dribblers = [threading.Thread(target=dribble, args=(f"header-{n}", (
-        f"GET /accounts/login/?slow=header-{n} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: {'x' * 60}\r\n\r\n").encode()))
-        for n in range(4)]
-    body_dribblers = [threading.Thread(target=dribble, args=(f"body-{n}", (
-        f"POST /accounts/login/?slow=body-{n} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n"
-        + "username=x&password=" + "y" * 180).encode()))
-        for n in range(4)]
+    header_dribblers = [
+        threading.Thread(
+            target=dribble,
+            args=(
+                f"header-{n}",
+                (
+                    f"GET /accounts/login/?slow=header-{n} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: {'x' * 60}\r\n\r\n"
+                ).encode(),
+            ),
+        )
+        for n in range(4)
+    ]
+    body_dribblers = [
+        threading.Thread(
+            target=dribble,
+            args=(
+                f"body-{n}",
+                (
+                    f"POST /accounts/login/?slow=body-{n} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 200\r\n\r\n"
+                    + "username=x&password="
+                    + "y" * 180
+                ).encode(),
+            ),
+        )
+        for n in range(4)
+    ]
     for thread in header_dribblers + body_dribblers:
         thread.start()
     time.sleep(2)  # the eight are connected and dribbling
@@ -322,9 +397,12 @@ def test_slow_clients_do_not_stall_other_users(stack):
         thread.join(timeout=5)
     headers_cut = {name: seconds for name, seconds in cut_off.items() if name.startswith("header")}
     assert sorted(headers_cut) == [f"header-{n}" for n in range(4)], cut_off
-    assert all(seconds < 16 for seconds in headers_cut.values()), headers_cut  # 10 s, from the connection
+    assert all(seconds < 16 for seconds in headers_cut.values()), (
+        headers_cut
+    )  # 10 s, from the connection
     logs = stack.access_log(1) + stack.access_log(2)
-    assert "normal=" in logs and "slow=" not in logs
+    assert "normal=" in logs
+    assert "slow=" not in logs
 
 
 def test_one_client_cannot_take_every_connection_with_slow_uploads(stack):
@@ -334,9 +412,15 @@ def test_one_client_cannot_take_every_connection_with_slow_uploads(stack):
     refused = 0
     try:
         for n in range(140):
-            connection = socket.create_connection(("127.0.0.1", stack.port), timeout=5, source_address=("127.0.0.2", 0))
-            connection.sendall((f"POST /accounts/login/?flood={n} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                                "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nu").encode())
+            connection = socket.create_connection(
+                ("127.0.0.1", stack.port), timeout=5, source_address=("127.0.0.2", 0)
+            )
+            connection.sendall(
+                (
+                    f"POST /accounts/login/?flood={n} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nu"
+                ).encode()
+            )
             held.append(connection)
         time.sleep(1)
         for connection in held:
@@ -357,16 +441,22 @@ def test_an_oversized_body_is_refused_by_nginx_before_the_app_sees_it(stack):
     limit = MAX_UPLOAD_MB * 1024 * 1024
     # Announced by Content-Length (what browsers send): refused after the headers, body unread.
     with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as connection:
-        connection.sendall((f"POST /collections/1/import/?oversized=declared HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                            f"Content-Type: application/octet-stream\r\nContent-Length: {5 * limit}\r\n\r\n").encode())
+        connection.sendall(
+            (
+                f"POST /collections/1/import/?oversized=declared HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Content-Type: application/octet-stream\r\nContent-Length: {5 * limit}\r\n\r\n"
+            ).encode()
+        )
         connection.sendall(b"x" * 65536)
         answer = receive_answer(connection)
     assert answer.startswith("HTTP/1.1 413 "), answer[:200]
     assert f"accepts uploads of at most {MAX_UPLOAD_MB} MB" in answer
     # Chunked, without a length: refused once the body passes the limit.
     with socket.create_connection(("127.0.0.1", stack.port), timeout=10) as connection:
-        connection.sendall(b"POST /collections/1/import/?oversized=chunked HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                           b"Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+        connection.sendall(
+            b"POST /collections/1/import/?oversized=chunked HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/octet-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
         chunk = b"%x\r\n%s\r\n" % (65536, b"x" * 65536)
         try:
             for _ in range(3 * limit // 65536):
@@ -394,13 +484,22 @@ def receive_answer(connection: socket.socket) -> str:
 @pytest.fixture(scope="module")
 def imported(stack, admin):
     """The fixtures' DUCView files uploaded through nginx by the API, and the job followed until done."""
-    created = admin.request("POST", "/api/collections/", body=json.dumps({"name": "Through the stack"}),
-                            headers={"Content-Type": "application/json"})
+    created = admin.request(
+        "POST",
+        "/api/collections/",
+        body=json.dumps({"name": "Through the stack"}),
+        headers={"Content-Type": "application/json"},
+    )
     assert created.status == 201, created.text
     collection = json.loads(created.body)["id"]
-    files = [("files", path.name, path.read_bytes()) for path in (FIXTURES / "D9901.pyr", FIXTURES / "100.D9901.M.100.A.7.pan")]
+    files = [
+        ("files", path.name, path.read_bytes())
+        for path in (FIXTURES / "D9901.pyr", FIXTURES / "100.D9901.M.100.A.7.pan")
+    ]
     body, content_type = multipart({"collection": str(collection), "kind": "ducview"}, files)
-    queued = admin.request("POST", "/api/import-jobs/", body=body, headers={"Content-Type": content_type})
+    queued = admin.request(
+        "POST", "/api/import-jobs/", body=body, headers={"Content-Type": content_type}
+    )
     assert queued.status == 202, queued.text
     job = json.loads(queued.body)
     deadline = time.monotonic() + 30
@@ -413,37 +512,56 @@ def imported(stack, admin):
 def test_an_upload_is_imported_by_one_worker_exactly_once(stack, imported):
     job = imported["job"]
     assert job["status"] == "done", job
-    tasks = stack.query("SELECT status, worker_ids FROM django_tasks_database_dbtaskresult "
-                        "WHERE task_path LIKE %s AND args_kwargs->'args' = %s::jsonb",
-                        ["%run_import_job", json.dumps([job["id"]])])
+    tasks = stack.query(
+        "SELECT status, worker_ids FROM django_tasks_database_dbtaskresult "
+        "WHERE task_path LIKE %s AND args_kwargs->'args' = %s::jsonb",
+        ["%run_import_job", json.dumps([job["id"]])],
+    )
     assert len(tasks) == 1 and tasks[0][0] == "SUCCESSFUL", tasks
     (worker,) = tasks[0][1]  # one worker claimed it, once
     assert worker in ("worker1", "worker2")
     scus = len(re.findall(r"<scu uid=", (FIXTURES / "D9901.pyr").read_text()))
-    assert stack.query("SELECT count(*) FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
-                       "WHERE d.collection_id = %s", [imported["collection"]]) == [(1,)]
-    assert stack.query("SELECT count(*) FROM annotator_scu s JOIN annotator_pyramid p ON p.id = s.pyramid_id "
-                       "JOIN annotator_docset d ON d.id = p.docset_id WHERE d.collection_id = %s",
-                       [imported["collection"]]) == [(scus,)]
+    assert stack.query(
+        "SELECT count(*) FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
+        "WHERE d.collection_id = %s",
+        [imported["collection"]],
+    ) == [(1,)]
+    assert stack.query(
+        "SELECT count(*) FROM annotator_scu s JOIN annotator_pyramid p ON p.id = s.pyramid_id "
+        "JOIN annotator_docset d ON d.id = p.docset_id WHERE d.collection_id = %s",
+        [imported["collection"]],
+    ) == [(scus,)]
     assert stack.query("SELECT count(*) FROM annotator_peerannotation") == [(1,)]
 
 
 def test_two_edits_of_one_version_on_the_two_app_servers_give_a_409(stack, admin, imported):
     ((pyramid, version),) = stack.query(
         "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
-        "WHERE d.collection_id = %s", [imported["collection"]])
+        "WHERE d.collection_id = %s",
+        [imported["collection"]],
+    )
     first, second = stack.app_ports
-    reopened = admin.post_form(f"/pyramids/{pyramid}/edit/reopen/", {"version": version}, port=first)
+    reopened = admin.post_form(
+        f"/pyramids/{pyramid}/edit/reopen/", {"version": version}, port=first
+    )
     assert reopened.status == 200, reopened.text[:500]
     seen = version + 1  # both servers' pages showed this version
-    on_first = admin.post_form(f"/pyramids/{pyramid}/edit/set_label/",
-                               {"version": seen, "scu": 11, "label": "Edited on the first server"}, port=first)
-    on_second = admin.post_form(f"/pyramids/{pyramid}/edit/set_label/",
-                                {"version": seen, "scu": 11, "label": "Edited on the second server"}, port=second)
+    on_first = admin.post_form(
+        f"/pyramids/{pyramid}/edit/set_label/",
+        {"version": seen, "scu": 11, "label": "Edited on the first server"},
+        port=first,
+    )
+    on_second = admin.post_form(
+        f"/pyramids/{pyramid}/edit/set_label/",
+        {"version": seen, "scu": 11, "label": "Edited on the second server"},
+        port=second,
+    )
     assert on_first.status == 200, on_first.text[:500]
-    assert on_second.status == 409 and "changed elsewhere" in on_second.text
-    assert stack.query("SELECT label FROM annotator_scu WHERE pyramid_id = %s AND uid = 11", [pyramid]) == [
-        ("Edited on the first server",)]
+    assert on_second.status == 409
+    assert "changed elsewhere" in on_second.text
+    assert stack.query(
+        "SELECT label FROM annotator_scu WHERE pyramid_id = %s AND uid = 11", [pyramid]
+    ) == [("Edited on the first server",)]
     assert re.search(r'"POST /pyramids/\d+/edit/set_label/ HTTP/1\.[01]" 409 ', stack.access_log(2))
 
 
@@ -459,7 +577,10 @@ def test_a_worker_that_dies_is_started_again(stack):
             break
         time.sleep(0.2)
     assert restarted, (stack.run_dir / "worker1.log").read_text()[-2000:]
-    assert "worker1 exited with status 137; starting it again in 1s" in (stack.run_dir / "worker1.log").read_text()
+    assert (
+        "worker1 exited with status 137; starting it again in 1s"
+        in (stack.run_dir / "worker1.log").read_text()
+    )
 
 
 def test_stop_stops_everything(stack):
@@ -471,7 +592,8 @@ def test_stop_stops_everything(stack):
     while running(pids[4]) and time.monotonic() < deadline:
         time.sleep(0.1)
     status = stack.script("status")
-    assert status.returncode == 3 and f"worker2    running without its supervisor (pid {children[1]})" in status.stdout
+    assert status.returncode == 3
+    assert f"worker2    running without its supervisor (pid {children[1]})" in status.stdout
     stopped = stack.script("stop")
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     assert not [pid for pid in pids + children if running(pid)]

@@ -18,7 +18,9 @@ from annotator.models import ArchiveJob, ImportJob, PeerAnnotation, Summary
 pytestmark = pytest.mark.django_db
 
 NAV = re.compile(r'<nav class="crumbs" aria-label="Breadcrumb">(.*?)</nav>', re.S)
-CRUMB = re.compile(r'^(?:<a href="(?P<href>[^"]+)">(?P<link>[^<]+)</a>|<span>(?P<text>[^<]+)</span>)$')
+CRUMB = re.compile(
+    r'^(?:<a href="(?P<href>[^"]+)">(?P<link>[^<]+)</a>|<span>(?P<text>[^<]+)</span>)$'
+)
 H1 = re.compile(r"<h1[^>]*>(.*?)</h1>", re.S)
 
 
@@ -50,16 +52,34 @@ def places(demo):
     collection, pyramid = demo["collection"], demo["pyramid"]
     docset = pyramid.docset
     annotation = demo["annotations"]["1"]
-    own = PeerAnnotation.objects.create(pyramid=pyramid, peer=annotation.peer, annotator=demo["annotator"])
+    own = PeerAnnotation.objects.create(
+        pyramid=pyramid, peer=annotation.peer, annotator=demo["annotator"]
+    )
     model = Summary.objects.filter(docset=docset, kind="model").order_by("author").first()
-    job = ImportJob.objects.create(collection=collection, kind="summaries", file_name="D0601.model.A.txt",
-                                   created_by=demo["admin"])
-    export = ArchiveJob.objects.create(kind="export", collection=collection, file_name="demo.zip", created_by=demo["admin"])
-    restore = ArchiveJob.objects.create(kind="restore", file_name="demo.zip", created_by=demo["admin"])
+    job = ImportJob.objects.create(
+        collection=collection,
+        kind="summaries",
+        file_name="D0601.model.A.txt",
+        created_by=demo["admin"],
+    )
+    export = ArchiveJob.objects.create(
+        kind="export", collection=collection, file_name="demo.zip", created_by=demo["admin"]
+    )
+    restore = ArchiveJob.objects.create(
+        kind="restore", file_name="demo.zip", created_by=demo["admin"]
+    )
     C = collection.name
     return {
-        "collection": collection, "docset": docset, "pyramid": pyramid, "annotation": annotation, "own": own,
-        "model": model, "job": job, "export": export, "restore": restore, "C": C,
+        "collection": collection,
+        "docset": docset,
+        "pyramid": pyramid,
+        "annotation": annotation,
+        "own": own,
+        "model": model,
+        "job": job,
+        "export": export,
+        "restore": restore,
+        "C": C,
     }
 
 
@@ -91,7 +111,10 @@ def expected_for_readers(p):
         reverse("archive-job", args=[p["export"].pk]): in_c,
         reverse("docset-detail", args=[d]): in_c,
         reverse("collection-scores", args=[c]) + "?docset=DEMO01": in_d,
-        reverse("collection-report", args=[c, "pyramids"]): [*in_c, ("Reports", reverse("collection-reports", args=[c]))],
+        reverse("collection-report", args=[c, "pyramids"]): [
+            *in_c,
+            ("Reports", reverse("collection-reports", args=[c])),
+        ],
         reverse("summary-create", args=[d]): in_d,
         reverse("summary-detail", args=[p["model"].pk]): in_d,
         reverse("pyramid-comparison", args=[d]): in_d,
@@ -101,7 +124,9 @@ def expected_for_readers(p):
         reverse("annotation-detail", args=[p["annotation"].pk]): in_p,
         reverse("peer-comparison", args=[p["pyramid"].pk, p["annotation"].peer.pk]): in_p,
         reverse("annotation-history", args=[p["annotation"].pk]): [
-            *in_d, ("Peer 1 against DEMO01", reverse("annotation-detail", args=[p["annotation"].pk]))],
+            *in_d,
+            ("Peer 1 against DEMO01", reverse("annotation-detail", args=[p["annotation"].pk])),
+        ],
     }
 
 
@@ -117,15 +142,21 @@ def test_each_crumb_reads_as_the_heading_of_the_page_it_opens(client, demo, plac
     for url in expected_for_readers(places):
         crumbs = trail(client, url)
         labels = [label for label, _ in crumbs]
-        assert len(labels) == len(set(labels)), f"{url}: {labels}"  # nothing said twice (DEMO01 › DEMO01)
+        assert len(labels) == len(set(labels)), (
+            f"{url}: {labels}"
+        )  # nothing said twice (DEMO01 › DEMO01)
         for label, href in crumbs:
             assert href != url, f"{url} links to itself"
             if href not in checked:
                 words = heading(client, href)
                 said = [word.rstrip(",:") for word in label.split()]
-                assert words[:len(said)] == said, f"{label!r} opens {href}, headed {' '.join(words)!r}"
+                assert words[: len(said)] == said, (
+                    f"{label!r} opens {href}, headed {' '.join(words)!r}"
+                )
                 checked.add(href)
-    assert len(checked) == 7  # Collections, Accounts, the collection, its Reports, the docset, the pyramid, the annotation
+    assert (
+        len(checked) == 7
+    )  # Collections, Accounts, the collection, its Reports, the docset, the pyramid, the annotation
 
 
 def test_an_annotators_trail_starts_at_their_work(client, demo, places):
@@ -138,9 +169,14 @@ def test_an_annotators_trail_starts_at_their_work(client, demo, places):
     own = places["own"]
     assert trail(client, reverse("annotation-detail", args=[own.pk])) == [*where, pyramid]
     assert trail(client, reverse("annotation-history", args=[own.pk])) == [
-        *where, ("Peer 1 against DEMO01", reverse("annotation-detail", args=[own.pk]))]
+        *where,
+        ("Peer 1 against DEMO01", reverse("annotation-detail", args=[own.pk])),
+    ]
     assert trail(client, reverse("pyramid-detail", args=[places["pyramid"].pk])) == where
-    assert trail(client, reverse("pyramid-history", args=[places["pyramid"].pk])) == [*where, pyramid]
+    assert trail(client, reverse("pyramid-history", args=[places["pyramid"].pk])) == [
+        *where,
+        pyramid,
+    ]
     assert trail(client, reverse("summary-detail", args=[places["model"].pk])) == where
     for _, href in [home, pyramid]:
         assert client.get(href).status_code == 200

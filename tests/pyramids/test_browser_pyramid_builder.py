@@ -5,16 +5,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests import human
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import Builder, empty_pyramid
-from tests import human
 from tests.human import drag_select
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
-
 
 
 @pytest.fixture
@@ -29,7 +31,9 @@ class Annotator:
 
     def select(self, author, phrase):
         drag_select(self.page, author, phrase)
-        expect(self.page.locator("#selection")).to_contain_text(f"Selected in model {author}: “{phrase}")
+        expect(self.page.locator("#selection")).to_contain_text(
+            f"Selected in model {author}: “{phrase}"
+        )
 
     def key(self, key, expect_status):
         human.press(self.page, key)
@@ -48,7 +52,10 @@ class Annotator:
         """Open the SCU if it is closed (a click on its row), then click the contributor, as a person does."""
         if self.page.locator(f"#scu-{uid}").get_attribute("aria-expanded") != "true":
             human.click(self.page, f"#scu-{uid} .label")
-        human.click(self.page, self.page.locator(f"#scu-{uid} .contributor", has_text=model).first.locator("b"))
+        human.click(
+            self.page,
+            self.page.locator(f"#scu-{uid} .contributor", has_text=model).first.locator("b"),
+        )
 
     def scus(self):
         """[(uid, label, {model: 'part…part'})] as the page shows them."""
@@ -75,7 +82,9 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     you.click_scu(1)
     you.select("A", "Armstrong was the first person")
     you.key("a", "already has a contributor from model A")
-    expect(page.locator("#status")).to_contain_text("Add the text as another part of that contributor instead")
+    expect(page.locator("#status")).to_contain_text(
+        "Add the text as another part of that contributor instead"
+    )
 
     # A discontinuous contributor: a new SCU, then another part of its contributor.
     you.select("C", "Apollo 11 was the first crewed mission to land on the Moon")
@@ -119,27 +128,50 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     expect(page.locator("#status")).to_contain_text("Undid: Removed SCU 3")
 
     expected = [
-        [1, "Apollo 11 landed on the Moon in July 1969", {
-            "A": "Apollo 11 landed on the Moon",
-            "B": "NASA's Apollo 11 mission put two astronauts on the Moon",
-            "C": "Apollo 11 was the first crewed mission to land on the Moon…in July 1969"}],
-        [2, "Hundreds of millions of people watched on television", {
-            "D": "Hundreds of millions of people watched on television"}],
-        [3, "The landing was watched on television", {"B": "The landing was watched on television"}],
+        [
+            1,
+            "Apollo 11 landed on the Moon in July 1969",
+            {
+                "A": "Apollo 11 landed on the Moon",
+                "B": "NASA's Apollo 11 mission put two astronauts on the Moon",
+                "C": "Apollo 11 was the first crewed mission to land on the Moon…in July 1969",
+            },
+        ],
+        [
+            2,
+            "Hundreds of millions of people watched on television",
+            {"D": "Hundreds of millions of people watched on television"},
+        ],
+        [
+            3,
+            "The landing was watched on television",
+            {"B": "The landing was watched on television"},
+        ],
     ]
     assert you.scus() == expected
-    stored = [[uid, label, {model: "…".join(parts) for model, parts in models.items()}]
-              for uid, label, models in Builder.reading(int(new_pyramid.strip("/").split("/")[-1])).state()]
+    stored = [
+        [uid, label, {model: "…".join(parts) for model, parts in models.items()}]
+        for uid, label, models in Builder.reading(
+            int(new_pyramid.strip("/").split("/")[-1])
+        ).state()
+    ]
     assert stored == expected  # every change was stored
     page.reload()
     assert you.scus() == expected
-    expect(page.locator(".text[data-author='C'] mark[data-scus='1']", has_text="in July 1969")).to_have_count(1)
+    expect(
+        page.locator(".text[data-author='C'] mark[data-scus='1']", has_text="in July 1969")
+    ).to_have_count(1)
     # The history survives the reload: undo goes on where it was.
     you.key("Control+z", "Undid: Split a model B contributor off SCU 2 into new SCU 3")
-    assert [(uid, sorted(models)) for uid, _, models in you.scus()] == [(1, ["A", "B", "C"]), (2, ["B", "D"])]
+    assert [(uid, sorted(models)) for uid, _, models in you.scus()] == [
+        (1, ["A", "B", "C"]),
+        (2, ["B", "D"]),
+    ]
 
 
-def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_server, demo, new_pyramid):
+def test_a_stale_tab_is_refused_and_shows_the_current_state(
+    browser_page, live_server, demo, new_pyramid
+):
     first = browser_page
     log_in(first, live_server, "outsider", "outsider-pass-1")
     first.goto(live_server.url + new_pyramid)
@@ -154,7 +186,9 @@ def test_a_stale_tab_is_refused_and_shows_the_current_state(browser_page, live_s
     in_first.select("B", "Neil Armstrong stepped out first")
     in_first.key("n", "changed elsewhere")
     # The first tab now shows what the second stored, and nothing of its own attempt.
-    assert in_first.scus() == [[1, "Apollo 11 landed on the Moon", {"A": "Apollo 11 landed on the Moon"}]]
+    assert in_first.scus() == [
+        [1, "Apollo 11 landed on the Moon", {"A": "Apollo 11 landed on the Moon"}]
+    ]
     in_first.select("B", "Neil Armstrong stepped out first")
     in_first.key("n", "New SCU 2")  # and works on from there
 
@@ -173,7 +207,9 @@ def test_a_network_failure_says_not_saved_and_retries(browser_page, live_server,
     assert you.scus()[0][0] == 1
 
 
-def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_server, demo, new_pyramid):
+def test_keyboard_selection_help_search_and_finding_scus(
+    browser_page, live_server, demo, new_pyramid
+):
     page = browser_page
     log_in(page, live_server, "outsider", "outsider-pass-1")
     page.goto(live_server.url + new_pyramid)
@@ -184,7 +220,9 @@ def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_serv
     human.press(page, "Control+Home")
     for _ in range(8):  # how many steps a word takes (around "20,") is the browser's business
         human.press(page, "Shift+Control+ArrowRight")
-        if "1969" in page.evaluate("() => window.getSelection().toString()"):  # the display follows a moment later
+        if "1969" in page.evaluate(
+            "() => window.getSelection().toString()"
+        ):  # the display follows a moment later
             break
     expect(page.locator("#selection")).to_contain_text("Selected in model B: “On July 20, 1969”")
     you.key("n", "New SCU 1 “On July 20, 1969”")
@@ -201,7 +239,9 @@ def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_serv
     expect(page.locator("#scu-1")).to_have_class(re.compile(r"\bselected\b"))
     expect(page.locator("mark.highlight")).to_have_count(1)
     you.click_scu(2)
-    expect(page.locator(".text[data-author='A'] mark.highlight")).to_have_text("Apollo 11 landed on the Moon")
+    expect(page.locator(".text[data-author='A'] mark.highlight")).to_have_text(
+        "Apollo 11 landed on the Moon"
+    )
 
     # Search: SCUs filtered by label or text, the words marked in the summaries.
     human.press(page, "/")
@@ -218,7 +258,9 @@ def test_keyboard_selection_help_search_and_finding_scus(browser_page, live_serv
     expect(page.locator("#models")).not_to_have_class(re.compile(r"\bside-by-side\b"))
 
 
-def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live_server, demo, new_pyramid):
+def test_the_refusal_offers_its_fix_and_new_scus_are_selected(
+    browser_page, live_server, demo, new_pyramid
+):
     page = browser_page
     log_in(page, live_server, "outsider", "outsider-pass-1")
     page.goto(live_server.url + new_pyramid)
@@ -231,8 +273,13 @@ def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live
     you.select("C", "in July 1969")
     you.key("a", "already has a contributor from model C")
     human.click(page, "#status button.fix")
-    expect(page.locator("#status")).to_contain_text("Added a part to the model C contributor of SCU 1")
-    assert you.scus()[0][2]["C"] == "Apollo 11 was the first crewed mission to land on the Moon…in July 1969"
+    expect(page.locator("#status")).to_contain_text(
+        "Added a part to the model C contributor of SCU 1"
+    )
+    assert (
+        you.scus()[0][2]["C"]
+        == "Apollo 11 was the first crewed mission to land on the Moon…in July 1969"
+    )
     # Double-click a label to edit it in place.
     page.locator("#scu-1 .label").dblclick(delay=human.PRESS_MS // 2)
     you.type_label("First crewed Moon landing")
@@ -240,6 +287,7 @@ def test_the_refusal_offers_its_fix_and_new_scus_are_selected(browser_page, live
 
 
 # -- defects seen in real hands (issue 13): each test failed before its fix ----------------------
+
 
 @pytest.fixture
 def started(demo):
@@ -251,7 +299,9 @@ def started(demo):
     return build
 
 
-def test_a_refused_move_offers_no_fix_that_would_put_words_in_two_scus(browser_page, live_server, started):
+def test_a_refused_move_offers_no_fix_that_would_put_words_in_two_scus(
+    browser_page, live_server, started
+):
     page = browser_page
     log_in(page, live_server, "outsider", "outsider-pass-1")
     page.goto(live_server.url + f"/pyramids/{started.pyramid.pk}/")
@@ -269,7 +319,9 @@ def test_a_refused_move_offers_no_fix_that_would_put_words_in_two_scus(browser_p
         human.click(page, fixes.first)
         page.wait_for_timeout(500)
     after = started.state()
-    in_scus = [(uid, part) for uid, _, models in after for parts in models.values() for part in parts]
+    in_scus = [
+        (uid, part) for uid, _, models in after for parts in models.values() for part in parts
+    ]
     assert len({part for _, part in in_scus}) == len(in_scus), f"words in two SCUs: {in_scus}"
     assert after == before
 
@@ -284,8 +336,12 @@ def test_the_fix_after_a_refused_add_adds_the_words_refused(browser_page, live_s
     you.key("a", "already has a contributor from model A")
     you.select("C", "Armstrong became the first human")  # the annotator looks elsewhere meanwhile
     human.click(page, "#status button.fix")
-    expect(page.locator("#status")).to_contain_text("Added a part to the model A contributor of SCU 1")
-    assert human.eventually(lambda: started.state()[0][2]["A"] == ["Apollo 11 landed on the Moon", "on July 20, 1969"])
+    expect(page.locator("#status")).to_contain_text(
+        "Added a part to the model A contributor of SCU 1"
+    )
+    assert human.eventually(
+        lambda: started.state()[0][2]["A"] == ["Apollo 11 landed on the Moon", "on July 20, 1969"]
+    )
 
 
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
@@ -312,10 +368,19 @@ def scroll_of(page, selector):
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(browser_page, live_server, started):
+def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(
+    browser_page, live_server, started
+):
     page = browser_page
-    phrases = ["Michael Collins orbited above", "The crew collected rock samples", "returned safely to Earth",
-               "on July 24", "walked on the surface", "in the command module", "to step onto the Moon"]
+    phrases = [
+        "Michael Collins orbited above",
+        "The crew collected rock samples",
+        "returned safely to Earth",
+        "on July 24",
+        "walked on the surface",
+        "in the command module",
+        "to step onto the Moon",
+    ]
     for phrase in phrases * 3:  # enough SCUs for the list to scroll
         started.new_scu("A", phrase)
     log_in(page, live_server, "outsider", "outsider-pass-1")
@@ -330,7 +395,9 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(browser_pa
     panes_top = page.locator("section.scus").bounding_box()["y"]
     you.key("a", "already has a contributor from model A")  # 422
     assert abs(scroll_of(page, "section.scus") - scus_scroll) < 2
-    assert page.locator("section.scus").bounding_box()["y"] == panes_top  # a long message moves nothing
+    assert (
+        page.locator("section.scus").bounding_box()["y"] == panes_top
+    )  # a long message moves nothing
     expect(page.locator("#selection")).to_contain_text("Apollo 11 landed on the Moon on July 20")
     you.key("n", f"New SCU {last + 1}")  # the kept selection is still there to use
     assert started.state()[-1][2] == {"A": ["Apollo 11 landed on the Moon on July 20"]}
@@ -351,6 +418,7 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(browser_pa
 
 
 # -- keyboard only: every action without a mouse, the focus always visible --------------------------
+
 
 def select_by_keyboard(page, author, phrase):
     """Tab into a model's text and select its first words, `phrase`, with the keyboard."""
@@ -380,7 +448,9 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     select_by_keyboard(page, "A", "Apollo 11 landed on the Moon")
     human.press(page, "n")
     saved(page, "New SCU 1")
-    assert human.eventually(lambda: build.state()) == [(1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})]
+    assert human.eventually(lambda: build.state()) == [
+        (1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})
+    ]
     # The text was reshaded (swapped): the focus is back in it, not on the page.
     expect(page.locator(".text[data-author='A']")).to_be_focused()
     # The caret in shaded words says which SCU holds them (the mouse gets it as a tooltip).
@@ -402,7 +472,9 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     assert "B" in page.evaluate("() => document.activeElement.textContent")
     human.press(page, "s")
     saved(page, "into new SCU 2")
-    assert human.eventually(lambda: len(build.state()) == 2 and build.state()[1][2]) == {"B": ["On July 20, 1969"]}
+    assert human.eventually(lambda: len(build.state()) == 2 and build.state()[1][2]) == {
+        "B": ["On July 20, 1969"]
+    }
     # Move it back with v, ↑ to SCU 1, Enter.
     human.tab_to(page, "#scu-list [role=treeitem]")
     human.press(page, "End")
@@ -415,7 +487,10 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     human.arrow_to(page, "#scu-1", key="ArrowUp")
     human.press(page, "Enter")
     saved(page, "Moved a model B contributor from SCU 2 to SCU 1")
-    assert human.eventually(lambda: len(build.state()) == 1 and sorted(build.state()[0][2])) == ["A", "B"]
+    assert human.eventually(lambda: len(build.state()) == 1 and sorted(build.state()[0][2])) == [
+        "A",
+        "B",
+    ]
     # Relabel from model B's contributor (t), then by typing (l), then remove B's contributor.
     human.press(page, "ArrowRight")
     while "B" not in page.evaluate("() => document.activeElement.textContent.trim().slice(0, 2)"):
@@ -433,7 +508,9 @@ def test_building_with_the_keyboard_only(browser_page, live_server, demo, new_py
     human.arrow_to(page, ".contributor")
     human.press(page, "a")
     saved(page, "Added a part to the model A contributor of SCU 1")
-    assert human.eventually(lambda: build.state()[0][2] == {"A": ["Apollo 11 landed on the Moon", "on July 20, 1969"]})
+    assert human.eventually(
+        lambda: build.state()[0][2] == {"A": ["Apollo 11 landed on the Moon", "on July 20, 1969"]}
+    )
     human.tab_to(page, "#scu-list [role=treeitem]")
     human.press(page, "Home")
     human.press(page, "l")
@@ -510,7 +587,11 @@ def test_a_new_scu_stays_the_one_edited_after_its_label(browser_page, live_serve
     saved(page, "Commented on SCU 3")
     from annotator.models import SCU
 
-    assert dict(SCU.objects.filter(pyramid=started.pyramid).values_list("uid", "comment")) == {1: "", 2: "", 3: "B says 600 million"}
+    assert dict(SCU.objects.filter(pyramid=started.pyramid).values_list("uid", "comment")) == {
+        1: "",
+        2: "",
+        3: "B says 600 million",
+    }
     # The search: Enter goes to the first SCU found.
     human.press(page, "/")
     human.type_text(page, "millions")
@@ -563,13 +644,24 @@ def wide_pyramid(demo, status="in_progress"):
     pyramid = empty_pyramid(demo, name="WIDE", assign_to="annotator")
     models = list(pyramid.models_used.all())
     scus = SCU.objects.bulk_create(
-        SCU(pyramid=pyramid, uid=uid, position=uid,
-            label=f"SCU {uid}: a label long enough to wrap over two lines or more of the SCU pane, as real ones do")
-        for uid in range(1, 121))
+        SCU(
+            pyramid=pyramid,
+            uid=uid,
+            position=uid,
+            label=f"SCU {uid}: a label long enough to wrap over two lines or more of the SCU pane, as real ones do",
+        )
+        for uid in range(1, 121)
+    )
     weights = {scu: {54: 54, 120: 120}.get(scu.uid, scu.uid % 4 + 1) for scu in scus}
     contributors = Contributor.objects.bulk_create(
-        Contributor(scu=scu, summary=models[i % len(models)], position=i) for scu, n in weights.items() for i in range(n))
-    Span.objects.bulk_create(Span(contributor=c, summary_id=c.summary_id, start=0, end=6, position=0) for c in contributors)
+        Contributor(scu=scu, summary=models[i % len(models)], position=i)
+        for scu, n in weights.items()
+        for i in range(n)
+    )
+    Span.objects.bulk_create(
+        Span(contributor=c, summary_id=c.summary_id, start=0, end=6, position=0)
+        for c in contributors
+    )
     Pyramid.objects.filter(pk=pyramid.pk).update(status=status)
     return pyramid
 
@@ -597,7 +689,9 @@ def test_the_peer_page_lists_the_same_rows_whole(browser_page, live_server, demo
     pyramid = wide_pyramid(demo, status="submitted")
     peer = demo["annotations"]["1"].peer
     Assignment.objects.filter(user=demo["annotator"], task="peer").update(pyramid=pyramid)
-    annotation = PeerAnnotation.objects.create(pyramid=pyramid, peer=peer, annotator=demo["annotator"])
+    annotation = PeerAnnotation.objects.create(
+        pyramid=pyramid, peer=peer, annotator=demo["annotator"]
+    )
     log_in(page, live_server, "annotator", "annotator-pass-1")
     page.goto(live_server.url + f"/annotations/{annotation.pk}/")
     expect(page.locator("#scu-list .scu[data-uid]")).to_have_count(121)  # and "matches nothing"
@@ -606,7 +700,9 @@ def test_the_peer_page_lists_the_same_rows_whole(browser_page, live_server, demo
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-def test_escape_drops_the_selected_words_and_n_then_makes_no_scu(browser_page, live_server, demo, new_pyramid):
+def test_escape_drops_the_selected_words_and_n_then_makes_no_scu(
+    browser_page, live_server, demo, new_pyramid
+):
     """Escape cleared the selection line while the browser's own selection still spanned the words,
     and `n` then made an SCU of them (a tester's report)."""
     from annotator.models import SCU
@@ -626,4 +722,6 @@ def test_escape_drops_the_selected_words_and_n_then_makes_no_scu(browser_page, l
     you.key("n", "New SCU 1")
     human.press(page, "n")
     page.wait_for_timeout(400)
-    assert list(SCU.objects.filter(pyramid__name="DEMO01-B").values_list("label", flat=True)) == ["before the end of the decade"]
+    assert list(SCU.objects.filter(pyramid__name="DEMO01-B").values_list("label", flat=True)) == [
+        "before the end of the decade"
+    ]

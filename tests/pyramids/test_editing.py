@@ -2,9 +2,8 @@
 
 import pytest
 
-from annotator.pyramids import editing
 from annotator.models import PSE, SCU, PeerAnnotation, PyramidChange
-
+from annotator.pyramids import editing
 from tests.helpers import Builder
 
 pytestmark = pytest.mark.django_db
@@ -18,8 +17,11 @@ def build(demo):
 def test_new_scu_takes_the_selection_as_its_label(build):
     result = build.new_scu("A", "Apollo 11 landed on the Moon")
     assert result.description == "New SCU 1 “Apollo 11 landed on the Moon”"
-    assert build.state() == [(1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})]
-    assert result.version == 2 and build.version == 2
+    assert build.state() == [
+        (1, "Apollo 11 landed on the Moon", {"A": ["Apollo 11 landed on the Moon"]})
+    ]
+    assert result.version == 2
+    assert build.version == 2
 
 
 def test_selections_snap_to_whole_words_without_punctuation(build):
@@ -39,18 +41,25 @@ def test_empty_and_outside_selections_are_refused(build):
         build.do("new_scu", summary, [(0, 10_000)])
     with pytest.raises(editing.RuleBroken, match="not in one of this pyramid's model summaries"):
         build.do("new_scu", PeerAnnotation.objects.first().peer_id, [(0, 5)])
-    assert build.state() == [] and build.version == 1
+    assert build.state() == []
+    assert build.version == 1
 
 
 def test_add_contributor_and_the_one_per_model_rule(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
-    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A") as refused:
+    with pytest.raises(
+        editing.RuleBroken, match="already has a contributor from model A"
+    ) as refused:
         build.add(1, "A", "Armstrong was the first person")
     # The fix offered adds exactly the words refused, to the contributor the refusal was about.
     summary, ranges = build.where("A", "Armstrong was the first person")
-    assert refused.value.fix == {"action": "add_part", "contributor": build.contributor(summary__author="A").id,
-                                 "summary": summary, "ranges": [list(r) for r in ranges]}
+    assert refused.value.fix == {
+        "action": "add_part",
+        "contributor": build.contributor(summary__author="A").id,
+        "summary": summary,
+        "ranges": [list(r) for r in ranges],
+    }
     assert sorted(build.state()[0][2]) == ["A", "B"]
 
 
@@ -62,9 +71,12 @@ def test_a_refused_move_or_merge_offers_no_fix_it_could_not_do(build, operation)
     build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
     before = build.state()
     argument = build.contributor(scu__uid=2).id if operation == "move_contributor" else 2
-    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A") as refused:
+    with pytest.raises(
+        editing.RuleBroken, match="already has a contributor from model A"
+    ) as refused:
         build.do(operation, argument, 1)
-    assert refused.value.fix is None and "instead" not in refused.value.message
+    assert refused.value.fix is None
+    assert "instead" not in refused.value.message
     assert build.state() == before
 
 
@@ -73,7 +85,9 @@ def test_add_part_makes_a_discontinuous_contributor_in_one_model(build):
     contributor = build.contributor()
     summary, ranges = build.where("C", "in July 1969")
     build.do("add_part", contributor.id, summary, ranges)
-    assert build.state()[0][2] == {"C": ["Apollo 11 was the first crewed mission to land on the Moon", "in July 1969"]}
+    assert build.state()[0][2] == {
+        "C": ["Apollo 11 was the first crewed mission to land on the Moon", "in July 1969"]
+    }
     other, other_ranges = build.where("D", "In July 1969")
     with pytest.raises(editing.RuleBroken, match="parts all lie in one model summary"):
         build.do("add_part", contributor.id, other, other_ranges)
@@ -130,7 +144,11 @@ def test_reorder_and_ducview_order(build):
     build.do("move_scu", 3, 0)
     assert [uid for uid, *_ in build.state()] == [3, 1, 2]
     build.do("order_scus")
-    assert [uid for uid, *_ in build.state()] == [2, 3, 1]  # weight 2, then labels a-z ignoring case
+    assert [uid for uid, *_ in build.state()] == [
+        2,
+        3,
+        1,
+    ]  # weight 2, then labels a-z ignoring case
 
 
 def test_removing_parts_contributors_and_scus(build):
@@ -144,7 +162,8 @@ def test_removing_parts_contributors_and_scus(build):
     build.do("remove_contributor", contributor.id)
     assert list(build.state()[0][2]) == ["A"]
     result = build.do("remove_part", build.span().id)  # the last part of the last contributor
-    assert "the SCU, left empty, was removed" in result.description and build.state() == []
+    assert "the SCU, left empty, was removed" in result.description
+    assert build.state() == []
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.do("remove_scu", 1)  # uids restart from the largest in use
     assert build.state() == []
@@ -154,7 +173,9 @@ def test_an_scu_matched_by_peer_annotations_cannot_be_removed(build, demo):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     annotation = demo["annotations"]["1"]
     # A peer annotation of this pyramid uses SCU 1.
-    using = PeerAnnotation.objects.create(pyramid=build.pyramid, peer=annotation.peer, annotator_code="x")
+    using = PeerAnnotation.objects.create(
+        pyramid=build.pyramid, peer=annotation.peer, annotator_code="x"
+    )
     PSE.objects.create(annotation=using, scu=SCU.objects.get(pyramid=build.pyramid))
     with pytest.raises(editing.RuleBroken, match="matched by 1 PSE in peer annotations"):
         build.do("remove_scu", 1)
@@ -201,7 +222,11 @@ def test_every_change_is_in_the_history(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.do("set_label", 1, "Landing")
     build.do("undo")
-    history = list(PyramidChange.objects.filter(pyramid=build.pyramid).values_list("action", "user", "description"))
+    history = list(
+        PyramidChange.objects.filter(pyramid=build.pyramid).values_list(
+            "action", "user", "description"
+        )
+    )
     assert history == [
         ("new_scu", build.user.id, "New SCU 1 “Apollo 11 landed on the Moon”"),
         ("set_label", build.user.id, "Relabelled SCU 1 “Landing”"),
@@ -247,10 +272,13 @@ def test_a_submitted_pyramid_is_read_only_until_an_administrator_reopens_it(buil
 def test_editing_a_pyramid_flags_the_peer_annotations_made_against_it(build, demo):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.new_scu("B", "Neil Armstrong stepped out first")
-    annotation = PeerAnnotation.objects.create(pyramid=build.pyramid, peer=demo["annotations"]["1"].peer, annotator_code="x")
+    annotation = PeerAnnotation.objects.create(
+        pyramid=build.pyramid, peer=demo["annotations"]["1"].peer, annotator_code="x"
+    )
     build.do("set_label", 2, "Armstrong first")
     annotation.refresh_from_db()
-    assert annotation.scus_changed == [2] and annotation.needs_review
+    assert annotation.scus_changed == [2]
+    assert annotation.needs_review
     build.do("undo")  # undoing is a change too
     build.add(1, "C", "Apollo 11 was the first crewed mission")
     annotation.refresh_from_db()
@@ -274,7 +302,9 @@ def test_flagging_peer_annotations_takes_the_same_queries_however_many(build, de
     with CaptureQueriesContext(connection) as five:
         build.do("set_label", 1, "The landing")
     assert len(five) == len(one)
-    flagged = list(PeerAnnotation.objects.filter(pyramid=build.pyramid).values_list("scus_changed", flat=True))
+    flagged = list(
+        PeerAnnotation.objects.filter(pyramid=build.pyramid).values_list("scus_changed", flat=True)
+    )
     assert flagged == [[1]] * 5
 
 
@@ -287,8 +317,14 @@ def test_a_part_cannot_repeat_words_of_its_contributor(build):
 
 
 def test_new_scus_come_last_in_the_order_from_the_first(build):
-    for phrase in ["Apollo 11 landed on the Moon", "Neil Armstrong and Buzz Aldrin", "Michael Collins orbited above"]:
+    for phrase in [
+        "Apollo 11 landed on the Moon",
+        "Neil Armstrong and Buzz Aldrin",
+        "Michael Collins orbited above",
+    ]:
         build.new_scu("A", phrase)
     from annotator.models import SCU
 
-    assert list(SCU.objects.filter(pyramid=build.pyramid).order_by("uid").values_list("position", flat=True)) == [0, 1, 2]
+    assert list(
+        SCU.objects.filter(pyramid=build.pyramid).order_by("uid").values_list("position", flat=True)
+    ) == [0, 1, 2]

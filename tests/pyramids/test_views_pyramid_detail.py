@@ -16,18 +16,25 @@ def test_shows_models_shaded_and_scus_by_weight(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
     assert page.count('<article class="summary" id="model-') == 4
-    assert ('<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
-            "Apollo 11 landed on the Moon on July 20, 1969</mark>") in page
+    assert (
+        '<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
+        "Apollo 11 landed on the Moon on July 20, 1969</mark>"
+    ) in page
     # Neighbouring SCUs' words alternate shades; a legend says what the shades mean.
-    assert 'class="t1" title="SCU 2: Aldrin also walked on the Moon"' in page and 'class="legend"' in page
-    scu_list = page[page.index('<ol class="scu-list"'):]
-    heaviest, lightest = scu_list.index("Apollo 11 landed the first people"), scu_list.index("Kennedy&#x27;s goal")
+    assert 'class="t1" title="SCU 2: Aldrin also walked on the Moon"' in page
+    assert 'class="legend"' in page
+    scu_list = page[page.index('<ol class="scu-list"') :]
+    heaviest, lightest = (
+        scu_list.index("Apollo 11 landed the first people"),
+        scu_list.index("Kennedy&#x27;s goal"),
+    )
     assert heaviest < lightest  # weight 4 before weight 1
     # A discontinuous contributor: its parts with a gap between them.
     # Each part is an item of the SCU tree (it can be selected and removed from the keyboard).
     assert re.search(
         r'>Apollo 11 was the first crewed mission to land on the Moon</span><span class="gap" aria-hidden="true">…</span>'
-        r'<span class="part" data-span="\d+" data-key="s-\d+" role="treeitem" aria-level="3" tabindex="-1">in July 1969<', page
+        r'<span class="part" data-span="\d+" data-key="s-\d+" role="treeitem" aria-level="3" tabindex="-1">in July 1969<',
+        page,
     )
     assert "% in SCUs" in page
 
@@ -72,7 +79,10 @@ def test_the_page_is_sent_compressed(client, demo):
     import gzip
 
     client.force_login(demo["admin"])
-    response = client.get(reverse("pyramid-detail", args=[demo["pyramid"].pk]), headers={"accept-encoding": "gzip"})
+    response = client.get(
+        reverse("pyramid-detail", args=[demo["pyramid"].pk]), headers={"accept-encoding": "gzip"}
+    )
     assert response["Content-Encoding"] == "gzip"
     page = gzip.decompress(response.content).decode()
-    assert "Pyramid DEMO01" in page and len(response.content) < len(page) / 3
+    assert "Pyramid DEMO01" in page
+    assert len(response.content) < len(page) / 3

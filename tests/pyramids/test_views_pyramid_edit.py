@@ -4,11 +4,10 @@ import json
 
 import pytest
 from django.test import Client
-from django.utils.html import escape
 from django.urls import reverse
+from django.utils.html import escape
 
 from annotator.models import SCU, Assignment, Pyramid, PyramidChange
-
 from tests.helpers import NUL, empty_pyramid, refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -32,14 +31,18 @@ def selection(pyramid, author, phrase):
 
 def test_an_action_answers_with_the_pieces_it_changed(client, demo, pyramid):
     client.force_login(demo["outsider"])
-    response = post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    response = post(
+        client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon")
+    )
     page = response.content.decode()
-    assert response.status_code == 200 and response["HX-Reswap"] == "none"
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
     assert '<span id="pyramid-version" data-version="2" hidden hx-swap-oob="true">' in page
     assert "New SCU 1 “Apollo 11 landed on the Moon” · saved" in page
     assert '<ol hx-swap-oob="beforeend:#scu-list"><li class="scu" id="scu-1"' in page  # appended
     a, b = (pyramid.models_used.get(author=x).pk for x in "AB")
-    assert f'id="model-{a}" hx-swap-oob="true"' in page and f'id="model-{b}"' not in page  # only A's shading
+    assert f'id="model-{a}" hx-swap-oob="true"' in page
+    assert f'id="model-{b}"' not in page
     assert SCU.objects.filter(pyramid=pyramid).count() == 1
 
 
@@ -48,8 +51,12 @@ def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
     post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
     page = post(client, pyramid, "set_label", scu=2, label="Armstrong first").content.decode()
-    assert '<li class="scu" id="scu-2" data-uid="2" data-key="scu-2" role="treeitem" aria-level="1" aria-expanded="false" tabindex="-1" hx-swap-oob="true"' in page
-    assert 'id="scu-1"' not in page and 'id="model-' not in page
+    assert (
+        '<li class="scu" id="scu-2" data-uid="2" data-key="scu-2" role="treeitem" aria-level="1" aria-expanded="false" tabindex="-1" hx-swap-oob="true"'
+        in page
+    )
+    assert 'id="scu-1"' not in page
+    assert 'id="model-' not in page
 
 
 def test_a_removal_deletes_the_item_and_a_reorder_sends_the_order_only(client, demo, pyramid):
@@ -58,27 +65,42 @@ def test_a_removal_deletes_the_item_and_a_reorder_sends_the_order_only(client, d
     post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
     page = post(client, pyramid, "move_scu", scu=2, position=0).content.decode()
     assert '<span id="scu-order" hidden data-order="2 1" hx-swap-oob="true"></span>' in page
-    assert 'id="scu-list"' not in page and 'class="scu"' not in page  # no row is sent again
+    assert 'id="scu-list"' not in page
+    assert 'class="scu"' not in page
     assert len(page) < 2000
     page = post(client, pyramid, "order_scus").content.decode()
-    assert 'data-order="1 2"' in page and 'class="scu"' not in page
+    assert 'data-order="1 2"' in page
+    assert 'class="scu"' not in page
     page = post(client, pyramid, "remove_scu", scu=1).content.decode()
     assert '<li id="scu-1" hx-swap-oob="delete"></li>' in page
 
 
 def test_a_broken_rule_is_422_with_the_message_and_the_fix(client, demo, pyramid):
     client.force_login(demo["outsider"])
-    created = post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    created = post(
+        client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon")
+    )
     assert json.loads(created["HX-Trigger"]) == {"pyramid:select": {"uid": 1}}  # select the new SCU
-    response = post(client, pyramid, "add_contributor", scu=1, **selection(pyramid, "A", "The crew collected"))
+    response = post(
+        client, pyramid, "add_contributor", scu=1, **selection(pyramid, "A", "The crew collected")
+    )
     page = response.content.decode()
     assert response.status_code == 422
     assert "already has a contributor from model A" in page
     # Only the status line comes back (out of band): the page was current, and keeps the rest.
-    assert response["HX-Reswap"] == "none" and 'id="status" hx-swap-oob="true"' in page and 'id="scu-list"' not in page
+    assert response["HX-Reswap"] == "none"
+    assert 'id="status" hx-swap-oob="true"' in page
+    assert 'id="scu-list"' not in page
     contributor = SCU.objects.get(pyramid=pyramid, uid=1).contributors.get()
-    summary, words = selection(pyramid, "A", "The crew collected")["summary"], selection(pyramid, "A", "The crew collected")["ranges"]
-    fix = {"contributor": contributor.pk, "summary": summary, "ranges": json.dumps(json.loads(words))}
+    summary, words = (
+        selection(pyramid, "A", "The crew collected")["summary"],
+        selection(pyramid, "A", "The crew collected")["ranges"],
+    )
+    fix = {
+        "contributor": contributor.pk,
+        "summary": summary,
+        "ranges": json.dumps(json.loads(words)),
+    }
     assert f'data-act="fix" data-action="add_part" data-values="{escape(json.dumps(fix))}"' in page
 
 
@@ -88,7 +110,8 @@ def test_a_stale_version_is_409_with_the_current_state(client, demo, pyramid):
     response = post(client, pyramid, "set_label", version=1, scu=1, label="from an old tab")
     page = response.content.decode()
     assert response.status_code == 409
-    assert "changed elsewhere" in page and 'data-version="2"' in page
+    assert "changed elsewhere" in page
+    assert 'data-version="2"' in page
     assert page.startswith('<div id="workspace"')  # the whole current state
     assert SCU.objects.get(pyramid=pyramid).label == "Apollo 11 landed on the Moon"
 
@@ -108,20 +131,38 @@ def test_bad_fields_are_422(client, demo, pyramid):
 
 def stored(pyramid):
     """What the pyramid holds: its version, its SCUs' labels and comments, its history's length."""
-    return (Pyramid.objects.get(pk=pyramid.pk).version,
-            list(SCU.objects.filter(pyramid=pyramid).order_by("uid").values_list("label", "comment")),
-            PyramidChange.objects.filter(pyramid=pyramid).count())
+    return (
+        Pyramid.objects.get(pk=pyramid.pk).version,
+        list(SCU.objects.filter(pyramid=pyramid).order_by("uid").values_list("label", "comment")),
+        PyramidChange.objects.filter(pyramid=pyramid).count(),
+    )
 
 
-@pytest.mark.parametrize("action, field, values", [
-    ("set_label", "label", {"scu": 1, "label": f"The{NUL}landing"}),
-    ("set_comment", "comment", {"scu": 1, "comment": f"Check this{NUL}"}),
-    ("new_scu", "label", {"label": f"{NUL}Armstrong", "selected": ("B", "Neil Armstrong stepped out first")}),
-    ("set_label", "scu", {"scu": f"1{NUL}", "label": "The landing"}),  # not a text, refused all the same
-    ("set_label", f"x{NUL}", {"scu": 1, "label": "The landing", f"x{NUL}": "1"}),  # in a name the action does not read
-])
-def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(client, demo, pyramid, action,
-                                                                                         field, values):
+@pytest.mark.parametrize(
+    ("action", "field", "values"),
+    [
+        ("set_label", "label", {"scu": 1, "label": f"The{NUL}landing"}),
+        ("set_comment", "comment", {"scu": 1, "comment": f"Check this{NUL}"}),
+        (
+            "new_scu",
+            "label",
+            {"label": f"{NUL}Armstrong", "selected": ("B", "Neil Armstrong stepped out first")},
+        ),
+        (
+            "set_label",
+            "scu",
+            {"scu": f"1{NUL}", "label": "The landing"},
+        ),  # not a text, refused all the same
+        (
+            "set_label",
+            f"x{NUL}",
+            {"scu": 1, "label": "The landing", f"x{NUL}": "1"},
+        ),  # in a name the action does not read
+    ],
+)
+def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(
+    client, demo, pyramid, action, field, values
+):
     """PostgreSQL text cannot hold a NUL: it was a 500 (issue 16). Refused as any bad input of an
     edit is (422, the status line only, so the page keeps what the annotator was doing)."""
     client.force_login(demo["outsider"])
@@ -132,7 +173,8 @@ def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is
         values |= selection(pyramid, *values.pop("selected"))
     response = post(client, pyramid, action, **values)
     assert refuses_nul(response, field.replace(NUL, "\\0"), status=422)
-    assert response["HX-Reswap"] == "none" and 'id="status" hx-swap-oob="true"' in response.content.decode()
+    assert response["HX-Reswap"] == "none"
+    assert 'id="status" hx-swap-oob="true"' in response.content.decode()
     assert stored(pyramid) == before
 
 
@@ -148,11 +190,14 @@ def test_who_may_edit(client, demo, pyramid):
     client.force_login(demo["annotator"])  # may not even see this pyramid
     assert post(client, pyramid, "new_scu", **summary).status_code == 404
     # Peers to annotate against a pyramid still being built do not show it either.
-    Assignment.objects.create(user=demo["annotator"], task="peer", pyramid=pyramid, peer=demo["annotations"]["1"].peer)
+    Assignment.objects.create(
+        user=demo["annotator"], task="peer", pyramid=pyramid, peer=demo["annotations"]["1"].peer
+    )
     assert post(client, pyramid, "new_scu", **summary).status_code == 404
     client.force_login(demo["organizer"])  # reads every pyramid of the collection, edits none
     response = post(client, pyramid, "new_scu", **summary)
-    assert response.status_code == 403 and "not assigned" in response.content.decode()
+    assert response.status_code == 403
+    assert "not assigned" in response.content.decode()
     assert not SCU.objects.filter(pyramid=pyramid).exists()
 
 
@@ -161,7 +206,8 @@ def test_submitted_pyramids_are_read_only_until_reopened(client, demo, pyramid):
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11"))
     assert post(client, pyramid, "submit").status_code == 200
     response = post(client, pyramid, "undo")
-    assert response.status_code == 403 and "read-only" in response.content.decode()
+    assert response.status_code == 403
+    assert "read-only" in response.content.decode()
     assert post(client, pyramid, "reopen").status_code == 403
     client.force_login(demo["admin"])
     assert post(client, pyramid, "reopen").status_code == 200
@@ -177,8 +223,10 @@ def test_csrf_is_required(demo, pyramid):
 def test_the_page_is_editable_only_for_editors(client, demo, pyramid):
     client.force_login(demo["outsider"])
     page = client.get(reverse("pyramid-detail", args=[pyramid.pk])).content.decode()
-    assert 'data-editable="true"' in page and 'contenteditable="true"' in page
+    assert 'data-editable="true"' in page
+    assert 'contenteditable="true"' in page
     client.force_login(demo["admin"])
     page = client.get(reverse("pyramid-detail", args=[demo["pyramid"].pk])).content.decode()
-    assert 'data-editable="false"' in page and "contenteditable" not in page  # submitted
+    assert 'data-editable="false"' in page
+    assert "contenteditable" not in page
     assert "Reopen for editing" in page

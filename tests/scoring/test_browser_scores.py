@@ -6,19 +6,23 @@ import pytest
 from playwright.sync_api import expect
 
 from annotator.models import Docset, PeerAnnotation, Pyramid
-
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.human import click, focused, press, tab_to
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 SMALL_LAPTOP = {"width": 1024, "height": 768}
 
-PAGE_OVERFLOW = "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+PAGE_OVERFLOW = (
+    "() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+)
 
 
 @pytest.fixture
@@ -30,19 +34,24 @@ def long_names(demo):
     """Names as long as real ones: DUC's docsets and annotators' user names, a consensus pyramid."""
     Docset.objects.filter(pk=demo["pyramid"].docset_id).update(name="D0736-A-UPDATE-TASK")
     Pyramid.objects.filter(pk=demo["pyramid"].pk).update(name="D0736-A-UPDATE-TASK-consensus (2)")
-    PeerAnnotation.objects.filter(pyramid=demo["pyramid"]).update(annotator_code="annotator-with-a-long-name")
+    PeerAnnotation.objects.filter(pyramid=demo["pyramid"]).update(
+        annotator_code="annotator-with-a-long-name"
+    )
 
 
 def test_the_scores_table_fits_1024_px_and_scrolls_in_its_own_box(browser_page, live_server, demo):
     long_names(demo)
     in_progress = demo["annotations"]["3"]
-    PeerAnnotation.objects.filter(pk=in_progress.pk).update(status=PeerAnnotation.Status.IN_PROGRESS)
+    PeerAnnotation.objects.filter(pk=in_progress.pk).update(
+        status=PeerAnnotation.Status.IN_PROGRESS
+    )
     page = browser_page
     log_in(page, live_server, "organizer", "organizer-pass-1")
     page.goto(live_server.url + demo["scores_url"])
     expect(page.locator("h1")).to_contain_text("Scores of Demo: Apollo 11")
     expect(page.locator("#counted")).to_have_text(
-        "2 submitted annotations counted; 1 in progress not counted (show them).")
+        "2 submitted annotations counted; 1 in progress not counted (show them)."
+    )
     assert page.locator("table.score-table tbody tr").count() == 2
 
     # The page itself never scrolls sideways; the table's box does, if anything.
@@ -56,11 +65,13 @@ def test_the_scores_table_fits_1024_px_and_scrolls_in_its_own_box(browser_page, 
     press(page, "Space")
     page.wait_for_url("**include=in-progress**")
     expect(page.locator("#counted")).to_have_text(
-        "2 submitted annotations and 1 in progress (marked) counted (count submitted work only).")
+        "2 submitted annotations and 1 in progress (marked) counted (count submitted work only)."
+    )
     rows = page.locator("table.score-table tbody tr")
     assert rows.count() == 3
     marked = page.locator("table.score-table tbody tr.in-progress")
-    assert marked.count() == 1 and "In progress" in marked.inner_text()
+    assert marked.count() == 1
+    assert "In progress" in marked.inner_text()
     assert page.evaluate(PAGE_OVERFLOW) == 0
 
     # The table's box is reached with Tab and scrolled with the arrow keys where it is wider.
@@ -68,7 +79,9 @@ def test_the_scores_table_fits_1024_px_and_scrolls_in_its_own_box(browser_page, 
     assert box.get_attribute("role") == "region" and box.get_attribute("aria-label"), focused(page)
     # At 1024 px the table (twelve columns, names as long as DUC's) is wider than the window: the
     # page overflowed by it before (issue 17); its box scrolls instead.
-    assert box.evaluate("(e) => e.scrollWidth > e.clientWidth"), box.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+    assert box.evaluate("(e) => e.scrollWidth > e.clientWidth"), box.evaluate(
+        "(e) => [e.scrollWidth, e.clientWidth]"
+    )
     press(page, "ArrowRight")
     assert box.evaluate("(e) => e.scrollLeft") > 0
     assert page.evaluate(PAGE_OVERFLOW) == 0
@@ -79,7 +92,8 @@ def test_the_scores_table_fits_1024_px_and_scrolls_in_its_own_box(browser_page, 
     assert "include=in-progress" in page.locator("a:text-is('CSV')").get_attribute("href")
     click(page, "th a:text-is('Modified')")
     page.wait_for_url("**sort=modified**")
-    assert "include=in-progress" in page.url and page.locator("table.score-table tbody tr").count() == 3
+    assert "include=in-progress" in page.url
+    assert page.locator("table.score-table tbody tr").count() == 3
 
     # Each system's mean says how many annotations in progress it averages.
     page.goto(live_server.url + demo["scores_url"] + "?view=systems&include=in-progress")

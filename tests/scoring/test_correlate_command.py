@@ -17,7 +17,9 @@ def test_duc_2006_scores_against_content_responsiveness(shared_data):
     table = folder / "scoring/2006_modified_scores.txt"
     run("import_judgments", str(table), collection="DUC 2006")
     document = json.loads(run("correlate", collection="DUC 2006", format="json")[0])
-    assert document["conventions"]["tac2008_recall"] == "references"  # eq. 4 as printed, unless asked
+    assert (
+        document["conventions"]["tac2008_recall"] == "references"
+    )  # eq. 4 as printed, unless asked
     document = document["results"]
     modified = next(r for r in document if r["score"] == "modified" and r["level"] == "summary")
     # The same numbers straight from NIST's table, for the 47 peer summaries stored here (D0631's
@@ -35,16 +37,20 @@ def test_duc_2006_scores_against_content_responsiveness(shared_data):
     assert modified["pearson"]["coefficient"] == pytest.approx(stats.pearsonr(x, y)[0], abs=1e-3)
     assert modified["kendall"]["coefficient"] == pytest.approx(stats.kendalltau(x, y)[0], abs=1e-3)
     levels = {(r["score"], r["level"]) for r in document}
-    assert ("power_mean", "system") in levels and ("tac2008", "summary") in levels
+    assert ("power_mean", "system") in levels
+    assert ("tac2008", "summary") in levels
     out, _ = run("correlate", collection="DUC 2006", alpha=0.5)
     assert out.splitlines()[0] == "score\tlevel\tn\tpearson\tspearman\tkendall"
 
     # Alpha tuned on half of the docsets, reported on the other half.
-    tunings = json.loads(run("correlate", collection="DUC 2006", tune=True, format="json")[0])["tunings"]
+    tunings = json.loads(run("correlate", collection="DUC 2006", tune=True, format="json")[0])[
+        "tunings"
+    ]
     assert [t["method"] for t in tunings] == ["pearson", "spearman", "kendall"]
     for tuning in tunings:
         assert set(tuning["tune_docsets"]).isdisjoint(tuning["test_docsets"])
-        assert -3 <= tuning["alpha"] <= 3 and tuning["test"] is not None
+        assert -3 <= tuning["alpha"] <= 3
+        assert tuning["test"] is not None
     table, _ = run("correlate", collection="DUC 2006", tune=True)
     assert table.splitlines()[0].startswith("tune docsets: ")
 
@@ -59,7 +65,6 @@ def two_docsets_one_empty_peer(tmp_path):
     """Our D9901 fixture as two docsets of three judged peers each: 7 (the fixture's annotation),
     9 (the same without its PSE of SCU 11) and 8 (with every PSE taken out: a summary with no PSE)."""
     from annotator.models import PSE
-
     from tests.conftest import PAN_FIXTURE
 
     for docset in ("D9901", "D9902"):
@@ -68,19 +73,31 @@ def two_docsets_one_empty_peer(tmp_path):
     PSE.objects.filter(annotation__peer__author="8").delete()
     PSE.objects.filter(annotation__peer__author="9", scu__uid=11).delete()
     judgments = tmp_path / "judgments.csv"
-    judgments.write_text("docset,peer,criterion,value\n" + "".join(
-        f"{docset},{peer},content,{value}\n" for docset, values in (("D9901", (4, 1, 3)), ("D9902", (5, 1, 2)))
-        for peer, value in zip(("7", "8", "9"), values)))
+    judgments.write_text(
+        "docset,peer,criterion,value\n"
+        + "".join(
+            f"{docset},{peer},content,{value}\n"
+            for docset, values in (("D9901", (4, 1, 3)), ("D9902", (5, 1, 2)))
+            for peer, value in zip(("7", "8", "9"), values)
+        )
+    )
     run("import_judgments", str(judgments), collection="Tuning")
 
 
 def test_tune_scores_a_summary_with_no_pse_zero(two_docsets_one_empty_peer):
-    tunings = json.loads(run("correlate", collection="Tuning", criterion="content", tune=True, format="json")[0])["tunings"]
+    tunings = json.loads(
+        run("correlate", collection="Tuning", criterion="content", tune=True, format="json")[0]
+    )["tunings"]
     assert [t["method"] for t in tunings] == ["pearson", "spearman", "kendall"]
     # Peer 8 expresses nothing: 0 on every score (its original score, 0 / Max(0), would be
     # undefined), so on the held-out docset each score ranks 7, 9, 8 as the judges do.
     spearman = tunings[1]["test_baselines"]
-    assert spearman["original"][0] == spearman["modified"][0] == spearman["tac2008"][0] == pytest.approx(1.0)
+    assert (
+        spearman["original"][0]
+        == spearman["modified"][0]
+        == spearman["tac2008"][0]
+        == pytest.approx(1.0)
+    )
 
 
 def test_the_tac_2008_recall_is_named_and_stated(two_docsets_one_empty_peer):
@@ -92,21 +109,37 @@ def test_the_tac_2008_recall_is_named_and_stated(two_docsets_one_empty_peer):
 
     inputs = variant_inputs(Collection.objects.get(name="Tuning"))
     peer_7 = next(i for i in inputs.values() if i.expressed)
-    assert sorted(peer_7.expressed) == [2, 3] and sum(peer_7.pyramid) == 8 and peer_7.reference_weight == 16
+    assert sorted(peer_7.expressed) == [2, 3]
+    assert sum(peer_7.pyramid) == 8
+    assert peer_7.reference_weight == 16
     precision = tac2008_precision(peer_7.length, 2)
     for name, recall in (("references", 5 / 16), ("pyramid", 5 / 8)):
         scores = variant_scores(inputs, 1.0, name)
         assert {round(v["tac2008"], 12) for v in scores.values() if v["power_mean"] == 1.0} == {
-            round(tac2008_f_measure(recall, precision), 12)}
-        out, err = run("correlate", collection="Tuning", criterion="content", tac_recall=name, format="json")
+            round(tac2008_f_measure(recall, precision), 12)
+        }
+        out, err = run(
+            "correlate", collection="Tuning", criterion="content", tac_recall=name, format="json"
+        )
         document = json.loads(out)
-        assert document["conventions"]["tac2008_recall"] == name and f"TAC 2008 recall = {name} (" in err
-        tuned = json.loads(run("correlate", collection="Tuning", criterion="content", tac_recall=name, tune=True,
-                               format="json")[0])
+        assert document["conventions"]["tac2008_recall"] == name
+        assert f"TAC 2008 recall = {name} (" in err
+        tuned = json.loads(
+            run(
+                "correlate",
+                collection="Tuning",
+                criterion="content",
+                tac_recall=name,
+                tune=True,
+                format="json",
+            )[0]
+        )
         assert tuned["conventions"]["tac2008_recall"] == name
         assert {t["tac2008_recall"] for t in tuned["tunings"]} == {name}
     _, err = run("correlate", collection="Tuning", criterion="content")
-    assert "TAC 2008 recall = references (matched weight / the sum over the reference summaries" in err
+    assert (
+        "TAC 2008 recall = references (matched weight / the sum over the reference summaries" in err
+    )
 
 
 def test_too_few_systems_for_a_p_value_print_a_dash_never_p_0(two_docsets_one_empty_peer):
@@ -122,14 +155,21 @@ def test_too_few_systems_for_a_p_value_print_a_dash_never_p_0(two_docsets_one_em
     assert rows[("modified", "system")][2] == "3"
     assert rows[("modified", "system")][4:] == ["1.0000 (p=—)", "1.0000 (p=—)"]  # Spearman, Kendall
     assert rows[("modified", "system")][3].endswith(" (p=—)")
-    assert "p=0)" not in out and "p=0.0)" not in out
-    document = json.loads(run("correlate", collection="Tuning", criterion="content", format="json")[0])["results"]
+    assert "p=0)" not in out
+    assert "p=0.0)" not in out
+    document = json.loads(
+        run("correlate", collection="Tuning", criterion="content", format="json")[0]
+    )["results"]
     system = next(r for r in document if (r["score"], r["level"]) == ("modified", "system"))
-    assert system["spearman"] == {"coefficient": 1.0, "p": None} and system["pearson"]["p"] is None
+    assert system["spearman"] == {"coefficient": 1.0, "p": None}
+    assert system["pearson"]["p"] is None
 
     summaries = judged_summaries(Collection.objects.get(name="Tuning"), "content")
     x, y = [s.scores["modified"] for s in summaries], [s.judgment for s in summaries]
     summary = next(r for r in document if (r["score"], r["level"]) == ("modified", "summary"))
     assert summary["n"] == len(x) == 6
     assert summary["spearman"]["p"] == spearman_exact_p(x, y) != stats.spearmanr(x, y)[1]
-    assert rows[("modified", "summary")][4] == f"{summary['spearman']['coefficient']:.4f} (p={summary['spearman']['p']:.3g})"
+    assert (
+        rows[("modified", "summary")][4]
+        == f"{summary['spearman']['coefficient']:.4f} (p={summary['spearman']['p']:.3g})"
+    )

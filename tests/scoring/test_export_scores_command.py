@@ -10,7 +10,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Collection
-
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, run
 
@@ -42,16 +41,30 @@ def test_duc_format_diffs_empty_against_nists_table(shared_data, folder):
     import_files(shared_data / folder, collection=folder)
     ours = run("export_scores", collection=folder, format="duc")[0].splitlines()
     columns = 5 if folder == "duc2007-main-nist" else 6
-    assert all(len(line.split("\t")) == columns for line in ours)  # no empty annotator column for 2007 main
-    table = (shared_data / folder / "scoring" / f"{NIST_TABLES[folder]}_modified_scores.txt").read_text()
+    assert all(
+        len(line.split("\t")) == columns for line in ours
+    )  # no empty annotator column for 2007 main
+    table = (
+        shared_data / folder / "scoring" / f"{NIST_TABLES[folder]}_modified_scores.txt"
+    ).read_text()
     keys = {tuple(line.split("\t")[:2] + line.split("\t")[5:columns]) for line in ours}
-    theirs = ["\t".join(fields[:columns]) for fields in (line.split("\t") for line in table.splitlines())
-              if tuple(fields[:2] + fields[5:columns]) in keys]
+    theirs = [
+        "\t".join(fields[:columns])
+        for fields in (line.split("\t") for line in table.splitlines())
+        if tuple(fields[:2] + fields[5:columns]) in keys
+    ]
     assert len(ours) == len(list((shared_data / folder / "allpans").glob("*.pan")))
     assert ours == theirs
-    assert any("\t0.046\t" in line for line in ours) or folder != "duc2006-nist"  # D0601 peer 14: 4 / 87
+    assert (
+        any("\t0.046\t" in line for line in ours) or folder != "duc2006-nist"
+    )  # D0601 peer 14: 4 / 87
     # DUCView imports are submitted work: asking for work in progress too changes nothing (issue 17).
-    assert run("export_scores", "--include-in-progress", collection=folder, format="duc")[0].splitlines() == ours
+    assert (
+        run("export_scores", "--include-in-progress", collection=folder, format="duc")[
+            0
+        ].splitlines()
+        == ours
+    )
 
 
 def test_fractional_x_a_in_csv_and_json(fixture_collection):
@@ -61,21 +74,39 @@ def test_fractional_x_a_in_csv_and_json(fixture_collection):
     out, err = run("export_scores", collection="Fixtures", format="csv")
     assert "X_a rounding = fractional" in err
     (row,) = csv.DictReader(io.StringIO(out))
-    assert row["average_rounding"] == "fractional" and row["modified"] == f"{15 / 17:.4f}"
-    assert float(row["average_scu_count"]) == pytest.approx(8 / 3) and float(row["max_modified"]) == pytest.approx(17 / 3)
+    assert row["average_rounding"] == "fractional"
+    assert row["modified"] == f"{15 / 17:.4f}"
+    assert float(row["average_scu_count"]) == pytest.approx(8 / 3)
+    assert float(row["max_modified"]) == pytest.approx(17 / 3)
     document = json.loads(run("export_scores", collection="Fixtures", format="json")[0])
     assert document["conventions"] == [{"weight": "contributors", "average_rounding": "fractional"}]
     assert document["rows"][0]["average_scu_count"] == pytest.approx(8 / 3)
-    assert run("export_scores", collection="Fixtures", format="duc")[0] == "D9901\t7\t0.8824\t2\t1\t100\n"
+    assert (
+        run("export_scores", collection="Fixtures", format="duc")[0]
+        == "D9901\t7\t0.8824\t2\t1\t100\n"
+    )
 
 
 def test_csv_has_every_score_and_count(fixture_collection):
     out, _ = run("export_scores", collection="Fixtures", format="csv")
     (row,) = csv.DictReader(io.StringIO(out))
-    assert row["modified"] == "0.8333" and row["original"] == "0.7143" and row["quality"] == "0.7143"
-    assert row["coverage"] == "0.8333" and row["comprehensive"] == "0.7692"
-    assert (row["unique_scus"], row["repetitions"], row["non_matching"], row["pse_count"]) == ("2", "1", "1", "4")
-    assert (row["raw_score"], row["average_scu_count"], row["max_modified"], row["max_original"]) == ("5", "3", "6", "7")
+    assert row["modified"] == "0.8333"
+    assert row["original"] == "0.7143"
+    assert row["quality"] == "0.7143"
+    assert row["coverage"] == "0.8333"
+    assert row["comprehensive"] == "0.7692"
+    assert (row["unique_scus"], row["repetitions"], row["non_matching"], row["pse_count"]) == (
+        "2",
+        "1",
+        "1",
+        "4",
+    )
+    assert (
+        row["raw_score"],
+        row["average_scu_count"],
+        row["max_modified"],
+        row["max_original"],
+    ) == ("5", "3", "6", "7")
     assert (row["weight_convention"], row["average_rounding"]) == ("contributors", "half_up")
 
 
@@ -85,17 +116,23 @@ def test_json_says_which_conventions_were_used(fixture_collection):
     document = json.loads(run("export_scores", collection="Fixtures", format="json")[0])
     assert document["conventions"] == [{"weight": "contributors", "average_rounding": "floor"}]
     (row,) = document["rows"]
-    assert row["average_scu_count"] == 2 and row["modified"] == 1.0
+    assert row["average_scu_count"] == 2
+    assert row["modified"] == 1.0
 
 
 def test_out_writes_a_file(fixture_collection, tmp_path):
     target = tmp_path / "scores.csv"
     _, err = run("export_scores", collection="Fixtures", out=str(target))
-    assert "1 row written" in err and "rows" not in err and target.read_text().startswith("collection,docset,peer")
+    assert "1 row written" in err
+    assert "rows" not in err
+    assert target.read_text().startswith("collection,docset,peer")
 
 
 def test_docset_filter(fixture_collection):
-    assert run("export_scores", collection="Fixtures", docset="D9901", format="duc")[0].count("\n") == 1
+    assert (
+        run("export_scores", collection="Fixtures", docset="D9901", format="duc")[0].count("\n")
+        == 1
+    )
     with pytest.raises(CommandError, match="has no docset 'D0000'"):
         run("export_scores", collection="Fixtures", docset="D0000")
 
@@ -122,16 +159,20 @@ def test_adjudicated_keeps_the_consensus_pyramids_annotations(pair):
 
     demo = pair["demo"]
     consensus = submitted_consensus(pair, "b")
-    annotated_whole(consensus, demo["annotations"]["2"].peer, "adjudicated", demo["admin"], complete=True)
+    annotated_whole(
+        consensus, demo["annotations"]["2"].peer, "adjudicated", demo["admin"], complete=True
+    )
     everything, _ = run("export_scores", collection=demo["collection"].name)
     adjudicated, _ = run("export_scores", "--adjudicated", collection=demo["collection"].name)
     # Without --adjudicated consensus work is left out: the demo's three annotations, not the fourth.
-    assert len(everything.splitlines()) == 4 and "adjudicated" not in everything
+    assert len(everything.splitlines()) == 4
+    assert "adjudicated" not in everything
     assert len(adjudicated.splitlines()) == 2  # header and one row
     assert "adjudicated" in adjudicated.splitlines()[1]
 
 
 # -- work in progress (issue 17) ---------------------------------------------------------------------
+
 
 @pytest.fixture
 def one_in_progress(fixture_collection):
@@ -140,7 +181,9 @@ def one_in_progress(fixture_collection):
     from annotator.models import PeerAnnotation
 
     import_files(PAN_FIXTURE, collection="Fixtures", annotator="a1")
-    PeerAnnotation.objects.filter(annotator_code="a1").update(status=PeerAnnotation.Status.IN_PROGRESS)
+    PeerAnnotation.objects.filter(annotator_code="a1").update(
+        status=PeerAnnotation.Status.IN_PROGRESS
+    )
     return fixture_collection
 
 
@@ -149,11 +192,18 @@ def test_work_in_progress_is_left_out_and_the_count_said(one_in_progress):
     what was left out."""
     out, err = run("export_scores", collection="Fixtures", format="duc")
     assert out == "D9901\t7\t0.8333\t2\t1\t100\n"  # NIST's layout, as before
-    assert "1 submitted annotation counted; 1 in progress not counted (--include-in-progress counts them)" in err
-    (row,) = csv.DictReader(io.StringIO(run("export_scores", collection="Fixtures", format="csv")[0]))
+    assert (
+        "1 submitted annotation counted; 1 in progress not counted (--include-in-progress counts them)"
+        in err
+    )
+    (row,) = csv.DictReader(
+        io.StringIO(run("export_scores", collection="Fixtures", format="csv")[0])
+    )
     assert (row["annotator"], row["status"]) == ("100", "submitted")
-    assert [r["status"] for r in json.loads(run("export_scores", collection="Fixtures", format="json")[0])["rows"]] == [
-        "submitted"]
+    assert [
+        r["status"]
+        for r in json.loads(run("export_scores", collection="Fixtures", format="json")[0])["rows"]
+    ] == ["submitted"]
 
 
 def test_include_in_progress_counts_it_marked_in_every_format(one_in_progress):
@@ -161,10 +211,22 @@ def test_include_in_progress_counts_it_marked_in_every_format(one_in_progress):
     # Submitted rows as NIST's; the row in progress ends with one more field.
     assert out == "D9901\t7\t0.8333\t2\t1\t100\nD9901\t7\t0.8333\t2\t1\ta1\t#in_progress\n"
     assert "1 submitted annotation and 1 in progress (marked) counted" in err
-    rows = list(csv.DictReader(io.StringIO(run("export_scores", "--include-in-progress", collection="Fixtures")[0])))
-    assert [(r["annotator"], r["status"]) for r in rows] == [("100", "submitted"), ("a1", "in_progress")]
-    document = json.loads(run("export_scores", "--include-in-progress", collection="Fixtures", format="json")[0])
-    assert [(r["annotator"], r["status"]) for r in document["rows"]] == [("100", "submitted"), ("a1", "in_progress")]
+    rows = list(
+        csv.DictReader(
+            io.StringIO(run("export_scores", "--include-in-progress", collection="Fixtures")[0])
+        )
+    )
+    assert [(r["annotator"], r["status"]) for r in rows] == [
+        ("100", "submitted"),
+        ("a1", "in_progress"),
+    ]
+    document = json.loads(
+        run("export_scores", "--include-in-progress", collection="Fixtures", format="json")[0]
+    )
+    assert [(r["annotator"], r["status"]) for r in document["rows"]] == [
+        ("100", "submitted"),
+        ("a1", "in_progress"),
+    ]
 
 
 def test_without_an_annotator_column_the_mark_is_never_read_as_an_annotator(one_in_progress):
@@ -174,7 +236,10 @@ def test_without_an_annotator_column_the_mark_is_never_read_as_an_annotator(one_
 
     PeerAnnotation.objects.filter(annotator_code="a1").update(annotator_code="")
     out, _ = run("export_scores", "--include-in-progress", collection="Fixtures", format="duc")
-    assert out.splitlines() == ["D9901\t7\t0.8333\t2\t1\t#in_progress", "D9901\t7\t0.8333\t2\t1\t100"]
+    assert out.splitlines() == [
+        "D9901\t7\t0.8333\t2\t1\t#in_progress",
+        "D9901\t7\t0.8333\t2\t1\t100",
+    ]
 
 
 def test_adjudicated_and_work_in_progress_together(pair):
@@ -183,10 +248,25 @@ def test_adjudicated_and_work_in_progress_together(pair):
     from tests.helpers import annotated_whole, submitted_consensus
 
     demo = pair["demo"]
-    annotated_whole(submitted_consensus(pair, "b"), demo["annotations"]["2"].peer, "adjudicated", demo["admin"])
+    annotated_whole(
+        submitted_consensus(pair, "b"), demo["annotations"]["2"].peer, "adjudicated", demo["admin"]
+    )
     name = demo["collection"].name
-    default = list(csv.DictReader(io.StringIO(run("export_scores", "--adjudicated", collection=name)[0])))
-    assert [(r["peer"], r["annotator"]) for r in default] == [("1", "demo"), ("2", "demo"), ("3", "demo")]
-    included = list(csv.DictReader(io.StringIO(run("export_scores", "--adjudicated", "--include-in-progress",
-                                                   collection=name)[0])))
-    assert [(r["peer"], r["annotator"], r["status"]) for r in included] == [("2", "adjudicated", "in_progress")]
+    default = list(
+        csv.DictReader(io.StringIO(run("export_scores", "--adjudicated", collection=name)[0]))
+    )
+    assert [(r["peer"], r["annotator"]) for r in default] == [
+        ("1", "demo"),
+        ("2", "demo"),
+        ("3", "demo"),
+    ]
+    included = list(
+        csv.DictReader(
+            io.StringIO(
+                run("export_scores", "--adjudicated", "--include-in-progress", collection=name)[0]
+            )
+        )
+    )
+    assert [(r["peer"], r["annotator"], r["status"]) for r in included] == [
+        ("2", "adjudicated", "in_progress")
+    ]

@@ -9,7 +9,6 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Collection
 from scoring.records import score_collection
-
 from tests.helpers import import_files, run
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
@@ -54,12 +53,17 @@ def test_every_row_of_the_three_nist_tables_is_reproduced(shared_data, duc_colle
 
 
 def test_edge_cases_named_in_the_readmes(duc_collections):
-    update = {(r.docset, r.peer): r.scores for r in score_collection(Collection.objects.get(name="duc2007-update-nist"))}
+    update = {
+        (r.docset, r.peer): r.scores
+        for r in score_collection(Collection.objects.get(name="duc2007-update-nist"))
+    }
     assert f"{update[('D0736-C', '46')].modified:.4f}" == "1.0769"  # above 1: not capped
     assert update[("D0736-C", "46")].coverage == 1.0  # DUCView 1.5's coverage is
     duc2006 = score_collection(Collection.objects.get(name="duc2006-nist"), docset="D0640")
     assert {r.scores.average_scu_count for r in duc2006} == {39}  # 154 / 4 = 38.5 -> 39
-    main = {r.peer: r.scores for r in score_collection(Collection.objects.get(name="duc2007-main-nist"))}
+    main = {
+        r.peer: r.scores for r in score_collection(Collection.objects.get(name="duc2007-main-nist"))
+    }
     assert (main["9"].unique_scus, main["9"].repetitions, main["9"].non_matching) == (8, 1, 10)
     assert f"{main['9'].original:.4f}" == "0.2963"  # DUCView original score, X = 19
 
@@ -97,6 +101,7 @@ def test_scoring_queries_do_not_grow_with_the_number_of_peers(shared_data, duc_c
 def test_export_scores_csv_and_json_carry_the_conventions(duc_collections):
     out, _ = run("export_scores", collection="duc2007-update-nist", format="csv", docset="D0736-C")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert len(rows) == 24 and {r["average_rounding"] for r in rows} == {"half_up"}
+    assert len(rows) == 24
+    assert {r["average_rounding"] for r in rows} == {"half_up"}
     row = next(r for r in rows if r["peer"] == "46")
     assert (row["modified"], row["unique_scus"], row["annotator"]) == ("1.0769", "7", "H")

@@ -19,10 +19,13 @@ def test_ranking_the_duc_2006_peers_stored_here(shared_data):
     assert lines[0] == "system\tobservations\tmean modified"
     assert any(line.startswith("ANOVA, system as factor: F(21, ") for line in lines)
     assert any(line.startswith("Tukey's HSD (0.05): ") for line in lines)
-    document = json.loads(run("ranking", collection="DUC 2006", format="json", docset_factor=True)[0])
+    document = json.loads(
+        run("ranking", collection="DUC 2006", format="json", docset_factor=True)[0]
+    )
     observations = {system: n for system, n, _ in document["means"]}
     assert observations["10"] == 4  # D0601, D0631 twice, D0640 (3 of its peers are here: 1, 10, 14)
-    assert document["anova"]["df_factor"] == 21 and 0 <= document["anova"]["p"] <= 1
+    assert document["anova"]["df_factor"] == 21
+    assert 0 <= document["anova"]["p"] <= 1
 
 
 def test_one_system_cannot_be_ranked(demo):
@@ -35,14 +38,22 @@ def test_one_system_cannot_be_ranked(demo):
 
 def test_adjudicated_ranks_a_peers_consensus_instead_of_its_sources(demo):
     complete_consensus_of_peer_1(demo, mine_complete=True)
-    observations = lambda *flags: {s: n for s, n, _ in json.loads(run(  # noqa: E731
-        "ranking", *flags, collection=demo["collection"].name, format="json")[0])["means"]}
+    observations = lambda *flags: {
+        s: n
+        for s, n, _ in json.loads(
+            run(  # noqa: E731
+                "ranking", *flags, collection=demo["collection"].name, format="json"
+            )[0]
+        )["means"]
+    }
     # The consensus is not a third observation: its two sources, or it alone (issue 15).
-    assert observations()["1"] == 2 and observations("--adjudicated")["1"] == 1
+    assert observations()["1"] == 2
+    assert observations("--adjudicated")["1"] == 1
 
 
 def strict_json(text: str):
     """JSON as the standard has it: NaN and Infinity are not JSON (Python writes them unless told)."""
+
     def refuse(constant):
         raise ValueError(f"{constant} is not JSON")
 
@@ -57,5 +68,7 @@ def test_one_docset_per_system_leaves_no_error_term_said_as_a_dash_not_f_0(demo)
     assert "Tukey's HSD: — (one score per system: no error term to test with)" in out
     document = strict_json(run("ranking", collection=demo["collection"].name, format="json")[0])
     assert document["anova"]["df_residual"] == 0
-    assert document["anova"]["f"] is None and document["anova"]["p"] is None and document["hsd"] is None
+    assert document["anova"]["f"] is None
+    assert document["anova"]["p"] is None
+    assert document["hsd"] is None
     assert [n for _, n, _ in document["means"]] == [1, 1, 1]

@@ -7,7 +7,15 @@ import pytest
 from nltk.metrics import masi_distance
 from nltk.metrics.agreement import AnnotationTask
 
-from scoring.agreement import DISTANCES, dice, krippendorff_alpha, masi, masi_nltk, nominal, pairwise
+from scoring.agreement import (
+    DISTANCES,
+    dice,
+    krippendorff_alpha,
+    masi,
+    masi_nltk,
+    nominal,
+    pairwise,
+)
 from scoring.agreement_units import peer_units, pse_values, pyramid_units, word_scus
 
 # Passonneau 2009 Fig. 4: the PSEs two annotators found per SCU in one peer summary.
@@ -20,20 +28,28 @@ def test_figure_4_alphas():
     assert len(units) == 8
     assert round(krippendorff_alpha(units, dice), 2) == 0.15
     assert round(krippendorff_alpha(units, nominal), 2) == 0.34  # Binary
-    assert round(krippendorff_alpha(peer_units([A1, A2], reduced=True), nominal), 2) == -0.07  # Binary′
+    assert (
+        round(krippendorff_alpha(peer_units([A1, A2], reduced=True), nominal), 2) == -0.07
+    )  # Binary′
 
 
 def test_figure_4_distances():
     row = dice([pse_values(2), pse_values(1), pse_values(0)])
-    assert row[0, 1] == pytest.approx(1 / 3) and row[0, 2] == 1 and row[2, 2] == 0  # SCU3: 1 - 2x1/3
+    assert row[0, 1] == pytest.approx(1 / 3)
+    assert row[0, 2] == 1
+    assert row[2, 2] == 0
 
 
 def test_figures_5_and_6_masi():
     a1 = frozenset([*range(1, 7), *range(10, 15), *range(21, 33)])  # N = 23
     a2 = frozenset(range(1, 39))  # N = 38: a subset relation
-    assert len(a1) == 23 and masi([a1, a2])[0, 1] == pytest.approx((1 - 23 / 38) / 3)
+    assert len(a1) == 23
+    assert masi([a1, a2])[0, 1] == pytest.approx((1 - 23 / 38) / 3)
     assert round(masi([a1, a2])[0, 1], 2) == 0.13
-    scu94, scu39 = frozenset(range(0, 40)), frozenset(range(33, 61))  # 7 shared of 61: set difference
+    scu94, scu39 = (
+        frozenset(range(0, 40)),
+        frozenset(range(33, 61)),
+    )  # 7 shared of 61: set difference
     assert round(masi([scu94, scu39])[0, 1], 2) == 0.59
     assert masi_nltk([scu94, scu39])[0, 1] == pytest.approx(masi_distance(set(scu94), set(scu39)))
 
@@ -49,10 +65,15 @@ def test_vectorised_distances_equal_their_pairwise_definition(name):
     reference = {
         "dice": lambda a, b: 0.0 if not a and not b else 1 - 2 * len(a & b) / (len(a) + len(b)),
         "jaccard": lambda a, b: 0.0 if not a and not b else 1 - len(a & b) / len(a | b),
-        "binary": lambda a, b: float(a != b), "nominal": lambda a, b: float(a != b),
+        "binary": lambda a, b: float(a != b),
+        "nominal": lambda a, b: float(a != b),
         "masi_nltk": lambda a, b: 0.0 if not a and not b else masi_distance(a, b),
-        "masi": lambda a, b: 0.0 if a == b else (1 - len(a & b) / len(a | b)) * (
-            1 / 3 if a <= b or b <= a else 2 / 3 if a & b else 1),
+        "masi": lambda a, b: (
+            0.0
+            if a == b
+            else (1 - len(a & b) / len(a | b))
+            * (1 / 3 if a <= b or b <= a else 2 / 3 if a & b else 1)
+        ),
     }[name]
     distinct = list(dict.fromkeys(values))
     assert np.allclose(DISTANCES[name](distinct), pairwise(reference)(distinct))
@@ -66,7 +87,10 @@ def test_alpha_equals_nltks_on_random_data(name, seed, few_distinct_units, monke
     monkeypatch.setattr("scoring.agreement.FEW_DISTINCT_UNITS", few_distinct_units)
     rng = random.Random(seed)
     coders, items = 3, 20
-    labels = [[frozenset(rng.sample(range(8), rng.randint(1, 4))) for _ in range(coders)] for _ in range(items)]
+    labels = [
+        [frozenset(rng.sample(range(8), rng.randint(1, 4))) for _ in range(coders)]
+        for _ in range(items)
+    ]
     labels += labels[:5]  # repeated units
     labels[3][1] = None  # and a value missing
     items = len(labels)
@@ -75,14 +99,22 @@ def test_alpha_equals_nltks_on_random_data(name, seed, few_distinct_units, monke
     def distance(a, b):
         return float(DISTANCES[name]([a, b])[0, 1]) if a != b else 0.0
 
-    task = AnnotationTask(data=[(f"c{c}", f"i{i}", labels[i][c]) for i in range(items) for c in range(coders)
-                                if labels[i][c] is not None], distance=distance)
+    task = AnnotationTask(
+        data=[
+            (f"c{c}", f"i{i}", labels[i][c])
+            for i in range(items)
+            for c in range(coders)
+            if labels[i][c] is not None
+        ],
+        distance=distance,
+    )
     assert ours == pytest.approx(task.alpha(), abs=1e-9)
 
 
 def test_missing_values_and_undefined_alpha():
     assert krippendorff_alpha([["a", "a"], ["b", None], ["a", "b"]], nominal) == pytest.approx(
-        krippendorff_alpha([["a", "a"], ["a", "b"]], nominal))
+        krippendorff_alpha([["a", "a"], ["a", "b"]], nominal)
+    )
     assert np.isnan(krippendorff_alpha([["a", "a"], ["a", "a"]], nominal))  # no variation at all
     assert np.isnan(krippendorff_alpha([["a", None]], nominal))
 
@@ -90,7 +122,13 @@ def test_missing_values_and_undefined_alpha():
 def test_words_are_aligned_whatever_the_whitespace():
     text = "Saudi Arabian officials,  under\nAmerican pressure"
     assert word_scus(text, [(0, 13, "s1"), (26, 50, "s2")]) == [
-        frozenset({"s1"}), frozenset({"s1"}), frozenset(), frozenset({"s2"}), frozenset({"s2"}), frozenset({"s2"})]
+        frozenset({"s1"}),
+        frozenset({"s1"}),
+        frozenset(),
+        frozenset({"s2"}),
+        frozenset({"s2"}),
+        frozenset({"s2"}),
+    ]
 
 
 def test_pyramid_units_hold_the_other_words_of_the_scu():

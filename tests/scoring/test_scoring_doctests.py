@@ -5,11 +5,19 @@ import importlib
 
 import pytest
 
-MODULES = ["scoring.pyramid", "scoring.statistics", "scoring.variants", "scoring.stability", "scoring.formats",
-           "scoring.correlation", "scoring.numbers"]
+MODULES = [
+    "scoring.pyramid",
+    "scoring.statistics",
+    "scoring.variants",
+    "scoring.stability",
+    "scoring.formats",
+    "scoring.correlation",
+    "scoring.numbers",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0
+    assert result.attempted > 0
+    assert result.failed == 0

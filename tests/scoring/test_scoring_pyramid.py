@@ -6,7 +6,20 @@ from fractions import Fraction
 import pytest
 
 from scoring.formats import four_decimals
-from scoring.pyramid import CEIL, FLOOR, FRACTIONAL, HALF_UP, ROUNDINGS, average_scu_count, comprehensive_score, coverage_score, max_weight, modified_score, original_score, score_peer
+from scoring.pyramid import (
+    CEIL,
+    FLOOR,
+    FRACTIONAL,
+    HALF_UP,
+    ROUNDINGS,
+    average_scu_count,
+    comprehensive_score,
+    coverage_score,
+    max_weight,
+    modified_score,
+    original_score,
+    score_peer,
+)
 
 
 def tiers(counts: dict[int, int]) -> list[int]:
@@ -35,12 +48,18 @@ def test_eq1_counts_every_scu_when_x_exceeds_them():
 
 def test_passonneau_2009_eq2_average_scu_count():
     # X_a = sum_i i*|T_i| / n
-    assert Fraction(sum(D30042), 10) == Fraction(sum(w * c for w, c in {10: 3, 9: 2, 8: 2, 7: 2, 6: 4, 5: 5, 4: 4, 3: 4, 2: 11, 1: 16}.items()), 10)
+    assert Fraction(sum(D30042), 10) == Fraction(
+        sum(
+            w * c
+            for w, c in {10: 3, 9: 2, 8: 2, 7: 2, 6: 4, 5: 5, 4: 4, 3: 4, 2: 11, 1: 16}.items()
+        ),
+        10,
+    )
     assert average_scu_count(sum(D30042), 10, FLOOR) == sum(D30042) // 10
 
 
 @pytest.mark.parametrize(
-    "total, models, rounding, expected",
+    ("total", "models", "rounding", "expected"),
     [
         (154, 4, HALF_UP, 39),  # NIST D0640: 38.5 -> 39 (Python's round() would give 38)
         (154, 4, FLOOR, 38),
@@ -85,15 +104,23 @@ def test_a_fractional_count_takes_a_share_of_the_next_heaviest_scu():
 
 def test_score_peer_with_a_fractional_x_a():
     weights = dict(enumerate(CRYPTO))
-    scores = score_peer([0, 1, 2, None], weights, model_count=5, rounding=FRACTIONAL)  # weights 5 + 4 + 4
-    assert scores.average_scu_count == 9.8 and scores.max_modified == 29.6
-    assert scores.modified == 65 / 148 and scores.coverage == scores.modified  # 13 / (148 / 5), exactly
+    scores = score_peer(
+        [0, 1, 2, None], weights, model_count=5, rounding=FRACTIONAL
+    )  # weights 5 + 4 + 4
+    assert scores.average_scu_count == 9.8
+    assert scores.max_modified == 29.6
+    assert scores.modified == 65 / 148
+    assert scores.coverage == scores.modified
     assert scores.original == 13 / 16  # X = 4 PSEs: 5 + 4 + 4 + 3, untouched by X_a
     whole = score_peer([0], {0: 2, 1: 2}, model_count=2, rounding=FRACTIONAL)  # X_a = 4 / 2
-    assert whole.average_scu_count == 2 and isinstance(whole.average_scu_count, int)
+    assert whole.average_scu_count == 2
+    assert isinstance(whole.average_scu_count, int)
     # Fractional X_a between the DUCView conventions: Max(9.8) lies between Max(9) and Max(10).
-    assert score_peer([0], weights, 5, FLOOR).modified > score_peer([0], weights, 5, FRACTIONAL).modified > \
-        score_peer([0], weights, 5, HALF_UP).modified
+    assert (
+        score_peer([0], weights, 5, FLOOR).modified
+        > score_peer([0], weights, 5, FRACTIONAL).modified
+        > score_peer([0], weights, 5, HALF_UP).modified
+    )
 
 
 def test_unknown_rounding_and_empty_pyramids_are_refused():
@@ -107,13 +134,21 @@ def test_nist_d0703_peer_9_from_the_data_readme():
     # 8 unique SCUs (weight 16), 1 repetition, 10 non-matching PSEs; 111 contributors / 4 models.
     # D0703-ACDJ's tiers: 1 SCU of weight 4, 14 of 3, 11 of 2, 43 of 1.
     weights = tiers({4: 1, 3: 14, 2: 11, 1: 43})
-    assert sum(weights) == 111 and max_weight(weights, 28) == 70 and max_weight(weights, 19) == 54
+    assert sum(weights) == 111
+    assert max_weight(weights, 28) == 70
+    assert max_weight(weights, 19) == 54
     scu_weights = dict(enumerate(weights))
     matched = [0, 1, 2, 15, 26, 27, 28, 29]  # weights 4 + 3 + 3 + 2 + 1 + 1 + 1 + 1 = 16
     assert sum(scu_weights[i] for i in matched) == 16
     scores = score_peer(matched + [0] + [None] * 10, scu_weights, model_count=4)
-    assert (scores.unique_scus, scores.repetitions, scores.non_matching, scores.pse_count) == (8, 1, 10, 19)
-    assert scores.average_scu_count == 28 and scores.max_modified == 70
+    assert (scores.unique_scus, scores.repetitions, scores.non_matching, scores.pse_count) == (
+        8,
+        1,
+        10,
+        19,
+    )
+    assert scores.average_scu_count == 28
+    assert scores.max_modified == 70
     assert four_decimals(scores.modified) == "0.2286"  # NIST table: D0703 9 0.2286 8 1
     assert four_decimals(scores.original) == "0.2963"  # DUCView original: 16/54
 
@@ -136,12 +171,15 @@ def test_a_summary_expressing_nothing_scores_zero_and_undefined_scores_are_none(
 def test_score_peer_on_our_fixture_numbers():
     weights = {11: 3, 12: 2, 13: 1, 14: 1, 15: 1}
     scores = score_peer([11, 12, 12, None], weights, model_count=3)
-    assert scores.raw_score == 5 and scores.average_scu_count == 3
-    assert scores.modified == pytest.approx(5 / 6) and scores.original == pytest.approx(5 / 7)
+    assert scores.raw_score == 5
+    assert scores.average_scu_count == 3
+    assert scores.modified == pytest.approx(5 / 6)
+    assert scores.original == pytest.approx(5 / 7)
     assert scores.quality == scores.original
     assert scores.comprehensive == pytest.approx(2 * (5 / 7) * (5 / 6) / (5 / 7 + 5 / 6))
     floor = score_peer([11, 12, 12, None], weights, model_count=3, rounding=FLOOR)
-    assert floor.modified == 1.0 and floor.coverage == 1.0
+    assert floor.modified == 1.0
+    assert floor.coverage == 1.0
 
 
 def test_score_peer_refuses_scus_outside_the_pyramid():
@@ -152,15 +190,25 @@ def test_score_peer_refuses_scus_outside_the_pyramid():
 @pytest.mark.shared_data
 def test_ducview_15_formulas_reproduce_the_crypto_table(shared_data):
     """PyrEvalv2 crypto: DUCView 1.5's quality, coverage and comprehensive for 37 peers."""
-    rows = list(csv.DictReader(open(shared_data / "pyrevalv2-crypto/Baseline/man_annotation_crypto.csv")))
+    rows = list(
+        csv.DictReader(open(shared_data / "pyrevalv2-crypto/Baseline/man_annotation_crypto.csv"))
+    )
     assert len(rows) == 37
     # The hidden manual pyramid's weights, rebuilt from the table's cumulative top-N sums
     # (N = 6..21 -> 21, 24, ..., 44; top 11 = 33).
     weights = [5, 4, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1]
     matches = 0
     for row in rows:
-        total, unique, not_in_pyramid = int(row["totalscu"]), int(row["uniquescu"]), int(row["scusNotInPyr"])
-        weight, max_total, max_average = int(row["totalWeight"]), int(row["maxScoreTotalscu"]), int(row["maxScoreAveragescu"])
+        total, unique, not_in_pyramid = (
+            int(row["totalscu"]),
+            int(row["uniquescu"]),
+            int(row["scusNotInPyr"]),
+        )
+        weight, max_total, max_average = (
+            int(row["totalWeight"]),
+            int(row["maxScoreTotalscu"]),
+            int(row["maxScoreAveragescu"]),
+        )
         assert total == unique + not_in_pyramid
         assert max_weight(weights, total) == max_total, row["filename"]
         assert max_weight(weights, int(row["averagescu"])) == max_average
@@ -189,9 +237,14 @@ def test_fractional_x_a_reproduces_pyrevals_coverage_column(shared_data):
     x_a = average_scu_count(sum(CRYPTO), 5, FRACTIONAL)
     for row in rows:
         # PyrEval adds its shares in floating point (29.6 up to the last bit); ours is exact.
-        assert coverage_score(int(row["raw"]), x_a, CRYPTO) == pytest.approx(float(row["coverage"]), rel=1e-12), row["Summary"]
+        assert coverage_score(int(row["raw"]), x_a, CRYPTO) == pytest.approx(
+            float(row["coverage"]), rel=1e-12
+        ), row["Summary"]
     # Rounded, X_a would be 10 (half up, ceil) or 9 (floor): none of these gives PyrEval's column.
     for rounding in (HALF_UP, FLOOR, CEIL):
         whole = average_scu_count(sum(CRYPTO), 5, rounding)
-        assert all(coverage_score(int(r["raw"]), whole, CRYPTO) != pytest.approx(float(r["coverage"])) for r in rows
-                   if 0 < float(r["coverage"]) < 1)
+        assert all(
+            coverage_score(int(r["raw"]), whole, CRYPTO) != pytest.approx(float(r["coverage"]))
+            for r in rows
+            if 0 < float(r["coverage"]) < 1
+        )

@@ -15,7 +15,9 @@ def duc2006(shared_data):
     """Every row of NIST's 2006 table: each annotation one observation (D0631's peers twice)."""
     table = shared_data / "duc2006-nist/scoring/2006_modified_scores.txt"
     return [
-        SimpleNamespace(docset=row[0], peer=str(int(row[1])), scores=SimpleNamespace(modified=float(row[2])))
+        SimpleNamespace(
+            docset=row[0], peer=str(int(row[1])), scores=SimpleNamespace(modified=float(row[2]))
+        )
         for row in csv.reader(table.open(), delimiter="\t")
     ]
 
@@ -27,7 +29,8 @@ def test_table_9_means_and_table_6_p(duc2006):
     assert [round(means[p], 4) for p in ("10", "23", "8", "27")] == [0.2571, 0.2514, 0.2226, 0.2189]
     group = ["1", "35", "17", "18", "25", "29"]
     assert round(sum(means[p] for p in group) / len(group), 4) == 0.1429
-    assert ranking.anova.df_factor == 21 and round(ranking.anova.p, 6) == 0.000185
+    assert ranking.anova.df_factor == 21
+    assert round(ranking.anova.p, 6) == 0.000185
 
 
 @pytest.mark.shared_data
@@ -39,10 +42,13 @@ def test_tukey_with_a_given_error_term_equals_statsmodels_with_its_own(duc2006):
     ours, hsd = tukey_hsd(values, systems, one_way.mse, one_way.df_residual)
     assert hsd == pytest.approx(tukey_hsd(values, systems)[1], rel=1e-3)
     theirs = pairwise_tukeyhsd(values, systems, alpha=0.05)
-    expected = {frozenset((a, b)): (p, reject) for a, b, _, p, _, _, reject in theirs.summary().data[1:]}
+    expected = {
+        frozenset((a, b)): (p, reject) for a, b, _, p, _, _, reject in theirs.summary().data[1:]
+    }
     for pair in ours:
         p, reject = expected[frozenset((pair.better, pair.worse))]
-        assert pair.p == pytest.approx(p, abs=2e-3) and pair.significant == reject
+        assert pair.p == pytest.approx(p, abs=2e-3)
+        assert pair.significant == reject
 
 
 def test_table_10_power():
@@ -51,8 +57,13 @@ def test_table_10_power():
 
 def test_groups_read_like_the_papers_tables():
     means = {"10": 0.26, "23": 0.25, "1": 0.12, "35": 0.13, "17": 0.15}
-    pairs = [TukeyPair("10", w, 0, 0.001, True) for w in ("1", "35", "17")] + [
-        TukeyPair("23", w, 0, 0.001, True) for w in ("1", "35", "17")] + [TukeyPair("23", "10", 0, 0.9, False)]
+    pairs = (
+        [TukeyPair("10", w, 0, 0.001, True) for w in ("1", "35", "17")]
+        + [TukeyPair("23", w, 0, 0.001, True) for w in ("1", "35", "17")]
+        + [TukeyPair("23", "10", 0, 0.9, False)]
+    )
     (row,) = better_than_groups(means, pairs)
-    assert row.better == ["10", "23"] and row.worse == ["17", "35", "1"]
-    assert row.better_mean == pytest.approx(0.255) and row.worse_mean == pytest.approx(0.4 / 3)
+    assert row.better == ["10", "23"]
+    assert row.worse == ["17", "35", "1"]
+    assert row.better_mean == pytest.approx(0.255)
+    assert row.worse_mean == pytest.approx(0.4 / 3)

@@ -13,16 +13,23 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.shared_data
 def test_d0601_by_pyramid_order(shared_data):
     folder = shared_data / "duc2006-nist"
-    import_files(folder / "allpyramids/D0601.pyr", *sorted((folder / "allpans").glob("*.D0601.*.pan")), collection="DUC 2006")
+    import_files(
+        folder / "allpyramids/D0601.pyr",
+        *sorted((folder / "allpans").glob("*.D0601.*.pan")),
+        collection="DUC 2006",
+    )
     document = json.loads(run("stability", collection="DUC 2006", docset="D0601", format="json")[0])
-    assert len(document["models"]) == 4 and document["average_scu_count"] > 0
+    assert len(document["models"]) == 4
+    assert document["average_scu_count"] > 0
     assert [o["pyramids"] for o in document["orders"]] == [4, 6, 4, 1]
     assert document["orders"][-1]["spearman"] == pytest.approx(1.0)
     assert [e["order"] for e in document["errors"]] == [1, 2, 3]
     # The full pyramid's modified score of peer 10 is NIST's 0.2644 (the min, mean and max of one).
     low, mean, high = document["orders"][-1]["scores"]["10"]
-    assert round(mean, 4) == 0.2644 and low == high == mean
-    assert len(document["jackknifed_peers"]) == 22 and len(document["jackknifed_models"]) == 4
+    assert round(mean, 4) == 0.2644
+    assert low == high == mean
+    assert len(document["jackknifed_peers"]) == 22
+    assert len(document["jackknifed_models"]) == 4
     table, _ = run("stability", collection="DUC 2006", docset="D0601")
     assert table.splitlines()[1] == "order\tpyramids\tmean spearman\tp1\tp2\tp3\tp\tdata points"
 
@@ -44,8 +51,11 @@ def test_a_fractional_x_a(demo):
     demo["collection"].save()
     out, _ = run("stability", collection=demo["collection"].name, docset="DEMO01")
     assert "X_a = 6.25, " in out.splitlines()[0]
-    document = json.loads(run("stability", collection=demo["collection"].name, docset="DEMO01", format="json")[0])
-    assert document["average_scu_count"] == 6.25 and document["optimal_summaries"] >= 1
+    document = json.loads(
+        run("stability", collection=demo["collection"].name, docset="DEMO01", format="json")[0]
+    )
+    assert document["average_scu_count"] == 6.25
+    assert document["optimal_summaries"] >= 1
     assert all(value is not None for value in document["jackknifed_peers"].values())
 
 
@@ -54,7 +64,9 @@ def test_a_pyramid_in_progress_is_said_to_be_and_counts_come_in_words(demo):
     from tests.helpers import empty_pyramid
 
     empty_pyramid(demo, name="second", assign_to="annotator")
-    out, err = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="second")
+    out, err = run(
+        "stability", collection=demo["collection"].name, docset="DEMO01", pyramid="second"
+    )
     assert "1 optimal summary of that size" in out.splitlines()[0]
     assert "The pyramid second is still in progress" in err
     _, err = run("stability", collection=demo["collection"].name, docset="DEMO01", pyramid="DEMO01")

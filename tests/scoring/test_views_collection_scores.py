@@ -1,7 +1,7 @@
 import csv
+import io
 import json
 import re
-import io
 
 import pytest
 from django.urls import reverse
@@ -19,14 +19,22 @@ def test_staff_see_the_score_table(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
     assert page.count("<tr>") == 4  # header + three peers
-    assert '<td class="num">1.0000</td>' in page and '<td class="num">0.3158</td>' in page
+    assert '<td class="num">1.0000</td>' in page
+    assert '<td class="num">0.3158</td>' in page
 
 
-@pytest.mark.parametrize("fmt, content_type, first_line", [
-    ("csv", "text/csv", "collection,docset,peer"),
-    ("duc", "text/tab-separated-values", "DEMO01\t1\t1\t6\t0\tdemo"),  # NIST's numbers: 1, not 1.0000
-    ("json", "application/json", "{"),
-])
+@pytest.mark.parametrize(
+    ("fmt", "content_type", "first_line"),
+    [
+        ("csv", "text/csv", "collection,docset,peer"),
+        (
+            "duc",
+            "text/tab-separated-values",
+            "DEMO01\t1\t1\t6\t0\tdemo",
+        ),  # NIST's numbers: 1, not 1.0000
+        ("json", "application/json", "{"),
+    ],
+)
 def test_downloads(client, demo, fmt, content_type, first_line):
     client.force_login(demo["admin"])
     response = client.get(url(demo, f"?format={fmt}"))
@@ -41,7 +49,7 @@ def test_csv_download_has_a_row_per_peer(client, demo):
     assert [r["peer"] for r in rows] == ["1", "2", "3"]
 
 
-@pytest.mark.parametrize("who, status", [("annotator", 403), ("outsider", 404)])
+@pytest.mark.parametrize(("who", "status"), [("annotator", 403), ("outsider", 404)])
 def test_annotators_are_refused_and_outsiders_see_nothing(client, demo, who, status):
     client.force_login(demo[who])
     assert client.get(url(demo, "?format=csv")).status_code == status
@@ -59,21 +67,30 @@ def test_unknown_collection_is_404(client, demo):
 
 def test_sorted_by_a_column_either_way(client, demo):
     client.force_login(demo["organizer"])
+
     def peers(query):
         page = client.get(url(demo, query)).content.decode()
         return re.findall(r'<td><a href="/annotations/\d+/">(\w+)</a></td>', page)
+
     ascending, descending = peers("?sort=modified"), peers("?sort=-modified")
-    assert ascending == descending[::-1] and len(ascending) == 3
+    assert ascending == descending[::-1]
+    assert len(ascending) == 3
     assert "Sort by modified" in client.get(url(demo)).content.decode()
 
 
 def test_each_systems_mean_and_its_download(client, demo):
     client.force_login(demo["organizer"])
     page = client.get(url(demo, "?view=systems")).content.decode()
-    assert 'selected>each system\'s mean over docsets' in page and '<td class="num">1.0000</td>' in page
+    assert "selected>each system's mean over docsets" in page
+    assert '<td class="num">1.0000</td>' in page
     download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
-    assert download[0] == "peer,docsets,in_progress,modified,original,coverage,comprehensive,weight_convention,average_rounding"
-    assert len(download) == 4 and download[1].endswith(",contributors,half_up") and download[1].split(",")[2] == "0"
+    assert (
+        download[0]
+        == "peer,docsets,in_progress,modified,original,coverage,comprehensive,weight_convention,average_rounding"
+    )
+    assert len(download) == 4
+    assert download[1].endswith(",contributors,half_up")
+    assert download[1].split(",")[2] == "0"
 
 
 def test_adjudicated_work_only(client, demo, django_user_model):
@@ -82,24 +99,45 @@ def test_adjudicated_work_only(client, demo, django_user_model):
     complete_consensus_of_peer_1(demo, mine_complete=True)
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
-    assert page.count("<tr>") == 5 and "<td>consensus</td>" not in page  # header, 2 + 2 annotations of peer 1
+    assert page.count("<tr>") == 5
+    assert "<td>consensus</td>" not in page
     assert "1 annotation of consensus work" in page
     page = client.get(url(demo, "?adjudicated=1")).content.decode()
-    assert page.count("<tr>") == 4 and "<td>consensus</td>" in page and 'name="adjudicated" value="1" checked' in page
-    assert '<a href="?docset=&amp;adjudicated=1&amp;format=csv">CSV</a>' in page  # the downloads keep the choice
-    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?adjudicated=1&format=csv")).content.decode())))
-    assert [(r["peer"], r["annotator"]) for r in rows] == [("1", "consensus"), ("2", "demo"), ("3", "demo")]
+    assert page.count("<tr>") == 4
+    assert "<td>consensus</td>" in page
+    assert 'name="adjudicated" value="1" checked' in page
+    assert (
+        '<a href="?docset=&amp;adjudicated=1&amp;format=csv">CSV</a>' in page
+    )  # the downloads keep the choice
+    rows = list(
+        csv.DictReader(
+            io.StringIO(client.get(url(demo, "?adjudicated=1&format=csv")).content.decode())
+        )
+    )
+    assert [(r["peer"], r["annotator"]) for r in rows] == [
+        ("1", "consensus"),
+        ("2", "demo"),
+        ("3", "demo"),
+    ]
 
 
-@pytest.mark.parametrize("query, field", [
-    ("?docset=DEMO01%00", "docset"), ("?sort=%00peer", "sort"), ("?view=systems%00", "view"),
-    ("?format=csv%00", "format"), ("?adjudicated=1%00", "adjudicated"), ("?x%00=1", "x\\0"),
-])
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("?docset=DEMO01%00", "docset"),
+        ("?sort=%00peer", "sort"),
+        ("?view=systems%00", "view"),
+        ("?format=csv%00", "format"),
+        ("?adjudicated=1%00", "adjudicated"),
+        ("?x%00=1", "x\\0"),
+    ],
+)
 def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, query, field):
     """The docset is looked up by name: a NUL was a 500 (issue 16). Any parameter: 400 naming it."""
     client.force_login(demo["organizer"])
     response = client.get(url(demo, query))
-    assert refuses_nul(response, field) and "<h1>Bad request</h1>" in response.content.decode()
+    assert refuses_nul(response, field)
+    assert "<h1>Bad request</h1>" in response.content.decode()
 
 
 def test_one_docsets_scores_lead_back_to_the_docset(client, demo):
@@ -110,7 +148,8 @@ def test_one_docsets_scores_lead_back_to_the_docset(client, demo):
     assert response.status_code == 200
     page = response.content.decode()
     assert f'<a href="{reverse("docset-detail", args=[docset.pk])}">Docset DEMO01</a>' in page
-    assert "Scores of Demo: Apollo 11, docset DEMO01" in page and page.count("<tr>") == 4
+    assert "Scores of Demo: Apollo 11, docset DEMO01" in page
+    assert page.count("<tr>") == 4
     assert client.get(url(demo, "?docset=DEMO01&view=systems")).status_code == 200
 
 
@@ -118,15 +157,20 @@ def test_a_docset_the_collection_does_not_have_answers_400(client, demo):
     client.force_login(demo["admin"])
     response = client.get(url(demo, "?docset=NOPE"))
     assert response.status_code == 400
-    assert f"The collection {demo['collection'].name} has no docset NOPE." in response.content.decode()
+    assert (
+        f"The collection {demo['collection'].name} has no docset NOPE." in response.content.decode()
+    )
 
 
 # -- work in progress (issue 17) ---------------------------------------------------------------------
 
+
 def peer_3_in_progress(demo):
     from annotator.models import PeerAnnotation
 
-    PeerAnnotation.objects.filter(pk=demo["annotations"]["3"].pk).update(status=PeerAnnotation.Status.IN_PROGRESS)
+    PeerAnnotation.objects.filter(pk=demo["annotations"]["3"].pk).update(
+        status=PeerAnnotation.Status.IN_PROGRESS
+    )
 
 
 def peers_shown(page: str) -> list[str]:
@@ -138,9 +182,13 @@ def test_work_in_progress_is_not_counted_and_the_page_says_so(client, demo):
     peer_3_in_progress(demo)
     client.force_login(demo["organizer"])
     page = client.get(url(demo)).content.decode()
-    assert peers_shown(page) == ["1", "2"] and "<td>Submitted</td>" in page and "In progress</strong>" not in page
-    assert ('<p id="counted">2 submitted annotations counted; 1 in progress not counted '
-            '(<a href="?docset=&amp;include=in-progress">show them</a>).</p>') in page
+    assert peers_shown(page) == ["1", "2"]
+    assert "<td>Submitted</td>" in page
+    assert "In progress</strong>" not in page
+    assert (
+        '<p id="counted">2 submitted annotations counted; 1 in progress not counted '
+        '(<a href="?docset=&amp;include=in-progress">show them</a>).</p>'
+    ) in page
     assert 'name="include" value="in-progress" data-auto-submit' in page  # the checkbox, not ticked
     rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?format=csv")).content.decode())))
     assert [(r["peer"], r["status"]) for r in rows] == [("1", "submitted"), ("2", "submitted")]
@@ -151,34 +199,61 @@ def test_work_in_progress_is_not_counted_and_the_page_says_so(client, demo):
     assert [line.split(",")[:3] for line in means[1:]] == [["1", "1", "0"], ["2", "1", "0"]]
 
 
-def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_the_choice(client, demo):
+def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_the_choice(
+    client, demo
+):
     peer_3_in_progress(demo)
     client.force_login(demo["organizer"])
     page = client.get(url(demo, "?include=in-progress")).content.decode()
     assert peers_shown(page) == ["1", "2", "3"]
-    assert page.count('<tr class="in-progress">') == 1 and page.count("<strong>In progress</strong>") == 1
-    assert ('<p id="counted">2 submitted annotations and 1 in progress (marked) counted '
-            '(<a href="?docset=">count submitted work only</a>).</p>') in page
+    assert page.count('<tr class="in-progress">') == 1
+    assert page.count("<strong>In progress</strong>") == 1
+    assert (
+        '<p id="counted">2 submitted annotations and 1 in progress (marked) counted '
+        '(<a href="?docset=">count submitted work only</a>).</p>'
+    ) in page
     assert 'name="include" value="in-progress" checked data-auto-submit' in page
     for fmt in ("csv", "json", "duc"):  # the downloads, the sorting
         assert f'<a href="?docset=&amp;include=in-progress&amp;format={fmt}">' in page
-    assert '<a href="?docset=&amp;include=in-progress&amp;sort=modified" title="Sort by modified">' in page
-    assert peers_shown(client.get(url(demo, "?include=in-progress&sort=status")).content.decode())[0] == "3"
+    assert (
+        '<a href="?docset=&amp;include=in-progress&amp;sort=modified" title="Sort by modified">'
+        in page
+    )
+    assert (
+        peers_shown(client.get(url(demo, "?include=in-progress&sort=status")).content.decode())[0]
+        == "3"
+    )
 
-    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?include=in-progress&format=csv")).content.decode())))
-    assert [(r["peer"], r["status"]) for r in rows] == [("1", "submitted"), ("2", "submitted"), ("3", "in_progress")]
+    rows = list(
+        csv.DictReader(
+            io.StringIO(client.get(url(demo, "?include=in-progress&format=csv")).content.decode())
+        )
+    )
+    assert [(r["peer"], r["status"]) for r in rows] == [
+        ("1", "submitted"),
+        ("2", "submitted"),
+        ("3", "in_progress"),
+    ]
     document = json.loads(client.get(url(demo, "?include=in-progress&format=json")).content)
     assert [r["status"] for r in document["rows"]] == ["submitted", "submitted", "in_progress"]
     duc = client.get(url(demo, "?include=in-progress&format=duc")).content.decode().splitlines()
     submitted = client.get(url(demo, "?format=duc")).content.decode().splitlines()
-    assert duc[:2] == submitted and len(duc) == 3  # submitted rows as they are without the option
+    assert duc[:2] == submitted
+    assert len(duc) == 3
     fields = duc[2].split("\t")
-    assert fields[:2] == ["DEMO01", "3"] and fields[5:] == ["demo", "#in_progress"]
+    assert fields[:2] == ["DEMO01", "3"]
+    assert fields[5:] == ["demo", "#in_progress"]
 
     systems = client.get(url(demo, "?view=systems&include=in-progress")).content.decode()
-    assert "<th class=\"num\">In progress</th>" in systems and systems.count('<tr class="in-progress">') == 1
-    assert '<a href="?docset=&amp;view=systems&amp;include=in-progress&amp;format=json">JSON</a>' in systems
-    means = json.loads(client.get(url(demo, "?view=systems&include=in-progress&format=json")).content)["systems"]
+    assert '<th class="num">In progress</th>' in systems
+    assert systems.count('<tr class="in-progress">') == 1
+    assert (
+        '<a href="?docset=&amp;view=systems&amp;include=in-progress&amp;format=json">JSON</a>'
+        in systems
+    )
+    means = json.loads(
+        client.get(url(demo, "?view=systems&include=in-progress&format=json")).content
+    )["systems"]
     assert {m["peer"]: m["in_progress"] for m in means} == {"1": 0, "2": 0, "3": 1}
 
 
@@ -191,10 +266,17 @@ def test_the_counts_say_consensus_work_and_work_in_progress_apart(client, demo):
     assert "3 submitted annotations counted; 1 in progress not counted" in page
     assert "1 annotation of consensus work" in page
     page = client.get(url(demo, "?include=in-progress")).content.decode()
-    assert "3 submitted annotations and 1 in progress (marked) counted" in page and "1 annotation of consensus work" in page
-    assert '<a href="?docset=&amp;include=in-progress&amp;adjudicated=1">Adjudicated work only</a>' in page
-    page = client.get(url(demo, "?adjudicated=1")).content.decode()  # the consensus replaces both sources
-    assert "3 submitted annotations counted." in page and "2 annotations not counted: replaced" in page
+    assert "3 submitted annotations and 1 in progress (marked) counted" in page
+    assert "1 annotation of consensus work" in page
+    assert (
+        '<a href="?docset=&amp;include=in-progress&amp;adjudicated=1">Adjudicated work only</a>'
+        in page
+    )
+    page = client.get(
+        url(demo, "?adjudicated=1")
+    ).content.decode()  # the consensus replaces both sources
+    assert "3 submitted annotations counted." in page
+    assert "2 annotations not counted: replaced" in page
 
 
 def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, demo):
@@ -210,8 +292,13 @@ def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, dem
             assert client.get(url(demo, query)).status_code == 200
         return len(done)
 
-    before = {q: queries(q) for q in ("", "?include=in-progress", "?view=systems&include=in-progress")}
+    before = {
+        q: queries(q) for q in ("", "?include=in-progress", "?view=systems&include=in-progress")
+    }
     more_annotations(demo, 6)
     more_annotations(demo, 6, complete=False, prefix="y")
     assert {q: queries(q) for q in before} == before
-    assert "9 submitted annotations counted; 6 in progress not counted" in client.get(url(demo)).content.decode()
+    assert (
+        "9 submitted annotations counted; 6 in progress not counted"
+        in client.get(url(demo)).content.decode()
+    )

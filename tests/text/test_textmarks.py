@@ -10,29 +10,45 @@ def spans(*pieces):
 
 
 def test_neighbouring_contributors_of_different_scus_get_different_shades():
-    html = marked_html(runs(TEXT, spans(("Apollo 11 landed", 1), ("Armstrong walked first", 2), ("Collins orbited", 3))))
+    html = marked_html(
+        runs(
+            TEXT,
+            spans(("Apollo 11 landed", 1), ("Armstrong walked first", 2), ("Collins orbited", 3)),
+        )
+    )
     assert '<mark data-start="0" data-scus="1" title="SCU 1">Apollo 11 landed</mark>' in html
     assert 'data-scus="2" class="t1" title="SCU 2">Armstrong walked first</mark>' in html
     assert 'data-scus="3" title="SCU 3">Collins orbited</mark>' in html
 
 
 def test_the_same_scu_keeps_its_shade_and_overlaps_are_marked():
-    html = marked_html(runs(TEXT, spans(("Apollo 11 landed", 1), ("Armstrong walked", 1), ("walked first", 2))))
+    html = marked_html(
+        runs(TEXT, spans(("Apollo 11 landed", 1), ("Armstrong walked", 1), ("walked first", 2)))
+    )
     assert 'data-scus="1" title="SCU 1">Armstrong </mark>' in html  # no change of SCU: same shade
     assert 'data-scus="1 2" class="overlap t1"' in html
     assert 'data-scus="2" title="SCU 2"> first</mark>' in html
 
 
 def test_tooltips_name_the_scu_by_its_label_escaped():
-    html = marked_html(runs(TEXT, spans(("Apollo 11 landed", 1), ("Collins orbited", 0))),
-                       zero_key=0, labels={1: 'The "first" landing <1969>'})
+    html = marked_html(
+        runs(TEXT, spans(("Apollo 11 landed", 1), ("Collins orbited", 0))),
+        zero_key=0,
+        labels={1: 'The "first" landing <1969>'},
+    )
     assert 'title="SCU 1: The &quot;first&quot; landing &lt;1969&gt;"' in html
-    assert 'class="zero t1" title="Matches nothing in the pyramid (weight 0)">Collins orbited</mark>' in html
+    assert (
+        'class="zero t1" title="Matches nothing in the pyramid (weight 0)">Collins orbited</mark>'
+        in html
+    )
 
 
 def test_words_in_no_scu_are_marked_free_and_spaces_are_not():
     html = marked_html(runs(TEXT, spans(("Apollo 11 landed", 1))))
-    assert '<span data-start="16" class="free">. Armstrong walked first. Collins orbited.</span>' in html
+    assert (
+        '<span data-start="16" class="free">. Armstrong walked first. Collins orbited.</span>'
+        in html
+    )
     assert marked_html(runs("  ", [])) == '<span data-start="0">  </span>'
 
 
@@ -45,7 +61,8 @@ def test_words_in_no_span_are_found_and_punctuation_alone_is_no_word():
     # A span touching part of a word covers it (selections snap to whole words; imports may not).
     assert uncovered_words("Moonwalk now", [(0, 4)]) == [(9, 12)]
     assert uncovered_words("Moonwalk now", []) == [(0, 8), (9, 12)]
-    assert uncovered_words("Moonwalk now", [(0, 12)]) == [] and uncovered_words(" ... ", []) == []
+    assert uncovered_words("Moonwalk now", [(0, 12)]) == []
+    assert uncovered_words(" ... ", []) == []
     # Overlapping and nested spans, in any order; a span ending where a word starts does not cover it.
     assert uncovered_words("a b c d", [(2, 7), (2, 3), (0, 1)]) == []
     assert uncovered_words("a b c d", [(0, 2), (6, 6)]) == [(2, 3), (4, 5), (6, 7)]

@@ -12,14 +12,28 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotator.transfer import archive
-from annotator.pyramids import editing
-from annotator.peer_annotation import editing as peer_editing
 from annotator.adjudication import pyramid_consensus
+from annotator.models import (
+    PSE,
+    Collection,
+    PeerAnnotation,
+    PeerAnnotationChange,
+    Pyramid,
+    PyramidChange,
+    PyramidMerge,
+)
+from annotator.peer_annotation import editing as peer_editing
+from annotator.pyramids import editing
+from annotator.transfer import archive
 from annotator.transfer.archive import TABLES, ArchiveError
-from annotator.models import PSE, Collection, PeerAnnotation, PeerAnnotationChange, Pyramid, PyramidChange, PyramidMerge
-
-from tests.archives import assert_same_records, pse_state, rich_collection, score_rows, scu_state, written
+from tests.archives import (
+    assert_same_records,
+    pse_state,
+    rich_collection,
+    score_rows,
+    scu_state,
+    written,
+)
 from tests.helpers import record_counts
 
 pytestmark = pytest.mark.django_db
@@ -37,12 +51,19 @@ def restored(data: bytes, name="Restored"):
 def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
     original = rich["collection"]
     collection, report = restored(written(original))
-    assert collection.name == "Restored" and collection.pk != original.pk
+    assert collection.name == "Restored"
+    assert collection.pk != original.pk
     ids = assert_same_records(original, collection)
     # What the fixture promised is there to compare.
-    assert len(ids["pyramid_merges"]) == len(ids["annotation_merges"]) == 1 and len(ids["annotation_merge_sources"]) == 2
-    assert len(ids["peer_scu_comments"]) == 1 and len(ids["judgments"]) == 9  # the demo's 3 and 6
-    states = set(PyramidChange.objects.filter(pyramid__docset__collection=collection).values_list("state", flat=True))
+    assert len(ids["pyramid_merges"]) == len(ids["annotation_merges"]) == 1
+    assert len(ids["annotation_merge_sources"]) == 2
+    assert len(ids["peer_scu_comments"]) == 1
+    assert len(ids["judgments"]) == 9
+    states = set(
+        PyramidChange.objects.filter(pyramid__docset__collection=collection).values_list(
+            "state", flat=True
+        )
+    )
     assert states == {"applied", "undone", "discarded"}
     assert report[0].startswith("Restored Restored: 1 docset, 7 summaries, 4 pyramids")
     assert len(report) == 1  # every user was there
@@ -53,25 +74,40 @@ def test_every_score_row_is_the_same(rich):
     collection, _ = restored(written(original))
     ids = assert_same_records(original, collection)
     assert score_rows(collection) == score_rows(original, ids)
-    assert len(score_rows(collection)) == 4  # the demo's 3 and the annotator's (consensus work: with adjudicated)
+    assert (
+        len(score_rows(collection)) == 4
+    )  # the demo's 3 and the annotator's (consensus work: with adjudicated)
     assert sorted((r["annotator"], r["status"]) for r in score_rows(collection)) == [
-        ("annotator", "in_progress"), *[("demo", "submitted")] * 3]  # statuses restored as they were
+        ("annotator", "in_progress"),
+        *[("demo", "submitted")] * 3,
+    ]  # statuses restored as they were
 
 
-def test_provenance_points_into_the_restored_collection_even_where_a_source_was_removed_and_restored(rich):
+def test_provenance_points_into_the_restored_collection_even_where_a_source_was_removed_and_restored(
+    rich,
+):
     collection, _ = restored(written(rich["collection"]))
     consensus = Pyramid.objects.get(docset__collection=collection, merge__isnull=False)
     sources = {scu.label: scu.source for scu in consensus.scus.select_related("source__pyramid")}
     # Its source SCU was removed, then brought back by undo: the provenance came back with it.
     assert sources["Apollo 11 landed on the Moon"].pyramid.docset.collection == collection
     assert sources["Apollo 11 landed on the Moon"].uid == 1
-    assert sources["Armstrong and Aldrin walked on the Moon"].pyramid.docset.collection == collection
+    assert (
+        sources["Armstrong and Aldrin walked on the Moon"].pyramid.docset.collection == collection
+    )
     assert consensus.merge.source_a.docset.collection == collection
-    annotation = PeerAnnotation.objects.get(pyramid__docset__collection=collection, merge__isnull=False)
+    annotation = PeerAnnotation.objects.get(
+        pyramid__docset__collection=collection, merge__isnull=False
+    )
     assert {p.source.annotation_id for p in annotation.pses.select_related("source")} <= set(
-        annotation.merge.sources.values_list("pk", flat=True))
-    decided = annotation.changes.filter(decision__choice__isnull=False).exclude(decision__choice__in=["identical", "edited"])
-    assert {c.decision["choice"] for c in decided} <= set(annotation.merge.sources.values_list("pk", flat=True))
+        annotation.merge.sources.values_list("pk", flat=True)
+    )
+    decided = annotation.changes.filter(decision__choice__isnull=False).exclude(
+        decision__choice__in=["identical", "edited"]
+    )
+    assert {c.decision["choice"] for c in decided} <= set(
+        annotation.merge.sources.values_list("pk", flat=True)
+    )
 
 
 def test_undo_and_redo_go_on_after_a_restore_as_they_would_have(rich):
@@ -86,13 +122,18 @@ def test_undo_and_redo_go_on_after_a_restore_as_they_would_have(rich):
             assert scu_state(copy.pk) == scu_state(original.pk), (original.name, step)
     # The annotation's redo brings back a PSE only its history held, under the id kept for it.
     mine = rich["mine"]
-    copy = PeerAnnotation.objects.get(pyramid__docset__collection=collection, annotator=mine.annotator, merge__isnull=True)
+    copy = PeerAnnotation.objects.get(
+        pyramid__docset__collection=collection, annotator=mine.annotator, merge__isnull=True
+    )
     for pk in (mine.pk, copy.pk):
         peer_editing.redo(pk, rich["demo"]["admin"], PeerAnnotation.objects.get(pk=pk).version)
-    assert pse_state(copy.pk) == pse_state(mine.pk) and len(pse_state(copy.pk)) == 2
+    assert pse_state(copy.pk) == pse_state(mine.pk)
+    assert len(pse_state(copy.pk)) == 2
     brought_back = PeerAnnotationChange.objects.filter(annotation=copy).latest("id").after
     assert {p["id"] for p in brought_back} == set(copy.pses.values_list("pk", flat=True))
-    peer_editing.undo(copy.pk, rich["demo"]["admin"], PeerAnnotation.objects.get(pk=copy.pk).version)
+    peer_editing.undo(
+        copy.pk, rich["demo"]["admin"], PeerAnnotation.objects.get(pk=copy.pk).version
+    )
     assert len(pse_state(copy.pk)) == 1
 
 
@@ -101,7 +142,9 @@ def test_restoring_twice_into_an_instance_holding_both_keeps_them_apart(rich):
     first, _ = restored(data, "First")
     second, _ = restored(data, "Second")
     assert_same_records(first, second)
-    ids = lambda c: set(PSE.objects.filter(annotation__pyramid__docset__collection=c).values_list("pk", flat=True))  # noqa: E731
+    ids = lambda c: set(
+        PSE.objects.filter(annotation__pyramid__docset__collection=c).values_list("pk", flat=True)
+    )  # noqa: E731
     assert not ids(first) & ids(second)
 
 
@@ -115,8 +158,11 @@ def test_reading_goes_in_batches_not_a_query_per_record(rich):
     data = written(rich["collection"])
     with CaptureQueriesContext(connection) as queries:
         restored(data)
-    records = sum(json.loads(zipfile.ZipFile(io.BytesIO(data)).read("archive.json"))["counts"].values())
-    assert records > 150 and len(queries) < 4 * len(TABLES) + 15
+    records = sum(
+        json.loads(zipfile.ZipFile(io.BytesIO(data)).read("archive.json"))["counts"].values()
+    )
+    assert records > 150
+    assert len(queries) < 4 * len(TABLES) + 15
 
 
 def test_missing_users_are_made_inactive_without_a_password_and_reported(rich):
@@ -124,30 +170,50 @@ def test_missing_users_are_made_inactive_without_a_password_and_reported(rich):
     get_user_model().objects.filter(username="adjudicator").update(username="adjudicator-renamed")
     collection, report = restored(data)
     made = get_user_model().objects.get(username="adjudicator")
-    assert not made.is_active and not made.has_usable_password()
-    assert report[1].startswith("Created 1 inactive account, without a password, for users this instance did not have: adjudicator.")
+    assert not made.is_active
+    assert not made.has_usable_password()
+    assert report[1].startswith(
+        "Created 1 inactive account, without a password, for users this instance did not have: adjudicator."
+    )
     assert collection.memberships.filter(user=made, role="adjudicator").exists()
-    assert Pyramid.objects.get(docset__collection=collection, merge__isnull=False).created_by == made
+    assert (
+        Pyramid.objects.get(docset__collection=collection, merge__isnull=False).created_by == made
+    )
 
 
 def test_the_archive_is_a_zip_of_a_header_and_one_json_lines_file_per_table(rich):
     with zipfile.ZipFile(io.BytesIO(written(rich["collection"]))) as files:
         header = json.loads(files.read("archive.json"))
-        assert header["format"] == "pyramid-annotator-archive" and header["version"] == 2
-        assert header["collection"]["weight_convention"] == "models" and header["collection"]["average_rounding"] == "floor"
-        assert header["users"] == ["adjudicator", "admin", "annotator", "organizer", "other_annotator", "outsider"]
-        assert sorted(files.namelist()) == sorted(["archive.json", *(f"{t.name}.jsonl" for t in TABLES)])
+        assert header["format"] == "pyramid-annotator-archive"
+        assert header["version"] == 2
+        assert header["collection"]["weight_convention"] == "models"
+        assert header["collection"]["average_rounding"] == "floor"
+        assert header["users"] == [
+            "adjudicator",
+            "admin",
+            "annotator",
+            "organizer",
+            "other_annotator",
+            "outsider",
+        ]
+        assert sorted(files.namelist()) == sorted(
+            ["archive.json", *(f"{t.name}.jsonl" for t in TABLES)]
+        )
         first = json.loads(files.read("memberships.jsonl").splitlines()[0])
-        assert set(first) == {"id", "role", "added_at", "user"} and isinstance(first["user"], str)
+        assert set(first) == {"id", "role", "added_at", "user"}
+        assert isinstance(first["user"], str)
 
 
 def test_every_foreign_key_of_every_archived_model_is_mapped():
     for table in TABLES:
         relations = {f.name for f in table.model._meta.concrete_fields if f.is_relation}
-        assert relations == set(table.refs) | ({"collection"} if table.scope == "collection" else set()), table.name
+        assert relations == set(table.refs) | (
+            {"collection"} if table.scope == "collection" else set()
+        ), table.name
 
 
 # -- refused, nothing changed ------------------------------------------------------------------------
+
 
 def rewritten(data: bytes, file: str, change) -> bytes:
     """The archive with one file's text changed by `change(text) -> text`."""
@@ -163,8 +229,11 @@ def line_changed(number: int, **fields):
     def change(text):
         lines = text.splitlines()
         row = {**json.loads(lines[number - 1]), **fields}
-        lines[number - 1] = json.dumps({name: value for name, value in row.items() if value is not ...})  # ...: left out
+        lines[number - 1] = json.dumps(
+            {name: value for name, value in row.items() if value is not ...}
+        )  # ...: left out
         return "\n".join(lines) + "\n"
+
     return change
 
 
@@ -172,28 +241,69 @@ def refused(data: bytes, name="Restored") -> str:
     before = record_counts()
     with pytest.raises(ArchiveError) as problem:
         restored(data, name)
-    assert record_counts() == before and not Collection.objects.filter(name=name).exists()
+    assert record_counts() == before
+    assert not Collection.objects.filter(name=name).exists()
     return str(problem.value)
 
 
-@pytest.mark.parametrize("file, change, message", [
-    ("spans.jsonl", line_changed(2, end=10_000), "spans.jsonl line 2: field 'end': the span"),
-    ("scus.jsonl", line_changed(3, pyramid=999_999), "scus.jsonl line 3: field 'pyramid': no record 999999 in pyramids.jsonl"),
-    ("summaries.jsonl", line_changed(1, kind="essay"), "summaries.jsonl line 1: field 'kind': 'essay' is not one of model, peer"),
-    ("pses.jsonl", line_changed(1, position="first"), "pses.jsonl line 1: field 'position': 'first' is not of the right type"),
-    ("pyramids.jsonl", line_changed(1, created_by="nobody"), "pyramids.jsonl line 1: field 'created_by': user 'nobody' is not"),
-    ("docsets.jsonl", line_changed(1, colour="red"), "docsets.jsonl line 1: unknown field 'colour'"),
-    ("scus.jsonl", line_changed(1, label=None), "scus.jsonl line 1: field 'label' may not be null"),
-    ("scus.jsonl", line_changed(2, label=...), "scus.jsonl line 2: field 'label' is missing"),
-    ("pse_spans.jsonl", lambda text: text + "{not json\n", "pse_spans.jsonl line "),
-    ("judgments.jsonl", lambda text: "\n".join(text.splitlines()[:-1]) + "\n", "judgments.jsonl: 8 records, but archive.json counts 9"),
-    ("pyramid_changes.jsonl", line_changed(2, before={"scus": {"1": {"label": "x"}}, "order": []}),
-     "pyramid_changes.jsonl line 2: field 'before': not a pyramid snapshot"),
-    ("archive.json", lambda text: text.replace('"version": 2', '"version": 3'),
-     "archive.json: unknown format version 3; this instance reads versions 1 to 2."),
-    ("archive.json", lambda text: text.replace('"format": "pyramid-annotator-archive"', '"format": "other"'),
-     "archive.json: not a collection archive"),
-])
+@pytest.mark.parametrize(
+    ("file", "change", "message"),
+    [
+        ("spans.jsonl", line_changed(2, end=10_000), "spans.jsonl line 2: field 'end': the span"),
+        (
+            "scus.jsonl",
+            line_changed(3, pyramid=999_999),
+            "scus.jsonl line 3: field 'pyramid': no record 999999 in pyramids.jsonl",
+        ),
+        (
+            "summaries.jsonl",
+            line_changed(1, kind="essay"),
+            "summaries.jsonl line 1: field 'kind': 'essay' is not one of model, peer",
+        ),
+        (
+            "pses.jsonl",
+            line_changed(1, position="first"),
+            "pses.jsonl line 1: field 'position': 'first' is not of the right type",
+        ),
+        (
+            "pyramids.jsonl",
+            line_changed(1, created_by="nobody"),
+            "pyramids.jsonl line 1: field 'created_by': user 'nobody' is not",
+        ),
+        (
+            "docsets.jsonl",
+            line_changed(1, colour="red"),
+            "docsets.jsonl line 1: unknown field 'colour'",
+        ),
+        (
+            "scus.jsonl",
+            line_changed(1, label=None),
+            "scus.jsonl line 1: field 'label' may not be null",
+        ),
+        ("scus.jsonl", line_changed(2, label=...), "scus.jsonl line 2: field 'label' is missing"),
+        ("pse_spans.jsonl", lambda text: text + "{not json\n", "pse_spans.jsonl line "),
+        (
+            "judgments.jsonl",
+            lambda text: "\n".join(text.splitlines()[:-1]) + "\n",
+            "judgments.jsonl: 8 records, but archive.json counts 9",
+        ),
+        (
+            "pyramid_changes.jsonl",
+            line_changed(2, before={"scus": {"1": {"label": "x"}}, "order": []}),
+            "pyramid_changes.jsonl line 2: field 'before': not a pyramid snapshot",
+        ),
+        (
+            "archive.json",
+            lambda text: text.replace('"version": 2', '"version": 3'),
+            "archive.json: unknown format version 3; this instance reads versions 1 to 2.",
+        ),
+        (
+            "archive.json",
+            lambda text: text.replace('"format": "pyramid-annotator-archive"', '"format": "other"'),
+            "archive.json: not a collection archive",
+        ),
+    ],
+)
 def test_a_malformed_archive_is_refused_naming_what_is_wrong(rich, file, change, message):
     assert refused(rewritten(written(rich["collection"]), file, change)).startswith(message)
 
@@ -206,7 +316,10 @@ def test_a_consensus_of_three_pyramids_comes_back_with_its_third_source(trio):
     assert len(ids["pyramid_merge_sources"]) == 1
     merge = PyramidMerge.objects.get(consensus_id=ids["pyramids"][consensus.pk])
     assert [(side, p.name, p.docset.collection_id) for side, p in merge.sides()] == [
-        ("a", "by-annotator", collection.pk), ("b", "by-other", collection.pk), ("c", "by-third", collection.pk)]
+        ("a", "by-annotator", collection.pk),
+        ("b", "by-other", collection.pk),
+        ("c", "by-third", collection.pk),
+    ]
 
 
 def test_an_archive_of_version_1_without_the_merges_of_more_than_two_pyramids_is_read(demo):
@@ -223,14 +336,19 @@ def test_an_archive_of_version_1_without_the_merges_of_more_than_two_pyramids_is
                 data = json.dumps({**header, "version": 1}).encode()
             target.writestr(name, data)
     collection, _ = restored(older.getvalue())
-    assert Pyramid.objects.filter(docset__collection=collection).count() == Pyramid.objects.filter(
-        docset__collection=demo["collection"]).count()
+    assert (
+        Pyramid.objects.filter(docset__collection=collection).count()
+        == Pyramid.objects.filter(docset__collection=demo["collection"]).count()
+    )
 
 
 def test_a_field_an_older_archive_lacks_takes_its_default(demo):
     data = rewritten(written(demo["collection"]), "scus.jsonl", line_changed(1, comment=...))
     collection, _ = restored(data)
-    assert [scu.comment for scu in Pyramid.objects.get(docset__collection=collection).scus.order_by("id")][0] == ""
+    assert [
+        scu.comment
+        for scu in Pyramid.objects.get(docset__collection=collection).scus.order_by("id")
+    ][0] == ""
 
 
 def test_a_file_missing_or_added_or_not_a_zip_is_refused(rich):
@@ -251,7 +369,10 @@ def test_a_file_missing_or_added_or_not_a_zip_is_refused(rich):
 def test_a_name_in_use_is_refused_and_another_is_accepted(rich):
     data = written(rich["collection"])
     name = rich["collection"].name
-    assert refused(data, name=None) == f"A collection named {name!r} exists already: restore this archive under another name."
+    assert (
+        refused(data, name=None)
+        == f"A collection named {name!r} exists already: restore this archive under another name."
+    )
     assert restored(data, "Apollo again")[0].name == "Apollo again"
 
 
@@ -266,8 +387,10 @@ def _page(client, url, names):
     return re.sub(r"/\d+/", "/N/", html)
 
 
-ID_ATTRIBUTES = re.compile(r'(\s(?:id|for|href|action|hx-[a-z]+|aria-[a-z]+|data-(?:summary|pse|span|contributor|annotation'
-                           r'|pyramid|peer|source|id|url|key|assignment)[\w-]*)=")([^"]*)"')
+ID_ATTRIBUTES = re.compile(
+    r"(\s(?:id|for|href|action|hx-[a-z]+|aria-[a-z]+|data-(?:summary|pse|span|contributor|annotation"
+    r'|pyramid|peer|source|id|url|key|assignment)[\w-]*)=")([^"]*)"'
+)
 
 
 def test_the_pages_of_the_restored_collection_read_as_the_original_s_but_for_ids(client, rich):
@@ -280,11 +403,22 @@ def test_the_pages_of_the_restored_collection_read_as_the_original_s_but_for_ids
         urls = [reverse(name, args=[c.pk]) for c in (original, collection)]
         assert _page(client, urls[0], names) == _page(client, urls[1], names), name
     consensus, peer = rich["consensus"].pk, rich["mine"].peer_id
-    for name, args in [("pyramid-merge", [consensus]), ("peer-comparison", [rich["demo"]["pyramid"].pk, peer])]:
+    for name, args in [
+        ("pyramid-merge", [consensus]),
+        ("peer-comparison", [rich["demo"]["pyramid"].pk, peer]),
+    ]:
         mapped = [ids["pyramids"][args[0]], *([ids["summaries"][peer]] if len(args) > 1 else [])]
-        assert _page(client, reverse(name, args=args), names) == _page(client, reverse(name, args=mapped), names), name
-    for name, table in [("docset-detail", "docsets"), ("pyramid-detail", "pyramids"), ("pyramid-history", "pyramids"),
-                        ("annotation-detail", "peer_annotations"), ("annotation-history", "peer_annotations")]:
+        assert _page(client, reverse(name, args=args), names) == _page(
+            client, reverse(name, args=mapped), names
+        ), name
+    for name, table in [
+        ("docset-detail", "docsets"),
+        ("pyramid-detail", "pyramids"),
+        ("pyramid-history", "pyramids"),
+        ("annotation-detail", "peer_annotations"),
+        ("annotation-history", "peer_annotations"),
+    ]:
         for old, new in ids[table].items():
-            assert _page(client, reverse(name, args=[old]), names) == _page(client, reverse(name, args=[new]), names), (
-                name, old)
+            assert _page(client, reverse(name, args=[old]), names) == _page(
+                client, reverse(name, args=[new]), names
+            ), (name, old)

@@ -6,7 +6,6 @@ import pytest
 from playwright.sync_api import expect
 
 from annotator.models import Collection
-
 from tests.accessibility import violations
 from tests.archives import assert_same_records, rich_collection, score_rows
 from tests.conftest import CHROMIUM, log_in
@@ -14,11 +13,16 @@ from tests.human import click, press, tab_to, type_text
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
-def test_an_administrator_exports_a_collection_and_restores_it_under_a_new_name(browser_page, live_server, pair, tmp_path):
+def test_an_administrator_exports_a_collection_and_restores_it_under_a_new_name(
+    browser_page, live_server, pair, tmp_path
+):
     original = rich_collection(pair)["collection"]
     page = browser_page
     log_in(page, live_server, "admin", "admin-pass-1")
@@ -48,10 +52,14 @@ def test_an_administrator_exports_a_collection_and_restores_it_under_a_new_name(
     type_text(page, "Apollo 11, restored")
     click(page, "button:text-is('Restore')")
     expect(page.locator("#job .job-status")).to_contain_text("Done")
-    expect(page.locator("#job .report")).to_contain_text("Restored Apollo 11, restored: 1 docset, 7 summaries")
+    expect(page.locator("#job .report")).to_contain_text(
+        "Restored Apollo 11, restored: 1 docset, 7 summaries"
+    )
     click(page, "a:text-is('Open Apollo 11, restored')")
     expect(page.locator("h1")).to_have_text("Apollo 11, restored")
-    expect(page.locator("#docsets tbody tr", has_text="DEMO01").locator("td").nth(3)).to_have_text("1")
+    expect(page.locator("#docsets tbody tr", has_text="DEMO01").locator("td").nth(3)).to_have_text(
+        "1"
+    )
 
     restored = Collection.objects.get(name="Apollo 11, restored")
     ids = assert_same_records(original, restored)

@@ -6,7 +6,6 @@ import pytest
 from playwright.sync_api import expect
 
 from annotator.models import ImportJob, PeerAnnotation, Pyramid
-
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import stored_job
@@ -15,20 +14,37 @@ from tests.transfer.test_leases import upload
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
 ]
 
 
 def stopped_import(demo):
-    return stored_job(ImportJob, content=upload(), collection=demo["collection"], kind="ducview",
-                      file_name="fixtures.zip", status="failed", interrupted=True, attempts=3, total=2, done=1,
-                      report=["Interrupted at 1 of 2 files on 2026-11-25 10:00:00 (worker w1 stopped: killed, out of "
-                              "memory, or cut off from its database).",
-                              "Stopped after 3 interrupted runs. What was stored is kept; Resume goes on from there."])
+    return stored_job(
+        ImportJob,
+        content=upload(),
+        collection=demo["collection"],
+        kind="ducview",
+        file_name="fixtures.zip",
+        status="failed",
+        interrupted=True,
+        attempts=3,
+        total=2,
+        done=1,
+        report=[
+            "Interrupted at 1 of 2 files on 2026-11-25 10:00:00 (worker w1 stopped: killed, out of "
+            "memory, or cut off from its database).",
+            "Stopped after 3 interrupted runs. What was stored is kept; Resume goes on from there.",
+        ],
+    )
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-def test_an_administrator_resumes_a_stopped_import_from_the_keyboard(browser_page, live_server, demo, tmp_path):
+def test_an_administrator_resumes_a_stopped_import_from_the_keyboard(
+    browser_page, live_server, demo, tmp_path
+):
     page = browser_page
     job = stopped_import(demo)
     log_in(page, live_server, "admin", "admin-pass-1")
@@ -39,10 +55,14 @@ def test_an_administrator_resumes_a_stopped_import_from_the_keyboard(browser_pag
     page.screenshot(path=str(tmp_path / "job-stopped.png"))
     tab_to(page, "#resume")
     press(page, "Enter")
-    expect(page.locator(".message", has_text="Resumed: a worker goes on from where the job stopped.")).to_be_visible()
+    expect(
+        page.locator(".message", has_text="Resumed: a worker goes on from where the job stopped.")
+    ).to_be_visible()
     expect(page.locator("#job .job-status")).to_contain_text("Done")
     job.refresh_from_db()
-    assert job.status == "done" and not job.interrupted and not job.chunks.exists()
+    assert job.status == "done"
+    assert not job.interrupted
+    assert not job.chunks.exists()
     assert Pyramid.objects.filter(docset__name="D9901").count() == 1
     assert PeerAnnotation.objects.filter(pyramid__docset__name="D9901").count() == 1
     assert violations(page) == []
@@ -56,5 +76,6 @@ def test_a_held_press_on_resume_resumes_it_once(browser_page, live_server, demo)
     click(page, page.locator("#resume"))
     expect(page.locator("#job .job-status")).to_contain_text("Done")
     job.refresh_from_db()
-    assert job.status == "done" and job.attempts == 1  # one run: resumed once
+    assert job.status == "done"
+    assert job.attempts == 1
     assert Pyramid.objects.filter(docset__name="D9901").count() == 1

@@ -7,7 +7,6 @@ import pytest
 from django.core.management import CommandError
 
 from annotator.models import Collection
-
 from tests.archives import assert_same_records, rich_collection, score_rows
 from tests.helpers import run
 
@@ -18,7 +17,9 @@ def test_the_file_written_restores_every_record_and_score(pair, tmp_path):
     rich = rich_collection(pair)
     path = tmp_path / "apollo.zip"
     out, _ = run("export_archive", rich["collection"].name, "-o", str(path), no_progress=True)
-    assert out.startswith(f"Wrote {rich['collection'].name} to {path}: 1 docset, 7 summaries, 4 pyramids")
+    assert out.startswith(
+        f"Wrote {rich['collection'].name} to {path}: 1 docset, 7 summaries, 4 pyramids"
+    )
     assert json.loads(zipfile.ZipFile(path).read("archive.json"))["version"] == 2
     out, _ = run("restore_archive", str(path), name="Apollo restored", no_progress=True)
     assert out.startswith("Restored Apollo restored: 1 docset, 7 summaries, 4 pyramids")
@@ -29,7 +30,8 @@ def test_the_file_written_restores_every_record_and_score(pair, tmp_path):
 
 def test_the_progress_bar_counts_records(demo, tmp_path):
     _, err = run("export_archive", demo["collection"].name, "-o", str(tmp_path / "a.zip"))
-    assert "record" in err and "100%" in err
+    assert "record" in err
+    assert "100%" in err
 
 
 def test_an_unknown_collection_is_an_error(db, tmp_path):

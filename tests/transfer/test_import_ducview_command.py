@@ -5,9 +5,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError
 
-from annotator.transfer.importing import DucviewImporter
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, Summary
-
+from annotator.transfer.importing import DucviewImporter
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, record_counts
 
@@ -18,7 +17,9 @@ def test_imports_a_pyramid_and_its_peer_annotation():
     out = import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
     assert "2 files: 1 pyramid (5 SCUs, 8 contributors), 1 peer annotation (4 PSEs)" in out
     pyramid = Pyramid.objects.get()
-    assert pyramid.name == "D9901" and pyramid.docset.name == "D9901" and pyramid.docset.collection.name == "Fixtures"
+    assert pyramid.name == "D9901"
+    assert pyramid.docset.name == "D9901"
+    assert pyramid.docset.collection.name == "Fixtures"
     assert [link.summary.author for link in pyramid.model_links.all()] == ["A", "B", "C"]
     model_c = Summary.objects.get(kind="model", author="C")
     assert model_c.text.startswith("Visitors love the tower \U0001f600 and it is 330 metres tall.")
@@ -35,7 +36,9 @@ def test_imports_a_pyramid_and_its_peer_annotation():
     assert annotation.peer.text.endswith("It is 330 metres high.")  # DUCView's final "\n" dropped
     assert PSE.objects.filter(scu__isnull=True).count() == 1
     non_matching = PSE.objects.get(scu__isnull=True).spans.get()
-    assert annotation.peer.text[non_matching.start : non_matching.end] == "Tourists climb it every day"
+    assert (
+        annotation.peer.text[non_matching.start : non_matching.end] == "Tourists climb it every day"
+    )
 
 
 def test_ducview_files_store_submitted_work_which_the_scores_count():
@@ -61,7 +64,8 @@ def test_importing_again_changes_nothing_and_says_so():
     before = record_counts()
     out = import_files(PYRAMID_FIXTURE, PAN_FIXTURE)
     assert record_counts() == before
-    assert "2 unchanged" in out and "Nothing changed" in out
+    assert "2 unchanged" in out
+    assert "Nothing changed" in out
 
 
 def test_options_override_the_file_names(tmp_path):
@@ -69,7 +73,11 @@ def test_options_override_the_file_names(tmp_path):
     renamed.write_bytes(PAN_FIXTURE.read_bytes())
     import_files(renamed, docset="T1", peer="42", annotator="ann")
     annotation = PeerAnnotation.objects.get()
-    assert (annotation.pyramid.docset.name, annotation.peer.author, annotation.annotator_code) == ("T1", "42", "ann")
+    assert (annotation.pyramid.docset.name, annotation.peer.author, annotation.annotator_code) == (
+        "T1",
+        "42",
+        "ann",
+    )
 
 
 def test_a_file_whose_docset_cannot_be_told_is_refused(tmp_path):
@@ -100,7 +108,9 @@ BAD_INPUTS = {
         b'<?xml version="1.0"?>\n<!DOCTYPE pyramid [\n <!ENTITY a "aaaaaaaaaa">\n'
         b' <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<pyramid><text><line>&b;</line></text></pyramid>'
     ),
-    "outside.pyr": PYRAMID_FIXTURE.read_bytes().replace(b'start="434" end="460"', b'start="434" end="99999"'),
+    "outside.pyr": PYRAMID_FIXTURE.read_bytes().replace(
+        b'start="434" end="460"', b'start="434" end="99999"'
+    ),
     "unknown-scu.pan": PAN_FIXTURE.read_bytes().replace(b'<peerscu uid="13"', b'<peerscu uid="77"'),
 }
 EXPECTED_MESSAGES = {
@@ -134,7 +144,8 @@ def test_the_error_names_the_file_and_the_problem(tmp_path, name):
     importer = DucviewImporter("Test")
     assert importer.import_file(bad) is False
     (failure,) = importer.report.failures
-    assert failure.startswith(str(bad)) and EXPECTED_MESSAGES[name] in failure
+    assert failure.startswith(str(bad))
+    assert EXPECTED_MESSAGES[name] in failure
 
 
 def test_one_bad_file_does_not_stop_the_others(tmp_path):
@@ -164,7 +175,7 @@ def test_model_regex_option_splits_a_pyramid_without_headers(tmp_path):
     lines = "".join(f"  <line>{line}</line>\n" for line in text[:-1].split("\n"))
     pyr = tmp_path / "MATTER.pyr"
     pyr.write_text(
-        '<?xml version="1.0"?>\n<pyramid>\n <text>\n' + lines + ' </text>\n'
+        '<?xml version="1.0"?>\n<pyramid>\n <text>\n' + lines + " </text>\n"
         ' <scu uid="1" label="student text">\n  <contributor label="student text">\n'
         '   <part label="student text" start="14" end="26"/>\n  </contributor>\n'
         '  <contributor label="student text">\n   <part label="student text" start="39" end="51"/>\n'
@@ -174,17 +185,25 @@ def test_model_regex_option_splits_a_pyramid_without_headers(tmp_path):
         import_files(pyr, docset="MATTER")
     import_files(pyr, docset="MATTER", model_regex=r"(?m)^---\n")
     assert sorted(Summary.objects.values_list("author", flat=True)) == ["1", "2"]
-    assert set(SCU.objects.get().contributors.values_list("summary__author", flat=True)) == {"1", "2"}
+    assert set(SCU.objects.get().contributors.values_list("summary__author", flat=True)) == {
+        "1",
+        "2",
+    }
 
 
 def test_a_part_whose_offsets_are_shifted_is_re_anchored_and_counted(tmp_path):
     shifted = tmp_path / "D9901.pyr"
     # "was the tallest structure in the world until 1930" stored two characters too far right.
-    shifted.write_bytes(PYRAMID_FIXTURE.read_bytes().replace(b'start="150" end="199"', b'start="152" end="201"'))
+    shifted.write_bytes(
+        PYRAMID_FIXTURE.read_bytes().replace(b'start="150" end="199"', b'start="152" end="201"')
+    )
     out = import_files(shifted)
     assert "1 part re-anchored" in out
     span = SCU.objects.get(uid=14).contributors.get().spans.get()
-    assert span.summary.text[span.start : span.end] == "was the tallest structure in the world until 1930"
+    assert (
+        span.summary.text[span.start : span.end]
+        == "was the tallest structure in the world until 1930"
+    )
 
 
 def test_duc_data_breaking_the_rules_is_kept_and_reported(tmp_path):
@@ -205,7 +224,9 @@ def test_duc_data_breaking_the_rules_is_kept_and_reported(tmp_path):
     from annotator.pyramids.problems import REPEATED_MODEL, pyramid_problems
 
     problems = pyramid_problems(Pyramid.objects.get())
-    assert [(p.kind, p.scu_uid) for p in problems if p.kind == REPEATED_MODEL] == [(REPEATED_MODEL, 14)]
+    assert [(p.kind, p.scu_uid) for p in problems if p.kind == REPEATED_MODEL] == [
+        (REPEATED_MODEL, 14)
+    ]
 
 
 @pytest.mark.shared_data
@@ -214,7 +235,8 @@ def test_each_problem_of_a_pyramid_is_said_once(shared_data):
 
     import_files(shared_data / "duc2006-nist/allpyramids/D0601.pyr")
     problems = pyramid_problems(Pyramid.objects.get())
-    assert problems and len(problems) == len(set(problems))
+    assert problems
+    assert len(problems) == len(set(problems))
 
 
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
@@ -227,7 +249,8 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path):
         import_files(big, collection="Fixtures", max_file_mb=limit_mb)
     assert not Pyramid.objects.exists()
     out = import_files(big, collection="Fixtures", max_file_mb=1)
-    assert "1 pyramid" in out and Pyramid.objects.count() == 1
+    assert "1 pyramid" in out
+    assert Pyramid.objects.count() == 1
 
 
 def test_the_size_refusal_names_the_file_and_the_flag(tmp_path, capsys):
@@ -236,6 +259,10 @@ def test_the_size_refusal_names_the_file_and_the_flag(tmp_path, capsys):
     big = tmp_path / "D9901.pyr"
     big.write_bytes(PYRAMID_FIXTURE.read_bytes())
     with pytest.raises(CommandError):
-        call_command("import_ducview", str(big), collection="Fixtures", max_file_mb=0.001, no_progress=True)
-    assert f"{big}: {big.stat().st_size:,} bytes, more than the 1,048 allowed per file (--max-file-mb raises the limit)" \
+        call_command(
+            "import_ducview", str(big), collection="Fixtures", max_file_mb=0.001, no_progress=True
+        )
+    assert (
+        f"{big}: {big.stat().st_size:,} bytes, more than the 1,048 allowed per file (--max-file-mb raises the limit)"
         in capsys.readouterr().err
+    )

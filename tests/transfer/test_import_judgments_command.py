@@ -4,7 +4,6 @@ import pytest
 from django.core.management.base import CommandError
 
 from annotator.models import HumanJudgment
-
 from tests.helpers import import_files, run
 
 pytestmark = pytest.mark.django_db
@@ -13,12 +12,24 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.shared_data
 def test_nist_2006_judgments_of_the_stored_peers(shared_data):
     folder = shared_data / "duc2006-nist"
-    import_files(folder / "allpyramids/D0601.pyr", *sorted((folder / "allpans").glob("*.D0601.*.pan")), collection="DUC 2006")
-    out, _ = run("import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006")
-    assert out.startswith("132 judgments stored, 0 unchanged; rows of 19 docsets not in the collection left out")
-    judged = HumanJudgment.objects.get(summary__docset__name="D0601", summary__author="1", criterion="content responsiveness")
+    import_files(
+        folder / "allpyramids/D0601.pyr",
+        *sorted((folder / "allpans").glob("*.D0601.*.pan")),
+        collection="DUC 2006",
+    )
+    out, _ = run(
+        "import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006"
+    )
+    assert out.startswith(
+        "132 judgments stored, 0 unchanged; rows of 19 docsets not in the collection left out"
+    )
+    judged = HumanJudgment.objects.get(
+        summary__docset__name="D0601", summary__author="1", criterion="content responsiveness"
+    )
     assert judged.value == 1  # NIST: D0601 peer 1, content 1
-    again, _ = run("import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006")
+    again, _ = run(
+        "import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006"
+    )
     assert again.startswith("0 judgments stored, 132 unchanged")
 
 
@@ -28,8 +39,14 @@ def test_the_peers_left_out_are_named_once_each(shared_data):
     of the table six judgments. Each is named once, with its count; the first five, then the rest
     counted (D0640 peer 15 was named five times over, the one name filling the message)."""
     folder = shared_data / "duc2006-nist"
-    import_files(folder / "allpyramids/D0640.pyr", *sorted((folder / "allpans").glob("*.D0640.*.pan")), collection="DUC 2006")
-    out, _ = run("import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006")
+    import_files(
+        folder / "allpyramids/D0640.pyr",
+        *sorted((folder / "allpans").glob("*.D0640.*.pan")),
+        collection="DUC 2006",
+    )
+    out, _ = run(
+        "import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006"
+    )
     assert out == (
         "18 judgments stored, 0 unchanged; rows of 19 docsets not in the collection left out; 114 judgments of "
         "19 peers not in the collection left out: D0640 peer 15 (6 judgments), D0640 peer 17 (6 judgments), "
@@ -49,19 +66,25 @@ def test_the_peers_left_out_of_a_csv(demo, tmp_path):
         "DEMO01,9,overall,1\n"
     )
     out, _ = run("import_judgments", str(table), collection=demo["collection"].name)
-    assert out == ("1 judgment stored, 0 unchanged; 4 judgments of 2 peers not in the collection left out: "
-                   "DEMO01 peer 07 (3 judgments), DEMO01 peer 9\n")
+    assert out == (
+        "1 judgment stored, 0 unchanged; 4 judgments of 2 peers not in the collection left out: "
+        "DEMO01 peer 07 (3 judgments), DEMO01 peer 9\n"
+    )
 
 
 def test_a_csv_and_its_errors(demo, tmp_path):
     before = HumanJudgment.objects.count()  # the demo has some
     good = tmp_path / "judgments.csv"
-    good.write_text("docset,peer,criterion,value,judge\nDEMO01,1,overall responsiveness,4,j1\nDEMO01,2,overall responsiveness,2,j1\n")
+    good.write_text(
+        "docset,peer,criterion,value,judge\nDEMO01,1,overall responsiveness,4,j1\nDEMO01,2,overall responsiveness,2,j1\n"
+    )
     out, _ = run("import_judgments", str(good), collection=demo["collection"].name)
     assert out.startswith("2 judgments stored")
     bad = tmp_path / "bad.csv"
     bad.write_text("docset,peer,criterion,value\nDEMO01,3,overall,5\nDEMO01,1,overall,high\n")
-    with pytest.raises(CommandError, match=r"bad.csv, line 3: 'high' is not a number; nothing was stored"):
+    with pytest.raises(
+        CommandError, match=r"bad.csv, line 3: 'high' is not a number; nothing was stored"
+    ):
         run("import_judgments", str(bad), collection=demo["collection"].name)
     assert HumanJudgment.objects.count() == before + 2
     header = tmp_path / "header.csv"

@@ -11,11 +11,10 @@ from django.urls import reverse
 
 from annotator.ducview.reader import NON_MATCHING_UID, PeerAnnotationDocument, Scu, read_pyramid
 from annotator.ducview.writer import write_peer_annotation
-from annotator.transfer.importing import DucviewImporter
 from annotator.models import PSE, Contributor, PeerAnnotation, PSESpan, Pyramid, Span, Summary
 from annotator.pyramids.problems import collection_problems
+from annotator.transfer.importing import DucviewImporter
 from scoring.records import score_collection
-
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, record_counts
 
@@ -37,46 +36,82 @@ def stored_records() -> dict:
     """What an import stored, without database ids: enough to tell two imports apart."""
     return {
         "summaries": sorted(Summary.objects.values_list("docset__name", "kind", "author", "text")),
-        "pyramids": sorted(Pyramid.objects.values_list("docset__name", "name", "start_document_regex")),
-        "spans": sorted(Span.objects.values_list("contributor__scu__pyramid__name", "contributor__scu__uid",
-                                                 "summary__author", "start", "end")),
-        "pses": sorted((peer, annotator, uid or 0, start, end) for peer, annotator, uid, start, end in
-                       PSESpan.objects.values_list("pse__annotation__peer__author", "pse__annotation__annotator_code",
-                                                   "pse__scu__uid", "start", "end")),
+        "pyramids": sorted(
+            Pyramid.objects.values_list("docset__name", "name", "start_document_regex")
+        ),
+        "spans": sorted(
+            Span.objects.values_list(
+                "contributor__scu__pyramid__name",
+                "contributor__scu__uid",
+                "summary__author",
+                "start",
+                "end",
+            )
+        ),
+        "pses": sorted(
+            (peer, annotator, uid or 0, start, end)
+            for peer, annotator, uid, start, end in PSESpan.objects.values_list(
+                "pse__annotation__peer__author",
+                "pse__annotation__annotator_code",
+                "pse__scu__uid",
+                "start",
+                "end",
+            )
+        ),
     }
 
 
 def scores() -> list:
-    return sorted((r.docset, r.peer, r.annotator, r.pyramid, r.scores) for r in score_collection(
-        Pyramid.objects.first().docset.collection))
+    return sorted(
+        (r.docset, r.peer, r.annotator, r.pyramid, r.scores)
+        for r in score_collection(Pyramid.objects.first().docset.collection)
+    )
 
 
 # -- an empty peer summary ------------------------------------------------------------------------
 
+
 def empty_peer_pan() -> bytes:
     pyramid = read_pyramid(PYR)
-    document = PeerAnnotationDocument(pyramid=pyramid, text="\n", peer_scus=[
-        *(Scu(uid=s.uid, label=s.label, comment=None) for s in pyramid.scus),
-        Scu(uid=NON_MATCHING_UID, label="", comment=None),
-    ])
+    document = PeerAnnotationDocument(
+        pyramid=pyramid,
+        text="\n",
+        peer_scus=[
+            *(Scu(uid=s.uid, label=s.label, comment=None) for s in pyramid.scus),
+            Scu(uid=NON_MATCHING_UID, label="", comment=None),
+        ],
+    )
     return write_peer_annotation(document, {s.uid: len(s.contributors) for s in pyramid.scus})
 
 
 def test_an_empty_peer_summary_is_imported_scored_zero_and_listed_for_review(tmp_path):
-    out = import_files(PYRAMID_FIXTURE, write(tmp_path, "100.D9901.M.100.A.31.pan", empty_peer_pan()))
-    assert "1 peer annotation (0 PSEs)" in out and "1 empty peer summary (scored 0)" in out
-    assert "the peer summary of 31 is empty (the system produced nothing): imported, it scores 0" in out
+    out = import_files(
+        PYRAMID_FIXTURE, write(tmp_path, "100.D9901.M.100.A.31.pan", empty_peer_pan())
+    )
+    assert "1 peer annotation (0 PSEs)" in out
+    assert "1 empty peer summary (scored 0)" in out
+    assert (
+        "the peer summary of 31 is empty (the system produced nothing): imported, it scores 0"
+        in out
+    )
     annotation = PeerAnnotation.objects.get()
-    assert annotation.peer.text == "" and annotation.pses.count() == 0
+    assert annotation.peer.text == ""
+    assert annotation.pses.count() == 0
     (row,) = score_collection(annotation.pyramid.docset.collection)
-    assert (row.scores.modified, row.scores.unique_scus, row.scores.repetitions) == (0.0, 0, 0)  # NIST: 0 0 0
-    assert row.scores.original == 0.0 and row.scores.comprehensive == 0.0
+    assert (row.scores.modified, row.scores.unique_scus, row.scores.repetitions) == (
+        0.0,
+        0,
+        0,
+    )  # NIST: 0 0 0
+    assert row.scores.original == 0.0
+    assert row.scores.comprehensive == 0.0
     (problem,) = collection_problems(annotation.pyramid.docset.collection)
     assert problem.message == "D9901: peer 31 is empty (the system produced nothing); it scores 0"
     assert problem.url == reverse("annotation-detail", args=[annotation.pk])
 
 
 # -- a part whose end lies before its start ---------------------------------------------------------
+
 
 def test_an_inverted_part_whose_label_is_near_is_re_anchored_by_it(tmp_path):
     # NIST: start="368" end="367"; here SCU 11's first part "completed in 1889 for the World's Fair" (75-113).
@@ -85,16 +120,21 @@ def test_an_inverted_part_whose_label_is_near_is_re_anchored_by_it(tmp_path):
     assert "0 refused" in out
     assert "ends before it starts (113-112): re-anchored by its label" in out
     span = Span.objects.get(contributor__scu__uid=11, summary__author="A")
-    assert span.summary.text[span.start:span.end] == "completed in 1889 for the World's Fair"
+    assert span.summary.text[span.start : span.end] == "completed in 1889 for the World's Fair"
     assert PeerAnnotation.objects.count() == 1  # its peers are not refused with it
 
 
-def test_an_inverted_part_whose_label_is_nowhere_is_kept_empty_and_the_contributor_still_counts(tmp_path):
-    data = PYR.replace(b'label="completed in 1889 for the World\'s Fair" start="75" end="113"',
-                       b'label="a word that is not there" start="113" end="112"')
+def test_an_inverted_part_whose_label_is_nowhere_is_kept_empty_and_the_contributor_still_counts(
+    tmp_path,
+):
+    data = PYR.replace(
+        b'label="completed in 1889 for the World\'s Fair" start="75" end="113"',
+        b'label="a word that is not there" start="113" end="112"',
+    )
     assert data != PYR
     out = import_files(write(tmp_path, "D9901.pyr", data), PAN_FIXTURE)
-    assert "0 refused" in out and "1 part kept empty" in out
+    assert "0 refused" in out
+    assert "1 part kept empty" in out
     assert "kept as an empty part, listed among the problems to review" in out
     contributors = Contributor.objects.filter(scu__uid=11, scu__pyramid__source_name="D9901.pyr")
     assert contributors.count() == 3  # SCU 11 keeps its weight: DUCView counts contributors
@@ -109,12 +149,16 @@ def test_an_inverted_part_whose_label_is_nowhere_is_kept_empty_and_the_contribut
 
 def test_an_empty_part_survives_export_and_import_and_is_described_as_it_is(tmp_path):
     from tests.helpers import run
-    data = PYR.replace(b'label="completed in 1889 for the World\'s Fair" start="75" end="113"',
-                       b'label="a word that is not there" start="113" end="112"')
+
+    data = PYR.replace(
+        b'label="completed in 1889 for the World\'s Fair" start="75" end="113"',
+        b'label="a word that is not there" start="113" end="112"',
+    )
     import_files(write(tmp_path, "in/D9901.pyr", data), collection="before")
     run("export_ducview", collection="before", out=str(tmp_path / "out"))
     out = import_files(tmp_path / "out", collection="after")
-    assert "a part of SCU 11 holds no word (" in out and "it has no label to place it by: kept as an empty part" in out
+    assert "a part of SCU 11 holds no word (" in out
+    assert "it has no label to place it by: kept as an empty part" in out
     assert "ends before it starts" not in out
     empty = Span.objects.get(summary__docset__collection__name="after", start=F("end"))
     assert (empty.contributor.scu.uid, empty.summary.author) == (11, "A")
@@ -126,25 +170,34 @@ def test_an_inverted_pse_part_is_re_anchored_in_the_peer_text(tmp_path):
     # The non-matching PSE "Tourists climb it every day": its offsets turned round.
     label = 'label="Tourists climb it every day" start="'
     at = annotation.rindex(label) + len(label)
-    start = int(annotation[at:annotation.index('"', at)])
+    start = int(annotation[at : annotation.index('"', at)])
     end_at = annotation.index('end="', at) + len('end="')
-    end = int(annotation[end_at:annotation.index('"', end_at)])
-    assert marker and end > start
-    broken = annotation[:at] + str(end) + annotation[annotation.index('"', at):end_at] + str(end - 1) + \
-        annotation[annotation.index('"', end_at):]
+    end = int(annotation[end_at : annotation.index('"', end_at)])
+    assert marker
+    assert end > start
+    broken = (
+        annotation[:at]
+        + str(end)
+        + annotation[annotation.index('"', at) : end_at]
+        + str(end - 1)
+        + annotation[annotation.index('"', end_at) :]
+    )
     out = import_files(PYRAMID_FIXTURE, write(tmp_path, PAN_NAME, broken.encode()))
-    assert "0 refused" in out and "re-anchored by its label 'Tourists climb it every day'" in out
+    assert "0 refused" in out
+    assert "re-anchored by its label 'Tourists climb it every day'" in out
     span = PSESpan.objects.get(pse__scu__isnull=True)
-    assert span.pse.annotation.peer.text[span.start:span.end] == "Tourists climb it every day"
+    assert span.pse.annotation.peer.text[span.start : span.end] == "Tourists climb it every day"
 
 
 # -- two copies of one model summary that differ ------------------------------------------------------
+
 
 def lost_character_copies() -> tuple[bytes, bytes]:
     """The .pyr with "?" where its pans have U+FFFD (a character lost to an encoding)."""
     pyr = PYR.replace(b"in Paris.</line>", b"in Par?s.</line>")
     pan = PAN.replace(b"in Paris.</line>", "in Par\ufffds.</line>".encode())
-    assert pyr != PYR and pan != PAN
+    assert pyr != PYR
+    assert pan != PAN
     return pyr, pan
 
 
@@ -153,13 +206,18 @@ def test_copies_differing_by_a_lost_character_are_one_summary_and_one_pyramid(tm
     pyr, pan = lost_character_copies()
     files = [write(tmp_path, "D9901.pyr", pyr), write(tmp_path, PAN_NAME, pan)]
     out = import_files(*(files if order == "pyramid first" else files[::-1]))
-    assert "0 refused" in out and "differs from the one stored by encoding artefacts" in out
-    assert Pyramid.objects.count() == 1 and Summary.objects.filter(kind="model").count() == 3
-    assert Pyramid.objects.get().name == "D9901" and Pyramid.objects.get().source_name == "D9901.pyr"
+    assert "0 refused" in out
+    assert "differs from the one stored by encoding artefacts" in out
+    assert Pyramid.objects.count() == 1
+    assert Summary.objects.filter(kind="model").count() == 3
+    assert Pyramid.objects.get().name == "D9901"
+    assert Pyramid.objects.get().source_name == "D9901.pyr"
     # The copy kept is the same whichever came first: the one that lost nothing to U+FFFD.
-    assert Summary.objects.get(kind="model", author="A").text.endswith("World's Fair in Par?s.\n"
-                                                                         "It is 330 metres tall and was the tallest "
-                                                                         "structure in the world until 1930.")
+    assert Summary.objects.get(kind="model", author="A").text.endswith(
+        "World's Fair in Par?s.\n"
+        "It is 330 metres tall and was the tallest "
+        "structure in the world until 1930."
+    )
     assert PeerAnnotation.objects.get().pyramid == Pyramid.objects.get()
 
 
@@ -177,10 +235,15 @@ def test_the_stored_copy_does_not_depend_on_the_order(tmp_path):
 def pans_cut_after_the_dashes() -> tuple[bytes, bytes]:
     """A .pyr with no startDocumentRegEx (models found by their DUC header lines) and a .pan whose
     regex matches only the summary's name: its models start with the header's dash line."""
-    pyr = PYR.replace(PYR[PYR.index(b"<startDocumentRegEx>"):PYR.index(b"</startDocumentRegEx>") + 21], b"")
-    pan = PAN.replace(rb"<![CDATA[[-]*\nD[0-9]*\.M\.100\.[A-Z]\.[A-Z]\n[-]*\n]]>",
-                      rb"<![CDATA[D[0-9]*\.M\.100\.[A-Z]\.[A-Z]\n]]>")
-    assert b"startDocumentRegEx" not in pyr.split(b"]>", 1)[1] and pan != PAN
+    pyr = PYR.replace(
+        PYR[PYR.index(b"<startDocumentRegEx>") : PYR.index(b"</startDocumentRegEx>") + 21], b""
+    )
+    pan = PAN.replace(
+        rb"<![CDATA[[-]*\nD[0-9]*\.M\.100\.[A-Z]\.[A-Z]\n[-]*\n]]>",
+        rb"<![CDATA[D[0-9]*\.M\.100\.[A-Z]\.[A-Z]\n]]>",
+    )
+    assert b"startDocumentRegEx" not in pyr.split(b"]>", 1)[1]
+    assert pan != PAN
     return pyr, pan
 
 
@@ -190,12 +253,16 @@ def test_copies_cut_differently_where_the_models_start_are_one_pyramid(tmp_path,
     files = [write(tmp_path, "D9901.pyr", pyr), write(tmp_path, PAN_NAME, pan)]
     out = import_files(*(files if order == "pyramid first" else files[::-1]))
     assert "0 refused" in out
-    assert Pyramid.objects.count() == 1 and Summary.objects.filter(kind="model").count() == 3
+    assert Pyramid.objects.count() == 1
+    assert Summary.objects.filter(kind="model").count() == 3
     pyramid = Pyramid.objects.get()
-    assert pyramid.start_document_regex == "" and pyramid.source_name == "D9901.pyr"  # the .pyr's own, in any order
-    assert not any(s.text.startswith("-") or s.text.endswith("-") for s in Summary.objects.filter(kind="model"))
+    assert pyramid.start_document_regex == ""
+    assert pyramid.source_name == "D9901.pyr"
+    assert not any(
+        s.text.startswith("-") or s.text.endswith("-") for s in Summary.objects.filter(kind="model")
+    )
     for span in Span.objects.select_related("summary"):
-        assert span.summary.text[span.start:span.end].strip()
+        assert span.summary.text[span.start : span.end].strip()
 
 
 def test_a_model_copy_that_differs_in_words_is_refused_naming_where(tmp_path):
@@ -208,6 +275,7 @@ def test_a_model_copy_that_differs_in_words_is_refused_naming_where(tmp_path):
 
 # -- system ids written two ways ----------------------------------------------------------------------
 
+
 def test_a_system_id_written_with_a_leading_zero_is_the_same_system(tmp_path):
     out = import_files(
         PYRAMID_FIXTURE,
@@ -217,11 +285,13 @@ def test_a_system_id_written_with_a_leading_zero_is_the_same_system(tmp_path):
     assert "peer ids read as numbers: 07 as 7" in out
     assert list(Summary.objects.filter(kind="peer").values_list("author", flat=True)) == ["7"]
     assert sorted(PeerAnnotation.objects.values_list("annotator_code", "source_name")) == [
-        ("100", "100.D9901.M.100.A.07.pan"), ("101", "101.D9901.M.100.A.7.pan"),  # written as they were
+        ("100", "100.D9901.M.100.A.07.pan"),
+        ("101", "101.D9901.M.100.A.7.pan"),  # written as they were
     ]
 
 
 # -- two pyramids of one docset -----------------------------------------------------------------------
+
 
 def test_two_different_pyramids_of_a_docset_get_different_names(tmp_path):
     other = PYR.replace(b'label="The tower is 330 metres tall"', b'label="The tower is 330 m tall"')
@@ -230,6 +300,7 @@ def test_two_different_pyramids_of_a_docset_get_different_names(tmp_path):
 
 
 # -- encodings ------------------------------------------------------------------------------------------
+
 
 def test_an_undeclared_latin_1_pyramid_is_refused_as_an_encoding_problem(tmp_path):
     latin = PYR.replace(b"in Paris.</line>", "in Pari\u00e9.</line>".encode("latin-1"))
@@ -243,15 +314,21 @@ def test_an_undeclared_latin_1_pyramid_names_the_encoding_in_its_error(tmp_path)
     importer = DucviewImporter("Test")
     assert importer.import_file(write(tmp_path, "D9901.pyr", latin)) is False
     (failure,) = importer.report.failures
-    assert failure.endswith("D9901.pyr: line 31, column 76: encoding problem: byte 0xE9 is not UTF-8 and the file "
-                            "declares no other encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, "
-                            'or add <?xml version="1.0" encoding="ISO-8859-1"?> as its first line')
+    assert failure.endswith(
+        "D9901.pyr: line 31, column 76: encoding problem: byte 0xE9 is not UTF-8 and the file "
+        "declares no other encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, "
+        'or add <?xml version="1.0" encoding="ISO-8859-1"?> as its first line'
+    )
     assert "invalid token" not in failure
 
 
 def test_a_utf_16_pyramid_with_a_byte_order_mark_gives_the_same_records(tmp_path):
-    text = PYR.decode("utf-8").replace('<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>')
-    import_files(write(tmp_path, "D9901.pyr", text.encode("utf-16")), PAN_FIXTURE, collection="utf16")
+    text = PYR.decode("utf-8").replace(
+        '<?xml version="1.0"?>', '<?xml version="1.0" encoding="UTF-16"?>'
+    )
+    import_files(
+        write(tmp_path, "D9901.pyr", text.encode("utf-16")), PAN_FIXTURE, collection="utf16"
+    )
     utf16 = stored_records()
     assert record_counts()["Pyramid"] == 1
     for model in (PSE, PeerAnnotation, Pyramid, Summary):

@@ -7,11 +7,23 @@ import zipfile
 
 import pytest
 
+from annotator.models import (
+    PSE,
+    SCU,
+    Collection,
+    Contributor,
+    ImportJob,
+    PeerAnnotation,
+    PeerSCUComment,
+    PSESpan,
+    Pyramid,
+    PyramidModel,
+    Span,
+    Summary,
+)
 from annotator.transfer import jobs
 from annotator.transfer.importing import DucviewImporter, ducview_files
-from annotator.models import PSE, Collection, Contributor, ImportJob, PeerAnnotation, PeerSCUComment, PSESpan, Pyramid, PyramidModel, SCU, Span, Summary
 from scoring.records import score_collection
-
 from tests.helpers import import_files, stored_job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
@@ -24,28 +36,90 @@ def collection_records(name: str) -> dict:
     where = {"docset__collection__name": name}
     pyramid_where = {"pyramid__docset__collection__name": name}
     return {
-        "summaries": sorted(Summary.objects.filter(**where).values_list("docset__name", "kind", "author", "name", "text")),
-        "pyramids": sorted(Pyramid.objects.filter(**where).values_list(
-            "docset__name", "name", "source_name", "start_document_regex", "status", "fingerprint")),
-        "models": sorted(PyramidModel.objects.filter(**pyramid_where).values_list("pyramid__name", "summary__author", "position")),
-        "scus": sorted(SCU.objects.filter(**pyramid_where).values_list("pyramid__name", "uid", "label", "comment", "position")),
-        "contributors": sorted(Contributor.objects.filter(scu__pyramid__docset__collection__name=name).values_list(
-            "scu__pyramid__name", "scu__uid", "summary__author", "comment", "position")),
-        "spans": sorted(Span.objects.filter(summary__docset__collection__name=name).values_list(
-            "contributor__scu__pyramid__name", "contributor__scu__uid", "contributor__position", "summary__author",
-            "start", "end", "position")),
-        "annotations": sorted(PeerAnnotation.objects.filter(**pyramid_where).values_list(
-            "pyramid__name", "peer__author", "annotator_code", "source_name", "status", "fingerprint")),
-        "pses": sorted((a, p, c, uid or 0, comment, position) for a, p, c, uid, comment, position in PSE.objects.filter(
-            annotation__pyramid__docset__collection__name=name).values_list(
-            "annotation__pyramid__name", "annotation__peer__author", "annotation__annotator_code", "scu__uid",
-            "comment", "position")),
-        "pse_spans": sorted(PSESpan.objects.filter(pse__annotation__pyramid__docset__collection__name=name).values_list(
-            "pse__annotation__peer__author", "pse__annotation__annotator_code", "pse__position", "start", "end",
-            "position")),
-        "comments": sorted((p, c, uid or 0, text) for p, c, uid, text in PeerSCUComment.objects.filter(
-            annotation__pyramid__docset__collection__name=name).values_list(
-            "annotation__peer__author", "annotation__annotator_code", "scu__uid", "comment")),
+        "summaries": sorted(
+            Summary.objects.filter(**where).values_list(
+                "docset__name", "kind", "author", "name", "text"
+            )
+        ),
+        "pyramids": sorted(
+            Pyramid.objects.filter(**where).values_list(
+                "docset__name",
+                "name",
+                "source_name",
+                "start_document_regex",
+                "status",
+                "fingerprint",
+            )
+        ),
+        "models": sorted(
+            PyramidModel.objects.filter(**pyramid_where).values_list(
+                "pyramid__name", "summary__author", "position"
+            )
+        ),
+        "scus": sorted(
+            SCU.objects.filter(**pyramid_where).values_list(
+                "pyramid__name", "uid", "label", "comment", "position"
+            )
+        ),
+        "contributors": sorted(
+            Contributor.objects.filter(scu__pyramid__docset__collection__name=name).values_list(
+                "scu__pyramid__name", "scu__uid", "summary__author", "comment", "position"
+            )
+        ),
+        "spans": sorted(
+            Span.objects.filter(summary__docset__collection__name=name).values_list(
+                "contributor__scu__pyramid__name",
+                "contributor__scu__uid",
+                "contributor__position",
+                "summary__author",
+                "start",
+                "end",
+                "position",
+            )
+        ),
+        "annotations": sorted(
+            PeerAnnotation.objects.filter(**pyramid_where).values_list(
+                "pyramid__name",
+                "peer__author",
+                "annotator_code",
+                "source_name",
+                "status",
+                "fingerprint",
+            )
+        ),
+        "pses": sorted(
+            (a, p, c, uid or 0, comment, position)
+            for a, p, c, uid, comment, position in PSE.objects.filter(
+                annotation__pyramid__docset__collection__name=name
+            ).values_list(
+                "annotation__pyramid__name",
+                "annotation__peer__author",
+                "annotation__annotator_code",
+                "scu__uid",
+                "comment",
+                "position",
+            )
+        ),
+        "pse_spans": sorted(
+            PSESpan.objects.filter(
+                pse__annotation__pyramid__docset__collection__name=name
+            ).values_list(
+                "pse__annotation__peer__author",
+                "pse__annotation__annotator_code",
+                "pse__position",
+                "start",
+                "end",
+                "position",
+            )
+        ),
+        "comments": sorted(
+            (p, c, uid or 0, text)
+            for p, c, uid, text in PeerSCUComment.objects.filter(
+                annotation__pyramid__docset__collection__name=name
+            ).values_list(
+                "annotation__peer__author", "annotation__annotator_code", "scu__uid", "comment"
+            )
+        ),
     }
 
 
@@ -71,7 +145,9 @@ def api_score_rows(client, name: str) -> list:
     return rows
 
 
-def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores(shared_files, shared_data, demo, client):
+def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores(
+    shared_files, shared_data, demo, client
+):
     import_files(*[shared_data / folder for folder in FOLDERS], collection="by command")
 
     for name, order in (("forward", shared_files), ("reverse", shared_files[::-1])):
@@ -85,21 +161,32 @@ def test_the_command_the_browser_and_any_order_store_the_same_records_and_scores
         for path in shared_files[::-1]:
             archive.writestr(str(path.relative_to(shared_data)), path.read_bytes())
     collection = Collection.objects.create(name="by browser")
-    job = stored_job(ImportJob, content=buffer.getvalue(), collection=collection, kind="ducview", file_name="duc.zip",
-                     created_by=demo["admin"])
+    job = stored_job(
+        ImportJob,
+        content=buffer.getvalue(),
+        collection=collection,
+        kind="ducview",
+        file_name="duc.zip",
+        created_by=demo["admin"],
+    )
     jobs.run_import_job.call(job.pk)
     job.refresh_from_db()
-    assert job.status == "done" and job.done == job.total == len(shared_files) == 161
+    assert job.status == "done"
+    assert job.done == job.total == len(shared_files) == 161
     assert job.report_sections["refused"] == []
 
     expected = collection_records("by command")
-    assert len(expected["annotations"]) == 154 and len(expected["pyramids"]) == 7
+    assert len(expected["annotations"]) == 154
+    assert len(expected["pyramids"]) == 7
     expected_scores = score_rows("by command")
     for name in ("forward", "reverse", "by browser"):
         assert collection_records(name) == expected, name
         assert score_rows(name) == expected_scores, name
     client.force_login(demo["admin"])
     api_rows = api_score_rows(client, "by browser")  # 154 rows: two pages of at most 100
-    assert api_rows == [row.as_dict() for row in score_collection(Collection.objects.get(name="by browser"))]
+    assert api_rows == [
+        row.as_dict() for row in score_collection(Collection.objects.get(name="by browser"))
+    ]
     assert sorted((r["docset"], r["peer"], r["annotator"], r["pyramid"]) for r in api_rows) == [
-        row[:4] for row in expected_scores]
+        row[:4] for row in expected_scores
+    ]

@@ -52,9 +52,15 @@ def test_names_ids_and_fingerprints_are_brought_in_line(before_0010):
 
     migrate(AFTER)
 
-    assert sorted(Pyramid.objects.filter(docset=docset).values_list("name", flat=True)) == ["D0608", "D0608 (2)"]
+    assert sorted(Pyramid.objects.filter(docset=docset).values_list("name", flat=True)) == [
+        "D0608",
+        "D0608 (2)",
+    ]
     assert Pyramid.objects.get(pk=second.pk).name == "D0608 (2)"  # the later one renamed
-    assert sorted(Summary.objects.filter(docset=docset).values_list("author", flat=True)) == ["6", "9"]
+    assert sorted(Summary.objects.filter(docset=docset).values_list("author", flat=True)) == [
+        "6",
+        "9",
+    ]
     assert PeerAnnotation.objects.get(pk=moved.pk).peer_id == six.pk
     assert Summary.objects.get(pk=lone.pk).author == "9"
 
@@ -64,6 +70,7 @@ def test_an_old_import_is_recognised_unchanged_after_the_migration(before_0010):
     migrate(executor_leaves())
     import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="again")
     from annotator.models import Pyramid
+
     fingerprint = Pyramid.objects.get().fingerprint
     # What 0010 computes from the records is what the importer computes from the files.
     migrate(BEFORE)

@@ -9,7 +9,6 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError
 
 from annotator.models import Collection
-
 from tests.archives import written
 from tests.helpers import record_counts, run
 
@@ -34,8 +33,11 @@ def test_the_archive_is_restored_under_its_own_name_when_it_is_free(demo, archiv
 
 def test_a_name_in_use_is_refused_and_nothing_is_stored(demo, archive_file):
     before = record_counts()
-    with pytest.raises(CommandError, match=f"{archive_file}: A collection named '{demo['collection'].name}' exists "
-                                           "already: restore this archive under another name. Nothing was stored."):
+    with pytest.raises(
+        CommandError,
+        match=f"{archive_file}: A collection named '{demo['collection'].name}' exists "
+        "already: restore this archive under another name. Nothing was stored.",
+    ):
         run("restore_archive", str(archive_file), no_progress=True)
     assert record_counts() == before
 
@@ -48,7 +50,9 @@ def test_an_unknown_version_is_refused(demo, archive_file, tmp_path):
             if name == "archive.json":
                 data = json.dumps({**json.loads(data), "version": 7}).encode()
             target.writestr(name, data)
-    with pytest.raises(CommandError, match="unknown format version 7; this instance reads versions 1 to 2"):
+    with pytest.raises(
+        CommandError, match="unknown format version 7; this instance reads versions 1 to 2"
+    ):
         run("restore_archive", str(newer), name="Newer", no_progress=True)
     assert not Collection.objects.filter(name="Newer").exists()
 
@@ -64,7 +68,9 @@ def test_a_malformed_line_is_named_and_nothing_is_stored(demo, archive_file, tmp
                 data = ("\n".join(lines) + "\n").encode()
             target.writestr(name, data)
     before = record_counts()
-    with pytest.raises(CommandError, match="contributors.jsonl line 5: field 'summary' should be a record's id"):
+    with pytest.raises(
+        CommandError, match="contributors.jsonl line 5: field 'summary' should be a record's id"
+    ):
         run("restore_archive", str(broken), name="Broken", no_progress=True)
     assert record_counts() == before
 
@@ -72,7 +78,10 @@ def test_a_malformed_line_is_named_and_nothing_is_stored(demo, archive_file, tmp
 def test_users_missing_here_are_created_inactive_and_named(demo, archive_file):
     get_user_model().objects.filter(username="organizer").update(username="organizer-2")
     out, _ = run("restore_archive", str(archive_file), name="Elsewhere", no_progress=True)
-    assert "Created 1 inactive account, without a password, for users this instance did not have: organizer." in out
+    assert (
+        "Created 1 inactive account, without a password, for users this instance did not have: organizer."
+        in out
+    )
     assert not get_user_model().objects.get(username="organizer").is_active
 
 

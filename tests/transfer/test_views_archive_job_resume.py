@@ -10,8 +10,15 @@ pytestmark = pytest.mark.django_db
 
 
 def stopped_export(demo):
-    return ArchiveJob.objects.create(kind="export", collection=demo["collection"], file_name="demo-archive.zip",
-                                     status="failed", interrupted=True, attempts=3, report=["Stopped after 3 interrupted runs."])
+    return ArchiveJob.objects.create(
+        kind="export",
+        collection=demo["collection"],
+        file_name="demo-archive.zip",
+        status="failed",
+        interrupted=True,
+        attempts=3,
+        report=["Stopped after 3 interrupted runs."],
+    )
 
 
 def test_resume_writes_the_archive_after_all(client, demo, django_capture_on_commit_callbacks):
@@ -23,10 +30,12 @@ def test_resume_writes_the_archive_after_all(client, demo, django_capture_on_com
         response = client.post(reverse("archive-job-resume", args=[job.pk]))
     assert response.status_code == 302
     job.refresh_from_db()
-    assert job.status == "done" and job_content(job).startswith(b"PK") and not job.interrupted
+    assert job.status == "done"
+    assert job_content(job).startswith(b"PK")
+    assert not job.interrupted
 
 
-@pytest.mark.parametrize("user, code", [("annotator", 403), ("outsider", 404)])
+@pytest.mark.parametrize(("user", "code"), [("annotator", 403), ("outsider", 404)])
 def test_those_who_may_not_see_the_job_do_not_resume_it(client, demo, user, code):
     job = stopped_export(demo)
     client.force_login(demo[user])

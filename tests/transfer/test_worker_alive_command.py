@@ -13,7 +13,9 @@ pytestmark = pytest.mark.django_db
 
 def beat(worker_id, seconds_ago):
     now = timezone.now()
-    WorkerBeat.objects.create(worker_id=worker_id, started_at=now, seen_at=now - timedelta(seconds=seconds_ago))
+    WorkerBeat.objects.create(
+        worker_id=worker_id, started_at=now, seen_at=now - timedelta(seconds=seconds_ago)
+    )
 
 
 def test_a_worker_that_beats_is_alive(capsys):

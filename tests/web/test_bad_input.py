@@ -7,7 +7,6 @@ import pytest
 from django.urls import reverse
 
 from annotator.models import Collection
-
 from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +16,10 @@ def test_a_page_answers_with_the_bad_request_page(client, demo):
     client.force_login(demo["admin"])
     response = client.get(reverse("collection-list"), {"q": f"a{NUL}b"})
     page = response.content.decode()
-    assert refuses_nul(response, "q") and response["Content-Type"].startswith("text/html")
-    assert "<h1>Bad request</h1>" in page and f'href="{reverse("home")}"' in page
+    assert refuses_nul(response, "q")
+    assert response["Content-Type"].startswith("text/html")
+    assert "<h1>Bad request</h1>" in page
+    assert f'href="{reverse("home")}"' in page
 
 
 def test_a_name_holding_a_nul_is_named_visibly(client, demo):
@@ -29,16 +30,22 @@ def test_a_name_holding_a_nul_is_named_visibly(client, demo):
 def test_htmx_gets_a_short_message_in_plain_text(client, demo):
     client.force_login(demo["admin"])
     response = client.get(reverse("collection-list"), {"q": NUL}, HTTP_HX_REQUEST="true")
-    assert refuses_nul(response, "q") and response["Content-Type"].startswith("text/plain")
+    assert refuses_nul(response, "q")
+    assert response["Content-Type"].startswith("text/plain")
     assert response.content.decode() == (
-        "The query parameter “q” holds a NUL character (\\0), which no text may hold: remove it and try again.")
+        "The query parameter “q” holds a NUL character (\\0), which no text may hold: remove it and try again."
+    )
 
 
 def test_the_api_gets_json_naming_the_parameter(client, demo):
     client.force_login(demo["admin"])
     response = client.get("/api/collections/", {"name": f"TAC{NUL}2008"})
-    assert refuses_nul(response, "name") and response.json() == {
-        "name": ["The query parameter “name” holds a NUL character (\\0), which no text may hold: remove it and try again."]}
+    assert refuses_nul(response, "name")
+    assert response.json() == {
+        "name": [
+            "The query parameter “name” holds a NUL character (\\0), which no text may hold: remove it and try again."
+        ]
+    }
 
 
 def test_the_apis_bodies_are_left_to_its_serializers(client, demo):
@@ -46,13 +53,16 @@ def test_the_apis_bodies_are_left_to_its_serializers(client, demo):
     refuse a NUL, naming the field."""
     client.force_login(demo["admin"])
     response = client.post("/api/collections/", {"name": f"TAC{NUL}2008"})  # a form, not JSON
-    assert response.status_code == 400 and response.json() == {"name": ["Null characters are not allowed."]}
+    assert response.status_code == 400
+    assert response.json() == {"name": ["Null characters are not allowed."]}
     assert Collection.objects.count() == 1
 
 
 def test_before_anything_else_even_for_anonymous_visitors(client, demo):
     """Nothing is looked up with it: not the session's user, not the page's records."""
-    response = client.post(reverse("login"), {"username": f"admin{NUL}", "password": "admin-pass-1"})
+    response = client.post(
+        reverse("login"), {"username": f"admin{NUL}", "password": "admin-pass-1"}
+    )
     assert refuses_nul(response, "username")
 
 

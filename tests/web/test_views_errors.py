@@ -11,7 +11,9 @@ pytestmark = pytest.mark.django_db
 def database_gone(*args, **kwargs):
     # What Django raises when PostgreSQL is away: psycopg's error, with no server code, wrapped.
     try:
-        raise psycopg.OperationalError("connection to server at 127.0.0.1, port 5432 failed: Connection refused")
+        raise psycopg.OperationalError(
+            "connection to server at 127.0.0.1, port 5432 failed: Connection refused"
+        )
     except psycopg.OperationalError as error:
         raise OperationalError(*error.args) from error
 
@@ -20,20 +22,26 @@ def database_gone(*args, **kwargs):
 def no_database(monkeypatch, client, demo):
     client.force_login(demo["admin"])
     client.raise_request_exception = False
-    monkeypatch.setattr("django.contrib.sessions.backends.db.SessionStore._get_session_from_db", database_gone)
+    monkeypatch.setattr(
+        "django.contrib.sessions.backends.db.SessionStore._get_session_from_db", database_gone
+    )
     return client
 
 
-def test_a_page_says_the_site_is_back_soon_while_the_database_is_away(no_database, django_assert_num_queries):
+def test_a_page_says_the_site_is_back_soon_while_the_database_is_away(
+    no_database, django_assert_num_queries
+):
     from django.db import connection
 
     if connection.vendor != "postgresql":
         pytest.skip("a lost connection is told by PostgreSQL's error codes")
     with django_assert_num_queries(0):
         response = no_database.get("/")
-    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert response.status_code == 503
+    assert response["Retry-After"] == "30"
     page = response.content.decode()
-    assert "Its database is not answering" in page and "Your saved work is safe" in page
+    assert "Its database is not answering" in page
+    assert "Your saved work is safe" in page
 
 
 def test_the_api_answers_503_in_json(no_database):
@@ -42,7 +50,8 @@ def test_the_api_answers_503_in_json(no_database):
     if connection.vendor != "postgresql":
         pytest.skip("a lost connection is told by PostgreSQL's error codes")
     response = no_database.get("/api/collections/")
-    assert response.status_code == 503 and response["Retry-After"] == "30"
+    assert response.status_code == 503
+    assert response["Retry-After"] == "30"
     assert response.json()["detail"].startswith("The database is not answering")
 
 
@@ -55,7 +64,8 @@ def test_any_other_error_is_the_plain_500_page(client, demo, monkeypatch):
 
     monkeypatch.setattr("annotator.campaigns.views.home.render", broken)
     response = client.get("/")
-    assert response.status_code == 500 and "Retry-After" not in response
+    assert response.status_code == 500
+    assert "Retry-After" not in response
     assert "Something went wrong on our side" in response.content.decode()
 
 
@@ -74,10 +84,29 @@ def test_while_the_database_is_away_each_request_logs_one_line_not_a_traceback(n
     except OperationalError:
         import sys
 
-        record = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "Internal Server Error: %s",
-                                   ("/",), sys.exc_info())
-    assert DatabaseAwayFilter().filter(record) and record.exc_info is None
-    assert record.getMessage().startswith("Internal Server Error: /: the database is unreachable (connection to server")
+        record = logging.LogRecord(
+            "django.request",
+            logging.ERROR,
+            __file__,
+            1,
+            "Internal Server Error: %s",
+            ("/",),
+            sys.exc_info(),
+        )
+    assert DatabaseAwayFilter().filter(record)
+    assert record.exc_info is None
+    assert record.getMessage().startswith(
+        "Internal Server Error: /: the database is unreachable (connection to server"
+    )
     assert record.getMessage().endswith("; answered 503")
-    other = logging.LogRecord("django.request", logging.ERROR, __file__, 1, "boom", (), (ValueError, ValueError("x"), None))
-    assert DatabaseAwayFilter().filter(other) and other.exc_info is not None  # other errors keep their traceback
+    other = logging.LogRecord(
+        "django.request",
+        logging.ERROR,
+        __file__,
+        1,
+        "boom",
+        (),
+        (ValueError, ValueError("x"), None),
+    )
+    assert DatabaseAwayFilter().filter(other)
+    assert other.exc_info is not None

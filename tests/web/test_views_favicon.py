@@ -12,7 +12,8 @@ def test_favicon_ico_is_sent_to_the_static_icon(client, db):
     response = client.get("/favicon.ico")
     assert response.status_code == 302
     assert response["Location"] == static("favicon.ico")
-    assert "max-age=86400" in response["Cache-Control"] and "public" in response["Cache-Control"]
+    assert "max-age=86400" in response["Cache-Control"]
+    assert "public" in response["Cache-Control"]
     assert not response.cookies  # no session, no CSRF cookie: the icon is nobody's
     assert client.head("/favicon.ico").status_code == 302
     assert client.post("/favicon.ico").status_code == 405
@@ -24,12 +25,16 @@ def test_the_static_icons_are_an_ico_and_an_svg():
     assert (reserved, kind) == (0, 1)  # an icon file
     sizes = set()
     for i in range(count):
-        width, height, _, _, _, _, length, offset = struct.unpack("<BBBBHHII", ico[6 + 16 * i:22 + 16 * i])
-        assert ico[offset:offset + 8] == b"\x89PNG\r\n\x1a\n" and offset + length <= len(ico)
+        width, height, _, _, _, _, length, offset = struct.unpack(
+            "<BBBBHHII", ico[6 + 16 * i : 22 + 16 * i]
+        )
+        assert ico[offset : offset + 8] == b"\x89PNG\r\n\x1a\n"
+        assert offset + length <= len(ico)
         sizes.add((width, height))
     assert sizes == {(16, 16), (32, 32), (48, 48)}
     svg = open(finders.find("favicon.svg"), encoding="utf-8").read()
-    assert svg.startswith("<svg") and 'viewBox="0 0 32 32"' in svg
+    assert svg.startswith("<svg")
+    assert 'viewBox="0 0 32 32"' in svg
 
 
 def test_every_page_names_the_icons(client, demo):

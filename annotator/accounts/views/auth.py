@@ -19,7 +19,9 @@ def cookies_need_https(request) -> bool:
     """Browsers keep no secure-only cookie from a plain-HTTP answer (and send none back over plain
     HTTP; Chromium excepts localhost): the session and CSRF cookies are lost, and a log-in returns
     to the log-in page without a word. True where that is about to happen."""
-    return not request.is_secure() and (settings.SESSION_COOKIE_SECURE or settings.CSRF_COOKIE_SECURE)
+    return not request.is_secure() and (
+        settings.SESSION_COOKIE_SECURE or settings.CSRF_COOKIE_SECURE
+    )
 
 
 class LoginView(auth_views.LoginView):
@@ -40,7 +42,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
-    """"If an account has this address, we sent a link" — only where a link can be sent."""
+    """ "If an account has this address, we sent a link" — only where a link can be sent."""
 
     def dispatch(self, request, *args, **kwargs):
         if not settings.EMAIL_ENABLED:
@@ -49,4 +51,6 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
     def get_context_data(self, **kwargs):
         # How long the link works (PASSWORD_RESET_TIMEOUT, in seconds: three days by default).
-        return super().get_context_data(**kwargs) | {"timeout_days": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 86400))}
+        return super().get_context_data(**kwargs) | {
+            "timeout_days": max(1, round(settings.PASSWORD_RESET_TIMEOUT / 86400))
+        }

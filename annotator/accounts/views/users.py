@@ -25,10 +25,14 @@ def user_list(request):
     _site_administrator(request)
     users = list(get_user_model().objects.prefetch_related("groups").order_by("username"))
     roles = defaultdict(list)
-    for user_id, collection, role in Membership.objects.values_list("user_id", "collection__name", "role"):
+    for user_id, collection, role in Membership.objects.values_list(
+        "user_id", "collection__name", "role"
+    ):
         roles[user_id].append(f"{role} of {collection}")
     for user in users:
-        user.site_roles = [group.name for group in user.groups.all()] + (["superuser"] if user.is_superuser else [])
+        user.site_roles = [group.name for group in user.groups.all()] + (
+            ["superuser"] if user.is_superuser else []
+        )
         user.collection_roles = roles[user.pk]
     return render(request, "manage/users.html", {"users": users})
 
@@ -39,6 +43,13 @@ def user_create(request):
     form = NewUserForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        messages.success(request, f"Created the account {user.username}. Give them a role in a collection, or assign them work.")
+        messages.success(
+            request,
+            f"Created the account {user.username}. Give them a role in a collection, or assign them work.",
+        )
         return redirect("user-list")
-    return render(request, "manage/form.html", {"form": form, "title": "New account", "submit": "Create", "accounts": True})
+    return render(
+        request,
+        "manage/form.html",
+        {"form": form, "title": "New account", "submit": "Create", "accounts": True},
+    )

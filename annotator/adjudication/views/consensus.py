@@ -18,36 +18,44 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.adjudication.merge_words import merge_models
+from annotator.adjudication.overlaps import counted_twice
+from annotator.adjudication.views.compare import scus_with_contributors, side_query
+from annotator.campaigns.access import can_adjudicate, visible_annotations, visible_pyramids
+from annotator.editing import history
+from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from annotator.editing.refusals import refused_answer
+from annotator.models import SCU, PeerAnnotation, Pyramid, PyramidMerge
+from annotator.pyramids.editing import EditError
+from annotator.text.textmarks import word_pieces
+from annotator.web.bad_input import NUL, refuses_nul_itself
 from scoring.agreement_records import peer_alpha
 from scoring.agreement_units import word_scus, words
 from scoring.records import score_annotations, scu_weights
 
-from annotator.adjudication import annotation_consensus, pyramid_consensus
-from annotator.editing import history
-from annotator.campaigns.access import can_adjudicate, visible_annotations, visible_pyramids
-from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
-from annotator.web.bad_input import NUL, refuses_nul_itself
-from annotator.adjudication.overlaps import counted_twice
-from annotator.pyramids.editing import EditError
-from annotator.adjudication.merge_words import merge_models
-from annotator.models import SCU, PeerAnnotation, Pyramid, PyramidMerge
-from annotator.text.textmarks import word_pieces
-from annotator.adjudication.views.compare import scus_with_contributors, side_query
-from annotator.editing.refusals import refused_answer
-
 
 def _require_adjudicator(request, collection_id: int) -> None:
     if not can_adjudicate(request.user, collection_id):
-        raise PermissionDenied("Merging annotators' work is for the collection's adjudicators and administrators.")
+        raise PermissionDenied(
+            "Merging annotators' work is for the collection's adjudicators and administrators."
+        )
 
 
 # -- consensus pyramids ----------------------------------------------------------------------------
 
+
 def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
-    consensus = get_object_or_404(visible_pyramids(request.user).select_related("docset__collection"), pk=pk)
+    consensus = get_object_or_404(
+        visible_pyramids(request.user).select_related("docset__collection"), pk=pk
+    )
     _require_adjudicator(request, consensus.docset.collection_id)
-    merge = PyramidMerge.objects.filter(consensus=consensus).select_related(
-        "source_a__created_by", "source_b__created_by").prefetch_related("further_sources__pyramid__created_by").first()
+    merge = (
+        PyramidMerge.objects.filter(consensus=consensus)
+        .select_related("source_a__created_by", "source_b__created_by")
+        .prefetch_related("further_sources__pyramid__created_by")
+        .first()
+    )
     if merge is None:
         raise Http404("this pyramid is not a consensus")
     return consensus, merge
@@ -70,38 +78,64 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
             taken[(source.pyramid_id, source.uid)].append(scu)
     decided = pyramid_consensus.decisions(consensus)
     # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
-    made_for = {uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])}
+    made_for = {
+        uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])
+    }
     made = defaultdict(list)
     for scu in [s for s in added if s.uid in made_for]:
         made[made_for[scu.uid]].append(scu)
         added.remove(scu)
     groups = []
     for group in merge.groups:
-        mine = [s for letter, p in sides for uid in group[letter] for s in taken[(p.pk, uid)]] + made[group["key"]]
+        mine = [
+            s for letter, p in sides for uid in group[letter] for s in taken[(p.pk, uid)]
+        ] + made[group["key"]]
         change = decided.get(group["key"])
-        groups.append({
-            **group, "sides": [(letter, [by_uid[(p.pk, u)] for u in group[letter] if (p.pk, u) in by_uid])
-                               for letter, p in sides],
-            "consensus_scus": mine, "decision": change,
-            "choice": _choice_of(change, group) if change else None,
-        })
+        groups.append(
+            {
+                **group,
+                "sides": [
+                    (letter, [by_uid[(p.pk, u)] for u in group[letter] if (p.pk, u) in by_uid])
+                    for letter, p in sides
+                ],
+                "consensus_scus": mine,
+                "decision": change,
+                "choice": _choice_of(change, group) if change else None,
+            }
+        )
     left = sum(1 for g in groups if g["decision"] is None)
     # The groups were aligned when the merge began: say which a source's edits have changed since
     # (by content: an edit undone is no change); merges begun before the prints: by time.
     changed_groups = pyramid_consensus.changed_groups(merge)
     names = {letter.upper(): f"{letter.upper()} ({source.name})" for letter, source in sides}
     if changed_groups is None:
-        changed = [names[letter.upper()] for letter, source in sides if source.updated_at > merge.created_at]
+        changed = [
+            names[letter.upper()]
+            for letter, source in sides
+            if source.updated_at > merge.created_at
+        ]
     else:
         changed = [names[letter] for letter in sorted({letter for letter, _ in changed_groups})]
-    return {"consensus": consensus, "merge": merge, "sources_changed": changed, "changed_groups": changed_groups or [],
-            "groups": groups, "added": added, "left": left,
-            "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
-            "counted_twice": counted_twice(consensus, merge, decided), "model_texts": merge_models(merge),
-            "sources": sides, "columns": len(sides) + 1,
-            "compare_query": side_query([p for _, p in sides]),
-            "decided": len(groups) - left, "docset": consensus.docset, "collection": consensus.docset.collection,
-            "editable": consensus.status == Pyramid.Status.IN_PROGRESS, **_travel(consensus.changes.all())}
+    return {
+        "consensus": consensus,
+        "merge": merge,
+        "sources_changed": changed,
+        "changed_groups": changed_groups or [],
+        "groups": groups,
+        "added": added,
+        "left": left,
+        "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
+        "counted_twice": counted_twice(consensus, merge, decided),
+        "model_texts": merge_models(merge),
+        "sources": sides,
+        "columns": len(sides) + 1,
+        "compare_query": side_query([p for _, p in sides]),
+        "decided": len(groups) - left,
+        "docset": consensus.docset,
+        "collection": consensus.docset.collection,
+        "editable": consensus.status == Pyramid.Status.IN_PROGRESS,
+        **_travel(consensus.changes.all()),
+    }
 
 
 def _choice_of(change, group: dict) -> str:
@@ -116,9 +150,16 @@ def _choice_of(change, group: dict) -> str:
 def _travel(changes) -> dict:
     """What the merge page's Undo and Redo would do (two queries): each button names the change it
     reverts or re-applies (undoing the start takes back what was taken at once, for instance)."""
-    undo, redo = history.next_to_travel(changes, undoing=True), history.next_to_travel(changes, undoing=False)
-    return {"can_undo": undo is not None, "can_redo": redo is not None,
-            "undo_what": undo.description if undo else "", "redo_what": redo.description if redo else ""}
+    undo, redo = (
+        history.next_to_travel(changes, undoing=True),
+        history.next_to_travel(changes, undoing=False),
+    )
+    return {
+        "can_undo": undo is not None,
+        "can_redo": redo is not None,
+        "undo_what": undo.description if undo else "",
+        "redo_what": redo.description if redo else "",
+    }
 
 
 @login_required
@@ -141,10 +182,17 @@ def pyramid_merge_decide(request, pk, action):
     if action not in PYRAMID_DECISIONS:
         raise Http404("no such decision")
     consensus, merge = _consensus_pyramid(request, pk)
-    return _decided(request, lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
-                    lambda: merge_context(Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge),
-                    "annotator/_pyramid_merge.html", reverse("pyramid-merge", args=[consensus.pk]), place="group",
-                    placed_after=_travelled(action, consensus))
+    return _decided(
+        request,
+        lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
+        lambda: merge_context(
+            Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge
+        ),
+        "annotator/_pyramid_merge.html",
+        reverse("pyramid-merge", args=[consensus.pk]),
+        place="group",
+        placed_after=_travelled(action, consensus),
+    )
 
 
 def _decided(request, act, context, partial: str, page_url: str, place: str, placed_after=None):
@@ -168,10 +216,16 @@ def _decided(request, act, context, partial: str, page_url: str, place: str, pla
             messages.error(request, refused.message)
             return redirect(page_url + fragment())
         now = current()
-        decided_meanwhile = _decided_meanwhile(now, placed["placed"]) if status_for(refused) == 409 else None
-        if decided_meanwhile:  # Retry would replace another tab's (or person's) decision: say so first
+        decided_meanwhile = (
+            _decided_meanwhile(now, placed["placed"]) if status_for(refused) == 409 else None
+        )
+        if (
+            decided_meanwhile
+        ):  # Retry would replace another tab's (or person's) decision: say so first
             refused.message = f"{refused.message} {decided_meanwhile}"
-        return refused_answer(request, refused, partial, "annotator/merge/status.html", lambda: now | placed)
+        return refused_answer(
+            request, refused, partial, "annotator/merge/status.html", lambda: now | placed
+        )
     if placed_after is not None:
         placed["placed"] = placed_after() or placed["placed"]
     if not request.htmx:
@@ -200,8 +254,9 @@ def _decided_meanwhile(context: dict, placed: str | None) -> str | None:
     that decision is, and that Retry would replace it."""
     if not placed:
         return None
-    items = [(g["key"], g["decision"], g["choice"], "Group") for g in context.get("groups") or []] or \
-        [(str(r["uid"]), r["decision"], r["choice"], "SCU") for r in context.get("rows") or []]
+    items = [
+        (g["key"], g["decision"], g["choice"], "Group") for g in context.get("groups") or []
+    ] or [(str(r["uid"]), r["decision"], r["choice"], "SCU") for r in context.get("rows") or []]
     for key, change, choice, item in items:
         if key == placed and change is not None:
             who = change.user.username if change.user else "someone"
@@ -212,30 +267,42 @@ def _decided_meanwhile(context: dict, placed: str | None) -> str | None:
 def _with_next_after(context: dict, placed: str | None) -> dict:
     """The context with `next_after`: the first undecided group (or SCU) after the one decided, in
     the page's order, coming round from the top: where the note beside the decision leads."""
-    items = [(g["key"], g["decision"]) for g in context.get("groups") or []] or \
-        [(str(r["uid"]), r["decision"]) for r in context.get("rows") or []]
+    items = [(g["key"], g["decision"]) for g in context.get("groups") or []] or [
+        (str(r["uid"]), r["decision"]) for r in context.get("rows") or []
+    ]
     at = next((i for i, (key, _) in enumerate(items) if key == placed), -1)
-    following = items[at + 1:] + items[:at + 1]
-    return context | {"next_after": next((key for key, decision in following if decision is None), None)}
+    following = items[at + 1 :] + items[: at + 1]
+    return context | {
+        "next_after": next((key for key, decision in following if decision is None), None)
+    }
 
 
 # -- consensus annotations -------------------------------------------------------------------------
 
+
 def _peer_annotations(request, pyramid_pk, peer_pk):
-    annotations = list(visible_annotations(request.user).filter(pyramid_id=pyramid_pk, peer_id=peer_pk)
-                       .select_related("pyramid__docset__collection", "peer", "annotator", "merge")
-                       .order_by("annotator_code", "pk"))
+    annotations = list(
+        visible_annotations(request.user)
+        .filter(pyramid_id=pyramid_pk, peer_id=peer_pk)
+        .select_related("pyramid__docset__collection", "peer", "annotator", "merge")
+        .order_by("annotator_code", "pk")
+    )
     if not annotations:
         raise Http404("no annotation of this peer against this pyramid")
     _require_adjudicator(request, annotations[0].pyramid.docset.collection_id)
     consensus = next((a for a in annotations if hasattr(a, "merge")), None)
-    sources = list(consensus.merge.sources.select_related("annotator").order_by("annotator_code", "pk")) if consensus \
+    sources = (
+        list(consensus.merge.sources.select_related("annotator").order_by("annotator_code", "pk"))
+        if consensus
         else [a for a in annotations if a.pk != getattr(consensus, "pk", None)]
+    )
     return annotations[0], sources, consensus
 
 
 def _name(annotation: PeerAnnotation) -> str:
-    return annotation.annotator_code or (annotation.annotator.username if annotation.annotator else f"#{annotation.pk}")
+    return annotation.annotator_code or (
+        annotation.annotator.username if annotation.annotator else f"#{annotation.pk}"
+    )
 
 
 def _scu_title(uids: frozenset) -> str:
@@ -248,37 +315,89 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
     readings = annotation_consensus.readings_of(shown)
     pyramid, peer = first.pyramid, first.peer
     labels = {s.uid: s for s in SCU.objects.filter(pyramid=pyramid, uid__in=list(readings))}
-    weights = scu_weights([pyramid.pk], pyramid.docset.collection.weight_convention).get(pyramid.pk, {})
+    weights = scu_weights([pyramid.pk], pyramid.docset.collection.weight_convention).get(
+        pyramid.pk, {}
+    )
     for scu in labels.values():
         scu.weight = weights.get(scu.pk, 0)
     decided = annotation_consensus.decisions(consensus) if consensus else {}
-    scores = {row.annotation_id: row.scores for row in score_annotations(PeerAnnotation.objects.filter(pk__in=[a.pk for a in shown]))}
+    scores = {
+        row.annotation_id: row.scores
+        for row in score_annotations(PeerAnnotation.objects.filter(pk__in=[a.pk for a in shown]))
+    }
     rows = []
-    for uid in sorted(readings, key=lambda u: (u == 0, labels[u].position if u in labels else 0, u)):
+    for uid in sorted(
+        readings, key=lambda u: (u == 0, labels[u].position if u in labels else 0, u)
+    ):
         per_source = {a.pk: readings[uid][a.pk] for a in sources}
         change = decided.get(str(uid))
-        rows.append({
-            "uid": uid, "scu": labels.get(uid), "alike": annotation_consensus.agree(per_source),
-            "readings": [(a, [_span_text(peer.text, spans) for spans in readings[uid][a.pk]]) for a in sources],
-            "consensus": [_span_text(peer.text, spans) for spans in readings[uid][consensus.pk]] if consensus else None,
-            "decision": change, "choice": _choice_name(change, sources) if change else None,
-        })
+        rows.append(
+            {
+                "uid": uid,
+                "scu": labels.get(uid),
+                "alike": annotation_consensus.agree(per_source),
+                "readings": [
+                    (a, [_span_text(peer.text, spans) for spans in readings[uid][a.pk]])
+                    for a in sources
+                ],
+                "consensus": [_span_text(peer.text, spans) for spans in readings[uid][consensus.pk]]
+                if consensus
+                else None,
+                "decision": change,
+                "choice": _choice_name(change, sources) if change else None,
+            }
+        )
     texts = []
-    per_annotation = {a.pk: word_scus(peer.text, [(s, e, uid) for uid, by in readings.items() for spans in by[a.pk]
-                                                   for s, e in spans]) for a in shown}
-    differs = [len({per_annotation[a.pk][i] for a in sources}) > 1 for i in range(len(words(peer.text)))]
+    per_annotation = {
+        a.pk: word_scus(
+            peer.text,
+            [(s, e, uid) for uid, by in readings.items() for spans in by[a.pk] for s, e in spans],
+        )
+        for a in shown
+    }
+    differs = [
+        len({per_annotation[a.pk][i] for a in sources}) > 1 for i in range(len(words(peer.text)))
+    ]
     for a in shown:
-        texts.append({"annotation": a, "name": "consensus" if a == consensus else _name(a), "scores": scores.get(a.pk),
-                      # Where the annotations differ, each column tells the words its annotator
-                      # matched to an SCU from those they did not (issue 15).
-                      "pieces": word_pieces(peer.text, lambda i, uids=per_annotation[a.pk]: {
-                          "title": _scu_title(uids[i]), "differs": differs[i], "here": bool(uids[i] - {0})})})
+        texts.append(
+            {
+                "annotation": a,
+                "name": "consensus" if a == consensus else _name(a),
+                "scores": scores.get(a.pk),
+                # Where the annotations differ, each column tells the words its annotator
+                # matched to an SCU from those they did not (issue 15).
+                "pieces": word_pieces(
+                    peer.text,
+                    lambda i, uids=per_annotation[a.pk]: {
+                        "title": _scu_title(uids[i]),
+                        "differs": differs[i],
+                        "here": bool(uids[i] - {0}),
+                    },
+                ),
+            }
+        )
     left = sum(1 for r in rows if r["decision"] is None) if consensus else None
-    return ({**_travel(consensus.changes.all()),
-             "next_undecided": next((r["uid"] for r in rows if r["decision"] is None), None)} if consensus else {}) | {"pyramid": pyramid, "peer": peer, "docset": pyramid.docset, "collection": pyramid.docset.collection,
-            "sources": sources, "consensus": consensus, "rows": rows, "texts": texts,
-            "alpha": peer_alpha([a.pk for a in sources]), "left": left, "differing_words": sum(differs),
-            "editable": consensus is not None and consensus.status == PeerAnnotation.Status.IN_PROGRESS}
+    return (
+        {
+            **_travel(consensus.changes.all()),
+            "next_undecided": next((r["uid"] for r in rows if r["decision"] is None), None),
+        }
+        if consensus
+        else {}
+    ) | {
+        "pyramid": pyramid,
+        "peer": peer,
+        "docset": pyramid.docset,
+        "collection": pyramid.docset.collection,
+        "sources": sources,
+        "consensus": consensus,
+        "rows": rows,
+        "texts": texts,
+        "alpha": peer_alpha([a.pk for a in sources]),
+        "left": left,
+        "differing_words": sum(differs),
+        "editable": consensus is not None and consensus.status == PeerAnnotation.Status.IN_PROGRESS,
+    }
 
 
 def _span_text(text: str, spans) -> str:
@@ -324,7 +443,12 @@ def peer_merge_decide(request, pyramid_pk, peer_pk, action):
     _, _, consensus = _peer_annotations(request, pyramid_pk, peer_pk)
     if consensus is None:
         raise Http404("no consensus annotation of this peer yet")
-    return _decided(request, lambda: apply_action(PEER_ACTIONS, action, consensus.pk, request.user, request.POST),
-                    lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
-                    "annotator/_peer_merge.html", reverse("peer-comparison", args=[pyramid_pk, peer_pk]), place="scu",
-                    placed_after=_travelled(action, consensus))
+    return _decided(
+        request,
+        lambda: apply_action(PEER_ACTIONS, action, consensus.pk, request.user, request.POST),
+        lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
+        "annotator/_peer_merge.html",
+        reverse("peer-comparison", args=[pyramid_pk, peer_pk]),
+        place="scu",
+        placed_after=_travelled(action, consensus),
+    )

@@ -15,11 +15,20 @@ from django.views.decorators.http import require_POST
 
 from annotator.adjudication import queue as adjudication_queue
 from annotator.campaigns import assignments
-from annotator.campaigns.access import administered_collections, can_adjudicate, can_administer, can_read_collection, is_site_administrator, readable_collections, visible_collections, visible_summaries
+from annotator.campaigns.access import (
+    administered_collections,
+    can_adjudicate,
+    can_administer,
+    can_read_collection,
+    is_site_administrator,
+    readable_collections,
+    visible_collections,
+    visible_summaries,
+)
 from annotator.campaigns.forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
-from annotator.pyramids.problems import collection_problems
-from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 from annotator.campaigns.guards import ADMINISTER, collection_for, docset_for
+from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
+from annotator.pyramids.problems import collection_problems
 
 
 @login_required
@@ -30,12 +39,18 @@ def collection_list(request):
     # makes them administrator or organizer of every collection).
     rank = {Role.ADMINISTRATOR: 0, Role.ADJUDICATOR: 1, Role.ORGANIZER: 2, Role.ANNOTATOR: 3}
     roles = {}
-    for collection_id, role in Membership.objects.filter(user=request.user).values_list("collection_id", "role"):
+    for collection_id, role in Membership.objects.filter(user=request.user).values_list(
+        "collection_id", "role"
+    ):
         if collection_id not in roles or rank.get(role, 9) < rank.get(roles[collection_id], 9):
             roles[collection_id] = role
-    collections = list(visible_collections(request.user).annotate(
-        docset_count=Count("docsets", distinct=True),
-    ).order_by("name"))
+    collections = list(
+        visible_collections(request.user)
+        .annotate(
+            docset_count=Count("docsets", distinct=True),
+        )
+        .order_by("name")
+    )
     for collection in collections:
         if collection.pk in administered:
             collection.role = Role.ADMINISTRATOR.label
@@ -45,10 +60,16 @@ def collection_list(request):
             collection.role = Role.ORGANIZER.label
         else:
             collection.role = Role.ANNOTATOR.label
-    return render(request, "manage/collection_list.html", {
-        "collections": collections, "readable": readable, "administered": administered,
-        "can_create": is_site_administrator(request.user),
-    })
+    return render(
+        request,
+        "manage/collection_list.html",
+        {
+            "collections": collections,
+            "readable": readable,
+            "administered": administered,
+            "can_create": is_site_administrator(request.user),
+        },
+    )
 
 
 @login_required
@@ -58,26 +79,44 @@ def collection_create(request):
     form = CollectionForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         collection = form.save()
-        messages.success(request, f"Created collection {collection.name}. Add its docsets and summaries next.")
+        messages.success(
+            request, f"Created collection {collection.name}. Add its docsets and summaries next."
+        )
         return redirect("collection-detail", pk=collection.pk)
-    return render(request, "manage/form.html", {"form": form, "title": "New collection", "submit": "Create"})
+    return render(
+        request, "manage/form.html", {"form": form, "title": "New collection", "submit": "Create"}
+    )
 
 
 def docset_table(collection) -> list[Docset]:
     """The collection's docsets with their counts, in four queries whatever their number."""
-    docsets = list(collection.docsets.annotate(
-        models=Count("summaries", filter=Q(summaries__kind=Summary.Kind.MODEL)),
-        peers=Count("summaries", filter=Q(summaries__kind=Summary.Kind.PEER)),
-    ).order_by("name"))
+    docsets = list(
+        collection.docsets.annotate(
+            models=Count("summaries", filter=Q(summaries__kind=Summary.Kind.MODEL)),
+            peers=Count("summaries", filter=Q(summaries__kind=Summary.Kind.PEER)),
+        ).order_by("name")
+    )
     pyramids = {}
-    for docset_id, status, n in Pyramid.objects.filter(docset__collection=collection).values_list(
-        "docset_id", "status").annotate(n=Count("id")).order_by():
+    for docset_id, status, n in (
+        Pyramid.objects.filter(docset__collection=collection)
+        .values_list("docset_id", "status")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
         pyramids.setdefault(docset_id, {})[status] = n
-    annotations = dict(PeerAnnotation.objects.filter(pyramid__docset__collection=collection).values_list(
-        "pyramid__docset_id").annotate(n=Count("id")).order_by())
+    annotations = dict(
+        PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
+        .values_list("pyramid__docset_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
     work = {}
-    for docset_id, status, n in Assignment.objects.filter(pyramid__docset__collection=collection).values_list(
-        "pyramid__docset_id", "status").annotate(n=Count("id")).order_by():
+    for docset_id, status, n in (
+        Assignment.objects.filter(pyramid__docset__collection=collection)
+        .values_list("pyramid__docset_id", "status")
+        .annotate(n=Count("id"))
+        .order_by()
+    ):
         work.setdefault(docset_id, {})[status] = n
     for docset in docsets:
         counts = pyramids.get(docset.pk, {})
@@ -85,7 +124,9 @@ def docset_table(collection) -> list[Docset]:
         docset.pyramids_in_progress = counts.get(Pyramid.Status.IN_PROGRESS, 0)
         docset.annotation_count = annotations.get(docset.pk, 0)
         statuses = work.get(docset.pk, {})
-        docset.assignments_open = statuses.get(Assignment.Status.ASSIGNED, 0) + statuses.get(Assignment.Status.IN_PROGRESS, 0)
+        docset.assignments_open = statuses.get(Assignment.Status.ASSIGNED, 0) + statuses.get(
+            Assignment.Status.IN_PROGRESS, 0
+        )
         docset.assignments_done = statuses.get(Assignment.Status.DONE, 0)
     return docsets
 
@@ -93,15 +134,23 @@ def docset_table(collection) -> list[Docset]:
 @login_required
 def collection_detail(request, pk):
     collection = collection_for(request, pk)
-    return render(request, "manage/collection_detail.html", {
-        "collection": collection,
-        "docsets": docset_table(collection),
-        "can_administer": can_administer(request.user, collection),
-        "jobs": collection.import_jobs.select_related("created_by")[:5],
-        "archives": collection.archive_jobs.filter(kind="export").select_related("created_by")[:5],
-        # Readers of the whole collection (organizers, administrators) review what imports kept.
-        "problems": collection_problems(collection) if can_read_collection(request.user, collection) else [],
-    })
+    return render(
+        request,
+        "manage/collection_detail.html",
+        {
+            "collection": collection,
+            "docsets": docset_table(collection),
+            "can_administer": can_administer(request.user, collection),
+            "jobs": collection.import_jobs.select_related("created_by")[:5],
+            "archives": collection.archive_jobs.filter(kind="export").select_related("created_by")[
+                :5
+            ],
+            # Readers of the whole collection (organizers, administrators) review what imports kept.
+            "problems": collection_problems(collection)
+            if can_read_collection(request.user, collection)
+            else [],
+        },
+    )
 
 
 @login_required
@@ -112,10 +161,17 @@ def collection_settings(request, pk):
         form.save()
         messages.success(request, "Saved the collection's settings.")
         return redirect("collection-detail", pk=collection.pk)
-    return render(request, "manage/form.html", {
-        "form": form, "title": f"Settings of {collection.name}", "submit": "Save", "collection": collection,
-        "note": "The weight convention and the rounding of Xa change every score of the collection.",
-    })
+    return render(
+        request,
+        "manage/form.html",
+        {
+            "form": form,
+            "title": f"Settings of {collection.name}",
+            "submit": "Save",
+            "collection": collection,
+            "note": "The weight convention and the rounding of Xa change every score of the collection.",
+        },
+    )
 
 
 @login_required
@@ -123,13 +179,25 @@ def collection_members(request, pk):
     collection = collection_for(request, pk, ADMINISTER)
     form = MemberForm(request.POST or None, collection=collection)
     if request.method == "POST" and form.is_valid():
-        Membership.objects.create(collection=collection, user=form.cleaned_data["user"], role=form.cleaned_data["role"])
-        messages.success(request, f"{form.cleaned_data['user'].username} is now {form.cleaned_data['role']} of {collection.name}.")
+        Membership.objects.create(
+            collection=collection, user=form.cleaned_data["user"], role=form.cleaned_data["role"]
+        )
+        messages.success(
+            request,
+            f"{form.cleaned_data['user'].username} is now {form.cleaned_data['role']} of {collection.name}.",
+        )
         return redirect("collection-members", pk=collection.pk)
-    return render(request, "manage/members.html", {
-        "collection": collection, "form": form,
-        "members": collection.memberships.select_related("user").order_by("role", "user__username"),
-    })
+    return render(
+        request,
+        "manage/members.html",
+        {
+            "collection": collection,
+            "form": form,
+            "members": collection.memberships.select_related("user").order_by(
+                "role", "user__username"
+            ),
+        },
+    )
 
 
 @require_POST
@@ -141,7 +209,9 @@ def member_remove(request, pk, member_pk):
         if membership.role == Role.ANNOTATOR:  # their work stays; they no longer see it
             assignments.withdraw_all(membership.user, collection, request.user)
         membership.delete()
-    messages.success(request, f"{membership.user.username} is no longer {membership.role} of {collection.name}.")
+    messages.success(
+        request, f"{membership.user.username} is no longer {membership.role} of {collection.name}."
+    )
     return redirect("collection-members", pk=collection.pk)
 
 
@@ -153,29 +223,48 @@ def docset_create(request, pk):
         docset = form.save()
         messages.success(request, f"Created docset {docset.name}.")
         return redirect("docset-detail", pk=docset.pk)
-    return render(request, "manage/form.html", {
-        "form": form, "title": f"New docset in {collection.name}", "submit": "Create", "collection": collection,
-    })
+    return render(
+        request,
+        "manage/form.html",
+        {
+            "form": form,
+            "title": f"New docset in {collection.name}",
+            "submit": "Create",
+            "collection": collection,
+        },
+    )
 
 
 @login_required
 def docset_detail(request, pk):
     docset = docset_for(request, pk)
-    pyramids = docset.pyramids.select_related("created_by").annotate(
-        scu_count=Count("scus", distinct=True), annotation_count=Count("peer_annotations", distinct=True),
-    ).order_by("name")
+    pyramids = (
+        docset.pyramids.select_related("created_by")
+        .annotate(
+            scu_count=Count("scus", distinct=True),
+            annotation_count=Count("peer_annotations", distinct=True),
+        )
+        .order_by("name")
+    )
     adjudicates = can_adjudicate(request.user, docset.collection)
     queue = adjudication_queue.queue(docset.pyramids.all()) if adjudicates else None
-    return render(request, "manage/docset_detail.html", {
-        "docset": docset, "collection": docset.collection,
-        "summaries": docset.summaries.order_by("kind", "author"),
-        "pyramids": pyramids,
-        "annotations": PeerAnnotation.objects.filter(pyramid__docset=docset)
-        .select_related("peer", "pyramid", "annotator").order_by("peer__author", "annotator_code"),
-        "can_administer": can_administer(request.user, docset.collection),
-        "can_adjudicate": adjudicates,
-        "queue": queue, "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
-    })
+    return render(
+        request,
+        "manage/docset_detail.html",
+        {
+            "docset": docset,
+            "collection": docset.collection,
+            "summaries": docset.summaries.order_by("kind", "author"),
+            "pyramids": pyramids,
+            "annotations": PeerAnnotation.objects.filter(pyramid__docset=docset)
+            .select_related("peer", "pyramid", "annotator")
+            .order_by("peer__author", "annotator_code"),
+            "can_administer": can_administer(request.user, docset.collection),
+            "can_adjudicate": adjudicates,
+            "queue": queue,
+            "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
+        },
+    )
 
 
 @login_required
@@ -184,12 +273,21 @@ def summary_create(request, pk):
     form = SummaryForm(request.POST or None, docset=docset)
     if request.method == "POST" and form.is_valid():
         summary = form.save()
-        messages.success(request, f"Added the {summary.kind} summary by {summary.author} to {docset.name}.")
+        messages.success(
+            request, f"Added the {summary.kind} summary by {summary.author} to {docset.name}."
+        )
         return redirect("docset-detail", pk=docset.pk)
-    return render(request, "manage/form.html", {
-        "form": form, "title": f"Paste a summary into {docset.name}", "submit": "Add", "collection": docset.collection,
-        "docset": docset,
-    })
+    return render(
+        request,
+        "manage/form.html",
+        {
+            "form": form,
+            "title": f"Paste a summary into {docset.name}",
+            "submit": "Add",
+            "collection": docset.collection,
+            "docset": docset,
+        },
+    )
 
 
 @login_required
@@ -197,9 +295,17 @@ def summary_detail(request, pk):
     # Whoever may read the summary reads its page, as the API serves it (visible_summaries): the
     # collection's readers every summary, an annotator the models of the docsets they work in and
     # the peers assigned to them. Anyone else gets 404, as if it did not exist.
-    summary = get_object_or_404(visible_summaries(request.user).select_related("docset__collection"), pk=pk)
-    return render(request, "manage/summary_detail.html", {
-        "summary": summary, "docset": summary.docset, "collection": summary.docset.collection,
-        # The collection's and docset's pages are for its readers; an annotator's way back is their work.
-        "reader": can_read_collection(request.user, summary.docset.collection_id),
-    })
+    summary = get_object_or_404(
+        visible_summaries(request.user).select_related("docset__collection"), pk=pk
+    )
+    return render(
+        request,
+        "manage/summary_detail.html",
+        {
+            "summary": summary,
+            "docset": summary.docset,
+            "collection": summary.docset.collection,
+            # The collection's and docset's pages are for its readers; an annotator's way back is their work.
+            "reader": can_read_collection(request.user, summary.docset.collection_id),
+        },
+    )

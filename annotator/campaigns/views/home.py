@@ -7,20 +7,33 @@ from django.shortcuts import render
 
 from annotator.adjudication import queue as adjudication_queue
 from annotator.campaigns.access import adjudicated_collections, readable_collections
-from annotator.models import Assignment, Pyramid
 from annotator.campaigns.progress import totals, work_rows
+from annotator.models import Assignment, Pyramid
 
 
 @login_required
 def home(request):
     rows = work_rows(
-        Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.WITHDRAWN), sort="status"
+        Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.WITHDRAWN),
+        sort="status",
     )
-    collections = readable_collections(request.user).annotate(docset_count=Count("docsets")).order_by("name")
+    collections = (
+        readable_collections(request.user).annotate(docset_count=Count("docsets")).order_by("name")
+    )
     adjudicated = adjudicated_collections(request.user)
-    queue = adjudication_queue.queue(Pyramid.objects.filter(docset__collection__in=adjudicated)) \
-        if adjudicated.exists() else None
-    return render(request, "annotator/home.html", {
-        "rows": rows, "totals": totals(rows), "collections": collections,
-        "queue": queue, "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
-    })
+    queue = (
+        adjudication_queue.queue(Pyramid.objects.filter(docset__collection__in=adjudicated))
+        if adjudicated.exists()
+        else None
+    )
+    return render(
+        request,
+        "annotator/home.html",
+        {
+            "rows": rows,
+            "totals": totals(rows),
+            "collections": collections,
+            "queue": queue,
+            "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
+        },
+    )

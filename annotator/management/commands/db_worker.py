@@ -47,12 +47,18 @@ class Worker(library.Worker):
                     if not self.running:
                         raise
                     if time.monotonic() - last_failure > 120:
-                        failures = 0  # it ran well since the last time: start again with a short pause
+                        failures = (
+                            0  # it ran well since the last time: start again with a short pause
+                        )
                     pause = PAUSES[min(failures, len(PAUSES) - 1)]
                     failures, last_failure = failures + 1, time.monotonic()
-                    logger.warning("The database connection was lost (%s); trying again in %s s.",
-                                   str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__,
-                                   pause)
+                    logger.warning(
+                        "The database connection was lost (%s); trying again in %s s.",
+                        str(error).strip().splitlines()[0]
+                        if str(error).strip()
+                        else type(error).__name__,
+                        pause,
+                    )
                     connections.close_all()
                     time.sleep(pause)
         finally:
@@ -67,7 +73,9 @@ class Worker(library.Worker):
                     if said:
                         logger.info("The database is migrated: starting.")
                     return
-                message = "The database is not migrated yet (run `python manage.py migrate`): waiting."
+                message = (
+                    "The database is not migrated yet (run `python manage.py migrate`): waiting."
+                )
             except DatabaseError as error:
                 message = f"The database does not answer ({str(error).strip() or type(error).__name__}): waiting."
                 connections.close_all()
@@ -78,8 +86,10 @@ class Worker(library.Worker):
 
 
 class Command(library.Command):
-    help = ("Run the background worker: it waits for the migrations, reconnects when its database "
-            "connection is cut, and resumes interrupted jobs (annotator.transfer.leases).")
+    help = (
+        "Run the background worker: it waits for the migrations, reconnects when its database "
+        "connection is cut, and resumes interrupted jobs (annotator.transfer.leases)."
+    )
 
     def add_arguments(self, parser):
         super().add_arguments(parser)
@@ -87,8 +97,21 @@ class Command(library.Command):
         # so when the default backend is not a queue).
         parser.set_defaults(backend_name=None)
 
-    def handle(self, *, verbosity, queue_name, interval, batch, backend_name, startup_delay, reload, max_tasks,
-               worker_id, exclude_queues, **options) -> None:
+    def handle(
+        self,
+        *,
+        verbosity,
+        queue_name,
+        interval,
+        batch,
+        backend_name,
+        startup_delay,
+        reload,
+        max_tasks,
+        worker_id,
+        exclude_queues,
+        **options,
+    ) -> None:
         if backend_name is None:
             if not isinstance(task_backends["default"], DatabaseBackend):
                 self.stdout.write(
@@ -100,15 +123,24 @@ class Command(library.Command):
             backend_name = "default"
         self.configure_logging(verbosity)
         if reload and batch:
-            logger.warning("Warning: --reload and --batch cannot be specified together. Disabling autoreload.")
+            logger.warning(
+                "Warning: --reload and --batch cannot be specified together. Disabling autoreload."
+            )
             reload = False
         queue_names = queue_name.split(",")
         excluded = exclude_queues.split(",") if exclude_queues else []
         if excluded and "*" not in queue_names:
             raise library.CommandError("--exclude-queues can only be used with --queue-name=*")
-        worker = Worker(queue_names=queue_names, interval=interval, batch=batch, backend_name=backend_name,
-                        startup_delay=startup_delay, max_tasks=max_tasks, worker_id=worker_id,
-                        excluded_queue_names=excluded)
+        worker = Worker(
+            queue_names=queue_names,
+            interval=interval,
+            batch=batch,
+            backend_name=backend_name,
+            startup_delay=startup_delay,
+            max_tasks=max_tasks,
+            worker_id=worker_id,
+            excluded_queue_names=excluded,
+        )
         if reload:
             if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":
                 worker.configure_signals()  # only the child process

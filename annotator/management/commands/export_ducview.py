@@ -2,9 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotator.transfer.exporting import export_collection
-from annotator.text.plurals import counted
 from annotator.models import Collection
+from annotator.text.plurals import counted
+from annotator.transfer.exporting import export_collection
 
 
 class Command(BaseCommand):
@@ -12,7 +12,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--out", type=Path, required=True, help="folder for allpyramids/ and allpans/")
+        parser.add_argument(
+            "--out", type=Path, required=True, help="folder for allpyramids/ and allpans/"
+        )
         parser.add_argument("--docset", help="only this docset")
 
     def handle(self, *args, **options):

@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from annotator.ducview.names import FileIdentity
-from annotator.transfer.importing import DucviewImporter, ducview_files
 from annotator.text.plurals import counted
+from annotator.transfer.importing import DucviewImporter, ducview_files
 from annotator.transfer.uploads import DUCVIEW_MAX_BYTES
 
 
@@ -19,15 +19,21 @@ class Command(BaseCommand):
         parser.add_argument("paths", nargs="+", type=Path, help=".pyr/.pan files or folders")
         parser.add_argument("--collection", required=True, help='e.g. "DUC 2006" (created if new)')
         parser.add_argument("--docset", help="docset of every file (default: from the file names)")
-        parser.add_argument("--peer", help="peer id of every .pan file (default: from the file names)")
-        parser.add_argument("--annotator", help="annotator id of every .pan file (default: from the file names)")
+        parser.add_argument(
+            "--peer", help="peer id of every .pan file (default: from the file names)"
+        )
+        parser.add_argument(
+            "--annotator", help="annotator id of every .pan file (default: from the file names)"
+        )
         parser.add_argument(
             "--model-regex",
             help="regex that starts each model summary, for pyramids with neither a startDocumentRegEx "
             "nor DUC header lines",
         )
         parser.add_argument(
-            "--max-file-mb", type=float, default=DUCVIEW_MAX_BYTES / (1024 * 1024),
+            "--max-file-mb",
+            type=float,
+            default=DUCVIEW_MAX_BYTES / (1024 * 1024),
             help="refuse a file larger than this, as the browser upload does (default: %(default)g MB)",
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -39,12 +45,16 @@ class Command(BaseCommand):
             raise CommandError(f"no such file: {', '.join(missing)}")
         if not files:
             raise CommandError("no .pyr or .pan files found")
-        overrides = FileIdentity(docset=options["docset"], peer=options["peer"], annotator=options["annotator"])
+        overrides = FileIdentity(
+            docset=options["docset"], peer=options["peer"], annotator=options["annotator"]
+        )
         importer = DucviewImporter(options["collection"], model_regex=options["model_regex"])
         progress = tqdm(files, unit="file", disable=options["no_progress"], file=self.stderr._out)
         for path in progress:
             progress.set_postfix_str(path.name, refresh=False)
-            importer.import_file(path, overrides, max_bytes=int(options["max_file_mb"] * 1024 * 1024))
+            importer.import_file(
+                path, overrides, max_bytes=int(options["max_file_mb"] * 1024 * 1024)
+            )
         report = importer.report
         for warning in report.warnings:
             self.stdout.write(self.style.WARNING(f"warning: {warning}"))
@@ -54,4 +64,6 @@ class Command(BaseCommand):
         if report.unchanged == report.files and not report.failures:
             self.stdout.write("Nothing changed: every file was already imported.")
         if report.failures:
-            raise CommandError(f"{len(report.failures)} of {counted(report.files, 'file')} failed; the others were imported")
+            raise CommandError(
+                f"{len(report.failures)} of {counted(report.files, 'file')} failed; the others were imported"
+            )

@@ -16,7 +16,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
         parser.add_argument("--collection", required=True)
-        parser.add_argument("--format", choices=["nist", "csv"], help="default: csv for .csv files, nist otherwise")
+        parser.add_argument(
+            "--format", choices=["nist", "csv"], help="default: csv for .csv files, nist otherwise"
+        )
 
     def handle(self, *args, **options):
         path: Path = options["file"]

@@ -14,7 +14,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--user", metavar="USERNAME",
+            "--user",
+            metavar="USERNAME",
             help=f"the user given the open work (default: {DEMO_USERNAME!r}, which rundemo creates, if it exists)",
         )
 
@@ -23,7 +24,9 @@ class Command(BaseCommand):
         if options["user"]:
             user = users.filter(username=options["user"]).first()
             if user is None:
-                raise CommandError(f"No user {options['user']!r}: create it first (python manage.py createsuperuser)")
+                raise CommandError(
+                    f"No user {options['user']!r}: create it first (python manage.py createsuperuser)"
+                )
         else:
             user = users.filter(username=DEMO_USERNAME).first()
         setup = install_demo(user)

@@ -70,7 +70,9 @@ def parse_address(value: str) -> Address:
 @dataclass(frozen=True)
 class BindProblem:
     reason: str
-    ports: range | None = None  # where to look for a port to suggest instead, if the port is the problem
+    ports: range | None = (
+        None  # where to look for a port to suggest instead, if the port is the problem
+    )
 
 
 def bind_problem(address: Address) -> BindProblem | None:
@@ -78,7 +80,9 @@ def bind_problem(address: Address) -> BindProblem | None:
     go at once, with SO_REUSEADDR as runserver binds (so a port left in TIME_WAIT counts as free,
     one another server listens on does not)."""
     try:
-        with socket.socket(socket.AF_INET6 if address.ipv6 else socket.AF_INET, socket.SOCK_STREAM) as probe:
+        with socket.socket(
+            socket.AF_INET6 if address.ipv6 else socket.AF_INET, socket.SOCK_STREAM
+        ) as probe:
             if os.name != "nt":  # on Windows it would let us bind over a listening server
                 probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((address.host, address.port))
@@ -86,11 +90,15 @@ def bind_problem(address: Address) -> BindProblem | None:
         return BindProblem(f"{address.host} is not a known host name")
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            return BindProblem("the port is in use (is another server, perhaps an earlier rundemo, still running?)",
-                               range(address.port + 1, min(address.port + 1 + PORTS_TRIED, 65536)))
+            return BindProblem(
+                "the port is in use (is another server, perhaps an earlier rundemo, still running?)",
+                range(address.port + 1, min(address.port + 1 + PORTS_TRIED, 65536)),
+            )
         if error.errno == errno.EACCES:
-            return BindProblem("permission denied (a port below 1024 needs administrator rights)",
-                               range(DEFAULT_PORT, DEFAULT_PORT + PORTS_TRIED))
+            return BindProblem(
+                "permission denied (a port below 1024 needs administrator rights)",
+                range(DEFAULT_PORT, DEFAULT_PORT + PORTS_TRIED),
+            )
         if error.errno == errno.EADDRNOTAVAIL:
             return BindProblem(f"{address.host} is not an address of this machine")
         return BindProblem(error.strerror or str(error))
@@ -109,7 +117,9 @@ def refusal(address: Address, problem: BindProblem) -> str:
     message = f"Cannot serve at {address.netloc}: {problem.reason}."
     if problem.ports is None:
         return message
-    free = next((port for port in problem.ports if bind_problem(replace(address, port=port)) is None), None)
+    free = next(
+        (port for port in problem.ports if bind_problem(replace(address, port=port)) is None), None
+    )
     if free is None:
         return f"{message} Try another port."
     return f"{message} Try another port: {command_line(replace(address, port=free))}"
@@ -125,14 +135,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "addrport", nargs="?", default=f"{DEFAULT_HOST}:{DEFAULT_PORT}", metavar="[HOST:]PORT",
+            "addrport",
+            nargs="?",
+            default=f"{DEFAULT_HOST}:{DEFAULT_PORT}",
+            metavar="[HOST:]PORT",
             help=f"where to serve: a port (8080, on {DEFAULT_HOST}) or HOST:PORT (default: %(default)s; "
             "0.0.0.0:8080 listens on every interface, for a container or another machine)",
         )
 
     def handle(self, *args, **options):
         if not settings.DEBUG:
-            raise CommandError("rundemo creates a login with a published password: run it with DEBUG=1 only")
+            raise CommandError(
+                "rundemo creates a login with a published password: run it with DEBUG=1 only"
+            )
         address = parse_address(options["addrport"])
         problem = bind_problem(address)
         if problem:
@@ -156,7 +171,7 @@ class Command(BaseCommand):
         collection = setup.collection
         self.stdout.write(
             f"Log in as {DEMO_USERNAME} / {password} (an administrator). Your home page lists your open work "
-            f"in \"{collection.name}\": a pyramid to build and peers to annotate. The finished example (the "
+            f'in "{collection.name}": a pyramid to build and peers to annotate. The finished example (the '
             f"pyramid {setup.example_pyramid.name} and its peer annotations, by the account {EXAMPLE_USERNAME}) "
             "is on the collection's page, and done beside your work on its Progress page:\n"
             f"  {site}{reverse('collection-detail', args=[collection.pk])}\n"
@@ -170,13 +185,19 @@ class Command(BaseCommand):
         plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
         if plan:
             self.stdout.write(
-                "Preparing the database (first run: about 10 s)…" if not executor.loader.applied_migrations
+                "Preparing the database (first run: about 10 s)…"
+                if not executor.loader.applied_migrations
                 else f"Updating the database ({counted(len(plan), 'new migration')})…"
             )
             self.stdout.flush()
         migrate = MigrateCommand()
-        bar = tqdm(total=len(plan), unit="migration", desc="Migrations", file=self.stderr._out,
-                   disable=not plan or not self.stderr.isatty())
+        bar = tqdm(
+            total=len(plan),
+            unit="migration",
+            desc="Migrations",
+            file=self.stderr._out,
+            disable=not plan or not self.stderr.isatty(),
+        )
         done = 0
 
         def progress(action, migration=None, fake=False):
@@ -210,5 +231,9 @@ class Command(BaseCommand):
         it, and ALLOWED_HOSTS (localhost by default) would refuse it with 400."""
         host = f"[{address.host}]" if address.ipv6 else address.host
         allowed = settings.ALLOWED_HOSTS
-        if not address.every_interface and "*" not in allowed and host.lower() not in (h.lower() for h in allowed):
+        if (
+            not address.every_interface
+            and "*" not in allowed
+            and host.lower() not in (h.lower() for h in allowed)
+        ):
             settings.ALLOWED_HOSTS = [*allowed, host]

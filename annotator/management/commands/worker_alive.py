@@ -24,6 +24,12 @@ class Command(BaseCommand):
         if alive is None:
             last = beats.order_by("-seen_at").first()
             who = f"worker {worker_id}" if worker_id else "any worker"
-            since = f"; last seen {timezone.localtime(last.seen_at):%Y-%m-%d %H:%M:%S}" if last else "; never seen"
+            since = (
+                f"; last seen {timezone.localtime(last.seen_at):%Y-%m-%d %H:%M:%S}"
+                if last
+                else "; never seen"
+            )
             raise CommandError(f"no beat from {who} within the lease{since}")
-        self.stdout.write(f"worker {alive.worker_id} alive (seen {(timezone.now() - alive.seen_at).total_seconds():.0f} s ago)")
+        self.stdout.write(
+            f"worker {alive.worker_id} alive (seen {(timezone.now() - alive.seen_at).total_seconds():.0f} s ago)"
+        )

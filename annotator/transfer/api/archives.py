@@ -16,37 +16,66 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from annotator.campaigns import access
-from annotator.transfer import archive, archive_jobs
-from annotator.models import ArchiveJob, Collection
-from annotator.transfer.views.archives import archive_response
-from annotator.transfer.api.imports import resumed_job
 from annotator.api.serializers import ID, RefusalSerializer
+from annotator.campaigns import access
+from annotator.models import ArchiveJob, Collection
+from annotator.transfer import archive, archive_jobs
+from annotator.transfer.api.imports import resumed_job
+from annotator.transfer.views.archives import archive_response
 
 
 class ArchiveJobSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    download = serializers.SerializerMethodField(help_text="Where the archive is downloaded, once an export is done.")
+    created_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    download = serializers.SerializerMethodField(
+        help_text="Where the archive is downloaded, once an export is done."
+    )
 
     class Meta:
         model = ArchiveJob
-        fields = ["id", "kind", "status", "collection", "name", "file_name", "total", "done", "report", "created_by",
-                  "created_at", "queued_at", "finished_at", "attempts", "interrupted", "heartbeat_at", "download"]
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "collection",
+            "name",
+            "file_name",
+            "total",
+            "done",
+            "report",
+            "created_by",
+            "created_at",
+            "queued_at",
+            "finished_at",
+            "attempts",
+            "interrupted",
+            "heartbeat_at",
+            "download",
+        ]
 
     def get_download(self, job) -> str | None:
         if job.kind == ArchiveJob.Kind.EXPORT and job.status == ArchiveJob.Status.DONE:
-            return reverse("api-archivejob-download", args=[job.pk], request=self.context.get("request"))
+            return reverse(
+                "api-archivejob-download", args=[job.pk], request=self.context.get("request")
+            )
         return None
 
 
 class ArchiveRestoreSerializer(serializers.Serializer):
     file = serializers.FileField(help_text="A collection archive (.zip), as an export wrote it.")
-    name = serializers.CharField(required=False, allow_blank=True, max_length=200,
-                                 help_text="The new collection's name; empty: the archive's. A name in use is refused.")
+    name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="The new collection's name; empty: the archive's. A name in use is refused.",
+    )
 
     def validate_file(self, file):
         if file.size > settings.MAX_UPLOAD_BYTES:
-            raise serializers.ValidationError(f"An upload may hold at most {settings.MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+            raise serializers.ValidationError(
+                f"An upload may hold at most {settings.MAX_UPLOAD_BYTES // (1024 * 1024)} MB."
+            )
         return file
 
     def validate_name(self, name):
@@ -61,7 +90,8 @@ class ArchiveRestoreSerializer(serializers.Serializer):
             archive.check(data["file"], data.get("name"))
         except archive.ArchiveError as problem:
             raise serializers.ValidationError(
-                {"name" if "exists already" in str(problem) else "file": [str(problem)]}) from None
+                {"name" if "exists already" in str(problem) else "file": [str(problem)]}
+            ) from None
         finally:
             data["file"].seek(0)
         return data
@@ -72,9 +102,12 @@ def _job(request, job: ArchiveJob, code=status.HTTP_202_ACCEPTED) -> Response:
 
 
 class CollectionArchiveView(APIView):
-    @extend_schema(request=None, responses={202: ArchiveJobSerializer, 403: RefusalSerializer},
-                   description="Start writing the collection's archive (its readers: administrators, organizers, "
-                               "adjudicators). Follow the job at /api/archive-jobs/{id}/; download it from `download`.")
+    @extend_schema(
+        request=None,
+        responses={202: ArchiveJobSerializer, 403: RefusalSerializer},
+        description="Start writing the collection's archive (its readers: administrators, organizers, "
+        "adjudicators). Follow the job at /api/archive-jobs/{id}/; download it from `download`.",
+    )
     def post(self, request, pk: int):
         if not 0 <= pk < ID["max_value"]:
             raise NotFound("No such collection.")
@@ -82,7 +115,9 @@ class CollectionArchiveView(APIView):
         if collection is None:
             raise NotFound("No such collection.")
         if not access.can_read_collection(request.user, collection):
-            raise PermissionDenied("Archives are for the collection's organizers and administrators.")
+            raise PermissionDenied(
+                "Archives are for the collection's organizers and administrators."
+            )
         return _job(request, archive_jobs.export_job(collection, request.user))
 
 
@@ -95,7 +130,11 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
     def get_queryset(self):
         user = self.request.user
         # A list holds what the caller may read; a job of a collection they see but may not read is 403.
-        collections = access.readable_collections(user) if self.action == "list" else access.visible_collections(user)
+        collections = (
+            access.readable_collections(user)
+            if self.action == "list"
+            else access.visible_collections(user)
+        )
         shown = Q(kind=ArchiveJob.Kind.EXPORT, collection__in=collections)
         if access.is_site_administrator(user):
             shown |= Q(kind=ArchiveJob.Kind.RESTORE)
@@ -103,35 +142,56 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
 
     def get_object(self):
         job = super().get_object()
-        if job.kind == ArchiveJob.Kind.EXPORT and not access.can_read_collection(self.request.user, job.collection_id):
-            raise PermissionDenied("Archives are for the collection's organizers and administrators.")
+        if job.kind == ArchiveJob.Kind.EXPORT and not access.can_read_collection(
+            self.request.user, job.collection_id
+        ):
+            raise PermissionDenied(
+                "Archives are for the collection's organizers and administrators."
+            )
         return job
 
     def perform_content_negotiation(self, request, force=False):
-        return super().perform_content_negotiation(request, force=True)  # a download answers whatever is accepted
+        return super().perform_content_negotiation(
+            request, force=True
+        )  # a download answers whatever is accepted
 
-    @extend_schema(request={"multipart/form-data": ArchiveRestoreSerializer},
-                   responses={202: ArchiveJobSerializer, 403: RefusalSerializer},
-                   description="Restore an archive as a new collection (site administrators), in the background: the "
-                               "job's report says what was restored, or what is wrong with the archive (nothing stored).")
+    @extend_schema(
+        request={"multipart/form-data": ArchiveRestoreSerializer},
+        responses={202: ArchiveJobSerializer, 403: RefusalSerializer},
+        description="Restore an archive as a new collection (site administrators), in the background: the "
+        "job's report says what was restored, or what is wrong with the archive (nothing stored).",
+    )
     def create(self, request):
         if not access.is_site_administrator(request.user):
             raise PermissionDenied("Only site administrators restore collections.")
         given = ArchiveRestoreSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         file = given.validated_data["file"]
-        return _job(request, archive_jobs.restore_job(file.name, file, given.validated_data.get("name", ""),
-                                                      request.user))
+        return _job(
+            request,
+            archive_jobs.restore_job(
+                file.name, file, given.validated_data.get("name", ""), request.user
+            ),
+        )
 
-    @extend_schema(request=None, responses={202: ArchiveJobSerializer, 409: RefusalSerializer},
-                   description="Queue again a job stopped by interruptions (`interrupted`: its worker stopped too "
-                               "often); it starts again. 409 when the job is not such a job.")
+    @extend_schema(
+        request=None,
+        responses={202: ArchiveJobSerializer, 409: RefusalSerializer},
+        description="Queue again a job stopped by interruptions (`interrupted`: its worker stopped too "
+        "often); it starts again. 409 when the job is not such a job.",
+    )
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
         return resumed_job(request, self.get_object(), _job)
 
-    @extend_schema(responses={(200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY, description="The archive.")},
-                   description="The archive an export job wrote, once it is done (404 before).")
+    @extend_schema(
+        responses={
+            (200, "application/zip"): OpenApiResponse(
+                OpenApiTypes.BINARY, description="The archive."
+            )
+        },
+        description="The archive an export job wrote, once it is done (404 before).",
+    )
     @action(detail=True, methods=["get"])
     def download(self, request, pk=None):
         return archive_response(self.get_object())

@@ -12,11 +12,11 @@ from rest_framework.exceptions import APIException, PermissionDenied, Validation
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from annotator.api.serializers import RefusalSerializer
 from annotator.campaigns import access
-from annotator.transfer import jobs, leases
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
 from annotator.models import Collection, ImportJob
-from annotator.api.serializers import RefusalSerializer
+from annotator.transfer import jobs, leases
 
 
 class NotResumable(APIException):
@@ -27,25 +27,54 @@ class NotResumable(APIException):
 def resumed_job(request, job, answer):
     """The API's Resume: the job queued again (202), or 409 when it was not stopped by interruptions."""
     if not leases.resume(job):
-        raise NotResumable(f"This job is {job.get_status_display().lower()}, not stopped by interruptions: "
-                           "there is nothing to resume.")
+        raise NotResumable(
+            f"This job is {job.get_status_display().lower()}, not stopped by interruptions: "
+            "there is nothing to resume."
+        )
     job.refresh_from_db()
     return answer(request, job)
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
-    stored = serializers.SerializerMethodField(help_text="What was stored (or, for a failed job, every problem).")
-    refused = serializers.SerializerMethodField(help_text='Each file refused, "file: reason"; nothing of it was stored.')
-    warnings = serializers.SerializerMethodField(help_text="What was kept as DUCView had it, file by file.")
+    created_by = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    stored = serializers.SerializerMethodField(
+        help_text="What was stored (or, for a failed job, every problem)."
+    )
+    refused = serializers.SerializerMethodField(
+        help_text='Each file refused, "file: reason"; nothing of it was stored.'
+    )
+    warnings = serializers.SerializerMethodField(
+        help_text="What was kept as DUCView had it, file by file."
+    )
     interruptions = serializers.SerializerMethodField(
-        help_text="Each time its worker stopped under it, and how it went on (annotator.transfer.leases).")
+        help_text="Each time its worker stopped under it, and how it went on (annotator.transfer.leases)."
+    )
 
     class Meta:
         model = ImportJob
-        fields = ["id", "collection", "kind", "file_name", "status", "total", "done", "stored", "refused", "warnings",
-                  "interruptions", "options", "created_by", "created_at", "queued_at", "finished_at", "attempts",
-                  "interrupted", "heartbeat_at"]
+        fields = [
+            "id",
+            "collection",
+            "kind",
+            "file_name",
+            "status",
+            "total",
+            "done",
+            "stored",
+            "refused",
+            "warnings",
+            "interruptions",
+            "options",
+            "created_by",
+            "created_at",
+            "queued_at",
+            "finished_at",
+            "attempts",
+            "interrupted",
+            "heartbeat_at",
+        ]
 
     def get_stored(self, job) -> list[str]:
         return job.report_sections["summary"]
@@ -63,15 +92,28 @@ class ImportJobSerializer(serializers.ModelSerializer):
 class ImportUploadSerializer(serializers.Serializer):
     collection = serializers.PrimaryKeyRelatedField(queryset=Collection.objects.all())
     kind = serializers.ChoiceField(choices=ImportJob.Kind.choices)
-    files = serializers.ListField(child=serializers.FileField(), allow_empty=False,
-                                  help_text="DUCView .pyr/.pan files or one zip of them; or summaries (.txt or a zip).")
-    docset = serializers.CharField(required=False, allow_blank=True, help_text="DUCView: docset of every file.")
-    peer = serializers.CharField(required=False, allow_blank=True, help_text="DUCView: peer of every .pan.")
-    annotator = serializers.CharField(required=False, allow_blank=True, help_text="DUCView: annotator of every .pan.")
+    files = serializers.ListField(
+        child=serializers.FileField(),
+        allow_empty=False,
+        help_text="DUCView .pyr/.pan files or one zip of them; or summaries (.txt or a zip).",
+    )
+    docset = serializers.CharField(
+        required=False, allow_blank=True, help_text="DUCView: docset of every file."
+    )
+    peer = serializers.CharField(
+        required=False, allow_blank=True, help_text="DUCView: peer of every .pan."
+    )
+    annotator = serializers.CharField(
+        required=False, allow_blank=True, help_text="DUCView: annotator of every .pan."
+    )
 
 
-class ImportJobViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin,
-                       viewsets.GenericViewSet):
+class ImportJobViewSet(
+    mixins.CreateModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.ListModelMixin,
+    viewsets.GenericViewSet,
+):
     """Import jobs of the collections you administer."""
 
     serializer_class = ImportJobSerializer
@@ -79,35 +121,62 @@ class ImportJobViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixin
     parser_classes = [MultiPartParser, FormParser]
 
     def get_queryset(self):
-        return (ImportJob.objects.filter(collection__in=access.administered_collections(self.request.user))
-                .select_related("created_by").order_by("-created_at", "-id"))
+        return (
+            ImportJob.objects.filter(
+                collection__in=access.administered_collections(self.request.user)
+            )
+            .select_related("created_by")
+            .order_by("-created_at", "-id")
+        )
 
-    @extend_schema(request={"multipart/form-data": ImportUploadSerializer},
-                   responses={202: ImportJobSerializer, 403: RefusalSerializer},
-                   description="Upload files into a collection you administer; they are imported in the background "
-                               "exactly as the upload pages (and, for DUCView files, `import_ducview`) import them.")
+    @extend_schema(
+        request={"multipart/form-data": ImportUploadSerializer},
+        responses={202: ImportJobSerializer, 403: RefusalSerializer},
+        description="Upload files into a collection you administer; they are imported in the background "
+        "exactly as the upload pages (and, for DUCView files, `import_ducview`) import them.",
+    )
     def create(self, request, *args, **kwargs):
         upload = ImportUploadSerializer(data=request.data)
         upload.is_valid(raise_exception=True)
         collection = upload.validated_data["collection"]
         if not access.visible_collections(request.user).filter(pk=collection.pk).exists():
-            raise ValidationError({"collection": [f'Invalid pk "{collection.pk}" - object does not exist.']})
+            raise ValidationError(
+                {"collection": [f'Invalid pk "{collection.pk}" - object does not exist.']}
+            )
         if not access.can_administer(request.user, collection):
             raise PermissionDenied("Only the collection's administrators import into it.")
         kind = upload.validated_data["kind"]
         # The pages' forms: the same checks (names, sizes, one zip or several files) by both paths.
-        form = (DucviewImportForm if kind == ImportJob.Kind.DUCVIEW else SummaryUploadForm)(request.data, request.FILES)
+        form = (DucviewImportForm if kind == ImportJob.Kind.DUCVIEW else SummaryUploadForm)(
+            request.data, request.FILES
+        )
         if not form.is_valid():
-            raise ValidationError({field: [e["message"] for e in errors]
-                                   for field, errors in form.errors.get_json_data().items()})
+            raise ValidationError(
+                {
+                    field: [e["message"] for e in errors]
+                    for field, errors in form.errors.get_json_data().items()
+                }
+            )
         options = form.identity_options() if kind == ImportJob.Kind.DUCVIEW else {}
         job = jobs.queue_upload(collection, kind, form.cleaned_data["files"], request.user, options)
-        return Response(ImportJobSerializer(job, context={"request": request}).data, status=status.HTTP_202_ACCEPTED)
+        return Response(
+            ImportJobSerializer(job, context={"request": request}).data,
+            status=status.HTTP_202_ACCEPTED,
+        )
 
-    @extend_schema(request=None, responses={202: ImportJobSerializer, 409: RefusalSerializer},
-                   description="Queue again an import stopped by interruptions (`interrupted`: its worker stopped too "
-                               "often); it goes on from where it stopped. 409 when the job is not such a job.")
+    @extend_schema(
+        request=None,
+        responses={202: ImportJobSerializer, 409: RefusalSerializer},
+        description="Queue again an import stopped by interruptions (`interrupted`: its worker stopped too "
+        "often); it goes on from where it stopped. 409 when the job is not such a job.",
+    )
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
-        return resumed_job(request, self.get_object(), lambda request, job: Response(
-            ImportJobSerializer(job, context={"request": request}).data, status=status.HTTP_202_ACCEPTED))
+        return resumed_job(
+            request,
+            self.get_object(),
+            lambda request, job: Response(
+                ImportJobSerializer(job, context={"request": request}).data,
+                status=status.HTTP_202_ACCEPTED,
+            ),
+        )

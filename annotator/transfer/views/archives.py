@@ -11,11 +11,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
-from annotator.transfer import archive_jobs, job_bytes
 from annotator.campaigns.access import is_site_administrator
 from annotator.campaigns.forms import ArchiveRestoreForm
-from annotator.models import ArchiveJob
 from annotator.campaigns.guards import collection_for
+from annotator.models import ArchiveJob
+from annotator.transfer import archive_jobs, job_bytes
 from annotator.transfer.views.imports import resumed
 
 
@@ -56,8 +56,14 @@ def job_for(request, pk) -> ArchiveJob:
 def archive_job(request, pk):
     """The job's progress; while it runs, htmx asks again every second for the progress part."""
     job = job_for(request, pk)
-    template = "manage/archive_job_progress.html" if request.htmx else "manage/archive_job_detail.html"
-    return render(request, template, {"job": job, "collection": job.collection if job.kind == "export" else None})
+    template = (
+        "manage/archive_job_progress.html" if request.htmx else "manage/archive_job_detail.html"
+    )
+    return render(
+        request,
+        template,
+        {"job": job, "collection": job.collection if job.kind == "export" else None},
+    )
 
 
 @require_POST

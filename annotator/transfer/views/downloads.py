@@ -10,9 +10,9 @@ import tempfile
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404
 
-from annotator.transfer.exporting import export_zip
-from annotator.models import Collection
 from annotator.campaigns.guards import collection_for
+from annotator.models import Collection
+from annotator.transfer.exporting import export_zip
 
 # A zip is built before it is sent (so that a failure is an error page, not a truncated file): in
 # memory up to this size, in a temporary file beyond it.
@@ -33,8 +33,12 @@ def ducview_zip_response(collection: Collection, docset: str | None = None) -> F
     spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)
     export_zip(collection, spool, docset)
     spool.seek(0)
-    return FileResponse(spool, as_attachment=True, filename=download_name(collection, docset, "ducview", "zip"),
-                        content_type="application/zip")
+    return FileResponse(
+        spool,
+        as_attachment=True,
+        filename=download_name(collection, docset, "ducview", "zip"),
+        content_type="application/zip",
+    )
 
 
 @login_required

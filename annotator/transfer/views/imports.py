@@ -7,11 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from annotator.transfer import jobs, leases
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
-from annotator.models import ImportJob
-from annotator.transfer.uploads import SUMMARY_NAMING
 from annotator.campaigns.guards import ADMINISTER, collection_for
+from annotator.models import ImportJob
+from annotator.transfer import jobs, leases
+from annotator.transfer.uploads import SUMMARY_NAMING
 
 
 def _follow(job: ImportJob):
@@ -23,10 +23,20 @@ def summaries_upload(request, pk):
     collection = collection_for(request, pk, ADMINISTER)
     form = SummaryUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        return _follow(jobs.queue_upload(collection, ImportJob.Kind.SUMMARIES, form.cleaned_data["files"], request.user))
-    return render(request, "manage/upload_summaries.html", {
-        "collection": collection, "form": form, "naming": SUMMARY_NAMING,
-    })
+        return _follow(
+            jobs.queue_upload(
+                collection, ImportJob.Kind.SUMMARIES, form.cleaned_data["files"], request.user
+            )
+        )
+    return render(
+        request,
+        "manage/upload_summaries.html",
+        {
+            "collection": collection,
+            "form": form,
+            "naming": SUMMARY_NAMING,
+        },
+    )
 
 
 @login_required
@@ -34,8 +44,15 @@ def ducview_import(request, pk):
     collection = collection_for(request, pk, ADMINISTER)
     form = DucviewImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        return _follow(jobs.queue_upload(collection, ImportJob.Kind.DUCVIEW, form.cleaned_data["files"], request.user,
-                                         form.identity_options()))
+        return _follow(
+            jobs.queue_upload(
+                collection,
+                ImportJob.Kind.DUCVIEW,
+                form.cleaned_data["files"],
+                request.user,
+                form.identity_options(),
+            )
+        )
     return render(request, "manage/import_ducview.html", {"collection": collection, "form": form})
 
 
@@ -53,7 +70,9 @@ def resumed(request, job) -> None:
     if leases.resume(job):
         messages.success(request, "Resumed: a worker goes on from where the job stopped.")
     else:
-        messages.warning(request, f"This job is {job.get_status_display().lower()}: there is nothing to resume.")
+        messages.warning(
+            request, f"This job is {job.get_status_display().lower()}: there is nothing to resume."
+        )
 
 
 @require_POST

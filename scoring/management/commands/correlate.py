@@ -11,7 +11,7 @@ from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 
 def _cell(result) -> str:
-    """"0.9995 (p=0.0208)"; "1.0000 (p=—)" with too few pairs for a p-value; "—" without a coefficient."""
+    """ "0.9995 (p=0.0208)"; "1.0000 (p=—)" with too few pairs for a p-value; "—" without a coefficient."""
     if result is None or undefined(result[0]):
         return DASH
     coefficient, p = result
@@ -21,9 +21,13 @@ def _cell(result) -> str:
 def conventions(collection, options) -> dict:
     """What the scores were computed with: the collection's conventions, the power mean's alpha
     and the TAC 2008 recall (with --tune, alpha is searched)."""
-    return {"weight": collection.weight_convention, "average_rounding": collection.average_rounding,
-            "alpha": "tuned" if options["tune"] else options["alpha"], "tac2008_recall": options["tac_recall"],
-            "tac2008_recall_definition": TAC2008_RECALLS[options["tac_recall"]]}
+    return {
+        "weight": collection.weight_convention,
+        "average_rounding": collection.average_rounding,
+        "alpha": "tuned" if options["tune"] else options["alpha"],
+        "tac2008_recall": options["tac_recall"],
+        "tac2008_recall_definition": TAC2008_RECALLS[options["tac_recall"]],
+    }
 
 
 class Command(BaseCommand):
@@ -37,58 +41,135 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--collection", required=True)
         parser.add_argument("--criterion", default="content responsiveness")
-        parser.add_argument("--alpha", type=float, default=1.0, help="the power mean's alpha (default 1: arithmetic)")
-        parser.add_argument("--tac-recall", choices=sorted(TAC2008_RECALLS), default=RECALL_REFERENCES,
-                            help="the TAC 2008 F-measure's recall: " + "; ".join(
-                                f"{name}: {text}" for name, text in TAC2008_RECALLS.items())
-                            + f" (default {RECALL_REFERENCES})")
+        parser.add_argument(
+            "--alpha",
+            type=float,
+            default=1.0,
+            help="the power mean's alpha (default 1: arithmetic)",
+        )
+        parser.add_argument(
+            "--tac-recall",
+            choices=sorted(TAC2008_RECALLS),
+            default=RECALL_REFERENCES,
+            help="the TAC 2008 F-measure's recall: "
+            + "; ".join(f"{name}: {text}" for name, text in TAC2008_RECALLS.items())
+            + f" (default {RECALL_REFERENCES})",
+        )
         parser.add_argument("--format", choices=["table", "json"], default="table")
-        parser.add_argument("--tune", action="store_true",
-                            help="tune alpha on a random half of the docsets and report it on the other half "
-                                 "(Maskey & Rosenberg §5)")
-        parser.add_argument("--seed", type=int, default=0, help="the split's random seed (with --tune)")
-        parser.add_argument("--adjudicated", action="store_true",
-                            help="submitted consensus work in place of its sources (without it, consensus work is left "
-                                 "out, as from every score)")
+        parser.add_argument(
+            "--tune",
+            action="store_true",
+            help="tune alpha on a random half of the docsets and report it on the other half "
+            "(Maskey & Rosenberg §5)",
+        )
+        parser.add_argument(
+            "--seed", type=int, default=0, help="the split's random seed (with --tune)"
+        )
+        parser.add_argument(
+            "--adjudicated",
+            action="store_true",
+            help="submitted consensus work in place of its sources (without it, consensus work is left "
+            "out, as from every score)",
+        )
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"])
-        criteria = sorted(set(HumanJudgment.objects.filter(summary__docset__collection=collection)
-                              .values_list("criterion", flat=True)))
+        criteria = sorted(
+            set(
+                HumanJudgment.objects.filter(summary__docset__collection=collection).values_list(
+                    "criterion", flat=True
+                )
+            )
+        )
         if options["criterion"] not in criteria:
-            self.stderr.write(f"No judgment {options['criterion']!r} in {collection.name} "
-                              f"(judged: {', '.join(criteria) or 'nothing yet; see import_judgments'}).")
+            self.stderr.write(
+                f"No judgment {options['criterion']!r} in {collection.name} "
+                f"(judged: {', '.join(criteria) or 'nothing yet; see import_judgments'})."
+            )
             return
         # The table has no room for them, so every format also says its conventions here.
         used = conventions(collection, options)
-        self.stderr.write(f"{collection.name}: SCU weight = {used['weight']}, X_a rounding = {used['average_rounding']}, "
-                          f"TAC 2008 recall = {used['tac2008_recall']} ({used['tac2008_recall_definition']})")
+        self.stderr.write(
+            f"{collection.name}: SCU weight = {used['weight']}, X_a rounding = {used['average_rounding']}, "
+            f"TAC 2008 recall = {used['tac2008_recall']} ({used['tac2008_recall_definition']})"
+        )
         if options["tune"]:
             self._tune(collection, options, used)
             return
-        results = judgment_correlations(collection, options["criterion"], options["alpha"], options["tac_recall"],
-                                        options["adjudicated"])
+        results = judgment_correlations(
+            collection,
+            options["criterion"],
+            options["alpha"],
+            options["tac_recall"],
+            options["adjudicated"],
+        )
         if options["format"] == "json":
-            self.stdout.write(json.dumps({"conventions": used, "results": [{"score": r.score, "level": r.level, "n": r.n, **{
-                m: None if v is None else {"coefficient": v[0], "p": v[1]} for m, v in r.results.items()}}
-                for r in results]}, indent=2))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "conventions": used,
+                        "results": [
+                            {
+                                "score": r.score,
+                                "level": r.level,
+                                "n": r.n,
+                                **{
+                                    m: None if v is None else {"coefficient": v[0], "p": v[1]}
+                                    for m, v in r.results.items()
+                                },
+                            }
+                            for r in results
+                        ],
+                    },
+                    indent=2,
+                )
+            )
             return
         self.stdout.write("score\tlevel\tn\tpearson\tspearman\tkendall")
         for r in results:
-            self.stdout.write("\t".join([r.score, r.level, str(r.n), *(_cell(r.results[m]) for m in ("pearson", "spearman", "kendall"))]))
+            self.stdout.write(
+                "\t".join(
+                    [
+                        r.score,
+                        r.level,
+                        str(r.n),
+                        *(_cell(r.results[m]) for m in ("pearson", "spearman", "kendall")),
+                    ]
+                )
+            )
 
     def _tune(self, collection, options, used):
         try:
-            tunings = tune_alpha(collection, options["criterion"], options["seed"], tac_recall=options["tac_recall"],
-                                 adjudicated=options["adjudicated"])
+            tunings = tune_alpha(
+                collection,
+                options["criterion"],
+                options["seed"],
+                tac_recall=options["tac_recall"],
+                adjudicated=options["adjudicated"],
+            )
         except ValueError as problem:
             raise CommandError(str(problem)) from None
         if options["format"] == "json":
-            self.stdout.write(json.dumps({"conventions": used, "tunings": [asdict(t) for t in tunings]}, indent=2))
+            self.stdout.write(
+                json.dumps({"conventions": used, "tunings": [asdict(t) for t in tunings]}, indent=2)
+            )
             return
         if tunings:
-            self.stdout.write(f"tune docsets: {', '.join(tunings[0].tune_docsets)}; test docsets: {', '.join(tunings[0].test_docsets)}")
-        self.stdout.write("method\tbest alpha\tpower mean (tune)\tpower mean (test)\toriginal (test)\tmodified (test)\ttac2008 (test)")
+            self.stdout.write(
+                f"tune docsets: {', '.join(tunings[0].tune_docsets)}; test docsets: {', '.join(tunings[0].test_docsets)}"
+            )
+        self.stdout.write(
+            "method\tbest alpha\tpower mean (tune)\tpower mean (test)\toriginal (test)\tmodified (test)\ttac2008 (test)"
+        )
         for t in tunings:
-            self.stdout.write("\t".join([t.method, f"{t.alpha:g}", _cell(t.tune), _cell(t.test),
-                                          *(_cell(t.test_baselines[n]) for n in ("original", "modified", "tac2008"))]))
+            self.stdout.write(
+                "\t".join(
+                    [
+                        t.method,
+                        f"{t.alpha:g}",
+                        _cell(t.tune),
+                        _cell(t.test),
+                        *(_cell(t.test_baselines[n]) for n in ("original", "modified", "tac2008")),
+                    ]
+                )
+            )

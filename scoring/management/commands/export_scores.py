@@ -5,7 +5,12 @@ from django.core.management.base import BaseCommand
 from annotator.text.plurals import counted
 from scoring.formats import FORMATS, IN_PROGRESS_MARK
 from scoring.management.lookup import collection_and_docset
-from scoring.records import collection_annotations, counted_annotations, score_annotations, work_counts
+from scoring.records import (
+    collection_annotations,
+    counted_annotations,
+    score_annotations,
+    work_counts,
+)
 
 
 class Command(BaseCommand):
@@ -19,18 +24,26 @@ class Command(BaseCommand):
         parser.add_argument("--docset", help="only this docset")
         parser.add_argument("--format", choices=sorted(FORMATS), default="csv")
         parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
-        parser.add_argument("--adjudicated", action="store_true",
-                            help="where there is adjudicated work, only it: annotations against a docset's consensus "
-                                 "pyramid, and a peer's complete consensus annotation instead of its sources")
-        parser.add_argument("--include-in-progress", action="store_true",
-                            help="count annotations still in progress too, marked: the status column of csv and json "
-                                 f"says in_progress; in duc their rows end with a field {IN_PROGRESS_MARK}")
+        parser.add_argument(
+            "--adjudicated",
+            action="store_true",
+            help="where there is adjudicated work, only it: annotations against a docset's consensus "
+            "pyramid, and a peer's complete consensus annotation instead of its sources",
+        )
+        parser.add_argument(
+            "--include-in-progress",
+            action="store_true",
+            help="count annotations still in progress too, marked: the status column of csv and json "
+            f"says in_progress; in duc their rows end with a field {IN_PROGRESS_MARK}",
+        )
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
         annotations = collection_annotations(collection, options["docset"])
         adjudicated, include = options["adjudicated"], options["include_in_progress"]
-        rows = score_annotations(counted_annotations(annotations, adjudicated, include_in_progress=include))
+        rows = score_annotations(
+            counted_annotations(annotations, adjudicated, include_in_progress=include)
+        )
         text = FORMATS[options["format"]](rows)
         # NIST's layout has no room for them, so every format also says its conventions here, and what it counts.
         self.stderr.write(
@@ -39,11 +52,15 @@ class Command(BaseCommand):
         )
         counts = work_counts(annotations, adjudicated, include)
         if include:
-            self.stderr.write(f"{counted(counts.submitted, 'submitted annotation')} and {counts.in_progress} in progress "
-                              "(marked) counted")
+            self.stderr.write(
+                f"{counted(counts.submitted, 'submitted annotation')} and {counts.in_progress} in progress "
+                "(marked) counted"
+            )
         else:
-            self.stderr.write(f"{counted(counts.submitted, 'submitted annotation')} counted; {counts.in_progress_left_out} "
-                              "in progress not counted (--include-in-progress counts them)")
+            self.stderr.write(
+                f"{counted(counts.submitted, 'submitted annotation')} counted; {counts.in_progress_left_out} "
+                "in progress not counted (--include-in-progress counts them)"
+            )
         if options["out"]:
             Path(options["out"]).write_text(text, encoding="utf-8")
             self.stderr.write(f"{counted(len(rows), 'row')} written to {options['out']}")

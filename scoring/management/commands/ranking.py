@@ -23,23 +23,47 @@ class Command(BaseCommand):
         parser.add_argument("--collection", required=True)
         parser.add_argument("--score", choices=SCORES, default="modified")
         parser.add_argument("--format", choices=["table", "json"], default="table")
-        parser.add_argument("--docset-factor", action="store_true", help="the docset as a second factor of the ANOVA")
-        parser.add_argument("--significance", type=float, default=0.05, help="Tukey's HSD level (default 0.05)")
-        parser.add_argument("--power", type=float, default=0.99, help="the power test's power (default 0.99)")
-        parser.add_argument("--power-level", type=float, default=0.01, help="the power test's significance (default 0.01)")
-        parser.add_argument("--adjudicated", action="store_true",
-                            help="where there is adjudicated work, only it (as export_scores --adjudicated)")
+        parser.add_argument(
+            "--docset-factor",
+            action="store_true",
+            help="the docset as a second factor of the ANOVA",
+        )
+        parser.add_argument(
+            "--significance", type=float, default=0.05, help="Tukey's HSD level (default 0.05)"
+        )
+        parser.add_argument(
+            "--power", type=float, default=0.99, help="the power test's power (default 0.99)"
+        )
+        parser.add_argument(
+            "--power-level",
+            type=float,
+            default=0.01,
+            help="the power test's significance (default 0.01)",
+        )
+        parser.add_argument(
+            "--adjudicated",
+            action="store_true",
+            help="where there is adjudicated work, only it (as export_scores --adjudicated)",
+        )
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"])
         try:
             rows = score_collection(collection, adjudicated=options["adjudicated"])
-            ranking = rank_systems(rows, options["score"], options["docset_factor"],
-                                   options["significance"], options["power"], options["power_level"])
+            ranking = rank_systems(
+                rows,
+                options["score"],
+                options["docset_factor"],
+                options["significance"],
+                options["power"],
+                options["power_level"],
+            )
         except ValueError as problem:
             raise CommandError(str(problem)) from None
         if options["format"] == "json":
-            self.stdout.write(json.dumps(json_ready(asdict(ranking)), indent=2))  # NaN (undefined): null
+            self.stdout.write(
+                json.dumps(json_ready(asdict(ranking)), indent=2)
+            )  # NaN (undefined): null
             return
         write = self.stdout.write
         write(f"system\tobservations\tmean {ranking.score}")
@@ -47,19 +71,25 @@ class Command(BaseCommand):
             write(f"{system}\t{n}\t{mean:.4f}")
         a = ranking.anova
         write("")
-        write(f"ANOVA, system as factor{' (and docset)' if options['docset_factor'] else ''}: "
-              f"F({a.df_factor}, {a.df_residual}) = {number(a.f)}, p = {p_value(a.p)}")
+        write(
+            f"ANOVA, system as factor{' (and docset)' if options['docset_factor'] else ''}: "
+            f"F({a.df_factor}, {a.df_residual}) = {number(a.f)}, p = {p_value(a.p)}"
+        )
         if math.isnan(ranking.hsd):
             write("Tukey's HSD: — (one score per system: no error term to test with)")
         else:
             write(f"Tukey's HSD ({options['significance']}): {ranking.hsd:.4f}")
         write("peers\tmean\tbetter than\tmean")
         for group in ranking.groups:
-            write(f"{', '.join(group.better)}\t{group.better_mean:.4f}\t{', '.join(group.worse)}\t{group.worse_mean:.4f}")
+            write(
+                f"{', '.join(group.better)}\t{group.better_mean:.4f}\t{', '.join(group.worse)}\t{group.worse_mean:.4f}"
+            )
         if not ranking.groups:
             write("(no two systems differ significantly)")
         if ranking.docsets_needed is not None:
             write("")
-            write(f"Power test (power {options['power']}, level {options['power_level']}): "
-                  f"{ranking.docsets_needed:.2f} docsets per system "
-                  f"(between-group variance {a.between_var:.4f}, within-group variance {a.within_var:.4f})")
+            write(
+                f"Power test (power {options['power']}, level {options['power_level']}): "
+                f"{ranking.docsets_needed:.2f} docsets per system "
+                f"(between-group variance {a.between_var:.4f}, within-group variance {a.within_var:.4f})"
+            )

@@ -21,6 +21,7 @@ from annotator.models import (
     PyramidModel,
     Span,
     Summary,
+    WeightConvention,
     WorkerBeat,
 )
 from annotator.pyramids.problems import pyramid_problems
@@ -97,11 +98,11 @@ class SCUAdmin(admin.ModelAdmin):
     inlines = [ContributorInline]
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(contributor_count=Count("contributors"))
+        return super().get_queryset(request).with_weight(WeightConvention.CONTRIBUTORS)
 
-    @admin.display(description="weight (contributors)", ordering="contributor_count")
+    @admin.display(description="weight (contributors)", ordering="weight")
     def weight(self, scu):
-        return scu.contributor_count
+        return scu.weight
 
 
 class SpanInline(admin.TabularInline):

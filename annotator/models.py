@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Case, Count, F, Q, When
 from django.utils import timezone
 
 
@@ -29,6 +29,13 @@ class AverageRounding(models.TextChoices):
     FLOOR = "floor", "Floor (DUCView 1.5)"
     CEIL = "ceil", "Ceiling (SacreROUGE)"
     FRACTIONAL = "fractional", "Not rounded (PyrEval v2)"
+
+
+class WorkStatus(models.TextChoices):
+    """Where a pyramid or a peer annotation stands: Pyramid.Status and PeerAnnotation.Status."""
+
+    IN_PROGRESS = "in_progress", "In progress"
+    SUBMITTED = "submitted", "Submitted"
 
 
 class Collection(models.Model):
@@ -50,7 +57,7 @@ class Collection(models.Model):
     class Meta:
         ordering = ["name"]
         # Site-wide roles, given through the groups "Administrators" and "Organizers"
-        # (annotator.roles); a collection's own roles are its Memberships.
+        # (annotator.apps.ROLE_GROUPS); a collection's own roles are its Memberships.
         permissions = [
             ("administer_all_collections", "Can administer every collection"),
             ("read_all_collections", "Can read and export every collection"),
@@ -61,7 +68,7 @@ class Collection(models.Model):
 
 
 class Role(models.TextChoices):
-    """What a member may do in a collection (annotator.roles)."""
+    """What a member may do in a collection (annotator.campaigns.access says what each role allows)."""
 
     ANNOTATOR = "annotator", "Annotator"  # sees and works on what is assigned to them
     ORGANIZER = "organizer", "Organizer"  # reads everything, exports scores, edits nothing
@@ -147,9 +154,7 @@ class Summary(models.Model):
 class Pyramid(models.Model):
     """The SCUs an annotator found in a docset's model summaries."""
 
-    class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        SUBMITTED = "submitted", "Submitted"
+    Status = WorkStatus
 
     docset = models.ForeignKey(Docset, on_delete=models.CASCADE, related_name="pyramids")
     name = models.CharField(max_length=200, help_text='e.g. "D0703-ACDJ"')
@@ -238,6 +243,39 @@ class PyramidModel(models.Model):
         return f"{self.pyramid} / {self.summary.author}"
 
 
+def scu_weight(convention: str | None = None) -> Count | Case:
+    """An SCU's weight, as an expression to annotate SCUs with (SCUQuerySet.with_weight).
+
+    WeightConvention.CONTRIBUTORS: the number of its contributors (DUCView; what the NIST tables
+    count). WeightConvention.MODELS: the number of distinct model summaries contributing (the
+    papers' definition). None: each SCU under its own collection's convention (read in the same
+    query, through the SCU's pyramid and docset: SCUs of several collections at once).
+    """
+    by_contributors = Count("contributors", distinct=True)
+    by_models = Count("contributors__summary", distinct=True)
+    if convention is None:
+        return Case(
+            When(
+                pyramid__docset__collection__weight_convention=WeightConvention.MODELS,
+                then=by_models,
+            ),
+            default=by_contributors,
+        )
+    if convention == WeightConvention.CONTRIBUTORS:
+        return by_contributors
+    if convention == WeightConvention.MODELS:
+        return by_models
+    raise ValueError(f"no weight convention {convention!r}")
+
+
+class SCUQuerySet(models.QuerySet):
+    def with_weight(self, convention: str | None = None) -> "SCUQuerySet":
+        """The SCUs, each with `weight`: under `convention` (a WeightConvention), or, with None,
+        under its own collection's convention. The one definition of an SCU's weight (it is never
+        stored): pages, scores, reports, exports and the API all annotate it here."""
+        return self.annotate(weight=scu_weight(convention))
+
+
 class SCU(models.Model):
     """A Summary Content Unit: contributors from different models that express the same content."""
 
@@ -256,6 +294,8 @@ class SCU(models.Model):
         related_name="+",
         help_text="In a consensus pyramid: the annotator's SCU this one was taken from.",
     )
+
+    objects = SCUQuerySet.as_manager()
 
     class Meta:
         ordering = ["pyramid_id", "position", "id"]
@@ -332,9 +372,7 @@ class Span(TextSpan):
 class PeerAnnotation(models.Model):
     """A peer summary annotated against a pyramid by one annotator."""
 
-    class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        SUBMITTED = "submitted", "Submitted"
+    Status = WorkStatus
 
     pyramid = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="peer_annotations")
     peer = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="peer_annotations")
@@ -369,6 +407,18 @@ class PeerAnnotation(models.Model):
     def needs_review(self) -> bool:
         return bool(self.scus_changed)
 
+    @property
+    def annotator_name(self) -> str:
+        """Who annotated, as score tables and exports name them: the imported annotator id, else
+        the user's username; "" if neither (a user since deleted). Load `annotator` along."""
+        return self.annotator_code or (self.annotator.username if self.annotator else "")
+
+    @property
+    def annotator_label(self) -> str:
+        """Who annotated, where a page or a report must tell annotations apart: `annotator_name`,
+        else "#" and the annotation's id."""
+        return self.annotator_name or f"#{self.pk}"
+
     class Meta:
         ordering = ["pyramid_id", "peer_id", "annotator_code"]
         constraints = [
@@ -386,8 +436,7 @@ class PeerAnnotation(models.Model):
         ]
 
     def __str__(self):
-        who = self.annotator_code or (self.annotator.username if self.annotator else "?")
-        return f"{self.pyramid} peer {self.peer.author} by {who}"
+        return f"{self.pyramid} peer {self.peer.author} by {self.annotator_name or '?'}"
 
 
 class PSE(models.Model):

@@ -27,8 +27,8 @@ def main() -> None:
     groups = align_pyramids(a, b)
     median, worst = timed(lambda: align_pyramids(a, b))
     print(
-        f"align {a.scus.count()} and {b.scus.count()} SCUs: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}; "
-        f"groups {summary(groups)}"
+        f"align {a.scus.count()} and {b.scus.count()} SCUs: {median:.1f} ms median, {worst:.1f} ms "
+        f"worst of {ROUNDS}; groups {summary(groups)}"
     )
 
     from django.contrib.auth import get_user_model
@@ -41,8 +41,8 @@ def main() -> None:
     first, _ = timed(lambda: client.get(url), rounds=1)  # computes alpha for the pair, and keeps it
     median, worst = timed(lambda: client.get(url))
     print(
-        f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then {median:.1f} ms median, "
-        f"{worst:.1f} ms worst of {ROUNDS} (target < 300 ms)"
+        f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then "
+        f"{median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (target < 300 ms)"
     )
 
     from annotator.adjudication import pyramid_consensus
@@ -53,8 +53,8 @@ def main() -> None:
     merge_url = reverse("pyramid-merge", args=[consensus.pk])
     median, worst = timed(lambda: client.get(merge_url))
     print(
-        f"consensus: started in {started:.0f} ms; its merge page ({len(consensus.merge.groups)} groups) "
-        f"{median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}"
+        f"consensus: started in {started:.0f} ms; its merge page ({len(consensus.merge.groups)} "
+        f"groups) {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}"
     )
     group = next(
         g["key"]
@@ -75,7 +75,8 @@ def main() -> None:
 
     median, worst = timed(choose)
     print(
-        f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}"
+        f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms "
+        f"worst of {ROUNDS}"
     )
 
 

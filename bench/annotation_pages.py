@@ -1,6 +1,7 @@
-"""Benchmark: the builder and the peer page in real Chromium, on DUC's largest pyramid here.
+r"""Benchmark: the builder and the peer page in real Chromium, on DUC's largest pyramid here.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/annotation_pages.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python bench/annotation_pages.py
 
 D0640 (DUC 2006, 103 SCUs) and one of its peers, served by gunicorn (production settings) from a
 throwaway PostgreSQL database, driven by Playwright in Debian's Chromium at human speed. For each
@@ -28,17 +29,22 @@ ROUNDS = 10
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "bench-password-1"
 
-# Times what follows a key press or a click: the last change made to the page, and the frame after it.
+# Times what follows a key press or a click: the last change made to the page, and the frame after
+# it.
 MEASURE = """
 window.__bench = { start: 0, last: 0, painted: 0 };
-const begin = () => { Object.assign(window.__bench, { start: performance.now(), last: 0, painted: 0 }); };
+const begin = () => {
+  Object.assign(window.__bench, { start: performance.now(), last: 0, painted: 0 });
+};
 document.addEventListener("keydown", begin, true);
 document.addEventListener("click", begin, true);
 new MutationObserver(() => {
   if (!window.__bench.start) return;
   const at = performance.now();
   window.__bench.last = at;
-  requestAnimationFrame(() => { if (window.__bench.last === at) window.__bench.painted = performance.now(); });
+  requestAnimationFrame(() => {
+    if (window.__bench.last === at) window.__bench.painted = performance.now();
+  });
 }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 """
 
@@ -50,7 +56,8 @@ def free_port() -> int:
 
 
 def serve(port: int) -> subprocess.Popen:
-    """gunicorn on the bench database, with the production settings (http, so cookies not secure)."""
+    """gunicorn on the bench database, with the production settings (http, so cookies not
+    secure)."""
     env = dict(
         os.environ, SECURE_COOKIES="0", DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="ERROR"
     )
@@ -97,7 +104,8 @@ def settled(page, saved_text: str) -> float:
 
 def report(name: str, times: list[float]) -> None:
     print(
-        f"{name:<42} {statistics.median(times):6.1f} ms median, {max(times):6.1f} ms worst of {len(times)} (target < 100 ms)"
+        f"{name:<42} {statistics.median(times):6.1f} ms median, {max(times):6.1f} ms worst of "
+        f"{len(times)} (target < 100 ms)"
     )
 
 
@@ -231,7 +239,8 @@ def main() -> None:
     builder_user = users.create_user("builder", password=PASSWORD)
     Assignment.objects.create(user=builder_user, task=Assignment.Task.BUILD_PYRAMID, pyramid=built)
     print(
-        f"D0640: {built.scus.count()} SCUs, peer {source.peer.author} ({len(source.peer.text.split())} words)"
+        f"D0640: {built.scus.count()} SCUs, peer {source.peer.author} "
+        f"({len(source.peer.text.split())} words)"
     )
 
     port = free_port()
@@ -269,11 +278,13 @@ def main() -> None:
                 page.goto(base + reverse("pyramid-detail", args=[built.pk]))
                 first_bytes.append(
                     page.evaluate(
-                        "() => { const n = performance.getEntriesByType('navigation')[0]; return n.responseStart - n.requestStart; }"
+                        "() => { const n = performance.getEntriesByType('navigation')[0]; return "
+                        "n.responseStart - n.requestStart; }"
                     )
                 )
             print(
-                f"{'builder page: time to first byte (browser)':<42} {statistics.median(first_bytes):6.1f} ms median"
+                f"{'builder page: time to first byte (browser)':<42} "
+                f"{statistics.median(first_bytes):6.1f} ms median"
             )
             browser.close()
     finally:
@@ -289,7 +300,8 @@ def main() -> None:
         assert client.get(url).status_code == 200
         seconds.append(time.perf_counter() - started)
     print(
-        f"{'builder page: first load, server time':<42} {statistics.median(seconds) * 1000:6.1f} ms median (target < 150 ms)"
+        f"{'builder page: first load, server time':<42} {statistics.median(seconds) * 1000:6.1f} "
+        "ms median (target < 150 ms)"
     )
 
 

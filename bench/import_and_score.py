@@ -1,11 +1,12 @@
-"""Benchmark: import the shared DUC files into a fresh database, then score them.
+r"""Benchmark: import the shared DUC files into a fresh database, then score them.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/import_and_score.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python bench/import_and_score.py
 
-Creates (and finally drops) the database `pyramid_bench` on the server of DATABASE_URL (bench/benchdb.py).
-Targets on the 2-core machine, PostgreSQL: a full DUC year (~460 .pan files, 27 MB) imported in
-under 20 s; 1,000 peer annotations scored from the database in under 1 s. The shared data holds
-154 .pan files (7 MB), so the import is repeated into several collections to reach ~1,000
+Creates (and finally drops) the database `pyramid_bench` on the server of DATABASE_URL
+(bench/benchdb.py). Targets on the 2-core machine, PostgreSQL: a full DUC year (~460 .pan files, 27
+MB) imported in under 20 s; 1,000 peer annotations scored from the database in under 1 s. The shared
+data holds 154 .pan files (7 MB), so the import is repeated into several collections to reach ~1,000
 annotations, and the import rate is reported per file and per MB.
 """
 
@@ -40,11 +41,13 @@ def main() -> None:
             sys.exit(f"import failed: {importer.report.failures[:3]}")
     best = min(timings)
     print(
-        f"import: {best:.2f} s for {len(files)} files (best of {COPIES}; mean {sum(timings) / len(timings):.2f} s)"
+        f"import: {best:.2f} s for {len(files)} files (best of {COPIES}; mean "
+        f"{sum(timings) / len(timings):.2f} s)"
     )
     print(f"        {len(files) / best:.0f} files/s, {megabytes / best:.1f} MB/s")
     print(
-        f"        a DUC year (462 .pan, 27 MB) at this rate: ~{27 / (megabytes / best):.1f} s (target < 20 s)"
+        f"        a DUC year (462 .pan, 27 MB) at this rate: ~{27 / (megabytes / best):.1f} s "
+        "(target < 20 s)"
     )
 
     annotations = PeerAnnotation.objects.all()

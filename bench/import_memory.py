@@ -42,8 +42,9 @@ def large_pyramid(path: str) -> int:
 def peak_mb(path: str, collection: str) -> float:
     """The peak resident memory of a fresh process importing the file (MB)."""
     code = (
-        "import resource, sys, django; django.setup(); from django.core.management import call_command; "
-        f"call_command('import_ducview', {path!r}, collection={collection!r}, max_file_mb=SIZE, no_progress=True); "
+        "import resource, sys, django; django.setup(); from django.core.management import "
+        f"call_command; call_command('import_ducview', {path!r}, collection={collection!r}, "
+        "max_file_mb=SIZE, no_progress=True); "
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     ).replace("SIZE", str(SIZE_MB + 5))
     done = subprocess.run(
@@ -65,8 +66,9 @@ def main() -> None:
         baseline = peak_mb(str(ROOT / "tests" / "fixtures" / "ducview" / "D9901.pyr"), "small")
         large = peak_mb(path, "large")
     print(
-        f"a {size:.0f} MB .pyr ({scus:,} SCUs): peak {large:.0f} MB resident, {large - baseline:.0f} MB above "
-        f"the {baseline:.0f} MB of a small import ({(large - baseline) / size:.1f}x the file)"
+        f"a {size:.0f} MB .pyr ({scus:,} SCUs): peak {large:.0f} MB resident, "
+        f"{large - baseline:.0f} MB above the {baseline:.0f} MB of a small import "
+        f"({(large - baseline) / size:.1f}x the file)"
     )
 
 

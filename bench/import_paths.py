@@ -38,7 +38,8 @@ def main() -> None:
             archive.writestr(str(path.relative_to(DATA)), path.read_bytes())
     upload = buffer.getvalue()
     print(
-        f"data: {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB; zip {len(upload) / 1e6:.1f} MB"
+        f"data: {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB; zip "
+        f"{len(upload) / 1e6:.1f} MB"
     )
 
     command, browser = [], []
@@ -68,13 +69,16 @@ def main() -> None:
     best_command, best_browser = min(command), min(browser)
     ratio = best_browser / best_command
     print(
-        f"command line: {best_command:.2f} s (best of {ROUNDS}; {len(files) / best_command:.0f} files/s)"
+        f"command line: {best_command:.2f} s (best of {ROUNDS}; {len(files) / best_command:.0f} "
+        "files/s)"
     )
     print(
-        f"browser job:  {best_browser:.2f} s (best of {ROUNDS}; {len(files) / best_browser:.0f} files/s)"
+        f"browser job:  {best_browser:.2f} s (best of {ROUNDS}; {len(files) / best_browser:.0f} "
+        "files/s)"
     )
     print(
-        f"browser / command: {ratio:.2f}x (target <= {TARGET}x) {'OK' if ratio <= TARGET else 'MISSED'}"
+        f"browser / command: {ratio:.2f}x (target <= {TARGET}x) "
+        f"{'OK' if ratio <= TARGET else 'MISSED'}"
     )
 
 

@@ -1,6 +1,7 @@
-"""Benchmark: the peer annotation page on D0601 (94 SCUs), on PostgreSQL.
+r"""Benchmark: the peer annotation page on D0601 (94 SCUs), on PostgreSQL.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/peer_annotation.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python bench/peer_annotation.py
 
 Server time (in process, through Django's test client) to render the page, and to assign peer
 text to an SCU and answer with the workspace and its refreshed score panel.
@@ -57,7 +58,8 @@ def main() -> None:
 
     median, worst = timed(assign)
     print(
-        f"assign: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (with the score panel; target < 50 ms)"
+        f"assign: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (with the score panel; "
+        "target < 50 ms)"
     )
 
 

@@ -159,8 +159,8 @@ def report(name: str, figures: dict) -> None:
         else ""
     )
     print(
-        f"{name:<44} {figures['rate']:7.1f} req/s   p50 {figures['p50']:6.0f} ms   p99 {figures['p99']:6.0f} ms"
-        f"   ({figures['n']} requests){errors}",
+        f"{name:<44} {figures['rate']:7.1f} req/s   p50 {figures['p50']:6.0f} ms   p99 "
+        f"{figures['p99']:6.0f} ms   ({figures['n']} requests){errors}",
         flush=True,
     )
 
@@ -192,7 +192,8 @@ def run(
         if status != 200:
             sys.exit(f"{path} answered {status}: {body[:300]!r}")
     print(
-        f"{CLIENTS} clients, {DURATION:.0f} s per URL (after {WARM_UP:.0f} s of warm-up), through nginx at {base}"
+        f"{CLIENTS} clients, {DURATION:.0f} s per URL (after {WARM_UP:.0f} s of warm-up), through "
+        f"nginx at {base}"
     )
     print(f"{os.cpu_count()} CPUs; load average before: {os.getloadavg()[0]:.1f}")
     for name, path in urls:
@@ -285,22 +286,24 @@ def main() -> None:
                 return connection.execute(sql, params).fetchone()
 
             collection, pyramids, annotations = one(
-                "SELECT c.id, (SELECT count(*) FROM annotator_pyramid), (SELECT count(*) FROM annotator_peerannotation) "
-                "FROM annotator_collection c WHERE c.name = 'DUC 2006'"
+                "SELECT c.id, (SELECT count(*) FROM annotator_pyramid), (SELECT count(*) FROM "
+                "annotator_peerannotation) FROM annotator_collection c WHERE c.name = 'DUC 2006'"
             )
             print(
                 f"DUC 2006 ({DATA / 'duc2006-nist'}) imported in {time.monotonic() - began:.0f} s: "
                 f"{pyramids} pyramids, {annotations} peer annotations"
             )
             pyramid, version = one(
-                "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
-                "WHERE d.name = 'D0640'"
+                "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = "
+                "p.docset_id WHERE d.name = 'D0640'"
             )
             annotation, annotation_version = one(
-                "SELECT a.id, a.version FROM annotator_peerannotation a JOIN annotator_pyramid p ON p.id = a.pyramid_id "
-                "JOIN annotator_docset d ON d.id = p.docset_id WHERE d.name = 'D0601' ORDER BY a.id LIMIT 1"
+                "SELECT a.id, a.version FROM annotator_peerannotation a JOIN annotator_pyramid p "
+                "ON p.id = a.pyramid_id JOIN annotator_docset d ON d.id = p.docset_id WHERE "
+                "d.name = 'D0601' ORDER BY a.id LIMIT 1"
             )
-        # Both pages as their editors see them: reopened (the builder needs the pyramid in progress).
+        # Both pages as their editors see them: reopened (the builder needs the pyramid in
+        # progress).
         session = Session("127.0.0.1", port)
         session.log_in(USER, PASSWORD)
         for path, at in (

@@ -1,6 +1,7 @@
-"""Benchmark: the pyramid builder on D0601 (4 models, 94 SCUs), on PostgreSQL.
+r"""Benchmark: the pyramid builder on D0601 (4 models, 94 SCUs), on PostgreSQL.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/pyramid_builder.py
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python bench/pyramid_builder.py
 
 Measures the server's time (in process, through Django's test client: no network) to render the
 page, and to apply one editing action and answer with what it changed; and the
@@ -62,7 +63,8 @@ def main() -> None:
 
     median, worst = timed(relabel)
     print(
-        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: relabel an SCU (target < 50 ms)"
+        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: relabel an SCU (target "
+        "< 50 ms)"
     )
 
     model_a = pyramid.models_used.get(author="A")
@@ -82,7 +84,8 @@ def main() -> None:
 
     median, worst = timed(new_scu_then_undo)
     print(
-        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: new SCU / undo, reshading a model (target < 50 ms)"
+        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: new SCU / undo, "
+        "reshading a model (target < 50 ms)"
     )
 
     # The scripts the builder page loads (static/js; htmx is vendored apart).
@@ -92,7 +95,8 @@ def main() -> None:
     ]
     size = sum(p.stat().st_size for p in scripts)
     print(
-        f"JS beyond htmx: {size / 1024:.1f} KB in {len(scripts)} file(s), not minified (target < 50 KB)"
+        f"JS beyond htmx: {size / 1024:.1f} KB in {len(scripts)} file(s), not minified (target < "
+        "50 KB)"
     )
 
 

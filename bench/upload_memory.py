@@ -2,13 +2,14 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/upload_memory.py
 
-An upload is stored in the job's chunks a piece at a time (annotator.transfer.job_bytes) and the worker reads
-it back into a temporary file, then unpacks the zip's files one at a time (annotator.transfer.uploads), so
-the memory either side needs does not grow with the upload. This stores a SIZE_MB zip (default 90,
-under MAX_UPLOAD_MB's 100; its entries are the shared DUC files, repeated) as the upload page does,
-reads it back as the worker does, unpacks every file once, and prints the peak growth of the
-process's resident memory at each step (sampled every 5 ms). Target: each step under 64 MB whatever
-the size (it was about 1 GB for a 99 MiB file before). Uses the database `pyramid_bench_memory`.
+An upload is stored in the job's chunks a piece at a time (annotator.transfer.job_bytes) and the
+worker reads it back into a temporary file, then unpacks the zip's files one at a time
+(annotator.transfer.uploads), so the memory either side needs does not grow with the upload. This
+stores a SIZE_MB zip (default 90, under MAX_UPLOAD_MB's 100; its entries are the shared DUC files,
+repeated) as the upload page does, reads it back as the worker does, unpacks every file once, and
+prints the peak growth of the process's resident memory at each step (sampled every 5 ms). Target:
+each step under 64 MB whatever the size (it was about 1 GB for a 99 MiB file before). Uses the
+database `pyramid_bench_memory`.
 """
 
 import os
@@ -93,7 +94,8 @@ def main() -> None:
         with PeakMemory() as web:
             job_bytes.store_uploads(job, [uploaded])
         uploaded.close()
-        # What the worker does: the bytes into a temporary file, the zip measured, each file read once.
+        # What the worker does: the bytes into a temporary file, the zip measured, each file read
+        # once.
         with PeakMemory() as worker:
             with job_bytes.spooled(job) as spooled:
                 files = read_upload("upload.zip", spooled, DUCVIEW_MAX_BYTES, 10 * 2**30)
@@ -103,7 +105,8 @@ def main() -> None:
         f"  web process (store the upload):             +{web.growth:6.1f} MB resident at the peak"
     )
     print(
-        f"  worker (read it back, measure, unpack all):  +{worker.growth:6.1f} MB resident at the peak"
+        f"  worker (read it back, measure, unpack all):  +{worker.growth:6.1f} MB resident at the "
+        "peak"
     )
     worst = max(web.growth, worker.growth)
     print(f"target: under {TARGET_MB} MB each ({'met' if worst < TARGET_MB else 'NOT met'})")

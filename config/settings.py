@@ -2,8 +2,9 @@
 
 DATABASE_URL  PostgreSQL in production and CI (postgres://user@host:5432/name); unset = a SQLite
               file next to manage.py, the zero-setup default for trying the app.
-SECRET_KEY    required with PostgreSQL unless DEBUG is on; on SQLite without it, a random key is made
-              once and kept in .secret-key (so the README's commands run against the demo database).
+SECRET_KEY    required with PostgreSQL unless DEBUG is on; on SQLite without it, a random key is
+              made once and kept in .secret-key (so the README's commands run against the demo
+              database).
 DEBUG         off unless set to 1/true/yes.
 ALLOWED_HOSTS comma-separated; defaults to localhost only.
 TASKS_BACKEND "database" (PostgreSQL is the queue; run `python manage.py db_worker`) or "immediate"
@@ -11,9 +12,10 @@ TASKS_BACKEND "database" (PostgreSQL is the queue; run `python manage.py db_work
 MAX_UPLOAD_MB largest upload accepted, in megabytes (default 100).
 JOB_LEASE_SECONDS, JOB_MAX_ATTEMPTS  how soon a job whose worker died is resumed (60 s), and how
               many interrupted runs it gets before it fails with a Resume button (3).
-EMAIL_URL     or EMAIL_HOST (EMAIL_PORT, EMAIL_HOST_USER, …), DEFAULT_FROM_EMAIL: password reset emails
-              (see "Email" below); none: no email, and no password reset offered.
-LOGIN_FAILURE_LIMIT, LOGIN_ADDRESS_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling (5, 20, 15).
+EMAIL_URL     or EMAIL_HOST (EMAIL_PORT, EMAIL_HOST_USER, …), DEFAULT_FROM_EMAIL: password reset
+              emails (see "Email" below); none: no email, and no password reset offered.
+LOGIN_FAILURE_LIMIT, LOGIN_ADDRESS_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling (5, 20,
+              15).
 SECURE_COOKIES  "false" for plain HTTP on purpose (see the production block below).
 """
 
@@ -63,7 +65,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "annotator",  # before django_tasks_db: its `db_worker` command is annotator's (it reconnects, resumes jobs)
+    # before django_tasks_db: its `db_worker` command is annotator's (it reconnects, resumes jobs)
+    "annotator",
     "scoring",
     "django_tasks",
     "django_tasks_db",
@@ -80,7 +83,8 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "annotator.web.bad_input.RefuseNulMiddleware",  # a NUL in a query or a form: 400, never a database error
+    # a NUL in a query or a form: 400, never a database error
+    "annotator.web.bad_input.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -154,7 +158,8 @@ if not SECRET_KEY:
         SECRET_KEY = local_secret_key(BASE_DIR / ".secret-key")
     else:
         raise ImproperlyConfigured(
-            "SECRET_KEY is not set. Set it in the environment (or set DEBUG=1 for local development)."
+            "SECRET_KEY is not set. Set it in the environment (or set DEBUG=1 for local "
+            "development)."
         )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -176,8 +181,8 @@ TASKS = {
     }
 }
 
-# Leases on background jobs (annotator.transfer.leases): a running job's worker beats every sixth of a
-# lease; a job whose beat is lost for a whole lease is resumed by another worker, and fails (with
+# Leases on background jobs (annotator.transfer.leases): a running job's worker beats every sixth of
+# a lease; a job whose beat is lost for a whole lease is resumed by another worker, and fails (with
 # a Resume button) after JOB_MAX_ATTEMPTS interrupted runs.
 JOB_LEASE_SECONDS = float(os.environ.get("JOB_LEASE_SECONDS", "60"))
 JOB_MAX_ATTEMPTS = int(os.environ.get("JOB_MAX_ATTEMPTS", "3"))
@@ -199,8 +204,8 @@ AUTH_PASSWORD_VALIDATORS = [
 #   the address out: guessing many names once each is throttled too, while a room of people behind
 #   one address who mistype their password once or twice is not.
 # Both for LOGIN_COOLOFF_MINUTES (15). Axes compares one limit with the largest count of its lockout
-# parameters, so annotator.accounts.login_throttle.TwoLimitHandler holds each count to its own limit.
-# Axes' backend comes first, so it sees every attempt.
+# parameters, so annotator.accounts.login_throttle.TwoLimitHandler holds each count to its own
+# limit. Axes' backend comes first, so it sees every attempt.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -214,7 +219,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = (
     True  # a log-in clears that name's failures from that address (only: see the handler)
 )
-AXES_LOCKOUT_CALLABLE = "annotator.accounts.login_throttle.lockout_response"  # templates/registration/locked_out.html, 429
+# templates/registration/locked_out.html, 429
+AXES_LOCKOUT_CALLABLE = "annotator.accounts.login_throttle.lockout_response"
 # Behind a proxy, the client's address is read from X-Forwarded-For: BEHIND_PROXY, at the end.
 
 LOGIN_URL = "login"
@@ -241,10 +247,13 @@ STORAGES = {
 }
 
 # The REST API: session (the browser) or token authentication (`manage.py drf_create_token USER`);
-# what each user may read and change is checked per object (annotator.campaigns.access), as on the pages.
+# what each user may read and change is checked per object (annotator.campaigns.access), as on the
+# pages.
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "annotator.api.schema.RefusalsAutoSchema",  # documents 400, 401, 403, 404 everywhere
-    "VIEW_NAME_FUNCTION": "annotator.api.names.view_name",  # "SCUs", "PSE": the records' names, not "Scu List"
+    # documents 400, 401, 403, 404 everywhere
+    "DEFAULT_SCHEMA_CLASS": "annotator.api.schema.RefusalsAutoSchema",
+    # "SCUs", "PSE": the records' names, not "Scu List"
+    "VIEW_NAME_FUNCTION": "annotator.api.names.view_name",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: its WWW-Authenticate header makes an anonymous request a 401, not a 403.
         "rest_framework.authentication.TokenAuthentication",
@@ -266,12 +275,12 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Pyramid annotator API",
     "DESCRIPTION": (
         "The REST API of the Pyramid annotator: the records of Pyramid evaluations of summaries "
-        "(collections, docsets, summaries, pyramids, SCUs, contributors, spans, peer annotations, PSEs, "
-        "assignments, the histories of pyramids and peer annotations, human judgments), their scores, a "
-        "collection's DUCView files and archives, and import jobs. Authenticate with the site's session "
-        "(log in, as in a browser) or a token: the header `Authorization: Token <key>`, the key made by "
-        "`python manage.py drf_create_token USER`. Permissions are the pages': what a user may not see "
-        "answers 404, what their role may not change 403."
+        "(collections, docsets, summaries, pyramids, SCUs, contributors, spans, peer annotations, "
+        "PSEs, assignments, the histories of pyramids and peer annotations, human judgments), "
+        "their scores, a collection's DUCView files and archives, and import jobs. Authenticate "
+        "with the site's session (log in, as in a browser) or a token: the header `Authorization: "
+        "Token <key>`, the key made by `python manage.py drf_create_token USER`. Permissions are "
+        "the pages': what a user may not see answers 404, what their role may not change 403."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -279,17 +288,20 @@ SPECTACULAR_SETTINGS = {
         "rest_framework.permissions.IsAuthenticated"
     ],  # anonymous users see the login page only
     "SWAGGER_UI_DIST": "SIDECAR",  # served from our own static files: no CDN
-    # Our templates (templates/api/) take Redoc, its fonts and the pages' icon from static/vendor/redoc,
-    # static/vendor/fontsource and static/favicon.*; these two only keep CDN addresses out of the pages' context.
+    # Our templates (templates/api/) take Redoc, its fonts and the pages' icon from
+    # static/vendor/redoc, static/vendor/fontsource and static/favicon.*; these two only keep CDN
+    # addresses out of the pages' context.
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
-        "WorkStatusEnum": "annotator.models.Pyramid.Status",  # pyramids and peer annotations alike
+        "WorkStatusEnum": "annotator.models.WorkStatus",  # Pyramid.Status and PeerAnnotation.Status
         "AssignmentStatusEnum": "annotator.models.Assignment.Status",
         "SummaryKindEnum": "annotator.models.Summary.Kind",
-        "ArchiveJobKindEnum": "annotator.models.ArchiveJob.Kind",  # export or restore (annotator.transfer.archive)
-        "ImportJobKindEnum": "annotator.models.ImportJob.Kind",  # summaries or DUCView files (annotator.transfer.jobs)
+        # export or restore (annotator.transfer.archive)
+        "ArchiveJobKindEnum": "annotator.models.ArchiveJob.Kind",
+        # summaries or DUCView files (annotator.transfer.jobs)
+        "ImportJobKindEnum": "annotator.models.ImportJob.Kind",
         "JobStatusEnum": "annotator.models.ImportJob.Status",  # import and archive jobs alike
     },
 }
@@ -329,14 +341,16 @@ if not DEBUG:
 # submission://…, console://; parsed by dj-email-url), or else Django's own EMAIL_HOST, EMAIL_PORT,
 # EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL; DEFAULT_FROM_EMAIL either way.
 # In development (DEBUG) with neither, messages are printed to the console. With no email at all,
-# nothing is sent (not even tried on localhost:25), and EMAIL_ENABLED is False: the login page offers
-# no password reset and the reset page says to ask an administrator (who resets it in the admin).
+# nothing is sent (not even tried on localhost:25), and EMAIL_ENABLED is False: the login page
+# offers no password reset and the reset page says to ask an administrator (who resets it in the
+# admin).
 EMAIL_TIMEOUT = 10  # seconds: a mail server that does not answer cannot hold a request for long
 if os.environ.get("EMAIL_URL"):
     _email = dj_email_url.parse(os.environ["EMAIL_URL"])
     if "EMAIL_BACKEND" not in _email:
         raise ImproperlyConfigured(
-            f"EMAIL_URL: unknown kind {os.environ['EMAIL_URL'].split(':', 1)[0]!r} (smtp, submission, console, …)"
+            f"EMAIL_URL: unknown kind {os.environ['EMAIL_URL'].split(':', 1)[0]!r} (smtp, "
+            "submission, console, …)"
         )
     _email["EMAIL_TIMEOUT"] = (
         _email["EMAIL_TIMEOUT"] or EMAIL_TIMEOUT
@@ -366,7 +380,8 @@ EMAIL_ENABLED = EMAIL_BACKEND != "django.core.mail.backends.dummy.EmailBackend"
 # own origin only — no inline script or style attribute, no eval (htmx's eval-based features and its
 # injected indicator styles are turned off in base.html) —, images also as data: URIs (the empty
 # favicon, Swagger UI's icons), no plugins, no framing, forms posting only to us. Redoc and DRF's
-# browsable API loosen it for styles where their libraries need it (annotator/api/docs.py, renderers.py).
+# browsable API loosen it for styles where their libraries need it (annotator/api/docs.py,
+# renderers.py).
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
@@ -383,8 +398,8 @@ CONTENT_SECURITY_POLICY = {
 }
 
 # Server errors (django.request, level ERROR, with their traceback) and failed background jobs
-# (annotator.transfer.jobs) go to the console, where gunicorn and docker collect them. Pages never show a
-# traceback unless DEBUG is on: users get templates/500.html.
+# (annotator.transfer.jobs) go to the console, where gunicorn and docker collect them. Pages never
+# show a traceback unless DEBUG is on: users get templates/500.html.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -411,6 +426,7 @@ LOGGING = {
 BEHIND_PROXY = env_flag("BEHIND_PROXY") or env_flag("BEHIND_TLS_PROXY")
 if BEHIND_PROXY:
     AXES_CLIENT_IP_CALLABLE = "config.proxy.client_address"
-# Where `collectstatic` writes and nginx serves /static/ from (default: staticfiles/ in the checkout).
+# Where `collectstatic` writes and nginx serves /static/ from (default: staticfiles/ in the
+# checkout).
 if os.environ.get("STATIC_ROOT"):
     STATIC_ROOT = Path(os.environ["STATIC_ROOT"])

@@ -15,6 +15,6 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast logins in tests
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
-# Background tasks run inside the request in tests (tests/transfer/test_jobs.py runs the database queue
-# with a real worker).
+# Background tasks run inside the request in tests (tests/transfer/test_jobs.py runs the database
+# queue with a real worker).
 TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}

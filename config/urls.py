@@ -6,7 +6,9 @@ from annotator.web import favicon, health
 
 admin.site.site_header = "Pyramid annotator administration"
 admin.site.site_title = "Pyramid annotator"
-# An unhandled error: a 503 with Retry-After while the database is unreachable, else the plain 500 page.
+# An unhandled error: a 503 with Retry-After while the database is unreachable, else the plain 500
+# page.
+handler404 = "annotator.web.errors.not_found"
 handler500 = "annotator.web.errors.server_error"
 
 urlpatterns = [

@@ -1,7 +1,9 @@
 """Is an app server healthy? Asks its /healthz/ (annotator/views/health.py) and exits 0 on a 200.
 
-    python deploy/healthcheck.py http://localhost:8000/healthz/            # one try (Docker's healthcheck)
-    python deploy/healthcheck.py http://127.0.0.1:8001/healthz/ --wait 60  # try until it answers (deploy/stack.sh)
+    # one try (Docker's healthcheck)
+    python deploy/healthcheck.py http://localhost:8000/healthz/
+    # try until it answers (deploy/stack.sh)
+    python deploy/healthcheck.py http://127.0.0.1:8001/healthz/ --wait 60
 
 Standard library only (the app image has no curl). Redirects are not followed: a 301 (say, to
 https) is a failure to be seen, not hidden. The request says it came over https

@@ -1,6 +1,7 @@
 """The README's screenshots, regenerated from the demo in real Chromium.
 
-    .venv/bin/python docs/screenshots.py            # writes docs/builder.png, docs/peer-page.png, docs/report.png
+    .venv/bin/python docs/screenshots.py            # writes docs/builder.png, docs/peer-page.png,
+                                                    # docs/report.png
     .venv/bin/python docs/screenshots.py --out DIR  # somewhere else
 
 It needs the test extras (`pip install -e '.[test]'`, for Playwright) and Debian's Chromium at
@@ -9,11 +10,11 @@ It needs the test extras (`pip install -e '.[test]'`, for Playwright) and Debian
 From nothing, and leaving nothing behind: `manage.py rundemo` (migrate, the demo data, the login
 demo / pyramid-demo, the development server) runs in a subprocess against a throwaway SQLite
 database in a temporary directory, on a free port; Chromium logs in as `demo` at 1280x720 (device
-scale 1) and takes three pictures of the demo's finished example (its submitted pyramid, the one with
-the most submitted peer annotations, found through the API rather than by id):
+scale 1) and takes three pictures of the demo's finished example (its submitted pyramid, the one
+with the most submitted peer annotations, found through the API rather than by id):
 
-- report.png     "Pyramid size and stability" of that pyramid (a plot and its table), opened from the
-                 collection's Reports page;
+- report.png     "Pyramid size and stability" of that pyramid (a plot and its table), opened from
+                 the collection's Reports page;
 - peer-page.png  one of its peer annotations, reopened, with peer words selected and the SCUs the
                  page suggests for them;
 - builder.png    the pyramid, reopened in the builder, the first SCU of its list selected (in the
@@ -40,8 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1280, "height": 720}
 USERNAME, PASSWORD = "demo", "pyramid-demo"  # what rundemo creates
-# Peer words worth selecting in the demo (the page then suggests SCU 7 first). Should the demo change,
-# the script selects the last sentence of the peer instead.
+# Peer words worth selecting in the demo (the page then suggests SCU 7 first). Should the demo
+# change, the script selects the last sentence of the peer instead.
 PEER_PHRASE = "Millions of people watched the landing on television"
 
 # Two animation frames: what the last answer swapped in is laid out, and the fonts are in.
@@ -73,7 +74,8 @@ DRAG_ENDS = """([author, phrase]) => {
     return range.getBoundingClientRect();
   };
   const first = box_of(start), last = box_of(start + phrase.length - 1);
-  return [[first.left + 1, first.top + first.height / 2], [last.right - 1, last.top + last.height / 2]];
+  return [[first.left + 1, first.top + first.height / 2],
+          [last.right - 1, last.top + last.height / 2]];
 }"""
 
 
@@ -134,7 +136,8 @@ def settle(page) -> None:
 
 
 def api(page, base: str, path: str) -> list[dict] | dict:
-    """A record, or every record of a list (all its pages), through the API with the page's session."""
+    """A record, or every record of a list (all its pages), through the API with the page's
+    session."""
     url, records = base + path, []
     while url:
         response = page.request.get(url)
@@ -150,7 +153,8 @@ def api(page, base: str, path: str) -> list[dict] | dict:
 
 def finished_example(page, base: str) -> dict:
     """The demo's finished example: the submitted pyramid with the most submitted peer annotations,
-    its collection, and the annotation to show (the one whose peer holds PEER_PHRASE, else the first)."""
+    its collection, and the annotation to show (the one whose peer holds PEER_PHRASE, else the
+    first)."""
     annotations = [
         a for a in api(page, base, "/api/peer-annotations/") if a["status"] == "submitted"
     ]
@@ -226,7 +230,8 @@ def take(out: Path, base: str) -> list[Path]:
                 written.append(path)
                 print(f"wrote {path}", flush=True)
 
-            # The report: from the collection's page to its Reports, "Pyramid size and stability" of the pyramid.
+            # The report: from the collection's page to its Reports, "Pyramid size and stability" of
+            # the pyramid.
             page.goto(base + "/")
             page.locator(f"a[href='/collections/{example['collection']}/']").first.click()
             page.locator(f"a[href='/collections/{example['collection']}/reports/']").first.click()
@@ -256,7 +261,8 @@ def take(out: Path, base: str) -> list[Path]:
                 pass
             shot("peer-page.png")
 
-            # The builder: the pyramid reopened, its first SCU selected (its contributors lit in the models).
+            # The builder: the pyramid reopened, its first SCU selected (its contributors lit in the
+            # models).
             page.goto(f"{base}/pyramids/{example['pyramid']}/")
             reopen(page)
             row = page.locator("#scu-list > li.scu > .scu-row").first

@@ -28,16 +28,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 from scipy import sparse
 
-Distance = Callable[[Sequence[Hashable]], np.ndarray]
+V = TypeVar("V", bound=Hashable)  # the values the annotators give (sets of PSEs, of words, labels)
+Matrix = npt.NDArray[np.float64]
+# A distance: the matrix of the distances between distinct values, in their order.
+Distance = Callable[[Sequence[V]], Matrix]
+Coincidences = Any  # a coincidence matrix: a dense Matrix or a scipy.sparse.csr_matrix (untyped)
+SetValue = frozenset[Hashable]  # a value of the set distances (a PSE count's set, an SCU's words)
 DENSE_LIMIT = 200_000  # values x elements up to which set statistics use a dense matrix
 FEW_DISTINCT_UNITS = 100  # up to which coincidences are summed per distinct unit, in Python
 
 
-def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Distance) -> float:
+def krippendorff_alpha(units: Sequence[Sequence[V | None]], distance: Distance[V]) -> float:
     """Krippendorff's alpha over `units`, each the values its annotators gave (None: not coded).
 
     Units with fewer than two values are not pairable and are left out, as Krippendorff says.
@@ -51,7 +58,7 @@ def krippendorff_alpha(units: Sequence[Sequence[Hashable | None]], distance: Dis
 
 
 def krippendorff_alphas(
-    units: Sequence[Sequence[frozenset | None]], names: Sequence[str]
+    units: Sequence[Sequence[SetValue | None]], names: Sequence[str]
 ) -> dict[str, float]:
     """Alpha under several of the set distances named in DISTANCES at once: the coincidences and
     the sets' intersections are computed once for all of them."""
@@ -68,9 +75,7 @@ def krippendorff_alphas(
     }
 
 
-def coincidences(
-    units: Sequence[Sequence[Hashable | None]],
-) -> tuple[np.ndarray | sparse.csr_matrix, list] | None:
+def coincidences(units: Sequence[Sequence[V | None]]) -> tuple[Coincidences, list[V]] | None:
     """The coincidence matrix of the pairable units (sparse: a unit pairs only the few values it
     holds), and the distinct values it is indexed by.
 
@@ -81,7 +86,7 @@ def coincidences(
     distinct = Counter(map(tuple, units))  # counted in C: cheap beside everything below
     if len(distinct) <= FEW_DISTINCT_UNITS:
         return _coincidences_of_distinct(distinct)
-    index: dict[Hashable, int] = {}
+    index: dict[V, int] = {}
     columns = [
         index.setdefault(value, len(index)) for unit in units for value in unit if value is not None
     ]
@@ -115,9 +120,11 @@ def coincidences(
     return sparse.csr_matrix(matrix), list(index)
 
 
-def _coincidences_of_distinct(distinct: Counter) -> tuple[np.ndarray, list] | None:
+def _coincidences_of_distinct(
+    distinct: Counter[tuple[V | None, ...]],
+) -> tuple[Matrix, list[V]] | None:
     """coincidences() for few distinct units: their pairs summed in Python, no array per unit."""
-    index: dict[Hashable, int] = {}
+    index: dict[V, int] = {}
     cells: dict[tuple[int, int], float] = {}
     for unit, times in distinct.items():
         coded = [index.setdefault(value, len(index)) for value in unit if value is not None]
@@ -141,7 +148,7 @@ def _coincidences_of_distinct(distinct: Counter) -> tuple[np.ndarray, list] | No
     return matrix, list(index)
 
 
-def alpha_from_coincidences(coincidences, deltas: np.ndarray) -> float:
+def alpha_from_coincidences(coincidences: Coincidences, deltas: Matrix) -> float:
     """alpha = 1 - D_o / D_e from the coincidence matrix (dense or sparse) and the values'
     distance matrix. D_e's double sum is the quadratic form n' delta n (no V x V product built)."""
     totals = np.asarray(coincidences.sum(axis=1)).ravel()
@@ -162,12 +169,10 @@ def alpha_from_coincidences(coincidences, deltas: np.ndarray) -> float:
 # -- distances -------------------------------------------------------------------------------------
 
 
-def nominal(values: Sequence[Hashable]) -> np.ndarray:
+def nominal(values: Sequence[Hashable]) -> Matrix:
     """0 for equal values, 1 otherwise (categorical data; "Binary" on sets)."""
-    codes = np.arange(len(values))
-    return (codes[:, None] != codes[None, :]).astype(
-        float
-    )  # the values are distinct by construction
+    # The values are distinct by construction: 0 on the diagonal only.
+    return 1 - np.eye(len(values))
 
 
 binary = nominal
@@ -178,9 +183,11 @@ class _SetStatistics:
     membership product counts shared elements without looking at pairs one by one), each value's
     size, Jaccard, and which of identity, subset, overlap, disjoint relates each pair."""
 
-    def __init__(self, values: Sequence[frozenset]):
+    def __init__(self, values: Sequence[SetValue]) -> None:
         elements: dict[Hashable, int] = {}
-        rows, columns = [], []
+        rows: list[int] = []
+        columns: list[int] = []
+        self.intersections: Matrix
         for v, value in enumerate(values):
             for element in value:
                 rows.append(v)
@@ -195,19 +202,20 @@ class _SetStatistics:
         else:
             membership = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
             self.intersections = (membership @ membership.T).toarray()
-        sizes = np.asarray(membership.sum(axis=1)).ravel()
-        self.left, self.right = sizes[:, None], sizes[None, :]
+        sizes: Matrix = np.asarray(membership.sum(axis=1), dtype=np.float64).ravel()
+        self.left: Matrix = sizes[:, None]
+        self.right: Matrix = sizes[None, :]
 
     @cached_property
-    def union(self) -> np.ndarray:
+    def union(self) -> Matrix:
         return self.left + self.right - self.intersections
 
     @cached_property
-    def jaccard(self) -> np.ndarray:
+    def jaccard(self) -> Matrix:
         return _safe_ratio(self.intersections, self.union)
 
     @cached_property
-    def scale_index(self) -> np.ndarray:
+    def scale_index(self) -> npt.NDArray[np.int8]:
         """0 identity, 1 subset, 2 overlap, 3 disjoint (the order both MASIs test them in)."""
         identical = (self.intersections == self.left) & (self.intersections == self.right)
         subset = ~identical & (self.intersections == np.minimum(self.left, self.right))
@@ -217,65 +225,65 @@ class _SetStatistics:
         return index
 
 
-def _safe_ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def _safe_ratio(numerator: Matrix, denominator: Matrix) -> Matrix:
     """numerator / denominator, 1 where both are 0 (two empty sets are identical)."""
-    return np.divide(
-        numerator, denominator, out=np.ones_like(numerator, dtype=float), where=denominator > 0
-    )
+    ratio = np.ones_like(numerator, dtype=np.float64)
+    np.divide(numerator, denominator, out=ratio, where=denominator > 0)
+    return ratio
 
 
-def _dice(stats: _SetStatistics) -> np.ndarray:
+def _dice(stats: _SetStatistics) -> Matrix:
     return 1 - _safe_ratio(2 * stats.intersections, stats.left + stats.right)
 
 
-def _jaccard(stats: _SetStatistics) -> np.ndarray:
+def _jaccard(stats: _SetStatistics) -> Matrix:
     return 1 - stats.jaccard
 
 
-MASI_SCALE = np.array([0.0, 1 / 3, 2 / 3, 1.0])  # identity, subset, overlap, disjoint
-MASI_NLTK_SCALE = np.array([1.0, 2 / 3, 1 / 3, 0.0])
+MASI_SCALE: Matrix = np.array([0.0, 1 / 3, 2 / 3, 1.0])  # identity, subset, overlap, disjoint
+MASI_NLTK_SCALE: Matrix = np.array([1.0, 2 / 3, 1 / 3, 0.0])
 
 
-def _masi(stats: _SetStatistics) -> np.ndarray:
+def _masi(stats: _SetStatistics) -> Matrix:
     return (1 - stats.jaccard) * MASI_SCALE[stats.scale_index]
 
 
-def _masi_nltk(stats: _SetStatistics) -> np.ndarray:
+def _masi_nltk(stats: _SetStatistics) -> Matrix:
     return 1 - stats.jaccard * MASI_NLTK_SCALE[stats.scale_index]
 
 
 SET_DISTANCES = {"dice": _dice, "jaccard": _jaccard, "masi": _masi, "masi_nltk": _masi_nltk}
 
 
-def dice(values: Sequence[frozenset]) -> np.ndarray:
+def dice(values: Sequence[SetValue]) -> Matrix:
     """1 - 2|X ∩ Y| / (|X| + |Y|) (Passonneau 2009 §4.1.3)."""
     return _dice(_SetStatistics(values))
 
 
-def jaccard(values: Sequence[frozenset]) -> np.ndarray:
+def jaccard(values: Sequence[SetValue]) -> Matrix:
     return _jaccard(_SetStatistics(values))
 
 
-def masi(values: Sequence[frozenset]) -> np.ndarray:
+def masi(values: Sequence[SetValue]) -> Matrix:
     """Passonneau 2009 §4.1.4: (1 - J) * M, M = 0, 1/3, 2/3, 1 (identity, subset, overlap, disjoint)."""
     return _masi(_SetStatistics(values))
 
 
-def masi_nltk(values: Sequence[frozenset]) -> np.ndarray:
+def masi_nltk(values: Sequence[SetValue]) -> Matrix:
     """Passonneau 2006 and NLTK's masi_distance: 1 - J * M', M' = 1, 2/3, 1/3, 0."""
     return _masi_nltk(_SetStatistics(values))
 
 
-def pairwise(function: Callable[[Hashable, Hashable], float]) -> Distance:
+def pairwise(function: Callable[[V, V], float]) -> Distance[V]:
     """A distance from a two-argument function (e.g. NLTK's), called once per pair of values."""
 
-    def matrix(values: Sequence[Hashable]) -> np.ndarray:
+    def matrix(values: Sequence[V]) -> Matrix:
         return np.array([[function(a, b) for b in values] for a in values], dtype=float)
 
     return matrix
 
 
-DISTANCES: dict[str, Distance] = {
+DISTANCES: dict[str, Distance[SetValue]] = {
     "dice": dice,
     "binary": binary,
     "nominal": nominal,

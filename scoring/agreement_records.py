@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
+from annotator.text.words import word_scus, words
 from scoring.agreement import (
     dice,
     jaccard,
@@ -27,7 +28,8 @@ from scoring.agreement import (
     masi_nltk,
     nominal,
 )
-from scoring.agreement_units import peer_units, pyramid_units, word_scus, words
+from scoring.agreement_units import Unit, peer_units, pyramid_units
+from scoring.pyramid import PeerScores
 from scoring.records import (
     counted_annotations,
     counted_pyramids,
@@ -38,12 +40,6 @@ from scoring.statistics import anova_oneway, pearson
 
 PEER_DISTANCES = {"dice": dice, "binary": nominal}
 PYRAMID_DISTANCES = {"masi": masi, "masi_nltk": masi_nltk, "jaccard": jaccard, "nominal": nominal}
-
-
-def _annotator_name(annotation: PeerAnnotation) -> str:
-    return annotation.annotator_code or (
-        annotation.annotator.username if annotation.annotator_id else str(annotation.pk)
-    )
 
 
 @dataclass
@@ -99,7 +95,7 @@ def peer_agreement(
     ).select_related("pyramid__docset", "peer", "annotator")
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
-    groups = defaultdict(list)
+    groups: dict[tuple[int, int], list[PeerAnnotation]] = defaultdict(list)
     for annotation in annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id"):
         groups[(annotation.pyramid_id, annotation.peer_id)].append(annotation)
     groups = {key: group for key, group in groups.items() if len(group) >= 2}
@@ -109,7 +105,9 @@ def peer_agreement(
         annotation_id__in=wanted, scu__isnull=False
     ).values_list("annotation_id", "scu_id"):
         counts[annotation_id][scu_id] += 1
-    peers, pooled_units = [], defaultdict(lambda: ([], []))
+    peers: list[PeerAgreement] = []
+    # By scope (a docset's name, or "all"): the units and the reduced units pooled.
+    pooled_units: defaultdict[str, tuple[list[Unit], list[Unit]]] = defaultdict(lambda: ([], []))
     for group in groups.values():
         first = group[0]
         per_annotator = [counts[a.pk] for a in group]
@@ -122,7 +120,7 @@ def peer_agreement(
                 docset=first.pyramid.docset.name,
                 peer=first.peer.author,
                 pyramid=first.pyramid.name,
-                annotators=[_annotator_name(a) for a in group],
+                annotators=[a.annotator_label for a in group],
                 units=len(units),
                 alpha=_alphas(units, reduced),
                 matched_jaccard=len(set.intersection(*matched)) / len(union) if union else 1.0,
@@ -181,7 +179,7 @@ class PyramidAgreement:
 
 def _pyramid_annotator(pyramid: Pyramid) -> str:
     return pyramid.creator_code or (
-        pyramid.created_by.username if pyramid.created_by_id else pyramid.name
+        pyramid.created_by.username if pyramid.created_by is not None else pyramid.name
     )
 
 
@@ -208,7 +206,7 @@ def pyramid_agreement(
         adjudicated,
         include_in_progress=include_in_progress,
     ).select_related("docset", "created_by")
-    by_docset = defaultdict(list)
+    by_docset: dict[str, list[Pyramid]] = defaultdict(list)
     for pyramid in pyramids.order_by("docset__name", "name", "id"):
         by_docset[pyramid.docset.name].append(pyramid)
     by_docset = {name: group for name, group in by_docset.items() if len(group) >= 2}
@@ -325,7 +323,7 @@ def score_agreement(
         scored=False,  # the annotations peer_agreement compares
         include_in_progress=include_in_progress,
     )
-    by_item = defaultdict(dict)
+    by_item: defaultdict[tuple[str, str], dict[str, PeerScores]] = defaultdict(dict)
     for row in rows:
         by_item[(row.docset, row.peer)][row.annotator] = row.scores
     correlations, anovas = [], []

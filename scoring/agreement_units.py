@@ -8,24 +8,23 @@ set: none). The reduced representation (Binary′) keeps only whether any PSE wa
 Pyramids (§4.1.4, Figs. 5-6): one unit per word of the model summaries that at least one
 annotator put in an SCU; an annotator's value is the set of the other words in the SCU(s) they
 put it in ("less the current word", so that two SCUs never agree vacuously). Words are runs of
-letters and digits, so texts that differ only in whitespace or punctuation spacing align.
+letters and digits (annotator.text.words, the pages' words too), so texts that differ only in
+whitespace or punctuation spacing align.
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from functools import cache
 
-WORD = re.compile(r"\w+")
-
-Unit = tuple[frozenset, ...]  # tuples: units that repeat are counted as one (scoring.agreement)
+# A unit: the value each annotator gave it, in the annotators' order (scoring.agreement counts the
+# units that repeat once).
+Unit = Sequence[frozenset[Hashable]]
 
 
 @cache  # one object per count: its hash is computed once, however many units hold it
-def pse_values(count: int) -> frozenset:
+def pse_values(count: int) -> frozenset[int]:
     """{y1, ..., yk}: k PSEs found for an SCU (y_i written as i)."""
     return frozenset(range(1, count + 1))
 
@@ -43,25 +42,7 @@ def peer_units(annotations: Sequence[Mapping[Hashable, int]], reduced: bool = Fa
     ]
 
 
-def words(text: str) -> list[tuple[int, int]]:
-    """The words of a text, as (start, end) offsets in code points."""
-    return [match.span() for match in WORD.finditer(text)]
-
-
-def word_scus(text: str, spans: Sequence[tuple[int, int, Hashable]]) -> list[frozenset]:
-    """For each word of the text, the SCUs whose contributor spans (start, end, scu) touch it."""
-    offsets = words(text)
-    starts = [start for start, _ in offsets]
-    ends = [end for _, end in offsets]
-    found: list[set] = [set() for _ in offsets]
-    for start, end, scu in spans:
-        # The words ending after the span starts and starting before it ends.
-        for w in range(bisect_right(ends, start), bisect_left(starts, end)):
-            found[w].add(scu)
-    return [frozenset(s) for s in found]
-
-
-def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset]]]) -> list[Unit]:
+def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset[Hashable]]]]) -> list[Unit]:
     """Units for pyramids of the same models: `annotators[a][m][w]` is the set of SCUs annotator
     a put word w of model m in. ValueError if the annotators' models do not have the same words."""
     shapes = {tuple(len(model) for model in models) for models in annotators}
@@ -71,13 +52,14 @@ def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset]]]) -> list[U
         )
     members = []
     for models in annotators:
-        scu_words = defaultdict(set)
+        # Each SCU's words, as (model, word) positions.
+        scu_words: defaultdict[Hashable, set[tuple[int, int]]] = defaultdict(set)
         for m, model in enumerate(models):
             for w, scus in enumerate(model):
                 for scu in scus:
                     scu_words[scu].add((m, w))
         members.append(scu_words)
-    units = []
+    units: list[Unit] = []
     for m, model in enumerate(annotators[0]):
         for w in range(len(model)):
             if not any(models[m][w] for models in annotators):

@@ -64,9 +64,8 @@ def correlations(
         warnings.simplefilter("ignore")
         found = {name: [float(v) for v in method(x, y)[:2]] for name, method in METHODS.items()}
     if len(x) < MIN_PAIRS_FOR_P:
-        for result in found.values():
-            result[1] = None
-    elif len(x) <= EXACT_SPEARMAN_UP_TO:
+        return {name: (coefficient, None) for name, (coefficient, _) in found.items()}
+    if len(x) <= EXACT_SPEARMAN_UP_TO:
         found["spearman"][1] = spearman_exact_p(x, y)
     else:  # the t approximation, never below what a perfect agreement of n pairs has: 2 / n!
         found["spearman"][1] = max(found["spearman"][1], 2 / math.factorial(len(x)))

@@ -5,8 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from scoring.records import PeerScoreRow
+from scoring.tables import SystemMean
 
 SCORE_COLUMNS = [
     "collection",
@@ -53,7 +56,7 @@ def nist_decimals(value: float | None) -> str:
     return "" if value is None else four_decimals(value).rstrip("0").rstrip(".")
 
 
-def _flat(row: PeerScoreRow) -> dict:
+def _flat(row: PeerScoreRow) -> dict[str, Any]:
     data = row.as_dict()
     return {column: data[column] for column in SCORE_COLUMNS}
 
@@ -117,7 +120,7 @@ SYSTEM_COLUMNS = [
 ]
 
 
-def systems_to_csv(means, rows=()) -> str:
+def systems_to_csv(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = ()) -> str:
     """Each system's mean scores over the docsets (scoring.tables.system_means), each row with the
     conventions of the rows (scoring.records.PeerScoreRow) it averages, as `to_csv` gives them."""
     weights = " ".join(sorted({r.weight_convention for r in rows}))
@@ -131,7 +134,7 @@ def systems_to_csv(means, rows=()) -> str:
     return out.getvalue()
 
 
-def systems_to_json(means, rows=()) -> str:
+def systems_to_json(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = ()) -> str:
     """Each system's mean scores over the docsets, as JSON, with the conventions of the rows
     (scoring.records.PeerScoreRow) they average, as `to_json` gives them."""
     conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})

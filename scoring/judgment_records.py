@@ -61,7 +61,7 @@ def variant_inputs(collection: Collection) -> dict[int, VariantInputs]:
         annotation__pyramid__docset__collection=collection, scu__isnull=False
     ).values_list("annotation_id", "scu_id"):
         expressed[annotation_id].add(scu_id)
-    reference = defaultdict(int)
+    reference: defaultdict[int, int] = defaultdict(int)  # pyramid id -> the weight of its models
     for pyramid_id, scu_id, _ in (
         Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
         .values_list("scu__pyramid_id", "scu_id", "summary_id")
@@ -205,8 +205,9 @@ class AlphaTuning:
     test_docsets: list[str]
     method: str
     alpha: float  # the best on the tune split
-    tune: tuple[float, float]  # (coefficient, p) of the power-mean score on the tune split
-    test: tuple[float, float] | None  # the same alpha on the held-out split
+    # (coefficient, p) of the power-mean score on the tune split; p None with too few pairs
+    tune: tuple[float, float | None]
+    test: tuple[float, float | None] | None  # the same alpha on the held-out split
     test_baselines: (
         dict  # score -> (coefficient, p) on the held-out split: original, modified, tac2008
     )

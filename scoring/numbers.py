@@ -6,6 +6,7 @@ reads "—", in tables and text alike, and null in JSON. Pure functions; no Djan
 from __future__ import annotations
 
 import math
+from collections.abc import Collection, Sequence
 
 DASH = "—"
 SMALLEST_P = (
@@ -13,7 +14,10 @@ SMALLEST_P = (
 )
 
 
-def undefined(value) -> bool:
+Cell = str | float | None  # a cell of a report table, as its JSON holds it (ints are floats too)
+
+
+def undefined(value: object) -> bool:
     """None, NaN or infinite."""
     return value is None or (isinstance(value, float) and not math.isfinite(value))
 
@@ -22,10 +26,11 @@ def p_value(p: float | None) -> str:
     """A p-value as the reports and commands print it: three significant digits, in scientific
     notation below 0.001, "< 1e-16" for what a double cannot tell from 0, "—" where there is none.
 
-    >>> [p_value(v) for v in (1.0, 0.3333, 0.0208, 0.00123, 0.000185, 3.2e-12, 3.2e-50, 0.0, None, float("nan"))]
+    >>> [p_value(v) for v in (1.0, 0.3333, 0.0208, 0.00123, 0.000185, 3.2e-12, 3.2e-50, 0.0,
+    ...                       None, float("nan"))]
     ['1', '0.333', '0.0208', '0.00123', '1.85e-04', '3.20e-12', '< 1e-16', '< 1e-16', '—', '—']
     """
-    if undefined(p):
+    if p is None or undefined(p):
         return DASH
     if p < SMALLEST_P:
         return f"< {SMALLEST_P:.0e}"
@@ -45,7 +50,8 @@ def p_equals(p: float | None) -> str:
 
 
 def p_stored(p: float | None) -> float | None:
-    """A p-value for JSON and CSV: four significant digits (never rounded to 0), None where undefined.
+    """A p-value for JSON and CSV: four significant digits (never rounded to 0), None where
+    undefined.
 
     >>> [p_stored(v) for v in (0.000185234, 0.333333, 0.0, float("nan"))]
     [0.0001852, 0.3333, 0.0, None]
@@ -53,7 +59,7 @@ def p_stored(p: float | None) -> float | None:
     return None if undefined(p) else float(f"{p:.4g}")
 
 
-def number(value, decimals: int = 4) -> str:
+def number(value: float | None, decimals: int = 4) -> str:
     """A statistic in a command's table: fixed decimals, "—" where undefined.
 
     >>> [number(v) for v in (0.36, float("nan"), None)]
@@ -62,8 +68,9 @@ def number(value, decimals: int = 4) -> str:
     return DASH if undefined(value) else f"{value:.{decimals}f}"
 
 
-def json_ready(value):
-    """Data for JSON: NaN and infinities (which JSON cannot hold) as null, in dicts, lists and tuples."""
+def json_ready(value: object) -> object:
+    """Data for JSON: NaN and infinities (which JSON cannot hold) as null, in dicts, lists and
+    tuples."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
@@ -73,15 +80,20 @@ def json_ready(value):
     return value
 
 
-def shown_rows(rows: list[list], p_columns=()) -> list[list[str]]:
-    """A report table's rows as the page shows them: p-values by `p_value`, what is undefined as "—".
+def shown_rows(rows: Sequence[Sequence[Cell]], p_columns: Collection[int] = ()) -> list[list[str]]:
+    """A report table's rows as the page shows them: p-values by `p_value`, what is undefined as
+    "—".
 
     >>> shown_rows([["10", 0.2571, 2e-05, None]], p_columns=[2])
     [['10', '0.2571', '2.00e-05', '—']]
     """
     return [
         [
-            p_value(v) if i in p_columns else DASH if undefined(v) else str(v)
+            p_value(v)
+            if i in p_columns and not isinstance(v, str)
+            else DASH
+            if undefined(v)
+            else str(v)
             for i, v in enumerate(row)
         ]
         for row in rows

@@ -3,7 +3,9 @@ readable without colour (values are labelled). Pure functions returning SVG text
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
+from typing import Any
 
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 720, 260, 48, 40, 28
 
@@ -18,9 +20,10 @@ def _frame(title: str, body: list[str], low: float, high: float) -> str:
             f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value:.3g}</text>'
         )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" class="plot" '
-        f'aria-label="{escape(title)}"><title>{escape(title)}</title>'
-        f'<text x="{LEFT}" y="16" class="plot-title">{escape(title)}</text>{"".join(ticks)}{"".join(body)}</svg>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'class="plot" aria-label="{escape(title)}"><title>{escape(title)}</title>'
+        f'<text x="{LEFT}" y="16" class="plot-title">{escape(title)}</text>'
+        f"{''.join(ticks)}{''.join(body)}</svg>"
     )
 
 
@@ -34,11 +37,14 @@ def _slots(count: int) -> tuple[float, list[float]]:
     return width, [LEFT + 8 + width * (i + 0.5) for i in range(count)]
 
 
-def _label(x: float, text) -> str:
-    return f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" class="label">{escape(str(text))}</text>'
+def _label(x: float, text: object) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" '
+        f'class="label">{escape(str(text))}</text>'
+    )
 
 
-def bars(title: str, labels: list, values: list[float]) -> str:
+def bars(title: str, labels: Sequence[object], values: Sequence[float | None]) -> str:
     high = max([v for v in values if v is not None] or [1])
     width, xs = _slots(len(labels))
     body = []
@@ -46,13 +52,20 @@ def bars(title: str, labels: list, values: list[float]) -> str:
         top = _y(value or 0, 0, high)
         body.append(
             f'<rect x="{x - width * 0.35:.1f}" y="{top:.1f}" width="{width * 0.7:.1f}" '
-            f'height="{HEIGHT - BOTTOM - top:.1f}" class="bar"><title>{escape(str(label))}: {value}</title></rect>'
-            f'<text x="{x:.1f}" y="{top - 4:.1f}" text-anchor="middle">{value}</text>{_label(x, label)}'
+            f'height="{HEIGHT - BOTTOM - top:.1f}" class="bar"><title>{escape(str(label))}: '
+            f'{value}</title></rect><text x="{x:.1f}" y="{top - 4:.1f}" '
+            f'text-anchor="middle">{value}</text>{_label(x, label)}'
         )
     return _frame(title, body, 0, high)
 
 
-def intervals(title: str, labels: list, values: list, low: list, high: list) -> str:
+def intervals(
+    title: str,
+    labels: Sequence[object],
+    values: Sequence[float | None],
+    low: Sequence[float | None],
+    high: Sequence[float | None],
+) -> str:
     known = [v for v in [*values, *low, *high] if v is not None]
     bottom, top = (min(known), max(known)) if known else (0, 1)
     width, xs = _slots(len(labels))
@@ -60,7 +73,8 @@ def intervals(title: str, labels: list, values: list, low: list, high: list) -> 
     for x, label, value, lo, hi in zip(xs, labels, values, low, high):
         if lo is not None and hi is not None:
             body.append(
-                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{_y(lo, bottom, top):.1f}" y2="{_y(hi, bottom, top):.1f}" class="whisker"/>'
+                f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{_y(lo, bottom, top):.1f}" '
+                f'y2="{_y(hi, bottom, top):.1f}" class="whisker"/>'
             )
         if value is not None:
             body.append(
@@ -71,7 +85,7 @@ def intervals(title: str, labels: list, values: list, low: list, high: list) -> 
     return _frame(title, body, bottom, top)
 
 
-def boxes(title: str, labels: list, five_numbers: list[list[float]]) -> str:
+def boxes(title: str, labels: Sequence[object], five_numbers: Sequence[Sequence[float]]) -> str:
     known = [v for box in five_numbers for v in box if v is not None]
     bottom, top = (min(known), max(known)) if known else (0, 1)
     width, xs = _slots(len(labels))
@@ -79,11 +93,13 @@ def boxes(title: str, labels: list, five_numbers: list[list[float]]) -> str:
     for x, label, (least, q1, median, q3, most) in zip(xs, labels, five_numbers):
         y = [_y(v, bottom, top) for v in (least, q1, median, q3, most)]
         body.append(
-            f"<g><title>{escape(str(label))}: min {least}, quartiles {q1} / {median} / {q3}, max {most}</title>"
+            f"<g><title>{escape(str(label))}: min {least}, quartiles {q1} / {median} / {q3}, "
+            f"max {most}</title>"
             f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y[0]:.1f}" y2="{y[4]:.1f}" class="whisker"/>'
-            f'<rect x="{x - width * 0.3:.1f}" y="{y[3]:.1f}" width="{width * 0.6:.1f}" height="{max(y[1] - y[3], 1):.1f}" class="box"/>'
-            f'<line x1="{x - width * 0.3:.1f}" x2="{x + width * 0.3:.1f}" y1="{y[2]:.1f}" y2="{y[2]:.1f}" class="median"/></g>'
-            + _label(x, label)
+            f'<rect x="{x - width * 0.3:.1f}" y="{y[3]:.1f}" width="{width * 0.6:.1f}" '
+            f'height="{max(y[1] - y[3], 1):.1f}" class="box"/>'
+            f'<line x1="{x - width * 0.3:.1f}" x2="{x + width * 0.3:.1f}" y1="{y[2]:.1f}" '
+            f'y2="{y[2]:.1f}" class="median"/></g>' + _label(x, label)
         )
     return _frame(title, body, bottom, top)
 
@@ -97,7 +113,9 @@ DASHES = [
 ]  # series told apart without colour
 
 
-def lines(title: str, labels: list, series: dict[str, list]) -> str:
+def lines(
+    title: str, labels: Sequence[object], series: Mapping[str, Sequence[float | None]]
+) -> str:
     """Each series as a line with its points; the legend under the axis labels, outside the
     plotted area, so that it never covers a point (it once sat in the top right corner, on the
     mean Spearman of the highest orders, which is near 1)."""
@@ -110,24 +128,25 @@ def lines(title: str, labels: list, series: dict[str, list]) -> str:
         dash = DASHES[i % len(DASHES)]
         points = [(x, _y(v, bottom, top)) for x, v in zip(xs, values) if v is not None]
         body.append(
-            f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" class="series s{i}"{dash}/>'
+            f'<polyline points="{" ".join(f"{x:.1f},{y:.1f}" for x, y in points)}" class="series '
+            f's{i}"{dash}/>'
         )
         body.extend(
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" class="series s{i}"/>' for x, y in points
         )
         mid = LEGEND_Y - 4
         legend.append(
-            f'<line x1="{at}" x2="{at + 24}" y1="{mid}" y2="{mid}" stroke-width="2" class="series s{i}"{dash}/>'
-            f'<circle cx="{at + 12}" cy="{mid}" r="3" class="series s{i}"/>'
-            f'<text x="{at + 30}" y="{LEGEND_Y}" class="series-name s{i}">{escape(name)}</text>'
+            f'<line x1="{at}" x2="{at + 24}" y1="{mid}" y2="{mid}" stroke-width="2" class="series '
+            f's{i}"{dash}/><circle cx="{at + 12}" cy="{mid}" r="3" class="series s{i}"/><text '
+            f'x="{at + 30}" y="{LEGEND_Y}" class="series-name s{i}">{escape(name)}</text>'
         )
         at += 30 + CHARACTER * len(name) + 24
     body.append(f'<g class="plot-legend">{"".join(legend)}</g>')
     return _frame(title, body, bottom, top)
 
 
-def render(plot: dict) -> str:
-    """The SVG of one plot of a report's result."""
+def render(plot: Mapping[str, Any]) -> str:
+    """The SVG of one plot of a report's result (JSON: its "type" says which keys it has)."""
     kind = plot["type"]
     if kind == "bars":
         return bars(plot["title"], plot["labels"], plot["values"])

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar, overload
 
 HALF_UP = "half_up"
 FLOOR = "floor"
@@ -29,8 +30,13 @@ FRACTIONAL = "fractional"
 ROUNDINGS = (HALF_UP, FLOOR, CEIL, FRACTIONAL)
 
 Count = int | Fraction  # a number of SCUs: whole, or X_a left fractional (FRACTIONAL)
+SCU = TypeVar("SCU", bound=Hashable)  # what names an SCU (a primary key, a label)
 
 
+@overload
+def max_weight(weights: Sequence[int], count: int) -> int: ...
+@overload
+def max_weight(weights: Sequence[int], count: Count) -> Count: ...
 def max_weight(weights: Sequence[int], count: Count) -> Count:
     """Max(X): the largest sum of weights of `count` SCUs drawn from the pyramid without replacement.
 
@@ -58,7 +64,7 @@ def max_weight(weights: Sequence[int], count: Count) -> Count:
         return 0
     ordered = sorted(weights, reverse=True)
     whole = math.floor(count)
-    total = sum(ordered[:whole])
+    total: Count = sum(ordered[:whole])
     share = count - whole
     if share and whole < len(ordered):
         total += share * ordered[whole]
@@ -182,8 +188,8 @@ class PeerScores:
 
 
 def score_peer(
-    pse_scus: Iterable[object | None],
-    weights: dict[object, int],
+    pse_scus: Iterable[SCU | None],
+    weights: Mapping[SCU, int],
     model_count: int,
     rounding: str = HALF_UP,
 ) -> PeerScores:
@@ -193,8 +199,13 @@ def score_peer(
     weights: the weight of every SCU of the pyramid.
     X_a and Max(X_a) are computed exactly and recorded as `plain_number`s.
     """
-    per_scu = Counter(pse_scus)
-    non_matching = per_scu.pop(None, 0)
+    per_scu: Counter[SCU] = Counter()
+    non_matching = 0
+    for scu in pse_scus:
+        if scu is None:
+            non_matching += 1
+        else:
+            per_scu[scu] += 1
     unknown = [scu for scu in per_scu if scu not in weights]
     if unknown:
         raise ValueError(f"PSEs name SCUs the pyramid does not have: {unknown[:5]}")

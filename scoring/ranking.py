@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from statistics import fmean
 
 from scoring.statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
+from scoring.tables import ScoreRow
 
 
 @dataclass(frozen=True)
@@ -39,11 +40,11 @@ class SystemRanking:
     docsets_needed: float | None  # the power test's n (per system)
 
 
-def _natural(text: str):
+def _natural(text: str) -> tuple[int, int, str]:
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
-def observations(rows: Iterable, score: str) -> list[tuple[str, str, float]]:
+def observations(rows: Iterable[ScoreRow], score: str) -> list[tuple[str, str, float]]:
     """(system, docset, value) for every row whose score is defined."""
     return [
         (row.peer, row.docset, getattr(row.scores, score))
@@ -55,11 +56,11 @@ def observations(rows: Iterable, score: str) -> list[tuple[str, str, float]]:
 def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[BetterThan]:
     """Systems grouped by the set of systems they are significantly better than (Tables 7-9);
     each side's mean is the mean of its systems' means. Best first."""
-    worse_than: dict[str, frozenset] = defaultdict(frozenset)
+    worse_than: dict[str, frozenset[str]] = defaultdict(frozenset)
     for pair in pairs:
         if pair.significant:
             worse_than[pair.better] |= {pair.worse}
-    by_set: dict[frozenset, list[str]] = defaultdict(list)
+    by_set: dict[frozenset[str], list[str]] = defaultdict(list)
     for system, worse in worse_than.items():
         by_set[worse].append(system)
     rows = []
@@ -78,7 +79,7 @@ def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[
 
 
 def rank_systems(
-    rows: Iterable,
+    rows: Iterable[ScoreRow],
     score: str = "modified",
     docset_factor: bool = False,
     significance: float = 0.05,

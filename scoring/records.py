@@ -21,7 +21,6 @@ from annotator.models import (
     PyramidMerge,
     PyramidMergeSource,
     PyramidModel,
-    WeightConvention,
 )
 from scoring.pyramid import PeerScores, score_peer
 
@@ -48,24 +47,14 @@ class PeerScoreRow:
         return row
 
 
-def scu_weight(convention: str) -> Count:
-    """An SCU's weight under a weight convention, as an expression to annotate SCUs with.
-
-    CONTRIBUTORS: the number of contributors (DUCView; what the NIST tables count).
-    MODELS: the number of distinct model summaries contributing (the papers' definition).
-    """
-    if convention == WeightConvention.CONTRIBUTORS:
-        return Count("contributors")
-    return Count("contributors__summary", distinct=True)
-
-
 def scu_weights(pyramid_ids, convention: str) -> dict[int, dict[int, int]]:
-    """{pyramid id: {SCU id: weight}} under a weight convention, in one query."""
+    """{pyramid id: {SCU id: weight}} under a weight convention (SCUQuerySet.with_weight), in one
+    query."""
     weights: dict[int, dict[int, int]] = defaultdict(dict)
     for scu_id, pyramid_id, value in (
         SCU.objects.filter(pyramid_id__in=pyramid_ids)
         .order_by()
-        .annotate(weight=scu_weight(convention))
+        .with_weight(convention)
         .values_list("id", "pyramid_id", "weight")
     ):
         weights[pyramid_id][scu_id] = value
@@ -137,15 +126,14 @@ def score_loaded(
 ) -> PeerScoreRow:
     """One annotation's row from records already loaded (no query if its pyramid's docset,
     collection, peer and annotator are): its PSEs' SCU ids, its pyramid's SCU weights under the
-    collection's convention (`scu_weight`) and its number of models."""
+    collection's convention (SCUQuerySet.with_weight) and its number of models."""
     collection: Collection = annotation.pyramid.docset.collection
     return PeerScoreRow(
         annotation_id=annotation.id,
         collection=collection.name,
         docset=annotation.pyramid.docset.name,
         peer=annotation.peer.author,
-        annotator=annotation.annotator_code
-        or (annotation.annotator.username if annotation.annotator else ""),
+        annotator=annotation.annotator_name,
         status=annotation.status,
         pyramid=annotation.pyramid.name,
         pyramid_id=annotation.pyramid_id,

@@ -95,7 +95,8 @@ def _pyramids(collection) -> list[Pyramid]:
         .order_by("docset__name", "name")
     )
     for pyramid in pyramids:
-        pyramid.annotations = annotated.get(pyramid.pk, 0)
+        # Read by the template and by _default_pyramid: not a field of the model.
+        pyramid.annotations = annotated.get(pyramid.pk, 0)  # type: ignore[attr-defined]
     return sorted(pyramids, key=lambda p: p.status != Pyramid.Status.SUBMITTED)
 
 
@@ -103,7 +104,10 @@ def _default_pyramid(pyramids: list[Pyramid]) -> int | None:
     """The first submitted pyramid with peer annotations to score; else the first submitted one;
     else the first one."""
     submitted = [p for p in pyramids if p.status == Pyramid.Status.SUBMITTED]
-    chosen = next((p for p in submitted if p.annotations), submitted[0] if submitted else None)
+    chosen = next(
+        (p for p in submitted if p.annotations),  # type: ignore[attr-defined]  # set by _pyramids
+        submitted[0] if submitted else None,
+    )
     chosen = chosen or (pyramids[0] if pyramids else None)
     return chosen.pk if chosen else None
 

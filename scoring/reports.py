@@ -19,7 +19,15 @@ from django.utils import timezone
 from django_tasks import task
 from scipy import stats
 
-from annotator.models import SCU, Collection, Contributor, HumanJudgment, PeerAnnotation, Pyramid
+from annotator.models import (
+    SCU,
+    Collection,
+    Contributor,
+    HumanJudgment,
+    PeerAnnotation,
+    Pyramid,
+    WeightConvention,
+)
 from annotator.text.plurals import counted
 from scoring.agreement_records import (
     peer_agreement,
@@ -545,7 +553,7 @@ def pyramids_report(collection: Collection, parameters: dict) -> dict:
     names = dict(Pyramid.objects.filter(docset__collection=collection).values_list("pk", "name"))
     for pyramid_id, weight in (
         SCU.objects.filter(pyramid__docset__collection=collection)
-        .annotate(weight=Count("contributors"))
+        .with_weight(WeightConvention.CONTRIBUTORS)
         .values_list("pyramid_id", "weight")
     ):
         per_pyramid[pyramid_id][weight] += 1

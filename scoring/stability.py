@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from statistics import fmean
+from typing import Generic, TypeVar
 
 from scipy import stats
 
@@ -23,25 +24,30 @@ from scoring.pyramid import HALF_UP, score_peer
 
 SAME_THRESHOLD = 0.06  # scores closer than this are "roughly the same" (N&P 2004 §3.3)
 
-Contributions = Mapping[Hashable, frozenset]  # SCU -> the models contributing to it
+SCU = TypeVar("SCU", bound=Hashable)  # what names an SCU (a primary key, a label)
+Peer = TypeVar("Peer", bound=Hashable)  # what names a peer
+Contributions = Mapping[SCU, frozenset[Hashable]]  # SCU -> the models contributing to it
+# {order n: [{peer: score} for every pyramid of n models]}; None: the score is undefined.
+ByOrder = dict[int, list[dict[Peer, float | None]]]
 
 
-def sub_pyramid(contributions: Contributions, models: Iterable[Hashable]) -> dict[Hashable, int]:
+def sub_pyramid(contributions: Contributions[SCU], models: Iterable[Hashable]) -> dict[SCU, int]:
     """Every SCU's weight in the pyramid of these models only (0 where none of them holds it)."""
     chosen = set(models)
     return {scu: len(holders & chosen) for scu, holders in contributions.items()}
 
 
 def score_against(
-    pses: Sequence[Hashable | None],
-    weights: Mapping[Hashable, int],
+    pses: Sequence[SCU | None],
+    weights: Mapping[SCU, int],
     model_count: int,
     score: str = "modified",
     rounding: str = HALF_UP,
 ) -> float | None:
     """A peer's score against a (sub-)pyramid. Zero-weight SCUs stay in the pyramid's list of
     weights, where they change no Max()."""
-    return getattr(score_peer(list(pses), dict(weights), model_count, rounding), score)
+    value: float | None = getattr(score_peer(pses, weights, model_count, rounding), score)
+    return value
 
 
 def optimal_summaries(tier_sizes: Mapping[int, int], size: int | Fraction) -> int:
@@ -68,24 +74,24 @@ def optimal_summaries(tier_sizes: Mapping[int, int], size: int | Fraction) -> in
 
 
 @dataclass(frozen=True)
-class OrderSummary:
+class OrderSummary(Generic[Peer]):
     order: int
     pyramids: int  # how many subsets of this many models
-    scores: dict[Hashable, tuple[float, float, float]]  # peer -> (min, mean, max)
+    scores: dict[Peer, tuple[float, float, float]]  # peer -> (min, mean, max)
     spearman: (
         float  # the mean rank correlation of the peers' ranking with the full pyramid's (Table 4)
     )
 
 
 def scores_by_order(
-    contributions: Contributions,
-    peers: Mapping[Hashable, Sequence],
+    contributions: Contributions[SCU],
+    peers: Mapping[Peer, Sequence[SCU | None]],
     models: Sequence[Hashable],
     score: str = "modified",
     rounding: str = HALF_UP,
-) -> dict[int, list[dict[Hashable, float]]]:
+) -> ByOrder[Peer]:
     """{order n: [ {peer: score} for every subset of n models ]}, n = 1 .. number of models."""
-    by_order = {}
+    by_order: ByOrder[Peer] = {}
     for n in range(1, len(models) + 1):
         by_order[n] = []
         for subset in combinations(models, n):
@@ -99,7 +105,7 @@ def scores_by_order(
     return by_order
 
 
-def order_summaries(by_order: dict[int, list[dict[Hashable, float]]]) -> list[OrderSummary]:
+def order_summaries(by_order: ByOrder[Peer]) -> list[OrderSummary[Peer]]:
     """Per order: each peer's min, mean and max score (Fig. 3), and the mean Spearman correlation of
     the peers' ranking under each pyramid of that order with the ranking under the full pyramid."""
     full_order = max(by_order)
@@ -107,11 +113,11 @@ def order_summaries(by_order: dict[int, list[dict[Hashable, float]]]) -> list[Or
     peers = [p for p in full if full[p] is not None]
     summaries = []
     for n, pyramids in sorted(by_order.items()):
-        scores = {}
+        scores: dict[Peer, tuple[float, float, float]] = {}
         for peer in peers:
-            values = [s[peer] for s in pyramids if s[peer] is not None]
+            values = [value for s in pyramids if (value := s[peer]) is not None]
             scores[peer] = (min(values), fmean(values), max(values)) if values else (math.nan,) * 3
-        correlations = []
+        correlations: list[float] = []
         for s in pyramids:
             if (
                 all(s[p] is not None for p in peers)
@@ -147,24 +153,27 @@ class ErrorProbabilities:
 
 
 def error_probabilities(
-    by_order: dict[int, list[dict[Hashable, float]]], threshold: float = SAME_THRESHOLD
+    by_order: ByOrder[Peer], threshold: float = SAME_THRESHOLD
 ) -> list[ErrorProbabilities]:
     """N&P 2004 §3.3, Table 3: for every pair of peers and every pyramid of a lower order, whether
     their relation (the same within `threshold`, or one above the other) differs from the one the
     full pyramid gives. Counted over all pairs and pyramids, as the paper sums its counts."""
     full_order = max(by_order)
     (full,) = by_order[full_order]
-    peers = [p for p in full if full[p] is not None]
-    reference = {(a, b): _relation(full[a], full[b], threshold) for a, b in combinations(peers, 2)}
+    known = {peer: value for peer, value in full.items() if value is not None}
+    reference = {
+        (a, b): _relation(known[a], known[b], threshold) for a, b in combinations(known, 2)
+    }
     same_share = sum(r == 0 for r in reference.values()) / len(reference) if reference else math.nan
     results = []
     for n in range(1, full_order):
-        counts = Counter()
+        counts: Counter[str] = Counter()
         for scores in by_order[n]:
             for (a, b), truth in reference.items():
-                if scores[a] is None or scores[b] is None:
+                score_a, score_b = scores[a], scores[b]
+                if score_a is None or score_b is None:
                     continue
-                now = _relation(scores[a], scores[b], threshold)
+                now = _relation(score_a, score_b, threshold)
                 counts["same" if truth == 0 else "different"] += 1
                 if truth == 0 and now != 0:
                     counts["e1"] += 1
@@ -185,8 +194,8 @@ def error_probabilities(
 
 
 def jackknife_peer(
-    pses: Sequence,
-    contributions: Contributions,
+    pses: Sequence[SCU | None],
+    contributions: Contributions[SCU],
     models: Sequence[Hashable],
     score: str = "modified",
     rounding: str = HALF_UP,
@@ -203,13 +212,13 @@ def jackknife_peer(
         )
         for left_out in models
     ]
-    scores = [s for s in scores if s is not None]
-    return fmean(scores) if scores else None
+    known = [s for s in scores if s is not None]
+    return fmean(known) if known else None
 
 
 def jackknife_model(
     model: Hashable,
-    contributions: Contributions,
+    contributions: Contributions[SCU],
     models: Sequence[Hashable],
     score: str = "modified",
     rounding: str = HALF_UP,

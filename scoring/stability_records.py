@@ -54,8 +54,7 @@ def pyramid_stability(
     )
     several = Counter(a.peer_id for a in annotations)
     label = {
-        a.pk: a.peer.author
-        + (f" ({a.annotator_code or a.annotator})" if several[a.peer_id] > 1 else "")
+        a.pk: a.peer.author + (f" ({a.annotator_label})" if several[a.peer_id] > 1 else "")
         for a in annotations
     }
     peers = defaultdict(list)

@@ -71,7 +71,8 @@ def anova_power_n(
     def shortfall(n: float) -> float:
         df1, df2 = groups - 1, (n - 1) * groups
         critical = stats.f.isf(significance, df1, df2)
-        return stats.ncf.sf(critical, df1, df2, (groups - 1) * n * between_var / within_var) - power
+        noncentrality = (groups - 1) * n * between_var / within_var
+        return float(stats.ncf.sf(critical, df1, df2, noncentrality)) - power
 
     return float(optimize.brentq(shortfall, 2, 1e7))
 
@@ -186,8 +187,6 @@ def tukey_hsd(
     return pairs, hsd
 
 
-def _pair_indices(k: int):
+def _pair_indices(k: int) -> tuple[np.ndarray[tuple[int], np.dtype[np.intp]], ...]:
     """The (i, j) index pairs, i < j, in statsmodels' order."""
-    import numpy as np
-
     return np.triu_indices(k, 1)

@@ -10,6 +10,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any, Protocol, TypeVar
+
+from scoring.pyramid import PeerScores
 
 MEAN_SCORES = ("modified", "original", "coverage", "comprehensive")
 SORTABLE = (
@@ -24,6 +27,22 @@ SORTABLE = (
     "non_matching",
 )
 SUBMITTED = "submitted"  # a row's status (PeerAnnotation.Status); any other is work in progress
+
+
+class ScoreRow(Protocol):
+    """A scored annotation, as scoring.records.PeerScoreRow holds it (a `status` is optional)."""
+
+    @property
+    def docset(self) -> str: ...
+    @property
+    def peer(self) -> str: ...  # the system
+    @property
+    def annotator(self) -> str: ...
+    @property
+    def scores(self) -> PeerScores: ...
+
+
+Row = TypeVar("Row", bound=ScoreRow)
 
 
 @dataclass(frozen=True)
@@ -44,7 +63,7 @@ def _mean(values: Iterable[float | None]) -> float | None:
     return fmean(present) if present else None
 
 
-def system_means(rows: Iterable) -> list[SystemMean]:
+def system_means(rows: Iterable[ScoreRow]) -> list[SystemMean]:
     """Each peer system's mean score over the docsets, as Passonneau 2009 compares systems (§4.2,
     Table 9: "mean modified pyramid scores" per peer).
 
@@ -52,7 +71,7 @@ def system_means(rows: Iterable) -> list[SystemMean]:
     that every docset weighs the same in the system's mean. Best modified mean first. Each mean
     counts the rows in progress it averages (a row's `status`, where it has one).
     """
-    per_docset: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+    per_docset: dict[str, dict[str, list[PeerScores]]] = defaultdict(lambda: defaultdict(list))
     in_progress: dict[str, int] = defaultdict(int)
     for row in rows:
         per_docset[row.peer][row.docset].append(row.scores)
@@ -69,18 +88,19 @@ def system_means(rows: Iterable) -> list[SystemMean]:
     return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))
 
 
-def _natural(text: str) -> tuple:
+def _natural(text: str) -> tuple[int, int, str]:
     """ "9" before "10": system ids are mostly numbers."""
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
-def _value(row, column: str):
+def _value(row: ScoreRow, column: str) -> Any:
+    """The row's value in a column: a str, an int or a float (None: a score that is undefined)."""
     if hasattr(row, "scores") and hasattr(row.scores, column):
         return getattr(row.scores, column)
     return getattr(row, column)
 
 
-def sorted_rows(rows: Sequence, column: str, descending: bool = False) -> list:
+def sorted_rows(rows: Sequence[Row], column: str, descending: bool = False) -> list[Row]:
     """Rows ordered by a column (a score, a count, or docset/peer/annotator/pyramid); missing
     values last whichever the direction; ties in docset and peer order."""
     if column not in SORTABLE:

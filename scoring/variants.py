@@ -37,7 +37,7 @@ def power_mean(alpha: float, values: Sequence[float]) -> float:
         return float(max(values) if alpha > 0 else min(values))
     if alpha == 0:
         return math.exp(sum(math.log(x) for x in values) / len(values))
-    return (sum(x**alpha for x in values) / len(values)) ** (1 / alpha)
+    return float((sum(x**alpha for x in values) / len(values)) ** (1 / alpha))
 
 
 def power_mean_score(

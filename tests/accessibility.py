@@ -19,7 +19,8 @@ def violations(page, impacts=BLOCKING) -> list[str]:
     found = page.evaluate("""async () => {
       const result = await axe.run(document, { resultTypes: ["violations"] });
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
-        where: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " — " + (n.failureSummary || "").split("\\n").slice(1, 3).join(" ")) }));
+        where: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " — "
+          + (n.failureSummary || "").split("\\n").slice(1, 3).join(" ")) }));
     }""")
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at {v['where']}"

@@ -131,7 +131,8 @@ def assert_same_records(original: Collection, restored: Collection) -> dict[str,
     ids = {}
     for table in TABLES:
         assert len(before[table.name]) == len(after[table.name]), table.name
-        # Records are restored in the order of their ids, so the n-th of one is the n-th of the other.
+        # Records are restored in the order of their ids, so the n-th of one is the n-th of the
+        # other.
         ids[table.name] = {x["id"]: y["id"] for x, y in zip(before[table.name], after[table.name])}
         assert not set(ids[table.name]) & set(ids[table.name].values()), (
             f"{table.name}: restored under old ids"

@@ -121,7 +121,8 @@ def pair(demo, django_user_model):
     - A has "Neil Armstrong and Buzz Aldrin walked on the surface" (A, D) as one SCU, which B split
       into "Neil Armstrong" and "Buzz Aldrin walked on ...";
     - only A: "Michael Collins orbited above in the command module" (A);
-    - only B: "The crew collected rock samples" (A) with "gathered 21.5 kilograms of lunar samples" (B).
+    - only B: "The crew collected rock samples" (A) with "gathered 21.5 kilograms of lunar samples"
+      (B).
     """
     from annotator.models import Membership, Role
     from tests.helpers import Builder

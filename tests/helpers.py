@@ -163,7 +163,8 @@ def decisions_stored(consensus) -> dict:
 
 
 def submitted_consensus(pair, side: str = "a"):
-    """The consensus of the `pair` fixture's pyramids, every group decided as `side`'s version, submitted."""
+    """The consensus of the `pair` fixture's pyramids, every group decided as `side`'s version,
+    submitted."""
     from annotator.adjudication import pyramid_consensus
     from annotator.models import Pyramid
     from annotator.pyramids import editing
@@ -179,8 +180,8 @@ def submitted_consensus(pair, side: str = "a"):
 
 
 def annotated_whole(pyramid, peer, code: str, by, complete: bool = False):
-    """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0), by `by`;
-    in progress, or marked complete (submitted) with `complete`."""
+    """An annotation (annotator id `code`) whose one PSE is the whole peer matching nothing (SCU 0),
+    by `by`; in progress, or marked complete (submitted) with `complete`."""
     from annotator.models import PeerAnnotation
     from annotator.peer_annotation import editing as peer_editing
 

@@ -36,7 +36,13 @@ DRAG_PATH = """([author, phrase, nth]) => {
       seen += node.data.length;
     }
   };
-  const range = (from, to) => { const r = document.createRange(); r.setStart(...at(from)); r.setEnd(...at(to - 1)); r.setEnd(r.endContainer, r.endOffset + 1); return r; };
+  const range = (from, to) => {
+    const r = document.createRange();
+    r.setStart(...at(from));
+    r.setEnd(...at(to - 1));
+    r.setEnd(r.endContainer, r.endOffset + 1);
+    return r;
+  };
   const whole = range(start, end);
   // Bring the whole phrase into view, as a person scrolls before dragging (clear of the pane's
   // sticky tools at its top).
@@ -49,7 +55,8 @@ DRAG_PATH = """([author, phrase, nth]) => {
     if (r.left < p.left + 12) pane.scrollLeft -= p.left + 12 - r.left;
   };
   fit();
-  const first = range(start, start + 1).getBoundingClientRect(), last = range(end - 1, end).getBoundingClientRect();
+  const first = range(start, start + 1).getBoundingClientRect();
+  const last = range(end - 1, end).getBoundingClientRect();
   const middle = (r) => r.top + r.height / 2;
   const path = [[first.left + 1, middle(first)]];
   const seenLines = new Set();
@@ -130,7 +137,10 @@ def _still(page, locator, frames: int = 30):
     return box
 
 
-UNCOVERED = "(element, [x, y]) => { const top = document.elementFromPoint(x, y); return !!top && element.contains(top); }"
+UNCOVERED = (
+    "(element, [x, y]) => { const top = document.elementFromPoint(x, y); return !!top && "
+    "element.contains(top); }"
+)
 
 
 def press(page, key: str) -> None:
@@ -155,7 +165,8 @@ def tab_to(page, selector: str, limit: int = 80, backwards: bool = False) -> Non
 
 
 def arrow_to(page, selector: str, key: str = "ArrowDown", limit: int = 200) -> None:
-    """Press an arrow key (in a tree, a list) until the focus is on an element matching `selector`."""
+    """Press an arrow key (in a tree, a list) until the focus is on an element matching
+    `selector`."""
     for _ in range(limit):
         if page.evaluate(
             "(s) => !!document.activeElement && document.activeElement.matches(s)", selector

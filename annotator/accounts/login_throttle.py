@@ -1,4 +1,5 @@
-"""Login throttling with two limits: django-axes' database handler, each count held to its own limit.
+"""Login throttling with two limits: django-axes' database handler, each count held to its own
+limit.
 
 Axes counts failed log-ins for each of its lockout parameters (AXES_LOCKOUT_PARAMETERS, here
 [["username", "ip_address"], "ip_address"]) and compares the largest count with one limit. We want
@@ -26,10 +27,11 @@ class TwoLimitHandler(AxesDatabaseHandler):
         per_name, per_address = self.get_user_attempts(
             request, credentials
         )  # AXES_LOCKOUT_PARAMETERS' order
-        return tuple(
+        name_failures, address_failures = (
             attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
             for attempts in (per_name, per_address)
         )
+        return name_failures, address_failures
 
     def get_failures(self, request, credentials=None) -> int:
         # Axes locks out when this reaches AXES_FAILURE_LIMIT: report the per-name count, raised to

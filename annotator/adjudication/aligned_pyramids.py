@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from annotator.adjudication.alignment import AlignedGroup, GroupOfMany, align, align_many
 from annotator.models import Pyramid, PyramidModel, Span
-from scoring.agreement_units import word_scus, words
+from annotator.text.words import word_scus, words
 
 
 class NotComparable(ValueError):

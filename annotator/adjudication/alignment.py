@@ -14,10 +14,12 @@ Each group says which words the two sides disagree on (in one side's SCUs and no
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 Word = tuple[int, int]  # (model position, word index)
+S = TypeVar("S", bound=Hashable)  # what names an SCU of a pyramid (its id)
 
 ONE_TO_ONE = "one-to-one"
 SPLIT = "split/merged"
@@ -27,10 +29,10 @@ ONLY_B = "only in B"
 
 
 @dataclass
-class AlignedGroup:
+class AlignedGroup(Generic[S]):
     kind: str
-    a: list[Hashable]  # SCUs of pyramid A in the group
-    b: list[Hashable]  # SCUs of pyramid B
+    a: list[S]  # SCUs of pyramid A in the group
+    b: list[S]  # SCUs of pyramid B
     only_a_words: set[Word] = field(default_factory=set)  # covered by A's SCUs here, not by B's
     only_b_words: set[Word] = field(default_factory=set)
     shared_words: set[Word] = field(default_factory=set)
@@ -40,7 +42,7 @@ class AlignedGroup:
         return self.kind == ONE_TO_ONE and not self.only_a_words and not self.only_b_words
 
 
-def overlap(x: set, y: set) -> float:
+def overlap(x: Set[Hashable], y: Set[Hashable]) -> float:
     """|X ∩ Y| / min(|X|, |Y|): 1 when one holds the other."""
     return len(x & y) / min(len(x), len(y)) if x and y else 0.0
 
@@ -55,11 +57,11 @@ def only_in(side: int) -> str:
 
 
 @dataclass
-class GroupOfMany:
+class GroupOfMany(Generic[S]):
     """A group of aligned SCUs of several pyramids."""
 
     kind: str
-    sides: list[list[Hashable]]  # each pyramid's SCUs in the group
+    sides: list[list[S]]  # each pyramid's SCUs in the group
     differing: list[set[Word]]  # each pyramid's words in the group that not every pyramid has there
     shared_words: set[Word] = field(default_factory=set)  # words every pyramid has in the group
 
@@ -80,8 +82,8 @@ def _kind(sizes: list[int]) -> str:
 
 
 def align_many(
-    pyramids: list[Mapping[Hashable, set[Word]]], min_share: float = 0.5
-) -> list[GroupOfMany]:
+    pyramids: Sequence[Mapping[S, set[Word]]], min_share: float = 0.5
+) -> list[GroupOfMany[S]]:
     """The groups of aligned SCUs of two or more pyramids (see the module's description: SCUs of
     different pyramids are linked as two are), largest shared text first.
 
@@ -90,12 +92,12 @@ def align_many(
     "only in X" (found by one annotator only)."""
     if len(pyramids) > len(SIDES):
         raise ValueError(f"at most {len(SIDES)} pyramids are aligned at once")
-    by_word: dict[Word, list[tuple[int, Hashable]]] = {}
+    by_word: dict[Word, list[tuple[int, S]]] = {}
     for side, scus in enumerate(pyramids):
         for scu, words in scus.items():
             for word in words:
                 by_word.setdefault(word, []).append((side, scu))
-    links: dict[tuple[int, Hashable], set[tuple[int, Hashable]]] = {
+    links: dict[tuple[int, S], set[tuple[int, S]]] = {
         (side, scu): set() for side, scus in enumerate(pyramids) for scu in scus
     }
     for node in links:
@@ -105,11 +107,13 @@ def align_many(
             if overlap(words, pyramids[other[0]][other[1]]) >= min_share:
                 links[node].add(other)
                 links[other].add(node)
-    groups, seen = [], set()
+    groups: list[GroupOfMany[S]] = []
+    seen: set[tuple[int, S]] = set()
     for node in links:  # connected components, in the pyramids' order
         if node in seen:
             continue
-        component, stack = [], [node]
+        component: list[tuple[int, S]] = []
+        stack = [node]
         seen.add(node)
         while stack:
             current = stack.pop()
@@ -140,8 +144,8 @@ def align_many(
 
 
 def align(
-    a: Mapping[Hashable, set[Word]], b: Mapping[Hashable, set[Word]], min_share: float = 0.5
-) -> list[AlignedGroup]:
+    a: Mapping[S, set[Word]], b: Mapping[S, set[Word]], min_share: float = 0.5
+) -> list[AlignedGroup[S]]:
     """The groups of aligned SCUs of two pyramids (see the module's description), largest shared
     text first."""
     return [
@@ -150,7 +154,7 @@ def align(
     ]
 
 
-def summary(groups: list[AlignedGroup]) -> dict[str, int]:
+def summary(groups: Sequence[AlignedGroup[S]]) -> dict[str, int]:
     """How many groups of each kind (and how many one-to-one matches are identical)."""
     counts = {kind: 0 for kind in (ONE_TO_ONE, SPLIT, TANGLE, ONLY_A, ONLY_B)}
     for group in groups:

@@ -5,8 +5,9 @@ The groups are the SCUs the sources matched, and "no SCU" (uid 0) for the conten
 nothing. For each, the adjudicator takes one source's PSEs of that SCU (copies, with
 PSE.source pointing to the originals), or edits the consensus with the annotation page's operations
 and keeps the SCU as edited. SCUs every source matched with exactly the same words are taken at the
-start. Every choice is an ordinary edit (annotator.peer_annotation.editing): versioned, undoable, in the
-history with who and when, and with a `decision`; an SCU is decided while that change is applied.
+start. Every choice is an ordinary edit (annotator.peer_annotation.editing, which never imports
+this module): versioned, undoable, in the history with who and when, and with a `decision`; an SCU
+is decided while that change is applied.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.db import transaction
 
 from annotator.campaigns.access import can_adjudicate
 from annotator.editing import history
+from annotator.editing.engine import NotAllowed, RuleBroken
 from annotator.models import (
     PSE,
     AnnotationMerge,
@@ -26,7 +28,6 @@ from annotator.models import (
     Pyramid,
 )
 from annotator.peer_annotation import editing as peer_editing
-from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.text.plurals import counted
 
 CONSENSUS_CODE = "consensus"
@@ -34,7 +35,8 @@ EDITED, IDENTICAL = "edited", "identical"
 
 
 def readings_of(sources: list[PeerAnnotation]) -> dict[int, dict[int, list]]:
-    """{SCU uid (0: none): {source id: its PSEs of that SCU, each as its sorted spans}} (2 queries)."""
+    """{SCU uid (0: none): {source id: its PSEs of that SCU, each as its sorted spans}}
+    (2 queries)."""
     spans = defaultdict(list)
     for pse_id, start, end in PSESpan.objects.filter(pse__annotation__in=sources).values_list(
         "pse_id", "start", "end"
@@ -101,7 +103,10 @@ def start(sources: list[PeerAnnotation], user) -> PeerAnnotation:
 
             def take_alike(annotation):
                 _copy(annotation, first.pk, list(alike))
-                return f"Started the consensus: took the {counted(len(alike), 'SCU')} every annotation matched alike"
+                return (
+                    f"Started the consensus: took the {counted(len(alike), 'SCU')} every "
+                    "annotation matched alike"
+                )
 
             peer_editing.run_edit(
                 consensus.pk,
@@ -168,9 +173,7 @@ def choose(
         of_scu = {"scu__uid": scu_uid} if scu_uid else {"scu__isnull": True}
         annotation.pses.filter(**of_scu).delete()
         count = _copy(annotation, source.pk, [scu_uid])
-        who = source.annotator_code or (
-            source.annotator.username if source.annotator else f"#{source.pk}"
-        )
+        who = source.annotator_label
         if not count:
             return f"{_describe_uid(scu_uid)}: left out, as annotator {who} matched nothing to it"
         return (
@@ -197,7 +200,10 @@ def keep(
         merge_of(annotation)
         of_scu = {"scu__uid": scu_uid} if scu_uid else {"scu__isnull": True}
         if not annotation.pses.filter(**of_scu).exists():  # say so, in case a reading was meant
-            return f"{_describe_uid(scu_uid)}: kept as edited, with no PSE of it in the consensus: it is left out"
+            return (
+                f"{_describe_uid(scu_uid)}: kept as edited, with no PSE of it in the consensus: "
+                "it is left out"
+            )
         return f"{_describe_uid(scu_uid)}: kept as edited"
 
     return peer_editing.run_edit(
@@ -216,8 +222,7 @@ def decisions(annotation: PeerAnnotation) -> dict[str, PeerAnnotationChange]:
 
 
 def undecided_scus(annotation: PeerAnnotation) -> list[int]:
-    """The consensus's SCUs not decided yet (none for an ordinary annotation)."""
-    if not AnnotationMerge.objects.filter(consensus=annotation).exists():
-        return []
-    decided = decisions(annotation)
-    return [uid for uid in readings(annotation) if str(uid) not in decided]
+    """The consensus's SCUs not decided yet (none for an ordinary annotation). Marking the
+    annotation complete waits for them, so this lives with the editing, which cannot import this
+    module (it builds on the editing)."""
+    return peer_editing.undecided_scus(annotation)

@@ -12,7 +12,7 @@ from annotator.adjudication.aligned_pyramids import scu_words
 from annotator.adjudication.alignment import SIDES
 from annotator.models import Pyramid, PyramidMerge
 from annotator.text.textmarks import word_pieces
-from scoring.agreement_units import words
+from annotator.text.words import words
 
 
 def model_words(pyramid: Pyramid) -> dict[tuple[int, int], str]:

@@ -3,12 +3,14 @@
 The papers' procedure: annotators "created first pass pyramid annotations working independently,
 then merged their results" (Passonneau 2009 §3). An adjudicator starts a consensus from two or more
 pyramids built from the same model summaries (A, B, C, ...); their SCUs are aligned by their words
-(annotator.adjudication.alignment) and frozen into groups. For each group the adjudicator takes one pyramid's
-version (copies of its SCUs there, with their contributors), or edits the consensus with the
-builder's operations and keeps the group as edited. Groups identical in all are taken at the start.
+(annotator.adjudication.alignment) and frozen into groups. For each group the adjudicator takes
+one pyramid's version (copies of its SCUs there, with their contributors), or edits the consensus
+with the builder's operations and keeps the group as edited. Groups identical in all are taken at
+the start.
 
-Every choice is an ordinary edit of the consensus (annotator.pyramids.editing): versioned, undoable, in the
-history with who and when, and with a `decision` naming the group and the choice. A group is
+Every choice is an ordinary edit of the consensus (annotator.pyramids.editing, which never imports
+this module): versioned, undoable, in the history with who and when, and with a `decision` naming
+the group and the choice. A group is
 decided while such a change is applied (undoing it makes the group undecided again). Copies keep
 their provenance: SCU.source and Contributor.source point to the annotator's SCU and contributor.
 """
@@ -27,6 +29,7 @@ from annotator.adjudication.aligned_pyramids import NotComparable, align_many_py
 from annotator.adjudication.alignment import SIDES
 from annotator.campaigns.access import can_adjudicate
 from annotator.editing import history
+from annotator.editing.engine import NotAllowed, RuleBroken
 from annotator.models import (
     SCU,
     Contributor,
@@ -38,8 +41,7 @@ from annotator.models import (
     Span,
 )
 from annotator.pyramids import editing
-from annotator.pyramids.editing import NotAllowed, RuleBroken
-from scoring.agreement_units import words
+from annotator.text.words import words
 
 A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"
 
@@ -96,7 +98,8 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
         }
         for g in align_many_pyramids(pyramids)
     ]
-    # Identical words under different labels: the adjudicator picks the label (one pyramid's version).
+    # Identical words under different labels: the adjudicator picks the label (one pyramid's
+    # version).
     labels = {
         (pyramid_id, uid): label
         for pyramid_id, uid, label in SCU.objects.filter(
@@ -117,7 +120,8 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
                 )
                 > 1
             )
-    # What each source SCU was when the merge began, to tell later which groups a source's edits touched.
+    # What each source SCU was when the merge began, to tell later which groups a source's edits
+    # touched.
     prints = scu_prints([p.pk for p in pyramids])
     for g in groups:
         g["prints"] = {
@@ -173,7 +177,8 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
 
 
 def scu_prints(pyramid_ids) -> dict[tuple[int, int], str]:
-    """{(pyramid id, uid): a short hash of the SCU's label and its contributors' words} (one query)."""
+    """{(pyramid id, uid): a short hash of the SCU's label and its contributors' words}
+    (one query)."""
     content = defaultdict(list)
     labels = {}
     for pyramid_id, uid, label, contributor, summary, start, end in Span.objects.filter(
@@ -216,8 +221,9 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
     """(summary, start, end) in the source's models -> the same words in the consensus's models.
 
     Pyramids imported from separate DUCView files hold their own copies of the model texts, which
-    may differ in spacing or punctuation but not in words (annotator.adjudication.aligned_pyramids checks this):
-    a span then maps word for word, by the models' order. None where a span covers no word."""
+    may differ in spacing or punctuation but not in words (annotator.adjudication.aligned_pyramids
+    checks this): a span then maps word for word, by the models' order. None where a span covers
+    no word."""
 
     def links(pyramid):
         return list(pyramid.model_links.select_related("summary").order_by("position"))
@@ -237,7 +243,8 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
 
     def mapped(summary_id, start, end):
         summary, starts, ends, our_words = target[summary_id]
-        # The words ending after the span starts and starting before it ends (as word_scus finds them).
+        # The words ending after the span starts and starting before it ends (as word_scus finds
+        # them).
         first, after_last = bisect_right(ends, start), bisect_left(starts, end)
         if first >= after_last:
             return None
@@ -336,7 +343,8 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
         sources = dict(merge.sides())
         if side not in sources:
             raise RuleBroken(
-                f"Choose the version of one of the pyramids merged ({', '.join(s.upper() for s in sources)})."
+                "Choose the version of one of the pyramids merged "
+                f"({', '.join(s.upper() for s in sources)})."
             )
         group = _group(merge, key)
         source = sources[side]
@@ -351,7 +359,10 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
             _copy(pyramid, source, uids, first)
             name = side.upper()
             if not uids:
-                return f"Group {key} ({group['kind']}): left out, as {name} ({source.name}) has nothing there"
+                return (
+                    f"Group {key} ({group['kind']}): left out, as {name} ({source.name}) has "
+                    "nothing there"
+                )
             return (
                 f"Group {key} ({group['kind']}): chose {name}'s version "
                 f"({len(uids)} SCU{'s' if len(uids) != 1 else ''} of {source.name})"
@@ -366,7 +377,8 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
 
 def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditResult:
     """The group is decided as the consensus has it now (after the adjudicator's edits). SCUs the
-    adjudicator made in the builder over the group's words are tied to it (the decision names them)."""
+    adjudicator made in the builder over the group's words are tied to it (the decision names
+    them)."""
     decision = {"groups": [key], "choice": EDITED}
 
     def plan(pyramid):
@@ -380,8 +392,8 @@ def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditRe
         return (
             [],
             lambda: (
-                f"Group {key} ({group['kind']}): kept as edited, with nothing of it in the consensus: "
-                "its content is left out"
+                f"Group {key} ({group['kind']}): kept as edited, with nothing of it in the "
+                "consensus: its content is left out"
             ),
         )
 
@@ -413,5 +425,6 @@ def _made_for(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[int]
 
 
 def decisions(pyramid: Pyramid) -> dict[str, PyramidChange]:
-    """{group key: the applied change that decided it} (the latest, where decided more than once)."""
+    """{group key: the applied change that decided it} (the latest, where decided more than
+    once)."""
     return history.decisions(pyramid.changes.all())

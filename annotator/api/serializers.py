@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.settings import api_settings
 
-from annotator.campaigns import assignments
-from annotator.ducview.names import system_id
+from annotator.campaigns import assignments, summaries
 from annotator.models import (
     PSE,
     SCU,
@@ -24,7 +25,7 @@ from annotator.models import (
     Span,
     Summary,
 )
-from annotator.transfer.uploads import summary_text
+from annotator.pyramids.editing import NotAllowed
 
 User = get_user_model()
 ID = {
@@ -58,21 +59,37 @@ class SummarySerializer(serializers.ModelSerializer):
         fields = ["id", "docset", "kind", "author", "name", "text"]
         validators = []  # validate() says which summary is already there
 
+    # What is stored, and what is refused, is annotator.campaigns.summaries' (as for the page).
     def validate_text(self, text):
-        if not text.strip():
-            raise serializers.ValidationError("The text is empty.")
-        return summary_text(text)
+        try:
+            return summaries.clean_text(text)
+        except summaries.SummaryRefused as refused:
+            raise serializers.ValidationError(refused.message) from None
 
     def validate(self, data):
-        if data.get("kind") == Summary.Kind.PEER:
-            data["author"] = system_id(data["author"].strip())  # "06" and "6" are one system
-        if Summary.objects.filter(
-            docset=data["docset"], kind=data["kind"], author=data["author"]
-        ).exists():
-            raise serializers.ValidationError(
-                f"Docset {data['docset'].name} already has a {data['kind']} summary by {data['author']}."
-            )
+        data["author"] = summaries.clean_author(data["kind"], data["author"])
+        try:
+            summaries.check_new(data["docset"], data["kind"], data["author"])
+        except summaries.SummaryRefused as refused:
+            raise serializers.ValidationError(refused.message) from None
         return data
+
+    def create(self, data):
+        try:
+            return summaries.create_summary(
+                data["docset"],
+                self.context["request"].user,
+                data["kind"],
+                data["author"],
+                data["text"],
+                data.get("name", ""),
+            )
+        except NotAllowed as refused:
+            raise PermissionDenied(refused.message) from None
+        except summaries.SummaryRefused as refused:  # added meanwhile by someone else
+            raise serializers.ValidationError(
+                {refused.field or api_settings.NON_FIELD_ERRORS_KEY: [refused.message]}
+            ) from None
 
 
 class PyramidSerializer(serializers.ModelSerializer):
@@ -218,6 +235,9 @@ class PeerAnnotationSerializer(serializers.ModelSerializer):
             "created_at",
             "updated_at",
         ]
+        # A new annotation starts in progress at version 1 (annotator.peer_annotation.starting);
+        # its editing actions change the rest.
+        read_only_fields = ["annotator_code", "status", "version", "scus_changed", "source_name"]
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_merged_from(self, annotation) -> list[int]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import django_filters
 from django.contrib.auth import get_user_model
-from django.db.models import Count, F, Prefetch
+from django.db.models import F, Prefetch
 from django.db.models.functions import Substr
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
@@ -36,16 +36,15 @@ from annotator.models import (
     Contributor,
     Docset,
     HumanJudgment,
-    PeerAnnotation,
     PeerAnnotationChange,
     PSESpan,
     Pyramid,
     PyramidChange,
     Span,
     Summary,
-    WeightConvention,
 )
 from annotator.peer_annotation import editing as peer_editing
+from annotator.peer_annotation import starting
 from annotator.pyramids.editing import EditError, NotAllowed, StaleVersion
 from annotator.transfer.views.downloads import ducview_zip_response
 
@@ -376,11 +375,7 @@ class SCUViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return (
             SCU.objects.filter(pyramid__in=access.visible_pyramids(self.request.user))
-            .annotate(
-                by_contributors=Count("contributors", distinct=True),
-                by_models=Count("contributors__summary", distinct=True),
-                convention=F("pyramid__docset__collection__weight_convention"),
-            )
+            .with_weight()  # each SCU under its own collection's convention
             .prefetch_related(
                 Prefetch(
                     "contributors",
@@ -391,14 +386,6 @@ class SCUViewSet(viewsets.ReadOnlyModelViewSet):
             )
             .order_by("pyramid_id", "position", "id")
         )
-
-    def get_serializer(self, *args, **kwargs):
-        items = args[0] if args else None
-        for scu in items if isinstance(items, list) else [items] if isinstance(items, SCU) else []:
-            scu.weight = (
-                scu.by_models if scu.convention == WeightConvention.MODELS else scu.by_contributors
-            )
-        return super().get_serializer(*args, **kwargs)
 
 
 class ContributorViewSet(viewsets.ReadOnlyModelViewSet):
@@ -472,22 +459,14 @@ class PeerAnnotationViewSet(
             serializer.validated_data["pyramid"],
             serializer.validated_data["peer"],
         )
-        if peer.docset_id != pyramid.docset_id:
-            raise ValidationError({"peer": "The peer is not of the pyramid's docset."})
-        assigned = Assignment.objects.filter(
-            user=user,
-            task=Assignment.Task.ANNOTATE_PEER,
-            pyramid=pyramid,
-            peer=peer,
-            status__in=Assignment.ACTIVE,
-        ).exists()
-        if not (assigned or access.can_administer(user, pyramid.docset.collection_id)):
-            _deny("That peer is not assigned to you against this pyramid.")
-        if PeerAnnotation.objects.filter(pyramid=pyramid, peer=peer, annotator=user).exists():
+        try:  # as the page's Start button: annotator.peer_annotation.starting
+            serializer.instance, _ = starting.start_annotation(user, pyramid, peer, existing=False)
+        except NotAllowed as refused:
+            _deny(refused.message)
+        except EditError as refused:
             raise ValidationError(
-                {"detail": "You already have an annotation of this peer against this pyramid."}
-            )
-        serializer.save(annotator=user)
+                {getattr(refused, "field", None) or "detail": refused.message}
+            ) from None
 
     # As the page warns before "complete": how many of the peer's words are in no PSE (never refused).
     edit = _action_view(
@@ -592,19 +571,21 @@ class AssignmentViewSet(
                     + ", ".join(sorted(set(data["annotators"]) - {u.username for u in users}))
                 }
             )
-        try:
-            if data["task"] == Assignment.Task.BUILD_PYRAMID:
-                report = assignments.assign_pyramids(docsets, users, request.user, data["mode"])
-            else:
-                chosen = None
-                if data.get("pyramid"):
-                    pyramid = Pyramid.objects.filter(pk=data["pyramid"], docset__in=docsets).first()
-                    if pyramid is None:
-                        raise ValidationError({"pyramid": "No such pyramid among these docsets."})
-                    chosen = {pyramid.docset_id: pyramid}
-                report = assignments.assign_peers(
-                    docsets, users, request.user, data["mode"], chosen
-                )
+        pyramid = None
+        if data["task"] == Assignment.Task.ANNOTATE_PEER and data.get("pyramid"):
+            pyramid = (
+                Pyramid.objects.filter(pk=data["pyramid"], docset__in=docsets)
+                .select_related("docset")
+                .first()
+            )
+            if pyramid is None:
+                raise ValidationError({"pyramid": "No such pyramid among these docsets."})
+        try:  # as the Assign page: annotator.campaigns.assignments.assign
+            report = assignments.assign(
+                data["task"], docsets, users, request.user, data["mode"], pyramid
+            )
+        except NotAllowed as refused:
+            _deny(refused.message)
         except EditError as refused:
             raise ValidationError({"detail": refused.message}) from None
         body = s.AssignReportSerializer(

@@ -1,0 +1,12 @@
+"""Campaigns: collections of docsets and summaries, their members, and the work given out.
+
+- `access.py` — who may see and change what, as querysets (the policy every page and endpoint
+  asks); `guards.py` — the checks at a page's door (404 for what one may not see, 403 for what
+  one may not change), used by both apps' views.
+- `assignments.py` — giving out work (one or in bulk, round robin), withdrawing, reassigning;
+  `assignment_status.py` — an assignment follows its work (started, done).
+- `progress.py` — how far the work has come, one row per assignment.
+- `forms.py` — the administration pages' forms.
+- `views/` — collections, docsets, summaries and members (`collections.py`), assigning and
+  progress (`work.py`), the home page with one's own work (`home.py`).
+"""

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from annotator.campaigns.access import can_administer
 from annotator.models import (
     Assignment,
     Docset,
@@ -119,6 +120,50 @@ def assign_pyramids(docsets, annotators, by, mode: str = EVERY_ANNOTATOR) -> Ass
             continue
         _give(user, by, Task.BUILD_PYRAMID, pyramid, None, report)
     return report
+
+
+def assign(
+    task: str,
+    docsets,
+    annotators,
+    by,
+    mode: str = EVERY_ANNOTATOR,
+    pyramid: Pyramid | None = None,
+) -> AssignmentReport:
+    """Work for several annotators over several docsets, as the Assign page and POST
+    /api/assignments/ give it: a pyramid to build (assign_pyramids) or the docsets' peers to
+    annotate (assign_peers), against `pyramid` if one is chosen.
+
+    NotAllowed unless `by` administers every docset's collection; RuleBroken for an unknown task
+    or mode, a chosen pyramid still being edited, or one chosen with docsets other than its own."""
+    docsets, annotators = list(docsets), list(annotators)
+    for collection_id in sorted({d.collection_id for d in docsets}):
+        if not can_administer(by, collection_id):
+            raise NotAllowed("Only the collection's administrators give out its work.")
+    if mode not in (EVERY_ANNOTATOR, ROUND_ROBIN):
+        raise RuleBroken(
+            f"Unknown assignment mode {mode!r}: {EVERY_ANNOTATOR!r} or {ROUND_ROBIN!r}."
+        )
+    if task == Task.BUILD_PYRAMID:
+        return assign_pyramids(docsets, annotators, by, mode)
+    if task != Task.ANNOTATE_PEER:
+        raise RuleBroken(
+            f"Unknown task {task!r}: {Task.BUILD_PYRAMID.value!r} or {Task.ANNOTATE_PEER.value!r}."
+        )
+    chosen = None
+    if pyramid is not None:
+        if pyramid.status != Pyramid.Status.SUBMITTED:
+            raise RuleBroken(
+                f"Pyramid {pyramid.name} is still being edited: peers are annotated against a "
+                "submitted pyramid."
+            )
+        if any(d.pk != pyramid.docset_id for d in docsets):
+            raise RuleBroken(
+                f"Pyramid {pyramid.name} is for docset {pyramid.docset.name} only: "
+                "choose just that docset."
+            )
+        chosen = {pyramid.docset_id: pyramid}
+    return assign_peers(docsets, annotators, by, mode, chosen)
 
 
 def submitted_pyramid(docset: Docset, name: str | None = None) -> Pyramid | None:
@@ -235,8 +280,3 @@ def reassign(assignment: Assignment, to_user, by) -> Assignment:
     report = AssignmentReport()
     _give(to_user, by, assignment.task, assignment.pyramid, assignment.peer, report)
     return (report.created or report.already)[0]
-
-
-def require_same_collection(docsets, collection_id: int) -> None:
-    if any(d.collection_id != collection_id for d in docsets):
-        raise NotAllowed("Every docset must belong to the collection.")

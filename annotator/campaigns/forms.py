@@ -8,11 +8,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group
 
-from annotator.campaigns import assignments
-from annotator.ducview.names import system_id
+from annotator.campaigns import assignments, summaries
 from annotator.models import Assignment, Collection, Docset, Membership, Pyramid, Role, Summary
 from annotator.transfer import archive, uploads
-from annotator.transfer.uploads import summary_text
 
 User = get_user_model()
 
@@ -56,32 +54,23 @@ class SummaryForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.docset = docset
 
+    # What is stored, and what is refused, is annotator.campaigns.summaries' (as for the API):
+    # the form says it field by field; the view stores through summaries.create_summary.
     def clean_text(self):
-        text = summary_text(self.cleaned_data["text"])  # a browser sends CRLF for a line break
-        if not text.strip():
-            raise forms.ValidationError("The text is empty.")
-        return text
-
-    def clean_author(self):
-        return self.cleaned_data["author"].strip()
+        try:
+            return summaries.clean_text(self.cleaned_data["text"])
+        except summaries.SummaryRefused as refused:
+            raise forms.ValidationError(refused.message) from None
 
     def clean(self):
         data = super().clean()
-        if data.get("kind") == Summary.Kind.PEER and data.get("author"):
-            data["author"] = system_id(data["author"])  # "06" and "6" are one system
-        if (
-            data.get("kind")
-            and data.get("author")
-            and self.docset.summaries.filter(kind=data["kind"], author=data["author"]).exists()
-        ):
-            raise forms.ValidationError(
-                f"Docset {self.docset.name} already has a {data['kind']} summary by {data['author']}."
-            )
+        if data.get("kind") and data.get("author"):
+            data["author"] = summaries.clean_author(data["kind"], data["author"])
+            try:
+                summaries.check_new(self.docset, data["kind"], data["author"])
+            except summaries.SummaryRefused as refused:
+                raise forms.ValidationError(refused.message) from None
         return data
-
-    def save(self, commit=True):
-        self.instance.docset = self.docset
-        return super().save(commit)
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -233,16 +222,8 @@ class AssignForm(forms.Form):
             .order_by("docset__name", "name")
         )
         self.fields["pyramid"].label_from_instance = lambda p: f"{p.docset.name}: {p.name}"
-
-    def clean(self):
-        data = super().clean()
-        pyramid, docsets = data.get("pyramid"), data.get("docsets")
-        if pyramid and data.get("task") == Assignment.Task.ANNOTATE_PEER and docsets:
-            if any(d.pk != pyramid.docset_id for d in docsets):
-                raise forms.ValidationError(
-                    f"Pyramid {pyramid.name} is for docset {pyramid.docset.name} only: choose just that docset."
-                )
-        return data
+        # The rules of the work given (a chosen pyramid for its own docset only, ...) are the
+        # service's, as for the API: annotator.campaigns.assignments.assign.
 
 
 class ReassignForm(forms.Form):

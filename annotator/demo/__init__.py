@@ -198,9 +198,10 @@ class DemoSetup:
             lines = [
                 f"Loaded {self.collection.name}: docset {docset.name} with "
                 f"{docset.summaries.filter(kind=Summary.Kind.MODEL).count()} models, "
-                f"{docset.summaries.filter(kind=Summary.Kind.PEER).count()} peers and a pyramid of "
-                f"{pyramid.scus.count()} SCUs, {pyramid.name}, with {annotations} peer annotations against it "
-                f"(the finished example, done by the account {EXAMPLE_USERNAME})."
+                f"{docset.summaries.filter(kind=Summary.Kind.PEER).count()} peers and a pyramid "
+                f"of {pyramid.scus.count()} SCUs, {pyramid.name}, with {annotations} peer "
+                "annotations against it (the finished example, done by the account "
+                f"{EXAMPLE_USERNAME})."
             ]
         else:
             lines = [

@@ -22,7 +22,7 @@ ContributorRow = tuple[str, Sequence[SpanRow]]
 ScuRow = tuple[int, str, str, Sequence[ContributorRow]]
 
 
-def _hash(content) -> str:
+def _hash(content: object) -> str:
     return hashlib.sha256(_json(content)).hexdigest()
 
 
@@ -55,7 +55,7 @@ def pyramid_fingerprint(models: Sequence[tuple[str, str]], scus: Iterable[ScuRow
     return digest.hexdigest()
 
 
-def _json(content) -> bytes:
+def _json(content: object) -> bytes:
     return json.dumps(content, ensure_ascii=False).encode("utf-8")
 
 

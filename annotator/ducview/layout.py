@@ -85,7 +85,7 @@ def author_of(name: str, position: int) -> str:
     return name or str(position + 1)
 
 
-def compile_java_regex(pattern: str) -> re.Pattern:
+def compile_java_regex(pattern: str) -> re.Pattern[str]:
     """DUCView's regexes are Java regexes; the ones in use are also valid Python regexes."""
     try:
         return re.compile(pattern)

@@ -9,7 +9,7 @@ DUC names:  100.D0601.M.250.A.10.pan   annotator 100, docset D0601, peer 10
 Files written by export_ducview start with a comment that says the same whatever their name:
             <!-- pyramid-annotator: docset="D0601" peer="10" annotator="100" pyramid="D0601" status="submitted" -->
 (with the pyramid's name and the record's status, which DUCView files cannot hold).
-"""
+"""  # noqa: E501 (the export note above is one line, as export_ducview writes it)
 
 from __future__ import annotations
 

@@ -19,6 +19,8 @@ import codecs
 import re
 import xml.sax
 from dataclasses import dataclass, field
+from typing import NoReturn
+from xml.sax.xmlreader import AttributesImpl, Locator
 
 import defusedxml.sax
 from defusedxml import DefusedXmlException
@@ -83,8 +85,9 @@ class _TextBuilder:
 class _Handler(xml.sax.handler.ContentHandler):
     """Builds the dataclasses from SAX events, remembering the line of every element."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
+        self._locator: Locator | None = None  # set by the parser (setDocumentLocator)
         self.root: str | None = None
         self.regex: str | None = None
         self.pyramid_text: _TextBuilder | None = None
@@ -99,18 +102,19 @@ class _Handler(xml.sax.handler.ContentHandler):
 
     # -- helpers
     def line(self) -> int:
-        return self._locator.getLineNumber() if self._locator else 0
+        number = self._locator.getLineNumber() if self._locator else None
+        return number or 0
 
-    def fail(self, message: str):
+    def fail(self, message: str) -> NoReturn:
         raise DucviewError(f"line {self.line()}: {message}")
 
-    def required(self, name: str, attrs, attr: str) -> str:
+    def required(self, name: str, attrs: AttributesImpl[str], attr: str) -> str:
         value = attrs.get(attr)
         if value is None:
             self.fail(f"<{name}> has no {attr!r} attribute")
         return value
 
-    def integer(self, name: str, attrs, attr: str) -> int:
+    def integer(self, name: str, attrs: AttributesImpl[str], attr: str) -> int:
         value = self.required(name, attrs, attr)
         try:
             return int(value.strip())
@@ -118,7 +122,7 @@ class _Handler(xml.sax.handler.ContentHandler):
             self.fail(f"<{name}> {attr}={value!r} is not a whole number")
 
     # -- events
-    def startElement(self, name, attrs):
+    def startElement(self, name: str, attrs: AttributesImpl[str]) -> None:
         if self.root is None:
             if name not in ("pyramid", "peerAnnotation"):
                 self.fail(
@@ -165,17 +169,19 @@ class _Handler(xml.sax.handler.ContentHandler):
                 )
             )
 
-    def characters(self, content):
+    def characters(self, content: str) -> None:
         if self._chars is not None:
             self._chars.append(content)
 
-    def endElement(self, name):
+    def endElement(self, name: str) -> None:
         if name == "line":
             if self._current_text is None:
                 self.fail("<line> outside a <text>")
+            assert self._chars is not None  # startElement began collecting them
             self._current_text.lines.append("".join(self._chars))
             self._chars = None
         elif name == "startDocumentRegEx":
+            assert self._chars is not None
             self.regex = "".join(self._chars)
             self._chars = None
         elif name == "text":
@@ -183,6 +189,7 @@ class _Handler(xml.sax.handler.ContentHandler):
         elif name in ("scu", "peerscu"):
             self._scu = None
         elif name == "contributor":
+            assert self._contributor is not None  # startElement made it (or failed)
             if not self._contributor.parts:
                 self.fail("<contributor> has no <part>")
             self._contributor = None
@@ -213,7 +220,8 @@ def as_utf8(data: bytes) -> bytes:
                 text = data.decode(codec)
             except UnicodeDecodeError as exc:
                 raise DucviewError(
-                    f"encoding problem: the file starts with a {codec} byte-order mark but is not {codec} ({exc.reason})"
+                    f"encoding problem: the file starts with a {codec} byte-order mark but is not "
+                    f"{codec} ({exc.reason})"
                 ) from None
             text = text.lstrip("\ufeff")
             # The declaration named the encoding of the bytes we just decoded; they are UTF-8 now.
@@ -230,8 +238,9 @@ def as_utf8(data: bytes) -> bytes:
         line = before.count(b"\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
         raise DucviewError(
-            f"line {line}, column {column}: encoding problem: byte 0x{data[exc.start]:02X} is not UTF-8 and the file "
-            "declares no other encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, or add "
+            f"line {line}, column {column}: encoding problem: byte 0x{data[exc.start]:02X} is "
+            "not UTF-8 and the file declares no other encoding (it looks like Latin-1 or "
+            "Windows-1252); save it as UTF-8, or add "
             '<?xml version="1.0" encoding="ISO-8859-1"?> as its first line'
         ) from None
     return data
@@ -248,7 +257,8 @@ def _parse(data: bytes) -> _Handler:
         raise DucviewError(f"refused unsafe XML ({type(exc).__name__}): {exc}") from None
     except xml.sax.SAXParseException as exc:
         raise DucviewError(
-            f"line {exc.getLineNumber()}, column {exc.getColumnNumber()}: malformed XML: {exc.getMessage()}"
+            f"line {exc.getLineNumber()}, column {exc.getColumnNumber()}: malformed XML: "
+            f"{exc.getMessage()}"
         ) from None
     return handler
 
@@ -265,8 +275,8 @@ def _convert_offsets(scus: list[Scu], text: str, where: str) -> None:
             for part in contributor.parts:
                 if not (0 <= part.start <= utf16_length and 0 <= part.end <= utf16_length):
                     raise DucviewError(
-                        f"line {part.line}: part {part.start}-{part.end} of SCU {scu.uid} lies outside "
-                        f"the {where} text ({utf16_length} characters)"
+                        f"line {part.line}: part {part.start}-{part.end} of SCU {scu.uid} lies "
+                        f"outside the {where} text ({utf16_length} characters)"
                     )
                 part.inverted = part.end <= part.start
                 part.start = offsets.to_code_points(part.start)
@@ -305,7 +315,8 @@ def _peer_annotation(handler: _Handler) -> PeerAnnotationDocument:
     for peer_scu in handler.peer_scus:
         if peer_scu.uid not in known:
             raise DucviewError(
-                f'line {peer_scu.line}: <peerscu uid="{peer_scu.uid}"> names an SCU the pyramid does not have'
+                f'line {peer_scu.line}: <peerscu uid="{peer_scu.uid}"> names an SCU the pyramid '
+                "does not have"
             )
     _convert_offsets(handler.peer_scus, text, "peer")
     return PeerAnnotationDocument(pyramid=pyramid, text=text, peer_scus=handler.peer_scus)

@@ -81,7 +81,8 @@ def _contributors(contributors: list[Contributor], text: str, offsets: OffsetMap
     lines = []
     for contributor in contributors:
         lines.append(
-            f"  <contributor label={quoteattr(contributor_label(text, contributor))}{_comment(contributor.comment)}>"
+            f"  <contributor label={quoteattr(contributor_label(text, contributor))}"
+            f"{_comment(contributor.comment)}>"
         )
         for part in contributor.parts:
             lines.append(

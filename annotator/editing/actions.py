@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.adjudication import annotation_consensus, pyramid_consensus
+from annotator.editing.engine import EditError, NotAllowed, RuleBroken, StaleVersion
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids import editing
-from annotator.pyramids.editing import EditError, NotAllowed, RuleBroken, StaleVersion
 from annotator.web.bad_input import field_with_nul, nul_message
 
 # name -> (operation, its arguments after the version; "?" marks an optional one)
@@ -36,7 +36,8 @@ PYRAMID_ACTIONS = {
     "redo": (editing.redo, []),
     "submit": (editing.submit, ["confirm?"]),  # confirm=1: a consensus with words in two SCUs
     "reopen": (editing.reopen, []),
-    # In a consensus pyramid (annotator.adjudication.pyramid_consensus): side "a" or "b" for an aligned group.
+    # In a consensus pyramid (annotator.adjudication.pyramid_consensus): side "a" or "b" for an
+    # aligned group.
     "choose_version": (pyramid_consensus.choose, ["group", "side"]),
     "keep_group": (pyramid_consensus.keep, ["group"]),
 }
@@ -51,7 +52,8 @@ PEER_ACTIONS = {
     "mark_reviewed": (peer_editing.mark_reviewed, []),
     "undo": (peer_editing.undo, []),
     "redo": (peer_editing.redo, []),
-    # In a consensus annotation (annotator.adjudication.annotation_consensus): one source's PSEs of an SCU.
+    # In a consensus annotation (annotator.adjudication.annotation_consensus): one source's PSEs
+    # of an SCU.
     "take_reading": (annotation_consensus.choose, ["scu", "source"]),
     "keep_reading": (annotation_consensus.keep, ["scu"]),
 }
@@ -60,7 +62,8 @@ LARGEST_ID = 2**63 - 1  # what a database id or offset can hold
 
 
 def status_for(refused: EditError) -> int:
-    """The HTTP status of a refusal: 409 for a stale version, 403 when not allowed, 422 otherwise."""
+    """The HTTP status of a refusal: 409 for a stale version, 403 when not allowed, 422
+    otherwise."""
     if isinstance(refused, StaleVersion):
         return 409
     if isinstance(refused, NotAllowed):

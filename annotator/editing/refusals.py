@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django_htmx.http import reswap
 
 from annotator.editing.actions import status_for
-from annotator.pyramids.editing import EditError
+from annotator.editing.engine import EditError
 
 
 def fix_values(fix: dict | None) -> str:

@@ -1,11 +1,17 @@
 """Editing a peer annotation: matching peer text to the pyramid's SCUs (PSEs), with the rules.
 
-Like annotator.pyramids.editing for pyramids: each operation locks the annotation, checks the caller may
-edit it and saw its current version (StaleVersion otherwise: HTTP 409), applies the change,
-raises the version and records a PeerAnnotationChange holding every PSE before and after it,
-which undo and redo restore. A peer may express an SCU more than once: repetitions are PSEs of
-their own (they count once in the score, Passonneau 2009 §2.3). SCU uid 0 means "matches nothing
-in the pyramid": a zero-weight PSE.
+The engine (annotator.editing.engine) locks the annotation, checks the caller may edit it and saw
+its current version, applies, records a PeerAnnotationChange and undoes and redoes, as for
+pyramids (annotator.pyramids.editing); this module supplies what is an annotation's (EDITOR):
+- who may edit it: the annotator assigned, against a submitted pyramid, while it is not complete;
+- the snapshots: every PSE before and after an edit, which undo and redo restore;
+- the operations, each checking its rules and applying itself.
+A consensus annotation (annotator.adjudication.annotation_consensus) is edited through this
+module, which never imports it.
+
+A peer may express an SCU more than once: repetitions are PSEs of their own (they count once in
+the score, Passonneau 2009 §2.3). SCU uid 0 means "matches nothing in the pyramid": a zero-weight
+PSE.
 """
 
 from __future__ import annotations
@@ -13,22 +19,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.db.models import Count, Max, Q
 
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_edit_annotation, can_reopen
 from annotator.editing import history
+from annotator.editing.engine import Editor, NotAllowed, RuleBroken, quoted
 from annotator.models import (
     PSE,
     SCU,
+    AnnotationMerge,
     Assignment,
     PeerAnnotation,
     PeerAnnotationChange,
     PSESpan,
     Pyramid,
 )
-from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion, checked_parts
+from annotator.pyramids.editing import checked_parts
 from annotator.text.plurals import counted
 from annotator.text.selection import overlapping
 from annotator.text.textmarks import uncovered_words
@@ -57,30 +64,43 @@ class PeerEditResult:
         return {uid for uid in before.keys() | after.keys() if before.get(uid) != after.get(uid)}
 
 
-def _locked(
-    annotation_id: int, user, version: int | None, allow_complete: bool = False
-) -> PeerAnnotation:
-    try:
-        annotation = (
-            PeerAnnotation.objects.select_for_update(of=("self",))
-            .select_related("pyramid__docset", "peer")
-            .get(pk=annotation_id)
-        )
-    except PeerAnnotation.DoesNotExist:
-        raise RuleBroken("There is no such peer annotation.") from None
+# -- what the engine needs of an annotation (annotator.editing.engine) ---------------------------
+
+
+def run_edit(
+    annotation_id: int,
+    user,
+    version: int | None,
+    action: str,
+    apply: Callable[[PeerAnnotation], str],
+    decision: dict | None = None,
+) -> PeerEditResult:
+    """Lock, check, apply and record one edit (annotator.editing.engine); `decision` is the
+    adjudication decision it makes, in a consensus annotation
+    (annotator.adjudication.annotation_consensus)."""
+    # A snapshot holds every PSE, so an edit names nothing it touches; and an operation checks its
+    # rules as it applies itself (the whole edit is one transaction: a refusal changes nothing).
+    return EDITOR.edit(
+        annotation_id,
+        user,
+        version,
+        action,
+        lambda annotation: ((), lambda: apply(annotation)),
+        decision,
+    )
+
+
+def _may_edit(annotation: PeerAnnotation, user, reopening: bool) -> None:
     if not can_edit_annotation(user, annotation):
         raise NotAllowed("You are not assigned to this peer summary.")
     if annotation.pyramid.status != Pyramid.Status.SUBMITTED:
         raise NotAllowed(
             "The pyramid is still being edited: peers are annotated against a submitted pyramid."
         )
-    if annotation.status == PeerAnnotation.Status.SUBMITTED and not allow_complete:
+    if annotation.status == PeerAnnotation.Status.SUBMITTED and not reopening:
         raise NotAllowed(
             "This annotation is complete and read-only; an administrator can reopen it."
         )
-    if version is not None and version != annotation.version:
-        raise StaleVersion(annotation.version, record="annotation")
-    return annotation
 
 
 def snapshot(annotation: PeerAnnotation) -> list[dict]:
@@ -154,40 +174,18 @@ def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
     )
 
 
-def _record(annotation, user, action, description, before, after, decision=None) -> PeerEditResult:
-    annotation.version += 1
-    annotation.save(update_fields=["version", "status", "scus_changed", "updated_at"])
-    change = PeerAnnotationChange.objects.create(
-        annotation=annotation,
-        user=user if user and user.is_authenticated else None,
-        action=action,
-        description=description,
-        before=before,
-        after=after,
-        decision=decision,
-    )
-    return PeerEditResult(annotation, annotation.version, description, change)
-
-
-def run_edit(
-    annotation_id,
-    user,
-    version,
-    action: str,
-    apply: Callable[[PeerAnnotation], str],
-    allow_complete: bool = False,
-    decision: dict | None = None,
-) -> PeerEditResult:
-    """Lock, check, apply and record one edit; `decision` is the adjudication decision it makes,
-    in a consensus annotation (annotator.adjudication.annotation_consensus)."""
-    with transaction.atomic():
-        annotation = _locked(annotation_id, user, version, allow_complete)
-        before = snapshot(annotation)
-        description = apply(annotation)
-        after = snapshot(annotation)
-        if action not in history.NOT_ON_THE_UNDO_STACK:
-            history.end_redo_chain(annotation.changes.all())
-        return _record(annotation, user, action, description, before, after, decision)
+EDITOR = Editor(
+    rows=PeerAnnotation.objects.select_related("pyramid__docset", "peer"),
+    name="annotation",
+    missing="There is no such peer annotation.",
+    may_edit=_may_edit,
+    snapshot=lambda annotation, _touched: snapshot(annotation),  # every PSE, whatever the edit
+    touched_in=lambda _state: (),
+    restore=restore,
+    result=PeerEditResult,
+    # complete and reopen set the status, mark_reviewed scus_changed; updated_at is auto_now
+    saved_fields=("status", "scus_changed", "updated_at"),
+)
 
 
 # -- rules ---------------------------------------------------------------------------------------
@@ -235,11 +233,6 @@ def _what(scu: SCU | None) -> str:
     return f"SCU {scu.uid}" if scu else "nothing in the pyramid (weight 0)"
 
 
-def _quoted(text: str, limit: int = 50) -> str:
-    text = text.replace("\n", " ")
-    return f"“{text if len(text) <= limit else text[: limit - 1] + '…'}”"
-
-
 # -- operations ----------------------------------------------------------------------------------
 
 
@@ -259,8 +252,10 @@ def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult
         PSESpan.objects.bulk_create(
             PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts)
         )
-        text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts))
-        return f"Matched {_quoted(text)} to {_what(scu)}" + (" (a repetition)" if repeated else "")
+        text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts)).replace("\n", " ")
+        return f"Matched {quoted(text, limit=50)} to {_what(scu)}" + (
+            " (a repetition)" if repeated else ""
+        )
 
     return run_edit(annotation_id, user, version, "assign", apply)
 
@@ -327,10 +322,29 @@ def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
 
 
 def words_in_no_pse(annotation: PeerAnnotation) -> list[tuple[int, int]]:
-    """The peer's words (annotator.text.textmarks.uncovered_words) in no PSE, of an SCU or of "matches
-    nothing", as (start, end) in text order (one query)."""
+    """The peer's words (annotator.text.textmarks.uncovered_words) in no PSE, of an SCU or of
+    "matches nothing", as (start, end) in text order (one query)."""
     spans = PSESpan.objects.filter(pse__annotation=annotation).values_list("start", "end")
     return uncovered_words(annotation.peer.text, [(start, end) for start, end in spans])
+
+
+def undecided_scus(annotation: PeerAnnotation) -> list[int]:
+    """A consensus annotation's SCUs (0: matching nothing) that some source matched and that are
+    not decided yet, in the order the sources' PSEs first name them (none for an ordinary
+    annotation). The groups are annotator.adjudication.annotation_consensus's; marking the
+    annotation complete waits for them, and the consensus builds on this module, so this is here
+    (3 queries)."""
+    merge = AnnotationMerge.objects.filter(consensus=annotation).first()
+    if merge is None:
+        return []
+    decided = history.decisions(annotation.changes.all())
+    matched = dict.fromkeys(
+        uid or NO_SCU
+        for uid in PSE.objects.filter(annotation__in=merge.sources.all())
+        .order_by("position", "id")
+        .values_list("scu__uid", flat=True)
+    )
+    return [uid for uid in matched if str(uid) not in decided]
 
 
 def complete(annotation_id, user, version) -> PeerEditResult:
@@ -343,15 +357,12 @@ def complete(annotation_id, user, version) -> PeerEditResult:
             raise RuleBroken(
                 "Match at least some of the peer text before marking the annotation complete."
             )
-        from annotator.adjudication.annotation_consensus import (
-            undecided_scus,  # the consensus builds on this module
-        )
-
         left = undecided_scus(annotation)
         if left:
             raise RuleBroken(
                 f"{len(left)} SCU{'s' if len(left) != 1 else ''} of this consensus "
-                f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every SCU, then mark it complete."
+                f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every SCU, "
+                "then mark it complete."
             )
         annotation.status = PeerAnnotation.Status.SUBMITTED
         if annotation.annotator_id:
@@ -386,7 +397,7 @@ def reopen(annotation_id, user, version) -> PeerEditResult:
             )
         return "Reopened the annotation"
 
-    return run_edit(annotation_id, user, version, "reopen", apply, allow_complete=True)
+    return run_edit(annotation_id, user, version, "reopen", apply)  # of a complete annotation
 
 
 def mark_reviewed(annotation_id, user, version) -> PeerEditResult:
@@ -400,21 +411,11 @@ def mark_reviewed(annotation_id, user, version) -> PeerEditResult:
     return run_edit(annotation_id, user, version, "mark_reviewed", apply)
 
 
-def _travel(annotation_id, user, version, undoing: bool) -> PeerEditResult:
-    with transaction.atomic():
-        annotation = _locked(annotation_id, user, version)
-        change = history.next_to_travel(annotation.changes.all(), undoing)
-        if change is None:
-            raise RuleBroken(history.nothing_to(undoing))
-        now = snapshot(annotation)
-        target, action, description = history.step_over(change, undoing)
-        restore(annotation, target)
-        return _record(annotation, user, action, description, now, target)
-
-
 def undo(annotation_id, user, version) -> PeerEditResult:
-    return _travel(annotation_id, user, version, undoing=True)
+    """Undo the latest edit still applied (also after a reload: the history is in the database)."""
+    return EDITOR.undo(annotation_id, user, version)
 
 
 def redo(annotation_id, user, version) -> PeerEditResult:
-    return _travel(annotation_id, user, version, undoing=False)
+    """Redo the edit undone last, if no new edit came since."""
+    return EDITOR.redo(annotation_id, user, version)

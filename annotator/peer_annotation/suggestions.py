@@ -82,8 +82,6 @@ def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
 
 def suggest(annotation, start: int, end: int, limit: int = 8) -> list[Suggestion]:
     """Suggestions for the peer sentence holding [start, end), from three queries."""
-    from django.db.models import Count
-
     from annotator.models import SCU, Span
 
     text = annotation.peer.text
@@ -100,9 +98,8 @@ def suggest(annotation, start: int, end: int, limit: int = 8) -> list[Suggestion
     ):
         parts = contributor_texts.setdefault(scu_id, {}).setdefault(contributor_id, [])
         parts.append(summaries.get(summary_id, "")[span_start:span_end])
-    scus = SCU.objects.filter(pyramid_id=annotation.pyramid_id).annotate(
-        weight=Count("contributors")
-    )
+    # Weights as the page's tiers show them: under the collection's convention.
+    scus = SCU.objects.filter(pyramid_id=annotation.pyramid_id).with_weight()
     return rank_scus(
         text[first:last],
         (

@@ -1,0 +1,7 @@
+"""Pyramids: building one from the model summaries, SCU by SCU, with the method's rules.
+
+- `editing.py` — every operation (new SCU, add or remove a contributor, merge, split, relabel,
+  reorder, submit) on the edit engine (`annotator.editing`).
+- `problems.py` — where a pyramid breaks the rules (Passonneau 2009 §2.1), for annotators to fix.
+- `views.py` — the pyramid page: read it, or build it.
+"""

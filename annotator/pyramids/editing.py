@@ -1,14 +1,20 @@
 """Editing a pyramid: every operation an annotator performs, with the method's rules.
 
-The pages, the API and the tests all edit through these functions. Each one:
-1. locks the pyramid row and checks the caller may edit it and saw its current version
-   (a stale view — another tab, another person — raises StaleVersion: HTTP 409);
-2. checks the rules (Passonneau 2009 §2.1: at most one contributor per model summary in an SCU;
-   a contributor's parts lie in one model; spans lie in their summary, snapped to whole words);
-3. applies the change, raises the pyramid's version, and records a PyramidChange holding
-   snapshots of the touched SCUs before and after, which undo and redo restore.
+The pages, the API and the tests all edit through these functions; so does a consensus pyramid
+(annotator.adjudication.pyramid_consensus builds on this module, never the other way round).
+The engine (annotator.editing.engine) locks the pyramid, checks the caller may edit it and saw
+its current version, applies, records a PyramidChange and undoes and redoes; this module supplies
+what is a pyramid's (EDITOR):
+- who may edit it: the annotator assigned, while it is not submitted;
+- the snapshots: the SCUs an edit touches (null for one not there) and the order of all SCUs,
+  which undo and redo restore;
+- after a change of SCUs, peer annotations made against the pyramid are flagged for review;
+- the operations, each a plan: its rules checked (Passonneau 2009 §2.1: at most one contributor
+  per model summary in an SCU; a contributor's parts lie in one model; spans lie in their
+  summary, snapped to whole words), the SCUs it touches, and what applies it.
 
-Offsets are code points into the model summary's text.
+The refusals (EditError and its kinds) are the engine's, named here too, where the pages, the API
+and the tests import them from. Offsets are code points into the model summary's text.
 """
 
 from __future__ import annotations
@@ -17,13 +23,16 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.db.models.functions import Lower
 
+from annotator.adjudication.overlaps import counted_twice
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_edit_pyramid, can_reopen
 from annotator.editing import history
+from annotator.editing.engine import EditError as EditError
+from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
+from annotator.editing.engine import StaleVersion as StaleVersion
 from annotator.models import (
     PSE,
     SCU,
@@ -35,36 +44,9 @@ from annotator.models import (
     PyramidMerge,
     PyramidModel,
     Span,
+    WeightConvention,
 )
 from annotator.text.selection import overlapping, snap_to_words
-
-
-class EditError(Exception):
-    """An edit that was refused; `message` says why, for the annotator."""
-
-    def __init__(self, message: str, fix: dict | None = None):
-        super().__init__(message)
-        self.message = message
-        self.fix = fix  # an action that would do what was meant, where there is one
-
-
-class RuleBroken(EditError):
-    """The edit breaks a rule of the method or refers to something that is not there."""
-
-
-class NotAllowed(EditError):
-    """The user may not edit this pyramid (not assigned, or it is submitted)."""
-
-
-class StaleVersion(EditError):
-    """The edit was based on an older version of the pyramid."""
-
-    def __init__(self, current_version: int, record: str = "pyramid"):
-        super().__init__(
-            f"Not saved: this {record} was changed elsewhere (another tab or person); "
-            "it is shown here as it now is."
-        )
-        self.current_version = current_version
 
 
 @dataclass(frozen=True)
@@ -108,10 +90,7 @@ class EditResult:
         return changed
 
 
-Plan = tuple[list[int], Callable[[], str]]  # the SCU uids an edit touches, and what applies it
-
-
-# -- the engine ---------------------------------------------------------------------------------
+# -- what the engine needs of a pyramid (annotator.editing.engine) ------------------------------
 
 
 def run_edit(
@@ -122,21 +101,17 @@ def run_edit(
     plan: Callable[[Pyramid], Plan],
     decision: dict | None = None,
 ) -> EditResult:
-    """Lock, check, apply and record one edit (see the module's description); `decision` is the
-    adjudication decision it makes, in a consensus pyramid (annotator.adjudication.pyramid_consensus)."""
-    with transaction.atomic():
-        pyramid = _locked(pyramid_id, user, version, allow_submitted=action == "reopen")
-        uids, apply = plan(pyramid)
-        before = snapshot(pyramid, uids)
-        description = apply()
-        after = snapshot(pyramid, uids)
-        if action not in history.NOT_ON_THE_UNDO_STACK:
-            history.end_redo_chain(pyramid.changes.all())
-            _flag_peer_annotations(pyramid, before, after)
-            assignment_status.mark_started(
-                Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk
-            )
-        return _record(pyramid, user, action, description, before, after, decision)
+    """Lock, check, apply and record one edit (annotator.editing.engine); `decision` is the
+    adjudication decision it makes, in a consensus pyramid
+    (annotator.adjudication.pyramid_consensus)."""
+    return EDITOR.edit(pyramid_id, user, version, action, plan, decision)
+
+
+def _may_edit(pyramid: Pyramid, user, reopening: bool) -> None:
+    if not can_edit_pyramid(user, pyramid):
+        raise NotAllowed("You are not assigned to this pyramid.")
+    if pyramid.status == Pyramid.Status.SUBMITTED and not reopening:
+        raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
 
 
 def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
@@ -152,45 +127,13 @@ def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
     PeerAnnotation.objects.bulk_update(flagged, ["scus_changed"])  # one query, however many
 
 
-def _locked(pyramid_id: int, user, version: int | None, allow_submitted: bool = False) -> Pyramid:
-    try:
-        pyramid = (
-            Pyramid.objects.select_for_update(of=("self",))
-            .select_related("docset")
-            .get(pk=pyramid_id)
-        )
-    except Pyramid.DoesNotExist:
-        raise RuleBroken("There is no such pyramid.") from None
-    if not can_edit_pyramid(user, pyramid):
-        raise NotAllowed("You are not assigned to this pyramid.")
-    if pyramid.status == Pyramid.Status.SUBMITTED and not allow_submitted:
-        raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
-    if version is not None and version != pyramid.version:
-        raise StaleVersion(pyramid.version)
-    return pyramid
+def _mark_started(pyramid: Pyramid, user) -> None:
+    """The user's assignment to build this pyramid is under way (campaign progress)."""
+    assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
 
 
-def _record(
-    pyramid: Pyramid,
-    user,
-    action: str,
-    description: str,
-    before: dict,
-    after: dict,
-    decision: dict | None = None,
-) -> EditResult:
-    pyramid.version += 1
-    pyramid.save(update_fields=["version", "status", "updated_at"])
-    change = PyramidChange.objects.create(
-        pyramid=pyramid,
-        user=user if user and user.is_authenticated else None,
-        action=action,
-        description=description,
-        before=before,
-        after=after,
-        decision=decision,
-    )
-    return EditResult(pyramid, pyramid.version, description, change)
+def _touched_in(state: dict) -> list[int]:
+    return [int(uid) for uid in state["scus"]]
 
 
 def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
@@ -350,6 +293,22 @@ def _set_order(pyramid: Pyramid, order: list[int]) -> None:
         SCU.objects.bulk_update(moved, ["position"])
 
 
+EDITOR = Editor(
+    rows=Pyramid.objects.select_related("docset"),
+    name="pyramid",
+    missing="There is no such pyramid.",
+    may_edit=_may_edit,
+    snapshot=snapshot,
+    touched_in=_touched_in,
+    restore=restore,
+    result=EditResult,
+    # submit and reopen set the status; updated_at is set on every save (auto_now)
+    saved_fields=("status", "updated_at"),
+    after_change=_flag_peer_annotations,
+    after_edit=_mark_started,
+)
+
+
 # -- helpers for the rules ----------------------------------------------------------------------
 
 
@@ -367,7 +326,8 @@ def _model_text(pyramid: Pyramid, summary_id: int) -> tuple[str, str]:
 def checked_parts(
     text: str, ranges: Iterable[tuple[int, int]], where: str
 ) -> list[tuple[int, int]]:
-    """Selected ranges of a text, validated and snapped to whole words (pyramids and peers alike)."""
+    """Selected ranges of a text, validated and snapped to whole words (pyramids and peers
+    alike)."""
     parts = []
     for start, end in ranges:
         start, end = int(start), int(end)
@@ -427,8 +387,8 @@ def _check_one_per_model(
         if summary_id in existing:
             clash = existing[summary_id]
             message = (
-                f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: an SCU takes at "
-                "most one contributor per model."
+                f"SCU {scu.uid} already has a contributor from model {clash.summary.author}: "
+                "an SCU takes at most one contributor per model."
             )
             if refused_words is None:
                 raise RuleBroken(message)
@@ -447,8 +407,8 @@ def delete_scu(scu: SCU) -> None:
     used = PSE.objects.filter(scu=scu).count()
     if used:
         raise RuleBroken(
-            f"SCU {scu.uid} is matched by {used} PSE{'s' if used != 1 else ''} in peer annotations; "
-            "it cannot be removed while they use it."
+            f"SCU {scu.uid} is matched by {used} PSE{'s' if used != 1 else ''} in peer "
+            "annotations; it cannot be removed while they use it."
         )
     scu.delete()
 
@@ -469,10 +429,6 @@ def _remove_if_empty(scu: SCU) -> bool:
         delete_scu(scu)
         return True
     return False
-
-
-def _quoted(label: str, limit: int = 60) -> str:
-    return f"“{label if len(label) <= limit else label[: limit - 1] + '…'}”"
 
 
 # -- the operations -----------------------------------------------------------------------------
@@ -498,7 +454,7 @@ def new_scu(
                 Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)
                 for i, (s, e) in enumerate(parts)
             )
-            return f"New SCU {uid} {_quoted(scu_label)}"
+            return f"New SCU {uid} {quoted(scu_label)}"
 
         return [uid], apply
 
@@ -561,7 +517,10 @@ def add_part(pyramid_id, user, version, contributor_id: int, summary_id: int, ra
                 )
                 for i, (s, e) in enumerate(parts)
             )
-            return f"Added a part to the model {contributor.summary.author} contributor of SCU {contributor.scu.uid}"
+            return (
+                f"Added a part to the model {contributor.summary.author} contributor of SCU "
+                f"{contributor.scu.uid}"
+            )
 
         return [contributor.scu.uid], apply
 
@@ -578,7 +537,7 @@ def set_label(pyramid_id, user, version, scu_uid: int, label: str) -> EditResult
         def apply():
             scu.label = new_label
             scu.save(update_fields=["label"])
-            return f"Relabelled SCU {scu.uid} {_quoted(new_label)}"
+            return f"Relabelled SCU {scu.uid} {quoted(new_label)}"
 
         return [scu.uid], apply
 
@@ -594,7 +553,7 @@ def set_label_from_contributor(pyramid_id, user, version, contributor_id: int) -
         def apply():
             contributor.scu.label = new_label
             contributor.scu.save(update_fields=["label"])
-            return f"Relabelled SCU {contributor.scu.uid} from a contributor {_quoted(new_label)}"
+            return f"Relabelled SCU {contributor.scu.uid} from a contributor {quoted(new_label)}"
 
         return [contributor.scu.uid], apply
 
@@ -631,7 +590,8 @@ def move_contributor(pyramid_id, user, version, contributor_id: int, target_uid:
             contributor.save(update_fields=["scu", "position"])
             removed = _remove_if_empty(source)
             return (
-                f"Moved a model {contributor.summary.author} contributor from SCU {source.uid} to SCU {target.uid}"
+                f"Moved a model {contributor.summary.author} contributor from SCU {source.uid} "
+                f"to SCU {target.uid}"
                 + (f"; SCU {source.uid} was left empty and removed" if removed else "")
             )
 
@@ -701,7 +661,10 @@ def split_contributor(pyramid_id, user, version, contributor_id: int) -> EditRes
             )
             order.insert(order.index(source.uid) + 1, uid)
             _set_order(pyramid, order)
-            return f"Split a model {contributor.summary.author} contributor off SCU {source.uid} into new SCU {uid}"
+            return (
+                f"Split a model {contributor.summary.author} contributor off SCU {source.uid} "
+                f"into new SCU {uid}"
+            )
 
         return [source.uid, uid], apply
 
@@ -739,7 +702,7 @@ def order_scus(pyramid_id, user, version) -> EditResult:
         def apply():
             order = list(
                 SCU.objects.filter(pyramid=pyramid)
-                .annotate(weight=Count("contributors"))
+                .with_weight(WeightConvention.CONTRIBUTORS)
                 .order_by("-weight", Lower("label"), "uid")
                 .values_list("uid", flat=True)
             )
@@ -752,7 +715,8 @@ def order_scus(pyramid_id, user, version) -> EditResult:
 
 
 def remove_part(pyramid_id, user, version, span_id: int) -> EditResult:
-    """Remove one part; a contributor left without parts goes, and an SCU left without contributors."""
+    """Remove one part; a contributor left without parts goes, and an SCU left without
+    contributors."""
 
     def plan(pyramid):
         span = (
@@ -803,7 +767,7 @@ def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
 
         def apply():
             delete_scu(scu)
-            return f"Removed SCU {scu.uid} {_quoted(scu.label)}"
+            return f"Removed SCU {scu.uid} {quoted(scu.label)}"
 
         return [scu.uid], apply
 
@@ -813,7 +777,6 @@ def remove_scu(pyramid_id, user, version, scu_uid: int) -> EditResult:
 def submit(pyramid_id, user, version, confirm: int | None = None) -> EditResult:
     """Submit the pyramid. A consensus must have every group decided; while model words are in two
     of its SCUs (annotator.adjudication.overlaps), only with `confirm`."""
-    from annotator.adjudication.overlaps import counted_twice  # the consensus builds on this module
 
     def plan(pyramid):
         if not pyramid.scus.exists():
@@ -822,15 +785,18 @@ def submit(pyramid_id, user, version, confirm: int | None = None) -> EditResult:
         if left:
             raise RuleBroken(
                 f"{len(left)} aligned group{'s' if len(left) != 1 else ''} of this consensus "
-                f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, then submit."
+                f"{'are' if len(left) != 1 else 'is'} not decided yet: decide every group, "
+                "then submit."
             )
         twice = counted_twice(pyramid) if not confirm else []
+        several = len(twice) > 1
         if twice:
             raise RuleBroken(
-                f"Not submitted: {len(twice)} stretch{'es' if len(twice) != 1 else ''} of model words "
-                f"{'are' if len(twice) != 1 else 'is'} in two SCUs, which counts {'them' if len(twice) != 1 else 'it'} "
-                f"twice ({twice[0].message}{'; …' if len(twice) > 1 else ''}). Resolve them in the builder, or "
-                "confirm to submit as it is."
+                f"Not submitted: {len(twice)} stretch{'es' if several else ''} of model words "
+                f"{'are' if several else 'is'} in two SCUs, which counts "
+                f"{'them' if several else 'it'} twice ({twice[0].message}"
+                f"{'; …' if several else ''}). Resolve them in the builder, or confirm to submit "
+                "as it is."
             )
 
         def apply():
@@ -862,38 +828,18 @@ def reopen(pyramid_id, user, version) -> EditResult:
 
 def undecided_groups(pyramid: Pyramid) -> list[str]:
     """A consensus pyramid's aligned groups not decided yet (none for an ordinary pyramid)."""
-    from annotator.adjudication.pyramid_consensus import (
-        decisions,  # the consensus builds on this module
-    )
-
     merge = PyramidMerge.objects.filter(consensus=pyramid).first()
     if merge is None:
         return []
-    decided = decisions(pyramid)
+    decided = history.decisions(pyramid.changes.all())
     return [group["key"] for group in merge.groups if group["key"] not in decided]
-
-
-def _travel(pyramid_id, user, version, undoing: bool) -> EditResult:
-    """Undo the latest edit still applied, or redo the one undone last (if no new edit came since)."""
-    with transaction.atomic():
-        pyramid = _locked(pyramid_id, user, version)
-        change = history.next_to_travel(pyramid.changes.all(), undoing)
-        if change is None:
-            raise RuleBroken(history.nothing_to(undoing))
-        now = snapshot(
-            pyramid, [int(uid) for uid in (change.after if undoing else change.before)["scus"]]
-        )
-        target, action, description = history.step_over(change, undoing)
-        restore(pyramid, target)
-        _flag_peer_annotations(pyramid, now, target)
-        return _record(pyramid, user, action, description, now, target)
 
 
 def undo(pyramid_id, user, version) -> EditResult:
     """Undo the latest edit still applied (also after a reload: the history is in the database)."""
-    return _travel(pyramid_id, user, version, undoing=True)
+    return EDITOR.undo(pyramid_id, user, version)
 
 
 def redo(pyramid_id, user, version) -> EditResult:
     """Redo the edit undone last, if no new edit came since."""
-    return _travel(pyramid_id, user, version, undoing=False)
+    return EDITOR.redo(pyramid_id, user, version)

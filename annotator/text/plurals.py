@@ -6,5 +6,6 @@ from django.utils.translation import ngettext
 
 
 def counted(n: int, word: str, plural: str | None = None) -> str:
-    """`n` and the noun: counted(1, "file") is "1 file"; counted(2, "summary", "summaries") "2 summaries"."""
+    """`n` and the noun: counted(1, "file") is "1 file";
+    counted(2, "summary", "summaries") "2 summaries"."""
     return f"{n} {ngettext(word, plural or word + 's', n)}"

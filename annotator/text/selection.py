@@ -7,6 +7,8 @@ sends a selection; the server applies it again, so what is stored never depends 
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+
 SEPARATORS = frozenset(" \t\n\r\f\v,.-:;!?\"'()[]{}…–—“”‘’")
 
 
@@ -44,7 +46,7 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def overlapping(parts, spans) -> bool:
+def overlapping(parts: Iterable[tuple[int, int]], spans: Collection[tuple[int, int]]) -> bool:
     """Whether any of `parts` shares a character with any of `spans` ((start, end) pairs)."""
     return any(
         start < other_end and other_start < end

@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.agreement_units import words
+from annotator.text.words import words
+
+Key = TypeVar("Key", bound=Hashable)  # what a span names: an SCU's id or uid, 0 for "no SCU"
 
 
 @dataclass(frozen=True)
-class Run:
+class Run(Generic[Key]):
     text: str
-    keys: tuple  # the keys of the spans covering this run, sorted; empty = uncovered
+    keys: tuple[Key, ...]  # the keys of the spans covering this run, sorted; empty = uncovered
     start: int = 0  # code point offset of the run in the text (the browser maps selections by it)
 
     @property
     def has_words(self) -> bool:
-        """Whether the run holds letters or digits (spaces and punctuation alone are not content)."""
+        """Whether the run holds letters or digits (spaces and punctuation alone are not
+        content)."""
         return any(ch.isalnum() for ch in self.text)
 
 
-def word_pieces(text: str, mark: Callable[[int], dict]) -> list[dict]:
+def word_pieces(text: str, mark: Callable[[int], dict[str, object]]) -> list[dict[str, object]]:
     """The text cut into its words and what lies between them, for templates: a word is
     {"text", "word": True, **mark(its index)} (index as in scoring.agreement_units.words), the rest
     {"text"}."""
-    pieces, at = [], 0
+    pieces: list[dict[str, object]] = []
+    at = 0
     for index, (start, end) in enumerate(words(text)):
         if start > at:
             pieces.append({"text": text[at:start]})
@@ -38,13 +43,13 @@ def word_pieces(text: str, mark: Callable[[int], dict]) -> list[dict]:
     return pieces
 
 
-def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:
+def runs(text: str, spans: Sequence[tuple[int, int, Key]]) -> list[Run[Key]]:
     """spans: (start, end, key). Adjacent characters with the same covering keys form one run."""
     boundaries = {0, len(text)}
     for start, end, _ in spans:
         boundaries.update((max(0, min(start, len(text))), max(0, min(end, len(text)))))
     points = sorted(boundaries)
-    result = []
+    result: list[Run[Key]] = []
     for left, right in zip(points, points[1:]):
         keys = tuple(
             sorted({key for start, end, key in spans if start <= left and right <= end}, key=str)
@@ -56,7 +61,7 @@ def runs(text: str, spans: list[tuple[int, int, object]]) -> list[Run]:
     return result
 
 
-def coverage(text: str, spans: list[tuple[int, int, object]]) -> float:
+def coverage(text: str, spans: Iterable[tuple[int, int, object]]) -> float:
     """Share of the text's non-space characters that lie in some span."""
     covered = [False] * len(text)
     for start, end, _ in spans:
@@ -66,7 +71,9 @@ def coverage(text: str, spans: list[tuple[int, int, object]]) -> float:
     return sum(counted) / len(counted) if counted else 0.0
 
 
-def uncovered_words(text: str, spans) -> list[tuple[int, int]]:
+def uncovered_words(
+    text: str, spans: Iterable[tuple[int, int, *tuple[object, ...]]]
+) -> list[tuple[int, int]]:
     """The words of the text (scoring.agreement_units.words: runs of letters and digits, so
     punctuation alone is never a word) that share no character with any span ((start, end, ...),
     code point offsets), as (start, end) in text order. DUC 2005's convention puts every word of
@@ -82,7 +89,8 @@ def uncovered_words(text: str, spans) -> list[tuple[int, int]]:
         if start < end:
             depth[start] += 1
             depth[end] -= 1
-    covered, open_spans = [], 0
+    covered: list[bool] = []
+    open_spans = 0
     for change in depth[:-1]:
         open_spans += change
         covered.append(open_spans > 0)
@@ -94,7 +102,8 @@ def uncovered_runs(text: str, uncovered: list[tuple[int, int]]) -> list[tuple[in
     punctuation between them (no other word) make one run, from its first word to its last.
 
     >>> text = "Apollo 11 landed, and then, Collins orbited."
-    >>> [text[s:e] for s, e in uncovered_runs(text, uncovered_words(text, [(0, 16, 1), (28, 43, 0)]))]
+    >>> runs = uncovered_runs(text, uncovered_words(text, [(0, 16, 1), (28, 43, 0)]))
+    >>> [text[s:e] for s, e in runs]
     ['and then']
     """
     joined: list[tuple[int, int]] = []
@@ -107,7 +116,9 @@ def uncovered_runs(text: str, uncovered: list[tuple[int, int]]) -> list[tuple[in
 
 
 def marked_html(
-    text_runs: list[Run], zero_key: object = None, labels: dict | None = None
+    text_runs: Iterable[Run[Key]],
+    zero_key: Key | None = None,
+    labels: Mapping[Key, str] | None = None,
 ) -> SafeString:
     """The runs as HTML: <mark> for covered runs (naming their keys), <span> for the others.
 
@@ -118,9 +129,13 @@ def marked_html(
     tooltip. Each change of SCUs along the text flips the shade (class "t1"): neighbouring
     contributors of different SCUs never look like one.
     """
-    labels = labels or {}
-    named = lambda key: f"SCU {key}: {labels[key]}" if key in labels else f"SCU {key}"  # noqa: E731
-    pieces, shade, previous = [], 0, None
+    known = labels or {}
+
+    def named(key: Key) -> str:
+        return f"SCU {key}: {known[key]}" if key in known else f"SCU {key}"
+
+    pieces: list[str] = []
+    shade, previous = 0, None
     for run in text_runs:
         text = escape(run.text)
         if run.keys:
@@ -141,7 +156,8 @@ def marked_html(
                 classes.append("t1")
             extra = f' class="{" ".join(classes)}"' if classes else ""
             pieces.append(
-                f'<mark data-start="{run.start}" data-scus="{keys}"{extra} title="{escape(title)}">{text}</mark>'
+                f'<mark data-start="{run.start}" data-scus="{keys}"{extra} '
+                f'title="{escape(title)}">{text}</mark>'
             )
         elif run.has_words:
             pieces.append(f'<span data-start="{run.start}" class="free">{text}</span>')

@@ -24,8 +24,8 @@ their own). Accounts are named, not copied: passwords and site roles stay on eac
 `restore` checks the header (format, version, the name is free), then reads the tables in order in
 one transaction, in batches: every record gets a new id and every reference is remapped, also
 inside history: pyramid snapshots (annotator.pyramids.editing) hold summary ids and the SCUs and
-contributors a consensus copied; annotation snapshots (annotator.peer_annotation.editing) hold PSE and PSE
-span ids that undo brings back as the same records, so ids of PSEs gone since get fresh ids
+contributors a consensus copied; annotation snapshots (annotator.peer_annotation.editing) hold PSE
+and PSE span ids that undo brings back as the same records, so ids of PSEs gone since get fresh ids
 reserved for them; a consensus annotation's decision names the annotation taken. Provenance to
 records gone is dropped, as undo drops it. Missing users are created inactive, without a usable
 password, and reported. A problem raises ArchiveError naming file, line and field; nothing is kept.
@@ -39,7 +39,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TypeGuard
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -78,14 +78,16 @@ Progress = Callable[[int, int], None]  # (records done, records in all)
 
 
 class ArchiveError(Exception):
-    """What is wrong with an archive, or with restoring it (naming file, line and field); nothing was stored."""
+    """What is wrong with an archive, or with restoring it (naming file, line and field); nothing
+    was stored."""
 
 
 @dataclass(frozen=True)
 class Table:
     name: str
     model: type[models.Model]
-    scope: str  # the lookup from a record to its collection ("collection": set on restore, not written)
+    # the lookup from a record to its collection ("collection": set on restore, not written)
+    scope: str
     refs: dict[str, str] = field(
         default_factory=dict
     )  # foreign key -> the table it points into, or USER
@@ -117,7 +119,7 @@ class Table:
             *(f"{ref}__username" if to == USER else f"{ref}_id" for ref, to in self.refs.items()),
         ]
         query = (
-            self.model.objects.filter(**{self.scope: collection})
+            self.model._default_manager.filter(**{self.scope: collection})
             .order_by("id")
             .values_list(*columns)
         )
@@ -126,7 +128,8 @@ class Table:
 
 
 _C = "docset__collection"
-TABLES = [  # in the order they are restored: a table's references point into those above it, or itself
+# in the order they are restored: a table's references point into those above it, or itself
+TABLES = [
     Table("memberships", Membership, "collection", {"user": USER}),
     Table("docsets", Docset, "collection"),
     Table("summaries", Summary, _C, {"docset": "docsets"}),
@@ -241,8 +244,11 @@ def export(
     """Write the collection's archive to a path or a binary file; return the records per table.
     One query per table (and one to count it), streamed."""
     with _one_snapshot(), zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        counts = {t.name: t.model.objects.filter(**{t.scope: collection}).count() for t in TABLES}
-        total, done, users = sum(counts.values()), 0, set()
+        counts = {
+            t.name: t.model._default_manager.filter(**{t.scope: collection}).count() for t in TABLES
+        }
+        total, done = sum(counts.values()), 0
+        users: set[str] = set()  # the usernames the records name
         for table in TABLES:
             named = [ref for ref, to in table.refs.items() if to == USER]
             with archive.open(table.file, "w", force_zip64=True) as member:
@@ -303,21 +309,23 @@ def check(source: IO[bytes], name: str | None = None) -> str:
 def describe(counts: dict[str, int]) -> str:
     """What an archive holds, in words: "1 docset, 7 summaries, …"."""
     n = {t.name: counts.get(t.name, 0) for t in TABLES}
+    changes = n["pyramid_changes"] + n["peer_annotation_changes"]
     return (
         f"{counted(n['docsets'], 'docset')}, {counted(n['summaries'], 'summary', 'summaries')}, "
         f"{counted(n['pyramids'], 'pyramid')} ({counted(n['scus'], 'SCU')}), "
         f"{counted(n['peer_annotations'], 'peer annotation')} ({counted(n['pses'], 'PSE')}), "
-        f"{counted(n['pyramid_changes'] + n['peer_annotation_changes'], 'history entry', 'history entries')}, "
+        f"{counted(changes, 'history entry', 'history entries')}, "
         f"{counted(n['assignments'], 'assignment')}, {counted(n['memberships'], 'membership')}, "
         f"{counted(n['judgments'], 'human judgment')}"
     )
 
 
-def _is_id(value) -> bool:
+def _is_id(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
 
 
-TYPES = {
+# The JSON types a plain field's value may have in an archive.
+TYPES: dict[type[models.Field], type | tuple[type, ...]] = {
     models.CharField: str,
     models.TextField: str,
     models.DateTimeField: str,
@@ -370,7 +378,8 @@ def _reserve(model: type[models.Model], n: int) -> list[int]:
                 [table, n],
             )
             return sorted(row[0] for row in cursor.fetchall())
-        # SQLite's AUTOINCREMENT never gives an id at or below its sequence: move it past those taken.
+        # SQLite's AUTOINCREMENT never gives an id at or below its sequence: move it past those
+        # taken.
         cursor.execute(f"SELECT MAX(id) FROM {connection.ops.quote_name(table)}")
         top = cursor.fetchone()[0] or 0
         cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
@@ -400,7 +409,8 @@ class _Restore:
         )
         if Collection.objects.filter(name=self.name).exists():
             raise ArchiveError(
-                f"A collection named {self.name!r} exists already: restore this archive under another name."
+                f"A collection named {self.name!r} exists already: restore this archive under "
+                "another name."
             )
         self.ids: dict[str, dict[int, int]] = {t.name: {} for t in TABLES}  # archive id -> new id
         self.lengths: dict[str, dict[int, int]] = {
@@ -476,12 +486,14 @@ class _Restore:
             self._table(table, collection)
         self.progress(self.total, self.total)
         report = [
-            f"Restored {collection.name}: {describe({name: len(ids) for name, ids in self.ids.items()})}."
+            f"Restored {collection.name}: "
+            f"{describe({name: len(ids) for name, ids in self.ids.items()})}."
         ]
         if created:
             report.append(
-                f"Created {counted(len(created), 'inactive account')}, without a password, for users this instance did not "
-                f"have: {', '.join(created)}. An administrator sets their passwords and activates them."
+                f"Created {counted(len(created), 'inactive account')}, without a password, for "
+                f"users this instance did not have: {', '.join(created)}. An administrator sets "
+                "their passwords and activates them."
             )
         return collection, report
 
@@ -529,7 +541,10 @@ class _Restore:
 
     def _table(self, table: Table, collection: Collection) -> None:
         known = {"id", *(f.name for f in table.plain), *table.refs}
-        later, batch, seen = [], [], set()  # later: references to records of the same table
+        # later: references to records of the same table, (record, field, old id, where)
+        later: list[tuple[models.Model, str, int, str]] = []
+        batch: list[tuple[int, models.Model, dict[str, object]]] = []  # (old id, record, stamps)
+        seen: set[int] = set()
         for number, row in self._lines(table.file):
             where = f"{table.file} line {number}"
             if row["id"] in seen:
@@ -568,7 +583,7 @@ class _Restore:
                         )
                     setattr(record, f"{ref}_id", self.ids[table.name][target])
                     linked.append(record)
-            table.model.objects.bulk_update(linked, [ref], batch_size=BATCH)
+            table.model._default_manager.bulk_update(linked, [ref], batch_size=BATCH)
 
     def _refer(self, table, record, ref, to, row, where, later) -> None:
         if ref not in row:
@@ -595,18 +610,18 @@ class _Restore:
     def _store(self, table: Table, batch: list) -> None:
         if not batch:
             return
-        records = table.model.objects.bulk_create([record for _, record, _ in batch])
+        records = table.model._default_manager.bulk_create([record for _, record, _ in batch])
         for (old, _, stamps), record in zip(batch, records):
             self.ids[table.name][old] = record.pk
             for name, value in stamps.items():  # Django set these to now on insert
                 setattr(record, name, value)
         if table.stamps:
-            table.model.objects.bulk_update(records, table.stamps)
+            table.model._default_manager.bulk_update(records, table.stamps)
         self.done += len(batch)
         self.progress(self.done, self.total)
         batch.clear()
 
-    # -- what the generic checks cannot see: spans within their texts, and ids inside history --------
+    # -- what the generic checks cannot see: spans within their texts, and ids inside history ------
 
     def _summary(self, record, row, where):
         self.lengths["summaries"][row["id"]] = len(record.text)
@@ -620,8 +635,8 @@ class _Restore:
     def _within(self, record, length: int, what: str, where: str) -> None:
         if record.end > length:  # start <= end is the database's check
             raise ArchiveError(
-                f"{where}: field 'end': the span {record.start}-{record.end} is not within its {what} "
-                f"({length} characters)"
+                f"{where}: field 'end': the span {record.start}-{record.end} is not within its "
+                f"{what} ({length} characters)"
             )
 
     def _span(self, record, row, where):
@@ -637,7 +652,8 @@ class _Restore:
 
     def _provenance(self, state: dict, table: str) -> dict:
         """The copy of a snapshot's record whose source is remapped, or dropped if gone; and the
-        consensus copies it notes (annotator.pyramids.editing: "copies"), remapped, those gone left out."""
+        consensus copies it notes (annotator.pyramids.editing: "copies"), remapped, those gone left
+        out."""
         state = dict(state)
         if state.get("source") is not None:
             source = (
@@ -686,7 +702,8 @@ class _Restore:
     def _reserve_gone_pses(self) -> None:
         """Ids of PSEs and PSE spans that annotation snapshots hold but are no longer records: undo
         brings them back under their ids, so each gets a fresh id no record will take."""
-        pses, spans = set(), set()
+        pses: set[int] = set()
+        spans: set[int] = set()
         for _, row in self._lines("peer_annotation_changes.jsonl"):
             for state in (row.get("before"), row.get("after")):
                 for pse in state if isinstance(state, list) else []:

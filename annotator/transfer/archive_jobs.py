@@ -1,7 +1,7 @@
-"""Collection archives written and restored in the background (annotator.transfer.archive), as imports are
-(annotator.transfer.jobs): the page or the API stores an ArchiveJob and enqueues `run_archive_job`; a worker
-runs it. The job row holds the bytes (the upload to restore until it is stored, the archive
-written until the job is deleted), so any worker and any web process reach them.
+"""Collection archives written and restored in the background (annotator.transfer.archive), as
+imports are (annotator.transfer.jobs): the page or the API stores an ArchiveJob and enqueues
+`run_archive_job`; a worker runs it. The job row holds the bytes (the upload to restore until it is
+stored, the archive written until the job is deleted), so any worker and any web process reach them.
 
 A restore is one transaction and an export reads one snapshot, so on PostgreSQL their progress is
 written through a connection of its own: the job page sees it as it goes.
@@ -78,8 +78,8 @@ class _Progress:
             return
         with self.side.cursor() as cursor:
             cursor.execute(
-                f"UPDATE {self.side.ops.quote_name(ArchiveJob._meta.db_table)} SET done = %s, total = %s "
-                "WHERE id = %s",
+                f"UPDATE {self.side.ops.quote_name(ArchiveJob._meta.db_table)} SET done = %s, "
+                "total = %s WHERE id = %s",
                 [done, total, self.job.pk],
             )
 
@@ -123,7 +123,8 @@ def run_archive_job(job_id: int) -> None:
                 resume_state={},
                 report=[
                     *notes,
-                    "The job stopped on an unexpected error, which has been logged; nothing was stored.",
+                    "The job stopped on an unexpected error, which has been logged; nothing was "
+                    "stored.",
                 ],
             )
             job_bytes.free(job)

@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from django.db.models import Count
-
 from annotator.ducview.layout import author_of
 from annotator.ducview.names import export_note
 from annotator.ducview.reader import (
@@ -32,6 +30,7 @@ from annotator.models import (
     Pyramid,
     PyramidModel,
     Span,
+    WeightConvention,
 )
 from annotator.models import Contributor as ContributorRecord
 
@@ -86,7 +85,7 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
     )
     scus = grouped(
         SCU.objects.filter(pyramid_id__in=ids)
-        .annotate(n=Count("contributors"))
+        .with_weight(WeightConvention.CONTRIBUTORS)  # DUCView's weight, whatever the convention
         .order_by("pyramid_id", "position", "id"),
         "pyramid_id",
     )
@@ -131,7 +130,8 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
                 for span in spans[contributor.id]:
                     if span.summary_id not in offsets:
                         raise ValueError(
-                            f"span {span.id} lies in a summary that is not a model of pyramid {pyramid}"
+                            f"span {span.id} lies in a summary that is not a model of pyramid "
+                            f"{pyramid}"
                         )
                     start = offsets[span.summary_id] + span.start
                     parts.append(Part(start=start, end=start + span.end - span.start, label=""))
@@ -151,7 +151,7 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
                 text=text, start_document_regex=regex or None, scus=document_scus
             ),
             uid_of_scu={scu.id: scu.uid for scu in scus[pyramid.id]},
-            ducview_weights={scu.uid: scu.n for scu in scus[pyramid.id]},
+            ducview_weights={scu.uid: scu.weight for scu in scus[pyramid.id]},
         )
     return result
 
@@ -252,13 +252,14 @@ def exported_files(collection: Collection, docset: str | None = None) -> Iterato
     if docset:
         pyramids = pyramids.filter(docset__name=docset)
         annotations = annotations.filter(pyramid__docset__name=docset)
-    pyramids = list(pyramids)  # the models' orderings: docset, name; pyramid, peer, annotator
-    annotations = list(annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id"))
-    exported = pyramid_documents(pyramids)
-    peer_documents = peer_annotation_documents(annotations, exported)
+    # The models' orderings: docset, name; pyramid, peer, annotator.
+    pyramid_list = list(pyramids)
+    annotation_list = list(annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id"))
+    exported = pyramid_documents(pyramid_list)
+    peer_documents = peer_annotation_documents(annotation_list, exported)
 
     taken: set[str] = set()
-    for pyramid in pyramids:
+    for pyramid in pyramid_list:
         name = (
             pyramid.source_name if pyramid.source_name.endswith(".pyr") else f"{pyramid.name}.pyr"
         )
@@ -270,10 +271,8 @@ def exported_files(collection: Collection, docset: str | None = None) -> Iterato
             ),
             is_pyramid=True,
         )
-    for annotation in annotations:
-        annotator = annotation.annotator_code or (
-            annotation.annotator.username if annotation.annotator else ""
-        )
+    for annotation in annotation_list:
+        annotator = annotation.annotator_name
         name = (
             annotation.source_name
             or f"{annotation.pyramid.docset.name}.{annotation.peer.author}.pan"

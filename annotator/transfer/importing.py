@@ -87,15 +87,17 @@ class ImportReport:
 
     def summary_line(self) -> str:
         line = (
-            f"{counted(self.files, 'file')}: {counted(self.pyramids, 'pyramid')} ({counted(self.scus, 'SCU')}, "
-            f"{counted(self.contributors, 'contributor')}), {counted(self.peer_annotations, 'peer annotation')} "
-            f"({counted(self.pses, 'PSE')}); {self.unchanged} unchanged, {counted(self.reanchored, 'part')} re-anchored, "
+            f"{counted(self.files, 'file')}: {counted(self.pyramids, 'pyramid')} "
+            f"({counted(self.scus, 'SCU')}, {counted(self.contributors, 'contributor')}), "
+            f"{counted(self.peer_annotations, 'peer annotation')} ({counted(self.pses, 'PSE')}); "
+            f"{self.unchanged} unchanged, {counted(self.reanchored, 'part')} re-anchored, "
             f"{counted(len(self.warnings), 'warning')}, {len(self.failures)} refused"
         )
         notes = []
         if self.empty_peers:
             notes.append(
-                f"{counted(self.empty_peers, 'empty peer summary', 'empty peer summaries')} (scored 0)"
+                f"{counted(self.empty_peers, 'empty peer summary', 'empty peer summaries')} "
+                "(scored 0)"
             )
         if self.empty_parts:
             notes.append(f"{counted(self.empty_parts, 'part')} kept empty")
@@ -135,7 +137,8 @@ class ImportReport:
         )
 
     def lines(self) -> list[str]:
-        """The report as the job page and the API show it: the summary, then every file's problem."""
+        """The report as the job page and the API show it: the summary, then every file's
+        problem."""
         return [
             self.summary_line(),
             *(f"warning: {w}" for w in self.warnings),
@@ -152,7 +155,8 @@ class _StoredPyramid:
 
 @dataclass
 class _Located:
-    """A part placed in the records: model (or peer) text offsets; empty when it could not be placed."""
+    """A part placed in the records: model (or peer) text offsets; empty when it could not be
+    placed."""
 
     model: int
     start: int
@@ -225,13 +229,16 @@ class DucviewImporter:
                 )
         except (DucviewError, OSError, DatabaseError) as exc:
             if isinstance(exc, DatabaseError) and connection_lost(exc):
-                raise  # not this file's fault: the import is interrupted (annotator.transfer.leases resumes a job)
+                # not this file's fault: the import is interrupted (annotator.transfer.leases
+                # resumes a job)
+                raise
+            reason = str(exc)
             if isinstance(exc, DatabaseError):
-                exc = f"the database refused it: {str(exc).strip()}"
+                reason = f"the database refused it: {str(exc).strip()}"
                 self._known.clear()  # what was cached may have been rolled back with it
             if not collection_known:
                 self._collection = None  # created in the transaction rolled back, if it was new
-            self.report.failures.append(f"{path}: {exc}")
+            self.report.failures.append(f"{path}: {reason}")
             return False
         if known is not None:
             fingerprint, stored = known
@@ -356,8 +363,9 @@ class DucviewImporter:
             PyramidModel(pyramid=pyramid, summary=summary, position=i, header=segment.header)
             for i, (segment, summary) in enumerate(zip(layout.models, models))
         )
-        # In batches of SCUs, with their contributors and spans: the records a batch makes are let go
-        # before the next, so a very large pyramid (a 20 MB .pyr has 40,000 SCUs) does not hold them all.
+        # In batches of SCUs, with their contributors and spans: the records a batch makes are let
+        # go before the next, so a very large pyramid (a 20 MB .pyr has 40,000 SCUs) does not hold
+        # them all.
         scu_ids: dict[int, int] = {}
         for first in range(0, len(document.scus), self.BATCH_SCUS):
             batch = slice(first, first + self.BATCH_SCUS)
@@ -371,7 +379,9 @@ class DucviewImporter:
                 )
                 for i, s in enumerate(document.scus[batch])
             )
-            contributors, spans = [], []
+            contributors: list[Contributor] = []
+            # (contributor, summary, start, end, position) of each span, made into Spans below
+            spans: list[tuple[Contributor, Summary, int, int, int]] = []
             for scu_record, scu, scu_parts in zip(scus, document.scus[batch], placed[batch]):
                 models_of_scu = []
                 for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
@@ -389,14 +399,15 @@ class DucviewImporter:
                     part_models = sorted({layout.models[p.model].author for p in parts})
                     if len(part_models) > 1:
                         warnings.append(
-                            f"line {contributor.line}: SCU {scu.uid} has a contributor with parts in models "
-                            f"{' and '.join(part_models)}"
+                            f"line {contributor.line}: SCU {scu.uid} has a contributor with parts "
+                            f"in models {' and '.join(part_models)}"
                         )
                     models_of_scu.append(layout.models[first_model].author)
                 repeated = sorted(a for a, n in Counter(models_of_scu).items() if n > 1)
                 if repeated:
                     warnings.append(
-                        f"line {scu.line}: SCU {scu.uid} has more than one contributor from model {', '.join(repeated)}"
+                        f"line {scu.line}: SCU {scu.uid} has more than one contributor from model "
+                        f"{', '.join(repeated)}"
                     )
             Contributor.objects.bulk_create(contributors)
             Span.objects.bulk_create(
@@ -441,9 +452,9 @@ class DucviewImporter:
                 mapped = translation(segment.text, summary.text)
                 if mapped is None:
                     raise DucviewError(
-                        f"model summary {segment.author} of {docset.name} differs from the one already stored "
-                        f"({first_difference(segment.text, summary.text)}); import it into another collection, "
-                        "or correct the file"
+                        f"model summary {segment.author} of {docset.name} differs from the one "
+                        f"already stored ({first_difference(segment.text, summary.text)}); import "
+                        "it into another collection, or correct the file"
                     )
                 _keep_preferred_copy(
                     summary, segment.text, f"model summary {segment.author}", warnings
@@ -466,7 +477,8 @@ class DucviewImporter:
         local_end = min(max(end - segment.offset, 0), len(segment.text))
         if local_start >= local_end and not (start >= end):
             raise DucviewError(
-                f"line {part.line}: part {start}-{end} of SCU {uid} lies outside the model summaries"
+                f"line {part.line}: part {start}-{end} of SCU {uid} lies outside the model "
+                "summaries"
             )
         local_end = max(local_start, local_end)
         return _Located(index, translations[index](local_start), translations[index](local_end))
@@ -485,8 +497,8 @@ class DucviewImporter:
                 else "it has no label to place it by"
             )
             warnings.append(
-                f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}) and {unplaced}: "
-                "kept as an empty part, listed among the problems to review"
+                f"line {part.line}: a part of {what} {oddity} ({part.start}-{part.end}) and "
+                f"{unplaced}: kept as an empty part, listed among the problems to review"
             )
             return part.start, part.start
         if how == ANCHOR_MOVED:
@@ -498,7 +510,8 @@ class DucviewImporter:
                 )
         elif how == ANCHOR_UNMATCHED:
             warnings.append(
-                f"line {part.line}: part label {part.label!r} does not match the text at {start}-{end}"
+                f"line {part.line}: part label {part.label!r} does not match the text at "
+                f"{start}-{end}"
             )
         return start, end
 
@@ -516,6 +529,7 @@ class DucviewImporter:
     ) -> bool:
         # DUCView ends every line with "\n"; the last one is an artifact of the format.
         text = document.text[:-1] if document.text.endswith("\n") else document.text
+        assert identity.peer is not None  # read_with_identity refuses a .pan without one
         peer_id = system_id(identity.peer)
         if peer_id != identity.peer:
             counts[(identity.peer, peer_id)] += 1
@@ -532,18 +546,19 @@ class DucviewImporter:
             if name < peer.name and DUC_PEER_NAME.match(name) and DUC_PEER_NAME.match(peer.name):
                 peer.name = name  # of NIST's spellings, the first (a name given in the app stays)
                 peer.save(update_fields=["name"])
-            mapped = translation(text, peer.text)
-            if mapped is None:
+            found = translation(text, peer.text)
+            if found is None:
                 raise DucviewError(
                     f"peer {peer_id} of {docset.name} differs from the peer text already stored "
                     f"({first_difference(text, peer.text)})"
                 )
+            mapped = found
             _keep_preferred_copy(peer, text, f"peer {peer_id}", warnings)
         if not text.strip():
             counts["empty_peers"] += 1
             warnings.append(
-                f"the peer summary of {peer_id} is empty (the system produced nothing): imported, it scores 0; "
-                "listed among the problems to review"
+                f"the peer summary of {peer_id} is empty (the system produced nothing): imported, "
+                "it scores 0; listed among the problems to review"
             )
         annotator = identity.annotator or ""
         pses = []
@@ -557,7 +572,8 @@ class DucviewImporter:
                     start, end = min(start, len(text)), min(end, len(text))
                     if start > end or (start == end and not part.inverted):
                         raise DucviewError(
-                            f"line {part.line}: part {part.start}-{part.end} lies outside the peer text"
+                            f"line {part.line}: part {part.start}-{part.end} lies outside the peer "
+                            "text"
                         )
                     spans.append((mapped(start), mapped(end)))
                 pses.append((peer_scu.uid, contributor.comment or "", spans))
@@ -569,8 +585,8 @@ class DucviewImporter:
             if fingerprint in existing:
                 return False
             raise DucviewError(
-                f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is already stored "
-                "with different PSEs; delete that annotation first to replace it"
+                f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is "
+                "already stored with different PSEs; delete that annotation first to replace it"
             )
         status = (
             identity.status
@@ -585,7 +601,8 @@ class DucviewImporter:
             source_name=file_name,
             fingerprint=fingerprint,
         )
-        pse_records, span_records = [], []
+        pse_records: list[PSE] = []
+        span_records: list[PSESpan] = []
         for uid, comment, spans in pses:
             scu_id = None if uid == NON_MATCHING_UID else stored.scu_ids[uid]
             pse = PSE(
@@ -628,8 +645,8 @@ def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -
         return
     if incoming.strip() != summary.text.strip():  # blank space around a summary is no difference
         warnings.append(
-            f"{what}: this file's copy differs from the one stored by encoding artefacts or spacing; "
-            "its offsets were mapped into the stored copy"
+            f"{what}: this file's copy differs from the one stored by encoding artefacts or "
+            "spacing; its offsets were mapped into the stored copy"
         )
     if len(incoming) == len(summary.text) and preferred(incoming, summary.text) == incoming:
         summary.text = incoming  # same length: every stored offset stays valid
@@ -637,7 +654,8 @@ def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -
 
 
 def stored_pyramids(pyramids) -> dict[str, _StoredPyramid]:
-    """Pyramids by the fingerprint of their records' content (ducview.fingerprints), in 4 queries."""
+    """Pyramids by the fingerprint of their records' content (ducview.fingerprints), in 4
+    queries."""
     pyramids = {p.id: p for p in pyramids}
     ids = list(pyramids)
     links = defaultdict(list)
@@ -660,7 +678,7 @@ def stored_pyramids(pyramids) -> dict[str, _StoredPyramid]:
         "position", "id"
     ):
         spans[span.contributor_id].append(span)
-    result = {}
+    result: dict[str, _StoredPyramid] = {}  # by fingerprint
     for pyramid_id, pyramid in pyramids.items():
         models = links[pyramid_id]
         index = {summary.id: i for i, summary in enumerate(models)}
@@ -706,7 +724,7 @@ def stored_annotations(pyramid: Pyramid, peer: Summary, annotator: str) -> set[s
         return set()
     stored = stored_pyramids([pyramid])
     pyramid_print = next(iter(stored), "")
-    uids = dict(SCU.objects.filter(pyramid=pyramid).values_list("id", "uid"))
+    uids: dict[int | None, int] = dict(SCU.objects.filter(pyramid=pyramid).values_list("id", "uid"))
     pses = defaultdict(list)
     for pse in (
         PSE.objects.filter(annotation__in=[a.id for a in annotations])
@@ -737,17 +755,20 @@ def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = 
     document = read_any(data)
     if not identity.docset:
         raise DucviewError(
-            "cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)"
+            "cannot tell the docset from the file name; give it (--docset, or the Docset field of "
+            "the import page)"
         )
     if isinstance(document, PeerAnnotationDocument) and not identity.peer:
         raise DucviewError(
-            "cannot tell the peer from the file name; give it (--peer, or the Peer field of the import page)"
+            "cannot tell the peer from the file name; give it (--peer, or the Peer field of the "
+            "import page)"
         )
     return document, identity
 
 
 def ducview_files(paths: list[Path]) -> list[Path]:
-    """The .pyr and .pan files named, or found (recursively) in the folders named, in import order."""
+    """The .pyr and .pan files named, or found (recursively) in the folders named, in import
+    order."""
     found: list[Path] = []
     for path in paths:
         path = Path(path)

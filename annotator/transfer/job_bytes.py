@@ -50,7 +50,8 @@ def store_uploads(job, files) -> int:
 
 
 def upload_name(files) -> str:
-    """The job's name for its upload: the file's, or "N files" (a zip by its bytes, not its name)."""
+    """The job's name for its upload: the file's, or "N files" (a zip by its bytes, not its
+    name)."""
     return files[0].name if len(files) == 1 else f"{len(files)} files"
 
 

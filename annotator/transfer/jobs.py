@@ -3,11 +3,11 @@
 The upload page stores the bytes in an ImportJob and enqueues `run_import_job`; a worker
 (`python manage.py db_worker`) runs it, writing its progress to the job as it goes, and the job page
 shows it. An unsafe or oversized zip is refused whole; otherwise:
-- summaries (a .txt file or a zip, named as annotator.transfer.uploads says): all checked, then stored in
-  one transaction (every problem reported at once; nothing stored if there is one);
+- summaries (a .txt file or a zip, named as annotator.transfer.uploads says): all checked, then
+  stored in one transaction (every problem reported at once; nothing stored if there is one);
 - DUCView files (.pyr, .pan or a zip of them): imported exactly as `import_ducview` imports them
-  (annotator.transfer.importing): one transaction per file, a refused file listed with its reason while
-  the others are stored; a file already imported is reported unchanged.
+  (annotator.transfer.importing): one transaction per file, a refused file listed with its reason
+  while the others are stored; a file already imported is reported unchanged.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from annotator.transfer.importing import (
 from annotator.transfer.uploads import (
     DUCVIEW_MAX_BYTES,
     SUMMARY_MAX_BYTES,
-    UploadedFile,
+    Upload,
     UploadRefused,
     decode_text,
     is_zip,
@@ -129,9 +129,7 @@ def _update(job: ImportJob, **fields) -> None:
 # -- summaries -------------------------------------------------------------------------------------
 
 
-def plan_summaries(
-    collection: Collection, files: list[UploadedFile]
-) -> tuple[list[tuple], list[str]]:
+def plan_summaries(collection: Collection, files: list[Upload]) -> tuple[list[tuple], list[str]]:
     """What the upload would store, as (docset, kind, author, file name, text) rows, and what is
     already there; UploadRefused with every problem if anything is wrong."""
     problems: list[str] = []
@@ -173,8 +171,9 @@ def plan_summaries(
             unchanged.append(f"{row[3]}: already stored, unchanged")
         else:
             problems.append(
-                f"{row[3]}: {row[0]} {row[1]} {row[2]} is already stored with a different text "
-                "(a summary's text never changes once stored: pyramids and annotations point into it)"
+                f"{row[3]}: {row[0]} {row[1]} {row[2]} is already stored with a different text (a "
+                "summary's text never changes once stored: pyramids and annotations point into "
+                "it)"
             )
     if problems:
         raise UploadRefused(problems)
@@ -197,7 +196,8 @@ def store_summaries(collection: Collection, rows: list[tuple]) -> list[str]:
     counts = Counter(kind for _, kind, _, _, _ in rows)
     lines = [
         f"Stored {counted(counts['model'], 'model summary', 'model summaries')} and "
-        f"{counted(counts['peer'], 'peer summary', 'peer summaries')} in {counted(len(docsets), 'docset')}."
+        f"{counted(counts['peer'], 'peer summary', 'peer summaries')} in "
+        f"{counted(len(docsets), 'docset')}."
     ]
     if new_names:
         lines.append(f"New docsets: {', '.join(new_names)}.")
@@ -220,8 +220,8 @@ def import_ducview(job: ImportJob, upload) -> list[str]:
     """The files of the upload imported as `import_ducview` imports them: the same importer, the
     same order, one transaction per file; a refused file is listed and the others go on.
 
-    A resumed run (annotator.transfer.leases) goes on after the files its last progress write counted,
-    with the report as it was then: a file stored after that write is found unchanged."""
+    A resumed run (annotator.transfer.leases) goes on after the files its last progress write
+    counted, with the report as it was then: a file stored after that write is found unchanged."""
     chosen_alone = not is_zip(job.file_name, upload.read(4))
     upload.seek(0)
     files = read_upload(job.file_name, upload, DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)

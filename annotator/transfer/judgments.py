@@ -1,4 +1,5 @@
-"""Human judgments of summaries (content responsiveness, linguistic quality), for correlation studies.
+"""Human judgments of summaries (content responsiveness, linguistic quality), for correlation
+studies.
 
 Two inputs:
 - NIST's score tables, whose layout is told by their number of columns:
@@ -49,14 +50,17 @@ class JudgmentReport:
     stored: int = 0
     unchanged: int = 0
     skipped_docsets: set[str] = field(default_factory=set)
-    # "D0640 peer 15" -> the judgments of it left out (a line of a NIST table holds up to six), in the
-    # file's order, each summary once
+    # "D0640 peer 15" -> the judgments of it left out (a line of a NIST table holds up to six), in
+    # the file's order, each summary once
     skipped_peers: dict[str, int] = field(default_factory=dict)
 
     def summary_line(self) -> str:
         line = f"{counted(self.stored, 'judgment')} stored, {self.unchanged} unchanged"
         if self.skipped_docsets:
-            line += f"; rows of {counted(len(self.skipped_docsets), 'docset')} not in the collection left out"
+            line += (
+                f"; rows of {counted(len(self.skipped_docsets), 'docset')} not in the "
+                "collection left out"
+            )
         if self.skipped_peers:
             judgments = sum(self.skipped_peers.values())
             named = [
@@ -65,8 +69,9 @@ class JudgmentReport:
             ]
             more = len(self.skipped_peers) - len(named)
             line += (
-                f"; {counted(judgments, 'judgment')} of {counted(len(self.skipped_peers), 'peer')} not in the "
-                f"collection left out: {', '.join(named)}" + (f" and {more} more" if more else "")
+                f"; {counted(judgments, 'judgment')} of {counted(len(self.skipped_peers), 'peer')} "
+                "not in the collection left out: "
+                f"{', '.join(named)}" + (f" and {more} more" if more else "")
             )
         return line
 
@@ -90,8 +95,8 @@ def read_nist_table(name: str, text: str) -> list[tuple[str, str, str, str, floa
         layout = NIST_LAYOUTS.get(len(fields))
         if layout is None:
             raise JudgmentsError(
-                f"{name}, line {number}: {counted(len(fields), 'column')}; a NIST table has 13 (DUC 2006), "
-                "11 (DUC 2007 main) or 8 (DUC 2007 update)"
+                f"{name}, line {number}: {counted(len(fields), 'column')}; a NIST table has 13 "
+                "(DUC 2006), 11 (DUC 2007 main) or 8 (DUC 2007 update)"
             )
         docset, peer = fields[0].strip(), fields[1].strip()
         for column, criterion in layout.items():
@@ -113,7 +118,8 @@ def read_csv(name: str, text: str) -> list[tuple[str, str, str, str, float]]:
     missing = {"docset", "peer", "criterion", "value"} - set(reader.fieldnames or [])
     if missing:
         raise JudgmentsError(
-            f"{name}: the header lacks {', '.join(sorted(missing))} (expected docset,peer,criterion,value[,judge])"
+            f"{name}: the header lacks {', '.join(sorted(missing))} (expected "
+            "docset,peer,criterion,value[,judge])"
         )
     rows = []
     for number, row in enumerate(reader, start=2):

@@ -6,8 +6,8 @@ it, a heartbeat thread writes the time into the job every few seconds (`beat`) a
 worker's own row (WorkerBeat). The same thread looks for jobs whose beat stopped (`recover`): the
 worker running them was killed, ran out of memory, or lost its database connection. Such a job is
 queued again, and its next run goes on from where the last one stopped (the files stored are
-kept; annotator.transfer.jobs saves how far it got); after JOB_MAX_ATTEMPTS interruptions it fails with a
-message and keeps its bytes, and a Resume button (or the API) queues it again (`resume`).
+kept; annotator.transfer.jobs saves how far it got); after JOB_MAX_ATTEMPTS interruptions it fails
+with a message and keeps its bytes, and a Resume button (or the API) queues it again (`resume`).
 
 The lease lasts JOB_LEASE_SECONDS (60 by default) and the worker beats six times in a lease, so a
 job is taken back a minute after its worker died. A worker that lost its connection takes back its
@@ -39,7 +39,7 @@ JOB_MODELS = (ImportJob, ArchiveJob)
 _worker_id = f"{socket.gethostname()}:{os.getpid()}"[
     :64
 ]  # a web process running a job inside its request
-_held: set[tuple[type, int]] = set()  # the jobs this process runs now
+_held: set[tuple[type[BackgroundJob], int]] = set()  # the jobs this process runs now
 _held_lock = threading.Lock()
 
 
@@ -99,10 +99,10 @@ def held(job: BackgroundJob):
         release(type(job), job.pk)
 
 
-def held_jobs() -> dict[type, list[int]]:
+def held_jobs() -> dict[type[BackgroundJob], list[int]]:
     with _held_lock:
         pairs = sorted(_held, key=lambda pair: (pair[0].__name__, pair[1]))
-    held_by_model: dict[type, list[int]] = {}
+    held_by_model: dict[type[BackgroundJob], list[int]] = {}
     for model, pk in pairs:
         held_by_model.setdefault(model, []).append(pk)
     return held_by_model
@@ -126,9 +126,10 @@ def beat(started_at: datetime | None = None) -> None:
         create_defaults={**now_said, "started_at": started_at or now},
     )
     for model, pks in running.items():
-        model.objects.filter(pk__in=pks, status=Status.RUNNING, worker_id=worker_id()).update(
-            heartbeat_at=now
-        )
+        # The abstract model's subclass: its default manager is `objects`.
+        model._default_manager.filter(
+            pk__in=pks, status=Status.RUNNING, worker_id=worker_id()
+        ).update(heartbeat_at=now)
 
 
 def recover() -> list[str]:
@@ -147,9 +148,9 @@ def recover() -> list[str]:
                 beat_lost | mine_not_held, status=Status.RUNNING
             ):
                 # This worker is alive and lost the job with its connection: not the job's fault, so
-                # it does not count towards JOB_MAX_ATTEMPTS (a database that flaps for a few seconds
-                # must not fail every import); a worker that stopped beating might have been killed
-                # by the job itself (out of memory), and that counts.
+                # it does not count towards JOB_MAX_ATTEMPTS (a database that flaps for a few
+                # seconds must not fail every import); a worker that stopped beating might have been
+                # killed by the job itself (out of memory), and that counts.
                 done.append(_interrupted(job, counts=job.worker_id != worker_id()))
     return done
 
@@ -162,13 +163,16 @@ def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
         if not counts
         else "stopped: killed, out of memory, or cut off from its database"
     )
-    note = f"Interrupted at {where} on {timezone.localtime():%Y-%m-%d %H:%M:%S} (worker {job.worker_id or '?'} {why})."
+    note = (
+        f"Interrupted at {where} on {timezone.localtime():%Y-%m-%d %H:%M:%S} (worker "
+        f"{job.worker_id or '?'} {why})."
+    )
     state = {
         **job.resume_state,
         "interruptions": [*job.resume_state.get("interruptions", []), note],
     }
     if counts and job.attempts >= settings.JOB_MAX_ATTEMPTS:
-        job.__class__.objects.filter(pk=job.pk).update(
+        job.__class__._default_manager.filter(pk=job.pk).update(
             status=Status.FAILED,
             interrupted=True,
             finished_at=timezone.now(),
@@ -187,7 +191,7 @@ def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
             "job %s %s failed: interrupted %s times", type(job).__name__, job.pk, job.attempts
         )
         return f"{type(job).__name__} {job.pk}: failed after {job.attempts} interruptions"
-    job.__class__.objects.filter(pk=job.pk).update(
+    job.__class__._default_manager.filter(pk=job.pk).update(
         status=Status.QUEUED,
         worker_id="",
         resume_state=state,
@@ -201,7 +205,7 @@ def _interrupted(job: BackgroundJob, counts: bool = True) -> str:
 
 def resume(job: BackgroundJob) -> bool:
     """Queue again a job that failed on interruptions (the Resume button); False if it cannot be."""
-    resumed = job.__class__.objects.filter(
+    resumed = job.__class__._default_manager.filter(
         pk=job.pk, status=Status.FAILED, interrupted=True
     ).update(
         status=Status.QUEUED,
@@ -233,7 +237,8 @@ class Progress:
         self._write(total=total, done=done)
 
     def save(self, done: int, state, *, force: bool = False) -> None:
-        """`state(done)`: the resume state after `done` files (only asked for when it is written)."""
+        """`state(done)`: the resume state after `done` files (only asked for when it is
+        written)."""
         now = time.monotonic()
         if force or now - self.last >= self.EVERY_SECONDS:
             self.last = now
@@ -242,7 +247,7 @@ class Progress:
     def _write(self, **fields) -> None:
         for name, value in fields.items():
             setattr(self.job, name, value)
-        mine = type(self.job).objects.filter(
+        mine = type(self.job)._default_manager.filter(
             pk=self.job.pk, status=Status.RUNNING, worker_id=worker_id()
         )
         if not mine.update(heartbeat_at=timezone.now(), **fields):
@@ -284,7 +289,8 @@ class Heartbeat(threading.Thread):
             for line in recover():
                 logger.warning("%s", line)
         except DatabaseError as error:
-            # The database is away (a restart, a failover): try again at the next beat, on a new connection.
+            # The database is away (a restart, a failover): try again at the next beat, on a new
+            # connection.
             logger.warning("heartbeat: the database did not answer (%s)", str(error).strip())
             connection.close()
 

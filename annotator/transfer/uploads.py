@@ -22,6 +22,7 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Protocol
 
 from annotator.ducview.names import system_id
 
@@ -53,6 +54,15 @@ class UploadRefused(Exception):
     def __init__(self, problems: list[str]):
         super().__init__("; ".join(problems))
         self.problems = problems
+
+
+class Upload(Protocol):
+    """A file of an upload: an UploadedFile, or a ZipMember (unpacked when its data is read)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def data(self) -> bytes: ...
 
 
 @dataclass(frozen=True)
@@ -122,7 +132,8 @@ def check_before_storing(files, max_file_bytes: int, max_total_bytes: int) -> No
         if not is_zip(file.name, head):
             if file.size > max_file_bytes:
                 problems.append(
-                    f"{file.name}: {file.size:,} bytes, more than the {max_file_bytes:,} allowed per file"
+                    f"{file.name}: {file.size:,} bytes, more than the {max_file_bytes:,} allowed "
+                    "per file"
                 )
             continue
         try:
@@ -134,7 +145,8 @@ def check_before_storing(files, max_file_bytes: int, max_total_bytes: int) -> No
             file.seek(0)
         if len(wanted) > MAX_ENTRIES:
             problems.append(
-                f"{file.name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one zip"
+                f"{file.name}: {len(wanted):,} files, more than the {MAX_ENTRIES:,} allowed in one "
+                "zip"
             )
             continue
         problems.extend(
@@ -145,7 +157,8 @@ def check_before_storing(files, max_file_bytes: int, max_total_bytes: int) -> No
         )
         if sum(e.file_size for e in wanted) > max_total_bytes:
             problems.append(
-                f"{file.name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one upload"
+                f"{file.name}: unpacks to more than the {max_total_bytes:,} bytes allowed in one "
+                "upload"
             )
     if problems:
         raise UploadRefused(problems)
@@ -176,9 +189,7 @@ def _unpacked_size(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, limit: int)
     return size
 
 
-def read_upload(
-    name: str, source, max_file_bytes: int, max_total_bytes: int
-) -> list[UploadedFile | ZipMember]:
+def read_upload(name: str, source, max_file_bytes: int, max_total_bytes: int) -> list[Upload]:
     """The files of an upload (bytes, or a binary file at its start; a zip is opened), checked for
     size and safety on the bytes they actually hold; UploadRefused with every problem if not.
     A zip's files are measured here and read when used (the zip's file must stay open till then)."""
@@ -200,7 +211,7 @@ def read_upload(
     except (zipfile.BadZipFile, OSError) as error:
         raise UploadRefused([f"{name}: not a readable zip file ({error})"]) from None
     problems: list[str] = []
-    files: list[ZipMember] = []
+    files: list[Upload] = []
     total = 0
     if len(wanted) > MAX_ENTRIES:
         raise UploadRefused(
@@ -244,7 +255,7 @@ def summary_text(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
-def decode_text(file: UploadedFile) -> str:
+def decode_text(file: Upload) -> str:
     """The file's text; UploadRefused naming the file and the first bad byte if it is not UTF-8,
     or the line and column of the first NUL character."""
     try:
@@ -252,8 +263,8 @@ def decode_text(file: UploadedFile) -> str:
     except UnicodeDecodeError as error:
         raise UploadRefused(
             [
-                f"{file.name}: not UTF-8 text (byte 0x{file.data[error.start]:02X} at offset {error.start}); "
-                "save it as UTF-8 and upload it again"
+                f"{file.name}: not UTF-8 text (byte 0x{file.data[error.start]:02X} at offset "
+                f"{error.start}); save it as UTF-8 and upload it again"
             ]
         ) from None
     if "\x00" in text:  # valid UTF-8, but PostgreSQL text cannot hold it (and no summary means it)
@@ -262,8 +273,8 @@ def decode_text(file: UploadedFile) -> str:
         line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
         raise UploadRefused(
             [
-                f"{file.name}: holds a NUL character (line {line}, column {column}), which no text may hold; "
-                "remove it and upload it again"
+                f"{file.name}: holds a NUL character (line {line}, column {column}), which no text "
+                "may hold; remove it and upload it again"
             ]
         )
     if not text.strip():

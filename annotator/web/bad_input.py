@@ -37,7 +37,10 @@ def field_with_nul(pairs: Iterable[tuple[object, object]]) -> str | None:
 
 
 def nul_message(field: str, kind: str = "field") -> str:
-    return f"The {kind} “{field}” holds a NUL character (\\0), which no text may hold: remove it and try again."
+    return (
+        f"The {kind} “{field}” holds a NUL character (\\0), which no text may hold: remove it "
+        "and try again."
+    )
 
 
 def refuses_nul_itself(view):

@@ -47,7 +47,10 @@ class DatabaseAwayFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and database_unreachable(record.exc_info[1]):
-            record.msg = f"{record.getMessage()}: the database is unreachable ({record.exc_info[1]!s:.200}); answered 503"
+            record.msg = (
+                f"{record.getMessage()}: the database is unreachable "
+                f"({record.exc_info[1]!s:.200}); answered 503"
+            )
             record.args = ()
             record.exc_info = record.exc_text = None
         return True

@@ -1,4 +1,4 @@
-"""The answer to an error no view handled (config.urls' handler500).
+"""The answers to an error no view handled (config.urls' handler404 and handler500).
 
 While the database cannot be reached (a restart, a failover) every page would fail: say so with a
 503 and when to try again, not a generic 500 that reads like a bug. Nothing here may touch the
@@ -11,6 +11,7 @@ import sys
 
 from django.http import HttpResponse, JsonResponse
 from django.template import loader
+from django.views import defaults
 
 from annotator.web.database import database_unreachable
 
@@ -31,3 +32,11 @@ def server_error(request):
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "A server error occurred; it has been logged."}, status=500)
     return HttpResponse(loader.render_to_string("500.html"), status=500)
+
+
+def not_found(request, exception):
+    """An address no route matches: the API answers in JSON as everywhere else in it (its schema
+    documents 404 as JSON), a page with the site's 404 page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)

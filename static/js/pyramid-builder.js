@@ -1,7 +1,10 @@
 // Pyramid builder: what only the browser can do. Keeps which SCU, contributor or part is selected
-// (the SCU list is a tree: static/js/tree-keys.js), the words selected in a model (kept by
-// static/js/text-selection.js as code point offsets), and posts one editing action at a time
-// (static/js/workspace-actions.js). The server answers with the pieces the action changed.
+// (the SCU list is a tree: static/js/tree-keys.js) and the words selected in a model (kept by
+// static/js/text-selection.js as code point offsets); the builder's keys, search, drag and drop
+// (reorder, or move a contributor onto another SCU) and which SCUs are open. Each action is one
+// POST (static/js/workspace-actions.js, the engine annotator.editing behind it); the server
+// answers with the workspace re-rendered (and out-of-band pieces such as the SCU order), after
+// which the marks above are put back.
 (function () {
   "use strict";
 

@@ -103,3 +103,59 @@ def test_a_nul_character_in_a_user_name_is_refused_by_the_serializer(client, dem
     assert moved.status_code == 400
     assert moved.json() == {"to": ["Null characters are not allowed."]}
     assert list(Assignment.objects.values()) == before
+
+
+def test_peers_are_not_assigned_against_a_pyramid_still_being_edited(client, demo):
+    """The Assign page offers only submitted pyramids; the API took any pyramid of the docsets."""
+    from annotator.models import Pyramid
+
+    Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status=Pyramid.Status.IN_PROGRESS)
+    client.force_login(demo["admin"])
+    answer = client.post(
+        "/api/assignments/",
+        {
+            "task": "peer",
+            "docsets": [demo["pyramid"].docset_id],
+            "annotators": ["outsider"],
+            "pyramid": demo["pyramid"].pk,
+        },
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "detail": "Pyramid DEMO01 is still being edited: peers are annotated against a "
+        "submitted pyramid."
+    }
+    assert not Assignment.objects.filter(user=demo["outsider"]).exists()
+
+
+def test_a_chosen_pyramid_is_for_its_own_docset_only_as_on_the_page(client, demo):
+    """The page refuses a pyramid chosen with other docsets; the API assigned the others against
+    their latest submitted pyramid."""
+    from annotator.models import Docset, Summary
+
+    other = Docset.objects.create(collection=demo["collection"], name="DEMO02")
+    Summary.objects.create(docset=other, kind="peer", author="1", text="Elsewhere.")
+    client.force_login(demo["admin"])
+    answer = client.post(
+        "/api/assignments/",
+        {
+            "task": "peer",
+            "docsets": [demo["pyramid"].docset_id, other.pk],
+            "annotators": ["outsider"],
+            "pyramid": demo["pyramid"].pk,
+        },
+        content_type="application/json",
+    )
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "detail": "Pyramid DEMO01 is for docset DEMO01 only: choose just that docset."
+    }
+    assert not Assignment.objects.filter(user=demo["outsider"]).exists()
+
+
+def test_the_report_matches_the_pages(client, demo):
+    client.force_login(demo["admin"])
+    body = {"task": "peer", "docsets": [demo["pyramid"].docset_id], "annotators": ["annotator"]}
+    answer = client.post("/api/assignments/", body, content_type="application/json").json()
+    assert (len(answer["created"]), len(answer["already"]), answer["skipped"]) == (2, 1, [])

@@ -159,3 +159,49 @@ def test_a_nul_character_in_a_filter_is_refused_as_bad_input(client, demo, query
     answer = client.get(f"/api/{query}")
     assert refuses_nul(answer, field)
     assert list(answer.json()) == [field]
+
+
+@pytest.mark.parametrize(
+    ("author", "text"),
+    [
+        ("42", "First line.\r\nSecond line."),
+        (" 042 ", "\r\n  Old Mac.\rText.\r\n\r\n"),
+        ("Z", "Tab\tand\u00a0space\r\nkept."),
+    ],
+)
+def test_a_summary_through_the_api_is_stored_as_the_form_stores_it(client, demo, author, text):
+    """One record whichever way a summary comes in: line breaks as LF, no blank space around it,
+    a peer's number without leading zeros."""
+    from django.urls import reverse
+
+    from annotator.models import Docset, Summary
+
+    client.force_login(demo["admin"])
+    page_docset = demo["pyramid"].docset
+    api_docset = Docset.objects.create(collection=demo["collection"], name="DEMO02")
+    fields = {"kind": "peer", "author": author, "name": "", "text": text}
+    client.post(reverse("summary-create", args=[page_docset.pk]), fields)
+    answer = client.post(
+        "/api/summaries/", {**fields, "docset": api_docset.pk}, content_type="application/json"
+    )
+    assert answer.status_code == 201
+    by_page = Summary.objects.get(docset=page_docset, author=answer.json()["author"])
+    by_api = Summary.objects.get(pk=answer.json()["id"])
+    assert (by_api.author, by_api.text, by_api.name) == (by_page.author, by_page.text, by_page.name)
+    assert "\r" not in by_api.text
+
+
+def test_a_summary_already_there_is_refused_by_both_with_one_message(client, demo):
+    from django.urls import reverse
+
+    client.force_login(demo["admin"])
+    docset = demo["pyramid"].docset
+    fields = {"kind": "peer", "author": "01", "name": "", "text": "Again."}
+    page = client.post(reverse("summary-create", args=[docset.pk]), fields).content.decode()
+    answer = client.post(
+        "/api/summaries/", {**fields, "docset": docset.pk}, content_type="application/json"
+    )
+    assert answer.status_code == 400
+    said = "Docset DEMO01 already has a peer summary by 1."
+    assert said in page
+    assert answer.json() == {"non_field_errors": [said]}

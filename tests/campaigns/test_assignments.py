@@ -130,3 +130,18 @@ def test_status_follows_the_work(demo):
         editing.reopen(pyramid.pk, demo["outsider"], 3)  # annotators do not reopen
     editing.reopen(pyramid.pk, demo["admin"], 3)
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.IN_PROGRESS
+
+
+def test_assign_holds_the_rules_the_page_and_the_api_share(demo):
+    docset = demo["pyramid"].docset
+    with pytest.raises(editing.NotAllowed):
+        assignments.assign("peer", [docset], [demo["outsider"]], demo["organizer"])
+    with pytest.raises(editing.RuleBroken, match="Unknown assignment mode"):
+        assignments.assign("peer", [docset], [demo["outsider"]], demo["admin"], "sometimes")
+    Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status="in_progress")
+    demo["pyramid"].refresh_from_db()
+    with pytest.raises(editing.RuleBroken, match="still being edited"):
+        assignments.assign(
+            "peer", [docset], [demo["outsider"]], demo["admin"], pyramid=demo["pyramid"]
+        )
+    assert not Assignment.objects.filter(user=demo["outsider"]).exists()

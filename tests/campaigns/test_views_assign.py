@@ -105,3 +105,40 @@ def test_a_nul_character_is_refused_as_bad_input_and_nothing_is_assigned(client,
     )
     assert refuses_nul(response, "mode")
     assert Assignment.objects.count() == before
+
+
+def test_a_pyramid_still_being_edited_cannot_be_chosen(client, demo):
+    client.force_login(demo["admin"])
+    Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status="in_progress")
+    response = client.post(
+        url(demo),
+        {
+            "task": "peer",
+            "docsets": [demo["pyramid"].docset_id],
+            "mode": "every",
+            "pyramid": demo["pyramid"].pk,
+            "annotators": [demo["outsider"].pk],
+        },
+    )
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Assignment.objects.filter(user=demo["outsider"]).exists()
+
+
+def test_a_chosen_pyramid_with_another_docset_is_refused(client, demo):
+    from annotator.models import Docset
+
+    client.force_login(demo["admin"])
+    other = Docset.objects.create(collection=demo["collection"], name="DEMO02")
+    response = client.post(
+        url(demo),
+        {
+            "task": "peer",
+            "docsets": [demo["pyramid"].docset_id, other.pk],
+            "mode": "every",
+            "pyramid": demo["pyramid"].pk,
+            "annotators": [demo["outsider"].pk],
+        },
+    )
+    assert "Pyramid DEMO01 is for docset DEMO01 only" in response.content.decode()
+    assert not Assignment.objects.filter(user=demo["outsider"]).exists()

@@ -104,3 +104,23 @@ def test_the_next_peer_is_the_next_by_number(client, demo):
         reverse("annotation-edit", args=[annotation.pk, "complete"]), {"version": 2}
     ).content.decode()
     assert "Next peer: 2" in page
+
+
+def test_a_withdrawn_assignment_is_not_started(client, demo):
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    Assignment.objects.filter(pk=assignment.pk).update(status=Assignment.Status.WITHDRAWN)
+    client.force_login(demo["annotator"])
+    assert start(client, assignment).status_code == 404
+    assert not PeerAnnotation.objects.filter(annotator=demo["annotator"]).exists()
+
+
+def test_a_done_assignment_opens_its_annotation_and_stays_done(client, demo):
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    annotation = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=assignment.peer, annotator=demo["annotator"]
+    )
+    Assignment.objects.filter(pk=assignment.pk).update(status=Assignment.Status.DONE)
+    client.force_login(demo["annotator"])
+    assert start(client, assignment).url == reverse("annotation-detail", args=[annotation.pk])
+    assignment.refresh_from_db()
+    assert assignment.status == Assignment.Status.DONE

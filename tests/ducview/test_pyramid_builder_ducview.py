@@ -9,7 +9,7 @@ from django.urls import reverse
 from annotator.ducview.reader import read_pyramid
 from annotator.models import Pyramid, Span
 from annotator.pyramids import editing
-from annotator.pyramids.views import workspace_context
+from annotator.pyramids.workspace import workspace_context
 from annotator.text.selection import snap_to_words
 from tests.helpers import import_files, run
 

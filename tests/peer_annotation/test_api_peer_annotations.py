@@ -125,3 +125,76 @@ def test_an_actions_answer_counts_the_words_in_no_pse_and_complete_is_not_refuse
         content_type="application/json",
     )
     assert answer.json()["uncovered_words"] == 0
+
+
+def _create(client, pyramid, peer, **more):
+    return client.post(
+        "/api/peer-annotations/",
+        {"pyramid": pyramid.pk, "peer": peer.pk, **more},
+        content_type="application/json",
+    )
+
+
+def test_starting_through_the_api_marks_the_assignment_started_as_the_page_does(client, demo):
+    """The progress page showed API users as not started: only the page marked the assignment."""
+    from annotator.models import Assignment
+
+    client.force_login(demo["annotator"])
+    assert _create(client, demo["pyramid"], demo["annotations"]["1"].peer).status_code == 201
+    assignment = Assignment.objects.get(user=demo["annotator"])
+    assert assignment.status == Assignment.Status.IN_PROGRESS
+
+
+def test_a_pyramid_still_being_edited_is_refused_as_the_page_refuses_it(client, demo):
+    from annotator.models import Assignment, Pyramid
+
+    Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status=Pyramid.Status.IN_PROGRESS)
+    client.force_login(demo["annotator"])  # who sees it no more
+    answer = _create(client, demo["pyramid"], demo["annotations"]["1"].peer)
+    assert answer.status_code == 400
+    assert "pyramid" in answer.json()
+    assert Assignment.objects.get(user=demo["annotator"]).status == Assignment.Status.ASSIGNED
+    client.force_login(demo["admin"])  # who sees it, and may annotate any peer: not before submit
+    answer = _create(client, demo["pyramid"], demo["annotations"]["1"].peer)
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "detail": "Pyramid DEMO01 is still being edited: annotate once it is submitted."
+    }
+    assert not PeerAnnotation.objects.filter(annotator__isnull=False).exists()
+
+
+def test_a_new_annotation_starts_in_progress_at_version_one_whatever_the_body_says(client, demo):
+    """As the page starts it: status, version, review marks and names are not for the caller."""
+    client.force_login(demo["annotator"])
+    answer = _create(
+        client,
+        demo["pyramid"],
+        demo["annotations"]["1"].peer,
+        status="submitted",
+        version=7,
+        scus_changed=[1, 2],
+        annotator_code="H",
+        source_name="forged.pan",
+    )
+    assert answer.status_code == 201
+    stored = PeerAnnotation.objects.get(pk=answer.json()["id"])
+    assert (
+        stored.status,
+        stored.version,
+        stored.scus_changed,
+        stored.annotator_code,
+        stored.source_name,
+    ) == ("in_progress", 1, [], "", "")
+
+
+def test_only_an_assigned_peer_or_an_administrator(client, demo):
+    from annotator.models import Assignment
+
+    peer = demo["annotations"]["2"].peer  # other_annotator's
+    client.force_login(demo["annotator"])
+    refused = _create(client, demo["pyramid"], peer)
+    assert refused.status_code == 400  # a peer not assigned to them is one they do not see
+    assert "peer" in refused.json()
+    client.force_login(demo["admin"])  # no assignment: allowed, nothing to mark
+    assert _create(client, demo["pyramid"], peer).status_code == 201
+    assert Assignment.objects.get(user=demo["other_annotator"]).status == "assigned"

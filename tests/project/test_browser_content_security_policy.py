@@ -21,7 +21,8 @@ pytestmark = [
 # `securitypolicyviolation` event in the page and as a console error ("Refused to …").
 LISTEN = """document.addEventListener("securitypolicyviolation", (e) => {
   (window.__violations = window.__violations || []).push(
-    `${e.effectiveDirective} refused ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+    `${e.effectiveDirective} refused ${e.blockedURI || "inline"} at ` +
+    `${e.sourceFile}:${e.lineNumber}`);
 });"""
 
 
@@ -127,7 +128,8 @@ def test_the_pages_run_under_the_policy(browser_page, live_server, demo):
     page.locator(
         ".opblock-summary-path", has_text="/api/collections/"
     ).first.wait_for()  # the operations are listed
-    # Redoc as vendored (static/vendor/redoc) no longer asks Redocly's CDN for its logo: no refusal at all.
+    # Redoc as vendored (static/vendor/redoc) no longer asks Redocly's CDN for its logo: no refusal
+    # at all.
     visit(page, live_server.url + "/api/redoc/", violations, "Redoc", ready="h1")
     page.locator("h2", has_text="archive_jobs_list").wait_for()  # the operations are described
     visit(

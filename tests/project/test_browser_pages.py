@@ -1,4 +1,5 @@
-"""In real Chromium: an organizer logs in, reads a pyramid and a peer annotation, downloads scores."""
+"""In real Chromium: an organizer logs in, reads a pyramid and a peer annotation, downloads
+scores."""
 
 import re
 from pathlib import Path

@@ -19,11 +19,15 @@ pytestmark = [
 ]
 
 IN_SIGHT = """(selector) => {
-  // Elements whose box lies (at least 40 px of it) within the window and within their scrolling pane.
-  const seen = (e) => { const r = e.getBoundingClientRect(), pane = e.closest("section").getBoundingClientRect();
+  // Elements whose box lies (at least 40 px of it) within the window and within their scrolling
+  // pane.
+  const seen = (e) => {
+    const r = e.getBoundingClientRect(), pane = e.closest("section").getBoundingClientRect();
     const top = Math.max(r.top, pane.top, 0), bottom = Math.min(r.bottom, pane.bottom, innerHeight);
     const left = Math.max(r.left, pane.left, 0), right = Math.min(r.right, pane.right, innerWidth);
-    return r.height > 0 && bottom - top >= Math.min(40, r.height) && right - left >= Math.min(100, r.width); };
+    return r.height > 0 && bottom - top >= Math.min(40, r.height)
+      && right - left >= Math.min(100, r.width);
+  };
   return Array.from(document.querySelectorAll(selector)).filter(seen).length;
 }"""
 SUGGESTIONS_WHOLE = """() => {
@@ -67,7 +71,8 @@ def d0640(shared_data, demo):
     }
 
 
-WEIGHTS_READABLE = """() => Array.from(document.querySelectorAll("#scu-list .scu-row .weight")).slice(0, 20).every((badge) => {
+WEIGHTS_READABLE = """() => Array.from(document.querySelectorAll("#scu-list .scu-row .weight"))
+  .slice(0, 20).every((badge) => {
   // The number inside its badge (a hanging indent once pushed it out, leaving empty boxes).
   const range = document.createRange(); range.selectNodeContents(badge);
   const text = range.getBoundingClientRect(), box = badge.getBoundingClientRect();

@@ -1,6 +1,6 @@
 """Production settings: `check --deploy` is clean with the documented HTTPS environment and with
-docker-compose's own defaults (plain HTTP), still warns when HTTPS is on half-way; a server error shows
-no traceback but is logged."""
+docker-compose's own defaults (plain HTTP), still warns when HTTPS is on half-way; a server error
+shows no traceback but is logged."""
 
 import logging
 import os
@@ -94,7 +94,8 @@ def test_check_deploy_is_clean_with_the_documented_environment():
 
 def test_check_deploy_is_clean_with_docker_composes_defaults():
     # Plain HTTP chosen on purpose (SECURE_COOKIES=false): HSTS, the HTTPS redirect and secure-only
-    # cookies cannot apply, and their warnings (W004, W008, W012, W016) are silenced for that reason.
+    # cookies cannot apply, and their warnings (W004, W008, W012, W016) are silenced for that
+    # reason.
     environments = {
         tuple(sorted(env.items())): name for name, env in COMPOSE.items()
     }  # each different one once

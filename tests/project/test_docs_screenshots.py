@@ -31,14 +31,16 @@ COLOURS = """async (source) => {
   canvas.height = image.naturalHeight;
   const context = canvas.getContext("2d");
   context.drawImage(image, 0, 0);
-  const pixels = new Uint32Array(context.getImageData(0, 0, canvas.width, canvas.height).data.buffer);
+  const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  const pixels = new Uint32Array(data.buffer);
   return new Set(pixels).size;
 }"""
 
 
 def png_size(path: Path) -> tuple[int, int]:
     head = path.read_bytes()[:24]
-    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", f"{path.name} is not a PNG"
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path.name} is not a PNG"
+    assert head[12:16] == b"IHDR", f"{path.name} is not a PNG"
     return struct.unpack(">II", head[16:24])
 
 
@@ -83,16 +85,18 @@ def test_the_script_writes_three_pictures_of_the_demo_and_leaves_nothing_running
         assert (width, height) == (1280, 720), f"{name} is {width}x{height}"
     counted = colours([out / name for name in PICTURES])
     for name, count in counted.items():
-        # A blank page or an error page holds a handful of colours; text, highlights and plots, hundreds.
+        # A blank page or an error page holds a handful of colours; text, highlights and plots,
+        # hundreds.
         assert count > 200, f"{name} holds only {count} colours: {counted}"
 
     # The server the script started is gone, its port closed, its temporary database removed.
     pid, port = map(int, re.search(r"server: pid (\d+), port (\d+)", result.stdout).groups())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
-    with socket.socket() as probe, pytest.raises(ConnectionRefusedError):
+    with socket.socket() as probe:
         probe.settimeout(2)
-        probe.connect(("127.0.0.1", port))
+        with pytest.raises(ConnectionRefusedError):
+            probe.connect(("127.0.0.1", port))
     data = Path(re.search(r"data: (\S+)", result.stdout).group(1))
     assert not data.exists()
     assert "server stopped" in result.stdout

@@ -126,8 +126,8 @@ def test_the_finished_example_is_the_done_work_of_the_example_account(client, dj
 def test_the_demo_user_is_given_a_pyramid_to_build_and_the_peers_to_annotate(demo_user):
     out, _ = run("load_demo")
     assert (
-        "Open work for demo: build the pyramid DEMO01-demo from the same models; annotate peers 1, 2, 3 "
-        "against DEMO01-example." in out
+        "Open work for demo: build the pyramid DEMO01-demo from the same models; annotate peers 1, "
+        "2, 3 against DEMO01-example." in out
     )
     assert work_of("demo") == [
         ("peer", "DEMO01-example", "1", "assigned"),

@@ -67,7 +67,8 @@ def test_the_readme_lists_its_commands_runnable_as_written():
 
 @pytest.fixture
 def quickstart_shell(tmp_path):
-    """A working folder like a checkout's (manage.py, ../shared), the venv's python first on the PATH."""
+    """A working folder like a checkout's (manage.py, ../shared), the venv's python first on the
+    PATH."""
     data = shared_data_root()
     if not data.is_dir():
         pytest.skip(f"shared pyramid data not found at {data} (set PYRAMID_DATA)")
@@ -88,7 +89,8 @@ def quickstart_shell(tmp_path):
 
 
 def start_quickstart_demo(work: Path, environment: dict) -> None:
-    """The quickstart's rundemo, on a free port: it prints the URL and the login, then is stopped."""
+    """The quickstart's rundemo, on a free port: it prints the URL and the login, then is
+    stopped."""
     port = free_port()
     command = f"DEBUG=1 python manage.py rundemo 127.0.0.1:{port}"
     server = subprocess.Popen(

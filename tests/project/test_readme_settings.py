@@ -4,7 +4,8 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# The environment as the code reads it: os.environ.get("X"), os.environ["X"], env_flag("X"), getenv("X").
+# The environment as the code reads it: os.environ.get("X"), os.environ["X"], env_flag("X"),
+# getenv("X").
 READ = re.compile(
     r"""(?:os\.environ(?:\.get)?\(|os\.environ\[|env_flag\(|getenv\()\s*["']([A-Z][A-Z0-9_]+)["']"""
 )

@@ -213,15 +213,15 @@ def test_what_is_printed_of_the_home_page_and_the_finished_example_is_true(
     text = " ".join(out.split())
     assert "beside the finished example" not in text
     assert (
-        'Your home page lists your open work in "Demo: Apollo 11": a pyramid to build and peers to annotate.'
-        in text
+        'Your home page lists your open work in "Demo: Apollo 11": a pyramid to build and peers to '
+        "annotate." in text
     )
     pk = Collection.objects.get().pk
     collection_url, progress_url = f"/collections/{pk}/", f"/collections/{pk}/progress/"
     assert f"  http://{ADDRESS}{collection_url}\n  http://{ADDRESS}{progress_url}\n" in out
     assert (
-        "The finished example (the pyramid DEMO01-example and its peer annotations, by the account example)"
-        in text
+        "The finished example (the pyramid DEMO01-example and its peer annotations, by the account "
+        "example)" in text
     )
     client.force_login(django_user_model.objects.get(username="demo"))
     home = client.get(reverse("home")).content.decode()

@@ -37,7 +37,8 @@ def test_refuses_to_start_without_a_secret_key_in_production():
 
 def test_on_sqlite_without_a_secret_key_a_random_key_is_made_once_and_kept(tmp_path, monkeypatch):
     """The README's commands run against the demo database with neither DEBUG nor SECRET_KEY: the
-    key is random, made on first use, readable by its owner only, and the same on every later run."""
+    key is random, made on first use, readable by its owner only, and the same on every later
+    run."""
     from config import settings
 
     key_file = tmp_path / ".secret-key"
@@ -178,7 +179,8 @@ def test_login_limits_from_the_environment():
 
 def test_postgresql_connections_give_up_connecting_and_are_checked_before_reuse():
     """A database that accepts connections and never answers held requests until gunicorn killed
-    them (a 500 after 30 s): connecting gives up after DATABASE_CONNECT_TIMEOUT, then the 503 page."""
+    them (a 500 after 30 s): connecting gives up after DATABASE_CONNECT_TIMEOUT, then the 503
+    page."""
     url = "postgres://someone@127.0.0.1:5432/somewhere"
     values = settings_values(["DATABASES"], DATABASE_URL=url)["DATABASES"]["default"]
     assert values["OPTIONS"]["connect_timeout"] == 5

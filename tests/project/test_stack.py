@@ -270,7 +270,8 @@ def test_the_stack_runs_and_answers_through_nginx(stack):
     assert 'name="password"' in login.text
     assert login.headers["Server"] == "nginx"  # server_tokens off: no version
 
-    # Static files come from nginx (no app server sees them), compressed, cached by their hashed names.
+    # Static files come from nginx (no app server sees them), compressed, cached by their hashed
+    # names.
     manifest = json.loads((stack.run_dir / "static" / "staticfiles.json").read_text())["paths"]
     hashed = manifest["css/app.css"]
     assert hashed != "css/app.css"
@@ -349,7 +350,8 @@ def test_slow_clients_do_not_stall_other_users(stack):
             args=(
                 f"header-{n}",
                 (
-                    f"GET /accounts/login/?slow=header-{n} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: {'x' * 60}\r\n\r\n"
+                    f"GET /accounts/login/?slow=header-{n} HTTP/1.1\r\nHost: "
+                    f"127.0.0.1\r\nX-Padding: {'x' * 60}\r\n\r\n"
                 ).encode(),
             ),
         )
@@ -417,8 +419,8 @@ def test_one_client_cannot_take_every_connection_with_slow_uploads(stack):
             )
             connection.sendall(
                 (
-                    f"POST /accounts/login/?flood={n} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nu"
+                    f"POST /accounts/login/?flood={n} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                    "application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\nu"
                 ).encode()
             )
             held.append(connection)
@@ -483,7 +485,8 @@ def receive_answer(connection: socket.socket) -> str:
 
 @pytest.fixture(scope="module")
 def imported(stack, admin):
-    """The fixtures' DUCView files uploaded through nginx by the API, and the job followed until done."""
+    """The fixtures' DUCView files uploaded through nginx by the API, and the job followed until
+    done."""
     created = admin.request(
         "POST",
         "/api/collections/",
@@ -517,7 +520,8 @@ def test_an_upload_is_imported_by_one_worker_exactly_once(stack, imported):
         "WHERE task_path LIKE %s AND args_kwargs->'args' = %s::jsonb",
         ["%run_import_job", json.dumps([job["id"]])],
     )
-    assert len(tasks) == 1 and tasks[0][0] == "SUCCESSFUL", tasks
+    assert len(tasks) == 1, tasks
+    assert tasks[0][0] == "SUCCESSFUL", tasks
     (worker,) = tasks[0][1]  # one worker claimed it, once
     assert worker in ("worker1", "worker2")
     scus = len(re.findall(r"<scu uid=", (FIXTURES / "D9901.pyr").read_text()))
@@ -536,8 +540,8 @@ def test_an_upload_is_imported_by_one_worker_exactly_once(stack, imported):
 
 def test_two_edits_of_one_version_on_the_two_app_servers_give_a_409(stack, admin, imported):
     ((pyramid, version),) = stack.query(
-        "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id "
-        "WHERE d.collection_id = %s",
+        "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = "
+        "p.docset_id WHERE d.collection_id = %s",
         [imported["collection"]],
     )
     first, second = stack.app_ports

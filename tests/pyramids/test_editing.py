@@ -328,3 +328,10 @@ def test_new_scus_come_last_in_the_order_from_the_first(build):
     assert list(
         SCU.objects.filter(pyramid=build.pyramid).order_by("uid").values_list("position", flat=True)
     ) == [0, 1, 2]
+
+
+def test_a_new_scu_goes_after_the_last_even_when_the_last_is_at_position_0(build):
+    """new_position once took a last position of 0 for none (`(Max or -1) + 1`)."""
+    assert editing.new_position(build.pyramid) == 0
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    assert editing.new_position(build.pyramid) == 1

@@ -7,6 +7,7 @@ import pytest
 from nltk.metrics import masi_distance
 from nltk.metrics.agreement import AnnotationTask
 
+from annotator.text.words import word_scus
 from scoring.agreement import (
     DISTANCES,
     dice,
@@ -16,7 +17,7 @@ from scoring.agreement import (
     nominal,
     pairwise,
 )
-from scoring.agreement_units import peer_units, pse_values, pyramid_units, word_scus
+from scoring.agreement_units import peer_units, pse_values, pyramid_units
 
 # Passonneau 2009 Fig. 4: the PSEs two annotators found per SCU in one peer summary.
 A1 = {1: 2, 3: 2, 4: 1, 7: 1, 17: 2, 19: 1, 23: 1, 34: 1}

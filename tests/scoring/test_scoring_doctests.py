@@ -1,4 +1,4 @@
-"""The examples in scoring's docstrings hold (the papers' worked numbers among them)."""
+"""The examples in the pure modules' docstrings hold (the papers' worked numbers among them)."""
 
 import doctest
 import importlib
@@ -13,6 +13,7 @@ MODULES = [
     "scoring.formats",
     "scoring.correlation",
     "scoring.numbers",
+    "annotator.text.words",
 ]
 
 

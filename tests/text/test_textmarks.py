@@ -63,6 +63,7 @@ def test_words_in_no_span_are_found_and_punctuation_alone_is_no_word():
     assert uncovered_words("Moonwalk now", []) == [(0, 8), (9, 12)]
     assert uncovered_words("Moonwalk now", [(0, 12)]) == []
     assert uncovered_words(" ... ", []) == []
-    # Overlapping and nested spans, in any order; a span ending where a word starts does not cover it.
+    # Overlapping and nested spans, in any order; a span ending where a word starts does not cover
+    # it.
     assert uncovered_words("a b c d", [(2, 7), (2, 3), (0, 1)]) == []
     assert uncovered_words("a b c d", [(0, 2), (6, 6)]) == [(2, 3), (4, 5), (6, 7)]

@@ -1,4 +1,5 @@
-"""/api/import-jobs/: DUCView files and summaries imported through the API as the pages import them."""
+"""/api/import-jobs/: DUCView files and summaries imported through the API as the pages import
+them."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""annotator.transfer.archive: a collection written to one file and restored, under a new name, record for
-record; and archives that are wrong refused with what is wrong, nothing stored."""
+"""annotator.transfer.archive: a collection written to one file and restored, under a new name,
+record for record; and archives that are wrong refused with what is wrong, nothing stored."""
 
 import io
 import json
@@ -83,7 +83,7 @@ def test_every_score_row_is_the_same(rich):
     ]  # statuses restored as they were
 
 
-def test_provenance_points_into_the_restored_collection_even_where_a_source_was_removed_and_restored(
+def test_provenance_points_into_the_restored_collection_where_a_source_was_removed_and_restored(
     rich,
 ):
     collection, _ = restored(written(rich["collection"]))
@@ -173,7 +173,8 @@ def test_missing_users_are_made_inactive_without_a_password_and_reported(rich):
     assert not made.is_active
     assert not made.has_usable_password()
     assert report[1].startswith(
-        "Created 1 inactive account, without a password, for users this instance did not have: adjudicator."
+        "Created 1 inactive account, without a password, for users this instance did not have: "
+        "adjudicator."
     )
     assert collection.memberships.filter(user=made, role="adjudicator").exists()
     assert (
@@ -212,7 +213,7 @@ def test_every_foreign_key_of_every_archived_model_is_mapped():
         ), table.name
 
 
-# -- refused, nothing changed ------------------------------------------------------------------------
+# -- refused, nothing changed ----------------------------------------------------------------------
 
 
 def rewritten(data: bytes, file: str, change) -> bytes:
@@ -382,7 +383,8 @@ def _page(client, url, names):
         html = html.replace(old, new)
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
     html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
-    # Ids: in links, element ids and the attributes naming records; positions and uids stay compared.
+    # Ids: in links, element ids and the attributes naming records; positions and uids stay
+    # compared.
     html = re.sub(ID_ATTRIBUTES, lambda m: m.group(1) + re.sub(r"\d+", "N", m.group(2)) + '"', html)
     return re.sub(r"/\d+/", "/N/", html)
 

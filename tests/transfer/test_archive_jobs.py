@@ -1,4 +1,5 @@
-"""annotator.transfer.archive_jobs: archives written and restored in the background, with their progress."""
+"""annotator.transfer.archive_jobs: archives written and restored in the background, with their
+progress."""
 
 import io
 import zipfile
@@ -51,7 +52,8 @@ def test_a_refused_restore_reports_why_and_stores_nothing(demo):
     assert job.status == "failed"
     assert job.collection is None
     assert job.report == [
-        "A collection named 'Demo: Apollo 11' exists already: restore this archive under another name."
+        "A collection named 'Demo: Apollo 11' exists already: restore this archive under another "
+        "name."
     ]
     assert record_counts() == before
 

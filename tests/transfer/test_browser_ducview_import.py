@@ -1,6 +1,6 @@
-"""In real Chromium, at a person's pace: an administrator uploads DUCView files from the collection's
-page, sees which file was refused and why while the others were stored, uploads the fixed file, and
-only it is imported; the job page and the collection's problems pass axe-core."""
+"""In real Chromium, at a person's pace: an administrator uploads DUCView files from the
+collection's page, sees which file was refused and why while the others were stored, uploads the
+fixed file, and only it is imported; the job page and the collection's problems pass axe-core."""
 
 import pytest
 from playwright.sync_api import expect
@@ -50,8 +50,9 @@ def test_an_administrator_uploads_ducview_files_and_a_refused_one_does_not_block
     expect(page.locator("#job .job-status")).to_contain_text("Done · 4 of 4 files")
     expect(page.locator("#refused-files")).to_have_text("Refused files (1)")
     expect(page.locator("#job ul.refused li")).to_have_text(
-        "D9902.pyr: line 31, column 76: encoding problem: byte 0xE9 is not UTF-8 and the file declares no other "
-        "encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, or add "
+        "D9902.pyr: line 31, column 76: encoding problem: byte 0xE9 is not UTF-8 and the file "
+        "declares no other encoding (it looks like Latin-1 or Windows-1252); save it as UTF-8, "
+        "or add "
         '<?xml version="1.0" encoding="ISO-8859-1"?> as its first line'
     )
     expect(page.locator("#job .report").first).to_contain_text("1 empty peer summary (scored 0)")

@@ -32,7 +32,9 @@ LEASE = 2  # seconds: a lost beat is noticed quickly
 @pytest.fixture
 def worker_database(postgresql_only):
     settings = connection.settings_dict
-    return f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{settings['NAME']}"
+    host = settings["HOST"] or "127.0.0.1"
+    port = settings["PORT"] or 5432
+    return f"postgres://{settings['USER']}@{host}:{port}/{settings['NAME']}"
 
 
 @pytest.fixture
@@ -123,7 +125,8 @@ def queue_import(demo, shared_data) -> ImportJob:
 
 
 class TableLock:
-    """A lock on the peer annotations' table, held from another connection: an import waits on it."""
+    """A lock on the peer annotations' table, held from another connection: an import waits on
+    it."""
 
     def __init__(self, database):
         self.connection = psycopg.connect(database.replace("postgres://", "postgresql://"))
@@ -134,7 +137,8 @@ class TableLock:
         return [
             pid
             for (pid,) in self.connection.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND "
+                "wait_event_type = 'Lock'"
             )
         ]
 
@@ -160,7 +164,8 @@ def test_a_worker_whose_connection_is_terminated_goes_on(
     demo, shared_data, start_worker, worker_database
 ):
     worker = start_worker("survivor")
-    # Cut every connection the worker holds while it waits for work (a PostgreSQL restart does the same).
+    # Cut every connection the worker holds while it waits for work (a PostgreSQL restart does the
+    # same).
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -183,7 +188,8 @@ def test_a_worker_whose_connection_is_terminated_goes_on(
     wait_for(lambda: job_state(job).status == "done", "the job is done", process=worker)
     assert worker.poll() is None
     # Losing its connection is not the job's fault: it does not count towards JOB_MAX_ATTEMPTS.
-    assert job.worker_id == "survivor" and job.attempts == 1, "\n".join(job.report)
+    assert job.worker_id == "survivor", "\n".join(job.report)
+    assert job.attempts == 1, "\n".join(job.report)
     assert job.report[0].startswith("Interrupted at ")
     assert "(worker survivor lost its database connection)" in job.report[0]
     # The resumed run went on from its last progress write: every file counted once, none refused.
@@ -276,7 +282,8 @@ def test_a_worker_waits_for_the_migrations_instead_of_exiting(worker_database, p
 
 def test_where_work_runs_inside_the_request_the_worker_says_so_and_exits_cleanly(tmp_path):
     """SQLite's default (TASKS_BACKEND=immediate): nothing for a worker to do; the README's
-    `python manage.py db_worker`, typed against the demo database, explains that instead of failing."""
+    `python manage.py db_worker`, typed against the demo database, explains that instead of
+    failing."""
     environment = {
         key: value for key, value in os.environ.items() if key not in ("TASKS_BACKEND", "DEBUG")
     }

@@ -105,8 +105,8 @@ BAD_INPUTS = {
     "not-xml.pan": b"PK\x03\x04 this is a zip, not XML",
     "malformed.pyr": PYRAMID_FIXTURE.read_bytes()[:-40],
     "bomb.pyr": (
-        b'<?xml version="1.0"?>\n<!DOCTYPE pyramid [\n <!ENTITY a "aaaaaaaaaa">\n'
-        b' <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<pyramid><text><line>&b;</line></text></pyramid>'
+        b'<?xml version="1.0"?>\n<!DOCTYPE pyramid [\n <!ENTITY a "aaaaaaaaaa">\n <!ENTITY b '
+        b'"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">\n]>\n<pyramid><text><line>&b;</line></text></pyramid>'
     ),
     "outside.pyr": PYRAMID_FIXTURE.read_bytes().replace(
         b'start="434" end="460"', b'start="434" end="99999"'
@@ -178,7 +178,8 @@ def test_model_regex_option_splits_a_pyramid_without_headers(tmp_path):
         '<?xml version="1.0"?>\n<pyramid>\n <text>\n' + lines + " </text>\n"
         ' <scu uid="1" label="student text">\n  <contributor label="student text">\n'
         '   <part label="student text" start="14" end="26"/>\n  </contributor>\n'
-        '  <contributor label="student text">\n   <part label="student text" start="39" end="51"/>\n'
+        '  <contributor label="student text">\n'
+        '   <part label="student text" start="39" end="51"/>\n'
         "  </contributor>\n </scu>\n</pyramid>\n"
     )
     with pytest.raises(CommandError):
@@ -263,6 +264,6 @@ def test_the_size_refusal_names_the_file_and_the_flag(tmp_path, capsys):
             "import_ducview", str(big), collection="Fixtures", max_file_mb=0.001, no_progress=True
         )
     assert (
-        f"{big}: {big.stat().st_size:,} bytes, more than the 1,048 allowed per file (--max-file-mb raises the limit)"
-        in capsys.readouterr().err
+        f"{big}: {big.stat().st_size:,} bytes, more than the 1,048 allowed per file (--max-file-mb "
+        "raises the limit)" in capsys.readouterr().err
     )

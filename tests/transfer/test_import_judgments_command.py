@@ -48,9 +48,10 @@ def test_the_peers_left_out_are_named_once_each(shared_data):
         "import_judgments", str(folder / "scoring/2006_modified_scores.txt"), collection="DUC 2006"
     )
     assert out == (
-        "18 judgments stored, 0 unchanged; rows of 19 docsets not in the collection left out; 114 judgments of "
-        "19 peers not in the collection left out: D0640 peer 15 (6 judgments), D0640 peer 17 (6 judgments), "
-        "D0640 peer 18 (6 judgments), D0640 peer 19 (6 judgments), D0640 peer 2 (6 judgments) and 14 more\n"
+        "18 judgments stored, 0 unchanged; rows of 19 docsets not in the collection left out; 114 "
+        "judgments of 19 peers not in the collection left out: D0640 peer 15 (6 judgments), D0640 "
+        "peer 17 (6 judgments), D0640 peer 18 (6 judgments), D0640 peer 19 (6 judgments), D0640 "
+        "peer 2 (6 judgments) and 14 more\n"
     )
     assert out.count("D0640 peer 15") == 1
 
@@ -76,7 +77,8 @@ def test_a_csv_and_its_errors(demo, tmp_path):
     before = HumanJudgment.objects.count()  # the demo has some
     good = tmp_path / "judgments.csv"
     good.write_text(
-        "docset,peer,criterion,value,judge\nDEMO01,1,overall responsiveness,4,j1\nDEMO01,2,overall responsiveness,2,j1\n"
+        "docset,peer,criterion,value,judge\nDEMO01,1,overall responsiveness,4,j1\nDEMO01,2,overall "
+        "responsiveness,2,j1\n"
     )
     out, _ = run("import_judgments", str(good), collection=demo["collection"].name)
     assert out.startswith("2 judgments stored")

@@ -1,6 +1,6 @@
-"""import_ducview on what real NIST packages hold and DUCView 1.4 opens: kept, reported, never fatal,
-and the same records whatever the order of the files. Each case is a small fixture of our own,
-made from tests/fixtures/ducview by the change the real file has."""
+"""import_ducview on what real NIST packages hold and DUCView 1.4 opens: kept, reported, never
+fatal, and the same records whatever the order of the files. Each case is a small fixture of our
+own, made from tests/fixtures/ducview by the change the real file has."""
 
 from pathlib import Path
 
@@ -110,11 +110,12 @@ def test_an_empty_peer_summary_is_imported_scored_zero_and_listed_for_review(tmp
     assert problem.url == reverse("annotation-detail", args=[annotation.pk])
 
 
-# -- a part whose end lies before its start ---------------------------------------------------------
+# -- a part whose end lies before its start --------------------------------------------------------
 
 
 def test_an_inverted_part_whose_label_is_near_is_re_anchored_by_it(tmp_path):
-    # NIST: start="368" end="367"; here SCU 11's first part "completed in 1889 for the World's Fair" (75-113).
+    # NIST: start="368" end="367"; here SCU 11's first part "completed in 1889 for the World's Fair"
+    # (75-113).
     data = PYR.replace(b'start="75" end="113"', b'start="113" end="112"')
     out = import_files(write(tmp_path, "D9901.pyr", data), PAN_FIXTURE)
     assert "0 refused" in out
@@ -189,7 +190,7 @@ def test_an_inverted_pse_part_is_re_anchored_in_the_peer_text(tmp_path):
     assert span.pse.annotation.peer.text[span.start : span.end] == "Tourists climb it every day"
 
 
-# -- two copies of one model summary that differ ------------------------------------------------------
+# -- two copies of one model summary that differ ---------------------------------------------------
 
 
 def lost_character_copies() -> tuple[bytes, bytes]:
@@ -273,7 +274,7 @@ def test_a_model_copy_that_differs_in_words_is_refused_naming_where(tmp_path):
     assert PeerAnnotation.objects.count() == 0
 
 
-# -- system ids written two ways ----------------------------------------------------------------------
+# -- system ids written two ways -------------------------------------------------------------------
 
 
 def test_a_system_id_written_with_a_leading_zero_is_the_same_system(tmp_path):
@@ -290,7 +291,7 @@ def test_a_system_id_written_with_a_leading_zero_is_the_same_system(tmp_path):
     ]
 
 
-# -- two pyramids of one docset -----------------------------------------------------------------------
+# -- two pyramids of one docset --------------------------------------------------------------------
 
 
 def test_two_different_pyramids_of_a_docset_get_different_names(tmp_path):
@@ -299,7 +300,7 @@ def test_two_different_pyramids_of_a_docset_get_different_names(tmp_path):
     assert sorted(Pyramid.objects.values_list("name", flat=True)) == ["D9901", "D9901 (2)"]
 
 
-# -- encodings ------------------------------------------------------------------------------------------
+# -- encodings -------------------------------------------------------------------------------------
 
 
 def test_an_undeclared_latin_1_pyramid_is_refused_as_an_encoding_problem(tmp_path):

@@ -1,4 +1,5 @@
-"""annotator.transfer.jobs: imports run as background tasks, through PostgreSQL as the queue, with progress."""
+"""annotator.transfer.jobs: imports run as background tasks, through PostgreSQL as the queue, with
+progress."""
 
 import io
 import zipfile
@@ -96,7 +97,8 @@ def test_a_bad_file_in_a_ducview_upload_is_listed_and_the_good_ones_are_stored(d
     assert job.done == job.total == 2
     assert job.report[0].startswith("2 files: 1 pyramid (94 SCUs")
     assert job.report[0].endswith("1 refused")
-    # NIST's packages hold READMEs and score tables: left aside, as the command leaves them in a folder.
+    # NIST's packages hold READMEs and score tables: left aside, as the command leaves them in a
+    # folder.
     assert (
         job.report[1]
         == "Not DUCView files, left aside: readme.txt, scoring/2006_modified_scores.txt."
@@ -141,7 +143,8 @@ def test_the_docset_given_names_a_file_whose_name_does_not(demo, shared_data):
     job.refresh_from_db()
     assert job.status == "failed"
     assert job.report == [
-        "mine.pyr: cannot tell the docset from the file name; give it (--docset, or the Docset field of the import page)"
+        "mine.pyr: cannot tell the docset from the file name; give it (--docset, or the Docset "
+        "field of the import page)"
     ]
     job = make_job(demo, "ducview", "mine.pyr", data, docset="D0601")
     jobs.run_import_job.call(job.pk)

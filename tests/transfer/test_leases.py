@@ -1,5 +1,6 @@
-"""annotator.transfer.leases: a job is run by one worker at a time, a job whose worker stopped is taken back
-and goes on from where it stopped, and one interrupted too often fails and can be resumed."""
+"""annotator.transfer.leases: a job is run by one worker at a time, a job whose worker stopped is
+taken back and goes on from where it stopped, and one interrupted too often fails and can be
+resumed."""
 
 from datetime import timedelta
 

@@ -79,8 +79,8 @@ def test_users_missing_here_are_created_inactive_and_named(demo, archive_file):
     get_user_model().objects.filter(username="organizer").update(username="organizer-2")
     out, _ = run("restore_archive", str(archive_file), name="Elsewhere", no_progress=True)
     assert (
-        "Created 1 inactive account, without a password, for users this instance did not have: organizer."
-        in out
+        "Created 1 inactive account, without a password, for users this instance did not have: "
+        "organizer." in out
     )
     assert not get_user_model().objects.get(username="organizer").is_active
 

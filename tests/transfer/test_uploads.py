@@ -1,4 +1,5 @@
-"""annotator.transfer.uploads: zips opened safely, sizes enforced, texts decoded, file names understood."""
+"""annotator.transfer.uploads: zips opened safely, sizes enforced, texts decoded, file names
+understood."""
 
 import io
 import zipfile
@@ -93,8 +94,8 @@ def test_a_text_holding_a_nul_character_is_refused_naming_the_file_and_the_line(
     with pytest.raises(UploadRefused) as refused:
         decode_text(UploadedFile("D0601.model.A.txt", b"First line.\r\nSecond\x00 line.\x00\n"))
     assert refused.value.problems == [
-        "D0601.model.A.txt: holds a NUL character (line 2, column 7), which no text may hold; remove it and upload "
-        "it again"
+        "D0601.model.A.txt: holds a NUL character (line 2, column 7), which no text may hold; "
+        "remove it and upload it again"
     ]
 
 

@@ -78,8 +78,8 @@ def test_a_finished_export_offers_its_archive_with_a_link_a_keyboard_reaches(cli
     client.force_login(demo["organizer"])
     page = client.get(reverse("archive-job", args=[done.pk])).content.decode()
     assert (
-        f'<a class="button" id="download" href="{reverse("archive-download", args=[done.pk])}" download>'
-        in page
+        f'<a class="button" id="download" href="{reverse("archive-download", args=[done.pk])}" '
+        "download>" in page
     )
     assert client.get(reverse("archive-download", args=[done.pk])).getvalue() == b"PK zip bytes"
 

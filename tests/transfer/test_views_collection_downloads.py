@@ -54,7 +54,7 @@ def written_by_the_command(tmp_path: Path, collection: str, **options) -> dict[s
     }
 
 
-# -- the zip ----------------------------------------------------------------------------------------
+# -- the zip ---------------------------------------------------------------------------------------
 
 
 def test_the_zip_holds_the_bytes_export_ducview_writes(client, demo, tmp_path):
@@ -220,7 +220,7 @@ def test_the_zip_takes_the_same_queries_whatever_the_number_of_files(
     assert count_queries(client, zip_url(demo["collection"])) == few
 
 
-# -- the score tables -------------------------------------------------------------------------------
+# -- the score tables ------------------------------------------------------------------------------
 
 
 def scores_url(demo, query):
@@ -316,7 +316,7 @@ def test_score_downloads_take_the_same_queries_whatever_the_number_of_rows(
         assert count_queries(client, scores_url(demo, "?" + fmt)) == before, fmt
 
 
-# -- the pages' Downloads ---------------------------------------------------------------------------
+# -- the pages' Downloads --------------------------------------------------------------------------
 
 
 def downloads_of(page: str) -> dict[str, str]:
@@ -356,7 +356,8 @@ def test_the_collection_page_offers_every_download(client, demo):
     name = demo["collection"].name
     for kind, href in links.items():
         response = client.get(href)
-        assert response.status_code == 200 and "attachment" in response["Content-Disposition"], kind
+        assert response.status_code == 200, kind
+        assert "attachment" in response["Content-Disposition"], kind
         if kind.endswith("scores-" + kind.rpartition("-")[2]):
             fmt = kind.rpartition("-")[2]
             printed, _ = run(

@@ -66,8 +66,8 @@ def test_an_archive_whose_own_name_is_in_use_is_refused_before_it_is_queued(clie
     upload = SimpleUploadedFile("apollo.zip", written(demo["collection"]))
     page = client.post(URL, {"file": upload, "name": ""}).content.decode()
     assert (
-        "A collection named &#x27;Demo: Apollo 11&#x27; exists already: restore this archive under another name."
-        in page
+        "A collection named &#x27;Demo: Apollo 11&#x27; exists already: restore this archive under "
+        "another name." in page
     )
     assert not ArchiveJob.objects.exists()
 

@@ -1,4 +1,5 @@
-"""POST /jobs/<pk>/resume/: an import stopped by interruptions (annotator.transfer.leases) queued again."""
+"""POST /jobs/<pk>/resume/: an import stopped by interruptions (annotator.transfer.leases) queued
+again."""
 
 import pytest
 from django.urls import reverse

@@ -1,4 +1,5 @@
-"""GET/POST /collections/<pk>/upload/: summaries from .txt files or a zip, checked before storing."""
+"""GET/POST /collections/<pk>/upload/: summaries from .txt files or a zip, checked before
+storing."""
 
 import io
 import zipfile
@@ -125,15 +126,16 @@ def test_bad_input_is_refused_with_every_problem_and_nothing_is_stored(upload, d
 
 
 def test_a_txt_file_holding_a_nul_character_is_refused_naming_the_file_and_the_line(upload, demo):
-    """The job failed with "an unexpected error" (issue 16): it lists the problem, stores nothing."""
+    """The job failed with "an unexpected error" (issue 16): it lists the problem, stores
+    nothing."""
     before = Summary.objects.count()
     _, job = upload(
         ("D0601.model.A.txt", b"Model A\x00 of D0601."), ("D0601.peer.10.txt", b"A fine peer.")
     )
     assert job.status == "failed"
     assert job.report == [
-        "D0601.model.A.txt: holds a NUL character (line 1, column 8), which no text may hold; remove it "
-        "and upload it again"
+        "D0601.model.A.txt: holds a NUL character (line 1, column 8), which no text may hold; "
+        "remove it and upload it again"
     ]
     assert Summary.objects.count() == before
     assert not Docset.objects.filter(name="D0601").exists()
@@ -164,7 +166,8 @@ def test_unchanged_summaries_are_reported_not_duplicated(upload, demo):
 def test_the_job_is_titled_by_what_was_uploaded(upload, client, demo):
     """Issue 17: an upload of .txt files was titled "Import of 5 files.zip" (their bytes are packed
     into one zip for the worker, but nobody uploaded a zip). Several files: "N files"; one file or
-    a zip: its name. The same on the job page (title and heading) and in the collection's imports."""
+    a zip: its name. The same on the job page (title and heading) and in the collection's
+    imports."""
     import re
 
     def titles(job):

@@ -33,7 +33,8 @@ def test_htmx_gets_a_short_message_in_plain_text(client, demo):
     assert refuses_nul(response, "q")
     assert response["Content-Type"].startswith("text/plain")
     assert response.content.decode() == (
-        "The query parameter “q” holds a NUL character (\\0), which no text may hold: remove it and try again."
+        "The query parameter “q” holds a NUL character (\\0), which no text may hold: remove it "
+        "and try again."
     )
 
 
@@ -43,7 +44,8 @@ def test_the_api_gets_json_naming_the_parameter(client, demo):
     assert refuses_nul(response, "name")
     assert response.json() == {
         "name": [
-            "The query parameter “name” holds a NUL character (\\0), which no text may hold: remove it and try again."
+            "The query parameter “name” holds a NUL character (\\0), which no text may hold: "
+            "remove it and try again."
         ]
     }
 

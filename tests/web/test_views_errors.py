@@ -110,3 +110,24 @@ def test_while_the_database_is_away_each_request_logs_one_line_not_a_traceback(n
     )
     assert DatabaseAwayFilter().filter(other)
     assert other.exc_info is not None
+
+
+@pytest.mark.django_db
+def test_an_api_address_no_route_matches_answers_404_in_json(client, demo):
+    """/api/collections/-1/archive/ matches no route (ids are positive): the API's 404 is JSON, as
+    its documentation says, not the site's HTML page (schemathesis found it)."""
+    client.force_login(demo["admin"])
+    for path in ("/api/collections/-1/archive/", "/api/no-such-endpoint/"):
+        response = client.post(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"] == "application/json", path
+        assert response.json() == {"detail": "Not found."}, path
+
+
+@pytest.mark.django_db
+def test_a_page_address_no_route_matches_is_the_sites_404_page(client, demo):
+    client.force_login(demo["admin"])
+    response = client.get("/collections/-1/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+    assert "Not found" in response.content.decode()

@@ -1,5 +1,5 @@
-"""/favicon.ico (issue 17): browsers ask for it (on pages that name no icon: the Django admin, a JSON
-answer opened in a tab); it answered 404. It is sent on to the icon among the static files, for
+"""/favicon.ico (issue 17): browsers ask for it (on pages that name no icon: the Django admin, a
+JSON answer opened in a tab); it answered 404. It is sent on to the icon among the static files, for
 anyone, without a session; the pages name that icon and its SVG."""
 
 import struct

@@ -1,0 +1,1 @@
+"""The account pages: logging in and resetting a password (`auth.py`), accounts (`users.py`)."""

@@ -33,7 +33,8 @@ class LoginView(auth_views.LoginView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """The form asking for an email address, where one can be sent; else the page saying it cannot."""
+    """The form asking for an email address, where one can be sent; else the page saying it
+    cannot."""
 
     def dispatch(self, request, *args, **kwargs):
         if not settings.EMAIL_ENABLED:

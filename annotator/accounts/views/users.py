@@ -45,7 +45,8 @@ def user_create(request):
         user = form.save()
         messages.success(
             request,
-            f"Created the account {user.username}. Give them a role in a collection, or assign them work.",
+            f"Created the account {user.username}. Give them a role in a collection, or assign "
+            "them work.",
         )
         return redirect("user-list")
     return render(

@@ -1,0 +1,2 @@
+"""Adjudication pages: comparing pyramids and annotations (`compare.py`), merging them
+(`consensus.py`)."""

@@ -21,10 +21,11 @@ from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.aligned_pyramids import NotComparable, align_many_pyramids
 from annotator.adjudication.alignment import ONE_TO_ONE, PARTIAL, SIDES, SPLIT, TANGLE, only_in
 from annotator.adjudication.merge_words import marked_models, model_words
+from annotator.adjudication.merging import scus_with_contributors, side_query
 from annotator.adjudication.queue import consensuses_of
 from annotator.campaigns.access import can_adjudicate
 from annotator.campaigns.guards import docset_for
-from annotator.models import SCU, Contributor, Docset, PeerAnnotation, PyramidMerge
+from annotator.models import Docset, PeerAnnotation, PyramidMerge
 from annotator.pyramids.editing import EditError
 from scoring.agreement_records import pair_agreement
 from scoring.models import Report
@@ -39,27 +40,6 @@ def _phrase(word_ids, text_of) -> str:
     ordered = [text_of[w] for w in sorted(word_ids) if w in text_of]
     shown = " ".join(ordered[:WORDS_SHOWN])
     return shown + (" …" if len(ordered) > WORDS_SHOWN else "")
-
-
-def scus_with_contributors(pyramid_ids) -> list[SCU]:
-    """The pyramids' SCUs in order, each with `weight` (contributors) and `texts` ([(model author,
-    its words)] per contributor), in three queries."""
-    contributors = defaultdict(list)
-    for c in (
-        Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
-        .select_related("summary")
-        .prefetch_related("spans")
-        .order_by("scu_id", "position", "id")
-    ):
-        contributors[c.scu_id].append(c)
-    scus = list(SCU.objects.filter(pyramid_id__in=pyramid_ids).order_by("position", "id"))
-    for scu in scus:
-        scu.weight = len(contributors[scu.pk])
-        scu.texts = [
-            (c.summary.author, "…".join(c.summary.text[s.start : s.end] for s in c.spans.all()))
-            for c in contributors[scu.pk]
-        ]
-    return scus
 
 
 def adjudicated_docset(request, pk) -> Docset:
@@ -83,11 +63,6 @@ def chosen_pyramids(query, pyramids: list) -> list:
         if found is not None and found not in chosen:
             chosen.append(found)
     return chosen
-
-
-def side_query(pyramids) -> str:
-    """?a=1&b=2[&c=3]: the query of a comparison of these pyramids."""
-    return "?" + "&".join(f"{letter}={p.pk}" for letter, p in zip(SIDES, pyramids))
 
 
 @login_required

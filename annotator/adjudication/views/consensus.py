@@ -8,8 +8,6 @@ broken rule (422) with the status line only. With htmx, that is; without, a redi
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,10 +16,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from annotator.adjudication import annotation_consensus, pyramid_consensus
-from annotator.adjudication.merge_words import merge_models
-from annotator.adjudication.overlaps import counted_twice
-from annotator.adjudication.views.compare import scus_with_contributors, side_query
+from annotator.adjudication import annotation_consensus
+from annotator.adjudication.merging import merge_context, travel
 from annotator.campaigns.access import can_adjudicate, visible_annotations, visible_pyramids
 from annotator.editing import history
 from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
@@ -29,10 +25,10 @@ from annotator.editing.refusals import refused_answer
 from annotator.models import SCU, PeerAnnotation, Pyramid, PyramidMerge
 from annotator.pyramids.editing import EditError
 from annotator.text.textmarks import word_pieces
+from annotator.text.words import word_scus, words
 from annotator.web.bad_input import NUL, refuses_nul_itself
 from scoring.agreement_records import peer_alpha
-from scoring.agreement_units import word_scus, words
-from scoring.records import score_annotations, scu_weights
+from scoring.records import score_annotations
 
 
 def _require_adjudicator(request, collection_id: int) -> None:
@@ -59,107 +55,6 @@ def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
     if merge is None:
         raise Http404("this pyramid is not a consensus")
     return consensus, merge
-
-
-def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
-    """Every group with each source's SCUs (A, B, and C, ... where more were merged), what the
-    consensus has from it, and its decision, loaded in a fixed number of queries."""
-    sides = merge.sides()
-    scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk])
-    by_uid = {(s.pyramid_id, s.uid): s for s in scus}
-    source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
-    taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
-    added = []
-    for scu in (s for s in scus if s.pyramid_id == consensus.pk):
-        source = source_of.get(scu.source_id)
-        if source is None:
-            added.append(scu)
-        else:
-            taken[(source.pyramid_id, source.uid)].append(scu)
-    decided = pyramid_consensus.decisions(consensus)
-    # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
-    made_for = {
-        uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])
-    }
-    made = defaultdict(list)
-    for scu in [s for s in added if s.uid in made_for]:
-        made[made_for[scu.uid]].append(scu)
-        added.remove(scu)
-    groups = []
-    for group in merge.groups:
-        mine = [
-            s for letter, p in sides for uid in group[letter] for s in taken[(p.pk, uid)]
-        ] + made[group["key"]]
-        change = decided.get(group["key"])
-        groups.append(
-            {
-                **group,
-                "sides": [
-                    (letter, [by_uid[(p.pk, u)] for u in group[letter] if (p.pk, u) in by_uid])
-                    for letter, p in sides
-                ],
-                "consensus_scus": mine,
-                "decision": change,
-                "choice": _choice_of(change, group) if change else None,
-            }
-        )
-    left = sum(1 for g in groups if g["decision"] is None)
-    # The groups were aligned when the merge began: say which a source's edits have changed since
-    # (by content: an edit undone is no change); merges begun before the prints: by time.
-    changed_groups = pyramid_consensus.changed_groups(merge)
-    names = {letter.upper(): f"{letter.upper()} ({source.name})" for letter, source in sides}
-    if changed_groups is None:
-        changed = [
-            names[letter.upper()]
-            for letter, source in sides
-            if source.updated_at > merge.created_at
-        ]
-    else:
-        changed = [names[letter] for letter in sorted({letter for letter, _ in changed_groups})]
-    return {
-        "consensus": consensus,
-        "merge": merge,
-        "sources_changed": changed,
-        "changed_groups": changed_groups or [],
-        "groups": groups,
-        "added": added,
-        "left": left,
-        "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
-        "counted_twice": counted_twice(consensus, merge, decided),
-        "model_texts": merge_models(merge),
-        "sources": sides,
-        "columns": len(sides) + 1,
-        "compare_query": side_query([p for _, p in sides]),
-        "decided": len(groups) - left,
-        "docset": consensus.docset,
-        "collection": consensus.docset.collection,
-        "editable": consensus.status == Pyramid.Status.IN_PROGRESS,
-        **_travel(consensus.changes.all()),
-    }
-
-
-def _choice_of(change, group: dict) -> str:
-    """How a group's decision reads: "B's version", or "left out (as A)" where the pyramid taken has
-    nothing in the group."""
-    choice = change.decision["choice"]
-    if choice in group and not group[choice]:
-        return f"left out (as {choice.upper()})"
-    return pyramid_consensus.choice_name(choice)
-
-
-def _travel(changes) -> dict:
-    """What the merge page's Undo and Redo would do (two queries): each button names the change it
-    reverts or re-applies (undoing the start takes back what was taken at once, for instance)."""
-    undo, redo = (
-        history.next_to_travel(changes, undoing=True),
-        history.next_to_travel(changes, undoing=False),
-    )
-    return {
-        "can_undo": undo is not None,
-        "can_redo": redo is not None,
-        "undo_what": undo.description if undo else "",
-        "redo_what": redo.description if redo else "",
-    }
 
 
 @login_required
@@ -299,12 +194,6 @@ def _peer_annotations(request, pyramid_pk, peer_pk):
     return annotations[0], sources, consensus
 
 
-def _name(annotation: PeerAnnotation) -> str:
-    return annotation.annotator_code or (
-        annotation.annotator.username if annotation.annotator else f"#{annotation.pk}"
-    )
-
-
 def _scu_title(uids: frozenset) -> str:
     return ", ".join("matches no SCU" if uid == 0 else f"SCU {uid}" for uid in sorted(uids))
 
@@ -314,12 +203,12 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
     shown = sources + ([consensus] if consensus else [])
     readings = annotation_consensus.readings_of(shown)
     pyramid, peer = first.pyramid, first.peer
-    labels = {s.uid: s for s in SCU.objects.filter(pyramid=pyramid, uid__in=list(readings))}
-    weights = scu_weights([pyramid.pk], pyramid.docset.collection.weight_convention).get(
-        pyramid.pk, {}
-    )
-    for scu in labels.values():
-        scu.weight = weights.get(scu.pk, 0)
+    labels = {
+        s.uid: s
+        for s in SCU.objects.filter(pyramid=pyramid, uid__in=list(readings)).with_weight(
+            pyramid.docset.collection.weight_convention
+        )
+    }
     decided = annotation_consensus.decisions(consensus) if consensus else {}
     scores = {
         row.annotation_id: row.scores
@@ -362,7 +251,7 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
         texts.append(
             {
                 "annotation": a,
-                "name": "consensus" if a == consensus else _name(a),
+                "name": "consensus" if a == consensus else a.annotator_label,
                 "scores": scores.get(a.pk),
                 # Where the annotations differ, each column tells the words its annotator
                 # matched to an SCU from those they did not (issue 15).
@@ -379,7 +268,7 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
     left = sum(1 for r in rows if r["decision"] is None) if consensus else None
     return (
         {
-            **_travel(consensus.changes.all()),
+            **travel(consensus.changes.all()),
             "next_undecided": next((r["uid"] for r in rows if r["decision"] is None), None),
         }
         if consensus
@@ -411,7 +300,7 @@ def _choice_name(change, sources) -> str:
     if choice == annotation_consensus.IDENTICAL:
         return "alike in every annotation"
     source = next((a for a in sources if a.pk == choice), None)
-    return f"{_name(source)}'s reading" if source else "a reading no longer there"
+    return f"{source.annotator_label}'s reading" if source else "a reading no longer there"
 
 
 @login_required

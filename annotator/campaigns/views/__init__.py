@@ -1,0 +1,1 @@
+"""Campaign pages: collections (`collections.py`), work (`work.py`), the home page (`home.py`)."""

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from annotator.adjudication import queue as adjudication_queue
-from annotator.campaigns import assignments
+from annotator.campaigns import assignments, summaries
 from annotator.campaigns.access import (
     administered_collections,
     can_adjudicate,
@@ -28,6 +28,7 @@ from annotator.campaigns.access import (
 from annotator.campaigns.forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
 from annotator.campaigns.guards import ADMINISTER, collection_for, docset_for
 from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
+from annotator.pyramids.editing import EditError
 from annotator.pyramids.problems import collection_problems
 
 
@@ -272,11 +273,18 @@ def summary_create(request, pk):
     docset = docset_for(request, pk, ADMINISTER)
     form = SummaryForm(request.POST or None, docset=docset)
     if request.method == "POST" and form.is_valid():
-        summary = form.save()
-        messages.success(
-            request, f"Added the {summary.kind} summary by {summary.author} to {docset.name}."
-        )
-        return redirect("docset-detail", pk=docset.pk)
+        data = form.cleaned_data
+        try:
+            summary = summaries.create_summary(
+                docset, request.user, data["kind"], data["author"], data["text"], data["name"]
+            )
+        except EditError as refused:
+            form.add_error(getattr(refused, "field", None), refused.message)
+        else:
+            messages.success(
+                request, f"Added the {summary.kind} summary by {summary.author} to {docset.name}."
+            )
+            return redirect("docset-detail", pk=docset.pk)
     return render(
         request,
         "manage/form.html",

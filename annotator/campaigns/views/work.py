@@ -26,17 +26,15 @@ def assign(request, pk):
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        docsets, annotators = list(data["docsets"]), list(data["annotators"])
         try:
-            if data["task"] == Assignment.Task.BUILD_PYRAMID:
-                report = assignments.assign_pyramids(
-                    docsets, annotators, request.user, data["mode"]
-                )
-            else:
-                chosen = {data["pyramid"].docset_id: data["pyramid"]} if data["pyramid"] else None
-                report = assignments.assign_peers(
-                    docsets, annotators, request.user, data["mode"], chosen
-                )
+            report = assignments.assign(
+                data["task"],
+                data["docsets"],
+                data["annotators"],
+                request.user,
+                data["mode"],
+                data["pyramid"],
+            )
         except EditError as refused:
             form.add_error(None, refused.message)
         else:

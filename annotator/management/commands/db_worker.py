@@ -77,7 +77,10 @@ class Worker(library.Worker):
                     "The database is not migrated yet (run `python manage.py migrate`): waiting."
                 )
             except DatabaseError as error:
-                message = f"The database does not answer ({str(error).strip() or type(error).__name__}): waiting."
+                message = (
+                    "The database does not answer "
+                    f"({str(error).strip() or type(error).__name__}): waiting."
+                )
                 connections.close_all()
             if not said:
                 logger.warning(message)
@@ -115,9 +118,9 @@ class Command(library.Command):
         if backend_name is None:
             if not isinstance(task_backends["default"], DatabaseBackend):
                 self.stdout.write(
-                    "Background work runs inside each request here (TASKS_BACKEND=immediate, SQLite's "
-                    "default): there is nothing for a worker to do. With PostgreSQL (DATABASE_URL) the "
-                    "database is the queue, and this command runs a worker."
+                    "Background work runs inside each request here (TASKS_BACKEND=immediate, "
+                    "SQLite's default): there is nothing for a worker to do. With PostgreSQL "
+                    "(DATABASE_URL) the database is the queue, and this command runs a worker."
                 )
                 return
             backend_name = "default"

@@ -9,8 +9,9 @@ from annotator.transfer import archive
 
 class Command(BaseCommand):
     help = (
-        "Write everything of a collection (records, history, assignments, memberships, judgments) to one "
-        "archive file, which restore_archive reads back (annotator.transfer.archive describes the format)."
+        "Write everything of a collection (records, history, assignments, memberships, judgments) "
+        "to one archive file, which restore_archive reads back (annotator.transfer.archive "
+        "describes the format)."
     )
 
     def add_arguments(self, parser):

@@ -24,6 +24,6 @@ class Command(BaseCommand):
             raise CommandError(f"no collection {options['collection']!r}") from None
         report = export_collection(collection, Path(options["out"]), options["docset"])
         self.stdout.write(
-            f"{counted(report.pyramids, 'pyramid')} and {counted(report.peer_annotations, 'peer annotation')} "
-            f"written to {options['out']}"
+            f"{counted(report.pyramids, 'pyramid')} and "
+            f"{counted(report.peer_annotations, 'peer annotation')} written to {options['out']}"
         )

@@ -27,14 +27,15 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--model-regex",
-            help="regex that starts each model summary, for pyramids with neither a startDocumentRegEx "
-            "nor DUC header lines",
+            help="regex that starts each model summary, for pyramids with neither a "
+            "startDocumentRegEx nor DUC header lines",
         )
         parser.add_argument(
             "--max-file-mb",
             type=float,
             default=DUCVIEW_MAX_BYTES / (1024 * 1024),
-            help="refuse a file larger than this, as the browser upload does (default: %(default)g MB)",
+            help="refuse a file larger than this, as the browser upload does (default: %(default)g "
+            "MB)",
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -65,5 +66,6 @@ class Command(BaseCommand):
             self.stdout.write("Nothing changed: every file was already imported.")
         if report.failures:
             raise CommandError(
-                f"{len(report.failures)} of {counted(report.files, 'file')} failed; the others were imported"
+                f"{len(report.failures)} of {counted(report.files, 'file')} failed; the others "
+                "were imported"
             )

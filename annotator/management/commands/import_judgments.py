@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -9,8 +10,9 @@ from scoring.management.lookup import collection_and_docset
 class Command(BaseCommand):
     help = (
         "Import human judgments of peer summaries: NIST's score tables (content responsiveness and "
-        "linguistic quality columns of 2006_modified_scores.txt, 2007_modified_scores.txt) or a CSV "
-        "with the header docset,peer,criterion,value[,judge]. One transaction: a bad line stores nothing."
+        "linguistic quality columns of 2006_modified_scores.txt, 2007_modified_scores.txt) or a "
+        "CSV with the header docset,peer,criterion,value[,judge]. One transaction: a bad line "
+        "stores nothing."
     )
 
     def add_arguments(self, parser):
@@ -20,7 +22,7 @@ class Command(BaseCommand):
             "--format", choices=["nist", "csv"], help="default: csv for .csv files, nist otherwise"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path: Path = options["file"]
         collection = collection_and_docset(options["collection"])
         try:

@@ -6,17 +6,19 @@ from annotator.demo import DEMO_USERNAME, EXAMPLE_USERNAME, install_demo
 
 class Command(BaseCommand):
     help = (
-        "Load the demo docset (Apollo 11: 4 models, 3 peers, a finished pyramid and peer annotations, "
-        f"the work of the account {EXAMPLE_USERNAME!r}) and give a user open work in it: a pyramid of "
-        "their own to build from the same models, and the 3 peers to annotate against the finished "
-        "pyramid. Idempotent: the data is loaded once, and a user is given the work once."
+        "Load the demo docset (Apollo 11: 4 models, 3 peers, a finished pyramid and peer "
+        f"annotations, the work of the account {EXAMPLE_USERNAME!r}) and give a user open work in "
+        "it: a pyramid of their own to build from the same models, and the 3 peers to annotate "
+        "against the finished pyramid. Idempotent: the data is loaded once, and a user is given "
+        "the work once."
     )
 
     def add_arguments(self, parser):
         parser.add_argument(
             "--user",
             metavar="USERNAME",
-            help=f"the user given the open work (default: {DEMO_USERNAME!r}, which rundemo creates, if it exists)",
+            help=f"the user given the open work (default: {DEMO_USERNAME!r}, which rundemo "
+            "creates, if it exists)",
         )
 
     def handle(self, *args, **options):
@@ -25,7 +27,8 @@ class Command(BaseCommand):
             user = users.filter(username=options["user"]).first()
             if user is None:
                 raise CommandError(
-                    f"No user {options['user']!r}: create it first (python manage.py createsuperuser)"
+                    f"No user {options['user']!r}: create it first (python manage.py "
+                    "createsuperuser)"
                 )
         else:
             user = users.filter(username=DEMO_USERNAME).first()
@@ -34,6 +37,6 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if user is None:
             self.stdout.write(
-                "No open work given to anyone: name a user with --user USERNAME for a pyramid to build "
-                "and peers to annotate."
+                "No open work given to anyone: name a user with --user USERNAME for a pyramid to "
+                "build and peers to annotate."
             )

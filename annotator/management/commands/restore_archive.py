@@ -8,8 +8,9 @@ from annotator.transfer import archive
 
 class Command(BaseCommand):
     help = (
-        "Restore a collection archive (export_archive's file) as a new collection, in one transaction: a name "
-        "in use, an unknown format version or a malformed archive is refused and nothing is stored."
+        "Restore a collection archive (export_archive's file) as a new collection, in one "
+        "transaction: a name in use, an unknown format version or a malformed archive is refused "
+        "and nothing is stored."
     )
 
     def add_arguments(self, parser):

@@ -55,12 +55,14 @@ class Address:
 
 
 def parse_address(value: str) -> Address:
-    """`PORT` or `HOST:PORT` (an IPv4 address, [an IPv6 address] or a name), as runserver reads it."""
+    """`PORT` or `HOST:PORT` (an IPv4 address, [an IPv6 address] or a name), as runserver reads
+    it."""
     match = re.match(naiveip_re, value)
     port = int(match["port"]) if match else 0
     if match is None or not 0 < port < 65536:
         raise CommandError(
-            f'"{value}" is neither a port (8080) nor HOST:PORT (127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080).'
+            f'"{value}" is neither a port (8080) nor HOST:PORT (127.0.0.1:8080, 0.0.0.0:8080, '
+            "[::1]:8080)."
         )
     if match["ipv6"]:
         return Address(match["ipv6"][1:-1], port, ipv6=True)
@@ -91,7 +93,8 @@ def bind_problem(address: Address) -> BindProblem | None:
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             return BindProblem(
-                "the port is in use (is another server, perhaps an earlier rundemo, still running?)",
+                "the port is in use (is another server, perhaps an earlier rundemo, still "
+                "running?)",
                 range(address.port + 1, min(address.port + 1 + PORTS_TRIED, 65536)),
             )
         if error.errno == errno.EACCES:
@@ -127,10 +130,10 @@ def refusal(address: Address, problem: BindProblem) -> str:
 
 class Command(BaseCommand):
     help = (
-        "Try the app locally: migrate, create the demo login (demo / pyramid-demo, an administrator), "
-        "load the demo (a finished example, and open work for demo: a pyramid to build and peers to "
-        "annotate), and start the development server. Refuses to run unless DEBUG is on (it creates a "
-        "known password)."
+        "Try the app locally: migrate, create the demo login (demo / pyramid-demo, an "
+        "administrator), load the demo (a finished example, and open work for demo: a pyramid to "
+        "build and peers to annotate), and start the development server. Refuses to run unless "
+        "DEBUG is on (it creates a known password)."
     )
 
     def add_arguments(self, parser):
@@ -139,8 +142,9 @@ class Command(BaseCommand):
             nargs="?",
             default=f"{DEFAULT_HOST}:{DEFAULT_PORT}",
             metavar="[HOST:]PORT",
-            help=f"where to serve: a port (8080, on {DEFAULT_HOST}) or HOST:PORT (default: %(default)s; "
-            "0.0.0.0:8080 listens on every interface, for a container or another machine)",
+            help=f"where to serve: a port (8080, on {DEFAULT_HOST}) or HOST:PORT (default: "
+            "%(default)s; 0.0.0.0:8080 listens on every interface, for a container or another "
+            "machine)",
         )
 
     def handle(self, *args, **options):
@@ -162,17 +166,18 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"\nPyramid annotator: {address.url}"))
         if address.every_interface:
             self.stdout.write(
-                f"Listening on every interface ({address.netloc}). From another machine, open this machine's "
-                "name or address, once it is in ALLOWED_HOSTS: e.g. ALLOWED_HOSTS=192.0.2.7,localhost,127.0.0.1 "
-                "before the command."
+                f"Listening on every interface ({address.netloc}). From another machine, open this "
+                "machine's name or address, once it is in ALLOWED_HOSTS: e.g. "
+                "ALLOWED_HOSTS=192.0.2.7,localhost,127.0.0.1 before the command."
             )
         password = DEMO_PASSWORD if known_password else "(the password you gave it)"
         site = address.url.rstrip("/")
         collection = setup.collection
         self.stdout.write(
-            f"Log in as {DEMO_USERNAME} / {password} (an administrator). Your home page lists your open work "
-            f'in "{collection.name}": a pyramid to build and peers to annotate. The finished example (the '
-            f"pyramid {setup.example_pyramid.name} and its peer annotations, by the account {EXAMPLE_USERNAME}) "
+            f"Log in as {DEMO_USERNAME} / {password} (an administrator). Your home page lists "
+            f'your open work in "{collection.name}": a pyramid to build and peers to annotate. '
+            f"The finished example (the pyramid {setup.example_pyramid.name} and its peer "
+            f"annotations, by the account {EXAMPLE_USERNAME}) "
             "is on the collection's page, and done beside your work on its Progress page:\n"
             f"  {site}{reverse('collection-detail', args=[collection.pk])}\n"
             f"  {site}{reverse('collection-progress', args=[collection.pk])}\n"
@@ -211,7 +216,8 @@ class Command(BaseCommand):
                 bar.set_postfix_str(f"{migration.app_label}.{migration.name}", refresh=False)
                 bar.update()
 
-        migrate.migration_progress_callback = progress
+        # The hook migrate reports each migration to, replaced on this instance only.
+        migrate.migration_progress_callback = progress  # type: ignore[method-assign]
         with bar:
             call_command(migrate, interactive=False, verbosity=0)
 

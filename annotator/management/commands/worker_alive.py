@@ -11,7 +11,10 @@ from annotator.models import WorkerBeat
 
 
 class Command(BaseCommand):
-    help = "Exit 0 when the worker (--worker-id, default $WORKER_ID; else any worker) has beaten within a lease."
+    help = (
+        "Exit 0 when the worker (--worker-id, default $WORKER_ID; else any worker) has beaten "
+        "within a lease."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--worker-id", default=os.environ.get("WORKER_ID", ""))
@@ -31,5 +34,6 @@ class Command(BaseCommand):
             )
             raise CommandError(f"no beat from {who} within the lease{since}")
         self.stdout.write(
-            f"worker {alive.worker_id} alive (seen {(timezone.now() - alive.seen_at).total_seconds():.0f} s ago)"
+            f"worker {alive.worker_id} alive (seen "
+            f"{(timezone.now() - alive.seen_at).total_seconds():.0f} s ago)"
         )

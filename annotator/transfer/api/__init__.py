@@ -1,0 +1,1 @@
+"""Imports (`imports.py`) and collection archives (`archives.py`) in the REST API."""

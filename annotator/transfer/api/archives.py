@@ -1,11 +1,12 @@
-"""Collection archives in the REST API: the pages' export and restore (annotator.transfer.views.archives),
-as background jobs, with the same permissions: readers of a collection export it, site
-administrators restore an archive as a new collection. A job is followed at
-/api/archive-jobs/{id}/; a finished export's archive is downloaded from its `download`."""
+"""Collection archives in the REST API: the pages' export and restore
+(annotator.transfer.views.archives), as background jobs, with the same permissions: readers of a
+collection export it, site administrators restore an archive as a new collection. A job is followed
+at /api/archive-jobs/{id}/; a finished export's archive is downloaded from its `download`."""
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db.models import Q
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -25,7 +26,7 @@ from annotator.transfer.views.archives import archive_response
 
 
 class ArchiveJobSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(
+    created_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True
     )
     download = serializers.SerializerMethodField(
@@ -105,8 +106,9 @@ class CollectionArchiveView(APIView):
     @extend_schema(
         request=None,
         responses={202: ArchiveJobSerializer, 403: RefusalSerializer},
-        description="Start writing the collection's archive (its readers: administrators, organizers, "
-        "adjudicators). Follow the job at /api/archive-jobs/{id}/; download it from `download`.",
+        description="Start writing the collection's archive (its readers: administrators, "
+        "organizers, adjudicators). Follow the job at /api/archive-jobs/{id}/; download it from "
+        "`download`.",
     )
     def post(self, request, pk: int):
         if not 0 <= pk < ID["max_value"]:
@@ -129,7 +131,8 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
 
     def get_queryset(self):
         user = self.request.user
-        # A list holds what the caller may read; a job of a collection they see but may not read is 403.
+        # A list holds what the caller may read; a job of a collection they see but may not read is
+        # 403.
         collections = (
             access.readable_collections(user)
             if self.action == "list"
@@ -158,8 +161,9 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
     @extend_schema(
         request={"multipart/form-data": ArchiveRestoreSerializer},
         responses={202: ArchiveJobSerializer, 403: RefusalSerializer},
-        description="Restore an archive as a new collection (site administrators), in the background: the "
-        "job's report says what was restored, or what is wrong with the archive (nothing stored).",
+        description="Restore an archive as a new collection (site administrators), in the "
+        "background: the job's report says what was restored, or what is wrong with the archive "
+        "(nothing stored).",
     )
     def create(self, request):
         if not access.is_site_administrator(request.user):
@@ -177,8 +181,8 @@ class ArchiveJobViewSet(mixins.RetrieveModelMixin, mixins.ListModelMixin, viewse
     @extend_schema(
         request=None,
         responses={202: ArchiveJobSerializer, 409: RefusalSerializer},
-        description="Queue again a job stopped by interruptions (`interrupted`: its worker stopped too "
-        "often); it starts again. 409 when the job is not such a job.",
+        description="Queue again a job stopped by interruptions (`interrupted`: its worker stopped "
+        "too often); it starts again. 409 when the job is not such a job.",
     )
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):

@@ -1,10 +1,11 @@
-"""Imports in the REST API: the upload pages' background jobs (annotator.transfer.jobs), with the same
-checks (the pages' forms validate the files) and the same permissions (the collection's
+"""Imports in the REST API: the upload pages' background jobs (annotator.transfer.jobs), with the
+same checks (the pages' forms validate the files) and the same permissions (the collection's
 administrators). POST files to /api/import-jobs/, then follow the job at /api/import-jobs/{id}/
 until it is done: its report says what was stored, each file refused and why, and the warnings."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -25,7 +26,8 @@ class NotResumable(APIException):
 
 
 def resumed_job(request, job, answer):
-    """The API's Resume: the job queued again (202), or 409 when it was not stopped by interruptions."""
+    """The API's Resume: the job queued again (202), or 409 when it was not stopped by
+    interruptions."""
     if not leases.resume(job):
         raise NotResumable(
             f"This job is {job.get_status_display().lower()}, not stopped by interruptions: "
@@ -36,7 +38,7 @@ def resumed_job(request, job, answer):
 
 
 class ImportJobSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(
+    created_by: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
         slug_field="username", read_only=True, allow_null=True
     )
     stored = serializers.SerializerMethodField(
@@ -49,7 +51,8 @@ class ImportJobSerializer(serializers.ModelSerializer):
         help_text="What was kept as DUCView had it, file by file."
     )
     interruptions = serializers.SerializerMethodField(
-        help_text="Each time its worker stopped under it, and how it went on (annotator.transfer.leases)."
+        help_text="Each time its worker stopped under it, and how it went on "
+        "(annotator.transfer.leases)."
     )
 
     class Meta:
@@ -132,8 +135,9 @@ class ImportJobViewSet(
     @extend_schema(
         request={"multipart/form-data": ImportUploadSerializer},
         responses={202: ImportJobSerializer, 403: RefusalSerializer},
-        description="Upload files into a collection you administer; they are imported in the background "
-        "exactly as the upload pages (and, for DUCView files, `import_ducview`) import them.",
+        description="Upload files into a collection you administer; they are imported in the "
+        "background exactly as the upload pages (and, for DUCView files, `import_ducview`) "
+        "import them.",
     )
     def create(self, request, *args, **kwargs):
         upload = ImportUploadSerializer(data=request.data)
@@ -167,8 +171,9 @@ class ImportJobViewSet(
     @extend_schema(
         request=None,
         responses={202: ImportJobSerializer, 409: RefusalSerializer},
-        description="Queue again an import stopped by interruptions (`interrupted`: its worker stopped too "
-        "often); it goes on from where it stopped. 409 when the job is not such a job.",
+        description="Queue again an import stopped by interruptions (`interrupted`: its worker "
+        "stopped too often); it goes on from where it stopped. 409 when the job is not such a "
+        "job.",
     )
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):

@@ -1,5 +1,5 @@
-"""Collection archives from the browser (annotator.transfer.archive): readers of a collection export it,
-site administrators restore an archive as a new collection; both run as a background job whose
+"""Collection archives from the browser (annotator.transfer.archive): readers of a collection export
+it, site administrators restore an archive as a new collection; both run as a background job whose
 page follows it and, for an export, offers the archive."""
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def archive_job_resume(request, pk):
 def archive_response(job: ArchiveJob) -> StreamingHttpResponse:
     if job.kind != ArchiveJob.Kind.EXPORT or job.status != ArchiveJob.Status.DONE:
         raise Http404("There is no archive to download (yet).")
-    # Streamed a chunk at a time (annotator.transfer.job_bytes): an archive is never held whole in memory.
+    # Streamed a chunk at a time (annotator.transfer.job_bytes): an archive is never held whole in
+    # memory.
     response = StreamingHttpResponse(job_bytes.pieces(job), content_type="application/zip")
     response["Content-Length"] = str(job_bytes.size(job))
     response["Content-Disposition"] = content_disposition_header(True, job.file_name)

@@ -66,7 +66,8 @@ def job_detail(request, pk):
 
 
 def resumed(request, job) -> None:
-    """Queue again a job stopped by interruptions (annotator.transfer.leases), and say what became of it."""
+    """Queue again a job stopped by interruptions (annotator.transfer.leases), and say what became
+    of it."""
     if leases.resume(job):
         messages.success(request, "Resumed: a worker goes on from where the job stopped.")
     else:

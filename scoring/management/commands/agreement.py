@@ -21,9 +21,10 @@ def in_progress_marked(names: list[str], in_progress: list[str]) -> list[str]:
 
 class Command(BaseCommand):
     help = (
-        "Inter-annotator agreement (Passonneau 2009 §4.1): Krippendorff's alpha for peer annotations "
-        "(1 - Dice, Binary, Binary') with score correlations and the ANOVA by annotator, or for "
-        "pyramids (MASI as Passonneau 2009 and as NLTK define it, Jaccard, nominal)."
+        "Inter-annotator agreement (Passonneau 2009 §4.1): Krippendorff's alpha for peer "
+        "annotations (1 - Dice, Binary, Binary') with score correlations and the ANOVA by "
+        "annotator, or for pyramids (MASI as Passonneau 2009 and as NLTK define it, Jaccard, "
+        "nominal)."
     )
 
     def add_arguments(self, parser):
@@ -34,14 +35,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--adjudicated",
             action="store_true",
-            help="submitted consensus work in place of its sources (without it, consensus work is left "
-            "out, as from every score)",
+            help="submitted consensus work in place of its sources (without it, consensus work is "
+            "left out, as from every score)",
         )
         parser.add_argument(
             "--include-in-progress",
             action="store_true",
-            help="count work in progress too (peer annotations, or pyramids, still being made; each "
-            "pyramid in progress marked); without it, submitted work only, as in every score",
+            help="count work in progress too (peer annotations, or pyramids, still being made; "
+            "each pyramid in progress marked); without it, submitted work only, as in every score",
         )
 
     def handle(self, *args, **options):
@@ -126,8 +127,8 @@ class Command(BaseCommand):
                 )
             if left_out:
                 self.stderr.write(
-                    f"{counted(left_out, 'pyramid')} in progress left out (--include-in-progress compares "
-                    + ("it)" if left_out == 1 else "them)")
+                    f"{counted(left_out, 'pyramid')} in progress left out (--include-in-progress "
+                    "compares " + ("it)" if left_out == 1 else "them)")
                 )
 
     def _peers_table(self, peers, pooled, correlations, anovas):

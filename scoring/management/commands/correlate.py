@@ -11,7 +11,8 @@ from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 
 def _cell(result) -> str:
-    """ "0.9995 (p=0.0208)"; "1.0000 (p=—)" with too few pairs for a p-value; "—" without a coefficient."""
+    """ "0.9995 (p=0.0208)"; "1.0000 (p=—)" with too few pairs for a p-value; "—" without a
+    coefficient."""
     if result is None or undefined(result[0]):
         return DASH
     coefficient, p = result
@@ -32,10 +33,10 @@ def conventions(collection, options) -> dict:
 
 class Command(BaseCommand):
     help = (
-        "Correlate every score (modified, original, coverage, comprehensive, the power-mean pyramid "
-        "score at --alpha, the TAC 2008 F-measure with the recall of --tac-recall) with a human judgment "
-        "imported by import_judgments: Pearson, Spearman and Kendall with p-values, at the summary and "
-        "the system level."
+        "Correlate every score (modified, original, coverage, comprehensive, the power-mean "
+        "pyramid score at --alpha, the TAC 2008 F-measure with the recall of --tac-recall) with a "
+        "human judgment imported by import_judgments: Pearson, Spearman and Kendall with "
+        "p-values, at the summary and the system level."
     )
 
     def add_arguments(self, parser):
@@ -68,8 +69,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--adjudicated",
             action="store_true",
-            help="submitted consensus work in place of its sources (without it, consensus work is left "
-            "out, as from every score)",
+            help="submitted consensus work in place of its sources (without it, consensus work is "
+            "left out, as from every score)",
         )
 
     def handle(self, *args, **options):
@@ -90,8 +91,9 @@ class Command(BaseCommand):
         # The table has no room for them, so every format also says its conventions here.
         used = conventions(collection, options)
         self.stderr.write(
-            f"{collection.name}: SCU weight = {used['weight']}, X_a rounding = {used['average_rounding']}, "
-            f"TAC 2008 recall = {used['tac2008_recall']} ({used['tac2008_recall_definition']})"
+            f"{collection.name}: SCU weight = {used['weight']}, X_a rounding = "
+            f"{used['average_rounding']}, TAC 2008 recall = {used['tac2008_recall']} "
+            f"({used['tac2008_recall_definition']})"
         )
         if options["tune"]:
             self._tune(collection, options, used)
@@ -156,10 +158,12 @@ class Command(BaseCommand):
             return
         if tunings:
             self.stdout.write(
-                f"tune docsets: {', '.join(tunings[0].tune_docsets)}; test docsets: {', '.join(tunings[0].test_docsets)}"
+                f"tune docsets: {', '.join(tunings[0].tune_docsets)}; test docsets: "
+                f"{', '.join(tunings[0].test_docsets)}"
             )
         self.stdout.write(
-            "method\tbest alpha\tpower mean (tune)\tpower mean (test)\toriginal (test)\tmodified (test)\ttac2008 (test)"
+            "method\tbest alpha\tpower mean (tune)\tpower mean (test)\toriginal (test)\tmodified "
+            "(test)\ttac2008 (test)"
         )
         for t in tunings:
             self.stdout.write(

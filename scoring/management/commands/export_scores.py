@@ -15,8 +15,9 @@ from scoring.records import (
 
 class Command(BaseCommand):
     help = (
-        "Export every submitted peer annotation's scores (modified, original, DUCView 1.5 quality/coverage/"
-        "comprehensive, counts) with the collection's weight and X_a rounding conventions."
+        "Export every submitted peer annotation's scores (modified, original, DUCView 1.5 "
+        "quality/coverage/comprehensive, counts) with the collection's weight and X_a rounding "
+        "conventions."
     )
 
     def add_arguments(self, parser):
@@ -27,14 +28,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--adjudicated",
             action="store_true",
-            help="where there is adjudicated work, only it: annotations against a docset's consensus "
-            "pyramid, and a peer's complete consensus annotation instead of its sources",
+            help="where there is adjudicated work, only it: annotations against a docset's "
+            "consensus pyramid, and a peer's complete consensus annotation instead of its sources",
         )
         parser.add_argument(
             "--include-in-progress",
             action="store_true",
-            help="count annotations still in progress too, marked: the status column of csv and json "
-            f"says in_progress; in duc their rows end with a field {IN_PROGRESS_MARK}",
+            help="count annotations still in progress too, marked: the status column of csv and "
+            f"json says in_progress; in duc their rows end with a field {IN_PROGRESS_MARK}",
         )
 
     def handle(self, *args, **options):
@@ -45,7 +46,8 @@ class Command(BaseCommand):
             counted_annotations(annotations, adjudicated, include_in_progress=include)
         )
         text = FORMATS[options["format"]](rows)
-        # NIST's layout has no room for them, so every format also says its conventions here, and what it counts.
+        # NIST's layout has no room for them, so every format also says its conventions here, and
+        # what it counts.
         self.stderr.write(
             f"{collection.name}: SCU weight = {collection.weight_convention}, "
             f"X_a rounding = {collection.average_rounding}"
@@ -53,13 +55,14 @@ class Command(BaseCommand):
         counts = work_counts(annotations, adjudicated, include)
         if include:
             self.stderr.write(
-                f"{counted(counts.submitted, 'submitted annotation')} and {counts.in_progress} in progress "
-                "(marked) counted"
+                f"{counted(counts.submitted, 'submitted annotation')} and {counts.in_progress} in "
+                "progress (marked) counted"
             )
         else:
             self.stderr.write(
-                f"{counted(counts.submitted, 'submitted annotation')} counted; {counts.in_progress_left_out} "
-                "in progress not counted (--include-in-progress counts them)"
+                f"{counted(counts.submitted, 'submitted annotation')} counted; "
+                f"{counts.in_progress_left_out} in progress not counted (--include-in-progress "
+                "counts them)"
             )
         if options["out"]:
             Path(options["out"]).write_text(text, encoding="utf-8")

@@ -14,9 +14,10 @@ SCORES = ["modified", "original", "coverage", "comprehensive"]
 
 class Command(BaseCommand):
     help = (
-        "Compare the systems of a collection (Passonneau 2009 §4.2, §5.2): each system's mean score, "
-        "the ANOVA with the system as the factor, Tukey's HSD with the significantly distinct groups "
-        "(as the paper's Tables 7-9), and the number of docsets the ANOVA power test asks for."
+        "Compare the systems of a collection (Passonneau 2009 §4.2, §5.2): each system's mean "
+        "score, the ANOVA with the system as the factor, Tukey's HSD with the significantly "
+        "distinct groups (as the paper's Tables 7-9), and the number of docsets the ANOVA power "
+        "test asks for."
     )
 
     def add_arguments(self, parser):
@@ -82,7 +83,8 @@ class Command(BaseCommand):
         write("peers\tmean\tbetter than\tmean")
         for group in ranking.groups:
             write(
-                f"{', '.join(group.better)}\t{group.better_mean:.4f}\t{', '.join(group.worse)}\t{group.worse_mean:.4f}"
+                f"{', '.join(group.better)}\t{group.better_mean:.4f}\t"
+                f"{', '.join(group.worse)}\t{group.worse_mean:.4f}"
             )
         if not ranking.groups:
             write("(no two systems differ significantly)")
@@ -90,6 +92,6 @@ class Command(BaseCommand):
             write("")
             write(
                 f"Power test (power {options['power']}, level {options['power_level']}): "
-                f"{ranking.docsets_needed:.2f} docsets per system "
-                f"(between-group variance {a.between_var:.4f}, within-group variance {a.within_var:.4f})"
+                f"{ranking.docsets_needed:.2f} docsets per system (between-group variance "
+                f"{a.between_var:.4f}, within-group variance {a.within_var:.4f})"
             )

@@ -20,9 +20,9 @@ class Command(BaseCommand):
     help = (
         "Pyramid size and stability (Nenkova & Passonneau 2004 §3.3) for a docset's pyramid: every "
         "sub-pyramid of n models, each peer's min/mean/max score per order, the mean Spearman "
-        "correlation with the full pyramid's ranking (Table 4), the error probabilities p1, p2, p3, p "
-        "(Table 3, threshold 0.06), the optimal summaries it predicts (Fig. 2), and TAC's jackknifed "
-        "scores of the peers and of the model summaries."
+        "correlation with the full pyramid's ranking (Table 4), the error probabilities p1, p2, "
+        "p3, p (Table 3, threshold 0.06), the optimal summaries it predicts (Fig. 2), and TAC's "
+        "jackknifed scores of the peers and of the model summaries."
     )
 
     def add_arguments(self, parser):
@@ -34,8 +34,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--adjudicated",
             action="store_true",
-            help="a peer's complete consensus annotation in place of its sources (without it, consensus "
-            "annotations are left out, as from every score)",
+            help="a peer's complete consensus annotation in place of its sources (without it, "
+            "consensus annotations are left out, as from every score)",
         )
 
     def handle(self, *args, **options):
@@ -51,8 +51,8 @@ class Command(BaseCommand):
         pyramid = pyramids.get()
         if pyramid.status == Pyramid.Status.IN_PROGRESS:
             self.stderr.write(
-                f"The pyramid {pyramid.name} is still in progress: its SCUs may change, and what it "
-                "predicts with them."
+                f"The pyramid {pyramid.name} is still in progress: its SCUs may change, and what "
+                "it predicts with them."
             )
         result = pyramid_stability(pyramid, options["score"], options["adjudicated"])
         if options["format"] == "json":
@@ -63,8 +63,10 @@ class Command(BaseCommand):
             return
         write = self.stdout.write
         write(
-            f"pyramid {result.pyramid}: models {', '.join(result.models)}; X_a = {result.average_scu_count:g}, "
-            f"{counted(result.optimal_summaries, 'optimal summary', 'optimal summaries')} of that size"
+            f"pyramid {result.pyramid}: models {', '.join(result.models)}; X_a = "
+            f"{result.average_scu_count:g}, "
+            f"{counted(result.optimal_summaries, 'optimal summary', 'optimal summaries')} of that "
+            "size"
         )
         write("order\tpyramids\tmean spearman\tp1\tp2\tp3\tp\tdata points")
         errors = {e.order: e for e in result.errors}

@@ -1,0 +1,151 @@
+"""What the merge pages present (issue 8): the consensus pyramid's groups, each with every source's
+SCUs (A, B, and C, ... where more were merged), what the consensus took from it and its decision;
+and what Undo and Redo would do on either merge page.
+
+Next to the services it presents (annotator.adjudication.pyramid_consensus decides the groups,
+annotator.adjudication.overlaps finds model words counted twice), so that the views only render
+it. The pyramid comparison page shows the same SCU rows (`scus_with_contributors`: each with its
+weight, its number of contributors as in the builder) and links here with the same query
+(`side_query`): both live here, and the comparison view imports them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from annotator.adjudication import pyramid_consensus
+from annotator.adjudication.alignment import SIDES
+from annotator.adjudication.merge_words import merge_models
+from annotator.adjudication.overlaps import counted_twice
+from annotator.editing import history
+from annotator.models import SCU, Contributor, Pyramid, PyramidMerge, WeightConvention
+
+
+def scus_with_contributors(pyramid_ids) -> list[SCU]:
+    """The pyramids' SCUs in order, each with `weight` (contributors) and `texts` ([(model author,
+    its words)] per contributor), in three queries."""
+    contributors = defaultdict(list)
+    for c in (
+        Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
+        .select_related("summary")
+        .prefetch_related("spans")
+        .order_by("scu_id", "position", "id")
+    ):
+        contributors[c.scu_id].append(c)
+    scus = list(
+        SCU.objects.filter(pyramid_id__in=pyramid_ids)
+        .with_weight(WeightConvention.CONTRIBUTORS)
+        .order_by("position", "id")
+    )
+    for scu in scus:
+        scu.texts = [
+            (c.summary.author, "…".join(c.summary.text[s.start : s.end] for s in c.spans.all()))
+            for c in contributors[scu.pk]
+        ]
+    return scus
+
+
+def side_query(pyramids) -> str:
+    """?a=1&b=2[&c=3]: the query of a comparison of these pyramids."""
+    return "?" + "&".join(f"{letter}={p.pk}" for letter, p in zip(SIDES, pyramids))
+
+
+def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
+    """Every group with each source's SCUs (A, B, and C, ... where more were merged), what the
+    consensus has from it, and its decision, loaded in a fixed number of queries."""
+    sides = merge.sides()
+    scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk])
+    by_uid = {(s.pyramid_id, s.uid): s for s in scus}
+    source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
+    taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
+    added = []
+    for scu in (s for s in scus if s.pyramid_id == consensus.pk):
+        source = source_of.get(scu.source_id)
+        if source is None:
+            added.append(scu)
+        else:
+            taken[(source.pyramid_id, source.uid)].append(scu)
+    decided = pyramid_consensus.decisions(consensus)
+    # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
+    made_for = {
+        uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])
+    }
+    made = defaultdict(list)
+    for scu in [s for s in added if s.uid in made_for]:
+        made[made_for[scu.uid]].append(scu)
+        added.remove(scu)
+    groups = []
+    for group in merge.groups:
+        mine = [
+            s for letter, p in sides for uid in group[letter] for s in taken[(p.pk, uid)]
+        ] + made[group["key"]]
+        change = decided.get(group["key"])
+        groups.append(
+            {
+                **group,
+                "sides": [
+                    (letter, [by_uid[(p.pk, u)] for u in group[letter] if (p.pk, u) in by_uid])
+                    for letter, p in sides
+                ],
+                "consensus_scus": mine,
+                "decision": change,
+                "choice": choice_of(change, group) if change else None,
+            }
+        )
+    left = sum(1 for g in groups if g["decision"] is None)
+    # The groups were aligned when the merge began: say which a source's edits have changed since
+    # (by content: an edit undone is no change); merges begun before the prints: by time.
+    changed_groups = pyramid_consensus.changed_groups(merge)
+    names = {letter.upper(): f"{letter.upper()} ({source.name})" for letter, source in sides}
+    if changed_groups is None:
+        changed = [
+            names[letter.upper()]
+            for letter, source in sides
+            if source.updated_at > merge.created_at
+        ]
+    else:
+        changed = [names[letter] for letter in sorted({letter for letter, _ in changed_groups})]
+    return {
+        "consensus": consensus,
+        "merge": merge,
+        "sources_changed": changed,
+        "changed_groups": changed_groups or [],
+        "groups": groups,
+        "added": added,
+        "left": left,
+        "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
+        "counted_twice": counted_twice(consensus, merge, decided),
+        "model_texts": merge_models(merge),
+        "sources": sides,
+        "columns": len(sides) + 1,
+        "compare_query": side_query([p for _, p in sides]),
+        "decided": len(groups) - left,
+        "docset": consensus.docset,
+        "collection": consensus.docset.collection,
+        "editable": consensus.status == Pyramid.Status.IN_PROGRESS,
+        **travel(consensus.changes.all()),
+    }
+
+
+def choice_of(change, group: dict) -> str:
+    """How a group's decision reads: "B's version", or "left out (as A)" where the pyramid taken has
+    nothing in the group."""
+    choice = change.decision["choice"]
+    if choice in group and not group[choice]:
+        return f"left out (as {choice.upper()})"
+    return pyramid_consensus.choice_name(choice)
+
+
+def travel(changes) -> dict:
+    """What the merge page's Undo and Redo would do (two queries): each button names the change it
+    reverts or re-applies (undoing the start takes back what was taken at once, for instance)."""
+    undo, redo = (
+        history.next_to_travel(changes, undoing=True),
+        history.next_to_travel(changes, undoing=False),
+    )
+    return {
+        "can_undo": undo is not None,
+        "can_redo": redo is not None,
+        "undo_what": undo.description if undo else "",
+        "redo_what": redo.description if redo else "",
+    }

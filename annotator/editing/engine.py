@@ -1,0 +1,160 @@
+"""The edit engine: how a pyramid or a peer annotation is edited, whatever the operation.
+
+Every edit goes lock → check → apply → record, in one transaction:
+1. lock: the record's row is read FOR UPDATE, so two edits of one record run one after the other;
+2. check: the domain says whether the user may edit it now (NotAllowed: HTTP 403), then the engine
+   whether the user saw its current version (StaleVersion: 409: another tab or person edited it);
+   the operation's own rules refuse with RuleBroken (422). A refusal changes nothing;
+3. apply: the operation changes the records, between two snapshots of what it touches;
+4. record: the version goes up and a change row holds the snapshots before and after, with who,
+   what (a description for the history) and, in a consensus, the adjudication decision made.
+Undo and redo (annotator.editing.history keeps the stack) lock and check in the same way, then
+restore the snapshot the change started from (undo) or left (redo), and record that step too.
+
+The domains supply what differs, as an Editor: annotator.pyramids.editing (SCUs, contributors)
+and annotator.peer_annotation.editing (PSEs). The refusals are here, as both raise them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model, QuerySet
+
+from annotator.editing import history
+
+
+class EditError(Exception):
+    """An edit that was refused; `message` says why, for the annotator."""
+
+    def __init__(self, message: str, fix: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fix = fix  # an action that would do what was meant, where there is one
+
+
+class RuleBroken(EditError):
+    """The edit breaks a rule of the method or refers to something that is not there."""
+
+
+class NotAllowed(EditError):
+    """The user may not edit this record (not assigned, or it is submitted)."""
+
+
+class StaleVersion(EditError):
+    """The edit was based on an older version of the record."""
+
+    def __init__(self, current_version: int, record: str = "pyramid"):
+        super().__init__(
+            f"Not saved: this {record} was changed elsewhere (another tab or person); "
+            "it is shown here as it now is."
+        )
+        self.current_version = current_version
+
+
+# An operation's plan, made from the locked record once its rules are checked: what the edit
+# touches (for the snapshots), and what applies it, returning the description for the history.
+Plan = tuple[Collection[int], Callable[[], str]]
+
+
+def _nothing(*_args) -> None:
+    pass
+
+
+@dataclass(frozen=True)
+class Editor:
+    """What the engine needs to know of one kind of record (a pyramid, a peer annotation).
+
+    The record has a `version` and its change rows as `changes` (annotator.models.ChangeRecord)."""
+
+    rows: QuerySet  # the records, with what `may_edit` reads joined in (select_related)
+    name: str  # as StaleVersion says it: "this pyramid was changed elsewhere"
+    missing: str  # the refusal when there is no such record
+    may_edit: Callable[[Any, Any, bool], None]  # (record, user, reopening): raises NotAllowed
+    snapshot: Callable[[Any, Collection[int]], Any]  # (record, touched): JSON-ready state
+    touched_in: Callable[[Any], Collection[int]]  # what a snapshot covers, to take it again
+    restore: Callable[[Any, Any], None]  # (record, state): make the snapshot true again
+    result: Callable[..., Any]  # (record, version, description, change): what an edit returns
+    saved_fields: tuple[str, ...]  # saved with the version: what an operation may set on the row
+    # (record, before, after): the content changed, by an edit or by undo/redo
+    after_change: Callable[[Any, Any, Any], None] = _nothing
+    # (record, user): a new edit by the user (not undo/redo, not a status change)
+    after_edit: Callable[[Any, Any], None] = _nothing
+
+    def edit(
+        self,
+        pk: int,
+        user,
+        version: int | None,
+        action: str,
+        plan: Callable[[Any], Plan],
+        decision: dict | None = None,
+    ):
+        """Lock, check, apply and record one edit (see the module's description). `version`
+        None skips the version check (the consensus's first edit, made as it is created);
+        `decision` is the adjudication decision the edit makes, in a consensus."""
+        with transaction.atomic():
+            # Reopening is the one edit of a submitted record.
+            record = self._locked(pk, user, version, reopening=action == "reopen")
+            touched, apply = plan(record)
+            before = self.snapshot(record, touched)
+            description = apply()
+            after = self.snapshot(record, touched)
+            if action not in history.NOT_ON_THE_UNDO_STACK:
+                history.end_redo_chain(record.changes.all())  # a new edit: no redo past it
+                self.after_change(record, before, after)
+                self.after_edit(record, user)
+            return self._record(record, user, action, description, before, after, decision)
+
+    def undo(self, pk: int, user, version: int | None):
+        """Undo the latest edit still applied (also after a reload: the history is stored)."""
+        return self._travel(pk, user, version, undoing=True)
+
+    def redo(self, pk: int, user, version: int | None):
+        """Redo the edit undone last, if no new edit came since."""
+        return self._travel(pk, user, version, undoing=False)
+
+    def _travel(self, pk: int, user, version: int | None, undoing: bool):
+        with transaction.atomic():
+            record = self._locked(pk, user, version)
+            change = history.next_to_travel(record.changes.all(), undoing)
+            if change is None:
+                raise RuleBroken(history.nothing_to(undoing))
+            # The step's own "before": what the change covers, as it is now.
+            now = self.snapshot(record, self.touched_in(change.after if undoing else change.before))
+            target, action, description = history.step_over(change, undoing)
+            self.restore(record, target)
+            self.after_change(record, now, target)
+            return self._record(record, user, action, description, now, target)
+
+    def _locked(self, pk: int, user, version: int | None, reopening: bool = False):
+        try:
+            # of=("self",): only the record's row is locked, not the rows joined in to check it.
+            record = self.rows.select_for_update(of=("self",)).get(pk=pk)
+        except self.rows.model.DoesNotExist:
+            raise RuleBroken(self.missing) from None
+        self.may_edit(record, user, reopening)
+        if version is not None and version != record.version:
+            raise StaleVersion(record.version, record=self.name)
+        return record
+
+    def _record(self, record: Model, user, action, description, before, after, decision=None):
+        record.version += 1
+        record.save(update_fields=["version", *self.saved_fields])
+        change = record.changes.create(
+            user=user if user and user.is_authenticated else None,
+            action=action,
+            description=description,
+            before=before,
+            after=after,
+            decision=decision,
+        )
+        return self.result(record, record.version, description, change)
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """Text as a description for the history quotes it, cut to `limit` characters."""
+    return f"“{text if len(text) <= limit else text[: limit - 1] + '…'}”"

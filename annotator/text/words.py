@@ -1,0 +1,43 @@
+"""The words of a text, and which spans touch which words: the unit both apps count in.
+
+Words are runs of letters and digits (`\\w+`), so texts that differ only in whitespace or in the
+spacing of punctuation have the same words. The pages shade and compare by these words
+(annotator.text.textmarks, annotator.adjudication) and agreement counts them
+(scoring.agreement_units, Passonneau 2009 §4.1.4). Pure functions, no Django.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Hashable, Iterable
+from typing import TypeVar
+
+WORD = re.compile(r"\w+")
+SCU = TypeVar("SCU", bound=Hashable)  # what names an SCU (a primary key, a label)
+
+
+def words(text: str) -> list[tuple[int, int]]:
+    """The words of a text, as (start, end) offsets in code points.
+
+    >>> words("Apollo 11, July 1969.")
+    [(0, 6), (7, 9), (11, 15), (16, 20)]
+    """
+    return [match.span() for match in WORD.finditer(text)]
+
+
+def word_scus(text: str, spans: Iterable[tuple[int, int, SCU]]) -> list[frozenset[SCU]]:
+    """For each word of the text, the SCUs whose contributor spans (start, end, scu) touch it.
+
+    >>> [sorted(scus) for scus in word_scus("a b c", [(0, 3, "x"), (2, 5, "y")])]
+    [['x'], ['x', 'y'], ['y']]
+    """
+    offsets = words(text)
+    starts = [start for start, _ in offsets]
+    ends = [end for _, end in offsets]
+    found: list[set[SCU]] = [set() for _ in offsets]
+    for start, end, scu in spans:
+        # The words ending after the span starts and starting before it ends.
+        for w in range(bisect_right(ends, start), bisect_left(starts, end)):
+            found[w].add(scu)
+    return [frozenset(s) for s in found]

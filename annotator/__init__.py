@@ -19,6 +19,6 @@ One package per part of the method, each with its logic, services, pages and API
 - `accounts/` — logging in, password resets, accounts and roles.
 - `web/` — the site's plumbing: bad input at the door, the database's outages, error pages,
   `/healthz/`, the icon.
-- `api/` — the REST API's shell (router, root page, schema, documentation pages); its endpoints
-  come from the packages above.
+- `api/` — the REST API's shell (router, root page, schema, documentation pages) and what its
+  endpoints share (`base.py`, `base_serializers.py`); the endpoints come from the packages above.
 """

@@ -221,7 +221,16 @@ LEASE_FIELDS = ["worker_id", "attempts", "heartbeat_at", "resume_state", "interr
 class WorkerBeatAdmin(admin.ModelAdmin):
     """The workers that said they are alive, and what they run (read-only)."""
 
-    list_display = ["worker_id", "hostname", "pid", "started_at", "seen_at", "running"]
+    # The columns are the read-only fields too: a tuple of names, which the stubs accept as both
+    # (they type list_display as names or callables, readonly_fields as names).
+    list_display: tuple[str, ...] = (
+        "worker_id",
+        "hostname",
+        "pid",
+        "started_at",
+        "seen_at",
+        "running",
+    )
     readonly_fields = list_display
 
     def has_add_permission(self, request):
@@ -264,7 +273,8 @@ class ImportJobAdmin(admin.ModelAdmin):
 
 @admin.register(ArchiveJob)
 class ArchiveJobAdmin(admin.ModelAdmin):
-    """Read-only: archive jobs are made by the collection pages and the API, and run by the worker."""
+    """Read-only: archive jobs are made by the collection pages and the API, and run by the
+    worker."""
 
     list_display = [
         "file_name",

@@ -1,9 +1,9 @@
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
-# The site-wide roles (annotator.campaigns.access) as Django groups, and the permissions each one holds
-# ("app.*": every permission of that app). Administrators also get what the Django admin needs
-# to manage accounts and every record.
+# The site-wide roles (annotator.campaigns.access) as Django groups, and the permissions each one
+# holds ("app.*": every permission of that app). Administrators also get what the Django admin
+# needs to manage accounts and every record.
 ROLE_GROUPS = {
     "Administrators": [
         "annotator.*",
@@ -46,7 +46,8 @@ class AnnotatorConfig(AppConfig):
     verbose_name = "Pyramid annotation"
 
     def ready(self):
-        # After the auth app's own handler, which makes this app's permissions (auth is ready first).
+        # After the auth app's own handler, which makes this app's permissions (auth is ready
+        # first).
         post_migrate.connect(
             ensure_role_groups, sender=self, dispatch_uid="annotator.ensure_role_groups"
         )

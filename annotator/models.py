@@ -68,7 +68,8 @@ class Collection(models.Model):
 
 
 class Role(models.TextChoices):
-    """What a member may do in a collection (annotator.campaigns.access says what each role allows)."""
+    """What a member may do in a collection (annotator.campaigns.access says what each role
+    allows)."""
 
     ANNOTATOR = "annotator", "Annotator"  # sees and works on what is assigned to them
     ORGANIZER = "organizer", "Organizer"  # reads everything, exports scores, edits nothing
@@ -422,7 +423,8 @@ class PeerAnnotation(models.Model):
     class Meta:
         ordering = ["pyramid_id", "peer_id", "annotator_code"]
         constraints = [
-            # One annotation of a peer per annotator: a user of this app, or an imported annotator id.
+            # One annotation of a peer per annotator: a user of this app, or an imported annotator
+            # id.
             models.UniqueConstraint(
                 fields=["pyramid", "peer", "annotator"],
                 condition=Q(annotator__isnull=False),
@@ -596,7 +598,10 @@ class ChangeRecord(models.Model):
     decision = models.JSONField(
         null=True,
         blank=True,
-        help_text='In a consensus: the adjudication decision this change made, {"groups": [...], "choice": ...}.',
+        help_text=(
+            "In a consensus: the adjudication decision this change made, "
+            '{"groups": [...], "choice": ...}.'
+        ),
     )
 
     class Meta:
@@ -618,7 +623,8 @@ class PyramidChange(ChangeRecord):
 
 
 class PeerAnnotationChange(ChangeRecord):
-    """An edit of a peer annotation. Snapshots hold all its PSEs (annotator.peer_annotation.editing)."""
+    """An edit of a peer annotation. Snapshots hold all its PSEs
+    (annotator.peer_annotation.editing)."""
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="changes")
 
@@ -634,8 +640,9 @@ class PyramidMerge(models.Model):
     """A consensus pyramid an adjudicator makes from two annotators' pyramids (issue 8).
 
     `groups` are the sources' SCUs aligned by their words when the merge began
-    (annotator.adjudication.alignment), each {"key", "kind", "a": [uids], "b": [uids]}; the adjudicator decides
-    each group, and the decisions are the consensus's PyramidChanges with a `decision`."""
+    (annotator.adjudication.alignment), each {"key", "kind", "a": [uids], "b": [uids]}; the
+    adjudicator decides each group, and the decisions are the consensus's PyramidChanges with a
+    `decision`."""
 
     consensus = models.OneToOneField(Pyramid, on_delete=models.CASCADE, related_name="merge")
     source_a = models.ForeignKey(Pyramid, on_delete=models.PROTECT, related_name="+")
@@ -702,7 +709,8 @@ class AnnotationMerge(models.Model):
         return f"{self.consensus} (consensus)"
 
 
-# How annotator.transfer.leases begins the report lines about interruptions (put apart from what was stored).
+# How annotator.transfer.leases begins the report lines about interruptions (put apart from what
+# was stored).
 INTERRUPTION_PREFIXES = ("Interrupted at ", "Stopped after ")
 
 
@@ -718,8 +726,8 @@ class BackgroundJob(models.Model):
 
     file_name = models.CharField(max_length=300)
     # The bytes (an upload until it is stored, an export's archive until the job is deleted) are in
-    # its chunks (ImportJobChunk, ArchiveJobChunk; annotator.transfer.job_bytes): written and read a piece
-    # at a time, never held whole in memory.
+    # its chunks (ImportJobChunk, ArchiveJobChunk; annotator.transfer.job_bytes): written and read a
+    # piece at a time, never held whole in memory.
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
@@ -734,8 +742,9 @@ class BackgroundJob(models.Model):
         default=timezone.now, help_text="When it was queued last (made, taken back, resumed)."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The lease (annotator.transfer.leases): the worker running the job beats while it runs; a job whose
-    # beat stopped (a worker killed, its database connection lost) is resumed by another worker.
+    # The lease (annotator.transfer.leases): the worker running the job beats while it runs; a job
+    # whose beat stopped (a worker killed, its database connection lost) is resumed by another
+    # worker.
     worker_id = models.CharField(
         max_length=64, blank=True, help_text="The worker running it, or that ran it last."
     )
@@ -752,7 +761,10 @@ class BackgroundJob(models.Model):
     )
     interrupted = models.BooleanField(
         default=False,
-        help_text="Failed because it was interrupted too often: its bytes are kept, and it can be resumed.",
+        help_text=(
+            "Failed because it was interrupted too often: its bytes are kept, "
+            "and it can be resumed."
+        ),
     )
 
     class Meta:
@@ -786,8 +798,8 @@ class BackgroundJob(models.Model):
 
     @property
     def beat_lost(self) -> bool:
-        """Running, but its worker has not said so for longer than a lease: it was interrupted, and a
-        worker will resume it (annotator.transfer.leases)."""
+        """Running, but its worker has not said so for longer than a lease: it was interrupted, and
+        a worker will resume it (annotator.transfer.leases)."""
         from annotator.transfer.leases import (
             lease_expired,  # the lease's length is a setting, read there
         )
@@ -813,7 +825,8 @@ class BackgroundJob(models.Model):
 
 
 class ImportJob(BackgroundJob):
-    """An upload to a collection, stored whole so that any worker can process it (annotator.transfer.jobs)."""
+    """An upload to a collection, stored whole so that any worker can process it
+    (annotator.transfer.jobs)."""
 
     class Kind(models.TextChoices):
         SUMMARIES = "summaries", "Summaries (.txt files or a zip)"
@@ -833,7 +846,8 @@ class ImportJob(BackgroundJob):
     @property
     def report_sections(self) -> dict[str, list[str]]:
         """The report's lines by kind: what was stored, the files refused, the warnings
-        (annotator.transfer.importing.ImportReport.lines writes them "refused: …" and "warning: …")."""
+        (annotator.transfer.importing.ImportReport.lines writes them "refused: …" and
+        "warning: …")."""
         sections: dict[str, list[str]] = {
             "summary": [],
             "refused": [],
@@ -854,9 +868,9 @@ class ImportJob(BackgroundJob):
 
 class ArchiveJob(BackgroundJob):
     """A collection archive written (export) or read into a new collection (restore) in the
-    background (annotator.transfer.archive, annotator.transfer.archive_jobs). The bytes are kept in the row, so that
-    any worker and any web process can reach them: the upload of a restore until it is stored, the
-    archive an export wrote until the job is deleted."""
+    background (annotator.transfer.archive, annotator.transfer.archive_jobs). The bytes are kept in
+    the row, so that any worker and any web process can reach them: the upload of a restore until
+    it is stored, the archive an export wrote until the job is deleted."""
 
     class Kind(models.TextChoices):
         EXPORT = "export", "Export"

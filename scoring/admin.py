@@ -5,7 +5,8 @@ from scoring.models import Report
 
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
-    """Read-only: reports are computed by tasks; deleting one makes the next view compute it again."""
+    """Read-only: reports are computed by tasks; deleting one makes the next view compute it
+    again."""
 
     list_display = ["kind", "collection", "status", "created_at", "finished_at", "requested_by"]
     list_filter = ["kind", "status", "collection"]

@@ -81,7 +81,8 @@ def coincidences(units: Sequence[Sequence[V | None]]) -> tuple[Coincidences, lis
 
     o_ck = Σ_u (number of c-k pairs in unit u) / (m_u − 1) (Krippendorff 2011, "Computing
     Krippendorff's alpha-reliability", eq. for o_ck). Units that repeat (the same values from the
-    same coders, common when few values occur) are counted once and weighted by how often they occur.
+    same coders, common when few values occur) are counted once and weighted by how often they
+    occur.
     """
     distinct = Counter(map(tuple, units))  # counted in C: cheap beside everything below
     if len(distinct) <= FEW_DISTINCT_UNITS:
@@ -265,7 +266,8 @@ def jaccard(values: Sequence[SetValue]) -> Matrix:
 
 
 def masi(values: Sequence[SetValue]) -> Matrix:
-    """Passonneau 2009 §4.1.4: (1 - J) * M, M = 0, 1/3, 2/3, 1 (identity, subset, overlap, disjoint)."""
+    """Passonneau 2009 §4.1.4: (1 - J) * M, M = 0, 1/3, 2/3, 1 (identity, subset, overlap,
+    disjoint)."""
     return _masi(_SetStatistics(values))
 
 

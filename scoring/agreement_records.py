@@ -218,7 +218,8 @@ def pyramid_agreement(
             units = _pyramid_units(group, models, spans)
         except ValueError:
             skipped.append(
-                f"{name}: its pyramids are not built from the same model summaries (their words differ)"
+                f"{name}: its pyramids are not built from the same model summaries "
+                "(their words differ)"
             )
             continue
         results.append(

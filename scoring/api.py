@@ -91,8 +91,9 @@ class ScoresView(ListAPIView):
                 "adjudicated",
                 bool,
                 description=(
-                    "false (the default): consensus work (consensus annotations, annotations against a consensus "
-                    "pyramid) is left out; true: submitted consensus work replaces its sources."
+                    "false (the default): consensus work (consensus annotations, annotations "
+                    "against a consensus pyramid) is left out; true: submitted consensus work "
+                    "replaces its sources."
                 ),
             ),
             OpenApiParameter(
@@ -100,15 +101,18 @@ class ScoresView(ListAPIView):
                 str,
                 enum=[IN_PROGRESS_VALUE],
                 description=(
-                    "Absent (the default): submitted annotations only. `in-progress`: annotations still in progress "
-                    "too, each row saying its `status` (`in_progress`). Any other value answers 400."
+                    "Absent (the default): submitted annotations only. `in-progress`: annotations "
+                    "still in progress too, each row saying its `status` (`in_progress`). Any "
+                    "other value answers 400."
                 ),
             ),
         ],
-        description="Every peer annotation's scores in a collection (or one docset), computed from the stored records, "
-        "a page at a time (`page`, and `page_size` up to 1000), in the order of `export_scores`: "
-        "collection, docset, peer, annotator. Submitted annotations only, unless `include=in-progress`; "
-        "each row says its `status`.",
+        description=(
+            "Every peer annotation's scores in a collection (or one docset), computed from the "
+            "stored records, a page at a time (`page`, and `page_size` up to 1000), in the order "
+            "of `export_scores`: collection, docset, peer, annotator. Submitted annotations only, "
+            "unless `include=in-progress`; each row says its `status`."
+        ),
     )
     def get(self, request, *args, **kwargs):
         annotations = self.paginate_queryset(

@@ -37,7 +37,8 @@ def spearman_exact_p(x: Sequence[float], y: Sequence[float]) -> float:
 
     >>> spearman_exact_p([1, 2, 3], [1, 2, 3])  # 1 of the 6 orders agrees perfectly: 2 x 1/6
     0.3333333333333333
-    >>> round(spearman_exact_p([1, 2, 3, 4, 5], [1, 2, 3, 5, 4]), 4)  # rho = 0.9: 5 of 120 orders as high
+    >>> # rho = 0.9: 5 of 120 orders as high
+    >>> round(spearman_exact_p([1, 2, 3, 4, 5], [1, 2, 3, 5, 4]), 4)
     0.0833
     """
     rx, ry = stats.rankdata(x), stats.rankdata(y)

@@ -9,9 +9,9 @@ expresses (repetitions count once).
     modified score  = D / Max(X_a), X_a = average number of SCUs per model summary
 
 where Max(X) = sum of the X largest SCU weights (Passonneau 2009 eq. 1). X_a is made whole by
-a named convention, or left fractional as PyrEval v2 leaves it (`average_scu_count`). DUCView 1.5 names the
-original score "quality", calls min(1, modified) "coverage", and reports their harmonic mean as
-"comprehensive".
+a named convention, or left fractional as PyrEval v2 leaves it (`average_scu_count`). DUCView 1.5
+names the original score "quality", calls min(1, modified) "coverage", and reports their harmonic
+mean as "comprehensive".
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ def max_weight(weights: Sequence[int], count: int) -> int: ...
 @overload
 def max_weight(weights: Sequence[int], count: Count) -> Count: ...
 def max_weight(weights: Sequence[int], count: Count) -> Count:
-    """Max(X): the largest sum of weights of `count` SCUs drawn from the pyramid without replacement.
+    """Max(X): the largest sum of weights of `count` SCUs drawn from the pyramid without
+    replacement.
 
     Passonneau 2009 eq. (1), Nenkova & Passonneau 2004 §2:
 

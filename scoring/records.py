@@ -298,7 +298,8 @@ def work_counts(
 
 
 def collection_annotations(collection: Collection, docset: str | None = None):
-    """Every peer annotation of a collection (or of one of its docsets, by name), before the rule."""
+    """Every peer annotation of a collection (or of one of its docsets, by name), before the
+    rule."""
     annotations = PeerAnnotation.objects.filter(pyramid__docset__collection=collection)
     return annotations.filter(pyramid__docset__name=docset) if docset else annotations
 

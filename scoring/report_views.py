@@ -27,7 +27,8 @@ SCORES = ["modified", "original", "coverage", "comprehensive"]
 
 
 def _parameters(collection, kind: str, query) -> dict:
-    """A report's parameters from the query string, checked (unknown values fall back to defaults)."""
+    """A report's parameters from the query string, checked (unknown values fall back to
+    defaults)."""
     if kind == "ranking":
         return {
             "score": query.get("score") if query.get("score") in SCORES else "modified",

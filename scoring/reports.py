@@ -138,7 +138,8 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
     )
     work_count = work_counts(collection_annotations(collection), adjudicated, include, scored=False)
     work = (
-        f"Work in progress counted too: {counted(work_count.in_progress, 'peer annotation')} in progress."
+        "Work in progress counted too: "
+        f"{counted(work_count.in_progress, 'peer annotation')} in progress."
         if include
         else f"{counted(work_count.in_progress_left_out, 'peer annotation')} in progress left out "
         "(count work in progress to compare them)."
@@ -188,8 +189,8 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
                     for p in worst_first
                 ],
                 _sentences(
-                    "Units: the SCUs at least one annotator matched; values: the PSEs each found for it "
-                    "(Passonneau 2009 §4.1.3)."
+                    "Units: the SCUs at least one annotator matched; values: the PSEs each found "
+                    "for it (Passonneau 2009 §4.1.3)."
                     if peers
                     else "",
                     work,
@@ -205,7 +206,8 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
                 else "",
                 empty=NOT_TWICE
                 if not peers
-                else "None: the annotators of each peer matched every SCU the same number of times.",
+                else "None: the annotators of each peer matched every SCU the same number of "
+                "times.",
             ),
             _table(
                 "Pooled",
@@ -230,13 +232,15 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
                     [" vs ".join(c.annotators), c.score, c.scope, c.n, c.r, c.p, c.low, c.high]
                     for c in correlations
                 ],
-                f"With fewer than {MIN_PAIRS_FOR_P} peers, r alone: too few for a p-value or an interval."
+                f"With fewer than {MIN_PAIRS_FOR_P} peers, r alone: too few for a p-value or an "
+                "interval."
                 if few
                 else "",
                 p_columns=(5,),
                 empty=NOT_TWICE
                 if not peers
-                else "No two annotators scored three or more of the same peers: too few for a correlation.",
+                else "No two annotators scored three or more of the same peers: too few for a "
+                "correlation.",
             ),
             _table(
                 "ANOVA with annotator as factor (acceptance test)",
@@ -245,7 +249,8 @@ def peer_agreement_report(collection: Collection, parameters: dict) -> dict:
                     [a.score, a.f, a.p, ", ".join(f"{k}: {v}" for k, v in a.groups.items())]
                     for a in anovas
                 ],
-                "A p above 0.05 means the annotators' score means do not differ significantly (§5.1)."
+                "A p above 0.05 means the annotators' score means do not differ significantly "
+                "(§5.1)."
                 if anovas
                 else "",
                 p_columns=(2,),
@@ -305,15 +310,17 @@ def pyramid_agreement_report(collection: Collection, parameters: dict) -> dict:
                     for r in results
                 ],
                 _sentences(
-                    "Units: each word of the models put in an SCU by someone; values: the other words of its SCU (§4.1.4)."
+                    "Units: each word of the models put in an SCU by someone; values: the other "
+                    "words of its SCU (§4.1.4)."
                     if results
                     else "",
                     "Left out: " + "; ".join(skipped) + "." if skipped else "",
-                    f"Work in progress counted too: {counted(counted_in_progress, 'pyramid')} in progress, marked."
+                    "Work in progress counted too: "
+                    f"{counted(counted_in_progress, 'pyramid')} in progress, marked."
                     if include
                     else "",
-                    f"{counted(left_out, 'pyramid')} in progress left out (count work in progress to compare "
-                    + ("it)." if left_out == 1 else "them).")
+                    f"{counted(left_out, 'pyramid')} in progress left out "
+                    "(count work in progress to compare " + ("it)." if left_out == 1 else "them).")
                     if left_out
                     else "",
                 ),
@@ -377,10 +384,11 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
                     [", ".join(g.better), g.better_mean, ", ".join(g.worse), g.worse_mean]
                     for g in ranking.groups
                 ],
-                empty="No groups: Tukey's HSD is undefined here, with no residual degrees of freedom (one score per "
-                "system) to estimate the error with."
+                empty="No groups: Tukey's HSD is undefined here, with no residual degrees of "
+                "freedom (one score per system) to estimate the error with."
                 if a.df_residual <= 0
-                else "No two systems differ by more than Tukey's HSD: no significantly distinct groups.",
+                else "No two systems differ by more than Tukey's HSD: no significantly distinct "
+                "groups.",
             ),
         ],
         "plots": [
@@ -452,9 +460,10 @@ def correlation_report(collection: Collection, parameters: dict) -> dict:
                     ]
                     for r in results
                 ],
-                f"power_mean: Maskey & Rosenberg's score at alpha = {alpha:g}; tac2008: the TAC 2008 F-measure, "
-                f"recall {recall}: {TAC2008_RECALLS[recall]}. With fewer than {MIN_PAIRS_FOR_P} summaries or systems, the "
-                "coefficients alone: too few for a p-value. Spearman's p is exact (every ordering counted) up to "
+                f"power_mean: Maskey & Rosenberg's score at alpha = {alpha:g}; tac2008: the TAC "
+                f"2008 F-measure, recall {recall}: {TAC2008_RECALLS[recall]}. With fewer than "
+                f"{MIN_PAIRS_FOR_P} summaries or systems, the coefficients alone: too few for a "
+                "p-value. Spearman's p is exact (every ordering counted) up to "
                 f"{EXACT_SPEARMAN_UP_TO}.",
                 p_columns=(4, 6, 8),
             )
@@ -464,8 +473,11 @@ def correlation_report(collection: Collection, parameters: dict) -> dict:
 
 
 def stability_report(collection: Collection, parameters: dict) -> dict:
+    pyramid_id: int | str | None = parameters.get("pyramid")
     pyramid = (
-        Pyramid.objects.filter(docset__collection=collection, pk=parameters.get("pyramid"))
+        None
+        if pyramid_id is None
+        else Pyramid.objects.filter(docset__collection=collection, pk=pyramid_id)
         .select_related("docset__collection")
         .first()
     )
@@ -475,9 +487,10 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
         pyramid, parameters.get("score", "modified"), bool(parameters.get("adjudicated"))
     )
     errors = {e.order: e for e in result.errors}
+    optimal = counted(result.optimal_summaries, "optimal summary", "optimal summaries")
     in_progress = (
-        f"The pyramid {pyramid.name} is still in progress: its SCUs may change, and what it predicts with "
-        "them."
+        f"The pyramid {pyramid.name} is still in progress: its SCUs may change, and what it "
+        "predicts with them."
         if pyramid.status == Pyramid.Status.IN_PROGRESS
         else ""
     )
@@ -517,12 +530,13 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
                 _sentences(
                     in_progress,
                     f"X_a = {result.average_scu_count:g}; the pyramid predicts "
-                    f"{counted(result.optimal_summaries, 'optimal summary', 'optimal summaries')} of that size.",
+                    f"{optimal} of that size.",
                 ),
                 empty="No submitted peer annotation against this pyramid: no scores to compare.",
             ),
             _table(
-                "Jackknifed scores (TAC): peers over the leave-one-model-out pyramids; models against the others",
+                "Jackknifed scores (TAC): peers over the leave-one-model-out pyramids; models "
+                "against the others",
                 ["summary", "kind", "score"],
                 [
                     [p, "peer", v]
@@ -548,8 +562,8 @@ def stability_report(collection: Collection, parameters: dict) -> dict:
 
 
 def pyramids_report(collection: Collection, parameters: dict) -> dict:
-    weights = Counter()
-    per_pyramid = defaultdict(Counter)
+    weights: Counter[int] = Counter()  # SCUs by weight, all pyramids
+    per_pyramid: defaultdict[int, Counter[int]] = defaultdict(Counter)  # by pyramid id
     names = dict(Pyramid.objects.filter(docset__collection=collection).values_list("pk", "name"))
     for pyramid_id, weight in (
         SCU.objects.filter(pyramid__docset__collection=collection)
@@ -570,7 +584,8 @@ def pyramids_report(collection: Collection, parameters: dict) -> dict:
                     for p, c in sorted(per_pyramid.items(), key=lambda i: names[i[0]])
                 ]
                 + [["all", *(weights[w] for w in tiers), sum(weights.values())]],
-                f"{counted(contributors, 'contributor')}. Fewer SCUs in the upper tiers: the Zipfian shape of N&P 2004 Table 1.",
+                f"{counted(contributors, 'contributor')}. Fewer SCUs in the upper tiers: the "
+                "Zipfian shape of N&P 2004 Table 1.",
             )
         ],
         "plots": [

@@ -61,7 +61,8 @@ def optimal_summaries(tier_sizes: Mapping[int, int], size: int | Fraction) -> in
 
     >>> optimal_summaries({4: 2, 3: 4, 2: 5}, 4)
     6
-    >>> optimal_summaries({4: 2, 3: 4, 2: 5}, Fraction(5, 2))  # both 4s and a share of one of four 3s
+    >>> # both 4s and a share of one of four 3s
+    >>> optimal_summaries({4: 2, 3: 4, 2: 5}, Fraction(5, 2))
     4
     """
     remaining = math.ceil(size)
@@ -146,7 +147,8 @@ def _relation(a: float, b: float, threshold: float) -> int:
 class ErrorProbabilities:
     order: int
     p1: float  # same under the full pyramid, different at this order (E1)
-    p2: float  # different under the full pyramid, the same at this order (E2: losing the ability to discern)
+    # different under the full pyramid, the same at this order (E2: losing the ability to discern)
+    p2: float
     p3: float  # different under the full pyramid, reversed at this order (E3: the worst)
     p: float  # p1 * P(same) + (p2 + p3) * (1 - P(same))
     data_points: int  # pairs of peers times pyramids of this order

@@ -17,8 +17,8 @@ TAC_BETA = 3
 RECALL_REFERENCES = "references"
 RECALL_PYRAMID = "pyramid"
 TAC2008_RECALLS = {
-    RECALL_REFERENCES: "matched weight / the sum over the reference summaries of the weight of the SCUs each "
-    "holds (Maskey & Rosenberg eq. 4 as printed)",
+    RECALL_REFERENCES: "matched weight / the sum over the reference summaries of the weight of "
+    "the SCUs each holds (Maskey & Rosenberg eq. 4 as printed)",
     RECALL_PYRAMID: "matched weight / the total weight of the pyramid's SCUs, each counted once "
     "(Maskey & Rosenberg §4's prose)",
 }
@@ -117,13 +117,15 @@ def tac2008_score(
     recall: str = RECALL_REFERENCES,
 ) -> float:
     """The TAC 2008 F-measure of one response (eqs. 3-5) with the recall named by `recall`
-    (`TAC2008_RECALLS`): `expressed` the weights of the distinct SCUs it expresses, `pyramid_weights`
-    every SCU weight of the pyramid, `reference_weights` each reference summary's weight (eq. 4),
-    `length` its non-whitespace characters (eq. 3).
+    (`TAC2008_RECALLS`): `expressed` the weights of the distinct SCUs it expresses,
+    `pyramid_weights` every SCU weight of the pyramid, `reference_weights` each reference summary's
+    weight (eq. 4), `length` its non-whitespace characters (eq. 3).
 
     A response of 100 characters (precision 1) expressing the weight-2 SCU of the examples above:
 
-    >>> round(tac2008_score([2], [2, 1], [3, 2], 100), 4), round(tac2008_score([2], [2, 1], [3, 2], 100, RECALL_PYRAMID), 4)
+    >>> by_references = tac2008_score([2], [2, 1], [3, 2], 100)
+    >>> by_pyramid = tac2008_score([2], [2, 1], [3, 2], 100, RECALL_PYRAMID)
+    >>> round(by_references, 4), round(by_pyramid, 4)
     (0.4255, 0.6897)
     """
     if recall == RECALL_REFERENCES:

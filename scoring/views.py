@@ -68,7 +68,8 @@ def collection_scores(request, pk):
     column = sort.lstrip("-")
     if column in SORTABLE and not by_system:
         rows = sorted_rows(rows, column, descending)
-    # What every link of the page keeps (the downloads, the sorting, the other modes): the choices made.
+    # What every link of the page keeps (the downloads, the sorting, the other modes): the choices
+    # made.
     choices = {"docset": docset or ""}
     if by_system:
         choices["view"] = "systems"

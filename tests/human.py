@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+from playwright.sync_api import Error as PlaywrightError
+
 PRESS_MS = 120  # how long a person holds a mouse button or a key
 KEY_DELAY_MS = 60  # between keys when typing
 VIEWPORTS = {"laptop": {"width": 1280, "height": 720}, "desktop": {"width": 1440, "height": 900}}
@@ -93,7 +95,16 @@ def drag_select(page, author: str, phrase: str, nth: int = 0) -> None:
 def click(page, target, hold_ms: int = PRESS_MS, modifiers: tuple[str, ...] = ()) -> None:
     """A click with a real press: move to the element, button down, hold, button up."""
     locator = page.locator(target) if isinstance(target, str) else target
-    locator.scroll_into_view_if_needed()
+    for attempt in range(3):
+        try:
+            locator.scroll_into_view_if_needed()
+            break
+        except PlaywrightError as error:
+            # The answer to the last action swapped the element for a new one while we reached
+            # for it: a person's eyes follow the page and click the new one.
+            if "not attached" not in str(error) or attempt == 2:
+                raise
+            settle(page)
     box = _still(page, locator)
     assert box is not None, f"{target} is not on the page"
     x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2

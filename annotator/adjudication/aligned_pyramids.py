@@ -1,4 +1,5 @@
-"""Adjudication from the stored records (issue 8): pyramids of the same models aligned (two, or more).
+"""Adjudication from the stored records (issue 8): pyramids of the same models aligned (two, or
+more).
 
 Loads each pyramid's contributor spans in one query and maps them onto the words of its model
 summaries (models in the pyramid's order; texts that differ only in whitespace or separators align
@@ -26,7 +27,8 @@ def comparable_words(text: str) -> tuple[str, ...]:
 
 
 def scu_words(pyramids: list[Pyramid]) -> list[dict[int, set[tuple[int, int]]]]:
-    """For each pyramid, {SCU uid: the words (model position, word index) its contributors cover}."""
+    """For each pyramid, {SCU uid: the words (model position, word index) its contributors
+    cover}."""
     ids = [p.pk for p in pyramids]
     models = defaultdict(list)
     for link in (

@@ -125,7 +125,9 @@ def _copy(consensus: PeerAnnotation, source_id: int, uids: list[int]) -> int:
     pses = (
         PSE.objects.filter(annotation_id=source_id).select_related("scu").order_by("position", "id")
     )
-    chosen = [p for p in pses if (p.scu.uid if p.scu_id else peer_editing.NO_SCU) in set(uids)]
+    chosen = [
+        p for p in pses if (p.scu.uid if p.scu is not None else peer_editing.NO_SCU) in set(uids)
+    ]
     last = max(consensus.pses.values_list("position", flat=True), default=0)
     copies = PSE.objects.bulk_create(
         PSE(

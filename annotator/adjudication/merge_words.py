@@ -47,7 +47,7 @@ def word_marks(
             set().union(*(covered[i].get(uid, set()) for uid in uids))
             for i, uids in enumerate(sides)
         ]
-        for word in set().union(*by_side) - set.intersection(*by_side):
+        for word in set().union(*by_side) - by_side[0].intersection(*by_side[1:]):
             if word in found:
                 continue
             have = [letter for letter, side in zip(letters, by_side) if word in side]
@@ -75,9 +75,11 @@ def stretches(pieces: list[dict]) -> list[dict]:
             else:
                 out.append({"text": piece["text"]})
             continue
-        # A marked word continues the stretch before it over spaces and punctuation, not a line break.
+        # A marked word continues the stretch before it over spaces and punctuation, not a line
+        # break.
         if (
             len(out) >= 2
+            and last is not None
             and "group" not in last
             and "\n" not in last["text"]
             and {k: out[-2].get(k) for k in marked} == marked

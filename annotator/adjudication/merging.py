@@ -60,16 +60,17 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
     taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
     added = []
     for scu in (s for s in scus if s.pyramid_id == consensus.pk):
-        source = source_of.get(scu.source_id)
+        source = None if scu.source_id is None else source_of.get(scu.source_id)
         if source is None:
             added.append(scu)
         else:
             taken[(source.pyramid_id, source.uid)].append(scu)
     decided = pyramid_consensus.decisions(consensus)
     # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
-    made_for = {
-        uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])
-    }
+    made_for: dict[int, str] = {}
+    for key, decider in decided.items():
+        assert decider.decision is not None  # decisions() holds only changes that made one
+        made_for.update((uid, key) for uid in decider.decision.get("scus", []))
     made = defaultdict(list)
     for scu in [s for s in added if s.uid in made_for]:
         made[made_for[scu.uid]].append(scu)

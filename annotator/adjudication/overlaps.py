@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db.models import F
 
 from annotator.editing import history
-from annotator.models import PyramidMerge, Span
+from annotator.models import PyramidChange, PyramidMerge, Span
 
 ADDED = "added by the adjudicator"
 
@@ -29,7 +29,10 @@ class CountedTwice:
     @property
     def message(self) -> str:
         (a, b), (ga, gb) = self.scus, self.groups
-        return f"Model {self.model}: “{self.words}” is in SCU {a} ({_group(ga)}) and in SCU {b} ({_group(gb)})"
+        return (
+            f"Model {self.model}: “{self.words}” is in SCU {a} ({_group(ga)}) "
+            f"and in SCU {b} ({_group(gb)})"
+        )
 
     @property
     def linked_groups(self) -> list[str]:
@@ -64,7 +67,7 @@ def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
 
 
 def counted_twice(
-    consensus, merge: PyramidMerge | None = None, decided: dict | None = None
+    consensus, merge: PyramidMerge | None = None, decided: dict[str, PyramidChange] | None = None
 ) -> list[CountedTwice]:
     """The words of the consensus's model summaries in two of its SCUs where merging put them
     there, in five queries. Words two contributors copied from one source pyramid both cover were
@@ -83,9 +86,10 @@ def counted_twice(
         for side, source in sides:
             group_of.update({(source, uid): group["key"] for uid in group[side]})
     decided = history.decisions(consensus.changes.all()) if decided is None else decided
-    made_for = {
-        uid: key for key, change in decided.items() for uid in change.decision.get("scus", [])
-    }
+    made_for: dict[int, str] = {}
+    for key, change in decided.items():
+        assert change.decision is not None  # decisions() holds only changes that made one
+        made_for.update((uid, key) for uid in change.decision.get("scus", []))
     rows = Span.objects.filter(contributor__scu__pyramid=consensus, start__lt=F("end")).values_list(
         "summary_id",
         "summary__author",

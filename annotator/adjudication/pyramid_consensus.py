@@ -21,6 +21,7 @@ import hashlib
 import json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -44,6 +45,11 @@ from annotator.pyramids import editing
 from annotator.text.words import words
 
 A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"
+
+# An aligned group as PyramidMerge.groups stores it (JSON): "key", "kind", "identical",
+# "labels_differ", "prints", and each side's SCU uids under its letter ("a", "b", "c", ...). The
+# letters depend on how many pyramids were merged, which a TypedDict cannot describe.
+Group = dict[str, Any]
 
 
 def choice_name(choice: str) -> str:
@@ -89,7 +95,7 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
     if len(pyramids) > len(SIDES):
         raise NotComparable(f"choose at most {len(SIDES)} pyramids to merge at once")
     letters = SIDES[: len(pyramids)]
-    groups = [
+    groups: list[Group] = [
         {
             "key": group_key(*g.sides),
             "kind": g.kind,
@@ -318,14 +324,14 @@ def merge_of(pyramid: Pyramid) -> PyramidMerge:
     return merge
 
 
-def _group(merge: PyramidMerge, key: str) -> dict:
+def _group(merge: PyramidMerge, key: str) -> Group:
     found = next((g for g in merge.groups if g["key"] == key), None)
     if found is None:
         raise RuleBroken("There is no such group in this consensus: reload the page.")
     return found
 
 
-def _from_group(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[SCU]:
+def _from_group(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[SCU]:
     """The consensus's SCUs taken from the group's SCUs (on any side)."""
     taken = Q(pk__in=[])
     for side, source in merge.side_ids():
@@ -400,7 +406,7 @@ def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditRe
     return editing.run_edit(pyramid_id, user, version, "adjudicate", plan, decision=decision)
 
 
-def _made_for(consensus: Pyramid, merge: PyramidMerge, group: dict) -> list[int]:
+def _made_for(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[int]:
     """The uids of the consensus's SCUs of no source (made by the adjudicator) whose words overlap
     those of the group's SCUs on either side."""
     group_spans = defaultdict(list)  # consensus summary -> ranges of the group's words

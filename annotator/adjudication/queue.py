@@ -4,7 +4,8 @@ annotators (against one pyramid) that wait for a consensus, with the state of th
 - A pair of pyramids waits when both are submitted annotators' pyramids (not consensus pyramids)
   of one docset, built from the same model summaries (the same words in the same order, as the
   comparison aligns them: separate DUCView files of one docset may name the same models "1",
-  "1.txt" and "TCstudent1"). A consensus already made of a pair is listed whatever its sources' state.
+  "1.txt" and "TCstudent1"). A consensus already made of a pair is listed whatever its sources'
+  state.
 - A peer waits when at least two annotators' annotations of it against one pyramid are submitted;
   its consensus annotation (one per peer and pyramid) is listed whatever the sources' state.
 
@@ -15,6 +16,7 @@ queries whatever the number of docsets, pyramids and annotations.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -123,7 +125,8 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
         if summary_id not in words_of:  # a summary shared by several pyramids is read once
             words_of[summary_id] = comparable_words(text)
         models[pyramid_id].append(words_of[summary_id])
-    # Who built each pyramid: its creator, else the imported creator code, else whom it is assigned to.
+    # Who built each pyramid: its creator, else the imported creator code, else whom it is
+    # assigned to.
     builders = defaultdict(list)
     for pyramid_id, username in (
         Assignment.objects.filter(
@@ -156,7 +159,7 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
             **kwargs,
         )
 
-    def merged(sources: list[Pyramid], **kwargs) -> QueueItem:
+    def merged(sources: Sequence[Pyramid], **kwargs) -> QueueItem:
         return base(
             sources[0],
             kind=PAIR,
@@ -167,12 +170,14 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
             **kwargs,
         )
 
-    merged_pairs = set()  # a consensus of A, B and C settles each of their pairs
+    # A consensus of A, B and C settles each of their pairs.
+    merged_pairs: set[frozenset[int]] = set()
     for consensus_id, a_id, b_id in merges:
         consensus = by_id[consensus_id]
-        sources = [by_id.get(pk) for pk in (a_id, b_id, *further[consensus_id])]
-        if None in sources:
+        source_ids = (a_id, b_id, *further[consensus_id])
+        if any(pk not in by_id for pk in source_ids):
             continue
+        sources = [by_id[pk] for pk in source_ids]
         merged_pairs.update(frozenset(pair) for pair in combinations([p.pk for p in sources], 2))
         items.append(
             merged(
@@ -191,8 +196,10 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
             if frozenset((a.pk, b.pk)) not in merged_pairs:
                 items.append(merged([a, b], state=NOT_STARTED))
 
-    groups = defaultdict(list)
-    consensus_of = {}
+    # (pyramid, peer, peer's author) -> its annotators' (name, status); and its consensus's
+    # (pk, status)
+    groups: defaultdict[tuple[int, int, str], list[tuple[str, str]]] = defaultdict(list)
+    consensus_of: dict[tuple[int, int, str], tuple[int, str]] = {}
     for pk, pyramid_id, peer_id, author, username, code, status, merge_id in (
         PeerAnnotation.objects.filter(pyramid_id__in=list(by_id))
         .order_by("annotator_code", "pk")
@@ -212,10 +219,10 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
             consensus_of[key] = (pk, status)
         else:
             groups[key].append((_person(username, code), status))
-    for key, sources in groups.items():
+    for key, readers in groups.items():
         pyramid_id, peer_id, author = key
         found = consensus_of.get(key)
-        submitted = sum(1 for _, status in sources if status == PeerAnnotation.Status.SUBMITTED)
+        submitted = sum(1 for _, status in readers if status == PeerAnnotation.Status.SUBMITTED)
         if found is None and (
             submitted < 2 or by_id[pyramid_id].status != Pyramid.Status.SUBMITTED
         ):
@@ -226,7 +233,7 @@ def queue(pyramids: QuerySet[Pyramid]) -> list[QueueItem]:
                 pyramid,
                 kind=PEER,
                 what=f"peer {author} against {pyramid.name}",
-                annotators=[name for name, _ in sources],
+                annotators=[name for name, _ in readers],
                 state=found[1] if found else NOT_STARTED,
                 consensus_id=found[0] if found else None,
                 pyramid_id=pyramid_id,
@@ -260,7 +267,8 @@ def consensuses_of_pair(a: Pyramid, b: Pyramid) -> list[Pyramid]:
 
 
 def consensuses_of(pyramids: list[Pyramid]) -> list[Pyramid]:
-    """The consensus pyramids already made of exactly these pyramids (in any order), oldest first."""
+    """The consensus pyramids already made of exactly these pyramids (in any order), oldest
+    first."""
     wanted = {p.pk for p in pyramids}
     candidates = (
         PyramidMerge.objects.filter(source_a__in=wanted, source_b__in=wanted)

@@ -18,7 +18,8 @@ def view_name(view) -> str:
 
 
 def _model(view):
-    """The model a view serves: its queryset's, or its serializer's (most views filter in get_queryset)."""
+    """The model a view serves: its queryset's, or its serializer's (most views filter in
+    get_queryset)."""
     queryset = getattr(view, "queryset", None)
     if queryset is not None:
         return queryset.model

@@ -7,8 +7,9 @@ from rest_framework.exceptions import ValidationError
 from annotator.models import Collection, Docset
 
 DOCSET_PARAMETER = (
-    "Only this docset of the collection: its id, as every other endpoint filters by (e.g. `docset=3`); its name is "
-    "accepted too (`docset=D0601`) where the value is not all digits. A docset that is not the collection's answers 400."
+    "Only this docset of the collection: its id, as every other endpoint filters by (e.g. "
+    "`docset=3`); its name is accepted too (`docset=D0601`) where the value is not all digits. "
+    "A docset that is not the collection's answers 400."
 )
 
 

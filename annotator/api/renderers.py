@@ -1,4 +1,5 @@
-"""DRF's browsable API (an endpoint opened in a browser) under the Content-Security-Policy (issue 16).
+"""DRF's browsable API (an endpoint opened in a browser) under the Content-Security-Policy
+(issue 16).
 
 DRF's templates write style attributes and a <style> block (its code colours): its pages alone
 allow inline styles. Its scripts are DRF's static files, so scripts stay strict there too.

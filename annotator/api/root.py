@@ -31,25 +31,26 @@ DOCUMENTATION = [
 ]
 
 LISTS = (
-    "Each endpoint below lists its records (a page at a time: ?page=), filtered as the documentation "
-    "says; the scores are those of a collection (?collection=ID)."
+    "Each endpoint below lists its records (a page at a time: ?page=), filtered as the "
+    "documentation says; the scores are those of a collection (?collection=ID)."
 )
+
+
+def schema_description() -> str:
+    """The OpenAPI schema's description (SPECTACULAR_SETTINGS["DESCRIPTION"], a string)."""
+    return str(settings.SPECTACULAR_SETTINGS["DESCRIPTION"])
 
 
 def description_text() -> str:
     """The root's description as text (an OPTIONS answer, a JSON client)."""
     documentation = "; ".join(f"{reverse(name)} ({what})" for name, what in DOCUMENTATION)
-    return "\n\n".join(
-        [settings.SPECTACULAR_SETTINGS["DESCRIPTION"], f"Documentation: {documentation}.", LISTS]
-    )
+    return "\n\n".join([schema_description(), f"Documentation: {documentation}.", LISTS])
 
 
 def description_html() -> str:
     """The root's description in the browsable API: the schema's prose (its `code` as code), the
     documentation linked."""
-    prose = re.sub(
-        r"`([^`]+)`", r"<code>\1</code>", escape(settings.SPECTACULAR_SETTINGS["DESCRIPTION"])
-    )
+    prose = re.sub(r"`([^`]+)`", r"<code>\1</code>", escape(schema_description()))
     links = mark_safe(
         "; ".join(
             format_html('<a href="{}">{}</a> ({})', reverse(name), reverse(name), what)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 
-from annotator.api.serializers import RefusalSerializer
+from annotator.api.base_serializers import RefusalSerializer
 
 BAD_REQUEST = ResolvedComponent(
     name="BadRequest",
@@ -24,8 +24,8 @@ BAD_REQUEST = ResolvedComponent(
     object="BadRequest",
     schema={
         "type": "object",
-        "description": "What is wrong with the request: `detail`, or each field or parameter refused with its "
-        'messages (`{"name": ["This field may not be blank."]}`).',
+        "description": "What is wrong with the request: `detail`, or each field or parameter "
+        'refused with its messages (`{"name": ["This field may not be blank."]}`).',
         "properties": {"detail": {"type": "string"}},
         "additionalProperties": {},
     },

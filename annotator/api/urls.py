@@ -1,8 +1,11 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView
 
-from annotator.api import docs, views
+from annotator.api import docs
 from annotator.api.root import Router
+from annotator.campaigns import api as campaigns
+from annotator.peer_annotation import api as peer_annotation
+from annotator.pyramids import api as pyramids
 from annotator.transfer.api import archives, imports
 from scoring.api import ScoresView
 
@@ -10,23 +13,25 @@ from scoring.api import ScoresView
 # "pyramid-detail", and the API root would link to them (issue 15). The root (root.py) describes
 # the API, links its documentation and lists the scores too.
 router = Router()
-router.register("collections", views.CollectionViewSet, basename="api-collection")
-router.register("docsets", views.DocsetViewSet, basename="api-docset")
-router.register("summaries", views.SummaryViewSet, basename="api-summary")
-router.register("pyramids", views.PyramidViewSet, basename="api-pyramid")
-router.register("scus", views.SCUViewSet, basename="api-scu")
-router.register("contributors", views.ContributorViewSet, basename="api-contributor")
-router.register("spans", views.SpanViewSet, basename="api-span")
-router.register("peer-annotations", views.PeerAnnotationViewSet, basename="api-peerannotation")
-router.register("pses", views.PSEViewSet, basename="api-pse")
-router.register("assignments", views.AssignmentViewSet, basename="api-assignment")
-router.register("pyramid-changes", views.PyramidChangeViewSet, basename="api-pyramidchange")
+router.register("collections", campaigns.CollectionViewSet, basename="api-collection")
+router.register("docsets", campaigns.DocsetViewSet, basename="api-docset")
+router.register("summaries", campaigns.SummaryViewSet, basename="api-summary")
+router.register("pyramids", pyramids.PyramidViewSet, basename="api-pyramid")
+router.register("scus", pyramids.SCUViewSet, basename="api-scu")
+router.register("contributors", pyramids.ContributorViewSet, basename="api-contributor")
+router.register("spans", pyramids.SpanViewSet, basename="api-span")
+router.register(
+    "peer-annotations", peer_annotation.PeerAnnotationViewSet, basename="api-peerannotation"
+)
+router.register("pses", peer_annotation.PSEViewSet, basename="api-pse")
+router.register("assignments", campaigns.AssignmentViewSet, basename="api-assignment")
+router.register("pyramid-changes", pyramids.PyramidChangeViewSet, basename="api-pyramidchange")
 router.register(
     "peer-annotation-changes",
-    views.PeerAnnotationChangeViewSet,
+    peer_annotation.PeerAnnotationChangeViewSet,
     basename="api-peerannotationchange",
 )
-router.register("judgments", views.JudgmentViewSet, basename="api-judgment")
+router.register("judgments", campaigns.JudgmentViewSet, basename="api-judgment")
 router.register("archive-jobs", archives.ArchiveJobViewSet, basename="api-archivejob")
 router.register("import-jobs", imports.ImportJobViewSet, basename="api-importjob")
 
@@ -38,7 +43,8 @@ urlpatterns = [
         name="api-collection-archive",
     ),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    # The documentation pages (pages: anonymous visitors are sent to log in), under the CSP: docs.py.
+    # The documentation pages (pages: anonymous visitors are sent to log in), under the CSP:
+    # docs.py.
     path("docs/", docs.swagger_ui, name="api-docs"),
     path("redoc/", docs.redoc, name="api-redoc"),
     *router.urls,

@@ -7,6 +7,8 @@
   `assignment_status.py` — an assignment follows its work (started, done).
 - `progress.py` — how far the work has come, one row per assignment.
 - `forms.py` — the administration pages' forms.
+- `api.py`, `serializers.py` — the same records in the REST API (collections, docsets,
+  summaries, assignments, human judgments).
 - `views/` — collections, docsets, summaries and members (`collections.py`), assigning and
   progress (`work.py`), the home page with one's own work (`home.py`).
 """

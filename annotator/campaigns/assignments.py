@@ -228,7 +228,8 @@ def _pairs(docsets, annotators, mode: str):
 
 @transaction.atomic
 def withdraw(assignment: Assignment, by) -> Assignment:
-    """Take the work back from the user; what they did stays (for the next annotator, or records)."""
+    """Take the work back from the user; what they did stays (for the next annotator, or
+    records)."""
     if assignment.status == Status.WITHDRAWN:
         raise RuleBroken("That assignment is already withdrawn.")
     assignment.status = Status.WITHDRAWN

@@ -1,4 +1,5 @@
-"""The administration pages' forms: what an administrator types, checked before anything is stored."""
+"""The administration pages' forms: what an administrator types, checked before anything is
+stored."""
 
 from __future__ import annotations
 
@@ -95,7 +96,8 @@ class MultipleFileField(forms.FileField):
 
 def _check_sizes(files, max_file_bytes: int | None = None) -> None:
     """Refused before anything is stored: an upload over MAX_UPLOAD_MB, a file over the per-file
-    limit, a zip whose directory says it breaks a limit (annotator.transfer.uploads.check_before_storing)."""
+    limit, a zip whose directory says it breaks a limit
+    (annotator.transfer.uploads.check_before_storing)."""
     limit = settings.MAX_UPLOAD_BYTES
     too_big = [f"{f.name}: {f.size:,} bytes" for f in files if f.size > limit]
     if too_big or sum(f.size for f in files) > limit:
@@ -104,15 +106,22 @@ def _check_sizes(files, max_file_bytes: int | None = None) -> None:
             + ("; ".join(too_big) or "these files together are larger")
         )
     if max_file_bytes is None:
-        return  # one file checked as a whole (a collection archive: annotator.transfer.archive checks its inside)
+        # One file checked as a whole (a collection archive: annotator.transfer.archive checks its
+        # inside).
+        return
     try:
         uploads.check_before_storing(files, max_file_bytes, limit)
     except uploads.UploadRefused as refused:
         raise forms.ValidationError(refused.problems) from None
 
 
+# The upload field is named `files` (the name the pages, the API and its error keys use). Django's
+# form metaclass moves declared fields into `base_fields`, so a form's `files` attribute stays
+# BaseForm's uploaded files at run time; the stubs only see the class attribute clashing with it.
 class SummaryUploadForm(forms.Form):
-    files = MultipleFileField(help_text=".txt files, or one .zip of them, named as shown below.")
+    files = MultipleFileField(  # type: ignore[assignment]  # the field named `files`: see above
+        help_text=".txt files, or one .zip of them, named as shown below."
+    )
 
     def clean_files(self):
         files = self.cleaned_data["files"]
@@ -123,7 +132,7 @@ class SummaryUploadForm(forms.Form):
 
 
 class DucviewImportForm(forms.Form):
-    files = MultipleFileField(
+    files = MultipleFileField(  # type: ignore[assignment]  # the field named `files`: see above
         label="Files",
         help_text=".pyr and .pan files (choose as many as you like), or one .zip of them.",
     )
@@ -182,6 +191,13 @@ class MemberForm(forms.Form):
         return data
 
 
+class PyramidChoiceField(forms.ModelChoiceField):
+    """A pyramid labelled with its docset's name: "<docset>: <pyramid>"."""
+
+    def label_from_instance(self, obj: Pyramid) -> str:
+        return f"{obj.docset.name}: {obj.name}"
+
+
 class AssignForm(forms.Form):
     task = forms.ChoiceField(
         choices=Assignment.Task.choices,
@@ -202,26 +218,33 @@ class AssignForm(forms.Form):
         initial=assignments.EVERY_ANNOTATOR,
         widget=forms.RadioSelect,
     )
-    pyramid = forms.ModelChoiceField(
+    pyramid = PyramidChoiceField(
         queryset=Pyramid.objects.none(),
         required=False,
-        help_text="For peer annotation: the pyramid to annotate against. Leave empty for each docset's latest submitted pyramid.",
+        help_text=(
+            "For peer annotation: the pyramid to annotate against. Leave empty for each docset's "
+            "latest submitted pyramid."
+        ),
     )
 
     def __init__(self, *args, collection: Collection, **kwargs):
         super().__init__(*args, **kwargs)
         self.collection = collection
-        self.fields["docsets"].queryset = collection.docsets.order_by("name")
+        # The fields declared above, typed as what they are (self.fields holds them as Field).
+        docsets = self.fields["docsets"]
+        annotators = self.fields["annotators"]
+        pyramid = self.fields["pyramid"]
+        assert isinstance(docsets, forms.ModelMultipleChoiceField)
+        assert isinstance(annotators, forms.ModelMultipleChoiceField)
+        assert isinstance(pyramid, PyramidChoiceField)
+        docsets.queryset = collection.docsets.order_by("name")
         # Any active user may be given work: they become an annotator of the collection.
-        self.fields["annotators"].queryset = User.objects.filter(is_active=True).order_by(
-            "username"
-        )
-        self.fields["pyramid"].queryset = (
+        annotators.queryset = User.objects.filter(is_active=True).order_by("username")
+        pyramid.queryset = (
             Pyramid.objects.filter(docset__collection=collection, status=Pyramid.Status.SUBMITTED)
             .select_related("docset")
             .order_by("docset__name", "name")
         )
-        self.fields["pyramid"].label_from_instance = lambda p: f"{p.docset.name}: {p.name}"
         # The rules of the work given (a chosen pyramid for its own docset only, ...) are the
         # service's, as for the API: annotator.campaigns.assignments.assign.
 
@@ -249,7 +272,7 @@ class NewUserForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ["username", "first_name", "last_name", "email"]
+        fields = ("username", "first_name", "last_name", "email")
 
     def save(self, commit=True):
         user = super().save(commit=False)

@@ -23,7 +23,7 @@ SORTS = {
     "pses": lambda r: (-(r.pses or 0), r.docset),
     "activity": lambda r: (-(r.last_activity.timestamp() if r.last_activity else 0), r.docset),
 }
-STATUS_ORDER = {
+STATUS_ORDER: dict[str, int] = {
     Assignment.Status.IN_PROGRESS: 0,
     Assignment.Status.ASSIGNED: 1,
     Assignment.Status.DONE: 2,
@@ -52,15 +52,15 @@ class WorkRow:
 
 
 def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[WorkRow]:
-    assignments = list(assignments.select_related("user", "pyramid__docset", "peer"))
-    pyramid_ids = {a.pyramid_id for a in assignments}
+    work = list(assignments.select_related("user", "pyramid__docset", "peer"))
+    pyramid_ids = {a.pyramid_id for a in work}
     scu_counts = dict(
         SCU.objects.filter(pyramid_id__in=pyramid_ids)
         .values_list("pyramid_id")
         .annotate(n=Count("id"))
         .order_by()
     )
-    peer_work = [a for a in assignments if a.task == Assignment.Task.ANNOTATE_PEER]
+    peer_work = [a for a in work if a.task == Assignment.Task.ANNOTATE_PEER]
     annotations = {
         (row["pyramid_id"], row["peer_id"], row["annotator_id"]): row
         for row in PeerAnnotation.objects.filter(
@@ -71,13 +71,16 @@ def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[W
         .annotate(pse_count=Count("pses"))
     }
     rows = []
-    for a in assignments:
+    for a in work:
         if a.task == Assignment.Task.BUILD_PYRAMID:
             submitted = a.pyramid.status == Pyramid.Status.SUBMITTED
             scus, pses, annotation_id = scu_counts.get(a.pyramid_id, 0), None, None
             target, activity = f"pyramid {a.pyramid.name}", a.pyramid.updated_at if scus else None
         else:
-            annotation = annotations.get((a.pyramid_id, a.peer_id, a.user_id))
+            # A peer to annotate is set on every ANNOTATE_PEER assignment (the model's
+            # constraint assignment_peer_matches_task).
+            assert a.peer is not None
+            annotation = annotations.get((a.pyramid_id, a.peer.pk, a.user_id))
             submitted = bool(annotation and annotation["status"] == PeerAnnotation.Status.SUBMITTED)
             scus, pses = None, annotation["pse_count"] if annotation else 0
             annotation_id = annotation["id"] if annotation else None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -42,6 +43,9 @@ from annotator.models import (
     Summary,
 )
 from annotator.text.ordering import natural_key
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 DEMO_FILE = Path(__file__).with_name("apollo11.json")
 DEMO_USERNAME = "demo"  # the administrator rundemo creates, who is given the open work
@@ -184,7 +188,7 @@ class DemoSetup:
     docset: Docset
     example_pyramid: Pyramid
     loaded: bool  # the records were loaded now (else they were there already)
-    user: object | None = None  # the user given open work, if one was named
+    user: User | None = None  # the user given open work, if one was named
     work: list[Assignment] = field(default_factory=list)  # the open work given to `user` now
 
     @property
@@ -209,10 +213,13 @@ class DemoSetup:
             ]
         if self.work:
             built = [a.pyramid.name for a in self.work if a.task == Assignment.Task.BUILD_PYRAMID]
-            peers = sorted((a.peer.author for a in self.work if a.peer_id), key=natural_key)
+            peers = sorted(
+                (a.peer.author for a in self.work if a.peer is not None), key=natural_key
+            )
             todo = [f"build the pyramid {name} from the same models" for name in built]
             if peers:
                 todo.append(f"annotate peers {', '.join(peers)} against {pyramid.name}")
+            assert self.user is not None  # work is only ever given to a named user
             lines.append(f"Open work for {self.user.username}: {'; '.join(todo)}.")
         return lines
 
@@ -225,12 +232,13 @@ def install_demo(user=None, path: Path = DEMO_FILE) -> DemoSetup:
     data = _read(path)
     collection = Collection.objects.filter(name=data["collection"]["name"]).first()
     loaded = collection is None
-    if loaded:
+    if collection is None:
         collection = _load(data, example_annotator())
     docset = collection.docsets.get(name=data["docset"]["name"])
     example_pyramid = docset.pyramids.order_by(
         "id"
     ).first()  # loaded first; what the user may build comes later
+    assert example_pyramid is not None  # the demo's pyramid, loaded with its docset
     setup = DemoSetup(
         collection=collection,
         docset=docset,

@@ -59,6 +59,8 @@ PEER_ACTIONS = {
 }
 TEXT_ARGUMENTS = {"label", "comment", "group", "side"}
 LARGEST_ID = 2**63 - 1  # what a database id or offset can hold
+# One parsed argument: a text, the (start, end) ranges, an id or number, or None (optional, absent).
+Argument = str | list[tuple[int, int]] | int | None
 
 
 def status_for(refused: EditError) -> int:
@@ -86,9 +88,9 @@ def _ranges(raw: Any) -> list[tuple[int, int]]:
     return ranges
 
 
-def parse_arguments(data: Mapping, fields: list[str]) -> list:
+def parse_arguments(data: Mapping, fields: list[str]) -> list[Argument]:
     """The action's arguments from a form post or a JSON body (RuleBroken naming a bad one)."""
-    values = []
+    values: list[Argument] = []
     for field in fields:
         optional = field.endswith("?")
         name = field.rstrip("?")

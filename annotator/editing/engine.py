@@ -17,9 +17,9 @@ and annotator.peer_annotation.editing (PSEs). The refusals are here, as both rai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import transaction
 from django.db.models import Model, QuerySet
@@ -53,6 +53,28 @@ class StaleVersion(EditError):
             "it is shown here as it now is."
         )
         self.current_version = current_version
+
+
+class ChangeRows(Protocol):
+    """A record's change rows, as its `changes` related manager gives them (rows of an
+    annotator.models.ChangeRecord subclass, which the engine, knowing no domain, does not
+    import)."""
+
+    def all(self) -> QuerySet[Model]: ...
+
+    def create(self, **fields: Any) -> Model: ...
+
+
+class VersionedRecord(Protocol):
+    """A record the engine edits (a Pyramid, a PeerAnnotation): a `version` that each edit raises,
+    and its change rows as `changes`."""
+
+    version: int
+
+    @property
+    def changes(self) -> ChangeRows: ...
+
+    def save(self, *, update_fields: Iterable[str] | None = None) -> None: ...
 
 
 # An operation's plan, made from the locked record once its rules are checked: what the edit
@@ -141,7 +163,9 @@ class Editor:
             raise StaleVersion(record.version, record=self.name)
         return record
 
-    def _record(self, record: Model, user, action, description, before, after, decision=None):
+    def _record(
+        self, record: VersionedRecord, user, action, description, before, after, decision=None
+    ):
         record.version += 1
         record.save(update_fields=["version", *self.saved_fields])
         change = record.changes.create(

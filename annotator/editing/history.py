@@ -5,7 +5,14 @@ latest applied change, redo the earliest undone one; a new edit discards what co
 Undo, redo and status changes are recorded for the audit trail but are not themselves undone.
 """
 
-from annotator.models import PyramidChange
+from typing import TypeVar
+
+from django.db.models import QuerySet
+
+from annotator.models import ChangeRecord, PyramidChange
+
+# A pyramid's or a peer annotation's change: decisions() gives back the kind it is given.
+Change = TypeVar("Change", bound=ChangeRecord)
 
 State = PyramidChange.State
 NOT_ON_THE_UNDO_STACK = {"undo", "redo", "submit", "reopen", "complete", "mark_reviewed"}
@@ -45,12 +52,13 @@ def step_over(change, undoing: bool) -> tuple[object, str, str]:
     return (change.before if undoing else change.after), action, f"{verb}: {change.description}"
 
 
-def decisions(changes) -> dict[str, object]:
+def decisions(changes: QuerySet[Change]) -> dict[str, Change]:
     """{group key: the applied change that decided it} in a consensus (the latest, where decided
     more than once): an undone decision no longer counts."""
-    decided = {}
+    decided: dict[str, Change] = {}
     applied = changes.filter(state=State.APPLIED, decision__isnull=False).select_related("user")
     for change in applied.defer("before", "after").order_by("id"):
+        assert change.decision is not None  # the filter above leaves out changes without one
         for key in change.decision.get("groups", []):
             decided[key] = change
     return decided

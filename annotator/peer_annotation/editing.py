@@ -54,7 +54,7 @@ class PeerEditResult:
     def changed_uids(self) -> set[int]:
         """SCUs (0: matching nothing) whose PSEs in this peer the edit changed."""
 
-        def by_uid(state):
+        def by_uid(state: list[dict]) -> dict[int, list]:
             grouped: dict[int, list] = {}
             for pse in state:
                 grouped.setdefault(pse["scu"], []).append(pse["spans"])
@@ -153,9 +153,10 @@ def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
             "position": position,
             "source_id": p.get("source") if p.get("source") in still_there else None,
         }
-        pse = existing.get(p.get("id"))
+        pse_id = p.get("id")  # None in a snapshot recorded before ids were kept
+        pse = existing.get(pse_id) if pse_id is not None else None
         if pse is None:
-            pse = PSE(pk=p.get("id"), annotation=annotation, **fields)
+            pse = PSE(pk=pse_id, annotation=annotation, **fields)
             new.append(pse)
         elif any(getattr(pse, name) != value for name, value in fields.items()):
             for name, value in fields.items():

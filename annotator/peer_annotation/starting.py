@@ -54,7 +54,7 @@ def start_annotation(
             if annotation is not None and not existing:
                 raise StartRefused(already)
             created = annotation is None
-            if created:
+            if annotation is None:
                 annotation = PeerAnnotation.objects.create(
                     pyramid=pyramid, peer=peer, annotator=user
                 )

@@ -60,7 +60,8 @@ def rank_scus(
     words = content_words(sentence)
     ranked = []
     for uid, label, weight, contributor_texts in scus:
-        best, shared = 0.0, frozenset()
+        best = 0.0
+        shared: frozenset[str] = frozenset()
         for text in [label, *contributor_texts]:
             other = content_words(text)
             score = overlap(words, other)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import groupby
+from typing import TypedDict
 
 from django.db.models import F
 from django.db.models.functions import Lower, Substr
@@ -26,6 +27,22 @@ MISSED_SHOWN = 5
 UNCOVERED_SHOWN = 3  # runs of words in no PSE that "Mark complete" names
 
 
+class PartEntry(TypedDict):
+    """A PSE's part as the page shows it: [start, end) in the peer's text, and its words."""
+
+    id: int
+    start: int
+    end: int
+    text: str
+
+
+class PSEEntry(TypedDict):
+    """A PSE as the page shows it (under its SCU, or under "matches nothing")."""
+
+    id: int
+    parts: list[PartEntry]
+
+
 def annotation_context(annotation: PeerAnnotation, user, with_models: bool = True) -> dict:
     """The three panes (peer text, the pyramid's SCUs by tier, the models) and the score panel.
 
@@ -39,15 +56,16 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
         .order_by("-weight", Lower("label"), "uid")
     )
     uid_of = {scu.id: scu.uid for scu in scus}
-    parts = defaultdict(list)
+    parts: defaultdict[int, list[PartEntry]] = defaultdict(list)  # by PSE id
     for span_id, pse_id, start, end in (
         PSESpan.objects.filter(pse__annotation=annotation)
         .order_by("start")
         .values_list("id", "pse_id", "start", "end")
     ):
         parts[pse_id].append({"id": span_id, "start": start, "end": end, "text": text[start:end]})
-    pses_of = defaultdict(list)  # SCU id (None: matches nothing) -> PSEs
-    marks = []
+    # SCU id (None: matches nothing) -> PSEs
+    pses_of: defaultdict[int | None, list[PSEEntry]] = defaultdict(list)
+    marks: list[tuple[int, int, int]] = []  # (start, end, SCU uid; 0: matches nothing)
     for pse_id, scu_id in (
         PSE.objects.filter(annotation=annotation)
         .order_by("position", "id")
@@ -172,10 +190,17 @@ def next_assignment(annotation: PeerAnnotation, user):
         .filter(status__in=[Assignment.Status.ASSIGNED, Assignment.Status.IN_PROGRESS])
         .exclude(peer_id=annotation.peer_id)
         .select_related("peer"),
-        key=lambda assignment: natural_key(assignment.peer.author),
+        key=_peer_key,
     )
     this = natural_key(annotation.peer.author)
     return next(
-        (assignment for assignment in left if natural_key(assignment.peer.author) > this),
+        (assignment for assignment in left if _peer_key(assignment) > this),
         left[0] if left else None,
     )
+
+
+def _peer_key(assignment: Assignment) -> tuple[tuple[int, int, str], ...]:
+    """The natural order key of a peer assignment's peer."""
+    # A peer task always names its peer (the constraint assignment_peer_matches_task).
+    assert assignment.peer is not None
+    return natural_key(assignment.peer.author)

@@ -3,5 +3,8 @@
 - `editing.py` — every operation (new SCU, add or remove a contributor, merge, split, relabel,
   reorder, submit) on the edit engine (`annotator.editing`).
 - `problems.py` — where a pyramid breaks the rules (Passonneau 2009 §2.1), for annotators to fix.
-- `views.py` — the pyramid page: read it, or build it.
+- `workspace.py` — what the builder page shows; `views.py` — the pyramid page: read it, or
+  build it.
+- `api.py`, `serializers.py` — pyramids, SCUs, contributors, spans and their history in the
+  REST API, editing through the same actions as the page.
 """

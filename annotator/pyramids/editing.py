@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from django.db.models import Max
 from django.db.models.functions import Lower
@@ -80,7 +81,7 @@ class EditResult:
     @property
     def summary_ids(self) -> set[int]:
         """The model summaries whose shading the edit changed (not a relabel's, say)."""
-        changed = set()
+        changed: set[int] = set()
         for uid, after in self.change.after["scus"].items():
             before = self.change.before["scus"].get(uid)
             spans_before = [c["spans"] for c in before["contributors"]] if before else []
@@ -91,6 +92,26 @@ class EditResult:
 
 
 # -- what the engine needs of a pyramid (annotator.editing.engine) ------------------------------
+
+
+class ContributorState(TypedDict):
+    """A contributor in a snapshot."""
+
+    summary: int
+    comment: str
+    spans: list[list[int]]  # [summary id, start, end] each
+    source: NotRequired[int]  # provenance, in a consensus pyramid only
+    copies: NotRequired[list[int]]  # the consensus contributors copied from this one
+
+
+class SCUState(TypedDict):
+    """A touched SCU in a snapshot (null in its place for an SCU that is not there)."""
+
+    label: str
+    comment: str
+    contributors: list[ContributorState]
+    source: NotRequired[int]  # provenance, in a consensus pyramid only
+    copies: NotRequired[list[int]]  # the consensus SCUs copied from this one
 
 
 def run_edit(
@@ -148,13 +169,15 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
         .order_by("position", "id")
         .values_list("uid", "label", "comment", "source_id", "id")
     )
-    order, labels, scu_ids = [], {}, {}
-    for uid, label, comment, source, scu_id in rows:
+    order: list[int] = []
+    labels: dict[int, tuple[str, str, int | None]] = {}
+    scu_ids: dict[int, int] = {}
+    for uid, label, comment, scu_source, scu_id in rows:
         order.append(uid)
-        labels[uid] = (label, comment, source)
+        labels[uid] = (label, comment, scu_source)
         scu_ids[uid] = scu_id
-    contributors: dict[int, dict] = {}
-    by_uid = {uid: [] for uid in uids}
+    contributors: dict[int, ContributorState] = {}
+    by_uid: dict[int, list[ContributorState]] = {uid: [] for uid in uids}
     span_rows = (
         Span.objects.filter(contributor__scu__pyramid=pyramid, contributor__scu__uid__in=uids)
         .order_by("contributor__position", "contributor_id", "position", "id")
@@ -172,32 +195,34 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     for contributor_id, uid, summary_id, comment, source, span_summary, start, end in span_rows:
         if contributor_id not in contributors:
             contributors[contributor_id] = {"summary": summary_id, "comment": comment, "spans": []}
-            if (
-                source
-            ):  # provenance, in a consensus pyramid only (keeps other snapshots as they were)
+            # provenance, in a consensus pyramid only (keeps other snapshots as they were)
+            if source:
                 contributors[contributor_id]["source"] = source
             by_uid[uid].append(contributors[contributor_id])
         contributors[contributor_id]["spans"].append([span_summary, start, end])
     scu_copies = _note_copies(contributors, [scu_ids[uid] for uid in uids if uid in scu_ids])
-    state = {}
+    state: dict[str, SCUState | None] = {}
     for uid in uids:
         if uid not in labels:
             state[str(uid)] = None
             continue
         label, comment, source = labels[uid]
-        state[str(uid)] = {"label": label, "comment": comment, "contributors": by_uid[uid]}
+        scu_state: SCUState = {"label": label, "comment": comment, "contributors": by_uid[uid]}
         if source:
-            state[str(uid)]["source"] = source
+            scu_state["source"] = source
         if scu_copies.get(scu_ids[uid]):
-            state[str(uid)]["copies"] = scu_copies[scu_ids[uid]]
+            scu_state["copies"] = scu_copies[scu_ids[uid]]
+        state[str(uid)] = scu_state
     return {"scus": state, "order": order}
 
 
-def _note_copies(contributors: dict[int, dict], scu_ids: list[int]) -> dict[int, list[int]]:
+def _note_copies(
+    contributors: dict[int, ContributorState], scu_ids: list[int]
+) -> dict[int, list[int]]:
     """Where a consensus copied these records (its provenance points here): each contributor's
     copies noted in its snapshot ("copies": ids), and the SCUs' copies returned, so that undo and
     redo in this pyramid, which recreate the rows, tie the copies to them again (two queries)."""
-    copied = defaultdict(list)
+    copied: defaultdict[int, list[int]] = defaultdict(list)
     for source, copy in Contributor.objects.filter(source_id__in=list(contributors)).values_list(
         "source_id", "id"
     ):
@@ -205,7 +230,7 @@ def _note_copies(contributors: dict[int, dict], scu_ids: list[int]) -> dict[int,
     for contributor_id, record in contributors.items():
         if copied[contributor_id]:
             record["copies"] = copied[contributor_id]
-    scu_copies = defaultdict(list)
+    scu_copies: defaultdict[int, list[int]] = defaultdict(list)
     for source, copy in SCU.objects.filter(source_id__in=scu_ids).values_list("source_id", "id"):
         scu_copies[source].append(copy)
     return scu_copies
@@ -233,9 +258,8 @@ def restore(pyramid: Pyramid, state: dict) -> None:
             scu.label, scu.comment = scu_state["label"], scu_state["comment"]
             scu.source_id = kept_scus.get(scu_state.get("source"))
             scu.save(update_fields=["label", "comment", "source"])
-        if scu_state.get(
-            "copies"
-        ):  # a consensus's copies, whose provenance the edit undone had cleared
+        # a consensus's copies, whose provenance the edit undone had cleared
+        if scu_state.get("copies"):
             SCU.objects.filter(pk__in=scu_state["copies"], source__isnull=True).update(source=scu)
         scu.contributors.all().delete()
         contributors = Contributor.objects.bulk_create(

@@ -68,17 +68,19 @@ def _pyramid_problems(pyramid) -> list[Problem]:
                 Problem(
                     REPEATED_MODEL,
                     uid,
-                    f"SCU {uid} has {authors.count(repeated[0])} contributors from model {', '.join(repeated)}",
+                    f"SCU {uid} has {authors.count(repeated[0])} contributors from model "
+                    f"{', '.join(repeated)}",
                 )
             )
-    for contributor_id, authors in span_models.items():
-        if len(authors) > 1:
+    for contributor_id, part_authors in span_models.items():
+        if len(part_authors) > 1:
             uid = contributor_model[contributor_id][0]
             problems.append(
                 Problem(
                     PARTS_IN_TWO_MODELS,
                     uid,
-                    f"SCU {uid} has a contributor with parts in models {' and '.join(sorted(authors))}",
+                    f"SCU {uid} has a contributor with parts in models "
+                    f"{' and '.join(sorted(part_authors))}",
                 )
             )
     for _, uid, _, span_author, _, start, end in rows:
@@ -135,7 +137,8 @@ def collection_problems(collection) -> list[ReviewItem]:
         items.append(
             ReviewItem(
                 EMPTY_PEER,
-                f"{peer.docset.name}: peer {peer.author} is empty (the system produced nothing); it scores 0",
+                f"{peer.docset.name}: peer {peer.author} is empty (the system produced nothing); "
+                "it scores 0",
                 reverse("annotation-detail", args=[annotations[0].pk]) if annotations else "",
             )
         )
@@ -149,9 +152,9 @@ def collection_problems(collection) -> list[ReviewItem]:
         items.append(
             ReviewItem(
                 EMPTY_PART,
-                f"{scu.pyramid.docset.name}: pyramid {scu.pyramid.name}, SCU {scu.uid}: a part in model "
-                f"{span.summary.author} holds no word (its offsets in the DUCView file placed none); "
-                "the contributor still counts",
+                f"{scu.pyramid.docset.name}: pyramid {scu.pyramid.name}, SCU {scu.uid}: "
+                f"a part in model {span.summary.author} holds no word "
+                "(its offsets in the DUCView file placed none); the contributor still counts",
                 reverse("pyramid-detail", args=[scu.pyramid_id]),
             )
         )
@@ -160,14 +163,15 @@ def collection_problems(collection) -> list[ReviewItem]:
         .select_related("pse__annotation__peer__docset", "pse__scu")
         .order_by("pse__annotation_id", "id")
     )
-    for span in pse_spans:
-        annotation = span.pse.annotation
-        scu = f"SCU {span.pse.scu.uid}" if span.pse.scu else "no SCU"
+    for pse_span in pse_spans:
+        annotation = pse_span.pse.annotation
+        pse_scu = f"SCU {pse_span.pse.scu.uid}" if pse_span.pse.scu else "no SCU"
+        annotator_code = annotation.annotator_code or "app"
         items.append(
             ReviewItem(
                 EMPTY_PART,
-                f"{annotation.peer.docset.name}: peer {annotation.peer.author} ({annotation.annotator_code or 'app'}): "
-                f"a PSE of {scu} has a part that holds no word; the PSE still counts",
+                f"{annotation.peer.docset.name}: peer {annotation.peer.author} ({annotator_code}): "
+                f"a PSE of {pse_scu} has a part that holds no word; the PSE still counts",
                 reverse("annotation-detail", args=[annotation.pk]),
             )
         )

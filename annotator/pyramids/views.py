@@ -103,9 +103,8 @@ def pyramid_edit(request, pk, action):
         render(request, "annotator/workspace/changes.html", changes_context(context, result)),
         "none",
     )
-    if (
-        result.added_uids
-    ):  # a new SCU (new, split): select it, so that the next contributor goes there
+    # a new SCU (new, split): select it, so that the next contributor goes there
+    if result.added_uids:
         trigger_client_event(response, "pyramid:select", {"uid": result.added_uids[-1]})
     elif action == "merge_scus":
         trigger_client_event(response, "pyramid:select", {"uid": int(request.POST["target"])})

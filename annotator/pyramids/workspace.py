@@ -9,6 +9,7 @@ annotator.pyramids.problems finds what is wrong with it); the views only render 
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TypedDict
 
 from django.db.models import Q
 
@@ -17,6 +18,22 @@ from annotator.editing import history
 from annotator.models import Pyramid, PyramidChange, Span, WeightConvention
 from annotator.pyramids.problems import pyramid_problems
 from annotator.text.textmarks import coverage, marked_html, runs
+
+
+class PartEntry(TypedDict):
+    """A contributor's part as the SCU list shows it."""
+
+    id: int
+    text: str
+
+
+class ContributorEntry(TypedDict):
+    """A contributor as the SCU list shows it (an SCU's `contributor_list`)."""
+
+    id: int
+    model: str  # the model summary's author ("?" if not a model of the pyramid)
+    comment: str
+    parts: list[PartEntry]
 
 
 def workspace_context(
@@ -48,7 +65,10 @@ def workspace_context(
             wanted |= Q(summary_id__in=shade_only)
         spans = spans.filter(wanted)
     listed = {scu.id for scu in scus}
-    marks, contributors, by_contributor, labels = defaultdict(list), defaultdict(list), {}, {}
+    marks: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # (start, end, uid)
+    contributors: defaultdict[int, list[ContributorEntry]] = defaultdict(list)  # by SCU id
+    by_contributor: dict[int, ContributorEntry] = {}
+    labels: dict[int, str] = {}  # by SCU uid
     for (
         span_id,
         summary_id,

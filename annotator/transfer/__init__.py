@@ -7,5 +7,6 @@
 - `jobs.py`, `archive_jobs.py` — imports and archives run in the background (Django's Tasks API);
   `job_bytes.py` — their bytes kept a piece at a time; `leases.py` — work that loses its worker is
   noticed and resumed.
+- `downloads.py` — the DUCView zip and an archive download, answered alike to pages and API.
 - `views/` and `api/` — the same from the browser and from the REST API.
 """

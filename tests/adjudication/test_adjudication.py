@@ -1,4 +1,5 @@
-"""annotator.adjudication.aligned_pyramids: two stored pyramids aligned by the words of their contributors."""
+"""annotator.adjudication.aligned_pyramids: two stored pyramids aligned by the words of their
+contributors."""
 
 import pytest
 

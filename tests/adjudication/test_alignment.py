@@ -1,4 +1,5 @@
-"""annotator.adjudication.alignment: two pyramids' SCUs aligned by the words their contributors cover."""
+"""annotator.adjudication.alignment: two pyramids' SCUs aligned by the words their contributors
+cover."""
 
 from annotator.adjudication.alignment import (
     ONE_TO_ONE,

@@ -1,4 +1,5 @@
-"""annotator.adjudication.annotation_consensus: two annotations of one peer merged into a consensus annotation."""
+"""annotator.adjudication.annotation_consensus: two annotations of one peer merged into a
+consensus annotation."""
 
 import pytest
 

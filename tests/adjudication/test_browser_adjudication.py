@@ -1,5 +1,6 @@
 """In real Chromium: an adjudicator merges two annotators' pyramids into a consensus, and two
-sites' annotations of a D0631 peer into a consensus annotation whose score export_scores agrees with."""
+sites' annotations of a D0631 peer into a consensus annotation whose score export_scores agrees
+with."""
 
 import csv
 import io

@@ -41,7 +41,8 @@ def test_an_adjudicator_starts_a_waiting_pair_from_the_home_page(browser_page, l
     )
     assert consensus.status == Pyramid.Status.IN_PROGRESS
     assert consensus.docset_id == a.docset_id
-    # The one group identical in both was taken from A at the start, by the adjudicator, with provenance.
+    # The one group identical in both was taken from A at the start, by the adjudicator, with
+    # provenance.
     change = PyramidChange.objects.get(pyramid=consensus)
     assert change.user == pair["adjudicator"]
     assert change.decision["choice"] == "identical"

@@ -1,5 +1,5 @@
-"""In real Chromium, at a person's pace: an adjudicator whose kept groups both cover some model words
-sees them named on the merge page, with their groups; Submit refuses until they confirm."""
+"""In real Chromium, at a person's pace: an adjudicator whose kept groups both cover some model
+words sees them named on the merge page, with their groups; Submit refuses until they confirm."""
 
 import pytest
 from playwright.sync_api import expect

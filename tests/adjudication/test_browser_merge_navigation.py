@@ -26,7 +26,8 @@ pytestmark = [
 
 def in_view(locator) -> bool:
     return locator.evaluate(
-        "(e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+        "(e) => { const r = e.getBoundingClientRect(); "
+        "return r.top >= 0 && r.bottom <= innerHeight; }"
     )
 
 
@@ -216,7 +217,8 @@ def test_three_pyramids_compared_and_merged_at_once(browser_page, live_server, t
     expect(page.locator("#groups thead")).to_contain_text("C: by-third")
     expect(page.locator("#group-counts")).to_contain_text("1 in some pyramids only")
     assert violations(page) == []
-    # Another choice in the selects: Merge waits for Compare (it would merge what is shown), and says so.
+    # Another choice in the selects: Merge waits for Compare (it would merge what is shown), and
+    # says so.
     merge = page.locator("button:text-is('Merge A, B and C into a consensus pyramid')")
     page.select_option("select[name=c]", label="—")
     expect(merge).to_be_disabled()
@@ -256,7 +258,9 @@ COVERED = """() => {
   // person looks at, its middle, shows another element.
   const e = document.activeElement, r = e.getBoundingClientRect();
   const top = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + r.height / 2);
-  return !top || !(e === top || e.contains(top) || top.contains(e)) ? e.id || e.outerHTML.slice(0, 80) : null;
+  return !top || !(e === top || e.contains(top) || top.contains(e))
+    ? e.id || e.outerHTML.slice(0, 80)
+    : null;
 }"""
 
 
@@ -320,7 +324,8 @@ def test_undo_and_redo_by_keys_keep_the_focus_on_the_group_where_decided_ones_ar
 def test_a_key_pressed_while_the_last_answer_is_on_its_way_is_sent_after_it_not_lost(
     browser_page, live_server, pair
 ):
-    """A person who decides and presses Ctrl+Z at once (a tenth of a second apart) gets both, in order."""
+    """A person who decides and presses Ctrl+Z at once (a tenth of a second apart) gets both, in
+    order."""
     page, consensus, split = on_a_pairs_merge_page(browser_page, live_server, pair)
     tab_to(page, f"[id='take-b-{split}']")
     press(page, "Enter")

@@ -103,7 +103,8 @@ def test_a_source_edited_and_restored_keeps_the_consensus_provenance_and_the_war
     expect(warning).to_contain_text("A (by-annotator) changed after this merge began")
     expect(warning.locator("li")).to_have_text([f"A's SCUs of group {identical}"])
 
-    # Undone in the builder, the source is as it was: so are the consensus's links, and the warning goes.
+    # Undone in the builder, the source is as it was: so are the consensus's links, and the warning
+    # goes.
     press(annotator, "Control+z")
     expect(annotator.locator("#status")).to_contain_text("Undid")
     assert eventually(lambda: provenance(copy.pk, contributors) == was)
@@ -173,7 +174,8 @@ def test_the_same_words_under_different_labels_wait_for_the_adjudicator_to_pick_
     expect(group.locator("h2")).to_contain_text("the same words, labels differ: pick one")
     expect(group.locator(".side-a")).to_contain_text("Apollo 11 landed on the Moon")
     expect(group.locator(".side-b")).to_contain_text("The Moon landing of Apollo 11")
-    # From the keyboard: n from one undecided group to the next until this one, Tab to B's version, Enter.
+    # From the keyboard: n from one undecided group to the next until this one, Tab to B's version,
+    # Enter.
     for _ in range(4):
         press(page, "n")
         if page.evaluate("(id) => document.activeElement.id === id", f"title-{key}"):

@@ -59,7 +59,8 @@ def test_a_decision_on_a_stale_pyramid_merge_page_is_refused_with_the_current_st
     collins.evaluate("(element) => element.scrollIntoView({ block: 'center' })")
     settle(first)
     scroll_y, most = first.evaluate(SCROLL)
-    assert most > 0 and scroll_y > 0, "the page should scroll at this size"
+    assert most > 0, "the page should scroll at this size"
+    assert scroll_y > 0, "the page should scroll at this size"
     before = top_of(collins)
     click(first, collins.locator('button:text-is("Take A\'s version")'))
     status = first.locator("#status")

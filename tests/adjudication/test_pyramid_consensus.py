@@ -1,4 +1,5 @@
-"""annotator.adjudication.pyramid_consensus: two annotators' pyramids merged into a consensus, at the service level."""
+"""annotator.adjudication.pyramid_consensus: two annotators' pyramids merged into a consensus, at
+the service level."""
 
 import pytest
 
@@ -371,7 +372,8 @@ def test_words_counted_twice_name_the_group_an_scu_was_kept_for_and_leave_a_sour
     from annotator.adjudication.overlaps import counted_twice
 
     user = pair["adjudicator"]
-    # A's annotator had "Neil Armstrong" in two of their own SCUs: copied as it was, not the merge's doing.
+    # A's annotator had "Neil Armstrong" in two of their own SCUs: copied as it was, not the
+    # merge's doing.
     a = Pyramid.objects.get(pk=pair["a"].pk)
     model_a = a.models_used.get(author="A")
     start = model_a.text.index("Neil Armstrong")
@@ -389,7 +391,8 @@ def test_words_counted_twice_name_the_group_an_scu_was_kept_for_and_leave_a_sour
     assert astronauts["a"] == [2, 4]  # both of A's SCUs over those words fell in one group
     pyramid_consensus.choose(consensus.pk, user, current(consensus), astronauts["key"], "a")
     assert counted_twice(consensus) == []
-    # An SCU the adjudicator makes over Collins's words and keeps for Collins's group, beside A's copy.
+    # An SCU the adjudicator makes over Collins's words and keeps for Collins's group, beside A's
+    # copy.
     pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[ONLY_A]["key"], "a")
     words = "Michael Collins orbited"
     start = model_a.text.index(words)

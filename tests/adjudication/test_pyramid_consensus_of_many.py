@@ -65,8 +65,8 @@ def test_each_pyramids_version_can_be_taken_with_its_provenance(trio):
         consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL], "b"
     )
     assert (
-        f"Group {keys[PARTIAL]} (in some pyramids only): left out, as B (by-other) has nothing there"
-        == result.description
+        f"Group {keys[PARTIAL]} (in some pyramids only): "
+        "left out, as B (by-other) has nothing there" == result.description
     )
     assert not consensus.scus.filter(label="Collins in orbit").exists()
     # There is no D.

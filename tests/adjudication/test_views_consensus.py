@@ -43,12 +43,12 @@ def test_the_comparison_page_offers_the_merge_and_marks_the_words_in_the_model_t
     assert 'id="start-consensus"' in html
     # Only A put "Collins orbited above ..." in an SCU; only B the crew's rock samples.
     assert (
-        'class="only-a" title="group a3-b: only A has these words">Michael Collins orbited above in the command module</a>'
-        in html
+        'class="only-a" title="group a3-b: only A has these words">'
+        "Michael Collins orbited above in the command module</a>" in html
     )
     assert (
-        'class="only-b" title="group a-b4: only B has these words">The crew collected rock samples</a>'
-        in html
+        'class="only-b" title="group a-b4: only B has these words">'
+        "The crew collected rock samples</a>" in html
     )
     # Each group's SCUs with their weights and contributors.
     assert (
@@ -141,8 +141,8 @@ def test_a_stale_decision_on_a_group_decided_meanwhile_says_retry_would_replace_
     )
     assert answer.status_code == 409
     assert (
-        f"Group {key} was decided meanwhile (B&#x27;s version, by adjudicator): Retry replaces that decision."
-        in answer.content.decode()
+        f"Group {key} was decided meanwhile (B&#x27;s version, by adjudicator): "
+        "Retry replaces that decision." in answer.content.decode()
     )
     assert pyramid_consensus.decisions(consensus)[key].decision["choice"] == "b"
 
@@ -264,7 +264,8 @@ def test_a_peers_annotations_side_by_side(client, peer_twice):
     html = client.get(peer_twice["url"]).content.decode()
     assert html.count('class="peer-text"') == 2
     # Collins: matched to no SCU by the annotator, to SCU 4 by the demo; both texts mark it.
-    # Each column tells its annotator's reading: the annotator did not match it to an SCU, the demo did.
+    # Each column tells its annotator's reading: the annotator did not match it to an SCU, the demo
+    # did.
     assert '<span class="w matched differs not-here" title="matches no SCU">Collins</span>' in html
     collins = peer_twice["demo"]["pyramid"].scus.get(label__startswith="Michael Collins").uid
     assert f'<span class="w matched differs here" title="SCU {collins}">Collins</span>' in html
@@ -380,7 +381,8 @@ def test_the_merge_page_names_words_counted_twice_and_submit_asks_to_confirm(cli
 
 
 def test_peer_merge_refusals_answer_as_the_builders(client, peer_twice):
-    """The peer merge page: 409 and 403 with the region as it now is, 422 with the status line only."""
+    """The peer merge page: 409 and 403 with the region as it now is, 422 with the status line
+    only."""
     client.force_login(peer_twice["adjudicator"])
     demo = peer_twice["demo"]
     client.post(
@@ -465,8 +467,8 @@ def test_where_an_annotator_matched_nothing_for_an_scu_their_button_leaves_it_ou
     collins = demo["pyramid"].scus.get(label__startswith="Michael Collins").uid
     mine, theirs = peer_twice["mine"], peer_twice["theirs"]
     assert (
-        f'id="take-{mine.pk}-{collins}">Leave out<span class="visually-hidden"> (as annotator: no PSE)</span>'
-        in html
+        f'id="take-{mine.pk}-{collins}">Leave out'
+        '<span class="visually-hidden"> (as annotator: no PSE)</span>' in html
     )
     assert f'id="take-{theirs.pk}-{collins}">Take demo\'s</button>' in html
 
@@ -534,12 +536,12 @@ def test_undo_and_redo_on_the_merge_page(client, pair):
     html = undone.content.decode()
     # Redo is possible now, and says what it would re-apply; Undo, what it would take back next.
     assert (
-        f'id="merge-redo" aria-keyshortcuts="Control+Y" title="Redo: Group {key} (split/merged): chose B&#x27;s version'
-        in html
+        'id="merge-redo" aria-keyshortcuts="Control+Y" '
+        f'title="Redo: Group {key} (split/merged): chose B&#x27;s version' in html
     )
     assert (
-        'id="merge-undo" aria-keyshortcuts="Control+Z" title="Undo: Started the consensus of by-annotator and by-other'
-        in html
+        'id="merge-undo" aria-keyshortcuts="Control+Z" '
+        'title="Undo: Started the consensus of by-annotator and by-other' in html
     )
     redone = client.post(url("redo"), {"version": consensus.version}, **HTMX)
     assert redone.status_code == 200
@@ -609,8 +611,8 @@ def test_the_consensus_annotation_leads_back_to_the_comparison(client, peer_twic
     consensus = PeerAnnotation.objects.get(merge__isnull=False)
     page = client.get(reverse("annotation-detail", args=[consensus.pk])).content.decode()
     assert (
-        f'<a href="{peer_twice["url"]}" id="back-to-comparison">Back to the comparison of the annotations</a>'
-        in page
+        f'<a href="{peer_twice["url"]}" id="back-to-comparison">'
+        "Back to the comparison of the annotations</a>" in page
     )
     ordinary = client.get(
         reverse("annotation-detail", args=[peer_twice["theirs"].pk])
@@ -619,7 +621,8 @@ def test_the_consensus_annotation_leads_back_to_the_comparison(client, peer_twic
 
 
 def test_three_annotations_of_a_peer_compared_and_merged_at_once(client, peer_twice):
-    """More than two annotators (issue 15): every annotation of the peer is a column and a source."""
+    """More than two annotators (issue 15): every annotation of the peer is a column and a
+    source."""
     demo = peer_twice["demo"]
     mine, theirs = peer_twice["mine"], peer_twice["theirs"]
     third = PeerAnnotation.objects.create(
@@ -697,7 +700,8 @@ def test_the_merge_page_takes_the_same_queries_whatever_the_number_of_groups(
     first = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     with CaptureQueriesContext(connection) as few:
         assert client.get(reverse("pyramid-merge", args=[first.pk])).status_code == 200
-    # Each annotator marks three more SCUs of their own (each a group of its own), and a new merge begins.
+    # Each annotator marks three more SCUs of their own (each a group of its own), and a new merge
+    # begins.
     for pyramid, who, model in ((pair["a"], "annotator", "B"), (pair["b"], "other_annotator", "C")):
         summary = pyramid.models_used.get(author=model)
         for start in range(0, 3 * 12, 12):

@@ -1,4 +1,5 @@
-"""GET /docsets/<pk>/peers-annotated-twice/: where two annotations of a peer disagree, worst first."""
+"""GET /docsets/<pk>/peers-annotated-twice/: where two annotations of a peer disagree, worst
+first."""
 
 import re
 
@@ -44,7 +45,8 @@ def test_only_adjudicators_and_administrators(client, demo):
 
 @pytest.mark.shared_data
 def test_d0631_names_the_annotators_and_shows_each_consensus(client, demo, shared_data):
-    """Issue 15: who matched each SCU the annotators differ on, by name; each peer's consensus state."""
+    """Issue 15: who matched each SCU the annotators differ on, by name; each peer's consensus
+    state."""
     from annotator.adjudication import annotation_consensus
     from annotator.models import PeerAnnotation
     from annotator.peer_annotation import editing as peer_editing

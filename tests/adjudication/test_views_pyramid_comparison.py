@@ -29,7 +29,8 @@ def url(demo, query=""):
 def test_the_groups_agreement_and_peer_scores(client, demo, second):
     client.force_login(demo["admin"])
     page = client.get(url(demo, f"?a={demo['pyramid'].pk}&b={second.pk}")).content.decode()
-    # The three alphas say which is which, MASI as Passonneau 2009 defines it first, the one to read.
+    # The three alphas say which is which, MASI as Passonneau 2009 defines it first, the one to
+    # read.
     alphas = page.split('<dl class="alphas" id="alphas">')[1].split("</dl>")[0]
     assert (
         alphas.index("Passonneau 2009 §4.1.4: the figure to report")
@@ -42,8 +43,8 @@ def test_the_groups_agreement_and_peer_scores(client, demo, second):
     assert "0 many-to-many · 10 only in A · 0 only in B" in page
     assert page.count('<tr class="group ') == demo["pyramid"].scus.count()
     assert (
-        '<span class="weight">1</span> <strong class="label">Apollo 11 landed</strong> <span class="muted">#1</span>'
-        in page
+        '<span class="weight">1</span> <strong class="label">Apollo 11 landed</strong> '
+        '<span class="muted">#1</span>' in page
     )
     # The demo's peers are annotated against A only.
     assert page.count('<td class="num">—</td></tr>') == 3
@@ -168,7 +169,8 @@ def test_three_pyramids_compared_at_once(client, trio):
     assert "· 1 in some pyramids only · 0 only in A · 1 only in B · 1 only in C</p>" in page
     # The model texts say who has the words: Collins's orbit, A and C, not B.
     assert (
-        'class="only-a only-c" title="group a3-b-c3: A and C put these words in the group&#x27;s SCUs, B did not">'
+        'class="only-a only-c" '
+        'title="group a3-b-c3: A and C put these words in the group&#x27;s SCUs, B did not">'
         "Michael Collins orbited above in the command module</a>" in page
     )
     # Alpha over the three; and the merge of the three, offered.
@@ -211,10 +213,8 @@ def test_comparing_part_of_the_pyramids_a_consensus_merged_names_that_consensus(
         reverse("pyramid-comparison", args=[a.docset_id]), {"a": a.pk, "b": b.pk}
     ).content.decode()
     note = page.split('id="wider-consensus">')[1].split("</p>")[0]
-    assert (
-        f'<a href="{reverse("pyramid-merge", args=[consensus.pk])}">{consensus.name}</a> (in progress) already merges'
-        in note
-    )
+    merge_url = reverse("pyramid-merge", args=[consensus.pk])
+    assert f'<a href="{merge_url}">{consensus.name}</a> (in progress) already merges' in note
     assert "with by-third:" in note
     assert (
         'id="pair-consensus"' not in page

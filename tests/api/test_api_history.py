@@ -131,7 +131,7 @@ def test_undone_and_redone_peer_changes(client, demo):
     assert [c["state"] for c in get(client, path)["results"]] == ["applied", "applied", "applied"]
 
 
-# -- who reads what ---------------------------------------------------------------------------------
+# -- who reads what --------------------------------------------------------------------------------
 
 
 def visible_pyramid_changes(client, user, pyramid):

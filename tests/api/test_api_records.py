@@ -1,4 +1,5 @@
-"""/api/scus/, /api/contributors/, /api/spans/, /api/pses/: the pyramid and its matches, read-only."""
+"""/api/scus/, /api/contributors/, /api/spans/, /api/pses/: the pyramid and its matches,
+read-only."""
 
 import pytest
 

@@ -46,7 +46,8 @@ def offline(live_server, settings):
                 "--disable-background-networking",
                 "--disable-component-update",
                 f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
-                # As under HTTPS (else Chromium logs that it ignores the Cross-Origin-Opener-Policy header).
+                # As under HTTPS (else Chromium logs that it ignores the Cross-Origin-Opener-Policy
+                # header).
                 f"--unsafely-treat-insecure-origin-as-secure={origin}",
             ],
         )
@@ -114,12 +115,12 @@ def assert_icon(page, origin, live_server):
     """The icons the page names are the site's own, and they load (Chromium's own request for the
     one it shows is among those that must not fail)."""
     hrefs = page.eval_on_selector_all("link[rel=icon]", "(links) => links.map((link) => link.href)")
-    assert hrefs and all(href.startswith(origin + "/static/favicon.") for href in hrefs), hrefs
+    assert hrefs
+    assert all(href.startswith(origin + "/static/favicon.") for href in hrefs), hrefs
     for href in hrefs:
         with urlopen(href.replace(origin, live_server.url)) as response:
-            assert response.status == 200 and response.headers["Content-Type"].startswith(
-                "image/"
-            ), href
+            assert response.status == 200, href
+            assert response.headers["Content-Type"].startswith("image/"), href
 
 
 def test_the_api_documentation_works_offline(offline, live_server, demo):

@@ -74,7 +74,8 @@ def test_one_docset(client, demo):
         ),
     ):
         missing = client.get(path(demo, f"?docset={unknown}"))
-        assert missing.status_code == 400 and missing["Content-Type"] == "application/json", unknown
+        assert missing.status_code == 400, unknown
+        assert missing["Content-Type"] == "application/json", unknown
         assert "docset" in missing.json()
 
 

@@ -1,4 +1,5 @@
-"""annotator.campaigns.assignments: giving out, withdrawing and reassigning work, without losing any."""
+"""annotator.campaigns.assignments: giving out, withdrawing and reassigning work, without losing
+any."""
 
 import pytest
 

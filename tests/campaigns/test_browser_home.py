@@ -22,7 +22,8 @@ pytestmark = [
 ]
 
 LOOK = """(e) => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
-  return { font: s.fontSize + " " + s.fontFamily + " " + s.fontWeight, background: s.backgroundColor, color: s.color,
+  return { font: s.fontSize + " " + s.fontFamily + " " + s.fontWeight,
+           background: s.backgroundColor, color: s.color,
            height: Math.round(r.height), radius: s.borderRadius, padding: s.padding }; }"""
 
 
@@ -50,7 +51,8 @@ def test_both_kinds_of_work_open_alike_from_the_keyboard(browser_page, live_serv
     press(page, "Tab")
     order.append(page.evaluate("() => document.activeElement.textContent"))
     rows = controls(page).all_text_contents()
-    assert order == rows and sorted(rows) == ["Annotate", "Build pyramid"], (order, rows)
+    assert order == rows, (order, rows)
+    assert sorted(rows) == ["Annotate", "Build pyramid"], (order, rows)
 
     # Space on the link opens the builder, as it would a button.
     tab_to(page, "#your-work a.work-action")

@@ -30,7 +30,8 @@ def test_an_unknown_user_is_reported(client, demo):
 
 
 def test_a_nul_character_is_refused_as_bad_input_and_nothing_changes(client, demo):
-    """The annotator is looked up by name: a NUL in it was a 500 (issue 16). 400 naming the field."""
+    """The annotator is looked up by name: a NUL in it was a 500 (issue 16). 400 naming the
+    field."""
     client.force_login(demo["admin"])
     assignment = Assignment.objects.get(user=demo["annotator"])
     response = client.post(

@@ -1,4 +1,5 @@
-"""/collections/<pk>/members/: add members with a role; removing an annotator withdraws their work."""
+"""/collections/<pk>/members/: add members with a role; removing an annotator withdraws their
+work."""
 
 import pytest
 from django.urls import reverse

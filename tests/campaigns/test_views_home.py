@@ -95,7 +95,8 @@ def queue_rows(page):
 
     body = page.split('id="adjudication-queue"')[1].split("</section>")[0]
     return re.findall(
-        r'<tr class="queue-item (?:pyramids|peer) (\w+)">.*?<td>.*?</td><td>.*?</td>\s*<td>(.*?)</td>',
+        r'<tr class="queue-item (?:pyramids|peer) (\w+)">'
+        r".*?<td>.*?</td><td>.*?</td>\s*<td>(.*?)</td>",
         body,
         re.S,
     )
@@ -107,12 +108,14 @@ def test_an_adjudicator_sees_the_pairs_waiting_for_a_consensus(client, pair):
     a, b = pair["a"], pair["b"]
     client.force_login(pair["adjudicator"])
     page = client.get(reverse("home")).content.decode()
-    # Pyramids still being built wait for nothing yet; the demo docset's one submitted pyramid has no pair.
+    # Pyramids still being built wait for nothing yet; the demo docset's one submitted pyramid has
+    # no pair.
     assert "Waiting for a consensus" in page
     assert "Nothing waits for a consensus" in page
     submitted(a, b)
     page = client.get(reverse("home")).content.decode()
-    # The demo's pyramid and the two annotators' pyramids: three pairs, not started, each with a start form.
+    # The demo's pyramid and the two annotators' pyramids: three pairs, not started, each with a
+    # start form.
     assert queue_rows(page) == [
         ("not_started", "Pyramids DEMO01 + by-annotator"),
         ("not_started", "Pyramids DEMO01 + by-other"),
@@ -120,10 +123,11 @@ def test_an_adjudicator_sees_the_pairs_waiting_for_a_consensus(client, pair):
     ]
     assert "3 not started · 0 in progress · 0 submitted" in page
     assert page.count(f'action="{reverse("pyramid-consensus-start", args=[a.docset_id])}"') == 3
-    assert (
-        f'<input type="hidden" name="a" value="{a.pk}"><input type="hidden" name="b" value="{b.pk}">'
-        in page
+    pair_inputs = (
+        f'<input type="hidden" name="a" value="{a.pk}">'
+        f'<input type="hidden" name="b" value="{b.pk}">'
     )
+    assert pair_inputs in page
     assert "<td>annotator, other_annotator</td>" in page  # who built each pyramid
     consensus = pyramid_consensus.start(a, b, pair["adjudicator"])
     page = client.get(reverse("home")).content.decode()
@@ -136,10 +140,11 @@ def test_an_adjudicator_sees_the_pairs_waiting_for_a_consensus(client, pair):
     type(consensus).objects.filter(pk=consensus.pk).update(status="submitted")
     page = client.get(reverse("home")).content.decode()
     assert queue_rows(page)[-1] == ("submitted", "Pyramids by-annotator + by-other")
-    assert (
-        f'<a class="button secondary" href="{reverse("pyramid-merge", args=[consensus.pk])}">Open</a>'
-        in page
+    merge_link = (
+        f'<a class="button secondary" href="{reverse("pyramid-merge", args=[consensus.pk])}">'
+        "Open</a>"
     )
+    assert merge_link in page
     # The consensus pyramid itself is no annotator's pyramid: it makes no new pair.
     assert len(queue_rows(page)) == 3
 
@@ -168,10 +173,11 @@ def test_peers_annotated_twice_wait_too(client, demo):
     consensus = complete_consensus_of_peer_1(demo)
     page = client.get(reverse("home")).content.decode()
     assert queue_rows(page) == [("submitted", "peer 1 against DEMO01")]
-    assert (
-        f'href="{reverse("peer-comparison", args=[consensus.pyramid_id, consensus.peer_id])}">Open</a>'
-        in page
+    comparison_link = (
+        f'href="{reverse("peer-comparison", args=[consensus.pyramid_id, consensus.peer_id])}">'
+        "Open</a>"
     )
+    assert comparison_link in page
 
 
 @pytest.mark.parametrize("who", ["organizer", "annotator", "outsider"])
@@ -283,7 +289,8 @@ def test_pyramids_of_separate_files_naming_their_models_differently_wait_as_pair
 
 
 def work_controls(page):
-    """Each row's control: (kind, what it says, where it goes) — kind "link" (GET) or "button" (POST)."""
+    """Each row's control: (kind, what it says, where it goes) — kind "link" (GET) or "button"
+    (POST)."""
     import re
 
     body = page.split('id="your-work"')[1].split("</table>")[0]
@@ -351,8 +358,8 @@ def test_building_and_annotating_say_what_happens_and_open_alike(client, demo):
 
 
 def test_an_annotation_assigned_again_is_opened_by_the_button(client, demo):
-    """An annotation that exists while its assignment is not started (given back after a withdrawal):
-    opening it marks the assignment started, so it stays a POST."""
+    """An annotation that exists while its assignment is not started (given back after a
+    withdrawal): opening it marks the assignment started, so it stays a POST."""
     from annotator.models import Assignment, PeerAnnotation
 
     peer = Assignment.objects.get(user=demo["annotator"], task="peer")

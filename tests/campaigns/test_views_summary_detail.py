@@ -33,10 +33,11 @@ def test_an_annotator_reads_their_docsets_models_and_their_assigned_peer(
     # Their way back is their work, not the collection's pages (those are for its readers: 403).
     assert reverse("collection-detail", args=[demo["collection"].pk]) not in page
     assert reverse("docset-detail", args=[demo["pyramid"].docset_id]) not in page
-    assert (
-        f'<a href="{reverse("home")}">Your work</a> › <span>{demo["collection"].name}</span> › <span>Docset DEMO01</span>'
-        in page
+    trail = (
+        f'<a href="{reverse("home")}">Your work</a> › <span>{demo["collection"].name}</span> › '
+        "<span>Docset DEMO01</span>"
     )
+    assert trail in page
 
 
 @pytest.mark.parametrize("author", ["2", "3"])

@@ -1,4 +1,5 @@
-"""/api/peer-annotations/: annotate an assigned peer through the API; scores as export_scores has them."""
+"""/api/peer-annotations/: annotate an assigned peer through the API; scores as export_scores has
+them."""
 
 import pytest
 
@@ -39,7 +40,8 @@ def test_annotate_an_assigned_peer(client, demo):
 
 
 def test_a_nul_character_in_an_actions_argument_is_refused_and_nothing_is_stored(client, demo):
-    """Read by hand from the JSON (annotator.editing.actions), a NUL is refused as any bad argument: 422 (issue 16)."""
+    """Read by hand from the JSON (annotator.editing.actions), a NUL is refused as any bad argument:
+    422 (issue 16)."""
     client.force_login(demo["annotator"])
     annotation = PeerAnnotation.objects.create(
         pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]

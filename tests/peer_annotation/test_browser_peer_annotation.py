@@ -71,7 +71,8 @@ def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotatio
     human.press(page, "Enter")
     status(page, "to SCU 3")
 
-    # The filter also searches the models' contributor text (SCU 4's contributors say "lunar orbit").
+    # The filter also searches the models' contributor text (SCU 4's contributors say
+    # "lunar orbit").
     human.press(page, "/")
     human.type_text(page, "lunar orbit")
     expect(page.locator(".scu-pane .scu:visible")).to_have_count(1)
@@ -202,9 +203,9 @@ def test_a_network_failure_says_not_saved_and_retries(
 def test_bad_input_refused_at_the_door_is_said_in_the_status_line(
     browser_page, live_server, demo, annotation_url
 ):
-    """A NUL in a query is refused before any view (annotator.web.bad_input, issue 16) with one line of
-    plain text: the status line says it (not just "the server answered 400"), offers no Retry of
-    the same input, and nothing is stored."""
+    """A NUL in a query is refused before any view (annotator.web.bad_input, issue 16) with one line
+    of plain text: the status line says it (not just "the server answered 400"), offers no Retry
+    of the same input, and nothing is stored."""
     from annotator.models import PSE
 
     pk, url = annotation_url

@@ -62,7 +62,8 @@ def test_the_best_text_of_an_scu_decides_its_rank():
 
 def test_ties_go_to_the_heavier_scu_and_unrelated_scus_are_left_out():
     ranked = rank_scus("the moon", SCUS)
-    # SCU 1 (through "Apollo 11 landed on the Moon") and SCU 2 (its label) both score 0.5, both weigh 4.
+    # SCU 1 (through "Apollo 11 landed on the Moon") and SCU 2 (its label) both score 0.5, both
+    # weigh 4.
     assert [(s.uid, s.score) for s in ranked[:2]] == [(1, 0.5), (2, 0.5)]
     assert ranked[2].weight < 4  # then the lighter ones
     assert all(s.uid != 9 for s in ranked)

@@ -12,9 +12,10 @@ def test_shows_the_peer_its_pses_and_scores(client, demo):
     client.force_login(demo["admin"])
     page = client.get(url(demo["annotations"]["2"])).content.decode()
     assert (
-        '<mark data-start="0" data-scus="0" class="zero" title="Matches nothing in the pyramid (weight 0)">The Apollo program was run by NASA</mark>'
-        in page
-    )
+        '<mark data-start="0" data-scus="0" class="zero" '
+        'title="Matches nothing in the pyramid (weight 0)">'
+        "The Apollo program was run by NASA</mark>"
+    ) in page
     assert 'Matches nothing in the pyramid</i> <span class="count">×2</span>' in page
     assert "<td>0.3158</td>" in page
     assert "<td>0.4286</td>" in page
@@ -67,9 +68,9 @@ def test_weights_and_scores_follow_the_collections_weight_convention(client, dem
         page = client.get(url(annotation)).content.decode()
         (row,) = score_annotations(type(annotation).objects.filter(pk=annotation.pk))
         assert (
-            f'id="scu-{scu.uid}-name"><span class="weight">{weight}</span> <span class="scu-text"><span class="label">{scu.label}</span>'
-            in page
-        )
+            f'id="scu-{scu.uid}-name"><span class="weight">{weight}</span> '
+            f'<span class="scu-text"><span class="label">{scu.label}</span>'
+        ) in page
         assert (
             f'<tr><th scope="row">Modified score</th><td>{row.scores.modified:.4f}</td></tr>'
             in page
@@ -96,7 +97,8 @@ def test_an_empty_peer_summary_opens_says_so_and_scores_zero(client, demo):
 
 
 def test_the_trail_says_which_crumb_is_the_docset_and_which_the_pyramid(client, demo):
-    """Issue 17: the demo's docset and pyramid are both DEMO01, and the trail read "DEMO01 › DEMO01"."""
+    """Issue 17: the demo's docset and pyramid are both DEMO01, and the trail read
+    "DEMO01 › DEMO01"."""
     client.force_login(demo["admin"])
     pyramid = demo["pyramid"]
     page = client.get(url(demo["annotations"]["1"])).content.decode()

@@ -1,4 +1,5 @@
-"""POST /annotations/<pk>/edit/<action>/: one action, answered with the workspace and live scores."""
+"""POST /annotations/<pk>/edit/<action>/: one action, answered with the workspace and live
+scores."""
 
 import json
 import re
@@ -44,7 +45,8 @@ def test_assigning_answers_with_the_workspace_and_its_scores(client, demo, annot
     assert response.status_code == 200
     assert "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1 · saved" in page
     assert (
-        '<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
+        '<mark data-start="0" data-scus="1" '
+        'title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
         "Apollo 11 landed on the Moon in July 1969</mark>"
     ) in page
     assert '<tr><th scope="row">Modified score</th><td>0.2105</td></tr>' in page  # 4 / 19
@@ -88,7 +90,8 @@ def test_refusals_and_conflicts(client, demo, annotation):
 def test_a_nul_character_is_a_broken_rule_said_in_the_status_line_and_nothing_is_stored(
     client, demo, annotation, field
 ):
-    """A NUL in any posted field (issue 16): 422 with the status line only, as any bad input of an edit."""
+    """A NUL in any posted field (issue 16): 422 with the status line only, as any bad input of an
+    edit."""
     client.force_login(demo["annotator"])
     values = {"version": annotation.version, "scu": 1, "ranges": ranges(annotation, "Apollo")}
     values[field] = f"{values[field]}{NUL}"

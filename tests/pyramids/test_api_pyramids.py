@@ -1,4 +1,5 @@
-"""/api/pyramids/: create a pyramid and build it through the same actions as the page, versions and all."""
+"""/api/pyramids/: create a pyramid and build it through the same actions as the page, versions
+and all."""
 
 import pytest
 
@@ -69,8 +70,8 @@ def test_refusals_say_why(client, demo):
 def test_a_nul_character_in_an_actions_text_is_refused_and_nothing_is_stored(
     client, demo, action, field, body
 ):
-    """The action endpoints read their JSON by hand (annotator.editing.actions): a NUL was a 500 (issue 16);
-    it is refused as any bad argument of an edit is, 422 naming the field."""
+    """The action endpoints read their JSON by hand (annotator.editing.actions): a NUL was a 500
+    (issue 16); it is refused as any bad argument of an edit is, 422 naming the field."""
     client.force_login(demo["admin"])
     created = client.post(
         "/api/pyramids/",

@@ -49,7 +49,8 @@ class Annotator:
         human.press(self.page, "Enter")
 
     def click_contributor(self, uid, model):
-        """Open the SCU if it is closed (a click on its row), then click the contributor, as a person does."""
+        """Open the SCU if it is closed (a click on its row), then click the contributor, as a
+        person does."""
         if self.page.locator(f"#scu-{uid}").get_attribute("aria-expanded") != "true":
             human.click(self.page, f"#scu-{uid} .label")
         human.click(
@@ -59,10 +60,14 @@ class Annotator:
 
     def scus(self):
         """[(uid, label, {model: 'part…part'})] as the page shows them."""
-        return self.page.evaluate("""() => Array.from(document.querySelectorAll('#scu-list .scu')).map((item) => [
-          Number(item.dataset.uid), item.querySelector('.label').textContent.trim(),
-          Object.fromEntries(Array.from(item.querySelectorAll('.contributor')).map((c) =>
-            [c.querySelector('b').textContent, Array.from(c.querySelectorAll('.part')).map((p) => p.textContent).join('…')]))])""")
+        return self.page.evaluate("""() => Array.from(document.querySelectorAll('#scu-list .scu'))
+          .map((item) => [
+            Number(item.dataset.uid), item.querySelector('.label').textContent.trim(),
+            Object.fromEntries(Array.from(item.querySelectorAll('.contributor')).map((c) => [
+              c.querySelector('b').textContent,
+              Array.from(c.querySelectorAll('.part')).map((p) => p.textContent).join('…'),
+            ])),
+          ])""")
 
 
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
@@ -291,7 +296,8 @@ def test_the_refusal_offers_its_fix_and_new_scus_are_selected(
 
 @pytest.fixture
 def started(demo):
-    """A pyramid in progress with two SCUs (1: models A and B; 2: model A), as the service built them."""
+    """A pyramid in progress with two SCUs (1: models A and B; 2: model A), as the service built
+    them."""
     build = Builder(demo, name="DEMO01-B")
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
@@ -402,8 +408,8 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(
     you.key("n", f"New SCU {last + 1}")  # the kept selection is still there to use
     assert started.state()[-1][2] == {"A": ["Apollo 11 landed on the Moon on July 20"]}
 
-    # A conflict (another tab changed the pyramid) while a label is being typed: the typed words stay,
-    # and Retry stores them on the current version.
+    # A conflict (another tab changed the pyramid) while a label is being typed: the typed words
+    # stay, and Retry stores them on the current version.
     started.do("set_label", 1, "Changed in another tab")
     human.click(page, "#scu-1 .label")
     human.press(page, "l")
@@ -417,7 +423,7 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(
     assert human.eventually(lambda: started.state()[0][1] == "The first Moon landing")
 
 
-# -- keyboard only: every action without a mouse, the focus always visible --------------------------
+# -- keyboard only: every action without a mouse, the focus always visible ------------------------
 
 
 def select_by_keyboard(page, author, phrase):
@@ -432,9 +438,11 @@ def saved(page, text):
 
 
 def focus_visible(page):
-    """The focused element's outline: style, width and colour (the focus must be visible, >= 3:1)."""
-    return page.evaluate("""() => { const s = getComputedStyle(document.activeElement.matches('.scu') ?
-        document.activeElement.querySelector('.scu-row') : document.activeElement);
+    """The focused element's outline: style, width and colour (the focus must be visible,
+    >= 3:1)."""
+    return page.evaluate("""() => {
+        const s = getComputedStyle(document.activeElement.matches('.scu') ?
+          document.activeElement.querySelector('.scu-row') : document.activeElement);
         return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }""")
 
 
@@ -602,34 +610,48 @@ def test_a_new_scu_stays_the_one_edited_after_its_label(browser_page, live_serve
 # -- SCU rows whose numbers are wide (issue 17) ----------------------------------------------------
 
 ROW_PROBLEMS = """() => {
-  // Every SCU row: each number (the weight in its badge, the "#uid") and the twisty fully inside the
-  // row and its scrolling pane, side by side without overlapping, and the text's wrapped lines aligned
-  // after the badge (a hanging indent sized for one digit pushed wider numbers out of sight).
+  // Every SCU row: each number (the weight in its badge, the "#uid") and the twisty fully inside
+  // the row and its scrolling pane, side by side without overlapping, and the text's wrapped lines
+  // aligned after the badge (a hanging indent sized for one digit pushed wider numbers out of
+  // sight).
   const problems = [];
   const inside = (r, box) => r.left >= box.left - 1 && r.right <= box.right + 1;
-  const textBox = (e) => { const range = document.createRange(); range.selectNodeContents(e); return range.getBoundingClientRect(); };
+  const textBox = (e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return range.getBoundingClientRect();
+  };
   for (const row of document.querySelectorAll("#scu-list .scu-row")) {
     const pane = row.closest("section"), p = pane.getBoundingClientRect();
-    const box = { left: p.left + pane.clientLeft, right: p.left + pane.clientLeft + pane.clientWidth };
+    const box = {
+      left: p.left + pane.clientLeft,
+      right: p.left + pane.clientLeft + pane.clientWidth,
+    };
     const r = row.getBoundingClientRect(), name = row.id;
-    const badge = row.querySelector(".weight"), b = badge.getBoundingClientRect(), digits = textBox(badge);
-    if (!(digits.width > 0 && inside(digits, b))) problems.push(`${name}: weight ${badge.textContent} outside its badge`);
-    if (!inside(b, r) || !inside(b, box)) problems.push(`${name}: badge ${badge.textContent} outside the row or the pane`);
+    const badge = row.querySelector(".weight"), b = badge.getBoundingClientRect();
+    const digits = textBox(badge);
+    if (!(digits.width > 0 && inside(digits, b)))
+      problems.push(`${name}: weight ${badge.textContent} outside its badge`);
+    if (!inside(b, r) || !inside(b, box))
+      problems.push(`${name}: badge ${badge.textContent} outside the row or the pane`);
     const twisty = row.querySelector(".twisty");
     if (twisty) {
       const t = twisty.getBoundingClientRect(), glyph = getComputedStyle(twisty, "::before");
-      if (!(t.width > 0 && inside(t, r) && t.right <= b.left + 1 && glyph.textIndent === "0px")) problems.push(`${name}: twisty hidden`);
+      if (!(t.width > 0 && inside(t, r) && t.right <= b.left + 1 && glyph.textIndent === "0px"))
+        problems.push(`${name}: twisty hidden`);
     }
     const text = row.querySelector(".scu-text") || row.querySelector(".label, i");
     if (text.getBoundingClientRect().left < b.right) problems.push(`${name}: text over the badge`);
     const uid = row.querySelector(".uid");
     if (uid) {
       const u = textBox(uid);
-      if (!(u.width > 0 && inside(u, box) && u.left >= b.right)) problems.push(`${name}: ${uid.textContent} cut`);
+      if (!(u.width > 0 && inside(u, box) && u.left >= b.right))
+        problems.push(`${name}: ${uid.textContent} cut`);
     }
     const label = row.querySelector(".label");
     for (const line of label ? Array.from(label.getClientRects()) : []) {
-      if (line.left < text.getBoundingClientRect().left - 1) problems.push(`${name}: a line of the label under the badge`);
+      if (line.left < text.getBoundingClientRect().left - 1)
+        problems.push(`${name}: a line of the label under the badge`);
     }
   }
   return problems.slice(0, 12);
@@ -648,7 +670,8 @@ def wide_pyramid(demo, status="in_progress"):
             pyramid=pyramid,
             uid=uid,
             position=uid,
-            label=f"SCU {uid}: a label long enough to wrap over two lines or more of the SCU pane, as real ones do",
+            label=f"SCU {uid}: a label long enough to wrap over two lines or more of the SCU pane, "
+            "as real ones do",
         )
         for uid in range(1, 121)
     )
@@ -668,7 +691,8 @@ def wide_pyramid(demo, status="in_progress"):
 
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
 def test_numbers_of_any_width_show_in_the_scu_list(browser_page, live_server, demo):
-    """Issue 17: SCU numbers from 10 up were cut ("4." for 54): every weight, uid and twisty shows whole."""
+    """Issue 17: SCU numbers from 10 up were cut ("4." for 54): every weight, uid and twisty shows
+    whole."""
     page = browser_page
     pyramid = wide_pyramid(demo)
     log_in(page, live_server, "annotator", "annotator-pass-1")

@@ -17,7 +17,8 @@ def test_shows_models_shaded_and_scus_by_weight(client, demo):
     page = client.get(url(demo)).content.decode()
     assert page.count('<article class="summary" id="model-') == 4
     assert (
-        '<mark data-start="0" data-scus="1" title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
+        '<mark data-start="0" data-scus="1" '
+        'title="SCU 1: Apollo 11 landed the first people on the Moon in July 1969">'
         "Apollo 11 landed on the Moon on July 20, 1969</mark>"
     ) in page
     # Neighbouring SCUs' words alternate shades; a legend says what the shades mean.
@@ -32,8 +33,10 @@ def test_shows_models_shaded_and_scus_by_weight(client, demo):
     # A discontinuous contributor: its parts with a gap between them.
     # Each part is an item of the SCU tree (it can be selected and removed from the keyboard).
     assert re.search(
-        r'>Apollo 11 was the first crewed mission to land on the Moon</span><span class="gap" aria-hidden="true">…</span>'
-        r'<span class="part" data-span="\d+" data-key="s-\d+" role="treeitem" aria-level="3" tabindex="-1">in July 1969<',
+        r">Apollo 11 was the first crewed mission to land on the Moon</span>"
+        r'<span class="gap" aria-hidden="true">…</span>'
+        r'<span class="part" data-span="\d+" data-key="s-\d+" role="treeitem" aria-level="3" '
+        r'tabindex="-1">in July 1969<',
         page,
     )
     assert "% in SCUs" in page

@@ -52,9 +52,9 @@ def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
     post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
     page = post(client, pyramid, "set_label", scu=2, label="Armstrong first").content.decode()
     assert (
-        '<li class="scu" id="scu-2" data-uid="2" data-key="scu-2" role="treeitem" aria-level="1" aria-expanded="false" tabindex="-1" hx-swap-oob="true"'
-        in page
-    )
+        '<li class="scu" id="scu-2" data-uid="2" data-key="scu-2" role="treeitem" aria-level="1" '
+        'aria-expanded="false" tabindex="-1" hx-swap-oob="true"'
+    ) in page
     assert 'id="scu-1"' not in page
     assert 'id="model-' not in page
 

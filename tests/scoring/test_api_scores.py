@@ -31,8 +31,8 @@ def test_scores_equal_export_scores(client, demo):
 def more_annotations(
     demo, how_many: int, complete: bool = True, prefix: str = "x"
 ) -> list[PeerAnnotation]:
-    """`how_many` more annotations of the demo peers (by annotators `prefix`00, `prefix`01, ...), each
-    with a PSE, marked complete (or not)."""
+    """`how_many` more annotations of the demo peers (by annotators `prefix`00, `prefix`01, ...),
+    each with a PSE, marked complete (or not)."""
     peers = [a.peer for a in demo["annotations"].values()]
     made = []
     for i in range(how_many):
@@ -80,8 +80,8 @@ def test_a_page_takes_the_same_queries_whatever_its_number_of_rows(
 ):
     client.force_login(demo["organizer"])
     url = f"/api/scores/?collection={demo['collection'].pk}"
-    # The session, the user and their permissions (2), the collection and the role, then the count, the
-    # page, and its SCU weights, model counts and PSEs: 11, however many rows.
+    # The session, the user and their permissions (2), the collection and the role, then the count,
+    # the page, and its SCU weights, model counts and PSEs: 11, however many rows.
     with django_assert_max_num_queries(11):
         assert len(client.get(url).json()["results"]) == 3
     more_annotations(demo, 30)
@@ -92,7 +92,8 @@ def test_a_page_takes_the_same_queries_whatever_its_number_of_rows(
 def test_the_collection_is_required(client, demo):
     client.force_login(demo["organizer"])
     missing = client.get("/api/scores/")
-    # Shaped as every validation error of the API (and as the schema's BadRequest): lists of messages.
+    # Shaped as every validation error of the API (and as the schema's BadRequest): lists of
+    # messages.
     assert missing.status_code == 400
     assert missing.json() == {"collection": ["Give the collection's id."]}
 
@@ -132,7 +133,8 @@ def test_the_docset_is_given_by_its_id_or_its_name_and_an_unknown_one_is_400(
     other = Docset.objects.create(collection=Collection.objects.create(name="Other"), name="D9999")
     for unknown in ("NONE", str(other.pk), "D9999", "99999999", "99999999999999999999"):
         answer = client.get(f"{base}&docset={unknown}")
-        assert answer.status_code == 400 and isinstance(answer.json()["docset"], list), unknown
+        assert answer.status_code == 400, unknown
+        assert isinstance(answer.json()["docset"], list), unknown
 
 
 def test_the_api_roots_links_are_the_apis(client, demo):
@@ -158,14 +160,15 @@ def test_the_api_roots_links_are_the_apis(client, demo):
     ],
 )
 def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, query, field):
-    """The docset is looked up by name: a NUL was a 500 (issue 16). 400, as JSON naming the parameter."""
+    """The docset is looked up by name: a NUL was a 500 (issue 16). 400, as JSON naming the
+    parameter."""
     client.force_login(demo["organizer"])
     answer = client.get(f"/api/scores/?collection={demo['collection'].pk}{query}")
     assert refuses_nul(answer, field)
     assert list(answer.json()) == [field]
 
 
-# -- work in progress (issue 17) ---------------------------------------------------------------------
+# -- work in progress (issue 17) -----------------------------------------------------------------
 
 
 def test_work_in_progress_only_with_include_in_progress_and_each_row_says_its_status(client, demo):
@@ -186,7 +189,8 @@ def test_work_in_progress_only_with_include_in_progress_and_each_row_says_its_st
     ]
     for wrong in ("in_progress", "all", "submitted"):
         answer = client.get(f"{base}&include={wrong}")
-        assert answer.status_code == 400 and list(answer.json()) == ["include"], wrong
+        assert answer.status_code == 400, wrong
+        assert list(answer.json()) == ["include"], wrong
 
 
 def test_the_schema_documents_the_status_and_the_include_parameter(client, demo):

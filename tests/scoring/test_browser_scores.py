@@ -76,7 +76,8 @@ def test_the_scores_table_fits_1024_px_and_scrolls_in_its_own_box(browser_page, 
 
     # The table's box is reached with Tab and scrolled with the arrow keys where it is wider.
     tab_to(page, ".table-scroll")
-    assert box.get_attribute("role") == "region" and box.get_attribute("aria-label"), focused(page)
+    assert box.get_attribute("role") == "region", focused(page)
+    assert box.get_attribute("aria-label"), focused(page)
     # At 1024 px the table (twelve columns, names as long as DUC's) is wider than the window: the
     # page overflowed by it before (issue 17); its box scrolls instead.
     assert box.evaluate("(e) => e.scrollWidth > e.clientWidth"), box.evaluate(

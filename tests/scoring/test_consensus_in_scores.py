@@ -227,7 +227,7 @@ def test_peer_agreement_keeps_two_annotators_against_a_consensus_pyramid(
     ]
 
 
-# -- work in progress (issue 17): the same function, every analysis -----------------------------------
+# -- work in progress (issue 17): the same function, every analysis ------------------------------
 
 
 def reopened(annotation):
@@ -235,7 +235,8 @@ def reopened(annotation):
 
 
 def test_a_source_in_progress_counts_only_when_asked_for_and_says_so(demo):
-    """The annotator's annotation of peer 1 is in progress, its consensus with the demo's complete."""
+    """The annotator's annotation of peer 1 is in progress, its consensus with the demo's
+    complete."""
     complete_consensus_of_peer_1(demo)
     collection = demo["collection"]
     assert pairs(score_collection(collection)) == DEMO

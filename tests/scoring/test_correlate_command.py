@@ -1,4 +1,5 @@
-"""python manage.py correlate: scores against human judgments, at the summary and the system level."""
+"""python manage.py correlate: scores against human judgments, at the summary and the system
+level."""
 
 import json
 
@@ -63,7 +64,8 @@ def test_a_criterion_not_judged_says_what_is(demo):
 @pytest.fixture
 def two_docsets_one_empty_peer(tmp_path):
     """Our D9901 fixture as two docsets of three judged peers each: 7 (the fixture's annotation),
-    9 (the same without its PSE of SCU 11) and 8 (with every PSE taken out: a summary with no PSE)."""
+    9 (the same without its PSE of SCU 11) and 8 (with every PSE taken out: a summary with no
+    PSE)."""
     from annotator.models import PSE
     from tests.conftest import PAN_FIXTURE
 

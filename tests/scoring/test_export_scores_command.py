@@ -58,7 +58,8 @@ def test_duc_format_diffs_empty_against_nists_table(shared_data, folder):
     assert (
         any("\t0.046\t" in line for line in ours) or folder != "duc2006-nist"
     )  # D0601 peer 14: 4 / 87
-    # DUCView imports are submitted work: asking for work in progress too changes nothing (issue 17).
+    # DUCView imports are submitted work: asking for work in progress too changes nothing
+    # (issue 17).
     assert (
         run("export_scores", "--include-in-progress", collection=folder, format="duc")[
             0
@@ -68,7 +69,8 @@ def test_duc_format_diffs_empty_against_nists_table(shared_data, folder):
 
 
 def test_fractional_x_a_in_csv_and_json(fixture_collection):
-    """X_a = 8 / 3 left fractional (PyrEval v2): Max = 3 + 2 + 2/3 of 1, modified 5 / (17/3) = 15/17."""
+    """X_a = 8 / 3 left fractional (PyrEval v2): Max = 3 + 2 + 2/3 of 1,
+    modified 5 / (17/3) = 15/17."""
     fixture_collection.average_rounding = "fractional"
     fixture_collection.save()
     out, err = run("export_scores", collection="Fixtures", format="csv")
@@ -164,14 +166,15 @@ def test_adjudicated_keeps_the_consensus_pyramids_annotations(pair):
     )
     everything, _ = run("export_scores", collection=demo["collection"].name)
     adjudicated, _ = run("export_scores", "--adjudicated", collection=demo["collection"].name)
-    # Without --adjudicated consensus work is left out: the demo's three annotations, not the fourth.
+    # Without --adjudicated consensus work is left out: the demo's three annotations, not the
+    # fourth.
     assert len(everything.splitlines()) == 4
     assert "adjudicated" not in everything
     assert len(adjudicated.splitlines()) == 2  # header and one row
     assert "adjudicated" in adjudicated.splitlines()[1]
 
 
-# -- work in progress (issue 17) ---------------------------------------------------------------------
+# -- work in progress (issue 17) -----------------------------------------------------------------
 
 
 @pytest.fixture
@@ -192,10 +195,11 @@ def test_work_in_progress_is_left_out_and_the_count_said(one_in_progress):
     what was left out."""
     out, err = run("export_scores", collection="Fixtures", format="duc")
     assert out == "D9901\t7\t0.8333\t2\t1\t100\n"  # NIST's layout, as before
-    assert (
-        "1 submitted annotation counted; 1 in progress not counted (--include-in-progress counts them)"
-        in err
+    left_out = (
+        "1 submitted annotation counted; 1 in progress not counted "
+        "(--include-in-progress counts them)"
     )
+    assert left_out in err
     (row,) = csv.DictReader(
         io.StringIO(run("export_scores", collection="Fixtures", format="csv")[0])
     )

@@ -52,7 +52,8 @@ def test_adjudicated_ranks_a_peers_consensus_instead_of_its_sources(demo):
 
 
 def strict_json(text: str):
-    """JSON as the standard has it: NaN and Infinity are not JSON (Python writes them unless told)."""
+    """JSON as the standard has it: NaN and Infinity are not JSON (Python writes them unless
+    told)."""
 
     def refuse(constant):
         raise ValueError(f"{constant} is not JSON")

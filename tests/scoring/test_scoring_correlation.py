@@ -10,7 +10,8 @@ from scoring.correlation import MIN_PAIRS_FOR_P, correlations, spearman_exact_p
 
 
 def test_three_pairs_have_coefficients_but_no_p():
-    """Issue 17: n = 3 printed Spearman's p as 0.0 (SciPy's t approximation of a perfect ranking)."""
+    """Issue 17: n = 3 printed Spearman's p as 0.0 (SciPy's t approximation of a perfect
+    ranking)."""
     found = correlations([1.0, 0.3158, 0.1579], [5, 3, 2])  # the demo's three peers
     assert MIN_PAIRS_FOR_P == 4
     assert found["spearman"] == (1.0, None)

@@ -47,13 +47,14 @@ def test_labels_are_escaped():
 
 
 def test_unknown_plots_are_refused():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="unknown plot type 'pie'"):
         render({"type": "pie"})
 
 
 def _boxes(element, font=11):
     """(left, top, right, bottom) of each line, circle, polyline and text under `element`, in the
-    SVG's units; text as wide as 7 units a character, from its baseline up a font size and down 3."""
+    SVG's units; text as wide as 7 units a character, from its baseline up a font size and down
+    3."""
     tag = lambda e: e.tag.rsplit("}", 1)[-1]  # noqa: E731
     found = []
     for e in element.iter():

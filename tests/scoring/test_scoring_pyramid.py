@@ -37,7 +37,8 @@ def test_passonneau_2009_eq1_example_eleven_pses_give_max_90():
 
 
 def test_eq1_when_x_is_below_the_top_tier_max_is_x_times_n():
-    # "If X is less than the cardinality of the most highly weighted partition, then j = n and Max is X x n"
+    # "If X is less than the cardinality of the most highly weighted partition, then j = n and Max
+    # is X x n"
     assert max_weight(D30042, 2) == 2 * 10
 
 
@@ -229,7 +230,8 @@ def test_ducview_15_formulas_reproduce_the_crypto_table(shared_data):
 @pytest.mark.shared_data
 def test_fractional_x_a_reproduces_pyrevals_coverage_column(shared_data):
     """PyrEval v2's automatic scores of the 37 crypto peers against its pyramid pyr_111121_curated:
-    coverage = min(1, raw / Max(9.8)), Max(9.8) = 29.6 (PyrEval caps at 1, as DUCView 1.5's coverage)."""
+    coverage = min(1, raw / Max(9.8)), Max(9.8) = 29.6 (PyrEval caps at 1, as DUCView 1.5's
+    coverage)."""
     lines = open(shared_data / "pyrevalv2-crypto/Baseline/expected_results.csv").read().splitlines()
     assert lines[0] == "pyr_111121_curated"
     rows = list(csv.DictReader(lines[1:]))

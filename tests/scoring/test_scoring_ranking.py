@@ -1,4 +1,5 @@
-"""scoring.ranking and the statistics under it, on NIST's DUC 2006 table (Passonneau 2009 Tables 6, 9, 10)."""
+"""scoring.ranking and the statistics under it, on NIST's DUC 2006 table (Passonneau 2009 Tables
+6, 9, 10)."""
 
 import csv
 from types import SimpleNamespace

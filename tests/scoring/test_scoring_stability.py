@@ -52,7 +52,8 @@ def test_error_probabilities_count_pairs_over_pyramids():
     }
     (order1,) = error_probabilities(by_order)
     # x~y: different in the first pyramid (E1), the same in the second: p1 = 1/2.
-    # x>z, y>z: the first keeps both; the second makes both the same (E2): p2 = 2/4; nothing reversed.
+    # x>z, y>z: the first keeps both; the second makes both the same (E2): p2 = 2/4; nothing
+    # reversed.
     assert (order1.p1, order1.p2, order1.p3) == (0.5, 0.5, 0.0)
     assert order1.p == pytest.approx(0.5 * (1 / 3) + 0.5 * (2 / 3))
     assert order1.data_points == 6

@@ -44,7 +44,8 @@ def test_an_anova_with_no_residual_degrees_of_freedom_has_no_f_and_no_p():
 
 
 def test_pearson_of_three_pairs_gives_r_without_p_or_interval():
-    """Fisher's interval needs n > 3 (SciPy gives -1 to 1 for three pairs): not a result to print."""
+    """Fisher's interval needs n > 3 (SciPy gives -1 to 1 for three pairs): not a result to
+    print."""
     r, p, low, high = pearson([1, 2, 3], [1, 2, 3.5])
     assert r == pytest.approx(0.9934, abs=1e-4)
     assert (p, low, high) == (None, None, None)

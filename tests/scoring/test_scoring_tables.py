@@ -39,7 +39,7 @@ def test_undefined_scores_are_left_out_of_means_and_sorted_last():
     assert system_means(rows)[-1].modified is None
     assert [r.peer for r in sorted_rows(rows, "modified", descending=True)] == ["9", "10", "2", "1"]
     assert [r.peer for r in sorted_rows(rows, "peer")] == ["1", "2", "9", "10"]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot sort by 'secret'"):
         sorted_rows(rows, "secret")
 
 

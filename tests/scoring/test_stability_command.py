@@ -1,4 +1,5 @@
-"""python manage.py stability: a stored pyramid's sub-pyramids, error probabilities and jackknife."""
+"""python manage.py stability: a stored pyramid's sub-pyramids, error probabilities and
+jackknife."""
 
 import json
 

@@ -1,4 +1,5 @@
-"""GET /collections/<pk>/reports/<kind>/: computed in the background, kept until the records change."""
+"""GET /collections/<pk>/reports/<kind>/: computed in the background, kept until the records
+change."""
 
 import csv
 import io
@@ -259,7 +260,8 @@ def test_pyramid_agreement_compares_submitted_pyramids_and_says_what_in_progress
     page = organizer("pyramid-agreement").content.decode()
     assert table_on_page(page, "Per docset") == [
         [
-            "No docset has two or more submitted pyramids of the same model summaries: nothing to compare."
+            "No docset has two or more submitted pyramids of the same model summaries: "
+            "nothing to compare."
         ]
     ]
     assert "1 pyramid in progress left out (count work in progress to compare it)." in page
@@ -305,7 +307,8 @@ def test_peer_agreement_counts_annotations_in_progress_only_when_asked(organizer
 
 
 def test_tukeys_groups_without_residual_degrees_of_freedom_say_why(organizer):
-    """Issue 17: "Nothing to show: the collection has no such data yet" where the HSD is undefined."""
+    """Issue 17: "Nothing to show: the collection has no such data yet" where the HSD is
+    undefined."""
     page = organizer("ranking").content.decode()
     (row,) = table_on_page(page, "Significantly distinct groups (Tukey's HSD)")
     assert "HSD is undefined" in row[0]

@@ -84,10 +84,11 @@ def test_each_systems_mean_and_its_download(client, demo):
     assert "selected>each system's mean over docsets" in page
     assert '<td class="num">1.0000</td>' in page
     download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
-    assert (
-        download[0]
-        == "peer,docsets,in_progress,modified,original,coverage,comprehensive,weight_convention,average_rounding"
+    header = (
+        "peer,docsets,in_progress,modified,original,coverage,comprehensive,"
+        "weight_convention,average_rounding"
     )
+    assert download[0] == header
     assert len(download) == 4
     assert download[1].endswith(",contributors,half_up")
     assert download[1].split(",")[2] == "0"
@@ -162,7 +163,7 @@ def test_a_docset_the_collection_does_not_have_answers_400(client, demo):
     )
 
 
-# -- work in progress (issue 17) ---------------------------------------------------------------------
+# -- work in progress (issue 17) -----------------------------------------------------------------
 
 
 def peer_3_in_progress(demo):
@@ -259,7 +260,8 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
 
 def test_the_counts_say_consensus_work_and_work_in_progress_apart(client, demo):
     """The annotator's own annotation of peer 1 is in progress; the consensus of it and the demo's
-    is consensus work: each is said as what it is, and the link to adjudicated work keeps the choice."""
+    is consensus work: each is said as what it is, and the link to adjudicated work keeps the
+    choice."""
     complete_consensus_of_peer_1(demo)
     client.force_login(demo["organizer"])
     page = client.get(url(demo)).content.decode()

@@ -1,5 +1,6 @@
-"""Comparing pyramids of a docset, for adjudicators (issue 8; more than two at once, issue 15): their
-SCUs aligned, the words they disagree on, their agreement, and the docset's peers scored under each."""
+"""Comparing pyramids of a docset, for adjudicators (issue 8; more than two at once, issue 15):
+their SCUs aligned, the words they disagree on, their agreement, and the docset's peers scored
+under each."""
 
 from __future__ import annotations
 
@@ -92,7 +93,10 @@ def pyramid_comparison(request, pk):
         context["problem"] = (
             "Choose two different pyramids of the docset."
             if len(pyramids) > 1
-            else "The docset has fewer than two pyramids: assign its creation to two annotators first."
+            else (
+                "The docset has fewer than two pyramids: "
+                "assign its creation to two annotators first."
+            )
         )
         return render(request, "annotator/compare.html", context)
     # A consensus of these pyramids already made (issue 15): say so, lead to it, and start another
@@ -231,8 +235,10 @@ def _alphas(pyramids, collection_id: int) -> dict[str, float | None]:
 
 
 def _peer_scores(pyramids) -> dict:
-    """The docset's peers' modified scores under each pyramid (where annotated); with two, Pearson's r."""
-    scores = defaultdict(dict)
+    """The docset's peers' modified scores under each pyramid (where annotated); with two,
+    Pearson's r."""
+    # peer -> pyramid id -> its annotations' modified scores (None where the score is undefined)
+    scores: defaultdict[str, dict[int, list[float | None]]] = defaultdict(dict)
     for row in score_annotations(PeerAnnotation.objects.filter(pyramid__in=pyramids)):
         scores[row.peer].setdefault(row.pyramid_id, []).append(row.scores.modified)
     peers = sorted(scores, key=lambda p: (not p.isdigit(), int(p) if p.isdigit() else 0, p))
@@ -250,7 +256,8 @@ def _mean(values):
 
 
 def _who_matched(annotators: list[str], counts: list[int]) -> str:
-    """ "matched by 114, not by 153"; "114 ×1, 153 ×2" where both matched it a different number of times."""
+    """ "matched by 114, not by 153"; "114 ×1, 153 ×2" where both matched it a different number of
+    times."""
     matched = [
         f"{name} ×{n}" if n > 1 or all(c for c in counts) else name
         for name, n in zip(annotators, counts)

@@ -64,8 +64,8 @@ def pyramid_merge(request, pk):
     return render(request, template, merge_context(consensus, merge))
 
 
-# What the merge pages post: the editing actions of annotator.editing.actions, so that the pages and the API
-# decide through one table, with the same rules and versions.
+# What the merge pages post: the editing actions of annotator.editing.actions, so that the pages
+# and the API decide through one table, with the same rules and versions.
 PYRAMID_DECISIONS = {"choose_version", "keep_group", "submit", "undo", "redo"}
 PEER_DECISIONS = {"take_reading", "keep_reading", "complete", "undo", "redo"}
 
@@ -155,7 +155,10 @@ def _decided_meanwhile(context: dict, placed: str | None) -> str | None:
     for key, change, choice, item in items:
         if key == placed and change is not None:
             who = change.user.username if change.user else "someone"
-            return f"{item} {key} was decided meanwhile ({choice}, by {who}): Retry replaces that decision."
+            return (
+                f"{item} {key} was decided meanwhile ({choice}, by {who}): "
+                "Retry replaces that decision."
+            )
     return None
 
 
@@ -248,21 +251,21 @@ def peer_comparison_context(request, pyramid_pk, peer_pk) -> dict:
         len({per_annotation[a.pk][i] for a in sources}) > 1 for i in range(len(words(peer.text)))
     ]
     for a in shown:
+        # Where the annotations differ, each column tells the words its annotator matched to an
+        # SCU from those they did not (issue 15).
+        def mark(i: int, uids: list[frozenset[int]] = per_annotation[a.pk]) -> dict[str, object]:
+            return {
+                "title": _scu_title(uids[i]),
+                "differs": differs[i],
+                "here": bool(uids[i] - {0}),
+            }
+
         texts.append(
             {
                 "annotation": a,
                 "name": "consensus" if a == consensus else a.annotator_label,
                 "scores": scores.get(a.pk),
-                # Where the annotations differ, each column tells the words its annotator
-                # matched to an SCU from those they did not (issue 15).
-                "pieces": word_pieces(
-                    peer.text,
-                    lambda i, uids=per_annotation[a.pk]: {
-                        "title": _scu_title(uids[i]),
-                        "differs": differs[i],
-                        "here": bool(uids[i] - {0}),
-                    },
-                ),
+                "pieces": word_pieces(peer.text, mark),
             }
         )
     left = sum(1 for r in rows if r["decision"] is None) if consensus else None

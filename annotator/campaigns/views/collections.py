@@ -97,7 +97,7 @@ def docset_table(collection) -> list[Docset]:
             peers=Count("summaries", filter=Q(summaries__kind=Summary.Kind.PEER)),
         ).order_by("name")
     )
-    pyramids = {}
+    pyramids: dict[int, dict[str, int]] = {}
     for docset_id, status, n in (
         Pyramid.objects.filter(docset__collection=collection)
         .values_list("docset_id", "status")
@@ -111,7 +111,7 @@ def docset_table(collection) -> list[Docset]:
         .annotate(n=Count("id"))
         .order_by()
     )
-    work = {}
+    work: dict[int, dict[str, int]] = {}
     for docset_id, status, n in (
         Assignment.objects.filter(pyramid__docset__collection=collection)
         .values_list("pyramid__docset_id", "status")
@@ -170,7 +170,9 @@ def collection_settings(request, pk):
             "title": f"Settings of {collection.name}",
             "submit": "Save",
             "collection": collection,
-            "note": "The weight convention and the rounding of Xa change every score of the collection.",
+            "note": (
+                "The weight convention and the rounding of Xa change every score of the collection."
+            ),
         },
     )
 
@@ -185,7 +187,8 @@ def collection_members(request, pk):
         )
         messages.success(
             request,
-            f"{form.cleaned_data['user'].username} is now {form.cleaned_data['role']} of {collection.name}.",
+            f"{form.cleaned_data['user'].username} is now {form.cleaned_data['role']} "
+            f"of {collection.name}.",
         )
         return redirect("collection-members", pk=collection.pk)
     return render(
@@ -313,7 +316,8 @@ def summary_detail(request, pk):
             "summary": summary,
             "docset": summary.docset,
             "collection": summary.docset.collection,
-            # The collection's and docset's pages are for its readers; an annotator's way back is their work.
+            # The collection's and docset's pages are for its readers; an annotator's way back is
+            # their work.
             "reader": can_read_collection(request.user, summary.docset.collection_id),
         },
     )

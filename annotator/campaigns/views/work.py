@@ -47,7 +47,8 @@ def assign(request, pk):
 
 def _assignment(request, pk) -> Assignment:
     # An assignment the user may not see is 404, as in the API (visible_assignments: another
-    # annotator's, to an annotator); one they see but may not change is 403 (their own, to an annotator).
+    # annotator's, to an annotator); one they see but may not change is 403 (their own, to an
+    # annotator).
     assignment = get_object_or_404(
         visible_assignments(request.user).select_related("pyramid__docset", "peer", "user"), pk=pk
     )

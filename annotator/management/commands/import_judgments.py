@@ -3,8 +3,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotator.management.lookup import collection_and_docset
 from annotator.transfer.judgments import JudgmentsError, import_judgments, read_csv, read_nist_table
-from scoring.management.lookup import collection_and_docset
 
 
 class Command(BaseCommand):

@@ -17,12 +17,12 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from annotator.api.serializers import ID, RefusalSerializer
+from annotator.api.base_serializers import ID, RefusalSerializer
 from annotator.campaigns import access
 from annotator.models import ArchiveJob, Collection
 from annotator.transfer import archive, archive_jobs
 from annotator.transfer.api.imports import resumed_job
-from annotator.transfer.views.archives import archive_response
+from annotator.transfer.downloads import archive_response
 
 
 class ArchiveJobSerializer(serializers.ModelSerializer):

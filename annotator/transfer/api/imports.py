@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, serializers, status, viewsets
+from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from annotator.api.serializers import RefusalSerializer
+from annotator.api.base import AddedViewSet
+from annotator.api.base_serializers import RefusalSerializer
 from annotator.campaigns import access
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
 from annotator.models import Collection, ImportJob
@@ -112,10 +113,7 @@ class ImportUploadSerializer(serializers.Serializer):
 
 
 class ImportJobViewSet(
-    mixins.CreateModelMixin,
-    mixins.RetrieveModelMixin,
-    mixins.ListModelMixin,
-    viewsets.GenericViewSet,
+    AddedViewSet,
 ):
     """Import jobs of the collections you administer."""
 

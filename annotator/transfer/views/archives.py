@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_POST
 
 from annotator.campaigns.access import is_site_administrator
 from annotator.campaigns.forms import ArchiveRestoreForm
 from annotator.campaigns.guards import collection_for
 from annotator.models import ArchiveJob
-from annotator.transfer import archive_jobs, job_bytes
+from annotator.transfer import archive_jobs
+from annotator.transfer.downloads import archive_response
 from annotator.transfer.views.imports import resumed
 
 
@@ -72,17 +72,6 @@ def archive_job_resume(request, pk):
     job = job_for(request, pk)  # who sees the job may resume it: they could start it again anyway
     resumed(request, job)
     return redirect("archive-job", pk=job.pk)
-
-
-def archive_response(job: ArchiveJob) -> StreamingHttpResponse:
-    if job.kind != ArchiveJob.Kind.EXPORT or job.status != ArchiveJob.Status.DONE:
-        raise Http404("There is no archive to download (yet).")
-    # Streamed a chunk at a time (annotator.transfer.job_bytes): an archive is never held whole in
-    # memory.
-    response = StreamingHttpResponse(job_bytes.pieces(job), content_type="application/zip")
-    response["Content-Length"] = str(job_bytes.size(job))
-    response["Content-Disposition"] = content_disposition_header(True, job.file_name)
-    return response
 
 
 @login_required

@@ -3,6 +3,7 @@ from dataclasses import asdict
 
 from django.core.management.base import BaseCommand
 
+from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
 from scoring.agreement_records import (
     peer_agreement,
@@ -10,7 +11,6 @@ from scoring.agreement_records import (
     pyramids_left_in_progress,
     score_agreement,
 )
-from scoring.management.lookup import collection_and_docset
 from scoring.numbers import json_ready, number, p_value
 from scoring.records import collection_annotations, work_counts
 

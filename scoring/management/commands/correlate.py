@@ -3,9 +3,9 @@ from dataclasses import asdict
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotator.management.lookup import collection_and_docset
 from annotator.models import HumanJudgment
 from scoring.judgment_records import judgment_correlations, tune_alpha
-from scoring.management.lookup import collection_and_docset
 from scoring.numbers import DASH, number, p_equals, undefined
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 

@@ -2,9 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
 from scoring.formats import FORMATS, IN_PROGRESS_MARK
-from scoring.management.lookup import collection_and_docset
 from scoring.records import (
     collection_annotations,
     counted_annotations,

@@ -4,7 +4,7 @@ from dataclasses import asdict
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.management.lookup import collection_and_docset
+from annotator.management.lookup import collection_and_docset
 from scoring.numbers import json_ready, number, p_value
 from scoring.ranking import rank_systems
 from scoring.records import score_collection

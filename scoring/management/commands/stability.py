@@ -4,9 +4,9 @@ from dataclasses import asdict
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotator.management.lookup import collection_and_docset
 from annotator.models import Pyramid
 from annotator.text.plurals import counted
-from scoring.management.lookup import collection_and_docset
 from scoring.stability_records import pyramid_stability
 
 

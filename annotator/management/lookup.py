@@ -1,4 +1,5 @@
-"""The collection (and docset) a scoring command names, or a CommandError saying what exists."""
+"""The collection (and docset) a command names, or a CommandError saying what exists (the
+scoring commands and import_judgments alike)."""
 
 from django.core.management.base import CommandError
 

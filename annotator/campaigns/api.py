@@ -189,7 +189,7 @@ class AssignmentViewSet(
             )
         )
         if len(docsets) != len(set(data["docsets"])):
-            raise ValidationError({"docsets": "No such docset."})
+            raise ValidationError({"docsets": ["No such docset."]})
         for collection_id in {d.collection_id for d in docsets}:
             administers(request.user, collection_id)
         order = {
@@ -200,12 +200,8 @@ class AssignmentViewSet(
             key=lambda u: order[u.username],
         )
         if len(users) != len(set(data["annotators"])):
-            raise ValidationError(
-                {
-                    "annotators": "No such active user: "
-                    + ", ".join(sorted(set(data["annotators"]) - {u.username for u in users}))
-                }
-            )
+            unknown = ", ".join(sorted(set(data["annotators"]) - {u.username for u in users}))
+            raise ValidationError({"annotators": [f"No such active user: {unknown}"]})
         pyramid = None
         if data["task"] == Assignment.Task.ANNOTATE_PEER and data.get("pyramid"):
             pyramid = (
@@ -214,7 +210,7 @@ class AssignmentViewSet(
                 .first()
             )
             if pyramid is None:
-                raise ValidationError({"pyramid": "No such pyramid among these docsets."})
+                raise ValidationError({"pyramid": ["No such pyramid among these docsets."]})
         try:  # as the Assign page: annotator.campaigns.assignments.assign
             report = assignments.assign(
                 data["task"], docsets, users, request.user, data["mode"], pyramid
@@ -257,7 +253,7 @@ class AssignmentViewSet(
         given.is_valid(raise_exception=True)
         to = User.objects.filter(username=given.validated_data["to"], is_active=True).first()
         if to is None:
-            raise ValidationError({"to": "No such active user."})
+            raise ValidationError({"to": ["No such active user."]})
         try:
             moved = assignments.reassign(assignment, to, request.user)
         except EditError as refused:

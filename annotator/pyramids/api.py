@@ -56,7 +56,7 @@ class PyramidViewSet(
         try:
             super().perform_create(serializer)
         except EditError as refused:  # e.g. a docset with fewer than two models
-            raise ValidationError({"docset": refused.message}) from None
+            raise ValidationError({"docset": [refused.message]}) from None
 
     edit = action_view(PYRAMID_ACTIONS, "pyramid")
 

@@ -44,7 +44,33 @@ def test_unknown_annotators_are_named(client, demo):
         content_type="application/json",
     )
     assert response.status_code == 400
-    assert "nobody" in response.json()["annotators"]
+    # Each field's messages are a list, as everywhere in the API (its schema says so).
+    assert response.json() == {"annotators": ["No such active user: nobody"]}
+    assert not Assignment.objects.filter(user=demo["outsider"]).exists()
+
+
+def test_unknown_docsets_pyramids_and_users_are_refused_field_by_field_as_lists(client, demo):
+    client.force_login(demo["admin"])
+    docset = demo["pyramid"].docset_id
+    for body, expected in [
+        (
+            {"task": "peer", "docsets": [docset + 1000], "annotators": ["outsider"]},
+            {"docsets": ["No such docset."]},
+        ),
+        (
+            {"task": "peer", "docsets": [docset], "annotators": ["outsider"], "pyramid": 10**6},
+            {"pyramid": ["No such pyramid among these docsets."]},
+        ),
+    ]:
+        answer = client.post("/api/assignments/", body, content_type="application/json")
+        assert answer.status_code == 400, body
+        assert answer.json() == expected, body
+    first = Assignment.objects.filter(status=Assignment.Status.ASSIGNED).first()
+    moved = client.post(
+        f"/api/assignments/{first.pk}/reassign/", {"to": "nobody"}, content_type="application/json"
+    )
+    assert moved.status_code == 400
+    assert moved.json() == {"to": ["No such active user."]}
     assert not Assignment.objects.filter(user=demo["outsider"]).exists()
 
 

@@ -73,14 +73,30 @@ def model_counts(pyramid_ids) -> dict[int, int]:
 
 def in_score_order(annotations):
     """The annotations in the order of every score table (collection, docset, peer, annotator),
-    with what a row names loaded along (one query, or one per page: /api/scores/)."""
-    return annotations.select_related("pyramid__docset__collection", "peer", "annotator").order_by(
-        "pyramid__docset__collection__name",
-        "pyramid__docset__name",
-        "peer__author",
-        "annotator_code",
-        "id",
+    with what a row names loaded along (one query, or one per page: /api/scores/), but not the
+    texts (the peer's summary, the pyramid's trailer): a table shows none of them."""
+    return (
+        annotations.select_related("pyramid__docset__collection", "peer", "annotator")
+        .defer(*UNSHOWN_TEXTS)
+        .order_by(
+            "pyramid__docset__collection__name",
+            "pyramid__docset__name",
+            "peer__author",
+            "annotator_code",
+            "id",
+        )
     )
+
+
+# What score rows never show, left in the database (at 10× a DUC year, the peers' texts alone
+# were 14 MB of every score table's query).
+UNSHOWN_TEXTS = (
+    "peer__text",
+    "pyramid__trailer",
+    "pyramid__start_document_regex",
+    "pyramid__docset__collection__description",
+    "scus_changed",
+)
 
 
 def score_annotations(annotations) -> list[PeerScoreRow]:

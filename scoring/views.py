@@ -6,6 +6,7 @@ of each it holds)."""
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 
@@ -16,10 +17,19 @@ from scoring.records import (
     INCLUDE_PARAMETER,
     collection_annotations,
     counted_annotations,
+    in_score_order,
     score_annotations,
+    score_loaded_annotations,
     work_counts,
 )
-from scoring.tables import SORTABLE, sorted_rows, system_means
+from scoring.score_table import (
+    PAGE_SIZE,
+    STORED_COLUMNS,
+    ordered_annotations,
+    refresh_stored_scores,
+    stored_rows,
+)
+from scoring.tables import SORTABLE, system_means
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
 EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
@@ -47,27 +57,38 @@ def collection_scores(request, pk):
     adjudicated = request.GET.get("adjudicated") == "1"
     include_in_progress = request.GET.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE
     annotations = collection_annotations(collection, docset)
-    rows = score_annotations(
-        counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress)
-    )
+    counted = counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress)
     by_system = request.GET.get("view") == "systems"
     export = request.GET.get("format")
     name = (
         f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
     )
-    if by_system:
+    if by_system and export in ("csv", "json"):
+        rows = score_annotations(counted)
         means = system_means(rows)
         if export == "csv":
             return _download(systems_to_csv(means, rows), "csv", name)
-        if export == "json":
-            return _download(systems_to_json(means, rows), "json", name)
-    elif export in FORMATS:
-        return _download(FORMATS[export](rows), export, name)
+        return _download(systems_to_json(means, rows), "json", name)
+    if not by_system and export in FORMATS:
+        return _download(FORMATS[export](score_annotations(counted)), export, name)
     sort = request.GET.get("sort", "")
     descending = sort.startswith("-")
     column = sort.lstrip("-")
-    if column in SORTABLE and not by_system:
-        rows = sorted_rows(rows, column, descending)
+    page, rows, means = None, [], []
+    if by_system:
+        # Every annotation's scores, from the stored ones: a mean is over the whole collection.
+        refresh_stored_scores(counted)
+        means = system_means(stored_rows(counted))
+    else:
+        if column in STORED_COLUMNS:
+            refresh_stored_scores(counted)
+        ordered = (
+            ordered_annotations(counted, column, descending)
+            if column in SORTABLE
+            else in_score_order(counted)
+        )
+        page = Paginator(ordered, PAGE_SIZE).get_page(request.GET.get("page"))
+        rows = score_loaded_annotations(list(page.object_list))
     # What every link of the page keeps (the downloads, the sorting, the other modes): the choices
     # made.
     choices = {"docset": docset or ""}
@@ -87,8 +108,10 @@ def collection_scores(request, pk):
         {
             "collection": collection,
             "rows": rows,
+            "page": page,
+            "page_query": query(sort=sort or None).removeprefix("?"),
             "by_system": by_system,
-            "means": system_means(rows) if by_system else [],
+            "means": means,
             "adjudicated": adjudicated,
             "include_in_progress": include_in_progress,
             "counts": work_counts(annotations, adjudicated, include_in_progress),

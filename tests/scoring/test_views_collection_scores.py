@@ -4,6 +4,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.helpers import complete_consensus_of_peer_1, refuses_nul
@@ -304,3 +306,91 @@ def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, dem
         "9 submitted annotations counted; 6 in progress not counted"
         in client.get(url(demo)).content.decode()
     )
+
+
+def _more_peers(demo, count: int) -> None:
+    """`count` more submitted annotations of new peers of the demo docset, with no PSE."""
+    from annotator.models import PeerAnnotation, Summary
+
+    for n in range(count):
+        peer = Summary.objects.create(
+            docset=demo["pyramid"].docset, kind="peer", author=str(10 + n), text=f"Peer {n}."
+        )
+        PeerAnnotation.objects.create(
+            pyramid=demo["pyramid"], peer=peer, annotator_code="X", status="submitted"
+        )
+
+
+def _peers(page: str) -> list[str]:
+    return re.findall(r'<td><a href="/annotations/\d+/">([^<]+)</a></td>', page)
+
+
+def test_the_table_is_cut_into_pages_that_keep_the_choices_made(client, demo, monkeypatch):
+    monkeypatch.setattr("scoring.views.PAGE_SIZE", 2)
+    _more_peers(demo, 3)
+    client.force_login(demo["organizer"])
+    first = client.get(url(demo, "?sort=-modified&docset=DEMO01")).content.decode()
+    assert "Rows 1–2 of 6 · page 1 of 3" in first
+    assert len(_peers(first)) == 2
+    assert 'href="?docset=DEMO01&amp;sort=-modified&amp;page=2">Next' in first
+    last = client.get(url(demo, "?sort=-modified&docset=DEMO01&page=3")).content.decode()
+    assert "Rows 5–6 of 6 · page 3 of 3" in last
+    beyond = client.get(url(demo, "?sort=-modified&docset=DEMO01&page=99")).content.decode()
+    assert "Rows 5–6 of 6" in beyond  # a page beyond the last shows the last
+    assert "Rows 1–2 of 6" in client.get(url(demo, "?page=x")).content.decode()
+
+
+@pytest.mark.parametrize("sort", ["", "-modified", "original", "peer", "-annotator"])
+def test_the_pages_join_into_the_whole_table_in_its_order(client, demo, monkeypatch, sort):
+    from scoring.records import score_collection
+    from scoring.tables import sorted_rows
+
+    _more_peers(demo, 3)
+    client.force_login(demo["admin"])
+    whole = _peers(client.get(url(demo, f"?sort={sort}")).content.decode())
+    monkeypatch.setattr("scoring.views.PAGE_SIZE", 2)
+    paged = [
+        peer
+        for n in (1, 2, 3)
+        for peer in _peers(client.get(url(demo, f"?sort={sort}&page={n}")).content.decode())
+    ]
+    assert paged == whole
+    rows = score_collection(demo["collection"])
+    if sort:
+        rows = sorted_rows(rows, sort.lstrip("-"), sort.startswith("-"))
+    assert whole == [row.peer for row in rows]
+
+
+def test_a_sort_by_score_follows_the_latest_edit(client, demo):
+    from annotator.models import PSE
+
+    client.force_login(demo["admin"])
+    before = _peers(client.get(url(demo, "?sort=-modified")).content.decode())
+    best = demo["annotations"][before[0]]
+    PSE.objects.filter(annotation=best).delete()
+    best.save()  # as every edit does: its updated_at is raised
+    after = _peers(client.get(url(demo, "?sort=-modified")).content.decode())
+    assert after[-1] == before[0]
+    assert after[:-1] == before[1:]
+
+
+@pytest.mark.parametrize("query", ["", "?sort=-modified", "?sort=peer", "?view=systems"])
+def test_the_page_costs_the_same_queries_whatever_the_number_of_annotations(client, demo, query):
+    client.force_login(demo["admin"])
+    client.get(url(demo, query))  # stored scores brought up to date once
+    with CaptureQueriesContext(connection) as few:
+        client.get(url(demo, query))
+    _more_peers(demo, 12)
+    client.get(url(demo, query))
+    with CaptureQueriesContext(connection) as many:
+        assert client.get(url(demo, query)).status_code == 200
+    assert len(many) == len(few)
+
+
+def test_the_table_does_not_load_the_peers_texts(client, demo):
+    client.force_login(demo["admin"])
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url(demo))
+    summary_columns = [q["sql"] for q in queries if '"annotator_summary"' in q["sql"]]
+    assert summary_columns
+    assert not any('"annotator_summary"."text"' in sql for sql in summary_columns)

@@ -1,0 +1,104 @@
+"""The score table cut into pages in the database (scoring.score_table): the same order as
+scoring.tables.sorted_rows, stored scores kept current."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from annotator.models import PSE, Collection, PeerAnnotation, Pyramid
+from scoring.models import StoredScore
+from scoring.records import (
+    collection_annotations,
+    counted_annotations,
+    score_annotations,
+)
+from scoring.score_table import (
+    STORED_COLUMNS,
+    ordered_annotations,
+    refresh_stored_scores,
+    stale_annotations,
+    stored_rows,
+)
+from scoring.tables import SORTABLE, sorted_rows, system_means
+from tests.helpers import import_files
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def duc2006(shared_data):
+    """Two docsets of NIST's DUC 2006 files: peers "1".."35" and "A".."J", several annotators."""
+    folder = shared_data / "duc2006-nist"
+    files = [
+        *(folder / "allpyramids" / f"{docset}.pyr" for docset in ("D0601", "D0640")),
+        *sorted((folder / "allpans").glob("*.D0601.*.pan")),
+        *sorted((folder / "allpans").glob("*.D0640.*.pan")),
+    ]
+    import_files(*files, collection="DUC 2006")
+    return counted_annotations(collection_annotations(Collection.objects.get(name="DUC 2006")))
+
+
+def test_every_sort_orders_the_database_as_the_table_sorts_its_rows(duc2006):
+    refresh_stored_scores(duc2006)
+    rows = score_annotations(duc2006)
+    assert len(rows) > 20
+    for column in SORTABLE:
+        for descending in (False, True):
+            expected = [row.annotation_id for row in sorted_rows(rows, column, descending)]
+            ordered = ordered_annotations(duc2006, column, descending).values_list("pk", flat=True)
+            assert list(ordered) == expected, (column, descending)
+
+
+def test_stored_scores_are_those_the_records_give(duc2006):
+    assert refresh_stored_scores(duc2006) == duc2006.count()
+    stored = {s.annotation_id: s for s in StoredScore.objects.all()}
+    for row in score_annotations(duc2006):
+        for column in STORED_COLUMNS:
+            assert getattr(stored[row.annotation_id], column) == getattr(row.scores, column)
+    assert refresh_stored_scores(duc2006) == 0  # nothing changed: nothing scored again
+
+
+def test_means_from_stored_scores_equal_the_means_of_fresh_scores(duc2006):
+    refresh_stored_scores(duc2006)
+    assert system_means(stored_rows(duc2006)) == system_means(score_annotations(duc2006))
+
+
+def test_an_edit_of_an_annotation_makes_its_stored_scores_out_of_date(duc2006):
+    refresh_stored_scores(duc2006)
+    annotation = duc2006.filter(pses__scu__isnull=False).distinct().order_by("pk").first()
+    PSE.objects.filter(annotation=annotation, scu__isnull=False).delete()
+    annotation.save()  # as every edit does: its updated_at is raised
+    assert list(stale_annotations(duc2006).values_list("pk", flat=True)) == [annotation.pk]
+    assert refresh_stored_scores(duc2006) == 1
+    assert StoredScore.objects.get(annotation=annotation).modified == 0
+
+
+def test_an_edit_of_a_pyramid_makes_the_scores_of_its_annotations_out_of_date(duc2006):
+    refresh_stored_scores(duc2006)
+    pyramid = Pyramid.objects.filter(docset__name="D0640").get()
+    pyramid.save()
+    stale = set(stale_annotations(duc2006).values_list("pk", flat=True))
+    assert stale == set(PeerAnnotation.objects.filter(pyramid=pyramid).values_list("pk", flat=True))
+    assert stale
+
+
+def test_a_change_of_convention_makes_every_stored_score_out_of_date(duc2006):
+    refresh_stored_scores(duc2006)
+    before = dict(StoredScore.objects.values_list("annotation_id", "modified"))
+    Collection.objects.filter(name="DUC 2006").update(average_rounding="floor")
+    assert stale_annotations(duc2006).count() == duc2006.count()
+    refresh_stored_scores(duc2006)
+    after = dict(StoredScore.objects.values_list("annotation_id", "modified"))
+    assert after != before  # X_a rounded down: some modified scores change
+    rows = score_annotations(duc2006)
+    assert all(after[r.annotation_id] == r.scores.modified for r in rows)
+
+
+def test_refreshing_costs_a_constant_number_of_queries_per_batch(duc2006, monkeypatch):
+    monkeypatch.setattr("scoring.score_table.REFRESH_CHUNK", 10)
+    total = duc2006.count()
+    with CaptureQueriesContext(connection) as queries:
+        refresh_stored_scores(duc2006)
+    batches = -(-total // 10)
+    # the stale ids; then per batch: the annotations, their weights, model counts, PSEs, upsert
+    assert len(queries) <= 1 + batches * 5

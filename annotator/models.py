@@ -623,8 +623,8 @@ class PyramidChange(ChangeRecord):
 
 
 class PeerAnnotationChange(ChangeRecord):
-    """An edit of a peer annotation. Snapshots hold all its PSEs
-    (annotator.peer_annotation.editing)."""
+    """An edit of a peer annotation. Snapshots hold the PSEs it changed (rows written before
+    issue 19: all its PSEs; annotator.peer_annotation.editing)."""
 
     annotation = models.ForeignKey(PeerAnnotation, on_delete=models.CASCADE, related_name="changes")
 

@@ -182,12 +182,21 @@ def _history_ids(before, after, ids) -> tuple[dict, dict]:
 
     for x, y in zip(before, after):
         for side in ("before", "after"):
-            assert len(x[side]) == len(y[side])
-            for p, q in zip(x[side], y[side]):
+            (xs, x_absent), (ys, y_absent) = _listed(x[side]), _listed(y[side])
+            assert len(xs) == len(ys)
+            for old, new in zip(x_absent, y_absent, strict=True):
+                learn("pses", old, new)
+            for p, q in zip(xs, ys):
                 learn("pses", p["id"], q["id"])
                 for old, new in zip(p["span_ids"], q["span_ids"], strict=True):
                     learn("pse_spans", old, new)
     return maps["pses"], maps["pse_spans"]
+
+
+def _listed(state) -> tuple[list, list]:
+    """The PSEs a change's snapshot lists, and those it says are absent (issue 19: only the PSEs
+    changed, {"pses", "absent"}; before, a list of every PSE)."""
+    return (state["pses"], state["absent"]) if isinstance(state, dict) else (state, [])
 
 
 def _source(state, table_ids):
@@ -223,6 +232,11 @@ def _pyramid_state(state, ids):
 
 
 def _peer_state(state, pses, spans):
+    if isinstance(state, dict):  # the PSEs the change changed (issue 19)
+        return {
+            "pses": _peer_state(state["pses"], pses, spans),
+            "absent": [pses[i] for i in state["absent"]],
+        }
     return [
         {**_source(p, pses), "id": pses[p["id"]], "span_ids": [spans[i] for i in p["span_ids"]]}
         for p in state

@@ -6,8 +6,9 @@ Every edit goes lock → check → apply → record, in one transaction:
    whether the user saw its current version (StaleVersion: 409: another tab or person edited it);
    the operation's own rules refuse with RuleBroken (422). A refusal changes nothing;
 3. apply: the operation changes the records, between two snapshots of what it touches;
-4. record: the version goes up and a change row holds the snapshots before and after, with who,
-   what (a description for the history) and, in a consensus, the adjudication decision made.
+4. record: the version goes up and a change row holds the snapshots before and after (what the
+   Editor `kept` of them: a peer annotation keeps only the PSEs that differ), with who, what (a
+   description for the history) and, in a consensus, the adjudication decision made.
 Undo and redo (annotator.editing.history keeps the stack) lock and check in the same way, then
 restore the snapshot the change started from (undo) or left (redo), and record that step too.
 
@@ -86,6 +87,10 @@ def _nothing(*_args) -> None:
     pass
 
 
+def _as_taken(before: Any, after: Any) -> tuple[Any, Any]:
+    return before, after
+
+
 @dataclass(frozen=True)
 class Editor:
     """What the engine needs to know of one kind of record (a pyramid, a peer annotation).
@@ -105,6 +110,11 @@ class Editor:
     after_change: Callable[[Any, Any, Any], None] = _nothing
     # (record, user): a new edit by the user (not undo/redo, not a status change)
     after_edit: Callable[[Any, Any], None] = _nothing
+    # (before, after) -> what the change row keeps of the two snapshots: by default all of them
+    # (a pyramid's snapshots hold only the SCUs touched); a peer annotation's snapshots hold every
+    # PSE, and the row keeps those that differ. `after` may be a kept snapshot (undo's and redo's
+    # target), from which `restore` made the record true again.
+    kept: Callable[[Any, Any], tuple[Any, Any]] = _as_taken
 
     def edit(
         self,
@@ -129,6 +139,7 @@ class Editor:
                 history.end_redo_chain(record.changes.all())  # a new edit: no redo past it
                 self.after_change(record, before, after)
                 self.after_edit(record, user)
+            before, after = self.kept(before, after)
             return self._record(record, user, action, description, before, after, decision)
 
     def undo(self, pk: int, user, version: int | None):
@@ -150,7 +161,7 @@ class Editor:
             target, action, description = history.step_over(change, undoing)
             self.restore(record, target)
             self.after_change(record, now, target)
-            return self._record(record, user, action, description, now, target)
+            return self._record(record, user, action, description, *self.kept(now, target))
 
     def _locked(self, pk: int, user, version: int | None, reopening: bool = False):
         try:

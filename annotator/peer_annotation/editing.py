@@ -4,7 +4,7 @@ The engine (annotator.editing.engine) locks the annotation, checks the caller ma
 its current version, applies, records a PeerAnnotationChange and undoes and redoes, as for
 pyramids (annotator.pyramids.editing); this module supplies what is an annotation's (EDITOR):
 - who may edit it: the annotator assigned, against a submitted pyramid, while it is not complete;
-- the snapshots: every PSE before and after an edit, which undo and redo restore;
+- the snapshots: the PSEs an edit changed, before and after it, which undo and redo restore;
 - the operations, each checking its rules and applying itself.
 A consensus annotation (annotator.adjudication.annotation_consensus) is edited through this
 module, which never imports it.
@@ -16,7 +16,7 @@ PSE.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
@@ -54,14 +54,28 @@ class PeerEditResult:
     def changed_uids(self) -> set[int]:
         """SCUs (0: matching nothing) whose PSEs in this peer the edit changed."""
 
-        def by_uid(state: list[dict]) -> dict[int, list]:
-            grouped: dict[int, list] = {}
-            for pse in state:
-                grouped.setdefault(pse["scu"], []).append(pse["spans"])
-            return grouped
+        before, after = self.change.before, self.change.after
+        if isinstance(before, list) and isinstance(after, list):  # every PSE, on both sides
 
-        before, after = by_uid(self.change.before), by_uid(self.change.after)
-        return {uid for uid in before.keys() | after.keys() if before.get(uid) != after.get(uid)}
+            def by_uid(state: list[dict]) -> dict[int, list]:
+                grouped: dict[int, list] = {}
+                for pse in state:
+                    grouped.setdefault(pse["scu"], []).append(pse["spans"])
+                return grouped
+
+            was, now = by_uid(before), by_uid(after)
+            return {uid for uid in was.keys() | now.keys() if was.get(uid) != now.get(uid)}
+        # the PSEs changed: an SCU changed where one of its PSEs came, went or changed its parts or
+        # place (a comment or a provenance alone does not show)
+        old = {p["id"]: p for p in pses_in(before)}
+        new = {p["id"]: p for p in pses_in(after)}
+        uids: set[int] = set()
+        for pse_id in old.keys() | new.keys():
+            states = [state for state in (old.get(pse_id), new.get(pse_id)) if state is not None]
+            shown = {(p["scu"], str(p["spans"]), p.get("position")) for p in states}
+            if len(states) < 2 or len(shown) > 1:
+                uids.update(p["scu"] for p in states)
+        return uids
 
 
 # -- what the engine needs of an annotation (annotator.editing.engine) ---------------------------
@@ -78,8 +92,9 @@ def run_edit(
     """Lock, check, apply and record one edit (annotator.editing.engine); `decision` is the
     adjudication decision it makes, in a consensus annotation
     (annotator.adjudication.annotation_consensus)."""
-    # A snapshot holds every PSE, so an edit names nothing it touches; and an operation checks its
-    # rules as it applies itself (the whole edit is one transaction: a refusal changes nothing).
+    # An edit names nothing it touches (every PSE is snapshot, and the change row keeps those that
+    # differ); and an operation checks its rules as it applies itself (the whole edit is one
+    # transaction: a refusal changes nothing).
     return EDITOR.edit(
         annotation_id,
         user,
@@ -103,14 +118,27 @@ def _may_edit(annotation: PeerAnnotation, user, reopening: bool) -> None:
         )
 
 
-def snapshot(annotation: PeerAnnotation) -> list[dict]:
-    """Every PSE in order: its id, SCU uid (0: none), comment and spans (with their ids), as
-    JSON-ready data (2 queries). The ids let undo and redo bring PSEs back as the same records."""
+# -- the history's snapshots ---------------------------------------------------------------------
+#
+# The engine snapshots every PSE before and after an edit (an edit cannot name what it will touch:
+# assign makes a PSE whose id is not known yet); a change row keeps only the PSEs that differ
+# (`kept`), each side as {"pses": [their states there], "absent": [ids of those not there]}. A PSE's
+# state: its id, SCU uid (0: none), comment, spans and span ids, provenance ("source", in a
+# consensus only) and "position" where the edit moved it (a PSE left in place keeps its position
+# through undo and redo). Rows written before issue 19 hold every PSE in order, as a list without
+# positions: `restore` reads both forms.
+
+
+def snapshot(annotation: PeerAnnotation, pse_ids: Collection[int] = ()) -> list[dict]:
+    """Every PSE in order (or those of `pse_ids` there are): its id, SCU uid (0: none), comment,
+    spans (with their ids) and position, as JSON-ready data (2 queries). The ids let undo and redo
+    bring PSEs back as the same records."""
     pses: dict[int, dict] = {}
-    for pse_id, uid, comment, source in (
-        PSE.objects.filter(annotation=annotation)
-        .order_by("position", "id")
-        .values_list("id", "scu__uid", "comment", "source_id")
+    rows = PSE.objects.filter(annotation=annotation)
+    if pse_ids:
+        rows = rows.filter(pk__in=pse_ids)
+    for pse_id, uid, comment, source, position in rows.order_by("position", "id").values_list(
+        "id", "scu__uid", "comment", "source_id", "position"
     ):
         pses[pse_id] = {
             "id": pse_id,
@@ -118,39 +146,137 @@ def snapshot(annotation: PeerAnnotation) -> list[dict]:
             "comment": comment,
             "spans": [],
             "span_ids": [],
+            "position": position,
         }
         if source:  # provenance, in a consensus annotation only
             pses[pse_id]["source"] = source
-    for span_id, pse_id, start, end in (
-        PSESpan.objects.filter(pse__annotation=annotation)
-        .order_by("position", "id")
-        .values_list("id", "pse_id", "start", "end")
+    spans = PSESpan.objects.filter(pse__annotation=annotation)
+    if pse_ids:
+        spans = spans.filter(pse_id__in=pse_ids)
+    for span_id, pse_id, start, end in spans.order_by("position", "id").values_list(
+        "id", "pse_id", "start", "end"
     ):
         pses[pse_id]["spans"].append([start, end])
         pses[pse_id]["span_ids"].append(span_id)
     return list(pses.values())
 
 
-def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
-    """Make a snapshot's PSEs true again, each under the id it had: PSEs the page shows keep
+# A stored snapshot: {"pses": [...], "absent": [...]}, or every PSE (a list, before issue 19).
+Stored = dict | list[dict]
+
+
+def pses_in(state: Stored) -> list[dict]:
+    """The PSE states a stored snapshot holds, in either form."""
+    return state if isinstance(state, list) else state["pses"]
+
+
+def _touched_in(state: Stored) -> list[int]:
+    """The PSEs a change covers (none named: every PSE, for a row that holds them all)."""
+    if isinstance(state, list):
+        return []
+    return [p["id"] for p in state["pses"]] + list(state["absent"])
+
+
+def changed(before: list[dict], after: list[dict]) -> tuple[dict, dict]:
+    """What a change row keeps of two lists of PSE states (ids and positions in both): the PSEs
+    that differ, each side as {"pses": [...], "absent": [ids]}; a PSE's position only where it
+    differs, so that undo and redo leave in place a PSE the edit did not move."""
+    was, now = {p["id"]: p for p in before}, {p["id"]: p for p in after}
+    sides: tuple[dict, dict] = ({"pses": [], "absent": []}, {"pses": [], "absent": []})
+    for pse_id in [*was, *(i for i in now if i not in was)]:
+        old, new = was.get(pse_id), now.get(pse_id)
+        if old == new:
+            continue
+        if old is not None and new is not None and old["position"] == new["position"]:
+            old, new = _unplaced(old), _unplaced(new)
+        for side, state in zip(sides, (old, new)):
+            if state is None:
+                side["absent"].append(pse_id)
+            else:
+                side["pses"].append(state)
+    return sides
+
+
+def _unplaced(state: dict) -> dict:
+    return {key: value for key, value in state.items() if key != "position"}
+
+
+def kept(before: list[dict], after: Stored) -> tuple[Stored, Stored]:
+    """What a change row keeps (the Editor's `kept`): the PSEs that differ between `before` (as
+    `snapshot` took them) and `after` (a snapshot too; or, for undo and redo, the stored snapshot
+    just restored, as `restore` made it true)."""
+    if not isinstance(after, list):  # undo or redo of a row of changed PSEs
+        covered = set(_touched_in(after))
+        there = {p["id"]: p for p in before if p["id"] in covered}
+        return changed(
+            list(there.values()),
+            [
+                p | {"position": there[p["id"]]["position"]}
+                if "position" not in p and p["id"] in there
+                else p
+                for p in after["pses"]
+            ],
+        )
+    if any("id" not in p or "span_ids" not in p for p in after):
+        return before, after  # recorded before ids were kept: PSEs cannot be told apart, kept whole
+    # `restore` numbers in order the PSEs of a row that holds every PSE without positions
+    return changed(
+        before, [p if "position" in p else p | {"position": i} for i, p in enumerate(after)]
+    )
+
+
+def restore(annotation: PeerAnnotation, state: Stored) -> None:
+    """Make a stored snapshot's PSEs true again, each under the id it had: PSEs the page shows keep
     their ids across undo and redo (an edit's answer redraws only the SCUs it changed), and a
     consensus annotation's links to unchanged PSEs stay. Snapshots recorded before ids were kept
-    get new ones."""
-    scu_ids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("uid", "id"))
-    kept_ids = {p["id"] for p in state if p.get("id")}
-    annotation.pses.exclude(pk__in=kept_ids).delete()
-    existing = {pse.pk: pse for pse in annotation.pses.all()}
-    PSESpan.objects.filter(pse__annotation=annotation).delete()
-    sources = {p["source"] for p in state if p.get("source")}
+    get new ones.
+
+    A row of changed PSEs removes those absent and writes those present (their parts anew); the
+    other PSEs stay as they are. A row of every PSE (before issue 19) makes the annotation hold
+    exactly those, numbered in order."""
+    if isinstance(state, list):
+        annotation.pses.exclude(pk__in={p["id"] for p in state if p.get("id")}).delete()
+        PSESpan.objects.filter(pse__annotation=annotation).delete()
+        existing = {pse.pk: pse for pse in annotation.pses.all()}
+        _write(annotation, [p | {"position": i} for i, p in enumerate(state)], existing)
+        return
+    annotation.pses.filter(pk__in=state["absent"]).delete()
+    present = [p["id"] for p in state["pses"]]
+    existing = {pse.pk: pse for pse in annotation.pses.filter(pk__in=present)}
+    PSESpan.objects.filter(pse_id__in=list(existing)).delete()  # written again below
+    end = None
+    states = []
+    for p in state["pses"]:
+        if "position" not in p:  # left in place by its change (at the end, if it is not there)
+            if p["id"] in existing:
+                p = p | {"position": existing[p["id"]].position}
+            else:
+                if end is None:
+                    end = max(annotation.pses.values_list("position", flat=True), default=-1)
+                end += 1
+                p = p | {"position": end}
+        states.append(p)
+    _write(annotation, states, existing)
+
+
+def _write(annotation: PeerAnnotation, states: list[dict], existing: dict[int, PSE]) -> None:
+    """PSEs as the states say (with their positions): those in `existing` (without their parts)
+    updated, the others made, under their ids; and every one's parts."""
+    scu_ids = dict(
+        SCU.objects.filter(
+            pyramid_id=annotation.pyramid_id, uid__in={p["scu"] for p in states if p["scu"]}
+        ).values_list("uid", "id")
+    )
+    sources = {p["source"] for p in states if p.get("source")}
     still_there = (
         set(PSE.objects.filter(pk__in=sources).values_list("pk", flat=True)) if sources else set()
     )
-    records, changed, new = [], [], []
-    for position, p in enumerate(state):
+    records, changed_records, new = [], [], []
+    for p in states:
         fields = {
             "scu_id": scu_ids.get(p["scu"]) if p["scu"] else None,
             "comment": p["comment"],
-            "position": position,
+            "position": p["position"],
             "source_id": p.get("source") if p.get("source") in still_there else None,
         }
         pse_id = p.get("id")  # None in a snapshot recorded before ids were kept
@@ -161,14 +287,14 @@ def restore(annotation: PeerAnnotation, state: list[dict]) -> None:
         elif any(getattr(pse, name) != value for name, value in fields.items()):
             for name, value in fields.items():
                 setattr(pse, name, value)
-            changed.append(pse)
+            changed_records.append(pse)
         records.append(pse)
     PSE.objects.bulk_create(new)
-    if changed:
-        PSE.objects.bulk_update(changed, ["scu", "comment", "position", "source"])
+    if changed_records:
+        PSE.objects.bulk_update(changed_records, ["scu", "comment", "position", "source"])
     PSESpan.objects.bulk_create(
         PSESpan(pk=span_id, pse=pse, start=start, end=end, position=j)
-        for pse, p in zip(records, state)
+        for pse, p in zip(records, states)
         for j, ((start, end), span_id) in enumerate(
             zip(p["spans"], p.get("span_ids") or [None] * len(p["spans"]))
         )
@@ -180,9 +306,10 @@ EDITOR = Editor(
     name="annotation",
     missing="There is no such peer annotation.",
     may_edit=_may_edit,
-    snapshot=lambda annotation, _touched: snapshot(annotation),  # every PSE, whatever the edit
-    touched_in=lambda _state: (),
+    snapshot=snapshot,  # every PSE for an edit (it names none), those of its row for undo/redo
+    touched_in=_touched_in,
     restore=restore,
+    kept=kept,
     result=PeerEditResult,
     # complete and reopen set the status, mark_reviewed scus_changed; updated_at is auto_now
     saved_fields=("status", "scus_changed", "updated_at"),

@@ -100,7 +100,8 @@ class PeerAnnotationChangeSerializer(ChangeSerializer):
 
 
 class PeerAnnotationChangeDetailSerializer(PeerAnnotationChangeSerializer):
-    """With the snapshots undo and redo restore: all the annotation's PSEs before and after."""
+    """With the snapshots undo and redo restore: the PSEs the change changed, before and after
+    it, as {"pses": [...], "absent": [ids]} (older changes list every PSE of the annotation)."""
 
     class Meta(PeerAnnotationChangeSerializer.Meta):
         fields = read_only_fields = [*PeerAnnotationChangeSerializer.Meta.fields, *SNAPSHOTS]

@@ -14,8 +14,10 @@ Why a zip of JSON lines rather than one JSON document: both sides go a record at
 collection is never held whole in memory), a problem is named by file, line and field, zip makes
 the repeated field names cheap, and each table reads on its own (`unzip -p a.zip scus.jsonl | jq`).
 A new table or a changed meaning raises FORMAT_VERSION; older versions are read where the change
-allows it (version 1 had no pyramid_merge_sources: no consensus merged more than two pyramids),
-newer ones are refused.
+allows it (version 1 had no pyramid_merge_sources: no consensus merged more than two pyramids;
+in versions 1 and 2 a peer annotation change's snapshots hold every PSE, a list, where version 3's
+hold only the PSEs it changed, {"pses": [...], "absent": [ids]}: both are read, as the instance
+undoes both), newer ones are refused.
 
 Not archived: import and archive jobs (uploads, emptied once stored) and scoring reports, which
 are caches of what the records give (recomputed when asked for; their parameters hold ids of
@@ -70,7 +72,7 @@ from annotator.models import (
 )
 from annotator.text.plurals import counted
 
-FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 2, "archive.json"
+FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 3, "archive.json"
 ADDED_IN = {"pyramid_merge_sources": 2}  # tables an archive of an earlier version does not hold
 BATCH = 1000
 USER = "user"  # a reference to a user, written as the username
@@ -706,6 +708,14 @@ class _Restore:
         spans: set[int] = set()
         for _, row in self._lines("peer_annotation_changes.jsonl"):
             for state in (row.get("before"), row.get("after")):
+                if isinstance(state, dict):  # the PSEs a change changed (version 3)
+                    absent = state.get("absent")
+                    pses.update(
+                        i
+                        for i in (absent if isinstance(absent, list) else [])
+                        if _is_id(i) and i not in self.ids["pses"]
+                    )
+                    state = state.get("pses")
                 for pse in state if isinstance(state, list) else []:
                     if isinstance(pse, dict):
                         pses.update(
@@ -727,19 +737,27 @@ class _Restore:
 
     def _peer_state(self, state, where: str):
         try:
-            pses = []
-            for pse in state:
-                pse = self._provenance(pse, "pses")
-                if pse.get("id") is not None:
-                    pse["id"] = self.pse_ids[pse["id"]]
-                if pse.get("span_ids") is not None:
-                    pse["span_ids"] = [
-                        None if i is None else self.span_ids[i] for i in pse["span_ids"]
-                    ]
-                pses.append(pse)
-            return pses
+            if isinstance(state, dict):  # the PSEs the change changed (version 3)
+                return {
+                    "pses": self._pses(state["pses"]),
+                    "absent": [self.pse_ids[i] for i in state["absent"]],
+                }
+            return self._pses(state)  # every PSE (versions 1 and 2)
         except (KeyError, TypeError, AttributeError, ValueError) as problem:
             raise ArchiveError(f"{where}: not a peer annotation snapshot ({problem!r})") from None
+
+    def _pses(self, states) -> list[dict]:
+        if not isinstance(states, list):
+            raise TypeError(f"{type(states).__name__} where PSEs are listed")
+        pses = []
+        for pse in states:
+            pse = self._provenance(pse, "pses")
+            if pse.get("id") is not None:
+                pse["id"] = self.pse_ids[pse["id"]]
+            if pse.get("span_ids") is not None:
+                pse["span_ids"] = [None if i is None else self.span_ids[i] for i in pse["span_ids"]]
+            pses.append(pse)
+        return pses
 
     def _peer_change(self, record, row, where):
         record.before = self._peer_state(record.before, f"{where}: field 'before'")

@@ -117,3 +117,30 @@ def test_the_version_is_checked_after_who_may_edit(build, demo):
 def test_quoted_cuts_to_the_limit():
     assert engine.quoted("Apollo") == "“Apollo”"
     assert engine.quoted("Apollo 11 landed", limit=8) == "“Apollo …”"
+
+
+def test_a_change_row_holds_what_the_editor_keeps_of_the_snapshots(build, monkeypatch):
+    """An Editor's `kept` decides what a row stores of the snapshots around an edit or an undo
+    (a peer annotation keeps only the PSEs that differ); by default, all of both."""
+    seen = []
+
+    def kept(before, after):
+        seen.append((before, after))
+        return before, after
+
+    first = build.new_scu("A", "Apollo 11 landed on the Moon").change
+    assert first.before["scus"] == {"1": None}
+    assert first.after["scus"]["1"]["label"] == "Apollo 11 landed on the Moon"
+    monkeypatch.setattr(editing, "EDITOR", dataclasses.replace(editing.EDITOR, kept=kept))
+    build.do("undo")
+    assert seen == [(first.after, first.before)]  # what undo found, and what it restored
+    seen.clear()
+
+    def shortened(before, after):
+        return {"short": True}, {"short": True}
+
+    monkeypatch.setattr(editing, "EDITOR", dataclasses.replace(editing.EDITOR, kept=shortened))
+    change = build.new_scu("B", "Neil Armstrong stepped out first").change
+    assert Pyramid.objects.get(pk=build.pyramid.pk).changes.get(pk=change.pk).after == {
+        "short": True
+    }

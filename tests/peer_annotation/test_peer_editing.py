@@ -1,8 +1,10 @@
 """The peer annotation operations and their rules, at the service level."""
 
+import json
+
 import pytest
 
-from annotator.models import PeerAnnotation, PeerAnnotationChange, Pyramid
+from annotator.models import PSE, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion
 from scoring.records import score_annotations
@@ -157,14 +159,17 @@ def test_undo_of_a_change_recorded_without_ids_still_restores_it(peer):
     """Changes stored before ids were kept in the snapshots restore with new ids."""
     peer.assign("Apollo 11 landed on the Moon in July 1969", 1)
     change = PeerAnnotationChange.objects.filter(annotation=peer.annotation).latest("id")
+    change.before = []  # every PSE, as rows were stored then: none before, one after
     change.after = [
-        {key: value for key, value in pse.items() if key not in ("id", "span_ids")}
-        for pse in change.after
+        {key: value for key, value in pse.items() if key not in ("id", "span_ids", "position")}
+        for pse in peer_editing.snapshot(peer.annotation)
     ]
     change.save()
     peer.do("undo")
-    peer.do("redo")
+    assert peer.pses() == []
+    redo = peer.do("redo")
     assert peer.pses() == [(1, ["Apollo 11 landed on the Moon in July 1969"])]
+    assert redo.change.after == change.after  # PSEs that cannot be told apart: kept whole
 
 
 def test_a_stale_version_changes_nothing(peer):
@@ -267,3 +272,177 @@ def test_a_part_cannot_repeat_words_of_its_pse(peer):
     with pytest.raises(RuleBroken, match="already part of this PSE"):
         peer.do("add_part", pse.pk, peer.ranges("Michael Collins"))
     assert peer.pses() == [(4, ["Michael Collins remained in orbit"])]
+
+
+# -- the history keeps only the PSEs a change changed (issue 19) --------------------------------
+
+
+def full_state(annotation_id) -> list[tuple]:
+    """Every PSE of the annotation as the database holds it, in order: id, SCU uid (0: none),
+    comment, position, provenance, and its parts (id, start, end) in order."""
+    return [
+        (
+            pse.pk,
+            pse.scu.uid if pse.scu else 0,
+            pse.comment,
+            pse.position,
+            pse.source_id,
+            [(s.pk, s.start, s.end) for s in pse.spans.order_by("position", "id")],
+        )
+        for pse in PSE.objects.filter(annotation_id=annotation_id)
+        .select_related("scu")
+        .order_by("position", "id")
+    ]
+
+
+def many_pses(peer, count):
+    """`count` PSEs on the annotation, as an import leaves them (positions 0, 1, ...; one part
+    each, in the last sentence), every tenth with a comment."""
+    scus = list(peer.annotation.pyramid.scus.order_by("uid"))
+    pses = PSE.objects.bulk_create(
+        PSE(
+            annotation=peer.annotation,
+            scu=scus[i % len(scus)],
+            comment=f"comment {i}" if i % 10 == 0 else "",
+            position=i,
+        )
+        for i in range(count)
+    )
+    last = peer.text.index("The astronauts")  # words the tests' edits leave alone
+    PSESpan.objects.bulk_create(
+        PSESpan(pse=pse, start=last + i % 40, end=last + i % 40 + 6, position=0)
+        for i, pse in enumerate(pses)
+    )
+    return pses
+
+
+def stored_size(change) -> int:
+    return len(json.dumps(change.before)) + len(json.dumps(change.after))
+
+
+def edits_on(peer):
+    """One of each operation, on an annotation the test made."""
+    peer.assign("Buzz Aldrin followed him", 2)
+    added = peer.annotation.pses.latest("id")
+    yield peer.do("add_part", added.pk, peer.ranges("Michael Collins"))
+    yield peer.do("move_pse", added.pk, 4)
+    yield peer.do("remove_part", added.spans.latest("id").pk)
+    yield peer.do("remove_pse", added.pk)
+    yield peer.do("undo")
+    yield peer.do("redo")
+
+
+@pytest.mark.parametrize("count", [5, 500])
+def test_a_change_keeps_only_the_pses_it_changed_whatever_the_annotation_holds(peer, count):
+    many_pses(peer, count)
+    first = peer.assign("Neil Armstrong", 1)
+    assert first.change.before == {"pses": [], "absent": [first.change.after["pses"][0]["id"]]}
+    sizes = [stored_size(first.change)] + [stored_size(r.change) for r in edits_on(peer)]
+    assert max(sizes) < 600, sizes  # a few PSEs each side, 500 PSEs or 5 (was 76 KB at 500)
+
+
+def test_at_500_pses_a_change_is_a_few_hundred_bytes(peer, capsys):
+    many_pses(peer, 500)
+    whole = len(json.dumps(peer_editing.snapshot(peer.annotation)))
+    change = peer.assign("Neil Armstrong", 1).change
+    assert whole > 25_000  # what each side held when every PSE was kept
+    assert stored_size(change) < 400
+    with capsys.disabled():
+        print(f"\n500 PSEs: a change keeps {stored_size(change)} bytes (every PSE: 2 × {whole})")
+
+
+def test_undo_and_redo_interleaved_with_new_edits_restore_every_pse_exactly(peer):
+    """After every step the annotation is what it was at that point of the history: ids, SCUs,
+    comments, positions, provenance and parts of every PSE, the unchanged ones too."""
+    many_pses(peer, 30)
+    states = [full_state(peer.annotation.pk)]  # the states the applied changes left
+    redoable: list = []
+
+    def edited(step):
+        step()
+        states.append(full_state(peer.annotation.pk))
+        redoable.clear()
+
+    def travel(action):
+        peer.do(action)
+        if action == "undo":
+            redoable.append(states.pop())
+        else:
+            states.append(redoable.pop())
+        assert full_state(peer.annotation.pk) == states[-1], action
+
+    commented = peer.annotation.pses.get(position=10)
+    assert commented.comment == "comment 10"
+    edited(lambda: peer.do("remove_pse", commented.pk))
+    edited(lambda: peer.assign("Buzz Aldrin followed him", 2))
+    travel("undo")
+    travel("undo")  # the commented PSE is back, in its place
+    travel("redo")
+    edited(lambda: peer.do("move_pse", peer.annotation.pses.get(position=3).pk, 0))
+    edited(
+        lambda: peer.do("add_part", peer.annotation.pses.get(position=5).pk, peer.ranges("Moon"))
+    )
+    travel("undo")
+    edited(lambda: peer.assign("Michael Collins remained in orbit", 4))
+    last = peer.annotation.pses.latest("id")
+    edited(lambda: peer.do("add_part", last.pk, peer.ranges("Buzz Aldrin")))
+    edited(lambda: peer.do("remove_part", last.spans.order_by("position").first().pk))
+    for action in ["undo", "undo", "undo", "redo", "redo", "undo", "undo", "undo", "undo"]:
+        travel(action)
+    with pytest.raises(RuleBroken, match="nothing to undo"):
+        peer.do("undo")
+    for _ in range(5):
+        travel("redo")
+    with pytest.raises(RuleBroken, match="nothing to redo"):
+        peer.do("redo")
+
+
+def as_written_before_issue_19(change, before, after):
+    """The change row as the snapshots of every PSE were stored: a list of every PSE in order, no
+    positions."""
+
+    def every(state):
+        return [{key: value for key, value in p.items() if key != "position"} for p in state]
+
+    PeerAnnotationChange.objects.filter(pk=change.pk).update(
+        before=every(before), after=every(after)
+    )
+
+
+def test_a_change_stored_with_every_pse_still_undoes_and_redoes(peer):
+    """Rows written before issue 19 hold every PSE; undo and redo read them as they did, also
+    between rows of the new form, and record their own steps in the new form."""
+    many_pses(peer, 8)
+    expected = [full_state(peer.annotation.pk)]
+    for step in [
+        lambda: peer.assign("Buzz Aldrin followed him", 2),
+        lambda: peer.do("remove_pse", peer.annotation.pses.get(position=2).pk),
+    ]:
+        before = peer_editing.snapshot(peer.annotation)
+        change = step().change
+        as_written_before_issue_19(change, before, peer_editing.snapshot(peer.annotation))
+        expected.append(full_state(peer.annotation.pk))
+    peer.assign("Michael Collins remained in orbit", 4)  # a row of the new form on top
+    expected.append(full_state(peer.annotation.pk))
+
+    def order(state):  # an old row renumbers positions as it restores: the order is what holds
+        return [row[:3] + row[4:] for row in state]
+
+    for back in (2, 1, 0):
+        undo = peer.do("undo")
+        assert order(full_state(peer.annotation.pk)) == order(expected[back])
+        assert isinstance(undo.change.after, dict)  # the step itself: the PSEs changed
+    for forward in (1, 2, 3):
+        peer.do("redo")
+        assert order(full_state(peer.annotation.pk)) == order(expected[forward])
+    assert peer.pses()[-1] == (4, ["Michael Collins remained in orbit"])
+
+
+def test_what_an_edit_changed_names_the_scus_to_redraw(peer):
+    many_pses(peer, 12)
+    assert peer.assign("Buzz Aldrin followed him", 2).changed_uids == {2}
+    moved = peer.annotation.pses.latest("id")
+    assert peer.do("move_pse", moved.pk, 5).changed_uids == {2, 5}
+    assert peer.do("add_part", moved.pk, peer.ranges("Moon")).changed_uids == {5}
+    assert peer.do("undo").changed_uids == {5}
+    assert peer.do("remove_pse", moved.pk).changed_uids == {5}

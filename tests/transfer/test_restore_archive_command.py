@@ -51,7 +51,7 @@ def test_an_unknown_version_is_refused(demo, archive_file, tmp_path):
                 data = json.dumps({**json.loads(data), "version": 7}).encode()
             target.writestr(name, data)
     with pytest.raises(
-        CommandError, match="unknown format version 7; this instance reads versions 1 to 2"
+        CommandError, match="unknown format version 7; this instance reads versions 1 to 3"
     ):
         run("restore_archive", str(newer), name="Newer", no_progress=True)
     assert not Collection.objects.filter(name="Newer").exists()

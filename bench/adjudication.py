@@ -6,8 +6,11 @@ of the two started, its merge page rendered and one decision answered.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/adjudication.py
 """
 
-from benchdb import DATA, bench_database
-from pyramid_builder import ROUNDS, timed
+from benchdata import DATA, describe
+from benchdb import bench_database
+from timing import measure, runs
+
+RUNS = runs(30)
 
 
 def main() -> None:
@@ -16,7 +19,9 @@ def main() -> None:
     from annotator.models import Pyramid
     from annotator.transfer.importing import DucviewImporter
 
+    # Not a NIST package: PYRAMID_FULL_DATA does not apply; the shared files are the data.
     folder = DATA / "pyreval-matter/IA"
+    print(describe(sorted(folder.glob("*.pyr"))))
     DucviewImporter("bench").import_file(
         folder / "Yinghui_12_10_09_MATTER_fixed.pyr", overrides=_docset("MATTER")
     )
@@ -25,11 +30,8 @@ def main() -> None:
     )
     a, b = Pyramid.objects.order_by("id")
     groups = align_pyramids(a, b)
-    median, worst = timed(lambda: align_pyramids(a, b))
-    print(
-        f"align {a.scus.count()} and {b.scus.count()} SCUs: {median:.1f} ms median, {worst:.1f} ms "
-        f"worst of {ROUNDS}; groups {summary(groups)}"
-    )
+    aligned = measure(lambda: align_pyramids(a, b), RUNS)
+    print(f"align {a.scus.count()} and {b.scus.count()} SCUs: {aligned}; groups {summary(groups)}")
 
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -38,23 +40,19 @@ def main() -> None:
     client = Client(SERVER_NAME="localhost")
     client.force_login(get_user_model().objects.create_superuser("bench"))
     url = reverse("pyramid-comparison", args=[a.docset_id]) + f"?a={a.pk}&b={b.pk}"
-    first, _ = timed(lambda: client.get(url), rounds=1)  # computes alpha for the pair, and keeps it
-    median, worst = timed(lambda: client.get(url))
-    print(
-        f"comparison page: first view {first:.0f} ms (computing alpha for the pair); then "
-        f"{median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (target < 300 ms)"
-    )
+    first = measure(lambda: client.get(url), 1)  # computes alpha for the pair, and keeps it
+    print(f"comparison page: first view {first.median * 1000:.0f} ms (computing the pair's alpha)")
+    print(f"comparison page: then {measure(lambda: client.get(url), RUNS)} (target < 300 ms)")
 
     from annotator.adjudication import pyramid_consensus
 
     user = get_user_model().objects.get(username="bench")
-    started, _ = timed(lambda: pyramid_consensus.start(a, b, user), rounds=1)
+    started = measure(lambda: pyramid_consensus.start(a, b, user), 1)
     consensus = Pyramid.objects.get(merge__isnull=False)
     merge_url = reverse("pyramid-merge", args=[consensus.pk])
-    median, worst = timed(lambda: client.get(merge_url))
     print(
-        f"consensus: started in {started:.0f} ms; its merge page ({len(consensus.merge.groups)} "
-        f"groups) {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}"
+        f"consensus: started in {started.median * 1000:.0f} ms (once); its merge page "
+        f"({len(consensus.merge.groups)} groups) {measure(lambda: client.get(merge_url), RUNS)}"
     )
     group = next(
         g["key"]
@@ -63,7 +61,7 @@ def main() -> None:
     )
     choose_url = reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"])
 
-    sides = iter("ab" * ROUNDS)  # alternate, so that every decision changes the consensus
+    sides = iter("ab" * RUNS)  # alternate, so that every decision changes the consensus
 
     def choose():
         version = Pyramid.objects.get(pk=consensus.pk).version
@@ -73,11 +71,7 @@ def main() -> None:
             HTTP_HX_REQUEST="true",
         )
 
-    median, worst = timed(choose)
-    print(
-        f"one decision answered with the merge region: {median:.1f} ms median, {worst:.1f} ms "
-        f"worst of {ROUNDS}"
-    )
+    print(f"one decision answered with the merge region: {measure(choose, RUNS)}")
 
 
 def _docset(name):

@@ -6,20 +6,24 @@
   annotator's made from it deterministically (every third SCU merged into the next, every
   seventh contributor left out), so that the two disagree as annotators do;
 - alpha-Dice for the 44 annotations of D0631 by sites 114 and 115.
-Both implementations get the same units and the same distance; the values must be equal.
-Target: ours at least 20 times faster than NLTK, and under 0.5 s.
+Both implementations get the same units and the same distance; the values must be equal. Both are
+timed the same way, the same number of runs (BENCH_RUNS, default 5), each run from the units to
+alpha: ours `krippendorff_alpha(units, distance)`; NLTK's the (coder, item, value) triples it takes
+made from the units, its AnnotationTask built, and `alpha()`. Medians and min–max are printed
+(bench/timing.py). With PYRAMID_FULL_DATA, D0601.pyr and D0631's peer annotations are taken from
+that package (bench/benchdata.py). Target: ours at least 20 times faster than NLTK, and under 0.5 s.
 """
 
 import sys
-import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchdb import DATA  # noqa: E402
+from benchdata import data_file, data_glob, describe  # noqa: E402
 from nltk.metrics.agreement import AnnotationTask  # noqa: E402
+from timing import measure, ratio, runs  # noqa: E402
 
 from annotator.ducview.layout import split_models  # noqa: E402
 from annotator.ducview.reader import read_peer_annotation, read_pyramid  # noqa: E402
@@ -27,9 +31,13 @@ from annotator.text.words import word_scus  # noqa: E402
 from scoring.agreement import dice, krippendorff_alpha, masi  # noqa: E402
 from scoring.agreement_units import peer_units, pyramid_units  # noqa: E402
 
+RUNS = runs(5)
+PYRAMID = "duc2006-nist/allpyramids/D0601.pyr"
+PEERS = "duc2006-nist/allpans/11[45].D0631.*.pan"
+
 
 def pyramid_annotators():
-    document = read_pyramid((DATA / "duc2006-nist/allpyramids/D0601.pyr").read_bytes())
+    document = read_pyramid(data_file(PYRAMID).read_bytes())
     layout = split_models(document.text, document.start_document_regex)
 
     def words_of(scu_of_part):
@@ -56,7 +64,7 @@ def pyramid_annotators():
 
 def peer_annotation_units():
     counts = defaultdict(dict)
-    for path in sorted((DATA / "duc2006-nist/allpans").glob("11[45].D0631.*.pan")):
+    for path in data_glob(PEERS):
         annotator, peer = path.name.split(".")[0], path.name.split(".")[-2]
         document = read_peer_annotation(path.read_bytes())
         counts[peer][annotator] = Counter(
@@ -69,17 +77,9 @@ def peer_annotation_units():
     return [
         unit
         for by_annotator in counts.values()
+        if {"114", "115"} <= by_annotator.keys()  # peers both annotated
         for unit in peer_units([by_annotator["114"], by_annotator["115"]])
     ]
-
-
-def timed(call, rounds):
-    best = float("inf")
-    for _ in range(rounds):
-        started = time.perf_counter()
-        value = call()
-        best = min(best, time.perf_counter() - started)
-    return value, best
 
 
 def masi_pair(a, b):
@@ -102,23 +102,26 @@ def compare(name, units, distance, same):
         for a in unit
         for b in unit
     )
-    data = [
-        (f"c{c}", f"u{u}", value) for u, unit in enumerate(units) for c, value in enumerate(unit)
-    ]
-    # Best of several rounds for both (one for NLTK where a round takes seconds).
-    theirs, their_time = timed(lambda: AnnotationTask(data=data, distance=same).alpha(), 1)
-    theirs, their_time = timed(
-        lambda: AnnotationTask(data=data, distance=same).alpha(), 1 if their_time > 1 else 20
-    )
-    ours, our_time = timed(lambda: krippendorff_alpha(units, distance), 20)
-    assert abs(ours - theirs) < 1e-9, (ours, theirs)
-    print(
-        f"{name}: {len(units)} units; alpha {ours:.4f} (NLTK {theirs:.4f}); ours "
-        f"{our_time * 1000:.2f} ms, NLTK {their_time * 1000:.1f} ms: {their_time / our_time:.0f} "
-        "times faster (target >= 20, < 500 ms)"
-    )
+
+    def nltk_alpha():
+        data = [
+            (f"c{c}", f"u{u}", value)
+            for u, unit in enumerate(units)
+            for c, value in enumerate(unit)
+        ]
+        return AnnotationTask(data=data, distance=same).alpha()
+
+    # Both sides: RUNS runs each, timed by the same `measure`, from the same units.
+    ours = measure(lambda: krippendorff_alpha(units, distance), RUNS)
+    theirs = measure(nltk_alpha, RUNS)
+    assert abs(ours.value - theirs.value) < 1e-9, (ours.value, theirs.value)
+    print(f"{name}: {len(units)} units; alpha {ours.value:.4f} (NLTK {theirs.value:.4f})")
+    print(f"  ours {ours}")
+    print(f"  NLTK {theirs}")
+    print(f"  ours {ratio(theirs, ours)} faster (target >= 20x, ours < 500 ms)")
 
 
 if __name__ == "__main__":
+    print(describe([data_file(PYRAMID), *data_glob(PEERS)]))
     compare("alpha-Dice, the 44 D0631 annotations", peer_annotation_units(), dice, dice_pair)
     compare("alpha-MASI, two D0601 pyramids", pyramid_annotators(), masi, masi_pair)

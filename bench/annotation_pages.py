@@ -6,8 +6,9 @@ r"""Benchmark: the builder and the peer page in real Chromium, on DUC's largest 
 D0640 (DUC 2006, 103 SCUs) and one of its peers, served by gunicorn (production settings) from a
 throwaway PostgreSQL database, driven by Playwright in Debian's Chromium at human speed. For each
 action: the time from the key press or click to the page's changed DOM, painted (the next frame
-after the last change the answer made), median of several rounds. And the builder page's first
-load: server time in process (Django's test client), and the browser's time to first byte.
+after the last change the answer made), median and min–max of several rounds (bench/timing.py).
+And the builder page's first load: server time in process (Django's test client), and the
+browser's time to first byte.
 Targets: every action < 100 ms median; the builder's first load < 150 ms server time.
 """
 
@@ -15,17 +16,19 @@ from __future__ import annotations
 
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import time
 
-from benchdb import DATA, ROOT, bench_database
+from benchdata import data_file, describe
+from benchdb import ROOT, bench_database
+from timing import Timing, measure, runs
 
 sys.path.insert(0, str(ROOT))
 from tests.human import click, drag_select, press, type_text  # noqa: E402  (the same human-speed input as the tests)
 
-ROUNDS = 10
+ROUNDS = runs(10)
+PEER = "duc2006-nist/allpans/116.D0640.M.250.D.1.pan"
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "bench-password-1"
 
@@ -102,11 +105,8 @@ def settled(page, saved_text: str) -> float:
     return page.evaluate("() => window.__bench.painted - window.__bench.start")
 
 
-def report(name: str, times: list[float]) -> None:
-    print(
-        f"{name:<42} {statistics.median(times):6.1f} ms median, {max(times):6.1f} ms worst of "
-        f"{len(times)} (target < 100 ms)"
-    )
+def report(name: str, milliseconds: list[float]) -> None:
+    print(f"{name:<42} {Timing.from_milliseconds(milliseconds).format('ms')} (target < 100 ms)")
 
 
 class Timings:
@@ -222,8 +222,8 @@ def main() -> None:
 
     # Playwright's sync API runs an event loop in this thread; the database work here is our own.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    folder = DATA / "duc2006-nist"
-    DucviewImporter("bench").import_file(folder / "allpans/116.D0640.M.250.D.1.pan")
+    print(describe([data_file(PEER)]))
+    DucviewImporter("bench").import_file(data_file(PEER))
     source = PeerAnnotation.objects.get()
     users = get_user_model().objects
     admin = users.create_superuser("admin", password=PASSWORD)
@@ -282,10 +282,8 @@ def main() -> None:
                         "n.responseStart - n.requestStart; }"
                     )
                 )
-            print(
-                f"{'builder page: time to first byte (browser)':<42} "
-                f"{statistics.median(first_bytes):6.1f} ms median"
-            )
+            first_byte = Timing.from_milliseconds(first_bytes)
+            print(f"{'builder page: time to first byte (browser)':<42} {first_byte.format('ms')}")
             browser.close()
     finally:
         server.terminate()
@@ -294,15 +292,9 @@ def main() -> None:
     client = Client(SERVER_NAME="localhost")
     client.force_login(builder_user)
     url = reverse("pyramid-detail", args=[built.pk])
-    seconds = []
-    for _ in range(20):
-        started = time.perf_counter()
-        assert client.get(url).status_code == 200
-        seconds.append(time.perf_counter() - started)
-    print(
-        f"{'builder page: first load, server time':<42} {statistics.median(seconds) * 1000:6.1f} "
-        "ms median (target < 150 ms)"
-    )
+    server = measure(lambda: client.get(url), runs(20))
+    assert server.value.status_code == 200
+    print(f"{'builder page: first load, server time':<42} {server.format('ms')} (target < 150 ms)")
 
 
 if __name__ == "__main__":

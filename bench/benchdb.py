@@ -1,30 +1,32 @@
-"""A throwaway PostgreSQL database for a benchmark, and Django set up on it."""
+"""A throwaway PostgreSQL database for a benchmark, and Django set up on it (DEBUG off)."""
 
 import os
+import signal
 import sys
 from contextlib import contextmanager
-from pathlib import Path
 
 import psycopg
+from benchdata import DATA, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("PYRAMID_DATA", ROOT.parent / "shared" / "data" / "pyramids"))
-BENCH_DB = os.environ.get(
-    "BENCH_DB", "pyramid_bench"
-)  # another name lets two benchmarks run at once
+__all__ = ["DATA", "ROOT", "BENCH_DB", "bench_database"]
+
+# Named per run, so that two runs never drop each other's database; BENCH_DB names it otherwise.
+BENCH_DB = os.environ.get("BENCH_DB") or f"pyramid_bench_{os.getpid()}"
 
 
 @contextmanager
 def bench_database():
-    """Create `pyramid_bench` on DATABASE_URL's server, set Django up on it, drop it at the end."""
+    """Create BENCH_DB on DATABASE_URL's server, set Django up on it, drop it at the end."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL server (the benchmarks measure PostgreSQL)")
+    print(f"database: {BENCH_DB} (made now, dropped at the end)", flush=True)
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
         connection.execute(f"CREATE DATABASE {BENCH_DB}")
     os.environ["DATABASE_URL"] = f"{url.rsplit('/', 1)[0]}/{BENCH_DB}"
     os.environ.setdefault("SECRET_KEY", "benchmark")
+    os.environ["DEBUG"] = "0"  # what production runs: no query log, no debug pages
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -37,6 +39,8 @@ def bench_database():
     call_command(
         "collectstatic", interactive=False, verbosity=0
     )  # production settings need the manifest
+    # Stopped (kill, or a background run's SIGTERM): unwind, so that the database is dropped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         yield
     finally:

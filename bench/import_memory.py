@@ -7,7 +7,8 @@ under new uids (about 43,000 SCUs), imports it with `manage.py import_ducview --
 fresh process, and prints the peak resident memory above that of importing the project's small
 fixture (the same process's start-up: Django, NumPy, SciPy). The records are stored in batches of
 SCUs and the pyramid's fingerprint is hashed an SCU at a time; what remains grows with the file (the
-parsed document). Uses the database `pyramid_bench_import_memory`.
+parsed document). Uses a database of its own (bench/benchdb.py); D0631.pyr comes from
+PYRAMID_FULL_DATA's package when it holds one (bench/benchdata.py).
 """
 
 import os
@@ -16,15 +17,16 @@ import subprocess
 import sys
 import tempfile
 
-os.environ.setdefault("BENCH_DB", "pyramid_bench_import_memory")
+from benchdata import data_file, describe
+from benchdb import ROOT, bench_database
 
-from benchdb import DATA, ROOT, bench_database  # noqa: E402
+SOURCE = "duc2006-nist/allpyramids/D0631.pyr"
 
 SIZE_MB = int(os.environ.get("SIZE_MB", "20"))
 
 
 def large_pyramid(path: str) -> int:
-    source = (DATA / "duc2006-nist" / "allpyramids" / "D0631.pyr").read_text(encoding="utf-8")
+    source = data_file(SOURCE).read_text(encoding="utf-8")
     head, rest = source.split("<scu ", 1)
     blocks = re.findall(r"<scu .*?</scu>", "<scu " + rest, re.S)
     uid, size, parts = 1, len(head), [head]
@@ -59,6 +61,7 @@ def peak_mb(path: str, collection: str) -> float:
 
 
 def main() -> None:
+    print(describe([data_file(SOURCE)]))
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "D0631.pyr")
         scus = large_pyramid(path)

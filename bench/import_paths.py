@@ -3,23 +3,25 @@ upload stored as an ImportJob, run by the background task as a worker runs it), 
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/import_paths.py
 
-Creates (and finally drops) the database `pyramid_bench` (bench/benchdb.py). Target: the browser
+Creates (and finally drops) a database of its own (bench/benchdb.py); PYRAMID_FULL_DATA names a
+full NIST package to import instead of the shared subset (bench/benchdata.py). Target: the browser
 path within 1.2x of the command line (it unpacks a zip held in the database and writes its
-progress as it goes; the import itself is the same code). Each path runs ROUNDS times into fresh
-collections, alternating; the best of each is compared.
+progress as it goes; the import itself is the same code). Each path runs BENCH_RUNS times (default
+3) into fresh collections, alternating; their medians are compared (bench/timing.py).
 """
 
 import io
-import os
 import sys
 import time
 import zipfile
 from contextlib import redirect_stderr, redirect_stdout
 
-from benchdb import DATA, bench_database
+from benchdata import describe, package_folders
+from benchdb import bench_database
+from timing import Timing, ratio, runs
 
 FOLDERS = ["duc2006-nist", "duc2007-main-nist", "duc2007-update-nist"]
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+ROUNDS = runs(3)
 TARGET = 1.2
 
 
@@ -30,17 +32,14 @@ def main() -> None:
     from annotator.transfer import job_bytes, jobs
     from annotator.transfer.importing import ducview_files
 
-    folders = [DATA / folder for folder in FOLDERS]
+    folders = package_folders(FOLDERS)
     files = ducview_files(folders)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in files:
-            archive.writestr(str(path.relative_to(DATA)), path.read_bytes())
+            archive.writestr(str(path.relative_to(folders[0].parent)), path.read_bytes())
     upload = buffer.getvalue()
-    print(
-        f"data: {len(files)} files, {sum(f.stat().st_size for f in files) / 1e6:.1f} MB; zip "
-        f"{len(upload) / 1e6:.1f} MB"
-    )
+    print(f"{describe(files)}; zip {len(upload) / 1e6:.1f} MB")
 
     command, browser = [], []
     for round_ in range(ROUNDS):
@@ -66,19 +65,13 @@ def main() -> None:
         if len(set(stored.values())) != 1:
             sys.exit(f"the two paths stored different records: {stored}")
 
-    best_command, best_browser = min(command), min(browser)
-    ratio = best_browser / best_command
+    by_command, by_browser = Timing(tuple(command)), Timing(tuple(browser))
+    print(f"command line: {by_command} ({len(files) / by_command.median:.0f} files/s)")
+    print(f"browser job:  {by_browser} ({len(files) / by_browser.median:.0f} files/s)")
+    met = by_browser.median / by_command.median <= TARGET
     print(
-        f"command line: {best_command:.2f} s (best of {ROUNDS}; {len(files) / best_command:.0f} "
-        "files/s)"
-    )
-    print(
-        f"browser job:  {best_browser:.2f} s (best of {ROUNDS}; {len(files) / best_browser:.0f} "
-        "files/s)"
-    )
-    print(
-        f"browser / command: {ratio:.2f}x (target <= {TARGET}x) "
-        f"{'OK' if ratio <= TARGET else 'MISSED'}"
+        f"browser / command: {ratio(by_browser, by_command)} (target <= {TARGET}x) "
+        f"{'OK' if met else 'MISSED'}"
     )
 
 

@@ -5,9 +5,10 @@ annotation page, /api/scores/ and the CSV score export.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/proxied_stack.py
 
 Starts the stack on a throwaway database (made, then dropped, on DATABASE_URL's server) with free
-ports, imports DUC 2006 (NIST's pyramids and peer annotations in ../shared, `import_ducview`), logs
-in through nginx as the administrator the release step made, reopens D0640 (103 SCUs, the largest
-pyramid) for the builder and a D0601 peer annotation (94 SCUs) for the peer page, then, URL by URL,
+ports, imports DUC 2006 (NIST's pyramids and peer annotations in ../shared, or the full package
+PYRAMID_FULL_DATA names: bench/benchdata.py; `import_ducview`), logs in through nginx as the
+administrator the release step made, reopens the largest pyramid (D0640, 103 SCUs, in ../shared)
+for the builder and a D0601 peer annotation for the peer page, then, URL by URL,
 runs 8 clients for DURATION seconds (default 15): threads, each with its own keep-alive connection
 to nginx, sending a request as soon as the previous answer is read (gzip accepted, as browsers do).
 Prints requests/s, p50 and p99 per URL.
@@ -35,7 +36,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-from benchdb import DATA, ROOT
+from benchdata import ROOT, describe, package_files, package_folders
 
 CLIENTS = 8
 DURATION = float(os.environ.get("DURATION", "15"))
@@ -229,8 +230,8 @@ def main() -> None:
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         sys.exit("set DATABASE_URL to a PostgreSQL server (the stack runs on PostgreSQL)")
-    if not (DATA / "duc2006-nist").is_dir():
-        sys.exit(f"DUC 2006 not found at {DATA / 'duc2006-nist'} (set PYRAMID_DATA)")
+    (folder,) = package_folders(["duc2006-nist"])  # or PYRAMID_FULL_DATA's package
+    print(describe(package_files(["duc2006-nist"])))
     name = f"pyramid_bench_stack_{os.getpid()}"
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {name}")
@@ -270,7 +271,7 @@ def main() -> None:
                 sys.executable,
                 "manage.py",
                 "import_ducview",
-                str(DATA / "duc2006-nist"),
+                str(folder),
                 "--collection",
                 "DUC 2006",
                 "--no-progress",
@@ -290,17 +291,20 @@ def main() -> None:
                 "annotator_peerannotation) FROM annotator_collection c WHERE c.name = 'DUC 2006'"
             )
             print(
-                f"DUC 2006 ({DATA / 'duc2006-nist'}) imported in {time.monotonic() - began:.0f} s: "
+                f"{folder} imported in {time.monotonic() - began:.0f} s: "
                 f"{pyramids} pyramids, {annotations} peer annotations"
             )
-            pyramid, version = one(
-                "SELECT p.id, p.version FROM annotator_pyramid p JOIN annotator_docset d ON d.id = "
-                "p.docset_id WHERE d.name = 'D0640'"
+            # The largest pyramid (D0640 in the shared DUC 2006), and a D0601 peer where there is.
+            pyramid, version, pyramid_label = one(
+                "SELECT p.id, p.version, d.name || ', ' || count(s.id) || ' SCUs' FROM "
+                "annotator_pyramid p JOIN annotator_docset d ON d.id = p.docset_id JOIN "
+                "annotator_scu s ON s.pyramid_id = p.id GROUP BY p.id, d.name "
+                "ORDER BY count(s.id) DESC, p.id LIMIT 1"
             )
-            annotation, annotation_version = one(
-                "SELECT a.id, a.version FROM annotator_peerannotation a JOIN annotator_pyramid p "
-                "ON p.id = a.pyramid_id JOIN annotator_docset d ON d.id = p.docset_id WHERE "
-                "d.name = 'D0601' ORDER BY a.id LIMIT 1"
+            annotation, annotation_version, annotation_label = one(
+                "SELECT a.id, a.version, 'a ' || d.name || ' peer' FROM annotator_peerannotation a "
+                "JOIN annotator_pyramid p ON p.id = a.pyramid_id JOIN annotator_docset d ON d.id = "
+                "p.docset_id ORDER BY d.name <> 'D0601', a.id LIMIT 1"
             )
         # Both pages as their editors see them: reopened (the builder needs the pyramid in
         # progress).
@@ -320,7 +324,7 @@ def main() -> None:
             collection,
             pyramid,
             annotation,
-            {"pyramid": "D0640, 103 SCUs", "annotation": "a D0601 peer, 94 SCUs"},
+            {"pyramid": pyramid_label, "annotation": annotation_label},
         )
     finally:
         subprocess.run(stack + ["stop"], env=env, stdout=subprocess.DEVNULL)

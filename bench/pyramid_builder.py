@@ -8,21 +8,12 @@ page, and to apply one editing action and answer with what it changed; and the
 JavaScript the page ships beyond htmx. Targets: page < 150 ms, action < 50 ms, JS < 50 KB.
 """
 
-import statistics
-import time
+from benchdata import data_file, describe
+from benchdb import ROOT, bench_database
+from timing import measure, runs
 
-from benchdb import DATA, ROOT, bench_database
-
-ROUNDS = 30
-
-
-def timed(call, rounds=ROUNDS):
-    seconds = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        call()
-        seconds.append(time.perf_counter() - started)
-    return statistics.median(seconds) * 1000, max(seconds) * 1000
+RUNS = runs(30)
+PYRAMID = "duc2006-nist/allpyramids/D0601.pyr"
 
 
 def main() -> None:
@@ -34,7 +25,8 @@ def main() -> None:
     from annotator.pyramids import editing
     from annotator.transfer.importing import DucviewImporter
 
-    DucviewImporter("bench").import_file(DATA / "duc2006-nist/allpyramids/D0601.pyr")
+    print(describe([data_file(PYRAMID)]))
+    DucviewImporter("bench").import_file(data_file(PYRAMID))
     pyramid = Pyramid.objects.get(name="D0601")
     users = get_user_model().objects
     admin = users.create_superuser("admin", password="bench-password-1")
@@ -47,8 +39,7 @@ def main() -> None:
 
     page_url = reverse("pyramid-detail", args=[pyramid.pk])
     assert client.get(page_url).status_code == 200
-    median, worst = timed(lambda: client.get(page_url))
-    print(f"page:   {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS} (target < 150 ms)")
+    print(f"page:   {measure(lambda: client.get(page_url), RUNS)} (target < 150 ms)")
 
     labels = ["Tribes run casinos", "Tribal sovereignty includes casinos"]
     counter = iter(range(10**6))
@@ -61,11 +52,7 @@ def main() -> None:
         )
         assert response.status_code == 200, response.status_code
 
-    median, worst = timed(relabel)
-    print(
-        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: relabel an SCU (target "
-        "< 50 ms)"
-    )
+    print(f"action: {measure(relabel, RUNS)}: relabel an SCU (target < 50 ms)")
 
     model_a = pyramid.models_used.get(author="A")
     steps = iter(range(10**6))
@@ -82,10 +69,9 @@ def main() -> None:
         )
         assert response.status_code == 200, response.status_code
 
-    median, worst = timed(new_scu_then_undo)
     print(
-        f"action: {median:.1f} ms median, {worst:.1f} ms worst of {ROUNDS}: new SCU / undo, "
-        "reshading a model (target < 50 ms)"
+        f"action: {measure(new_scu_then_undo, RUNS)}: new SCU / undo, reshading a model (target "
+        "< 50 ms)"
     )
 
     # The scripts the builder page loads (static/js; htmx is vendored apart).

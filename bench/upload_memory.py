@@ -8,8 +8,9 @@ worker reads it back into a temporary file, then unpacks the zip's files one at 
 stores a SIZE_MB zip (default 90, under MAX_UPLOAD_MB's 100; its entries are the shared DUC files,
 repeated) as the upload page does, reads it back as the worker does, unpacks every file once, and
 prints the peak growth of the process's resident memory at each step (sampled every 5 ms). Target:
-each step under 64 MB whatever the size (it was about 1 GB for a 99 MiB file before). Uses the
-database `pyramid_bench_memory`.
+each step under 64 MB whatever the size (it was about 1 GB for a 99 MiB file before). Uses a
+database of its own (bench/benchdb.py); the files are PYRAMID_FULL_DATA's package when one is named
+(bench/benchdata.py).
 """
 
 import os
@@ -17,9 +18,10 @@ import threading
 import time
 import zipfile
 
-os.environ.setdefault("BENCH_DB", "pyramid_bench_memory")
+from benchdata import describe, package_files
+from benchdb import bench_database
 
-from benchdb import DATA, bench_database  # noqa: E402
+FOLDERS = ["duc2006-nist", "duc2007-main-nist", "duc2007-update-nist"]
 
 SIZE_MB = int(os.environ.get("SIZE_MB", "90"))
 TARGET_MB = 64
@@ -54,7 +56,8 @@ class PeakMemory:
 
 def upload_file(path):
     """A zip of the shared DUC files, repeated under other folder names up to SIZE_MB, on disk."""
-    files = sorted(DATA.glob("duc20*/all*/*.p[ay][nr]"))
+    files = package_files(FOLDERS)
+    print(describe(files))
     with zipfile.ZipFile(
         path, "w", zipfile.ZIP_STORED
     ) as archive:  # stored: the size is what is sent

@@ -21,6 +21,16 @@ Set-valued distances (Passonneau 2009 §4.1.3-4.1.4), for X and Y with intersect
     masi_nltk   1 - J * M', M' = 1, 2/3, 1/3, 0 for the same relations (Passonneau 2006, NLTK's
                 masi_distance): another number for the same idea, so it has its own name.
 Two empty sets are identical (distance 0).
+
+Several set distances at once (krippendorff_alphas, the pyramids' agreement) never build a V x V
+matrix: a distance is only computed for the pairs of values that coincide in a unit (D_o) and for
+those that share an element or involve the empty set (D_e). Every other pair of distinct values is
+two disjoint non-empty sets, at distance 1 under every distance here, so with n = sum_c n_c
+
+    sum_ck n_c n_k delta_ck = (n^2 - sum_c n_c^2) + sum over those pairs of n_c n_k (delta_ck - 1)
+
+NumPy and SciPy are imported where used: the site imports this module, and must not pay for them
+at start-up (issue 19).
 """
 
 from __future__ import annotations
@@ -28,16 +38,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-import numpy as np
-import numpy.typing as npt
-from scipy import sparse
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 V = TypeVar("V", bound=Hashable)  # the values the annotators give (sets of PSEs, of words, labels)
-Matrix = npt.NDArray[np.float64]
+Matrix: TypeAlias = "npt.NDArray[np.float64]"
 # A distance: the matrix of the distances between distinct values, in their order.
-Distance = Callable[[Sequence[V]], Matrix]
+Distance: TypeAlias = Callable[[Sequence[V]], Matrix]
 Coincidences = Any  # a coincidence matrix: a dense Matrix or a scipy.sparse.csr_matrix (untyped)
 SetValue = frozenset[Hashable]  # a value of the set distances (a PSE count's set, an SCU's words)
 DENSE_LIMIT = 200_000  # values x elements up to which set statistics use a dense matrix
@@ -60,19 +70,35 @@ def krippendorff_alpha(units: Sequence[Sequence[V | None]], distance: Distance[V
 def krippendorff_alphas(
     units: Sequence[Sequence[SetValue | None]], names: Sequence[str]
 ) -> dict[str, float]:
-    """Alpha under several of the set distances named in DISTANCES at once: the coincidences and
-    the sets' intersections are computed once for all of them."""
+    """Alpha under several of the set distances named in SET_DISTANCES at once: the coincidences
+    and the sets' intersections are computed once for all of them, and only for the pairs of
+    values that need them (the module's docstring), never V x V."""
+    import numpy as np
+
     found = coincidences(units)
     if found is None:
         return {name: float("nan") for name in names}
     matrix, values = found
-    statistics = _SetStatistics(values)
-    return {
-        name: alpha_from_coincidences(matrix, SET_DISTANCES[name](statistics))
-        if name in SET_DISTANCES
-        else alpha_from_coincidences(matrix, DISTANCES[name](values))
-        for name in names
-    }
+    totals = np.asarray(matrix.sum(axis=1), dtype=np.float64).ravel()
+    n = float(totals.sum())
+    if n <= 1:
+        return {name: float("nan") for name in names}
+    observed = _coincident_pairs(matrix)
+    sets = _Sets(values)
+    coincident = sets.pairs(observed.row, observed.col)
+    special = sets.special_pairs()
+    weights = totals[special.rows] * totals[special.columns]
+    disjoint = n * n - float(totals @ totals)  # every pair of distinct values at distance 1
+    alphas = {}
+    for name in names:
+        distance = SET_DISTANCES[name]
+        expected = (disjoint + float(weights @ (distance(special) - 1))) / (n * (n - 1))
+        if expected == 0:
+            alphas[name] = float("nan")
+            continue
+        disagreement = float(observed.data @ distance(coincident)) / n
+        alphas[name] = float(1 - disagreement / expected)
+    return alphas
 
 
 def coincidences(units: Sequence[Sequence[V | None]]) -> tuple[Coincidences, list[V]] | None:
@@ -84,6 +110,9 @@ def coincidences(units: Sequence[Sequence[V | None]]) -> tuple[Coincidences, lis
     same coders, common when few values occur) are counted once and weighted by how often they
     occur.
     """
+    import numpy as np
+    from scipy import sparse
+
     distinct = Counter(map(tuple, units))  # counted in C: cheap beside everything below
     if len(distinct) <= FEW_DISTINCT_UNITS:
         return _coincidences_of_distinct(distinct)
@@ -125,6 +154,8 @@ def _coincidences_of_distinct(
     distinct: Counter[tuple[V | None, ...]],
 ) -> tuple[Matrix, list[V]] | None:
     """coincidences() for few distinct units: their pairs summed in Python, no array per unit."""
+    import numpy as np
+
     index: dict[V, int] = {}
     cells: dict[tuple[int, int], float] = {}
     for unit, times in distinct.items():
@@ -152,6 +183,9 @@ def _coincidences_of_distinct(
 def alpha_from_coincidences(coincidences: Coincidences, deltas: Matrix) -> float:
     """alpha = 1 - D_o / D_e from the coincidence matrix (dense or sparse) and the values'
     distance matrix. D_e's double sum is the quadratic form n' delta n (no V x V product built)."""
+    import numpy as np
+    from scipy import sparse
+
     totals = np.asarray(coincidences.sum(axis=1)).ravel()
     n = totals.sum()
     if n <= 1:
@@ -172,6 +206,8 @@ def alpha_from_coincidences(coincidences: Coincidences, deltas: Matrix) -> float
 
 def nominal(values: Sequence[Hashable]) -> Matrix:
     """0 for equal values, 1 otherwise (categorical data; "Binary" on sets)."""
+    import numpy as np
+
     # The values are distinct by construction: 0 on the diagonal only.
     return 1 - np.eye(len(values))
 
@@ -179,33 +215,93 @@ def nominal(values: Sequence[Hashable]) -> Matrix:
 binary = nominal
 
 
-class _SetStatistics:
-    """What the set distances share, computed once: every intersection's size (a sparse
-    membership product counts shared elements without looking at pairs one by one), each value's
-    size, Jaccard, and which of identity, subset, overlap, disjoint relates each pair."""
+def _coincident_pairs(matrix: Coincidences) -> Any:
+    """The coincidence matrix's cells that are not 0 and off its diagonal (the diagonal's distance
+    is 0), as a scipy.sparse COO matrix (row, col, data)."""
+    from scipy import sparse
+
+    cells = sparse.coo_matrix(matrix)
+    off = cells.row != cells.col
+    return sparse.coo_matrix((cells.data[off], (cells.row[off], cells.col[off])), cells.shape)
+
+
+class _Sets:
+    """Distinct sets as a sparse membership matrix (a row per set, a column per element), to
+    count the elements pairs of them share without looking at pairs one by one."""
 
     def __init__(self, values: Sequence[SetValue]) -> None:
+        import numpy as np
+        from scipy import sparse
+
         elements: dict[Hashable, int] = {}
-        rows: list[int] = []
-        columns: list[int] = []
-        self.intersections: Matrix
-        for v, value in enumerate(values):
-            for element in value:
-                rows.append(v)
-                columns.append(elements.setdefault(element, len(elements)))
+        rows = [v for v, value in enumerate(values) for _ in value]
+        columns = [elements.setdefault(e, len(elements)) for value in values for e in value]
         shape = (len(values), max(len(elements), 1))
-        if (
-            shape[0] * shape[1] <= DENSE_LIMIT
-        ):  # small: a dense product costs less than building a sparse one
-            membership = np.zeros(shape)
-            membership[rows, columns] = 1
-            self.intersections = membership @ membership.T
+        self.membership = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
+        self.sizes: Matrix = np.asarray(self.membership.sum(axis=1), dtype=np.float64).ravel()
+
+    def pairs(self, rows: Any, columns: Any) -> _SetStatistics:
+        """The statistics of the pairs (rows[i], columns[i])."""
+        import numpy as np
+
+        shared = self.membership[rows].multiply(self.membership[columns]).sum(axis=1)
+        statistics = _SetStatistics(
+            np.asarray(shared, dtype=np.float64).ravel(), self.sizes[rows], self.sizes[columns]
+        )
+        statistics.rows, statistics.columns = rows, columns
+        return statistics
+
+    def special_pairs(self) -> _SetStatistics:
+        """The pairs of distinct values whose distance may not be 1: those that share elements,
+        and the empty set with every other (MASI calls it a subset of each: 1/3)."""
+        import numpy as np
+
+        shared = (self.membership @ self.membership.T).tocoo()
+        off = shared.row != shared.col
+        rows, columns, counts = [shared.row[off]], [shared.col[off]], [shared.data[off]]
+        for empty in np.flatnonzero(self.sizes == 0):
+            others = np.delete(np.arange(len(self.sizes)), empty)
+            rows += [np.full(len(others), empty), others]
+            columns += [others, np.full(len(others), empty)]
+            counts += [np.zeros(len(others))] * 2
+        row, column = np.concatenate(rows), np.concatenate(columns)
+        statistics = _SetStatistics(
+            np.concatenate(counts).astype(np.float64), self.sizes[row], self.sizes[column]
+        )
+        statistics.rows, statistics.columns = row, column
+        return statistics
+
+
+class _SetStatistics:
+    """What the set distances share for some pairs of sets X, Y: |X ∩ Y|, |X| and |Y| (arrays that
+    broadcast: a V x V matrix for every pair, or one entry per chosen pair), and from them Jaccard
+    and which of identity, subset, overlap, disjoint relates each pair."""
+
+    rows: Any = None  # the pairs' indices, where chosen (_Sets)
+    columns: Any = None
+
+    def __init__(self, intersections: Matrix, left: Matrix, right: Matrix) -> None:
+        self.intersections = intersections
+        self.left = left
+        self.right = right
+
+    @classmethod
+    def of_every_pair(cls, values: Sequence[SetValue]) -> _SetStatistics:
+        """Every pair of `values`: V x V (the distances' matrices, for few values)."""
+        import numpy as np
+
+        sets = _Sets(values)
+        if sets.membership.shape[0] * sets.membership.shape[1] <= DENSE_LIMIT:
+            # small: a dense product costs less than a sparse one
+            membership = sets.membership.toarray()
+            intersections = membership @ membership.T
         else:
-            membership = sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=shape)
-            self.intersections = (membership @ membership.T).toarray()
-        sizes: Matrix = np.asarray(membership.sum(axis=1), dtype=np.float64).ravel()
-        self.left: Matrix = sizes[:, None]
-        self.right: Matrix = sizes[None, :]
+            intersections = (sets.membership @ sets.membership.T).toarray()
+        return cls(
+            np.asarray(intersections, dtype=np.float64),
+            sets.sizes[:, None],
+            sets.sizes[None, :],
+        )
 
     @cached_property
     def union(self) -> Matrix:
@@ -216,9 +312,18 @@ class _SetStatistics:
         return _safe_ratio(self.intersections, self.union)
 
     @cached_property
+    def identical(self) -> npt.NDArray[np.bool_]:
+        identical: npt.NDArray[np.bool_] = (self.intersections == self.left) & (
+            self.intersections == self.right
+        )
+        return identical
+
+    @cached_property
     def scale_index(self) -> npt.NDArray[np.int8]:
         """0 identity, 1 subset, 2 overlap, 3 disjoint (the order both MASIs test them in)."""
-        identical = (self.intersections == self.left) & (self.intersections == self.right)
+        import numpy as np
+
+        identical = self.identical
         subset = ~identical & (self.intersections == np.minimum(self.left, self.right))
         index = np.where(self.intersections > 0, 2, 3).astype(np.int8)
         index[subset] = 1
@@ -228,7 +333,9 @@ class _SetStatistics:
 
 def _safe_ratio(numerator: Matrix, denominator: Matrix) -> Matrix:
     """numerator / denominator, 1 where both are 0 (two empty sets are identical)."""
-    ratio = np.ones_like(numerator, dtype=np.float64)
+    import numpy as np
+
+    ratio = np.ones(np.broadcast(numerator, denominator).shape, dtype=np.float64)
     np.divide(numerator, denominator, out=ratio, where=denominator > 0)
     return ratio
 
@@ -241,45 +348,64 @@ def _jaccard(stats: _SetStatistics) -> Matrix:
     return 1 - stats.jaccard
 
 
-MASI_SCALE: Matrix = np.array([0.0, 1 / 3, 2 / 3, 1.0])  # identity, subset, overlap, disjoint
-MASI_NLTK_SCALE: Matrix = np.array([1.0, 2 / 3, 1 / 3, 0.0])
+MASI_SCALE = (0.0, 1 / 3, 2 / 3, 1.0)  # identity, subset, overlap, disjoint
+MASI_NLTK_SCALE = (1.0, 2 / 3, 1 / 3, 0.0)
 
 
 def _masi(stats: _SetStatistics) -> Matrix:
-    return (1 - stats.jaccard) * MASI_SCALE[stats.scale_index]
+    import numpy as np
+
+    scale: Matrix = np.array(MASI_SCALE)[stats.scale_index]
+    return (1 - stats.jaccard) * scale
 
 
 def _masi_nltk(stats: _SetStatistics) -> Matrix:
-    return 1 - stats.jaccard * MASI_NLTK_SCALE[stats.scale_index]
+    import numpy as np
+
+    scale: Matrix = np.array(MASI_NLTK_SCALE)[stats.scale_index]
+    return 1 - stats.jaccard * scale
 
 
-SET_DISTANCES = {"dice": _dice, "jaccard": _jaccard, "masi": _masi, "masi_nltk": _masi_nltk}
+def _nominal(stats: _SetStatistics) -> Matrix:
+    return 1 - stats.identical.astype("float64")
+
+
+SET_DISTANCES = {
+    "dice": _dice,
+    "jaccard": _jaccard,
+    "masi": _masi,
+    "masi_nltk": _masi_nltk,
+    "nominal": _nominal,
+    "binary": _nominal,
+}
 
 
 def dice(values: Sequence[SetValue]) -> Matrix:
     """1 - 2|X ∩ Y| / (|X| + |Y|) (Passonneau 2009 §4.1.3)."""
-    return _dice(_SetStatistics(values))
+    return _dice(_SetStatistics.of_every_pair(values))
 
 
 def jaccard(values: Sequence[SetValue]) -> Matrix:
-    return _jaccard(_SetStatistics(values))
+    return _jaccard(_SetStatistics.of_every_pair(values))
 
 
 def masi(values: Sequence[SetValue]) -> Matrix:
     """Passonneau 2009 §4.1.4: (1 - J) * M, M = 0, 1/3, 2/3, 1 (identity, subset, overlap,
     disjoint)."""
-    return _masi(_SetStatistics(values))
+    return _masi(_SetStatistics.of_every_pair(values))
 
 
 def masi_nltk(values: Sequence[SetValue]) -> Matrix:
     """Passonneau 2006 and NLTK's masi_distance: 1 - J * M', M' = 1, 2/3, 1/3, 0."""
-    return _masi_nltk(_SetStatistics(values))
+    return _masi_nltk(_SetStatistics.of_every_pair(values))
 
 
 def pairwise(function: Callable[[V, V], float]) -> Distance[V]:
     """A distance from a two-argument function (e.g. NLTK's), called once per pair of values."""
 
     def matrix(values: Sequence[V]) -> Matrix:
+        import numpy as np
+
         return np.array([[function(a, b) for b in values] for a in values], dtype=float)
 
     return matrix

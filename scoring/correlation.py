@@ -7,6 +7,9 @@ a perfect Spearman or Kendall agreement of three is 1/3). The coefficient is sti
 Spearman's p is exact (every permutation of the pairs counted) up to EXACT_SPEARMAN_UP_TO pairs,
 where SciPy's t approximation is poor (it gives p = 0 for any perfect agreement); beyond, it is
 that approximation, never below 2 / n! (the exact p of a perfect agreement of n pairs).
+
+NumPy and SciPy are imported where used: the site imports this module and must not pay for them at
+start-up (issue 19).
 """
 
 from __future__ import annotations
@@ -16,17 +19,20 @@ import warnings
 from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
+from typing import TYPE_CHECKING
 
-import numpy as np
-from scipy import stats
+if TYPE_CHECKING:
+    import numpy as np
 
-METHODS = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}
+METHODS = ("pearson", "spearman", "kendall")  # SciPy's pearsonr, spearmanr, kendalltau
 MIN_PAIRS_FOR_P = 4
 EXACT_SPEARMAN_UP_TO = 8  # 8! = 40,320 permutations
 
 
 @cache
 def _orders(n: int) -> np.ndarray:
+    import numpy as np
+
     return np.array(list(permutations(range(n))), dtype=np.intp)
 
 
@@ -41,6 +47,9 @@ def spearman_exact_p(x: Sequence[float], y: Sequence[float]) -> float:
     >>> round(spearman_exact_p([1, 2, 3, 4, 5], [1, 2, 3, 5, 4]), 4)
     0.0833
     """
+    import numpy as np
+    from scipy import stats
+
     rx, ry = stats.rankdata(x), stats.rankdata(y)
     rx, ry = rx - rx.mean(), ry - ry.mean()
     spread = math.sqrt(float(rx @ rx) * float(ry @ ry))
@@ -59,11 +68,16 @@ def correlations(
 ) -> dict[str, tuple[float, float | None] | None]:
     """{method: (coefficient, two-sided p)}; None where undefined (fewer than 3 pairs, or a
     constant series); p None with fewer than MIN_PAIRS_FOR_P pairs."""
+    from scipy import stats
+
     if len(x) < 3 or len(set(x)) < 2 or len(set(y)) < 2:
         return {name: None for name in METHODS}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        found = {name: [float(v) for v in method(x, y)[:2]] for name, method in METHODS.items()}
+        found = {
+            name: [float(v) for v in method(x, y)[:2]]
+            for name, method in zip(METHODS, (stats.pearsonr, stats.spearmanr, stats.kendalltau))
+        }
     if len(x) < MIN_PAIRS_FOR_P:
         return {name: (coefficient, None) for name, (coefficient, _) in found.items()}
     if len(x) <= EXACT_SPEARMAN_UP_TO:

@@ -85,7 +85,11 @@ def rank_systems(
     significance: float = 0.05,
     power: float = 0.99,
     power_level: float = 0.01,
+    *,
+    p_values: bool = False,
 ) -> SystemRanking:
+    """The ranking of the systems by `score`. Tukey's groups need one critical value; each pair's
+    p-value is one more integration of the studentized range, so only with `p_values`."""
     data = observations(rows, score)
     systems = [s for s, _, _ in data]
     values = [v for _, _, v in data]
@@ -93,11 +97,9 @@ def rank_systems(
         raise ValueError("comparing systems needs scores of at least two systems")
     anova = anova_by_factor(values, systems, [d for _, d, _ in data] if docset_factor else None)
     if anova.df_residual > 0:
-        # One-way: statsmodels' Tukey; with the docset as a factor, that model's error term.
-        pairs, hsd = (
-            tukey_hsd(values, systems, anova.mse, anova.df_residual, significance)
-            if docset_factor
-            else tukey_hsd(values, systems, significance=significance)
+        # The ANOVA's error term: the one-way one, or with the docset as a factor, that model's.
+        pairs, hsd = tukey_hsd(
+            values, systems, anova.mse, anova.df_residual, significance, p_values=p_values
         )
     else:  # one score per system: no error term, so no test (the means are still worth reading)
         pairs, hsd = [], math.nan

@@ -17,7 +17,6 @@ from statistics import fmean, quantiles, stdev
 from django.db.models import Count, Max, Sum
 from django.utils import timezone
 from django_tasks import task
-from scipy import stats
 
 from annotator.models import (
     SCU,
@@ -336,6 +335,8 @@ def pyramid_agreement_report(collection: Collection, parameters: dict) -> dict:
 
 
 def ranking_report(collection: Collection, parameters: dict) -> dict:
+    from scipy import stats  # here: the site imports this module, and must start without SciPy
+
     score = parameters.get("score", "modified")
     rows = score_collection(collection, adjudicated=bool(parameters.get("adjudicated")))
     ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")))

@@ -18,8 +18,6 @@ from itertools import combinations
 from statistics import fmean
 from typing import Generic, TypeVar
 
-from scipy import stats
-
 from scoring.pyramid import HALF_UP, score_peer
 
 SAME_THRESHOLD = 0.06  # scores closer than this are "roughly the same" (N&P 2004 §3.3)
@@ -109,6 +107,8 @@ def scores_by_order(
 def order_summaries(by_order: ByOrder[Peer]) -> list[OrderSummary[Peer]]:
     """Per order: each peer's min, mean and max score (Fig. 3), and the mean Spearman correlation of
     the peers' ranking under each pyramid of that order with the ranking under the full pyramid."""
+    from scipy import stats  # here: the site imports this module, and must start without SciPy
+
     full_order = max(by_order)
     (full,) = by_order[full_order]
     peers = [p for p in full if full[p] is not None]

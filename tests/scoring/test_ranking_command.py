@@ -1,6 +1,7 @@
 """python manage.py ranking: systems compared from the stored scores."""
 
 import json
+from itertools import takewhile
 
 import pytest
 from django.core.management.base import CommandError
@@ -26,6 +27,19 @@ def test_ranking_the_duc_2006_peers_stored_here(shared_data):
     assert observations["10"] == 4  # D0601, D0631 twice, D0640 (3 of its peers are here: 1, 10, 14)
     assert document["anova"]["df_factor"] == 21
     assert 0 <= document["anova"]["p"] <= 1
+    # The groups need one critical value; each pair's p-value is an integration: only on request.
+    assert len(document["pairs"]) == 22 * 21 // 2
+    assert all(pair["p"] is None for pair in document["pairs"])
+    asked = json.loads(
+        run("ranking", collection="DUC 2006", format="json", pairwise_p_values=True)[0]
+    )
+    assert all(0 <= pair["p"] <= 1 for pair in asked["pairs"])
+    assert all(pair["significant"] == (pair["p"] < 0.05) for pair in asked["pairs"])
+    out, _ = run("ranking", collection="DUC 2006", pairwise_p_values=True)
+    lines = out.splitlines()
+    header = lines.index("better\tworse\tdifference\tp (Tukey)\tsignificant")
+    assert len(list(takewhile(bool, lines[header + 1 :]))) == 22 * 21 // 2  # up to a blank line
+    assert "better\tworse" not in run("ranking", collection="DUC 2006")[0]
 
 
 def test_one_system_cannot_be_ranked(demo):

@@ -1,5 +1,6 @@
 """scoring.agreement and scoring.agreement_units: the paper's worked numbers, and NLTK's alpha."""
 
+import math
 import random
 
 import numpy as np
@@ -12,6 +13,7 @@ from scoring.agreement import (
     DISTANCES,
     dice,
     krippendorff_alpha,
+    krippendorff_alphas,
     masi,
     masi_nltk,
     nominal,
@@ -144,3 +146,77 @@ def test_pyramid_units_hold_the_other_words_of_the_scu():
     ]
     with pytest.raises(ValueError, match="not built from the same model summaries"):
         pyramid_units([one, [[frozenset()]]])
+
+
+def random_pyramid_annotators(rng, annotators=3, models=4, words=120):
+    """Each annotator's SCUs over the same models: runs of words, some words in none (an empty
+    value), some SCUs of one word (an empty value too), one annotator leaving words out."""
+    everyone = []
+    for a in range(annotators):
+        built = []
+        for _ in range(models):
+            model, w = [], 0
+            while w < words:
+                length = rng.randint(1, 9)
+                scu = None if rng.random() < 0.15 else f"a{a}-scu{rng.randint(0, 60)}"
+                model += [frozenset({scu}) if scu else frozenset()] * min(length, words - w)
+                w += length
+            built.append(model)
+        everyone.append(built)
+    return everyone
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("dense_limit", [200_000, 0], ids=["dense coincidences", "sparse"])
+def test_several_alphas_without_a_v_by_v_matrix_equal_the_dense_computation(
+    seed, dense_limit, monkeypatch
+):
+    """krippendorff_alphas (the pyramids' agreement) computes distances only for the pairs that
+    need them; on pyramid units with a thousand distinct values, empty sets among them, it gives
+    what the V x V distance matrices give, to 1e-12 (issue 19)."""
+    monkeypatch.setattr("scoring.agreement.DENSE_LIMIT", dense_limit)
+    units = pyramid_units(random_pyramid_annotators(random.Random(seed)))
+    units += units[:50]  # units that repeat
+    distinct = {value for unit in units for value in unit}
+    assert len(distinct) > 1000
+    assert frozenset() in distinct
+    names = ["masi", "masi_nltk", "jaccard", "nominal", "dice"]
+    ours = krippendorff_alphas(units, names)
+    for name in names:
+        assert ours[name] == pytest.approx(krippendorff_alpha(units, DISTANCES[name]), abs=1e-12)
+    assert len(set(ours.values())) == len(names)  # five different numbers, each checked
+
+
+@pytest.mark.parametrize("name", ["masi", "masi_nltk", "jaccard", "nominal", "dice"])
+def test_several_alphas_equal_nltks(name):
+    units = pyramid_units(
+        random_pyramid_annotators(random.Random(5), annotators=2, models=2, words=12)
+    )
+    units[0] = [units[0][0], None]  # a value missing
+    reference = {
+        "masi": masi,
+        "masi_nltk": masi_nltk,
+        "jaccard": DISTANCES["jaccard"],
+        "nominal": nominal,
+        "dice": dice,
+    }[name]
+
+    def distance(a, b):
+        return float(reference([a, b])[0, 1]) if a != b else 0.0
+
+    task = AnnotationTask(
+        data=[
+            (f"c{c}", f"i{i}", value)
+            for i, unit in enumerate(units)
+            for c, value in enumerate(unit)
+            if value is not None
+        ],
+        distance=distance,
+    )
+    assert krippendorff_alphas(units, [name])[name] == pytest.approx(task.alpha(), abs=1e-12)
+
+
+def test_several_alphas_undefined():
+    assert math.isnan(krippendorff_alphas([[frozenset({1}), None]], ["masi"])["masi"])
+    same = [[frozenset({1}), frozenset({1})]] * 3  # no variation: D_e = 0
+    assert math.isnan(krippendorff_alphas(same, ["masi"])["masi"])

@@ -42,6 +42,12 @@ class Command(BaseCommand):
             help="the power test's significance (default 0.01)",
         )
         parser.add_argument(
+            "--pairwise-p-values",
+            action="store_true",
+            help="each pair of systems with its Tukey-adjusted p-value (one integration of the "
+            "studentized range per pair: seconds with many systems; the groups need none)",
+        )
+        parser.add_argument(
             "--adjudicated",
             action="store_true",
             help="where there is adjudicated work, only it (as export_scores --adjudicated)",
@@ -58,13 +64,14 @@ class Command(BaseCommand):
                 options["significance"],
                 options["power"],
                 options["power_level"],
+                p_values=options["pairwise_p_values"],
             )
         except ValueError as problem:
             raise CommandError(str(problem)) from None
         if options["format"] == "json":
             self.stdout.write(
                 json.dumps(json_ready(asdict(ranking)), indent=2)
-            )  # NaN (undefined): null
+            )  # NaN (undefined) and p-values not asked for: null
             return
         write = self.stdout.write
         write(f"system\tobservations\tmean {ranking.score}")
@@ -88,6 +95,14 @@ class Command(BaseCommand):
             )
         if not ranking.groups:
             write("(no two systems differ significantly)")
+        if options["pairwise_p_values"] and ranking.pairs:
+            write("")
+            write("better\tworse\tdifference\tp (Tukey)\tsignificant")
+            for pair in ranking.pairs:
+                write(
+                    f"{pair.better}\t{pair.worse}\t{pair.difference:.4f}\t{p_value(pair.p)}\t"
+                    f"{'yes' if pair.significant else 'no'}"
+                )
         if ranking.docsets_needed is not None:
             write("")
             write(

@@ -1,0 +1,30 @@
+"""Commands and the site start without NumPy, SciPy, statsmodels or pandas (issue 19): together
+they cost over a second before any work; the modules that need them import them where used."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("numpy", "scipy", "statsmodels", "pandas")
+
+SETUP = f"""
+import os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from django.core.management import load_command_class
+from django.urls import get_resolver
+get_resolver().url_patterns  # every view module the site loads
+for name in ("export_scores", "ranking", "agreement", "correlate", "stability"):
+    load_command_class("scoring", name)
+heavy = sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r}))
+print(",".join(heavy))
+"""
+
+
+def test_django_setup_the_urls_and_the_scoring_commands_import_no_heavy_library():
+    found = subprocess.run(
+        [sys.executable, "-c", SETUP], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert found.stdout.strip() == "", f"imported at start-up: {found.stdout.strip()}"

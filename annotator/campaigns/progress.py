@@ -1,34 +1,85 @@
 """How far the work has come: one row per assignment, with the figures behind it.
 
-Used by the progress page (administrators and organizers, per collection) and by the annotator's
-own dashboard, so that both show the same figures. Four queries whatever the number of rows.
+Used by the progress page (administrators and organizers, per collection, a page of rows at a
+time) and by the annotator's own dashboard, so that both show the same figures. The figures of a
+row (SCUs, PSEs, the annotation, the last activity, whether the work is submitted) are SQL
+annotations of the assignment queryset, so that the database sorts and counts every row and only
+the rows shown are built: a constant number of queries, whatever the number of rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, QuerySet
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    IntegerField,
+    OrderBy,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce, Length, Lower
 
-from annotator.models import SCU, Assignment, PeerAnnotation, Pyramid
-from annotator.text.ordering import natural_key
+from annotator.models import PSE, SCU, Assignment, PeerAnnotation, Pyramid
 
-SORTS = {
-    "docset": lambda r: (natural_key(r.docset), natural_key(r.target), r.user),
-    "annotator": lambda r: (r.user, natural_key(r.docset), natural_key(r.target)),
-    "task": lambda r: (r.task, natural_key(r.docset), natural_key(r.target)),
-    "status": lambda r: (r.status_order, natural_key(r.docset), natural_key(r.target)),
-    "scus": lambda r: (-(r.scus or 0), r.docset),
-    "pses": lambda r: (-(r.pses or 0), r.docset),
-    "activity": lambda r: (-(r.last_activity.timestamp() if r.last_activity else 0), r.docset),
-}
+BUILD, PEER = Assignment.Task.BUILD_PYRAMID, Assignment.Task.ANNOTATE_PEER
 STATUS_ORDER: dict[str, int] = {
     Assignment.Status.IN_PROGRESS: 0,
     Assignment.Status.ASSIGNED: 1,
     Assignment.Status.DONE: 2,
     Assignment.Status.WITHDRAWN: 3,
 }
+
+# The row's target as people read it: "peer 2 against D0601" before "peer 10 against D0601" (peer
+# ids that are all digits in numeric order, before any other id, whatever their case), the peers
+# before "pyramid …" ("peer" < "pyramid" as task values too). Docset and pyramid names are compared
+# as text: their numbers have one width within a collection (D0601A, D1001-A), where text order is
+# natural order; docset names as the database orders them, so that its index of them serves the
+# first pages without sorting every row.
+_NUMERIC_PEER = Q(peer__author__regex=r"^[0-9]+$")
+TARGET_ORDER = [
+    "task",
+    Case(When(_NUMERIC_PEER, then=Value(0)), default=Value(1)),
+    Case(When(_NUMERIC_PEER, then=Length("peer__author")), default=Value(0)),
+    Lower("peer__author"),
+    "peer__author",
+    Lower("pyramid__name"),
+    "pyramid__name",
+]
+DOCSET_ORDER = ["pyramid__docset__name"]
+# Rows equal on a sort stay in the model's order (user, pyramid, peer: unique), so that every row
+# has one place and pages neither repeat nor skip a row.
+TIES = ["user_id", "pyramid_id", "peer_id", "pk"]
+SORTS: dict[str, list] = {
+    "docset": [*DOCSET_ORDER, *TARGET_ORDER, "user__username"],
+    "annotator": ["user__username", *DOCSET_ORDER, *TARGET_ORDER],
+    "task": ["task", *DOCSET_ORDER, *TARGET_ORDER],
+    "status": [
+        Case(
+            *(When(status=status, then=Value(n)) for status, n in STATUS_ORDER.items()),
+            default=Value(9),
+        ),
+        *DOCSET_ORDER,
+        *TARGET_ORDER,
+    ],
+    "scus": [OrderBy(Coalesce("scus", 0), descending=True), "pyramid__docset__name"],
+    "pses": [OrderBy(Coalesce("pses", 0), descending=True), "pyramid__docset__name"],
+    "activity": [F("last_activity").desc(nulls_last=True), "pyramid__docset__name"],
+}
+# The figures a sort needs (the others sort on the assignment's own columns).
+SORT_FIGURES = {"scus": ["scus"], "pses": ["pses"], "activity": ["last_activity"]}
+FIGURES = ("scus", "pses", "annotation_id", "last_activity", "submitted")
 
 
 @dataclass
@@ -51,43 +102,77 @@ class WorkRow:
         return STATUS_ORDER.get(self.status, 9)
 
 
-def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[WorkRow]:
-    work = list(assignments.select_related("user", "pyramid__docset", "peer"))
-    pyramid_ids = {a.pyramid_id for a in work}
-    scu_counts = dict(
-        SCU.objects.filter(pyramid_id__in=pyramid_ids)
-        .values_list("pyramid_id")
-        .annotate(n=Count("id"))
-        .order_by()
-    )
-    peer_work = [a for a in work if a.task == Assignment.Task.ANNOTATE_PEER]
-    annotations = {
-        (row["pyramid_id"], row["peer_id"], row["annotator_id"]): row
-        for row in PeerAnnotation.objects.filter(
-            pyramid_id__in={a.pyramid_id for a in peer_work},
-            annotator_id__in={a.user_id for a in peer_work},
+def _with_own_annotation(assignments: QuerySet[Assignment]) -> QuerySet[Assignment]:
+    """`own`: the assignment's user's annotation of the peer it names (at most one: a unique
+    constraint), joined, so that the database matches all rows at once."""
+    return assignments.annotate(
+        own=FilteredRelation(
+            "peer__peer_annotations",
+            condition=Q(
+                peer__peer_annotations__pyramid=F("pyramid"),
+                peer__peer_annotations__annotator=F("user"),
+            ),
         )
-        .values("id", "pyramid_id", "peer_id", "annotator_id", "status", "updated_at")
-        .annotate(pse_count=Count("pses"))
-    }
+    )
+
+
+def _figure(name: str):
+    scus = SCU.objects.filter(pyramid_id=OuterRef("pyramid_id")).order_by()
+    if name == "scus":  # building a pyramid: its SCUs; else None
+        count = scus.values("pyramid_id").annotate(n=Count("id")).values("n")
+        return Case(
+            When(task=BUILD, then=Coalesce(Subquery(count), 0)),
+            default=None,
+            output_field=IntegerField(),
+        )
+    if name == "pses":  # annotating a peer: the PSEs of the user's annotation (0 if none)
+        return Case(When(task=PEER, then=Count("own__pses")), default=None)
+    if name == "annotation_id":
+        return F("own__id")
+    if name == "last_activity":
+        # A pyramid's last change counts once it holds an SCU (creating it is not work done).
+        return Case(
+            When(Q(task=BUILD) & Exists(scus), then=F("pyramid__updated_at")),
+            When(task=PEER, then=F("own__updated_at")),
+            default=None,
+        )
+    assert name == "submitted"  # the pyramid or the annotation is submitted
+    return Case(
+        When(task=BUILD, then=Q(pyramid__status=Pyramid.Status.SUBMITTED)),
+        When(task=PEER, then=Q(own__status=PeerAnnotation.Status.SUBMITTED)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
+
+
+def sorted_work(
+    assignments: QuerySet[Assignment], sort: str = "docset", figures: Iterable[str] = FIGURES
+) -> QuerySet[Assignment]:
+    """`assignments` sorted by `sort` (a key of SORTS; else by docset), with `figures` (names of
+    FIGURES) and those the sort needs, as SQL annotations."""
+    sort = sort if sort in SORTS else "docset"
+    wanted = [name for name in FIGURES if name in figures or name in SORT_FIGURES.get(sort, [])]
+    work = _with_own_annotation(assignments) if wanted else assignments
+    return work.annotate(**{name: _figure(name) for name in wanted}).order_by(*SORTS[sort], *TIES)
+
+
+def page_keys(assignments: QuerySet[Assignment], sort: str = "docset") -> QuerySet:
+    """The ids of `assignments` in the order of `sort`, for a Paginator: the database sorts every
+    row, computing only the figure the sort needs; a page's rows are then built by work_rows."""
+    return sorted_work(assignments, sort, figures=()).values_list("pk", flat=True)
+
+
+def rows_of(assignments: Iterable[Assignment]) -> list[WorkRow]:
+    """The rows of assignments loaded by `ordered` (all of them, or a page), in their order."""
     rows = []
-    for a in work:
-        if a.task == Assignment.Task.BUILD_PYRAMID:
-            submitted = a.pyramid.status == Pyramid.Status.SUBMITTED
-            scus, pses, annotation_id = scu_counts.get(a.pyramid_id, 0), None, None
-            target, activity = f"pyramid {a.pyramid.name}", a.pyramid.updated_at if scus else None
+    for a in assignments:
+        if a.task == BUILD:
+            target = f"pyramid {a.pyramid.name}"
         else:
             # A peer to annotate is set on every ANNOTATE_PEER assignment (the model's
             # constraint assignment_peer_matches_task).
             assert a.peer is not None
-            annotation = annotations.get((a.pyramid_id, a.peer.pk, a.user_id))
-            submitted = bool(annotation and annotation["status"] == PeerAnnotation.Status.SUBMITTED)
-            scus, pses = None, annotation["pse_count"] if annotation else 0
-            annotation_id = annotation["id"] if annotation else None
-            target, activity = (
-                f"peer {a.peer.author} against {a.pyramid.name}",
-                annotation["updated_at"] if annotation else None,
-            )
+            target = f"peer {a.peer.author} against {a.pyramid.name}"
         rows.append(
             WorkRow(
                 assignment=a,
@@ -97,24 +182,70 @@ def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[W
                 target=target,
                 status=a.status,
                 status_label=a.get_status_display(),
-                submitted=submitted,
-                scus=scus,
-                pses=pses,
-                annotation_id=annotation_id,
-                last_activity=activity,
+                submitted=a.submitted,  # type: ignore[attr-defined]  # annotated by sorted_work
+                scus=a.scus,  # type: ignore[attr-defined]
+                pses=a.pses,  # type: ignore[attr-defined]
+                annotation_id=a.annotation_id,  # type: ignore[attr-defined]
+                last_activity=a.last_activity,  # type: ignore[attr-defined]
             )
         )
-    rows.sort(key=SORTS.get(sort, SORTS["docset"]))
     return rows
 
 
-def totals(rows: list[WorkRow]) -> dict[str, int]:
-    return {
-        "assigned": sum(r.status != Assignment.Status.WITHDRAWN for r in rows),
-        "started": sum(
-            r.status in (Assignment.Status.IN_PROGRESS, Assignment.Status.DONE) for r in rows
+def work_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> list[WorkRow]:
+    """Every row of `assignments` with its figures, sorted: the dashboard (one user's work, a short
+    list) and a page of the progress page (the assignments of the page's keys)."""
+    return rows_of(
+        sorted_work(assignments, sort)
+        .select_related("user", "pyramid__docset", "peer")
+        # Only what a row shows: a peer's text stays in the database.
+        .only(
+            "task",
+            "status",
+            "user_id",
+            "pyramid_id",
+            "peer_id",
+            "user__username",
+            "pyramid__name",
+            "pyramid__docset__name",
+            "peer__author",
+        )
+    )
+
+
+def totals(assignments: QuerySet[Assignment]) -> dict[str, int]:
+    """The figures of all `assignments` (every page of them), added up by the database over sets
+    (no per-row subquery): the rows, what is assigned, started, submitted, the SCUs of the
+    pyramids built and the PSEs of the peers annotated."""
+    work = assignments.aggregate(
+        rows=Count("pk"),
+        assigned=Count("pk", filter=~Q(status=Assignment.Status.WITHDRAWN)),
+        started=Count(
+            "pk", filter=Q(status__in=[Assignment.Status.IN_PROGRESS, Assignment.Status.DONE])
         ),
-        "submitted": sum(r.submitted for r in rows),
-        "scus": sum(r.scus or 0 for r in rows),
-        "pses": sum(r.pses or 0 for r in rows),
+        built=Count("pk", filter=Q(task=BUILD, pyramid__status=Pyramid.Status.SUBMITTED)),
+    )
+    # The annotations of the assigned peers, each by the user it is assigned to: one assignment
+    # each (one of a user, pyramid and peer), so counting them counts the assignments.
+    annotations = PeerAnnotation.objects.filter(
+        Exists(
+            assignments.filter(
+                task=PEER,
+                pyramid_id=OuterRef("pyramid_id"),
+                peer_id=OuterRef("peer_id"),
+                user_id=OuterRef("annotator_id"),
+            )
+        )
+    )
+    annotated = annotations.filter(status=PeerAnnotation.Status.SUBMITTED).count()
+    pses = PSE.objects.filter(annotation__in=annotations).count()
+    # An SCU counts once for each assignment to build its pyramid, as on the rows.
+    scus = SCU.objects.filter(pyramid__assignments__in=assignments.filter(task=BUILD)).count()
+    return {
+        "rows": work["rows"],
+        "assigned": work["assigned"],
+        "started": work["started"],
+        "submitted": work["built"] + annotated,
+        "scus": scus,
+        "pses": pses,
     }

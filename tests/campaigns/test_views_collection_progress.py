@@ -1,10 +1,16 @@
 """GET /collections/<pk>/progress/: what is assigned, started, submitted; filtered and sorted."""
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotator.models import PeerAnnotation
+from annotator.campaigns.progress import work_rows
+from annotator.models import PSE, SCU, Assignment, Docset, PeerAnnotation, Pyramid, Summary
 from annotator.peer_annotation import editing as peer_editing
+from annotator.text.ordering import natural_key
 from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -49,3 +55,245 @@ def test_a_nul_character_in_a_filter_is_refused_as_bad_input(client, demo, field
     assert refuses_nul(htmx, field)
     assert htmx["Content-Type"].startswith("text/plain")
     assert "<" not in htmx.content.decode()
+
+
+# Pages (issue 19): the database sorts, filters and counts every row; a page builds its rows only.
+
+PAGE = 4  # rows of a page in these tests (the page's own is 100)
+TOTALS = re.compile(r'<p class="totals">(.*?)</p>')
+
+
+@pytest.fixture
+def work(demo, monkeypatch):
+    """Ten assignments over two docsets: the demo's two peers (assigned), two pyramids of DEMO02
+    being built (3 SCUs, in progress; 1 SCU, submitted and done), and six more peers of DEMO01
+    for the annotator, numbered and lettered, with their annotations and PSEs."""
+    from annotator.campaigns.views import work as views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", PAGE)
+    users = {name: demo[name] for name in ("annotator", "other_annotator")}
+    docset = Docset.objects.create(collection=demo["collection"], name="DEMO02")
+    for user, status, scus, done in [
+        ("annotator", "in_progress", 3, False),
+        ("other_annotator", "done", 1, True),
+    ]:
+        pyramid = Pyramid.objects.create(
+            docset=docset,
+            name=f"DEMO02-{user}",
+            status=Pyramid.Status.SUBMITTED if done else Pyramid.Status.IN_PROGRESS,
+        )
+        SCU.objects.bulk_create(
+            SCU(pyramid=pyramid, uid=n, label=f"SCU {n}") for n in range(1, scus + 1)
+        )
+        Assignment.objects.create(user=users[user], task="pyramid", pyramid=pyramid, status=status)
+    for author, status, pses, submitted in [
+        ("10", "in_progress", 2, False),
+        ("4", "done", 1, True),
+        ("12", "withdrawn", 4, False),
+        ("A", "assigned", None, False),
+        ("b", "assigned", None, False),
+        ("20", "in_progress", 0, False),
+    ]:
+        peer = Summary.objects.create(
+            docset=demo["pyramid"].docset,
+            kind=Summary.Kind.PEER,
+            author=author,
+            text=f"Peer {author}.",
+        )
+        Assignment.objects.create(
+            user=users["annotator"], task="peer", pyramid=demo["pyramid"], peer=peer, status=status
+        )
+        if pses is not None:
+            annotation = PeerAnnotation.objects.create(
+                pyramid=demo["pyramid"],
+                peer=peer,
+                annotator=users["annotator"],
+                status=PeerAnnotation.Status.SUBMITTED
+                if submitted
+                else PeerAnnotation.Status.IN_PROGRESS,
+            )
+            PSE.objects.bulk_create(PSE(annotation=annotation, position=n) for n in range(pses))
+    return demo
+
+
+def listed(client, demo, query=""):
+    """The targets of every page of the progress page, in order, and the pages' HTML."""
+    pages, targets, number = [], [], 1
+    while True:
+        page = client.get(url(demo, f"?{query}&page={number}")).content.decode()
+        pages.append(page)
+        targets += [
+            re.sub(r"<[^>]+>", "", t).strip()
+            for t in re.findall(
+                r'<tr class="work [^"]*" id="assignment-\d+">\s*'
+                r"<td>[^<]*</td><td>[^<]*</td>\s*<td>(.*?)</td>",
+                page,
+            )
+        ]
+        if '<a id="page-next"' not in page:
+            return targets, pages
+        number += 1
+
+
+def test_rows_come_a_page_at_a_time_in_natural_order(client, work):
+    client.force_login(work["admin"])
+    targets, pages = listed(client, work)
+    assert len(pages) == 3
+    # Peer "4" before "10", numbers before letters, "A" and "b" whatever their case; then the
+    # docset after.
+    assert targets == [
+        f"peer {author} against DEMO01" for author in ["1", "2", "4", "10", "12", "20", "A", "b"]
+    ] + ["pyramid DEMO02-annotator", "pyramid DEMO02-other_annotator"]
+    assert "Assignments 1–4 of 10 · page 1 of 3" in pages[0]
+    assert "Assignments 5–8 of 10 · page 2 of 3" in pages[1]
+    assert "Assignments 9–10 of 10 · page 3 of 3" in pages[2]
+    # First and previous are no links on the first page, next and last none on the last.
+    assert '<a id="page-previous"' not in pages[0]
+    assert '<span id="page-first" tabindex="-1" aria-disabled="true">« First</span>' in pages[0]
+    assert 'href="?sort=docset&amp;page=2">Next ›</a>' in pages[0]
+    assert 'href="?sort=docset&amp;page=3">Last »</a>' in pages[0]
+    assert 'href="?sort=docset&amp;page=1">« First</a>' in pages[2]
+    assert 'href="?sort=docset&amp;page=2">‹ Previous</a>' in pages[2]
+    assert '<a id="page-last"' not in pages[2]
+
+
+def test_the_totals_count_every_page(client, work):
+    client.force_login(work["admin"])
+    _, pages = listed(client, work)
+    # 9 not withdrawn; started: two pyramids and peers 10, 4, 20; submitted: DEMO02-other_annotator
+    # and peer 4's annotation; SCUs 3 + 1; PSEs 2 + 1 + 4 (withdrawn work keeps its PSEs) + 0.
+    whole = "9 assigned · 5 started · 2 submitted · 4 SCUs · 7 PSEs"
+    assert {TOTALS.search(page).group(1) for page in pages} == {whole}
+    filtered = client.get(url(work, "?annotator=other_annotator&page=1")).content.decode()
+    assert (
+        TOTALS.search(filtered).group(1) == "2 assigned · 1 started · 1 submitted · 1 SCU · 0 PSEs"
+    )
+
+
+def test_each_row_shows_its_figures(client, work):
+    client.force_login(work["admin"])
+    page = client.get(url(work, "?sort=pses")).content.decode()
+    rows = {
+        target: (status, scus, pses)
+        for target, status, scus, pses in re.findall(
+            r"<td>(?:<a [^>]*>)?(peer \w+ against DEMO01|pyramid [\w-]+)(?:</a>)?</td>\s*"
+            r'<td>([^<]*)</td>\s*<td class="num">(\d*)</td><td class="num">(\d*)</td>',
+            page,
+        )
+    }
+    assert rows == {
+        "peer 12 against DEMO01": ("Withdrawn", "", "4"),
+        "peer 10 against DEMO01": ("In progress", "", "2"),
+        "peer 4 against DEMO01": ("Done · submitted", "", "1"),
+        "peer 1 against DEMO01": ("Assigned", "", "0"),
+    }
+
+
+# The order of the rows before issue 19, sorted in Python from the model's order: the database
+# must give the same.
+OLD_SORTS = {
+    "docset": lambda r: (natural_key(r.docset), natural_key(r.target), r.user),
+    "annotator": lambda r: (r.user, natural_key(r.docset), natural_key(r.target)),
+    "task": lambda r: (r.task, natural_key(r.docset), natural_key(r.target)),
+    "status": lambda r: (r.status_order, natural_key(r.docset), natural_key(r.target)),
+    "scus": lambda r: (-(r.scus or 0), r.docset),
+    "pses": lambda r: (-(r.pses or 0), r.docset),
+    "activity": lambda r: (-(r.last_activity.timestamp() if r.last_activity else 0), r.docset),
+}
+
+
+@pytest.mark.parametrize("sort", list(OLD_SORTS))
+def test_every_sort_orders_all_pages_as_before(client, work, sort):
+    rows = work_rows(Assignment.objects.filter(pyramid__docset__collection=work["collection"]))
+    model_order = sorted(
+        rows,
+        key=lambda r: (r.assignment.user_id, r.assignment.pyramid_id, r.assignment.peer_id or 1e9),
+    )
+    client.force_login(work["organizer"])
+    targets, pages = listed(client, work, f"sort={sort}")
+    assert len(pages) == 3
+    assert targets == [r.target for r in sorted(model_order, key=OLD_SORTS[sort])]
+    assert f'href="?sort={sort}&amp;page=2">Next ›</a>' in pages[0]
+
+
+def test_filters_and_sort_are_kept_in_every_link(client, work):
+    client.force_login(work["admin"])
+    page = client.get(
+        url(work, "?annotator=annotator&task=peer&sort=status&page=2")
+    ).content.decode()
+    assert "Assignments 5–7 of 7 · page 2 of 2" in page
+    assert (
+        'href="?annotator=annotator&amp;task=peer&amp;sort=status&amp;page=1">« First</a>' in page
+    )
+    assert (
+        'href="?annotator=annotator&amp;task=peer&amp;sort=status&amp;page=1">‹ Previous</a>'
+        in page
+    )
+    # An htmx swap of the table (a filter changed, or a page link followed) keeps them too, and
+    # its links swap the table again.
+    htmx = client.get(
+        url(work, "?annotator=annotator&task=peer&sort=status"), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert htmx.startswith('<div id="progress">')
+    assert 'hx-boost="true" hx-target="#progress" hx-swap="outerHTML"' in htmx
+    assert 'href="?annotator=annotator&amp;task=peer&amp;sort=status&amp;page=2">Next ›</a>' in htmx
+
+
+@pytest.mark.parametrize(("asked", "shown"), [("abc", 1), ("0", 3), ("99", 3), ("-1", 3)])
+def test_a_page_out_of_range_shows_the_nearest(client, work, asked, shown):
+    client.force_login(work["admin"])
+    page = client.get(url(work, f"?page={asked}"))
+    assert page.status_code == 200
+    assert f"page {shown} of 3</p>" in page.content.decode()
+
+
+def test_an_unknown_sort_sorts_by_docset(client, work):
+    client.force_login(work["admin"])
+    page = client.get(url(work, "?sort=nonsense")).content.decode()
+    assert 'href="?sort=docset&amp;page=2">Next ›</a>' in page
+
+
+def test_who_may_see_the_pages_is_unchanged(client, work):
+    assert client.get(url(work, "?page=2")).status_code == 302  # to log in
+    # An annotator of the collection may not read it; to an outsider it does not exist.
+    for who, status in [("annotator", 403), ("outsider", 404)]:
+        client.force_login(work[who])
+        assert client.get(url(work, "?page=2")).status_code == status
+    client.force_login(work["organizer"])
+    assert client.get(url(work, "?page=2")).status_code == 200
+
+
+@pytest.mark.parametrize("sort", ["docset", "pses", "activity"])
+def test_the_queries_do_not_grow_with_the_rows(client, demo, monkeypatch, sort):
+    """3 assignments and 30 (over several pages): the same queries."""
+    from annotator.campaigns.views import work as views
+
+    monkeypatch.setattr(views, "PAGE_SIZE", 7)
+    client.force_login(demo["admin"])
+    peers = Summary.objects.bulk_create(
+        Summary(docset=demo["pyramid"].docset, kind=Summary.Kind.PEER, author=str(n), text=".")
+        for n in range(10, 38)
+    )
+    Assignment.objects.create(
+        user=demo["admin"], task="peer", pyramid=demo["pyramid"], peer=peers[0]
+    )
+    client.get(url(demo))
+    with CaptureQueriesContext(connection) as small:
+        page = client.get(url(demo, f"?sort={sort}")).content.decode()
+    assert "Assignments 1–3 of 3" in page
+    for peer in peers[1:]:
+        annotation = PeerAnnotation.objects.create(
+            pyramid=demo["pyramid"], peer=peer, annotator=demo["admin"]
+        )
+        PSE.objects.create(annotation=annotation)
+        Assignment.objects.create(
+            user=demo["admin"],
+            task="peer",
+            pyramid=demo["pyramid"],
+            peer=peer,
+            status="in_progress",
+        )
+    with CaptureQueriesContext(connection) as large:
+        page = client.get(url(demo, f"?sort={sort}&page=2")).content.decode()
+    assert "Assignments 8–14 of 30" in page
+    assert len(large.captured_queries) == len(small.captured_queries)

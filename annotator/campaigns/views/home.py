@@ -13,10 +13,8 @@ from annotator.models import Assignment, Pyramid
 
 @login_required
 def home(request):
-    rows = work_rows(
-        Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.WITHDRAWN),
-        sort="status",
-    )
+    work = Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.WITHDRAWN)
+    rows = work_rows(work, sort="status")
     collections = (
         readable_collections(request.user).annotate(docset_count=Count("docsets")).order_by("name")
     )
@@ -31,7 +29,7 @@ def home(request):
         "annotator/home.html",
         {
             "rows": rows,
-            "totals": totals(rows),
+            "totals": totals(work),
             "collections": collections,
             "queue": queue,
             "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
+from django.http import QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -11,7 +15,7 @@ from annotator.campaigns import assignments
 from annotator.campaigns.access import can_administer, visible_assignments
 from annotator.campaigns.forms import AssignForm, ReassignForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
-from annotator.campaigns.progress import SORTS, totals, work_rows
+from annotator.campaigns.progress import SORTS, page_keys, totals, work_rows
 from annotator.models import Assignment
 from annotator.pyramids.editing import EditError
 
@@ -97,6 +101,7 @@ def assignment_reassign(request, pk):
 
 
 FILTERS = ["docset", "annotator", "task", "status"]
+PAGE_SIZE = 100  # rows of the progress page: what a person reads, whatever the collection holds
 
 
 @login_required
@@ -113,20 +118,41 @@ def collection_progress(request, pk):
     if chosen["status"]:
         work = work.filter(status=chosen["status"])
     sort = request.GET.get("sort", "docset")
-    rows = work_rows(work, sort)
+    if sort not in SORTS:
+        sort = "docset"
+    # The database sorts and counts every row; only the rows of the page shown are loaded, with
+    # their figures, and built.
+    figures = totals(work)
+    paginator = Paginator(page_keys(work, sort), PAGE_SIZE)
+    paginator.count = figures["rows"]  # counted with the totals: no query of its own
+    page = paginator.get_page(request.GET.get("page"))
+    shown = Assignment.objects.filter(pk__in=list(page.object_list))
+    # Every link of the page keeps the filters and the sort: the query without `page`.
+    query = QueryDict(mutable=True)
+    query.update({name: value for name, value in chosen.items() if value})
+    query["sort"] = sort
     context = {
         "collection": collection,
-        "rows": rows,
-        "totals": totals(rows),
+        "rows": work_rows(shown, sort),
+        "page": page,
+        "query": query.urlencode(),
+        "totals": figures,
         "chosen": chosen,
         "sort": sort,
         "sorts": list(SORTS),
         "can_administer": can_administer(request.user, collection),
         "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
-        "annotator_names": Assignment.objects.filter(pyramid__docset__collection=collection)
-        .order_by("user__username")
-        .values_list("user__username", flat=True)
-        .distinct(),
+        # Who has work here: a probe per user, not a scan of every assignment.
+        "annotator_names": get_user_model()
+        .objects.filter(
+            Exists(
+                Assignment.objects.filter(
+                    user=OuterRef("pk"), pyramid__docset__collection=collection
+                )
+            )
+        )
+        .order_by("username")
+        .values_list("username", flat=True),
         "tasks": Assignment.Task.choices,
         "statuses": Assignment.Status.choices,
         "reassign_form": ReassignForm(),

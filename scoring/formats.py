@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from scoring.records import PeerScoreRow
@@ -61,23 +60,97 @@ def _flat(row: PeerScoreRow) -> dict[str, Any]:
     return {column: data[column] for column in SCORE_COLUMNS}
 
 
-def to_csv(rows: list[PeerScoreRow]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=SCORE_COLUMNS, lineterminator="\n")
-    writer.writeheader()
+# Each layout is written twice over: as a generator of text chunks (`stream_*`), which an export of
+# any size sends as its rows are scored, in constant memory (scoring/exports.py), and as one string
+# (`to_*`), the same bytes joined, for callers that hold a few rows.
+
+Conventions = Sequence[tuple[str, str]]  # (weight convention, X_a rounding) pairs, sorted
+
+
+def conventions_of(rows: Iterable[PeerScoreRow]) -> list[tuple[str, str]]:
+    """The conventions rows were scored with, sorted, as JSON documents list them first."""
+    return sorted({(r.weight_convention, r.average_rounding) for r in rows})
+
+
+class _Line:
+    """A file for `csv.writer` that hands back each line instead of keeping it."""
+
+    def write(self, line: str) -> str:
+        return line
+
+
+def stream_csv(rows: Iterable[PeerScoreRow]) -> Iterator[str]:
+    """The header, then one line per row, in the rows' order."""
+    writer = csv.DictWriter(_Line(), fieldnames=SCORE_COLUMNS, lineterminator="\n")
+    yield writer.writeheader()
     for row in rows:
         flat = _flat(row)
-        writer.writerow({k: four_decimals(v) if k in SCORE_FIELDS else v for k, v in flat.items()})
-    return out.getvalue()
+        yield writer.writerow(
+            {k: four_decimals(v) if k in SCORE_FIELDS else v for k, v in flat.items()}
+        )
+
+
+def _nested(value: Any, level: int) -> str:
+    """`value` as `json.dumps(..., indent=2)` writes it `level` levels deep in a document (JSON
+    strings hold no raw newline, so every newline is the layout's)."""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * level)
+
+
+def _json_document(conventions: Conventions, key: str, items: Iterable[Any]) -> Iterator[str]:
+    """`json.dumps({"conventions": ..., key: [...]}, indent=2, ensure_ascii=False) + "\n"`, byte for
+    byte, the conventions first and then each item as it comes."""
+    listed = [{"weight": w, "average_rounding": a} for w, a in conventions]
+    yield f'{{\n  "conventions": {_nested(listed, 1)},\n  "{key}": ['
+    separator = "\n    "
+    for item in items:
+        yield separator + _nested(item, 2)
+        separator = ",\n    "
+    yield "]\n}\n" if separator == "\n    " else "\n  ]\n}\n"
+
+
+def stream_json(rows: Iterable[PeerScoreRow], conventions: Conventions) -> Iterator[str]:
+    """{"conventions": [...], "rows": [...]}: the conventions (`conventions_of` the rows, found
+    beforehand: scoring.exports.score_conventions) come first, so that the rows can follow as they
+    are scored."""
+    return _json_document(conventions, "rows", (_flat(row) for row in rows))
+
+
+def duc_order(row: PeerScoreRow) -> tuple[str, str, str, str]:
+    """NIST's order (`to_duc`): by collection, setid, annotator, then peer id as text."""
+    return (row.collection, row.docset, row.annotator, row.peer)
+
+
+def stream_duc(rows: Iterable[PeerScoreRow]) -> Iterator[str]:
+    """NIST's layout (`to_duc`), one line per row in the order given: rows in `duc_order` already
+    (scoring.exports.iter_score_rows(..., order="duc") loads them so)."""
+    for row in rows:
+        fields = [
+            row.docset,
+            row.peer,
+            nist_decimals(row.scores.modified),
+            str(row.scores.unique_scus),
+            str(row.scores.repetitions),
+            # NIST's DUC 2007 main table has no annotator column: none is written where there is
+            # none
+            *([row.annotator] if row.annotator else []),
+            *([IN_PROGRESS_MARK] if row.status != SUBMITTED else []),
+        ]
+        yield "\t".join(fields) + "\n"
+
+
+def stream_rows(fmt: str, rows: Iterable[PeerScoreRow], conventions: Conventions) -> Iterator[str]:
+    """A layout of FORMATS by name; rows in `duc_order` for "duc", conventions used by "json"."""
+    if fmt == "json":
+        return stream_json(rows, conventions)
+    return stream_duc(rows) if fmt == "duc" else stream_csv(rows)
+
+
+def to_csv(rows: list[PeerScoreRow]) -> str:
+    return "".join(stream_csv(rows))
 
 
 def to_json(rows: list[PeerScoreRow]) -> str:
-    conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})
-    document = {
-        "conventions": [{"weight": w, "average_rounding": a} for w, a in conventions],
-        "rows": [_flat(row) for row in rows],
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return "".join(stream_json(rows, conventions_of(rows)))
 
 
 def to_duc(rows: list[PeerScoreRow]) -> str:
@@ -88,22 +161,7 @@ def to_duc(rows: list[PeerScoreRow]) -> str:
     A row of work in progress (only there when asked for: `--include-in-progress`) ends with one
     more field, `#in_progress` (never read as an annotator: no annotator id starts with `#`);
     submitted rows are NIST's, so a table of submitted work is byte for byte what it was."""
-    ordered = sorted(rows, key=lambda row: (row.collection, row.docset, row.annotator, row.peer))
-    lines = [
-        "\t".join(
-            [
-                row.docset,
-                row.peer,
-                nist_decimals(row.scores.modified),
-                str(row.scores.unique_scus),
-                str(row.scores.repetitions),
-                *([row.annotator] if row.annotator else []),
-                *([IN_PROGRESS_MARK] if row.status != SUBMITTED else []),
-            ]
-        )  # NIST's DUC 2007 main table has no annotator column: none is written where there is none
-        for row in ordered
-    ]
-    return "".join(line + "\n" for line in lines)
+    return "".join(stream_duc(sorted(rows, key=duc_order)))
 
 
 FORMATS = {"csv": to_csv, "json": to_json, "duc": to_duc}
@@ -120,26 +178,36 @@ SYSTEM_COLUMNS = [
 ]
 
 
+def stream_systems_csv(means: Iterable[SystemMean], conventions: Conventions) -> Iterator[str]:
+    """`systems_to_csv`, the header first: `means` is taken only after it (it may be computed
+    while the header is on its way)."""
+    weights = " ".join(sorted({w for w, _ in conventions}))
+    roundings = " ".join(sorted({a for _, a in conventions}))
+    writer = csv.writer(_Line(), lineterminator="\n")
+    yield writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding"])
+    for mean in means:
+        scores = (four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[3:])
+        yield writer.writerow(
+            [mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings]
+        )
+
+
+def stream_systems_json(means: Iterable[SystemMean], conventions: Conventions) -> Iterator[str]:
+    """`systems_to_json`, the conventions first: `means` is taken only after them."""
+    return _json_document(
+        conventions,
+        "systems",
+        ({column: getattr(mean, column) for column in SYSTEM_COLUMNS} for mean in means),
+    )
+
+
 def systems_to_csv(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = ()) -> str:
     """Each system's mean scores over the docsets (scoring.tables.system_means), each row with the
     conventions of the rows (scoring.records.PeerScoreRow) it averages, as `to_csv` gives them."""
-    weights = " ".join(sorted({r.weight_convention for r in rows}))
-    roundings = " ".join(sorted({r.average_rounding for r in rows}))
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding"])
-    for mean in means:
-        scores = (four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[3:])
-        writer.writerow([mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings])
-    return out.getvalue()
+    return "".join(stream_systems_csv(means, conventions_of(rows)))
 
 
 def systems_to_json(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = ()) -> str:
     """Each system's mean scores over the docsets, as JSON, with the conventions of the rows
     (scoring.records.PeerScoreRow) they average, as `to_json` gives them."""
-    conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})
-    document = {
-        "conventions": [{"weight": w, "average_rounding": a} for w, a in conventions],
-        "systems": [{column: getattr(mean, column) for column in SYSTEM_COLUMNS} for mean in means],
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return "".join(stream_systems_json(means, conventions_of(rows)))

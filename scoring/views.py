@@ -7,18 +7,17 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpResponse
 from django.shortcuts import render
 
 from annotator.campaigns.guards import collection_for
-from scoring.formats import FORMATS, systems_to_csv, systems_to_json
+from scoring.exports import rows_download, system_download
+from scoring.formats import FORMATS
 from scoring.records import (
     IN_PROGRESS_VALUE,
     INCLUDE_PARAMETER,
     collection_annotations,
     counted_annotations,
     in_score_order,
-    score_annotations,
     score_loaded_annotations,
     work_counts,
 )
@@ -30,16 +29,6 @@ from scoring.score_table import (
     stored_rows,
 )
 from scoring.tables import SORTABLE, system_means
-
-CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
-EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
-
-
-def _download(content: str, fmt: str, name: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=f"{CONTENT_TYPES[fmt]}; charset=utf-8")
-    filename = f"{name}.{EXTENSIONS[fmt]}".replace(" ", "_").replace(":", "")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 @login_required
@@ -63,14 +52,12 @@ def collection_scores(request, pk):
     name = (
         f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
     )
+    # Downloads hold every row, streamed as they are scored (constant memory, the first bytes at
+    # once): scoring.exports.
     if by_system and export in ("csv", "json"):
-        rows = score_annotations(counted)
-        means = system_means(rows)
-        if export == "csv":
-            return _download(systems_to_csv(means, rows), "csv", name)
-        return _download(systems_to_json(means, rows), "json", name)
+        return system_download(counted, export, name)
     if not by_system and export in FORMATS:
-        return _download(FORMATS[export](score_annotations(counted)), export, name)
+        return rows_download(counted, export, name)
     sort = request.GET.get("sort", "")
     descending = sort.startswith("-")
     column = sort.lstrip("-")

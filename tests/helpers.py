@@ -222,3 +222,10 @@ def job_content(job) -> bytes:
     from annotator.transfer import job_bytes
 
     return job_bytes.read(job)
+
+
+def body(response) -> bytes:
+    """A response's bytes, whether streamed (the score downloads) or not."""
+    if response.streaming:
+        return b"".join(response.streaming_content)
+    return response.content

@@ -24,7 +24,7 @@ from annotator.models import PeerAnnotation, Pyramid
 from annotator.peer_annotation import editing as peer_editing
 from scoring.agreement_records import peer_agreement, score_agreement
 from scoring.records import counted_annotations, score_collection
-from tests.helpers import complete_consensus_of_peer_1, run
+from tests.helpers import body, complete_consensus_of_peer_1, run
 
 pytestmark = pytest.mark.django_db
 
@@ -162,22 +162,22 @@ def test_scores_page_and_downloads_in_both_modes(client, pyramid_consensus):
     demo = pyramid_consensus["demo"]
     client.force_login(demo["organizer"])
     url = demo["scores_url"]
-    page = client.get(url).content.decode()
+    page = body(client.get(url)).decode()
     assert "against-consensus" not in page
     assert page.count("<tr>") == 4
     assert "1 annotation of consensus work" in page
     assert "adjudicated=1" in page
-    rows = list(csv.DictReader(io.StringIO(client.get(url + "?format=csv").content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body(client.get(url + "?format=csv")).decode())))
     assert sorted((r["peer"], r["annotator"]) for r in rows) == DEMO
-    page = client.get(url + "?adjudicated=1").content.decode()
+    page = body(client.get(url + "?adjudicated=1")).decode()
     assert "<td>against-consensus</td>" in page
     assert page.count("<tr>") == 2
     assert "3 annotations not counted" in page
     rows = list(
-        csv.DictReader(io.StringIO(client.get(url + "?adjudicated=1&format=csv").content.decode()))
+        csv.DictReader(io.StringIO(body(client.get(url + "?adjudicated=1&format=csv")).decode()))
     )
     assert [(r["peer"], r["annotator"]) for r in rows] == [("2", "against-consensus")]
-    systems = json.loads(client.get(url + "?view=systems&adjudicated=1&format=json").content)
+    systems = json.loads(body(client.get(url + "?view=systems&adjudicated=1&format=json")))
     assert [s["peer"] for s in (systems["systems"] if isinstance(systems, dict) else systems)] == [
         "2"
     ]
@@ -193,7 +193,7 @@ def test_api_scores_in_both_modes(client, peer_consensus):
 
     def got(query=""):
         answer = client.get(base + query)
-        assert answer.status_code == 200, answer.content
+        assert answer.status_code == 200, body(answer)
         return sorted((r["peer"], r["annotator"]) for r in answer.json()["results"])
 
     assert got() == got("&adjudicated=false") == sorted([*DEMO, ("1", "annotator")])

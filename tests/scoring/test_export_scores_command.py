@@ -1,4 +1,5 @@
-"""export_scores: the formats, the docset filter, and the number of queries."""
+"""export_scores: the formats, the docset filter, the number of queries, and the same bytes
+streamed as written whole."""
 
 import csv
 import io
@@ -12,8 +13,14 @@ from django.test.utils import CaptureQueriesContext
 from annotator.models import Collection
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, run
+from tests.scoring import test_score_exports
 
 pytestmark = pytest.mark.django_db
+
+# The streaming tests' collection (several docsets, mixed peer ids, work in progress) and their
+# reference: the whole-string exports as they were.
+linguistic, mixed = test_score_exports.linguistic, test_score_exports.mixed
+OLD = test_score_exports.OLD
 
 
 @pytest.fixture
@@ -274,3 +281,35 @@ def test_adjudicated_and_work_in_progress_together(pair):
     assert [(r["peer"], r["annotator"], r["status"]) for r in included] == [
         ("2", "adjudicated", "in_progress")
     ]
+
+
+# -- streamed (issue 19) ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("include", [[], ["--include-in-progress"]])
+@pytest.mark.parametrize("fmt", ["csv", "json", "duc"])
+def test_streamed_output_is_the_whole_table_byte_for_byte(mixed, fmt, include, tmp_path):
+    """Several docsets, peers 1, 10, 2, A, b, a username for an annotator, work in progress: what
+    the command writes, to standard output or a file, is what the whole-string exports wrote."""
+    from scoring.records import collection_annotations, counted_annotations, score_annotations
+
+    rows = score_annotations(
+        counted_annotations(collection_annotations(mixed), include_in_progress=bool(include))
+    )
+    expected = OLD[fmt](rows)
+    out, _ = run("export_scores", *include, collection="Mix", format=fmt)
+    assert out == expected
+    target = tmp_path / f"scores.{fmt}"
+    _, err = run("export_scores", *include, collection="Mix", format=fmt, out=str(target))
+    assert target.read_text(encoding="utf-8") == expected
+    assert f"{len(rows)} rows written to {target}" in err
+
+
+def test_queries_do_not_grow_with_chunks(fixture_collection):
+    """Beyond the rows, the command's queries are fixed: a chunk of 500 annotations more costs
+    three (scoring.exports.iter_score_rows; tests/scoring/test_score_exports.py counts them)."""
+    with CaptureQueriesContext(connection) as queries:
+        run("export_scores", collection="Fixtures", format="json")
+    walks = [q["sql"] for q in queries if "annotator_summary" in q["sql"]]
+    assert len(walks) == 1
+    assert '"annotator_summary"."text"' not in walks[0]

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.helpers import complete_consensus_of_peer_1, refuses_nul
+from tests.helpers import body, complete_consensus_of_peer_1, refuses_nul
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def url(demo, query=""):
 
 def test_staff_see_the_score_table(client, demo):
     client.force_login(demo["admin"])
-    page = client.get(url(demo)).content.decode()
+    page = body(client.get(url(demo))).decode()
     assert page.count("<tr>") == 4  # header + three peers
     assert '<td class="num">1.0000</td>' in page
     assert '<td class="num">0.3158</td>' in page
@@ -42,12 +42,12 @@ def test_downloads(client, demo, fmt, content_type, first_line):
     response = client.get(url(demo, f"?format={fmt}"))
     assert response["Content-Type"].startswith(content_type)
     assert "attachment" in response["Content-Disposition"]
-    assert response.content.decode().startswith(first_line)
+    assert body(response).decode().startswith(first_line)
 
 
 def test_csv_download_has_a_row_per_peer(client, demo):
     client.force_login(demo["admin"])
-    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?format=csv")).content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body(client.get(url(demo, "?format=csv"))).decode())))
     assert [r["peer"] for r in rows] == ["1", "2", "3"]
 
 
@@ -71,21 +71,21 @@ def test_sorted_by_a_column_either_way(client, demo):
     client.force_login(demo["organizer"])
 
     def peers(query):
-        page = client.get(url(demo, query)).content.decode()
+        page = body(client.get(url(demo, query))).decode()
         return re.findall(r'<td><a href="/annotations/\d+/">(\w+)</a></td>', page)
 
     ascending, descending = peers("?sort=modified"), peers("?sort=-modified")
     assert ascending == descending[::-1]
     assert len(ascending) == 3
-    assert "Sort by modified" in client.get(url(demo)).content.decode()
+    assert "Sort by modified" in body(client.get(url(demo))).decode()
 
 
 def test_each_systems_mean_and_its_download(client, demo):
     client.force_login(demo["organizer"])
-    page = client.get(url(demo, "?view=systems")).content.decode()
+    page = body(client.get(url(demo, "?view=systems"))).decode()
     assert "selected>each system's mean over docsets" in page
     assert '<td class="num">1.0000</td>' in page
-    download = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
+    download = body(client.get(url(demo, "?view=systems&format=csv"))).decode().splitlines()
     header = (
         "peer,docsets,in_progress,modified,original,coverage,comprehensive,"
         "weight_convention,average_rounding"
@@ -101,11 +101,11 @@ def test_adjudicated_work_only(client, demo, django_user_model):
     and the downloads keep the choice."""
     complete_consensus_of_peer_1(demo, mine_complete=True)
     client.force_login(demo["admin"])
-    page = client.get(url(demo)).content.decode()
+    page = body(client.get(url(demo))).decode()
     assert page.count("<tr>") == 5
     assert "<td>consensus</td>" not in page
     assert "1 annotation of consensus work" in page
-    page = client.get(url(demo, "?adjudicated=1")).content.decode()
+    page = body(client.get(url(demo, "?adjudicated=1"))).decode()
     assert page.count("<tr>") == 4
     assert "<td>consensus</td>" in page
     assert 'name="adjudicated" value="1" checked' in page
@@ -114,7 +114,7 @@ def test_adjudicated_work_only(client, demo, django_user_model):
     )  # the downloads keep the choice
     rows = list(
         csv.DictReader(
-            io.StringIO(client.get(url(demo, "?adjudicated=1&format=csv")).content.decode())
+            io.StringIO(body(client.get(url(demo, "?adjudicated=1&format=csv"))).decode())
         )
     )
     assert [(r["peer"], r["annotator"]) for r in rows] == [
@@ -140,7 +140,7 @@ def test_a_nul_character_in_the_query_is_refused_as_bad_input(client, demo, quer
     client.force_login(demo["organizer"])
     response = client.get(url(demo, query))
     assert refuses_nul(response, field)
-    assert "<h1>Bad request</h1>" in response.content.decode()
+    assert "<h1>Bad request</h1>" in body(response).decode()
 
 
 def test_one_docsets_scores_lead_back_to_the_docset(client, demo):
@@ -149,7 +149,7 @@ def test_one_docsets_scores_lead_back_to_the_docset(client, demo):
     docset = demo["pyramid"].docset
     response = client.get(url(demo, "?docset=DEMO01"))
     assert response.status_code == 200
-    page = response.content.decode()
+    page = body(response).decode()
     assert f'<a href="{reverse("docset-detail", args=[docset.pk])}">Docset DEMO01</a>' in page
     assert "Scores of Demo: Apollo 11, docset DEMO01" in page
     assert page.count("<tr>") == 4
@@ -161,7 +161,7 @@ def test_a_docset_the_collection_does_not_have_answers_400(client, demo):
     response = client.get(url(demo, "?docset=NOPE"))
     assert response.status_code == 400
     assert (
-        f"The collection {demo['collection'].name} has no docset NOPE." in response.content.decode()
+        f"The collection {demo['collection'].name} has no docset NOPE." in body(response).decode()
     )
 
 
@@ -184,7 +184,7 @@ def test_work_in_progress_is_not_counted_and_the_page_says_so(client, demo):
     """An annotation in progress was scored and exported with nothing to mark it (issue 17)."""
     peer_3_in_progress(demo)
     client.force_login(demo["organizer"])
-    page = client.get(url(demo)).content.decode()
+    page = body(client.get(url(demo))).decode()
     assert peers_shown(page) == ["1", "2"]
     assert "<td>Submitted</td>" in page
     assert "In progress</strong>" not in page
@@ -193,12 +193,12 @@ def test_work_in_progress_is_not_counted_and_the_page_says_so(client, demo):
         '(<a href="?docset=&amp;include=in-progress">show them</a>).</p>'
     ) in page
     assert 'name="include" value="in-progress" data-auto-submit' in page  # the checkbox, not ticked
-    rows = list(csv.DictReader(io.StringIO(client.get(url(demo, "?format=csv")).content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body(client.get(url(demo, "?format=csv"))).decode())))
     assert [(r["peer"], r["status"]) for r in rows] == [("1", "submitted"), ("2", "submitted")]
-    duc = client.get(url(demo, "?format=duc")).content.decode().splitlines()
+    duc = body(client.get(url(demo, "?format=duc"))).decode().splitlines()
     assert [line.split("\t")[:2] for line in duc] == [["DEMO01", "1"], ["DEMO01", "2"]]
     assert all(len(line.split("\t")) == 6 for line in duc)  # NIST's columns, no mark
-    means = client.get(url(demo, "?view=systems&format=csv")).content.decode().splitlines()
+    means = body(client.get(url(demo, "?view=systems&format=csv"))).decode().splitlines()
     assert [line.split(",")[:3] for line in means[1:]] == [["1", "1", "0"], ["2", "1", "0"]]
 
 
@@ -207,7 +207,7 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
 ):
     peer_3_in_progress(demo)
     client.force_login(demo["organizer"])
-    page = client.get(url(demo, "?include=in-progress")).content.decode()
+    page = body(client.get(url(demo, "?include=in-progress"))).decode()
     assert peers_shown(page) == ["1", "2", "3"]
     assert page.count('<tr class="in-progress">') == 1
     assert page.count("<strong>In progress</strong>") == 1
@@ -223,13 +223,13 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
         in page
     )
     assert (
-        peers_shown(client.get(url(demo, "?include=in-progress&sort=status")).content.decode())[0]
+        peers_shown(body(client.get(url(demo, "?include=in-progress&sort=status"))).decode())[0]
         == "3"
     )
 
     rows = list(
         csv.DictReader(
-            io.StringIO(client.get(url(demo, "?include=in-progress&format=csv")).content.decode())
+            io.StringIO(body(client.get(url(demo, "?include=in-progress&format=csv"))).decode())
         )
     )
     assert [(r["peer"], r["status"]) for r in rows] == [
@@ -237,17 +237,17 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
         ("2", "submitted"),
         ("3", "in_progress"),
     ]
-    document = json.loads(client.get(url(demo, "?include=in-progress&format=json")).content)
+    document = json.loads(body(client.get(url(demo, "?include=in-progress&format=json"))))
     assert [r["status"] for r in document["rows"]] == ["submitted", "submitted", "in_progress"]
-    duc = client.get(url(demo, "?include=in-progress&format=duc")).content.decode().splitlines()
-    submitted = client.get(url(demo, "?format=duc")).content.decode().splitlines()
+    duc = body(client.get(url(demo, "?include=in-progress&format=duc"))).decode().splitlines()
+    submitted = body(client.get(url(demo, "?format=duc"))).decode().splitlines()
     assert duc[:2] == submitted
     assert len(duc) == 3
     fields = duc[2].split("\t")
     assert fields[:2] == ["DEMO01", "3"]
     assert fields[5:] == ["demo", "#in_progress"]
 
-    systems = client.get(url(demo, "?view=systems&include=in-progress")).content.decode()
+    systems = body(client.get(url(demo, "?view=systems&include=in-progress"))).decode()
     assert '<th class="num">In progress</th>' in systems
     assert systems.count('<tr class="in-progress">') == 1
     assert (
@@ -255,7 +255,7 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
         in systems
     )
     means = json.loads(
-        client.get(url(demo, "?view=systems&include=in-progress&format=json")).content
+        body(client.get(url(demo, "?view=systems&include=in-progress&format=json")))
     )["systems"]
     assert {m["peer"]: m["in_progress"] for m in means} == {"1": 0, "2": 0, "3": 1}
 
@@ -266,19 +266,19 @@ def test_the_counts_say_consensus_work_and_work_in_progress_apart(client, demo):
     choice."""
     complete_consensus_of_peer_1(demo)
     client.force_login(demo["organizer"])
-    page = client.get(url(demo)).content.decode()
+    page = body(client.get(url(demo))).decode()
     assert "3 submitted annotations counted; 1 in progress not counted" in page
     assert "1 annotation of consensus work" in page
-    page = client.get(url(demo, "?include=in-progress")).content.decode()
+    page = body(client.get(url(demo, "?include=in-progress"))).decode()
     assert "3 submitted annotations and 1 in progress (marked) counted" in page
     assert "1 annotation of consensus work" in page
     assert (
         '<a href="?docset=&amp;include=in-progress&amp;adjudicated=1">Adjudicated work only</a>'
         in page
     )
-    page = client.get(
-        url(demo, "?adjudicated=1")
-    ).content.decode()  # the consensus replaces both sources
+    page = body(
+        client.get(url(demo, "?adjudicated=1"))
+    ).decode()  # the consensus replaces both sources
     assert "3 submitted annotations counted." in page
     assert "2 annotations not counted: replaced" in page
 
@@ -304,7 +304,7 @@ def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, dem
     assert {q: queries(q) for q in before} == before
     assert (
         "9 submitted annotations counted; 6 in progress not counted"
-        in client.get(url(demo)).content.decode()
+        in body(client.get(url(demo))).decode()
     )
 
 
@@ -329,15 +329,15 @@ def test_the_table_is_cut_into_pages_that_keep_the_choices_made(client, demo, mo
     monkeypatch.setattr("scoring.views.PAGE_SIZE", 2)
     _more_peers(demo, 3)
     client.force_login(demo["organizer"])
-    first = client.get(url(demo, "?sort=-modified&docset=DEMO01")).content.decode()
+    first = body(client.get(url(demo, "?sort=-modified&docset=DEMO01"))).decode()
     assert "Rows 1–2 of 6 · page 1 of 3" in first
     assert len(_peers(first)) == 2
     assert 'href="?docset=DEMO01&amp;sort=-modified&amp;page=2">Next' in first
-    last = client.get(url(demo, "?sort=-modified&docset=DEMO01&page=3")).content.decode()
+    last = body(client.get(url(demo, "?sort=-modified&docset=DEMO01&page=3"))).decode()
     assert "Rows 5–6 of 6 · page 3 of 3" in last
-    beyond = client.get(url(demo, "?sort=-modified&docset=DEMO01&page=99")).content.decode()
+    beyond = body(client.get(url(demo, "?sort=-modified&docset=DEMO01&page=99"))).decode()
     assert "Rows 5–6 of 6" in beyond  # a page beyond the last shows the last
-    assert "Rows 1–2 of 6" in client.get(url(demo, "?page=x")).content.decode()
+    assert "Rows 1–2 of 6" in body(client.get(url(demo, "?page=x"))).decode()
 
 
 @pytest.mark.parametrize("sort", ["", "-modified", "original", "peer", "-annotator"])
@@ -347,12 +347,12 @@ def test_the_pages_join_into_the_whole_table_in_its_order(client, demo, monkeypa
 
     _more_peers(demo, 3)
     client.force_login(demo["admin"])
-    whole = _peers(client.get(url(demo, f"?sort={sort}")).content.decode())
+    whole = _peers(body(client.get(url(demo, f"?sort={sort}"))).decode())
     monkeypatch.setattr("scoring.views.PAGE_SIZE", 2)
     paged = [
         peer
         for n in (1, 2, 3)
-        for peer in _peers(client.get(url(demo, f"?sort={sort}&page={n}")).content.decode())
+        for peer in _peers(body(client.get(url(demo, f"?sort={sort}&page={n}"))).decode())
     ]
     assert paged == whole
     rows = score_collection(demo["collection"])
@@ -365,11 +365,11 @@ def test_a_sort_by_score_follows_the_latest_edit(client, demo):
     from annotator.models import PSE
 
     client.force_login(demo["admin"])
-    before = _peers(client.get(url(demo, "?sort=-modified")).content.decode())
+    before = _peers(body(client.get(url(demo, "?sort=-modified"))).decode())
     best = demo["annotations"][before[0]]
     PSE.objects.filter(annotation=best).delete()
     best.save()  # as every edit does: its updated_at is raised
-    after = _peers(client.get(url(demo, "?sort=-modified")).content.decode())
+    after = _peers(body(client.get(url(demo, "?sort=-modified"))).decode())
     assert after[-1] == before[0]
     assert after[:-1] == before[1:]
 

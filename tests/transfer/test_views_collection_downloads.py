@@ -21,7 +21,7 @@ from scoring.formats import systems_to_csv
 from scoring.records import score_collection
 from scoring.tables import system_means
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from tests.helpers import complete_consensus_of_peer_1, import_files, run
+from tests.helpers import body, complete_consensus_of_peer_1, import_files, run
 from tests.transfer.test_export_ducview_command import annotation_content, pyramid_content, scores
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def zip_url(collection, docset=""):
 
 def download(client, url) -> zipfile.ZipFile:
     response = client.get(url)
-    assert response.status_code == 200, response.content[:200]
+    assert response.status_code == 200, body(response)[:200]
     assert response["Content-Type"] == "application/zip"
     assert "attachment" in response["Content-Disposition"]
     return zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
@@ -249,7 +249,7 @@ def test_each_score_table_is_what_export_scores_prints(client, demo, fmt, docset
         adjudicated=adjudicated,
         **options,
     )
-    assert response.content.decode() == printed != ""
+    assert body(response).decode() == printed != ""
 
 
 def test_the_scores_follow_the_collections_conventions(client, demo):
@@ -258,11 +258,11 @@ def test_the_scores_follow_the_collections_conventions(client, demo):
     collection.save()
     client.force_login(demo["organizer"])
     rows = list(
-        csv.DictReader(io.StringIO(client.get(scores_url(demo, "?format=csv")).content.decode()))
+        csv.DictReader(io.StringIO(body(client.get(scores_url(demo, "?format=csv"))).decode()))
     )
     assert {(r["weight_convention"], r["average_rounding"]) for r in rows} == {("models", "ceil")}
     assert (
-        client.get(scores_url(demo, "?format=csv")).content.decode()
+        body(client.get(scores_url(demo, "?format=csv"))).decode()
         == run("export_scores", collection=collection.name, format="csv")[0]
     )
 
@@ -274,7 +274,7 @@ def test_each_systems_mean_as_csv_and_json(client, demo, adjudicated):
     flag = "&adjudicated=1" if adjudicated else ""
     rows = score_collection(demo["collection"], adjudicated=adjudicated)
     means = system_means(rows)
-    csv_text = client.get(scores_url(demo, f"?view=systems&format=csv{flag}")).content.decode()
+    csv_text = body(client.get(scores_url(demo, f"?view=systems&format=csv{flag}"))).decode()
     assert csv_text == systems_to_csv(means, rows)
     assert {
         (r["weight_convention"], r["average_rounding"])
@@ -283,7 +283,7 @@ def test_each_systems_mean_as_csv_and_json(client, demo, adjudicated):
     response = client.get(scores_url(demo, f"?view=systems&format=json{flag}"))
     assert response["Content-Type"].startswith("application/json")
     assert "attachment" in response["Content-Disposition"]
-    document = json.loads(response.content)
+    document = json.loads(body(response))
     assert document["conventions"] == [{"weight": "contributors", "average_rounding": "half_up"}]
     assert [(s["peer"], s["docsets"]) for s in document["systems"]] == [
         (m.peer, m.docsets) for m in means
@@ -332,7 +332,7 @@ def test_the_collection_page_offers_every_download(client, demo):
         demo
     )  # the annotator's own annotation of peer 1 is still in progress
     client.force_login(demo["organizer"])
-    page = client.get(reverse("collection-detail", args=[demo["collection"].pk])).content.decode()
+    page = body(client.get(reverse("collection-detail", args=[demo["collection"].pk]))).decode()
     links = downloads_of(page)
     assert set(links) == {
         "ducview",
@@ -367,19 +367,19 @@ def test_the_collection_page_offers_every_download(client, demo):
                 adjudicated=kind.startswith("adjudicated"),
                 include_in_progress=kind.startswith("in-progress"),
             )
-            assert response.content.decode() == printed, kind
+            assert body(response).decode() == printed, kind
     # Submitted work by default; the in-progress tables hold the annotator's annotation too, marked.
-    rows = list(csv.DictReader(io.StringIO(client.get(links["scores-csv"]).content.decode())))
+    rows = list(csv.DictReader(io.StringIO(body(client.get(links["scores-csv"])).decode())))
     assert [(r["peer"], r["annotator"], r["status"]) for r in rows] == [
         (p, "demo", "submitted") for p in "123"
     ]
     marked = [
         line
-        for line in client.get(links["in-progress-scores-duc"]).content.decode().splitlines()
+        for line in body(client.get(links["in-progress-scores-duc"])).decode().splitlines()
         if line.endswith("\t#in_progress")
     ]
     assert marked == ["DEMO01\t1\t0\t0\t0\tannotator\t#in_progress"]
-    systems = json.loads(client.get(links["in-progress-systems-json"]).content)["systems"]
+    systems = json.loads(body(client.get(links["in-progress-systems-json"])))["systems"]
     assert {s["peer"]: s["in_progress"] for s in systems} == {"1": 1, "2": 0, "3": 0}
     assert 'id="downloads"' in page
     assert "Number of contributors" in page
@@ -390,7 +390,7 @@ def test_the_docset_page_offers_its_own_downloads(client, demo):
     import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection=demo["collection"].name)
     client.force_login(demo["admin"])
     docset = demo["pyramid"].docset
-    links = downloads_of(client.get(reverse("docset-detail", args=[docset.pk])).content.decode())
+    links = downloads_of(body(client.get(reverse("docset-detail", args=[docset.pk]))).decode())
     assert "systems-csv" not in links
     assert links["ducview"] == zip_url(demo["collection"], "DEMO01")
     assert sorted(files_of(download(client, links["ducview"]))) == [
@@ -402,7 +402,7 @@ def test_the_docset_page_offers_its_own_downloads(client, demo):
     printed, _ = run(
         "export_scores", collection=demo["collection"].name, docset="DEMO01", format="duc"
     )
-    assert client.get(links["scores-duc"]).content.decode() == printed
+    assert body(client.get(links["scores-duc"])).decode() == printed
     assert len(printed.splitlines()) == 3
 
 

@@ -4,13 +4,9 @@ from django.core.management.base import BaseCommand
 
 from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
-from scoring.formats import FORMATS, IN_PROGRESS_MARK
-from scoring.records import (
-    collection_annotations,
-    counted_annotations,
-    score_annotations,
-    work_counts,
-)
+from scoring.exports import in_blocks, iter_score_rows, score_conventions
+from scoring.formats import FORMATS, IN_PROGRESS_MARK, stream_rows
+from scoring.records import collection_annotations, counted_annotations, work_counts
 
 
 class Command(BaseCommand):
@@ -42,10 +38,7 @@ class Command(BaseCommand):
         collection = collection_and_docset(options["collection"], options["docset"])
         annotations = collection_annotations(collection, options["docset"])
         adjudicated, include = options["adjudicated"], options["include_in_progress"]
-        rows = score_annotations(
-            counted_annotations(annotations, adjudicated, include_in_progress=include)
-        )
-        text = FORMATS[options["format"]](rows)
+        counted_ones = counted_annotations(annotations, adjudicated, include_in_progress=include)
         # NIST's layout has no room for them, so every format also says its conventions here, and
         # what it counts.
         self.stderr.write(
@@ -64,8 +57,24 @@ class Command(BaseCommand):
                 f"{counts.in_progress_left_out} in progress not counted (--include-in-progress "
                 "counts them)"
             )
+        # Streamed (issue 19): rows are scored a chunk at a time and written as they come, in
+        # constant memory, the same bytes as the whole table at once (scoring.exports).
+        fmt = options["format"]
+        rows = iter_score_rows(counted_ones, "duc" if fmt == "duc" else "table")
+        written = 0
+
+        def counting(rows):
+            nonlocal written
+            for row in rows:
+                written += 1
+                yield row
+
+        conventions = score_conventions(counted_ones) if fmt == "json" else ()
+        blocks = in_blocks(stream_rows(fmt, counting(rows), conventions))
         if options["out"]:
-            Path(options["out"]).write_text(text, encoding="utf-8")
-            self.stderr.write(f"{counted(len(rows), 'row')} written to {options['out']}")
+            with Path(options["out"]).open("w", encoding="utf-8") as file:
+                file.writelines(blocks)
+            self.stderr.write(f"{counted(written, 'row')} written to {options['out']}")
         else:
-            self.stdout.write(text, ending="")
+            for block in blocks:
+                self.stdout.write(block, ending="")

@@ -1,0 +1,266 @@
+"""Score exports of any size, streamed: rows are loaded and scored a chunk at a time and written as
+they come (issue 19: at 50× a DUC year, 23,000 annotations, building every row and the whole
+string took seconds before the first byte and memory in proportion to the collection).
+
+- `iter_score_rows`: the rows of a queryset of counted annotations (scoring.records.
+  counted_annotations), in a table's order or NIST's, a constant number of queries per chunk, the
+  texts never fetched;
+- `rows_download` and `streaming_download`: the CSV, JSON and NIST downloads of the scores page;
+- `system_download`: each system's means (scoring.tables.system_means, the same numbers) from the
+  rows streamed through an accumulator that keeps a few numbers per system, not per row;
+- `in_blocks`: text chunks joined into blocks for the network or a file.
+
+The layouts themselves are scoring.formats' `stream_*` generators; `export_scores` writes the
+same ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from math import fsum
+
+from django.db import connection
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce, Collate, NullIf
+from django.http import StreamingHttpResponse
+
+from scoring.formats import (
+    Conventions,
+    stream_rows,
+    stream_systems_csv,
+    stream_systems_json,
+)
+from scoring.records import PeerScoreRow, in_score_order, score_loaded_annotations
+from scoring.tables import MEAN_SCORES, SUBMITTED, SystemMean, _natural
+
+CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
+EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
+CHUNK = 500  # annotations loaded and scored at a time
+BLOCK = 64 * 1024  # characters written at a time
+
+# What a score row names (scoring.records.score_loaded): nothing more is fetched, above all not
+# the peer's text, nor the pyramid's or the collection's long fields.
+ROW_FIELDS = (
+    "annotator_code",
+    "status",
+    "pyramid__name",
+    "pyramid__docset__name",
+    "pyramid__docset__collection__name",
+    "pyramid__docset__collection__weight_convention",
+    "pyramid__docset__collection__average_rounding",
+    "peer__author",
+    "annotator__username",
+)
+
+ORDERS = ("table", "duc", "systems")
+
+
+def _codepoints(expression):
+    """`expression` compared by code points, as Python compares strings, whatever the database's
+    own collation ("C" on PostgreSQL; SQLite's BINARY compares UTF-8 bytes, which is the same)."""
+    return Collate(expression, "C" if connection.vendor == "postgresql" else "BINARY")
+
+
+def _in_order(annotations, order: str):
+    loaded = in_score_order(annotations).only(*ROW_FIELDS)
+    if order == "table":  # every score table's: collection, docset, peer, annotator, id
+        return loaded
+    if order == "duc":
+        # NIST's (scoring.formats.duc_order): collection, docset, annotator as the rows name it
+        # (PeerAnnotation.annotator_name), peer id as text; ties as `to_duc`'s stable sort leaves
+        # them, in the table's order (annotator_code, then id).
+        annotator = Coalesce(NullIf(F("annotator_code"), Value("")), F("annotator__username"))
+        return loaded.order_by(
+            _codepoints(F("pyramid__docset__collection__name")),
+            _codepoints(F("pyramid__docset__name")),
+            _codepoints(Coalesce(annotator, Value(""))),
+            _codepoints(F("peer__author")),
+            "annotator_code",
+            "id",
+        )
+    # "systems": a docset's rows of one peer together, as `streamed_system_means` needs them.
+    return loaded.order_by(
+        _codepoints(F("pyramid__docset__name")), _codepoints(F("peer__author")), "id"
+    )
+
+
+def iter_score_rows(
+    annotations, order: str = "table", chunk: int = CHUNK
+) -> Iterator[PeerScoreRow]:
+    """The score rows of `annotations` (counted ones: scoring.records.counted_annotations), in
+    `order`: "table" (scoring.records.in_score_order: `to_csv`, `to_json`), "duc" (NIST's:
+    `stream_duc`; equal to scoring.formats.duc_order's `sorted`), or "systems" (by docset, then
+    peer: `streamed_system_means`).
+
+    One query walks the annotations with a database cursor, `chunk` at a time (on PostgreSQL a
+    server-side cursor: the client holds one chunk); each chunk is scored in three more queries
+    (scoring.records.score_loaded_annotations). Nothing runs before the first row is asked for."""
+    if order not in ORDERS:
+        raise ValueError(f"order is one of {', '.join(ORDERS)}, not {order!r}")
+    return _scored(_in_order(annotations, order), chunk)
+
+
+def _scored(annotations, chunk: int) -> Iterator[PeerScoreRow]:
+    loaded = annotations.iterator(chunk_size=chunk)
+    while batch := list(islice(loaded, chunk)):
+        yield from score_loaded_annotations(batch)
+
+
+def score_conventions(annotations) -> list[tuple[str, str]]:
+    """The conventions (weight, X_a rounding) the rows of `annotations` are scored with, sorted as
+    scoring.formats.conventions_of gives them from the rows, in one query: what a JSON export
+    says first."""
+    return sorted(
+        annotations.order_by()
+        .values_list(
+            "pyramid__docset__collection__weight_convention",
+            "pyramid__docset__collection__average_rounding",
+        )
+        .distinct()
+    )
+
+
+def in_blocks(chunks: Iterable[str], size: int = BLOCK) -> Iterator[str]:
+    """The chunks joined into blocks of about `size` characters (a write per row would cost more
+    than the row); the first chunk at once, so that a download starts before any row is scored."""
+    chunks = iter(chunks)
+    for first in chunks:
+        yield first
+        break
+    block: list[str] = []
+    length = 0
+    for text in chunks:
+        block.append(text)
+        length += len(text)
+        if length >= size:
+            yield "".join(block)
+            block, length = [], 0
+    if block:
+        yield "".join(block)
+
+
+def _streaming(chunks: Iterable[str], fmt: str, name: str) -> StreamingHttpResponse:
+    """The headers scoring.views' downloads have always had, the body streamed."""
+    response = StreamingHttpResponse(
+        in_blocks(chunks), content_type=f"{CONTENT_TYPES[fmt]}; charset=utf-8"
+    )
+    filename = f"{name}.{EXTENSIONS[fmt]}".replace(" ", "_").replace(":", "")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def streaming_download(
+    rows: Iterable[PeerScoreRow], fmt: str, name: str, conventions: Conventions = ()
+) -> StreamingHttpResponse:
+    """Rows as a download in a layout of scoring.formats.FORMATS ("csv", "json", "duc"), named
+    `name` and the layout's extension. The rows as `iter_score_rows` gives them: in "duc" order
+    for "duc"; `conventions` (`score_conventions`) are what "json" says first."""
+    return _streaming(stream_rows(fmt, rows, conventions), fmt, name)
+
+
+def rows_download(annotations, fmt: str, name: str, *, chunk: int = CHUNK) -> StreamingHttpResponse:
+    """The download of the scores of `annotations` (counted ones) in a layout of FORMATS: rows in
+    the layout's order, conventions found first for JSON (one query, the only one before the
+    response is returned)."""
+    conventions = score_conventions(annotations) if fmt == "json" else ()
+    rows = iter_score_rows(annotations, "duc" if fmt == "duc" else "table", chunk)
+    return streaming_download(rows, fmt, name, conventions)
+
+
+def system_download(
+    annotations, fmt: str, name: str, *, chunk: int = CHUNK
+) -> StreamingHttpResponse:
+    """Each system's means over the docsets (scoring.tables.system_means, the same numbers and
+    order) of the scores of `annotations` (counted ones), as "csv" or "json"
+    (scoring.formats.systems_to_csv, systems_to_json, byte for byte). The header goes out at once;
+    the means follow once every row is scored, from a few numbers kept per system."""
+    if fmt not in ("csv", "json"):
+        raise ValueError(f"a system export is csv or json, not {fmt!r}")
+    conventions = score_conventions(annotations)
+
+    def means() -> Iterator[SystemMean]:  # taken only after the header is sent
+        yield from streamed_system_means(iter_score_rows(annotations, "systems", chunk))
+
+    stream = stream_systems_csv if fmt == "csv" else stream_systems_json
+    return _streaming(stream(means(), conventions), fmt, name)
+
+
+class _ExactSum:
+    """A running sum equal to `math.fsum` of every term added, kept in a few floats whatever their
+    number (Shewchuk's non-overlapping partials, the recipe behind `fsum`): means equal to
+    `statistics.fmean`'s to the last bit."""
+
+    __slots__ = ("count", "partials")
+
+    def __init__(self) -> None:
+        self.partials: list[float] = []
+        self.count = 0
+
+    def add(self, x: float) -> None:
+        i = 0
+        for y in self.partials:
+            if abs(x) < abs(y):
+                x, y = y, x
+            high = x + y
+            low = y - (high - x)
+            if low:
+                self.partials[i] = low
+                i += 1
+            x = high
+        self.partials[i:] = [x]
+        self.count += 1
+
+    def mean(self) -> float | None:
+        return fsum(self.partials) / self.count if self.count else None
+
+
+class _System:
+    """What one system's means need: the sums of its docsets' means, and its counts."""
+
+    __slots__ = ("docsets", "in_progress", "sums")
+
+    def __init__(self) -> None:
+        self.docsets = 0
+        self.in_progress = 0
+        self.sums = {name: _ExactSum() for name in MEAN_SCORES}
+
+
+def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
+    """scoring.tables.system_means, the same means in the same order, from rows grouped by docset
+    and peer (`iter_score_rows(..., "systems")`): each docset's annotations of a peer are averaged
+    when the next group starts, so that only a few numbers per system are kept, never the rows."""
+    systems: dict[str, _System] = {}
+    group: tuple[str, str] | None = None
+    system = _System()
+    values: dict[str, list[float]] = {}
+
+    def close() -> None:  # the group's docset mean joins its system's sums
+        if group is None:
+            return
+        system.docsets += 1
+        for name, present in values.items():
+            if present:
+                system.sums[name].add(fsum(present) / len(present))  # statistics.fmean's
+
+    for row in rows:
+        if (row.docset, row.peer) != group:
+            close()
+            group, values = (row.docset, row.peer), {name: [] for name in MEAN_SCORES}
+            system = systems.setdefault(row.peer, _System())
+        for name in MEAN_SCORES:
+            value = getattr(row.scores, name)
+            if value is not None:
+                values[name].append(value)
+        system.in_progress += row.status != SUBMITTED
+    close()
+    means = [
+        SystemMean(
+            peer=peer,
+            docsets=system.docsets,
+            in_progress=system.in_progress,
+            **{name: system.sums[name].mean() for name in MEAN_SCORES},
+        )
+        for peer, system in systems.items()
+    ]
+    return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))

@@ -19,12 +19,13 @@ collection's problems to review, annotator.pyramids.problems):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 
 from annotator.ducview import DucviewError
@@ -154,6 +155,49 @@ class _StoredPyramid:
 
 
 @dataclass
+class _DocsetRecords:
+    """What one import knows of a docset's records: read once (nothing to read for a docset the
+    import made), kept up to date by the files stored in it, forgotten when a file fails (its
+    transaction took back what it made or changed)."""
+
+    docset: Docset
+    models: dict[str, Summary]  # model summaries by author
+    peers: dict[str, Summary]  # peer summaries by author
+    pyramids: dict[str, _StoredPyramid]  # by fingerprint (ducview.fingerprints)
+    annotated: set[tuple[int, int, str]]  # (pyramid id, peer id, annotator) of its annotations
+    # The copies of a known pyramid met in .pan files, by their content (_pyramid_content): its
+    # fingerprint, and the warnings and counts placing it gave. Every .pan of a docset embeds its
+    # pyramid; placed once, it is not placed again for each of them. Only copies whose models
+    # were exactly as stored are kept, and the whole is forgotten when a model's text changes.
+    embedded: dict[tuple, tuple[str, list[str], Counter]] = field(default_factory=dict)
+
+    @classmethod
+    def new(cls, docset: Docset) -> _DocsetRecords:
+        return cls(docset, {}, {}, {}, set())
+
+    @classmethod
+    def read(cls, docset: Docset) -> _DocsetRecords:
+        """A stored docset's records, in 6 queries: every file of it is then imported against
+        them (so pyramids built in the app are recognised too)."""
+        records = cls.new(docset)
+        for summary in Summary.objects.filter(
+            docset=docset, kind__in=(Summary.Kind.MODEL, Summary.Kind.PEER)
+        ):
+            kind = records.models if summary.kind == Summary.Kind.MODEL else records.peers
+            kind[summary.author] = summary
+        records.pyramids = stored_pyramids(Pyramid.objects.filter(docset=docset))
+        # Annotated by an imported annotator id, or by the user an exported annotation names
+        # (export_ducview writes the username): as stored_annotations matches them.
+        records.annotated = {
+            (pyramid_id, peer_id, code if username is None else username)
+            for pyramid_id, peer_id, code, username in PeerAnnotation.objects.filter(
+                pyramid__docset=docset
+            ).values_list("pyramid_id", "peer_id", "annotator_code", "annotator__username")
+        }
+        return records
+
+
+@dataclass
 class _Located:
     """A part placed in the records: model (or peer) text offsets; empty when it could not be
     placed."""
@@ -184,10 +228,11 @@ class DucviewImporter:
         self.collection_name = collection_name
         self.model_regex = model_regex
         self.report = report or ImportReport()
+        # What the import knows of the records, read once rather than for every file: the
+        # collection, its docsets by name and each docset's records (_DocsetRecords).
         self._collection: Collection | None = None
-        self._known: dict[
-            int, dict[str, _StoredPyramid]
-        ] = {}  # docset id -> fingerprint -> pyramid
+        self._docsets: dict[str, Docset] | None = None
+        self._records: dict[int, _DocsetRecords] = {}
 
     # -- one file
     def import_file(
@@ -219,12 +264,13 @@ class DucviewImporter:
             return False
         warnings: list[str] = []
         counts: Counter = Counter()
-        known = None
         collection_known = self._collection is not None
+        stored_some = False  # whether the file got as far as its transaction
         try:
             document, identity = read_with_identity(path, data, overrides)
+            stored_some = True
             with transaction.atomic():
-                known = self._import_document(
+                self._import_document(
                     document, identity, PurePosixPath(path).name, warnings, counts
                 )
         except (DucviewError, OSError, DatabaseError) as exc:
@@ -235,14 +281,10 @@ class DucviewImporter:
             reason = str(exc)
             if isinstance(exc, DatabaseError):
                 reason = f"the database refused it: {str(exc).strip()}"
-                self._known.clear()  # what was cached may have been rolled back with it
-            if not collection_known:
-                self._collection = None  # created in the transaction rolled back, if it was new
+            if stored_some:
+                self._forget(keep_collection=collection_known)
             self.report.failures.append(f"{path}: {reason}")
             return False
-        if known is not None:
-            fingerprint, stored = known
-            self._known.setdefault(stored.pyramid.docset_id, {})[fingerprint] = stored
         for key, value in counts.items():
             if isinstance(key, tuple):
                 self.report.ids_normalised[key] += value
@@ -251,35 +293,56 @@ class DucviewImporter:
         self.report.warnings.extend(f"{path}: {w}" for w in warnings)
         return True
 
+    def _forget(self, *, keep_collection: bool) -> None:
+        """After a failed file: what its transaction made or changed is gone, so what the import
+        knew is read again (the collection too, if that file created it)."""
+        if not keep_collection:
+            self._collection = None
+        self._docsets = None
+        self._records.clear()
+
     def _collection_record(self) -> Collection:
         if self._collection is None:
             self._collection, _ = Collection.objects.get_or_create(name=self.collection_name)
         return self._collection
 
+    def _docset_records(self, name: str) -> _DocsetRecords:
+        """The docset's records as this import knows them; a new docset is made (no savepoint:
+        the file's transaction is the unit, and a docset made in it goes with it)."""
+        if self._docsets is None:
+            collection = self._collection_record()
+            self._docsets = {docset.name: docset for docset in collection.docsets.all()}
+        docset = self._docsets.get(name)
+        if docset is None:
+            docset = Docset.objects.create(collection=self._collection_record(), name=name)
+            self._docsets[name] = docset
+            self._records[docset.id] = _DocsetRecords.new(docset)
+        elif docset.id not in self._records:
+            self._records[docset.id] = _DocsetRecords.read(docset)
+        return self._records[docset.id]
+
     def _import_document(self, document, identity: FileIdentity, file_name: str, warnings, counts):
-        docset, _ = Docset.objects.get_or_create(
-            collection=self._collection_record(), name=identity.docset
-        )
+        assert identity.docset is not None  # read_with_identity refuses a file without one
+        records = self._docset_records(identity.docset)
         is_pyr = isinstance(document, PyramidDocument)
         pyramid_document = document if is_pyr else document.pyramid
         fingerprint, stored, created = self._pyramid(
-            docset, pyramid_document, identity, file_name, is_pyr, warnings, counts
+            records, pyramid_document, identity, file_name, is_pyr, warnings, counts
         )
         if is_pyr:
             if not created:
                 counts["unchanged"] += 1
-            return fingerprint, stored
+            return
         annotation_created = self._peer_annotation(
-            docset, stored, fingerprint, document, identity, file_name, warnings, counts
+            records, stored, fingerprint, document, identity, file_name, warnings, counts
         )
         if not created and not annotation_created:
             counts["unchanged"] += 1
-        return fingerprint, stored
 
     # -- pyramids
     def _pyramid(
         self,
-        docset,
+        records: _DocsetRecords,
         document: PyramidDocument,
         identity: FileIdentity,
         file_name,
@@ -287,8 +350,18 @@ class DucviewImporter:
         warnings,
         counts,
     ):
+        key = None if is_pyr else _pyramid_content(document)
+        if key is not None and key in records.embedded:  # a copy met before: the same outcome
+            fingerprint, seen_warnings, seen_counts = records.embedded[key]
+            warnings.extend(seen_warnings)
+            counts.update(seen_counts)
+            seen = records.pyramids[fingerprint]
+            self._named_after_first_pan(seen, file_name)
+            return fingerprint, seen, False
+        first_warning, counts_before = len(warnings), counts.copy()
+        docset = records.docset
         layout = split_models(document.text, document.start_document_regex, self.model_regex)
-        models, translations = self._model_summaries(docset, layout, warnings)
+        models, translations, as_stored = self._model_summaries(records, layout, warnings)
         placed = [
             [
                 [
@@ -316,13 +389,17 @@ class DucviewImporter:
                 for scu, spans in zip(document.scus, placed)
             ),
         )
-        stored = self._known_pyramids(docset).get(fingerprint)
+        stored = records.pyramids.get(fingerprint)
         if stored is not None:
             source = stored.pyramid.source_name
-            if not is_pyr and not source.endswith(".pyr") and file_name < source:
-                # Known only from .pans so far: named after the first of them, whatever the order.
-                stored.pyramid.source_name = file_name
-                stored.pyramid.save(update_fields=["source_name"])
+            if not is_pyr:
+                self._named_after_first_pan(stored, file_name)
+                if key is not None and as_stored:
+                    records.embedded[key] = (
+                        fingerprint,
+                        warnings[first_warning:],
+                        counts - counts_before,
+                    )
             if is_pyr and not source.endswith(".pyr"):
                 # The same pyramid came first inside a .pan: its own file names it and says how
                 # DUCView finds its models.
@@ -345,6 +422,7 @@ class DucviewImporter:
             return fingerprint, stored, False
         new_models = [m for m in models if m.pk is None]
         Summary.objects.bulk_create(new_models)
+        records.models.update((m.author, m) for m in new_models)
         pyramid = Pyramid.objects.create(
             docset=docset,
             name=Pyramid.free_name(
@@ -410,35 +488,39 @@ class DucviewImporter:
                         f"{', '.join(repeated)}"
                     )
             Contributor.objects.bulk_create(contributors)
-            Span.objects.bulk_create(
-                Span(contributor=c, summary=summary, start=s, end=e, position=p)
-                for c, summary, s, e, p in spans
+            insert_rows(
+                Span,
+                ("contributor", "summary", "start", "end", "position"),
+                [(c.id, summary.id, s, e, p) for c, summary, s, e, p in spans],
             )
             scu_ids.update((scu.uid, scu.id) for scu in scus)
             counts["scus"] += len(scus)
             counts["contributors"] += len(contributors)
         counts["pyramids"] += 1
         stored = _StoredPyramid(pyramid, scu_ids, models)
+        records.pyramids[fingerprint] = stored
         return fingerprint, stored, True
 
-    def _known_pyramids(self, docset: Docset) -> dict[str, _StoredPyramid]:
-        """Every pyramid of the docset by its content's fingerprint, computed from the records (so
-        that pyramids built in the app are recognised too); once per docset and import."""
-        if docset.id not in self._known:
-            self._known[docset.id] = stored_pyramids(Pyramid.objects.filter(docset=docset))
-        return self._known[docset.id]
+    @staticmethod
+    def _named_after_first_pan(stored: _StoredPyramid, file_name: str) -> None:
+        """A pyramid known only from .pans so far is named after the first of them, whatever the
+        order."""
+        source = stored.pyramid.source_name
+        if not source.endswith(".pyr") and file_name < source:
+            stored.pyramid.source_name = file_name
+            stored.pyramid.save(update_fields=["source_name"])
 
     def _model_summaries(
-        self, docset: Docset, layout: Layout, warnings
-    ) -> tuple[list[Summary], list[Translation]]:
-        """The model summaries of the layout as stored (new ones unsaved), and each segment's
-        offsets translated into its stored copy."""
-        existing = {
-            s.author: s for s in Summary.objects.filter(docset=docset, kind=Summary.Kind.MODEL)
-        }
+        self, records: _DocsetRecords, layout: Layout, warnings
+    ) -> tuple[list[Summary], list[Translation], bool]:
+        """The model summaries of the layout as stored (new ones unsaved), each segment's offsets
+        translated into its stored copy, and whether every segment was stored exactly as it is."""
+        docset, existing = records.docset, records.models
         models, translations = [], []
+        as_stored = True
         for segment in layout.models:
             summary = existing.get(segment.author)
+            as_stored = as_stored and summary is not None and summary.text == segment.text
             if summary is None:
                 summary = Summary(
                     docset=docset,
@@ -456,12 +538,13 @@ class DucviewImporter:
                         f"already stored ({first_difference(segment.text, summary.text)}); import "
                         "it into another collection, or correct the file"
                     )
-                _keep_preferred_copy(
+                if _keep_preferred_copy(
                     summary, segment.text, f"model summary {segment.author}", warnings
-                )
+                ):
+                    records.embedded.clear()  # placed against the text this file replaced
                 translations.append(mapped)
             models.append(summary)
-        return models, translations
+        return models, translations, as_stored
 
     def _place_model_part(
         self, text, layout: Layout, translations, uid, part, warnings, counts
@@ -518,7 +601,7 @@ class DucviewImporter:
     # -- peer annotations
     def _peer_annotation(
         self,
-        docset,
+        records: _DocsetRecords,
         stored: _StoredPyramid,
         pyramid_fingerprint_: str,
         document: PeerAnnotationDocument,
@@ -533,14 +616,22 @@ class DucviewImporter:
         peer_id = system_id(identity.peer)
         if peer_id != identity.peer:
             counts[(identity.peer, peer_id)] += 1
-        peer = Summary.objects.filter(docset=docset, kind=Summary.Kind.PEER, author=peer_id).first()
+        docset = records.docset
+        peer = records.peers.get(peer_id)
         # The summary's name as NIST's files write it (without the annotator's prefix); of several
         # spellings ("…A.06", "…B.6"), the first in order, whatever order the files come in.
         name = peer_name(file_name)
         if peer is None:
-            peer = Summary.objects.create(
+            peer = Summary(
                 docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text
             )
+            (peer.id,) = insert_rows(
+                Summary,
+                ("docset", "kind", "author", "name", "text"),
+                [(docset.id, peer.kind, peer.author, peer.name, peer.text)],
+                returning_ids=True,
+            )
+            records.peers[peer_id] = peer
             mapped = Translation.identity(len(text))
         else:
             if name < peer.name and DUC_PEER_NAME.match(name) and DUC_PEER_NAME.match(peer.name):
@@ -580,7 +671,12 @@ class DucviewImporter:
         comments = [(s.uid, s.comment) for s in document.peer_scus if s.comment]
         fingerprint = annotation_fingerprint(pyramid_fingerprint_, peer.text, pses, comments)
 
-        existing = stored_annotations(stored.pyramid, peer, annotator)
+        key = (stored.pyramid.id, peer.id, annotator)
+        existing = (
+            stored_annotations(stored.pyramid, peer, annotator)
+            if key in records.annotated
+            else set()
+        )
         if existing:
             if fingerprint in existing:
                 return False
@@ -601,19 +697,29 @@ class DucviewImporter:
             source_name=file_name,
             fingerprint=fingerprint,
         )
-        pse_records: list[PSE] = []
-        span_records: list[PSESpan] = []
-        for uid, comment, spans in pses:
-            scu_id = None if uid == NON_MATCHING_UID else stored.scu_ids[uid]
-            pse = PSE(
-                annotation=annotation, scu_id=scu_id, comment=comment, position=len(pse_records)
-            )
-            pse_records.append(pse)
-            span_records.extend(
-                PSESpan(pse=pse, start=s, end=e, position=p) for p, (s, e) in enumerate(spans)
-            )
-        PSE.objects.bulk_create(pse_records)
-        PSESpan.objects.bulk_create(span_records)
+        pse_ids = insert_rows(
+            PSE,
+            ("annotation", "scu", "comment", "position"),
+            [
+                (
+                    annotation.id,
+                    None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
+                    comment,
+                    position,
+                )
+                for position, (uid, comment, _) in enumerate(pses)
+            ],
+            returning_ids=True,
+        )
+        insert_rows(
+            PSESpan,
+            ("pse", "start", "end", "position"),
+            [
+                (pse_id, start, end, position)
+                for pse_id, (_, _, spans) in zip(pse_ids, pses)
+                for position, (start, end) in enumerate(spans)
+            ],
+        )
         PeerSCUComment.objects.bulk_create(
             PeerSCUComment(
                 annotation=annotation,
@@ -622,9 +728,81 @@ class DucviewImporter:
             )
             for uid, comment in comments
         )
+        records.annotated.add(key)
         counts["peer_annotations"] += 1
-        counts["pses"] += len(pse_records)
+        counts["pses"] += len(pse_ids)
         return True
+
+
+@functools.cache
+def _check_fields(model, fields: tuple[str, ...]) -> None:
+    left_out = [
+        field.name
+        for field in model._meta.concrete_fields
+        if not field.primary_key
+        and field.name not in fields
+        and (field.has_default() or not field.null or getattr(field, "auto_now_add", False))
+    ]
+    if left_out:
+        raise TypeError(f"insert_rows({model.__name__}) must be given {', '.join(left_out)}")
+
+
+INSERT_ROWS_BATCH = 1000  # rows a statement: well below the databases' limits on parameters
+
+
+def insert_rows(model, fields: tuple[str, ...], rows: list[tuple], *, returning_ids=False):
+    """INSERT the rows (values of `fields`, in that order, as the database takes them: ids for
+    foreign keys) in one statement a batch; their ids, in order, if asked.
+
+    For the records every file makes (a peer, its PSEs and their spans; a pyramid's spans):
+    create() and bulk_create() build a model instance and prepare each field of each row, which
+    costs several times the statement itself and, on files of a few PSEs, more than reading the
+    file (issue 19). Only for plain fields: every field left out must be nullable without a
+    default (PSE.source), else this refuses (a field added to the model must be named here)."""
+    _check_fields(model, fields)
+    meta, quote = model._meta, connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in fields)
+    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    returning = f" RETURNING {quote(meta.pk.column)}" if returning_ids else ""
+    ids: list[int] = []
+    with connection.cursor() as cursor:
+        for first in range(0, len(rows), INSERT_ROWS_BATCH):
+            batch = rows[first : first + INSERT_ROWS_BATCH]
+            cursor.execute(
+                f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES "
+                f"{', '.join([placeholders] * len(batch))}{returning}",
+                [value for row in batch for value in row],
+            )
+            if returning_ids:
+                ids.extend(row[0] for row in cursor.fetchall())
+    return ids
+
+
+def _pyramid_content(document: PyramidDocument) -> tuple:
+    """All that placing a pyramid's parts and its fingerprint depend on, lines included (the
+    warnings name them): two copies with equal contents have one outcome."""
+    return (
+        document.text,
+        document.start_document_regex,
+        tuple(
+            (
+                scu.uid,
+                scu.label,
+                scu.comment,
+                scu.line,
+                tuple(
+                    (
+                        c.label,
+                        c.comment,
+                        c.line,
+                        tuple((p.start, p.end, p.label, p.line, p.inverted) for p in c.parts),
+                    )
+                    for c in scu.contributors
+                ),
+            )
+            for scu in document.scus
+        ),
+    )
 
 
 def peer_name(file_name: str) -> str:
@@ -638,11 +816,12 @@ def peer_name(file_name: str) -> str:
     )
 
 
-def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -> None:
+def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -> bool:
     """Two copies of one text that differ only by lost characters: keep the better one
-    (reconcile.preferred), so that the order of the files does not decide the text stored."""
+    (reconcile.preferred), so that the order of the files does not decide the text stored.
+    Whether the stored text changed."""
     if incoming == summary.text:
-        return
+        return False
     if incoming.strip() != summary.text.strip():  # blank space around a summary is no difference
         warnings.append(
             f"{what}: this file's copy differs from the one stored by encoding artefacts or "
@@ -651,6 +830,8 @@ def _keep_preferred_copy(summary: Summary, incoming: str, what: str, warnings) -
     if len(incoming) == len(summary.text) and preferred(incoming, summary.text) == incoming:
         summary.text = incoming  # same length: every stored offset stays valid
         summary.save(update_fields=["text"])
+        return True
+    return False
 
 
 def stored_pyramids(pyramids) -> dict[str, _StoredPyramid]:

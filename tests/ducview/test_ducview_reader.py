@@ -152,3 +152,68 @@ def test_a_text_with_a_byte_order_mark_is_read_whatever_its_declaration(codec):
     pyramid = read_pyramid(data)
     assert pyramid.text == "Alpha bêta \U0001f600.\n"
     assert pyramid.text[0:5] == "Alpha"
+
+
+# -- the parser: expat driven directly, with defusedxml's protections (issue 19) -------------------
+
+
+def test_a_line_keeps_its_text_exactly_whatever_xml_writes_it_with():
+    # Character references, predefined entities, CDATA and a line break written \r\n inside a
+    # <line> (XML makes it \n): the text, and so every offset into it, is what DUCView reads.
+    data = MINIMAL.replace(
+        b"<line>Alpha beta.</line>",
+        b"<line>Alpha &amp; &#946;<![CDATA[ <b>\r\n ]]>&lt;x&gt;</line><line></line><line> </line>",
+    )
+    assert read_pyramid(data).text == "Alpha & \u03b2 <b>\n <x>\n\n \n"
+
+
+def test_blank_space_between_elements_is_not_text_and_a_regex_is_read_whole():
+    data = MINIMAL.replace(
+        b" <text>", b" <startDocumentRegEx>[-]*\\nD[0-9]*&amp;x</startDocumentRegEx>\n <text>"
+    )
+    pyramid = read_pyramid(data)
+    assert pyramid.start_document_regex == "[-]*\\nD[0-9]*&x"
+    assert pyramid.text == "Alpha beta.\n"
+
+
+@pytest.mark.parametrize(
+    ("doctype", "refusal"),
+    [
+        (b'<!DOCTYPE pyramid SYSTEM "http://example.org/p.dtd">', "ExternalReferenceForbidden"),
+        (b'<!DOCTYPE pyramid [<!ENTITY e SYSTEM "file:///etc/passwd">]>', "EntitiesForbidden"),
+        (b'<!DOCTYPE pyramid [<!ENTITY e SYSTEM "x" NDATA gif>]>', "EntitiesForbidden"),
+    ],
+)
+def test_external_references_and_entity_declarations_are_refused(doctype, refusal):
+    data = MINIMAL.replace(b"<pyramid>", doctype + b"\n<pyramid>")
+    with pytest.raises(DucviewError, match=rf"^refused unsafe XML \({refusal}\)"):
+        read_pyramid(data)
+
+
+def test_a_dtd_without_entities_is_read():
+    data = MINIMAL.replace(b"<pyramid>", b"<!DOCTYPE pyramid [<!ELEMENT pyramid ANY>]>\n<pyramid>")
+    assert read_pyramid(data).text == "Alpha beta.\n"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ((b'<part label="Alpha"', b'<part label="Alpha" '), None),
+        ((b' start="0"', b' start=" 0 "'), None),  # blank space around a number is allowed
+        ((b' end="5"', b""), r"^line 8: <part> has no 'end' attribute"),
+        ((b' label="Alpha" start', b" start"), r"^line 8: <part> has no 'label' attribute"),
+        ((b'end="5"', b'end="5.0"'), r"^line 8: <part> end='5.0' is not a whole number"),
+        ((b"<contributor", b"<part/><contributor"), r"^line 7: <part> outside a <contributor>"),
+        ((b"</pyramid>", b"<line>x</line></pyramid>"), r"^line 11: <line> outside a <text>"),
+        ((b"<pyramid>", b"<part/>"), r"^line 2: expected <pyramid> or <peerAnnotation>"),
+        ((b"Alpha beta.", b"Alpha & beta."), r"^line 4, column 15: malformed XML: not well-formed"),
+    ],
+)
+def test_what_the_parser_reports_names_the_line(change, message):
+    data = MINIMAL.replace(*change)
+    assert data != MINIMAL
+    if message is None:
+        assert read_pyramid(data).scus[0].contributors[0].parts[0].start == 0
+    else:
+        with pytest.raises(DucviewError, match=message):
+            read_pyramid(data)

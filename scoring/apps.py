@@ -1,7 +1,21 @@
 from django.apps import AppConfig
+from django.db import transaction
 
 
 class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
     verbose_name = "Scoring"
+
+    def ready(self):
+        from annotator.transfer.importing import collection_imported
+
+        collection_imported.connect(_refresh_after_import, dispatch_uid="scoring-stored-scores")
+
+
+def _refresh_after_import(sender, collection_id: int, **kwargs) -> None:
+    """After an import, the collection's stored scores are brought up to date by a task (in the
+    background with the database worker; at once with the immediate backend)."""
+    from scoring.score_table import refresh_collection_scores
+
+    transaction.on_commit(lambda: refresh_collection_scores.enqueue(collection_id))

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import Case, Exists, F, IntegerField, OuterRef, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Collate, Length, NullIf
+from django_tasks import task
 
-from annotator.models import PeerAnnotation
+from annotator.models import Collection, PeerAnnotation
 from scoring.models import StoredScore
-from scoring.records import in_score_order, score_loaded_annotations
+from scoring.records import collection_annotations, in_score_order, score_loaded_annotations
 from scoring.tables import MEAN_SCORES, SORTABLE
 
 STORED_COLUMNS = (*MEAN_SCORES, "unique_scus", "repetitions", "non_matching")
@@ -127,6 +128,16 @@ def refresh_stored_scores(annotations: QuerySet[PeerAnnotation]) -> int:
             ],
         )
     return len(stale)
+
+
+@task()
+def refresh_collection_scores(collection_id: int) -> int:
+    """Bring every stored score of a collection up to date (after an import: scoring.apps);
+    return how many were scored again."""
+    collection = Collection.objects.filter(pk=collection_id).first()
+    if collection is None:  # deleted meanwhile
+        return 0
+    return refresh_stored_scores(collection_annotations(collection))
 
 
 @dataclass(frozen=True)

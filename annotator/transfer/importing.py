@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
+from django.dispatch import Signal
 
 from annotator.ducview import DucviewError
 from annotator.ducview.anchoring import ANCHOR_MOVED, ANCHOR_UNMATCHED, anchor
@@ -68,6 +69,12 @@ DUCVIEW_SUFFIXES = (".pyr", ".pan")
 DUC_PEER_NAME = re.compile(
     r"^D\d+[A-Za-z]?(?:-[A-Z])?\.[A-Z]\.\d+\.[A-Z]\.\w+$"
 )  # D0601.M.250.A.06
+
+
+# Sent when an import is over, with the collection's id: scoring brings the collection's stored
+# scores up to date in the background, so that the first sort by a score after a large import
+# does not wait for it (scoring.apps connects it; the annotator app never imports scoring).
+collection_imported = Signal()
 
 
 @dataclass
@@ -292,6 +299,12 @@ class DucviewImporter:
                 setattr(self.report, key, getattr(self.report, key) + value)
         self.report.warnings.extend(f"{path}: {w}" for w in warnings)
         return True
+
+    def finish(self) -> None:
+        """Once the files are imported (not once a file): tell what keeps figures of the
+        collection (scoring's stored scores, scoring.apps) that its records changed."""
+        if self._collection is not None and (self.report.pyramids or self.report.peer_annotations):
+            collection_imported.send(DucviewImporter, collection_id=self._collection.pk)
 
     def _forget(self, *, keep_collection: bool) -> None:
         """After a failed file: what its transaction made or changed is gone, so what the import

@@ -250,6 +250,7 @@ def import_ducview(job: ImportJob, upload) -> list[str]:
         importer.import_data(name, by_name[name].data, overrides)
         progress.save(done, resume_point)
     progress.save(len(names), resume_point, force=True)
+    importer.finish()
     report = importer.report
     if report.failures and len(report.failures) == report.files:
         raise UploadRefused(report.failures)  # nothing stored: the job failed

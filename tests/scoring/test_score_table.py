@@ -2,6 +2,7 @@
 scoring.tables.sorted_rows, stored scores kept current."""
 
 import pytest
+from django.core.management import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -102,3 +103,28 @@ def test_refreshing_costs_a_constant_number_of_queries_per_batch(duc2006, monkey
     batches = -(-total // 10)
     # the stale ids; then per batch: the annotations, their weights, model counts, PSEs, upsert
     assert len(queries) <= 1 + batches * 5
+
+
+def test_an_import_brings_the_collections_stored_scores_up_to_date(
+    shared_data, django_capture_on_commit_callbacks
+):
+    folder = shared_data / "duc2006-nist"
+    files = [folder / "allpyramids" / "D0640.pyr", *(folder / "allpans").glob("*.D0640.*.pan")]
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        import_files(*files, collection="Imported")
+    assert len(callbacks) == 1  # one refresh for the import, not one a file
+    annotations = collection_annotations(Collection.objects.get(name="Imported"))
+    assert annotations.count() == 3
+    assert not stale_annotations(annotations).exists()
+    assert StoredScore.objects.filter(annotation__in=annotations).count() == 3
+
+
+def test_an_import_that_stores_nothing_refreshes_nothing(
+    shared_data, django_capture_on_commit_callbacks, tmp_path
+):
+    broken = tmp_path / "D0640.pyr"
+    broken.write_text("<pyramid>")
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(CommandError):
+            import_files(broken, collection="Nothing")
+    assert callbacks == []

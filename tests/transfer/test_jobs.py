@@ -151,3 +151,24 @@ def test_the_docset_given_names_a_file_whose_name_does_not(demo, shared_data):
     job.refresh_from_db()
     assert job.status == "done"
     assert Pyramid.objects.filter(docset__name="D0601").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the refresh is queued once the import is committed
+def test_a_finished_import_job_queues_the_refresh_of_the_stored_scores(demo, shared_data):
+    from django_tasks_db.models import DBTaskResult
+
+    folder = shared_data / "duc2006-nist"
+    content = zipped(
+        {
+            "allpyramids/D0640.pyr": (folder / "allpyramids/D0640.pyr").read_bytes(),
+            **{
+                f"allpans/{path.name}": path.read_bytes()
+                for path in (folder / "allpans").glob("*.D0640.*.pan")
+            },
+        }
+    )
+    job = make_job(demo, "ducview", "duc.zip", content)
+    with override_settings(TASKS=DATABASE_QUEUE):
+        jobs.run_import_job.call(job.pk)
+        queued = DBTaskResult.objects.filter(task_path__endswith="refresh_collection_scores")
+        assert [task.args_kwargs["args"] for task in queued] == [[demo["collection"].pk]]

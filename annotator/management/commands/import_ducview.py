@@ -56,6 +56,7 @@ class Command(BaseCommand):
             importer.import_file(
                 path, overrides, max_bytes=int(options["max_file_mb"] * 1024 * 1024)
             )
+        importer.finish()
         report = importer.report
         for warning in report.warnings:
             self.stdout.write(self.style.WARNING(f"warning: {warning}"))

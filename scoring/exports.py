@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from math import fsum
+from statistics import fmean
 
 from django.db import connection
 from django.db.models import F, Value
@@ -32,7 +32,7 @@ from scoring.formats import (
     stream_systems_json,
 )
 from scoring.records import PeerScoreRow, in_score_order, score_loaded_annotations
-from scoring.tables import MEAN_SCORES, SUBMITTED, SystemMean, _natural
+from scoring.tables import MEAN_SCORES, SUBMITTED, SystemMean, best_first
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
 EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
@@ -186,44 +186,16 @@ def system_download(
     return _streaming(stream(means(), conventions), fmt, name)
 
 
-class _ExactSum:
-    """A running sum equal to `math.fsum` of every term added, kept in a few floats whatever their
-    number (Shewchuk's non-overlapping partials, the recipe behind `fsum`): means equal to
-    `statistics.fmean`'s to the last bit."""
-
-    __slots__ = ("count", "partials")
-
-    def __init__(self) -> None:
-        self.partials: list[float] = []
-        self.count = 0
-
-    def add(self, x: float) -> None:
-        i = 0
-        for y in self.partials:
-            if abs(x) < abs(y):
-                x, y = y, x
-            high = x + y
-            low = y - (high - x)
-            if low:
-                self.partials[i] = low
-                i += 1
-            x = high
-        self.partials[i:] = [x]
-        self.count += 1
-
-    def mean(self) -> float | None:
-        return fsum(self.partials) / self.count if self.count else None
-
-
 class _System:
-    """What one system's means need: the sums of its docsets' means, and its counts."""
+    """What one system's means need: its docsets' means (a few floats a docset, never the rows),
+    and its counts."""
 
-    __slots__ = ("docsets", "in_progress", "sums")
+    __slots__ = ("docset_means", "docsets", "in_progress")
 
     def __init__(self) -> None:
         self.docsets = 0
         self.in_progress = 0
-        self.sums = {name: _ExactSum() for name in MEAN_SCORES}
+        self.docset_means: dict[str, list[float]] = {name: [] for name in MEAN_SCORES}
 
 
 def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
@@ -241,7 +213,7 @@ def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
         system.docsets += 1
         for name, present in values.items():
             if present:
-                system.sums[name].add(fsum(present) / len(present))  # statistics.fmean's
+                system.docset_means[name].append(fmean(present))
 
     for row in rows:
         if (row.docset, row.peer) != group:
@@ -259,8 +231,11 @@ def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
             peer=peer,
             docsets=system.docsets,
             in_progress=system.in_progress,
-            **{name: system.sums[name].mean() for name in MEAN_SCORES},
+            **{
+                name: fmean(means) if (means := system.docset_means[name]) else None
+                for name in MEAN_SCORES
+            },
         )
         for peer, system in systems.items()
     ]
-    return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))
+    return sorted(means, key=best_first)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from statistics import fmean
 
 from scoring.statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
-from scoring.tables import ScoreRow
+from scoring.tables import ScoreRow, natural_peer_key
 
 
 @dataclass(frozen=True)
@@ -38,10 +38,6 @@ class SystemRanking:
     pairs: list[TukeyPair]
     groups: list[BetterThan]
     docsets_needed: float | None  # the power test's n (per system)
-
-
-def _natural(text: str) -> tuple[int, int, str]:
-    return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
 
 def observations(rows: Iterable[ScoreRow], score: str) -> list[tuple[str, str, float]]:
@@ -107,7 +103,7 @@ def rank_systems(
     for system, value in zip(systems, values):
         grouped[system].append(value)
     means = {system: fmean(v) for system, v in grouped.items()}
-    order = sorted(means, key=lambda s: (-means[s], _natural(s)))
+    order = sorted(means, key=lambda s: (-means[s], natural_peer_key(s)))
     needed = None
     if anova.df_residual > 0 and anova.between_var > 0 and anova.within_var > 0:
         needed = anova_power_n(len(means), anova.between_var, anova.within_var, power, power_level)

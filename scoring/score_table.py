@@ -35,8 +35,8 @@ def codepoint(expression):
 
 
 def _natural_peer() -> list:
-    """The peer id in `tables._natural` order: numbers first, by value ("9" before "10"), then
-    the other ids as text."""
+    """The peer id in the order of `tables.natural_peer_key`: numbers first, by value ("9" before
+    "10"), then the other ids as text."""
     number = When(peer__author__regex=r"^[0-9]+$", then=Value(0))
     return [
         Case(number, default=Value(1), output_field=IntegerField()),

@@ -85,10 +85,15 @@ def system_means(rows: Iterable[ScoreRow]) -> list[SystemMean]:
         means.append(
             SystemMean(peer=peer, docsets=len(docsets), in_progress=in_progress[peer], **by_score)
         )
-    return sorted(means, key=lambda m: (m.modified is None, -(m.modified or 0), _natural(m.peer)))
+    return sorted(means, key=best_first)
 
 
-def _natural(text: str) -> tuple[int, int, str]:
+def best_first(mean: SystemMean) -> tuple[bool, float, tuple[int, int, str]]:
+    """The order of system means: best modified mean first, undefined ones last, ties by id."""
+    return (mean.modified is None, -(mean.modified or 0), natural_peer_key(mean.peer))
+
+
+def natural_peer_key(text: str) -> tuple[int, int, str]:
     """ "9" before "10": system ids are mostly numbers."""
     return (0, int(text), "") if text.isdigit() else (1, 0, text)
 
@@ -105,8 +110,10 @@ def sorted_rows(rows: Sequence[Row], column: str, descending: bool = False) -> l
     values last whichever the direction; ties in docset and peer order."""
     if column not in SORTABLE:
         raise ValueError(f"cannot sort by {column!r}; one of {', '.join(SORTABLE)}")
-    base = sorted(rows, key=lambda r: (r.docset, _natural(r.peer), r.annotator))
+    base = sorted(rows, key=lambda r: (r.docset, natural_peer_key(r.peer), r.annotator))
     present = [r for r in base if _value(r, column) is not None]
     missing = [r for r in base if _value(r, column) is None]
-    key = (lambda r: _natural(r.peer)) if column == "peer" else (lambda r: _value(r, column))
+    key = (
+        (lambda r: natural_peer_key(r.peer)) if column == "peer" else (lambda r: _value(r, column))
+    )
     return sorted(present, key=key, reverse=descending) + missing

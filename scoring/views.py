@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from annotator.campaigns.guards import collection_for
+from annotator.web.paging import page_asked
 from scoring.exports import rows_download, system_download
 from scoring.formats import FORMATS
 from scoring.records import (
@@ -74,7 +75,7 @@ def collection_scores(request, pk):
             if column in SORTABLE
             else in_score_order(counted)
         )
-        page = Paginator(ordered, PAGE_SIZE).get_page(request.GET.get("page"))
+        page = page_asked(Paginator(ordered, PAGE_SIZE), request.GET.get("page"))
         rows = score_loaded_annotations(list(page.object_list))
     # What every link of the page keeps (the downloads, the sorting, the other modes): the choices
     # made.

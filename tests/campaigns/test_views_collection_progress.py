@@ -239,7 +239,9 @@ def test_filters_and_sort_are_kept_in_every_link(client, work):
     assert 'href="?annotator=annotator&amp;task=peer&amp;sort=status&amp;page=2">Next ›</a>' in htmx
 
 
-@pytest.mark.parametrize(("asked", "shown"), [("abc", 1), ("0", 3), ("99", 3), ("-1", 3)])
+@pytest.mark.parametrize(
+    ("asked", "shown"), [("abc", 1), ("2.5", 1), ("", 1), ("0", 1), ("-1", 1), ("99", 3)]
+)
 def test_a_page_out_of_range_shows_the_nearest(client, work, asked, shown):
     client.force_login(work["admin"])
     page = client.get(url(work, f"?page={asked}"))

@@ -394,3 +394,19 @@ def test_the_table_does_not_load_the_peers_texts(client, demo):
     summary_columns = [q["sql"] for q in queries if '"annotator_summary"' in q["sql"]]
     assert summary_columns
     assert not any('"annotator_summary"."text"' in sql for sql in summary_columns)
+
+
+@pytest.mark.parametrize(("asked", "shown"), [("0", 1), ("-1", 1), ("abc", 1), ("9", 3)])
+def test_a_page_out_of_range_shows_the_nearest(client, demo, monkeypatch, asked, shown):
+    monkeypatch.setattr("scoring.views.PAGE_SIZE", 1)
+    client.force_login(demo["admin"])
+    assert f"page {shown} of 3</p>" in body(client.get(url(demo, f"?page={asked}"))).decode()
+
+
+def test_the_page_links_come_before_the_table_and_the_filters_keep_the_sort(client, demo):
+    client.force_login(demo["admin"])
+    page = body(client.get(url(demo, "?sort=-modified&page=1"))).decode()
+    assert page.index('class="pagination"') < page.index("<table")
+    assert '<input type="hidden" name="sort" value="-modified">' in page
+    systems = body(client.get(url(demo, "?sort=-modified&view=systems"))).decode()
+    assert 'name="sort"' not in systems  # the systems' means have one order: best first

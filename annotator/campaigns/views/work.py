@@ -18,6 +18,7 @@ from annotator.campaigns.guards import ADMINISTER, collection_for
 from annotator.campaigns.progress import SORTS, page_keys, totals, work_rows
 from annotator.models import Assignment
 from annotator.pyramids.editing import EditError
+from annotator.web.paging import page_asked
 
 
 @login_required
@@ -125,7 +126,7 @@ def collection_progress(request, pk):
     figures = totals(work)
     paginator = Paginator(page_keys(work, sort), PAGE_SIZE)
     paginator.count = figures["rows"]  # counted with the totals: no query of its own
-    page = paginator.get_page(request.GET.get("page"))
+    page = page_asked(paginator, request.GET.get("page"))
     shown = Assignment.objects.filter(pk__in=list(page.object_list))
     # Every link of the page keeps the filters and the sort: the query without `page`.
     query = QueryDict(mutable=True)

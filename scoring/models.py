@@ -63,7 +63,7 @@ class StoredScore(models.Model):
     original = models.FloatField(null=True)
     coverage = models.FloatField(null=True)
     comprehensive = models.FloatField(null=True)
-    unique_scus = models.PositiveIntegerField()
+    unique_scus = models.PositiveIntegerField("unique SCUs")
     repetitions = models.PositiveIntegerField()
     non_matching = models.PositiveIntegerField()
 

@@ -32,7 +32,7 @@ class Migration(migrations.Migration):
                 ("original", models.FloatField(null=True)),
                 ("coverage", models.FloatField(null=True)),
                 ("comprehensive", models.FloatField(null=True)),
-                ("unique_scus", models.PositiveIntegerField()),
+                ("unique_scus", models.PositiveIntegerField(verbose_name="unique SCUs")),
                 ("repetitions", models.PositiveIntegerField()),
                 ("non_matching", models.PositiveIntegerField()),
             ],

@@ -11,7 +11,7 @@ stored are scored again, in bulk.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import Case, Exists, F, IntegerField, OuterRef, QuerySet, Value, When
@@ -140,8 +140,7 @@ def refresh_collection_scores(collection_id: int) -> int:
     return refresh_stored_scores(collection_annotations(collection))
 
 
-@dataclass(frozen=True)
-class MeanScores:
+class MeanScores(NamedTuple):
     """The scores a system's mean averages (scoring.tables.system_means reads these)."""
 
     modified: float | None
@@ -150,8 +149,7 @@ class MeanScores:
     comprehensive: float | None
 
 
-@dataclass(frozen=True)
-class StoredRow:
+class StoredRow(NamedTuple):
     """A row for scoring.tables.system_means from stored scores: no record loaded but these."""
 
     docset: str

@@ -171,6 +171,5 @@ def stored_rows(annotations: QuerySet[PeerAnnotation]) -> Iterator[StoredRow]:
             "status",
             *(f"stored_score__{name}" for name in MEAN_SCORES),
         )
-        .iterator(chunk_size=5000)
-    ):
+    ):  # fetched at once: a server-side cursor (iterator()) doubled the query's time at 50×
         yield StoredRow(docset, peer, annotator, status, MeanScores(*scores))

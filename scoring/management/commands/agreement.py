@@ -1,8 +1,6 @@
 import json
 from dataclasses import asdict
 
-from django.core.management.base import BaseCommand
-
 from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
 from scoring.agreement_records import (
@@ -11,6 +9,7 @@ from scoring.agreement_records import (
     pyramids_left_in_progress,
     score_agreement,
 )
+from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
 from scoring.records import collection_annotations, work_counts
 
@@ -19,7 +18,7 @@ def in_progress_marked(names: list[str], in_progress: list[str]) -> list[str]:
     return [f"{name} (in progress)" if name in in_progress else name for name in names]
 
 
-class Command(BaseCommand):
+class Command(ReadingCommand):
     help = (
         "Inter-annotator agreement (Passonneau 2009 §4.1): Krippendorff's alpha for peer "
         "annotations (1 - Dice, Binary, Binary') with score correlations and the ANOVA by "

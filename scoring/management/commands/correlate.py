@@ -1,11 +1,12 @@
 import json
 from dataclasses import asdict
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
 from annotator.models import HumanJudgment
 from scoring.judgment_records import judgment_correlations, tune_alpha
+from scoring.management.reading import ReadingCommand
 from scoring.numbers import DASH, number, p_equals, undefined
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
@@ -31,7 +32,7 @@ def conventions(collection, options) -> dict:
     }
 
 
-class Command(BaseCommand):
+class Command(ReadingCommand):
     help = (
         "Correlate every score (modified, original, coverage, comprehensive, the power-mean "
         "pyramid score at --alpha, the TAC 2008 F-measure with the recall of --tac-recall) with a "

@@ -1,15 +1,14 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand
-
 from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
 from scoring.exports import in_blocks, iter_score_rows, score_conventions
 from scoring.formats import FORMATS, IN_PROGRESS_MARK, stream_rows
+from scoring.management.reading import ReadingCommand
 from scoring.records import collection_annotations, counted_annotations, work_counts
 
 
-class Command(BaseCommand):
+class Command(ReadingCommand):
     help = (
         "Export every submitted peer annotation's scores (modified, original, DUCView 1.5 "
         "quality/coverage/comprehensive, counts) with the collection's weight and X_a rounding "

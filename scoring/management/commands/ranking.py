@@ -2,9 +2,10 @@ import json
 import math
 from dataclasses import asdict
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
+from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
 from scoring.ranking import rank_systems
 from scoring.records import score_collection
@@ -12,7 +13,7 @@ from scoring.records import score_collection
 SCORES = ["modified", "original", "coverage", "comprehensive"]
 
 
-class Command(BaseCommand):
+class Command(ReadingCommand):
     help = (
         "Compare the systems of a collection (Passonneau 2009 §4.2, §5.2): each system's mean "
         "score, the ANOVA with the system as the factor, Tukey's HSD with the significantly "

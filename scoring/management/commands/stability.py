@@ -2,11 +2,12 @@ import json
 import math
 from dataclasses import asdict
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
 from annotator.models import Pyramid
 from annotator.text.plurals import counted
+from scoring.management.reading import ReadingCommand
 from scoring.stability_records import pyramid_stability
 
 
@@ -16,7 +17,7 @@ def _n(value) -> str:
     )
 
 
-class Command(BaseCommand):
+class Command(ReadingCommand):
     help = (
         "Pyramid size and stability (Nenkova & Passonneau 2004 §3.3) for a docset's pyramid: every "
         "sub-pyramid of n models, each peer's min/mean/max score per order, the mean Spearman "

@@ -4,6 +4,8 @@ two collections (the original, and its restored copy) with their ids mapped."""
 from __future__ import annotations
 
 import io
+import json
+import zipfile
 
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import ONLY_B, SPLIT
@@ -272,3 +274,17 @@ def pse_state(annotation_id) -> list:
         .pses.select_related("scu")
         .order_by("position", "id")
     ]
+
+
+def with_version(archive, version: int) -> bytes:
+    """The archive (bytes, a path or a file) with its archive.json naming another format version:
+    an older archive, or one from a newer instance."""
+    source = zipfile.ZipFile(io.BytesIO(archive) if isinstance(archive, bytes) else archive)
+    changed = io.BytesIO()
+    with zipfile.ZipFile(changed, "w") as target:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "archive.json":
+                data = json.dumps({**json.loads(data), "version": version}).encode()
+            target.writestr(name, data)
+    return changed.getvalue()

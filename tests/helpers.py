@@ -1,6 +1,7 @@
 """Small helpers shared by the database tests."""
 
 from io import StringIO
+from pathlib import Path
 
 from django.core.management import call_command
 
@@ -229,3 +230,11 @@ def body(response) -> bytes:
     if response.streaming:
         return b"".join(response.streaming_content)
     return response.content
+
+
+def write(folder: Path, name: str, data: bytes) -> Path:
+    """A file of `data` at `folder`/`name`, its folders made."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path

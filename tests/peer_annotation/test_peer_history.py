@@ -2,8 +2,6 @@
 consensus, whose decisions are changes, and through an archive, with rows of both forms."""
 
 import io
-import json
-import zipfile
 
 import pytest
 
@@ -11,7 +9,7 @@ from annotator.adjudication import annotation_consensus
 from annotator.models import PeerAnnotation
 from annotator.peer_annotation import editing as peer_editing
 from annotator.transfer import archive
-from tests.archives import pse_state, written
+from tests.archives import pse_state, with_version, written
 from tests.peer_annotation.test_peer_editing import as_written_before_issue_19, full_state
 
 pytestmark = pytest.mark.django_db
@@ -82,14 +80,8 @@ def test_an_archive_of_rows_holding_every_pse_restores_and_goes_on_undoing(demo)
         ).change
         as_written_before_issue_19(change, before, peer_editing.snapshot(mine))
     peer_editing.undo(mine.pk, user, version(mine.pk))  # a PSE only history holds
-    source, older = zipfile.ZipFile(io.BytesIO(written(demo["collection"]))), io.BytesIO()
-    with zipfile.ZipFile(older, "w") as target:
-        for name in source.namelist():
-            data = source.read(name)
-            if name == "archive.json":
-                data = json.dumps({**json.loads(data), "version": 2}).encode()
-            target.writestr(name, data)
-    collection, _ = archive.restore(io.BytesIO(older.getvalue()), "Restored")
+    older = with_version(written(demo["collection"]), 2)
+    collection, _ = archive.restore(io.BytesIO(older), "Restored")
     copy = PeerAnnotation.objects.get(pyramid__docset__collection=collection, annotator=user)
     assert isinstance(copy.changes.order_by("id").first().after, list)
     assert pse_state(copy.pk) == pse_state(mine.pk)

@@ -2,8 +2,6 @@
 fatal, and the same records whatever the order of the files. Each case is a small fixture of our
 own, made from tests/fixtures/ducview by the change the real file has."""
 
-from pathlib import Path
-
 import pytest
 from django.core.management import CommandError
 from django.db.models import F
@@ -16,20 +14,13 @@ from annotator.pyramids.problems import collection_problems
 from annotator.transfer.importing import DucviewImporter
 from scoring.records import score_collection
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from tests.helpers import import_files, record_counts
+from tests.helpers import import_files, record_counts, write
 
 pytestmark = pytest.mark.django_db
 
 PYR = PYRAMID_FIXTURE.read_bytes()
 PAN = PAN_FIXTURE.read_bytes()
 PAN_NAME = PAN_FIXTURE.name  # 100.D9901.M.100.A.7.pan
-
-
-def write(folder: Path, name: str, data: bytes) -> Path:
-    path = folder / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return path
 
 
 def stored_records() -> dict:

@@ -22,17 +22,11 @@ from annotator.models import (
 from annotator.transfer import importing
 from annotator.transfer.importing import DucviewImporter
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
+from tests.helpers import write
 
 pytestmark = pytest.mark.django_db
 
 PAN = PAN_FIXTURE.read_bytes()
-
-
-def write(folder: Path, name: str, data: bytes) -> Path:
-    path = folder / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    return path
 
 
 def refused_late_pan() -> bytes:

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError
 
 from annotator.models import Collection
-from tests.archives import written
+from tests.archives import with_version, written
 from tests.helpers import record_counts, run
 
 pytestmark = pytest.mark.django_db
@@ -43,13 +43,8 @@ def test_a_name_in_use_is_refused_and_nothing_is_stored(demo, archive_file):
 
 
 def test_an_unknown_version_is_refused(demo, archive_file, tmp_path):
-    source, newer = zipfile.ZipFile(archive_file), tmp_path / "newer.zip"
-    with zipfile.ZipFile(newer, "w") as target:
-        for name in source.namelist():
-            data = source.read(name)
-            if name == "archive.json":
-                data = json.dumps({**json.loads(data), "version": 7}).encode()
-            target.writestr(name, data)
+    newer = tmp_path / "newer.zip"
+    newer.write_bytes(with_version(archive_file, 7))
     with pytest.raises(
         CommandError, match="unknown format version 7; this instance reads versions 1 to 3"
     ):

@@ -101,6 +101,172 @@ def krippendorff_alphas(
     return alphas
 
 
+def grouped_alphas(values: Any, groups: Any, count: int, deltas: Matrix) -> Matrix:
+    """Alpha for each of `count` groups of units at once (the peers' agreement: a group per peer,
+    per docset, or one for all). `values` is an N x A integer array, a row per unit, the values
+    its annotators gave as indices into `deltas` (-1: not coded); `groups[u]` is unit u's group.
+    The same alphas krippendorff_alpha gives each group's units, without a call per group:
+
+        D_o = sum over units u of sum over a != b of delta(v_au, v_bu) / (m_u - 1), over n
+        D_e = sum_ck n_c n_k delta_ck / (n (n - 1))
+
+    n_c counting the values of the pairable units (m_u >= 2) only. NaN where undefined."""
+    import numpy as np
+
+    groups = np.asarray(groups, dtype=np.int64)
+    values = np.asarray(values, dtype=np.int64)
+    values = values.reshape(len(groups), -1) if len(groups) else np.zeros((0, 1), dtype=np.int64)
+    coded = values >= 0
+    m = coded.sum(axis=1)
+    pairable = m >= 2
+    share = np.where(pairable, 1 / np.maximum(m - 1, 1), 0.0)  # each ordered pair's weight
+    observed = np.zeros(count)
+    for a in range(values.shape[1]):
+        for b in range(a + 1, values.shape[1]):
+            both = coded[:, a] & coded[:, b] & pairable
+            pair = (
+                deltas[values[both, a], values[both, b]] + deltas[values[both, b], values[both, a]]
+            )
+            observed += np.bincount(groups[both], pair * share[both], minlength=count)
+    kinds = len(deltas)
+    totals = np.zeros((count, kinds))  # n_c per group
+    for a in range(values.shape[1]):
+        chosen = coded[:, a] & pairable
+        totals += np.bincount(
+            groups[chosen] * kinds + values[chosen, a], minlength=count * kinds
+        ).reshape(count, kinds)
+    n = totals.sum(axis=1)
+    expected = np.einsum("gc,ck,gk->g", totals, deltas, totals)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alphas: Matrix = 1 - (observed / n) / (expected / (n * (n - 1)))
+    alphas[(n <= 1) | (expected == 0)] = np.nan
+    return alphas
+
+
+def pyramid_alphas(incidences: Sequence[Any], names: Sequence[str]) -> tuple[int, dict[str, float]]:
+    """The number of the pyramids' units (agreement_units.pyramid_units) and their alphas under
+    the set distances `names`, from each annotator's W x S word-SCU incidence matrix
+    (agreement_units.scu_incidence): what krippendorff_alphas(pyramid_units(...)) gives, to
+    1e-12, without a set per value nor a pair of values at a time. A docset has a thousand units
+    whose values are dozens of words each; making them and pairing them was nearly all of
+    `agreement --kind pyramids` (issue 19).
+
+    A unit is a word u some annotator put in an SCU. Annotator a's value for it is X - {u}, X
+    the words of the SCUs a put u in. The words a put in the same SCUs form a class K, with the
+    same X_K (the empty set for the words a put in none: their value is empty). So every value
+    is its class's X_K less the word itself, and any two values, (K, u) and (L, v), share
+    |X_K ∩ X_L - {u, v}| words: I_KL = |X_K ∩ X_L|, less 1 for each of u, v in X_K ∩ X_L (once
+    if u = v). A docset has a few hundred classes against thousands of values, so the sums of
+    alpha are taken over pairs of classes, with the number of pairs of values of each kind:
+
+        sum_ck n_c n_k delta_ck = sum over every pair of values (i, j) of delta(v_i, v_j)
+        D_o = sum over units of sum over a != b of delta(v_au, v_bu) / (A - 1) / n
+
+    with n = A U values (every annotator gives every unit a value).
+    """
+    import numpy as np
+    from scipy import sparse
+
+    if len({b.shape[0] for b in incidences}) != 1:
+        raise ValueError("the pyramids are not built from the same model summaries")
+    annotators = len(incidences)
+    in_scu = np.zeros(incidences[0].shape[0], dtype=bool)
+    for incidence in incidences:
+        in_scu |= np.diff(incidence.indptr) > 0
+    words = np.flatnonzero(in_scu)
+    units = len(words)
+    if annotators < 2 or units == 0:
+        return units, {name: float("nan") for name in names}
+    unions, members, owner = [], [], []  # per class: X_K, its units' words, its annotator
+    for a, incidence in enumerate(incidences):
+        chosen = incidence[words]
+        # A class per distinct row of SCUs (rows packed to bytes: np.unique compares them whole).
+        packed = np.packbits(chosen.toarray().astype(bool), axis=1)
+        if packed.shape[1] == 0:  # an annotator without SCUs: one class, the empty set
+            packed = np.zeros((units, 1), dtype=np.uint8)
+        keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1])))
+        _, first, of_unit = np.unique(keys.ravel(), return_index=True, return_inverse=True)
+        united = chosen[first] @ incidence.T  # class x word: the words of its SCUs
+        united.data[:] = 1
+        unions.append(united)
+        members.append(
+            sparse.csr_matrix(
+                (np.ones(units), (of_unit.ravel(), words)), shape=(len(first), len(in_scu))
+            )
+        )
+        owner.append(np.full(len(first), a))
+    x, m = sparse.vstack(unions, format="csr"), sparse.vstack(members, format="csr")
+    classes, annotator = x.shape[0], np.concatenate(owner)
+    size = np.asarray(x.sum(axis=1)).ravel()
+    size -= size > 0  # |X_K - {u}|: u is in X_K, unless X_K is empty
+    count = np.asarray(m.sum(axis=1)).ravel()  # the class's values
+    inside = m.multiply(x).tocsr()  # its units' words in X_K (all of them, unless X_K is empty)
+    # The pairs of classes whose values may be at a distance other than 1: those sharing words
+    # and those with empty values (krippendorff_alphas's special pairs, between classes). Two
+    # classes share no word, nor so any unit's word, unless they are such a pair.
+    shared = (x @ x.T).tocoo()
+    empty, every = np.flatnonzero(size == 0), np.arange(classes)
+    keys = np.unique(
+        np.concatenate(
+            [
+                shared.row.astype(np.int64) * classes + shared.col,
+                (empty[:, None] * classes + every).ravel(),
+                (every[:, None] * classes + empty).ravel(),
+            ]
+        )
+    )
+    row, col = np.divmod(keys, classes)
+
+    def at(matrix: Any) -> Matrix:
+        """The matrix's entries at the pairs (row, col), in their order."""
+        cells = matrix.tocoo()
+        found = np.zeros(len(keys))
+        found[np.searchsorted(keys, cells.row.astype(np.int64) * classes + cells.col)] = cells.data
+        return found
+
+    intersections = at(shared)  # I_KL
+    p_kl = inside @ x.T  # the units of K in X_K ∩ X_L
+    p, pt = at(p_kl), at(p_kl.T)
+    q = at(inside @ inside.T)  # the units of both K and L in X_K ∩ X_L
+    both = at(m @ m.T)  # the units of both K and L
+    ck, cl = count[row], count[col]
+    other = annotator[row] != annotator[col]
+    # The pairs of values (u of K, v of L) by the words their intersection loses (0, 1, 2);
+    # those of one unit from two annotators (u = v: 0 or 1).
+    loses = [
+        ((ck - p) * (cl - pt), np.where(other, both - q, 0)),
+        (q + p * (cl - pt) + (ck - p) * pt, np.where(other, q, 0)),
+        (p * pt - q, np.zeros(len(keys))),
+    ]
+    n = annotators * units
+    statistics = []
+    for lost, (pairs, observed) in enumerate(loses):
+        chosen = (pairs != 0) | (observed != 0)
+        statistics.append(
+            (
+                _SetStatistics(intersections[chosen] - lost, size[row[chosen]], size[col[chosen]]),
+                pairs[chosen],
+                observed[chosen],
+            )
+        )
+    disjoint = n * n - float(ck @ cl)  # the pairs of values of the other pairs: distance 1
+    alphas = {}
+    for name in names:
+        distance = SET_DISTANCES[name]
+        expected, observed_sum = disjoint, 0.0
+        for stats, pairs, observed in statistics:
+            deltas = distance(stats)
+            expected += float(pairs @ deltas)
+            observed_sum += float(observed @ deltas)
+        if expected == 0:
+            alphas[name] = float("nan")
+            continue
+        alphas[name] = float(
+            1 - (observed_sum / ((annotators - 1) * n)) / (expected / (n * (n - 1)))
+        )
+    return units, alphas
+
+
 def coincidences(units: Sequence[Sequence[V | None]]) -> tuple[Coincidences, list[V]] | None:
     """The coincidence matrix of the pairable units (sparse: a unit pairs only the few values it
     holds), and the distinct values it is indexed by.

@@ -18,17 +18,18 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
-from annotator.text.words import word_scus, words
+from annotator.text.words import words
 from scoring.agreement import (
     dice,
+    grouped_alphas,
     jaccard,
     krippendorff_alpha,
-    krippendorff_alphas,
     masi,
     masi_nltk,
     nominal,
+    pyramid_alphas,
 )
-from scoring.agreement_units import Unit, peer_units, pyramid_units
+from scoring.agreement_units import peer_units, pse_values, scu_incidence
 from scoring.pyramid import PeerScores
 from scoring.records import (
     counted_annotations,
@@ -66,12 +67,22 @@ class PooledAgreement:
     alpha: dict[str, float]
 
 
-def _alphas(units, reduced_units) -> dict[str, float]:
-    return {
-        "dice": krippendorff_alpha(units, dice),
-        "binary": krippendorff_alpha(units, nominal),
-        "binary_reduced": krippendorff_alpha(reduced_units, nominal),
+def _alphas(values, groups, count: int) -> list[dict[str, float]]:
+    """Each group's alphas (1 - Dice, Binary, Binary′) over its units, `values` a row per unit of
+    the PSE counts its annotators found (-1: no annotator there): scoring.agreement's
+    grouped_alphas, every group at once; the values are pse_values(count), so a distance between
+    two of them is one between their counts."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.int64)
+    sets = [pse_values(k) for k in range(max(int(values.max(initial=0)) + 1, 2))]
+    reduced = np.minimum(values, 1)  # Binary′: found or not (-1 stays -1)
+    found = {
+        "dice": grouped_alphas(values, groups, count, dice(sets)),
+        "binary": grouped_alphas(values, groups, count, nominal(sets)),
+        "binary_reduced": grouped_alphas(reduced, groups, count, nominal(sets)),
     }
+    return [{name: float(alphas[g]) for name, alphas in found.items()} for g in range(count)]
 
 
 def peer_agreement(
@@ -86,62 +97,84 @@ def peer_agreement(
     `include_in_progress`); consensus annotations are not an annotator's independent
     work and stay out; with `adjudicated`, a complete one replaces its sources (leaving that peer
     one annotation, so out of agreement). Annotations against a consensus pyramid are their
-    annotators' own matching, compared against that one pyramid: they count."""
+    annotators' own matching, compared against that one pyramid: they count. Read as plain rows
+    and the alphas computed for every peer and docset at once (issue 19)."""
     annotations = counted_annotations(
         PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
         adjudicated,
         scored=False,
         include_in_progress=include_in_progress,
-    ).select_related("pyramid__docset", "peer", "annotator")
+    )
     if docset:
         annotations = annotations.filter(pyramid__docset__name=docset)
-    groups: dict[tuple[int, int], list[PeerAnnotation]] = defaultdict(list)
-    for annotation in annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id"):
-        groups[(annotation.pyramid_id, annotation.peer_id)].append(annotation)
+    groups: dict[tuple[int, int], list[tuple]] = defaultdict(list)
+    for row in annotations.order_by("pyramid_id", "peer_id", "annotator_code", "id").values_list(
+        "id",
+        "pyramid_id",
+        "peer_id",
+        "annotator_code",
+        "annotator__username",
+        "pyramid__docset__name",
+        "peer__author",
+        "pyramid__name",
+    ):
+        groups[(row[1], row[2])].append(row)
     groups = {key: group for key, group in groups.items() if len(group) >= 2}
     counts: dict[int, Counter] = defaultdict(Counter)
-    wanted = [a.pk for group in groups.values() for a in group]
+    wanted = [row[0] for group in groups.values() for row in group]
     for annotation_id, scu_id in PSE.objects.filter(
         annotation_id__in=wanted, scu__isnull=False
     ).values_list("annotation_id", "scu_id"):
         counts[annotation_id][scu_id] += 1
     peers: list[PeerAgreement] = []
-    # By scope (a docset's name, or "all"): the units and the reduced units pooled.
-    pooled_units: defaultdict[str, tuple[list[Unit], list[Unit]]] = defaultdict(lambda: ([], []))
+    widest = max((len(group) for group in groups.values()), default=2)
+    values: list[tuple[int, ...]] = []  # a row per unit: the PSEs each annotator found
+    of_peer: list[int] = []  # its peer's index in `peers`
     for group in groups.values():
-        first = group[0]
-        per_annotator = [counts[a.pk] for a in group]
-        units, reduced = peer_units(per_annotator), peer_units(per_annotator, reduced=True)
+        pk, _, _, _, _, docset_name, author, pyramid_name = group[0]
+        per_annotator = [counts[row[0]] for row in group]
         matched = [set(c) for c in per_annotator]
         union = set().union(*matched)
+        rows = [tuple(c.get(scu, 0) for c in per_annotator) for scu in union]
+        values += [row + (-1,) * (widest - len(row)) for row in rows]
+        of_peer += [len(peers)] * len(rows)
         differing = sorted(scu for scu in union if len({c.get(scu, 0) for c in per_annotator}) > 1)
         peers.append(
             PeerAgreement(
-                docset=first.pyramid.docset.name,
-                peer=first.peer.author,
-                pyramid=first.pyramid.name,
-                annotators=[a.annotator_label for a in group],
-                units=len(units),
-                alpha=_alphas(units, reduced),
+                docset=docset_name,
+                peer=author,
+                pyramid=pyramid_name,
+                annotators=[code or username or f"#{pk}" for pk, _, _, code, username, *_ in group],
+                units=len(rows),
+                alpha={},
                 matched_jaccard=len(set.intersection(*matched)) / len(union) if union else 1.0,
                 disagreements=[(scu, [c.get(scu, 0) for c in per_annotator]) for scu in differing],
             )
         )
-        for scope in (first.pyramid.docset.name, "all"):
-            pooled_units[scope][0].extend(units)
-            pooled_units[scope][1].extend(reduced)
-    peer_counts = Counter(p.docset for p in peers)
-    pooled = [
-        PooledAgreement(
-            scope=scope,
-            peers=peer_counts[scope] if scope != "all" else len(peers),
-            units=len(units),
-            alpha=_alphas(units, reduced),
-        )
-        for scope, (units, reduced) in sorted(
-            pooled_units.items(), key=lambda item: (item[0] == "all", item[0])
-        )
-    ]
+    for p, alpha in zip(peers, _alphas(values, of_peer, len(peers))):
+        p.alpha = alpha
+    # Pooled: the units of a docset's peers, and of every peer ("all").
+    scopes = sorted({p.docset for p in peers})
+    index = {scope: i for i, scope in enumerate(scopes)}
+    scope_of_peer = [index[p.docset] for p in peers]
+    pooled = []
+    if peers:
+        by_scope = _alphas(values, [scope_of_peer[p] for p in of_peer], len(scopes))
+        by_scope += _alphas(values, [0] * len(values), 1)
+        peer_counts: Counter[str] = Counter()
+        units: Counter[str] = Counter()
+        for p in peers:
+            peer_counts[p.docset] += 1
+            units[p.docset] += p.units
+        pooled = [
+            PooledAgreement(
+                scope=scope,
+                peers=peer_counts[scope] if scope != "all" else len(peers),
+                units=units[scope] if scope != "all" else len(values),
+                alpha=alpha,
+            )
+            for scope, alpha in zip([*scopes, "all"], by_scope)
+        ]
     found = {
         pk: (uid, label)
         for pk, uid, label in SCU.objects.filter(
@@ -211,11 +244,11 @@ def pyramid_agreement(
         by_docset[pyramid.docset.name].append(pyramid)
     by_docset = {name: group for name, group in by_docset.items() if len(group) >= 2}
     ids = [p.pk for group in by_docset.values() for p in group]
-    models, spans = _models_and_spans(ids)
+    loaded = _models_and_spans(ids)
     results, skipped = [], []
     for name, group in by_docset.items():
         try:
-            units = _pyramid_units(group, models, spans)
+            units, alphas = _pyramid_alphas(group, loaded, list(PYRAMID_DISTANCES))
         except ValueError:
             skipped.append(
                 f"{name}: its pyramids are not built from the same model summaries "
@@ -227,8 +260,8 @@ def pyramid_agreement(
                 docset=name,
                 pyramids=[p.name for p in group],
                 annotators=[_pyramid_annotator(p) for p in group],
-                units=len(units),
-                alpha=krippendorff_alphas(units, list(PYRAMID_DISTANCES)),
+                units=units,
+                alpha=alphas,
                 in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
             )
         )
@@ -248,33 +281,57 @@ def pyramids_left_in_progress(
     )
 
 
-def _models_and_spans(ids) -> tuple[dict, dict]:
-    """Each pyramid's model summaries in order, and its contributor spans by (pyramid, summary)."""
+def _models_and_spans(ids) -> tuple[dict, dict, dict]:
+    """Each pyramid's model summaries in order; each summary's words; and each pyramid's
+    contributor spans as an array of rows (summary, start, end, scu) (two queries, the spans read
+    as plain rows: a collection has tens of thousands)."""
+    import numpy as np
+
     models = defaultdict(list)
+    words_of = {}  # summary -> its words, found once however many pyramids share it
     for link in (
         PyramidModel.objects.filter(pyramid_id__in=ids)
         .select_related("summary")
         .order_by("pyramid_id", "position")
     ):
         models[link.pyramid_id].append(link.summary)
-    spans = defaultdict(list)  # (pyramid, summary) -> [(start, end, scu)]
-    for pyramid_id, summary_id, start, end, scu_id in Span.objects.filter(
-        contributor__scu__pyramid_id__in=ids
-    ).values_list(
-        "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu_id"
-    ):
-        spans[(pyramid_id, summary_id)].append((start, end, scu_id))
-    return models, spans
+        if link.summary_id not in words_of:
+            words_of[link.summary_id] = words(link.summary.text)
+    rows = np.array(
+        Span.objects.filter(contributor__scu__pyramid_id__in=ids)
+        .order_by()
+        .values_list(
+            "contributor__scu__pyramid_id", "summary_id", "start", "end", "contributor__scu_id"
+        ),
+        dtype=np.int64,
+    ).reshape(-1, 5)
+    rows = rows[np.argsort(rows[:, 0], kind="stable")]
+    bounds = np.searchsorted(rows[:, 0], ids), np.searchsorted(rows[:, 0], ids, side="right")
+    spans = {pk: rows[start:stop, 1:] for pk, start, stop in zip(ids, *bounds)}
+    return models, words_of, spans
 
 
-def _pyramid_units(group: list[Pyramid], models: dict, spans: dict) -> list:
-    """The units of §4.1.4 for pyramids of the same models (ValueError if their words differ)."""
-    texts = [[[m.text[s:e].lower() for s, e in words(m.text)] for m in models[p.pk]] for p in group]
-    if any(t != texts[0] for t in texts[1:]):
-        raise ValueError("the pyramids are not built from the same model summaries")
-    return pyramid_units(
-        [[word_scus(m.text, spans[(p.pk, m.pk)]) for m in models[p.pk]] for p in group]
-    )
+def _pyramid_alphas(
+    group: list[Pyramid], loaded: tuple[dict, dict, dict], names: list[str]
+) -> tuple[int, dict[str, float]]:
+    """The units of §4.1.4 for pyramids of the same models, and their alphas (ValueError if
+    their words differ)."""
+
+    models, words_of, spans = loaded
+    if any([m.pk for m in models[p.pk]] != [m.pk for m in models[group[0].pk]] for p in group):
+        # Other summaries (texts that differ in whitespace, say): their words must be the same.
+        texts = [
+            [[m.text[s:e].lower() for s, e in words_of[m.pk]] for m in models[p.pk]] for p in group
+        ]
+        if any(t != texts[0] for t in texts[1:]):
+            raise ValueError("the pyramids are not built from the same model summaries")
+    incidences = []
+    for p in group:
+        mine = spans[p.pk]
+        incidences.append(
+            scu_incidence([(words_of[m.pk], mine[mine[:, 0] == m.pk, 1:]) for m in models[p.pk]])
+        )
+    return pyramid_alphas(incidences, names)
 
 
 def pair_agreement(
@@ -282,8 +339,7 @@ def pair_agreement(
 ) -> dict[str, float]:
     """Alpha for these pyramids only (three queries); ValueError if their models differ."""
     ids = [p.pk for p in pyramids]
-    models, spans = _models_and_spans(ids)
-    return krippendorff_alphas(_pyramid_units(pyramids, models, spans), list(names))
+    return _pyramid_alphas(pyramids, _models_and_spans(ids), list(names))[1]
 
 
 @dataclass

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from functools import cache
+from typing import Any
 
 # A unit: the value each annotator gave it, in the annotators' order (scoring.agreement counts the
 # units that repeat once).
@@ -71,3 +72,35 @@ def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset[Hashable]]]])
                 ]
             )
     return units
+
+
+def scu_incidence(models: Sequence[tuple[Any, Any]]) -> Any:
+    """Which SCUs touch which words, for one annotator's pyramid: a W x S binary scipy.sparse CSR
+    matrix, a row per word (the models' words in order), a column per SCU (in the order of their
+    names, sorted). `models[m]` is (words, spans): the model's words as an array of (start, end)
+    rows (annotator.text.words), and its contributor spans as rows (start, end, scu), scu an
+    integer. A span touches the words ending after it starts and starting before it ends, as in
+    annotator.text.words.word_scus; the same rule, but with NumPy over every span at once, since
+    a collection has tens of thousands of them (issue 19)."""
+    import numpy as np
+    from scipy import sparse
+
+    rows, scus, base = [], [], 0
+    for bounds, spans in models:
+        bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
+        spans = np.asarray(spans, dtype=np.int64).reshape(-1, 3)
+        first = np.searchsorted(bounds[:, 1], spans[:, 0], side="right")
+        stop = np.searchsorted(bounds[:, 0], spans[:, 1], side="left")
+        lengths = np.maximum(stop - first, 0)
+        # Each span's words first..stop-1, every span's run laid end to end.
+        within = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        rows.append(base + np.repeat(first, lengths) + within)
+        scus.append(np.repeat(spans[:, 2], lengths))
+        base += len(bounds)
+    names, columns = np.unique(np.concatenate([np.zeros(0, np.int64), *scus]), return_inverse=True)
+    row = np.concatenate([np.zeros(0, np.int64), *rows])
+    incidence = sparse.csr_matrix(
+        (np.ones(len(row)), (row, columns.ravel())), shape=(base, len(names))
+    )
+    incidence.data[:] = 1  # a word two contributors of one SCU touch is in it once
+    return incidence

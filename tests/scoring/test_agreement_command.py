@@ -57,6 +57,47 @@ def test_d0631_two_sites(d0631):
 
 
 @pytest.mark.shared_data
+def test_d0631_alphas_equal_those_of_each_peers_units(d0631):
+    """peer_agreement computes every peer's and docset's alphas at once; each is what
+    krippendorff_alpha gives its units, to 1e-12 (issue 19)."""
+    from collections import Counter, defaultdict
+
+    from annotator.models import PSE, PeerAnnotation
+    from scoring.agreement import nominal
+    from scoring.agreement_units import peer_units
+
+    peers, pooled = peer_agreement(d0631)
+    counts = defaultdict(Counter)
+    for annotation_id, scu_id in PSE.objects.filter(scu__isnull=False).values_list(
+        "annotation_id", "scu_id"
+    ):
+        counts[annotation_id][scu_id] += 1
+    by_peer = defaultdict(dict)
+    for a in PeerAnnotation.objects.select_related("peer"):
+        by_peer[a.peer.author][a.annotator_code] = counts[a.pk]
+    everything = ([], [])
+    for peer in peers:
+        coders = [by_peer[peer.peer]["114"], by_peer[peer.peer]["115"]]
+        units, reduced = peer_units(coders), peer_units(coders, reduced=True)
+        everything[0].extend(units)
+        everything[1].extend(reduced)
+        assert peer.units == len(units)
+        for name, value in [
+            ("dice", krippendorff_alpha(units, dice)),
+            ("binary", krippendorff_alpha(units, nominal)),
+            ("binary_reduced", krippendorff_alpha(reduced, nominal)),
+        ]:
+            assert peer.alpha[name] == pytest.approx(value, abs=1e-12, nan_ok=True)
+    assert pooled[-1].units == len(everything[0])
+    assert pooled[-1].alpha["binary"] == pytest.approx(
+        krippendorff_alpha(everything[0], nominal), abs=1e-12
+    )
+    assert pooled[-1].alpha["binary_reduced"] == pytest.approx(
+        krippendorff_alpha(everything[1], nominal), abs=1e-12
+    )
+
+
+@pytest.mark.shared_data
 def test_d0631_pooled_alpha_equals_nltks(d0631):
     peers, pooled = peer_agreement(d0631)
     from collections import Counter, defaultdict

@@ -8,18 +8,20 @@ import pytest
 from nltk.metrics import masi_distance
 from nltk.metrics.agreement import AnnotationTask
 
-from annotator.text.words import word_scus
+from annotator.text.words import word_scus, words
 from scoring.agreement import (
     DISTANCES,
     dice,
+    grouped_alphas,
     krippendorff_alpha,
     krippendorff_alphas,
     masi,
     masi_nltk,
     nominal,
     pairwise,
+    pyramid_alphas,
 )
-from scoring.agreement_units import peer_units, pse_values, pyramid_units
+from scoring.agreement_units import peer_units, pse_values, pyramid_units, scu_incidence
 
 # Passonneau 2009 Fig. 4: the PSEs two annotators found per SCU in one peer summary.
 A1 = {1: 2, 3: 2, 4: 1, 7: 1, 17: 2, 19: 1, 23: 1, 34: 1}
@@ -220,3 +222,126 @@ def test_several_alphas_undefined():
     assert math.isnan(krippendorff_alphas([[frozenset({1}), None]], ["masi"])["masi"])
     same = [[frozenset({1}), frozenset({1})]] * 3  # no variation: D_e = 0
     assert math.isnan(krippendorff_alphas(same, ["masi"])["masi"])
+
+
+def incidence(models):
+    """An annotator's word x SCU matrix from the SCUs of each word of each model."""
+    from scipy import sparse
+
+    rows, columns, scus = [], [], {}
+    words_before = 0
+    for model in models:
+        for w, found in enumerate(model):
+            for scu in sorted(found):
+                rows.append(words_before + w)
+                columns.append(scus.setdefault(scu, len(scus)))
+        words_before += len(model)
+    return sparse.csr_matrix((np.ones(len(rows)), (rows, columns)), shape=(words_before, len(scus)))
+
+
+def overlapping(rng, annotators):
+    """Some words put in a second SCU (one of a few), a few in a third, shared by many words."""
+    return [
+        [
+            [
+                scus
+                | ({f"b{a}-{rng.randint(0, 8)}"} if rng.random() < 0.2 else set())
+                | ({f"c{a}"} if rng.random() < 0.05 else set())
+                for scus in model
+            ]
+            for model in models
+        ]
+        for a, models in enumerate(annotators)
+    ]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_pyramid_alphas_equal_those_of_the_units(seed):
+    """pyramid_alphas, over pairs of classes of words rather than pairs of values, gives what
+    krippendorff_alphas gives on pyramid_units' units, to 1e-12 (issue 19): two to four
+    annotators; words in no SCU, in an SCU of one word (an empty value), in two or three SCUs;
+    one annotator with no SCU at all."""
+    rng = random.Random(seed)
+    annotators = random_pyramid_annotators(
+        rng, annotators=2 + seed % 3, models=1 + seed % 4, words=rng.randint(20, 150)
+    )
+    if seed % 2:
+        annotators = overlapping(rng, annotators)
+    if seed % 4 == 3:
+        annotators[1] = [[frozenset()] * len(model) for model in annotators[1]]
+    annotators = [[[frozenset(scus) for scus in model] for model in a] for a in annotators]
+    units = pyramid_units(annotators)
+    names = ["masi", "masi_nltk", "jaccard", "nominal", "dice"]
+    expected = krippendorff_alphas(units, names)
+    count, ours = pyramid_alphas([incidence(a) for a in annotators], names)
+    assert count == len(units)
+    for name in names:
+        assert ours[name] == pytest.approx(expected[name], abs=1e-12)
+    assert len(set(ours.values())) == len(names)
+
+
+def test_pyramid_alphas_undefined_and_perfect():
+    names = ["masi", "nominal"]
+    in_none = [[frozenset(), frozenset()]]
+    assert pyramid_alphas([incidence(in_none)] * 2, names)[0] == 0  # no unit
+    alone = [[frozenset({"s"}), frozenset({"t"})]]  # SCUs of one word: every value empty
+    count, alphas = pyramid_alphas([incidence(alone)] * 2, names)
+    assert count == 2
+    assert all(math.isnan(a) for a in alphas.values())
+    same = random_pyramid_annotators(random.Random(3), annotators=1)[0]
+    assert pyramid_alphas([incidence(same)] * 2, names)[1] == {"masi": 1.0, "nominal": 1.0}
+    with pytest.raises(ValueError, match="not built from the same model summaries"):
+        pyramid_alphas([incidence(same), incidence(in_none)], names)
+
+
+def test_scu_incidence_finds_the_words_word_scus_finds():
+    rng = random.Random(4)
+    texts = ["Saudi Arabian officials,  under\nAmerican pressure", "a b  c, d. e f g h i"]
+    spans = [
+        [(start, rng.randint(start, len(text)), rng.randint(1, 5)) for start in starts]
+        for text in texts
+        for starts in [sorted(rng.sample(range(len(text)), 6))]
+    ]
+    matrix = scu_incidence([(words(t), s) for t, s in zip(texts, spans)])
+    expected = [scus for t, s in zip(texts, spans) for scus in word_scus(t, s)]
+    names = sorted({scu for *_, scu in sum(spans, [])})
+    assert matrix.shape == (len(expected), len(names))
+    assert [frozenset(names[c] for c in matrix[w].indices) for w in range(len(expected))] == (
+        expected
+    )
+    assert set(matrix.data) == {1}  # a word two spans of one SCU touch: once
+
+
+def test_grouped_alphas_equal_each_groups_alpha():
+    """grouped_alphas (the peers' agreement: every peer, docset and the whole collection at once)
+    gives each group krippendorff_alpha's value on its units, to 1e-12: units of two or three
+    values, values missing, a unit of one value, a group with none pairable, one with no
+    variation (both NaN)."""
+    rng = random.Random(11)
+    sets = [pse_values(k) for k in range(6)]
+    values, groups = [], []
+    for group in range(40):
+        for _ in range(rng.randint(1, 15)):
+            row = [rng.randint(0, 5) for _ in range(3)]
+            for a in rng.sample(range(3), rng.randint(0, 2)):
+                row[a] = -1  # not coded
+            values.append(row)
+            groups.append(group)
+    values += [[2, -1, -1], [4, 4, -1], [4, 4, 4]]  # a group with no pairable unit; one all 4s
+    groups += [40, 41, 41]
+    for name, distance in [("dice", dice), ("binary", nominal)]:
+        ours = grouped_alphas(values, groups, 42, distance(sets))
+        for group in range(42):
+            units = [
+                [sets[v] if v >= 0 else None for v in row]
+                for row, g in zip(values, groups)
+                if g == group
+            ]
+            expected = krippendorff_alpha(units, distance)
+            if math.isnan(expected):
+                assert math.isnan(ours[group]), (name, group)
+            else:
+                assert ours[group] == pytest.approx(expected, abs=1e-12), (name, group)
+    assert math.isnan(ours[40])
+    assert math.isnan(ours[41])
+    assert sum(not math.isnan(a) for a in ours) >= 35

@@ -61,14 +61,14 @@ class Command(ReadingCommand):
             left_out = work_counts(
                 collection_annotations(collection, docset), adjudicated, include, scored=False
             ).in_progress_left_out
-            document = {
-                "peers": [asdict(p) for p in peers],
-                "pooled": [asdict(p) for p in pooled],
-                "score_correlations": [asdict(c) for c in correlations],
-                "anova_by_annotator": [asdict(a) for a in anovas],
-                "annotations_in_progress_left_out": left_out,
-            }
             if options["format"] == "json":
+                document = {
+                    "peers": [asdict(p) for p in peers],
+                    "pooled": [asdict(p) for p in pooled],
+                    "score_correlations": [asdict(c) for c in correlations],
+                    "anova_by_annotator": [asdict(a) for a in anovas],
+                    "annotations_in_progress_left_out": left_out,
+                }
                 self.stdout.write(json.dumps(json_ready(document), indent=2))
                 return
             self._peers_table(peers, pooled, correlations, anovas)

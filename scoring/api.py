@@ -17,9 +17,9 @@ from scoring.records import (
     INCLUDE_PARAMETER,
     collection_annotations,
     counted_annotations,
-    in_score_order,
     score_loaded_annotations,
 )
+from scoring.score_table import ordered_annotations
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
@@ -146,12 +146,15 @@ class ScoresView(ListAPIView):
         annotations = collection_annotations(collection)
         if docset:
             annotations = annotations.filter(pyramid__docset=docset)
-        return in_score_order(
+        # One collection's rows in the order of every score table (the collection's name left
+        # out of the sort: PostgreSQL then reads the docsets' index and stops after the page).
+        return ordered_annotations(
             counted_annotations(
                 annotations,
                 adjudicated=adjudicated in TRUE,
                 include_in_progress=include == IN_PROGRESS_VALUE,
-            )
+            ),
+            None,
         )
 
 

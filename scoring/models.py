@@ -2,6 +2,34 @@
 
 from django.conf import settings
 from django.db import models
+from django.db.models import F
+from django.db.models.lookups import IsNull
+
+SCORE_COLUMNS = ("modified", "original", "coverage", "comprehensive")  # undefined where no SCU
+COUNT_COLUMNS = ("unique_scus", "repetitions", "non_matching")
+
+
+def score_sort_indexes() -> list[models.Index]:
+    """The indexes a score table sorted by a stored column reads in order, one collection at a
+    time, so that a page is the first rows of an index scan rather than a sort of the whole
+    collection (scoring.score_table.ordered_annotations orders by exactly these expressions).
+    Undefined scores come last in either direction: sorted by "is it undefined" first, which needs
+    no NULLS LAST (SQLite has none in an index), and an index per direction."""
+    indexes = []
+    for column in SCORE_COLUMNS:
+        undefined = IsNull(F(column), True)
+        indexes += [
+            models.Index(F("collection"), undefined, F(column), name=f"stored_{column}_asc"),
+            models.Index(
+                F("collection"), undefined, F(column).desc(), name=f"stored_{column}_desc"
+            ),
+        ]
+    # Counts are never undefined: one index, read backwards for the descending order.
+    indexes += [
+        models.Index(fields=["collection", column], name=f"stored_{column}")
+        for column in COUNT_COLUMNS
+    ]
+    return indexes
 
 
 class Report(models.Model):
@@ -55,6 +83,10 @@ class StoredScore(models.Model):
         on_delete=models.CASCADE,
         related_name="stored_score",
     )
+    # The annotation's collection (it never changes), so that a sort reads one collection's index.
+    collection = models.ForeignKey(
+        "annotator.Collection", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     annotation_updated_at = models.DateTimeField()
     pyramid_updated_at = models.DateTimeField()
     weight_convention = models.CharField(max_length=20)
@@ -66,6 +98,9 @@ class StoredScore(models.Model):
     unique_scus = models.PositiveIntegerField("unique SCUs")
     repetitions = models.PositiveIntegerField()
     non_matching = models.PositiveIntegerField()
+
+    class Meta:
+        indexes = score_sort_indexes()
 
     def __str__(self):
         return f"scores of annotation {self.annotation_id}"

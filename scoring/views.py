@@ -6,11 +6,9 @@ of each it holds)."""
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import render
 
 from annotator.campaigns.guards import collection_for
-from annotator.web.paging import page_asked
 from scoring.exports import rows_download, system_download
 from scoring.formats import FORMATS
 from scoring.records import (
@@ -18,14 +16,13 @@ from scoring.records import (
     INCLUDE_PARAMETER,
     collection_annotations,
     counted_annotations,
-    in_score_order,
     score_loaded_annotations,
     work_counts,
 )
 from scoring.score_table import (
-    PAGE_SIZE,
     STORED_COLUMNS,
     ordered_annotations,
+    page_of_annotations,
     refresh_stored_scores,
     stored_rows,
 )
@@ -62,6 +59,7 @@ def collection_scores(request, pk):
     sort = request.GET.get("sort", "")
     descending = sort.startswith("-")
     column = sort.lstrip("-")
+    counts = work_counts(annotations, adjudicated, include_in_progress)
     page, rows, means = None, [], []
     if by_system:
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
@@ -70,13 +68,11 @@ def collection_scores(request, pk):
     else:
         if column in STORED_COLUMNS:
             refresh_stored_scores(counted)
-        ordered = (
-            ordered_annotations(counted, column, descending)
-            if column in SORTABLE
-            else in_score_order(counted)
+        ordered = ordered_annotations(counted, column if column in SORTABLE else None, descending)
+        page = page_of_annotations(
+            ordered, request.GET.get("page"), counts.submitted + counts.in_progress
         )
-        page = page_asked(Paginator(ordered, PAGE_SIZE), request.GET.get("page"))
-        rows = score_loaded_annotations(list(page.object_list))
+        rows = score_loaded_annotations(page.object_list)
     # What every link of the page keeps (the downloads, the sorting, the other modes): the choices
     # made.
     choices = {"docset": docset or ""}
@@ -102,7 +98,7 @@ def collection_scores(request, pk):
             "means": means,
             "adjudicated": adjudicated,
             "include_in_progress": include_in_progress,
-            "counts": work_counts(annotations, adjudicated, include_in_progress),
+            "counts": counts,
             "docset": docset or "",
             "docset_record": docset_record,
             "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),

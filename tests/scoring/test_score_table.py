@@ -11,11 +11,13 @@ from scoring.models import StoredScore
 from scoring.records import (
     collection_annotations,
     counted_annotations,
+    in_score_order,
     score_annotations,
 )
 from scoring.score_table import (
     STORED_COLUMNS,
     ordered_annotations,
+    page_of_annotations,
     refresh_stored_scores,
     stale_annotations,
     stored_rows,
@@ -48,6 +50,47 @@ def test_every_sort_orders_the_database_as_the_table_sorts_its_rows(duc2006):
             expected = [row.annotation_id for row in sorted_rows(rows, column, descending)]
             ordered = ordered_annotations(duc2006, column, descending).values_list("pk", flat=True)
             assert list(ordered) == expected, (column, descending)
+
+
+def test_with_no_column_a_collection_is_in_the_order_of_every_score_table(duc2006):
+    expected = list(in_score_order(duc2006).values_list("pk", flat=True))
+    assert list(ordered_annotations(duc2006, None).values_list("pk", flat=True)) == expected
+
+
+def test_a_page_is_ordered_on_ids_and_its_annotations_loaded_in_that_order(duc2006, monkeypatch):
+    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 7)
+    refresh_stored_scores(duc2006)
+    ordered = ordered_annotations(duc2006, "modified", descending=True)
+    expected = list(ordered.values_list("pk", flat=True))[7:14]
+    total = duc2006.count()
+    with CaptureQueriesContext(connection) as queries:
+        page = page_of_annotations(ordered, "2", total)
+        loaded = page.object_list
+        names = [(a.pyramid.docset.name, a.peer.author, a.annotator_name) for a in loaded]
+    assert [a.pk for a in loaded] == expected
+    assert len(names) == 7
+    assert len(queries) == 2  # the page's ids, then its annotations with what a row names
+    assert (page.number, page.paginator.num_pages) == (2, -(-total // 7))
+
+
+def test_stored_scores_know_their_collection(duc2006, shared_data):
+    folder = shared_data / "duc2006-nist"
+    import_files(
+        folder / "allpyramids" / "D0640.pyr",
+        *(folder / "allpans").glob("*.D0640.*.pan"),
+        collection="Another",
+    )
+    other = counted_annotations(collection_annotations(Collection.objects.get(name="Another")))
+    refresh_stored_scores(duc2006)
+    refresh_stored_scores(other)
+    for annotations, name in ((duc2006, "DUC 2006"), (other, "Another")):
+        collections = StoredScore.objects.filter(annotation__in=annotations).values_list(
+            "collection__name", flat=True
+        )
+        assert set(collections) == {name}
+        # Sorted by a score, a collection's table holds its own annotations, each once.
+        ordered = list(ordered_annotations(annotations, "modified").values_list("pk", flat=True))
+        assert sorted(ordered) == sorted(annotations.values_list("pk", flat=True))
 
 
 def test_stored_scores_are_those_the_records_give(duc2006):

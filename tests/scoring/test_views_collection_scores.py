@@ -326,7 +326,7 @@ def _peers(page: str) -> list[str]:
 
 
 def test_the_table_is_cut_into_pages_that_keep_the_choices_made(client, demo, monkeypatch):
-    monkeypatch.setattr("scoring.views.PAGE_SIZE", 2)
+    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 2)
     _more_peers(demo, 3)
     client.force_login(demo["organizer"])
     first = body(client.get(url(demo, "?sort=-modified&docset=DEMO01"))).decode()
@@ -348,7 +348,7 @@ def test_the_pages_join_into_the_whole_table_in_its_order(client, demo, monkeypa
     _more_peers(demo, 3)
     client.force_login(demo["admin"])
     whole = _peers(body(client.get(url(demo, f"?sort={sort}"))).decode())
-    monkeypatch.setattr("scoring.views.PAGE_SIZE", 2)
+    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 2)
     paged = [
         peer
         for n in (1, 2, 3)
@@ -398,7 +398,7 @@ def test_the_table_does_not_load_the_peers_texts(client, demo):
 
 @pytest.mark.parametrize(("asked", "shown"), [("0", 1), ("-1", 1), ("abc", 1), ("9", 3)])
 def test_a_page_out_of_range_shows_the_nearest(client, demo, monkeypatch, asked, shown):
-    monkeypatch.setattr("scoring.views.PAGE_SIZE", 1)
+    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 1)
     client.force_login(demo["admin"])
     assert f"page {shown} of 3</p>" in body(client.get(url(demo, f"?page={asked}"))).decode()
 

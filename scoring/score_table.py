@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
 from django.db import connection
-from django.db.models import Case, Exists, F, IntegerField, OuterRef, QuerySet, Value, When
+from django.db.models import Case, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, When
 from django.db.models.functions import Coalesce, Collate, Length, NullIf
 from django.db.models.lookups import IsNull
 from django_tasks import task
@@ -200,13 +200,36 @@ class StoredRow(NamedTuple):
         return self
 
 
+STORED_ROW_FIELDS = (
+    "pyramid__docset__name",
+    "peer__author",
+    "status",
+    *(f"stored_score__{name}" for name in MEAN_SCORES),
+)
+
+
 def stored_rows(annotations: QuerySet[PeerAnnotation]) -> Iterator[StoredRow]:
     """Every annotation's stored scores, as light rows (one query; refresh them first)."""
-    values = annotations.order_by().values_list(
-        "pyramid__docset__name",
-        "peer__author",
-        "status",
-        *(f"stored_score__{name}" for name in MEAN_SCORES),
-    )
     # Fetched at once: a server-side cursor (iterator()) doubled the query's time at 50x.
-    return map(StoredRow._make, values)
+    return map(StoredRow._make, annotations.order_by().values_list(*STORED_ROW_FIELDS))
+
+
+def current_stored_rows(annotations: QuerySet[PeerAnnotation]) -> list[StoredRow]:
+    """Every annotation's stored scores as light rows, brought up to date first where they are
+    not (`stale_annotations`' rule, read along with the rows): one query when all are current,
+    where refreshing first and reading after were two passes over the whole collection."""
+    same = {
+        "stored_score__annotation_updated_at": F("updated_at"),
+        "stored_score__pyramid_updated_at": F("pyramid__updated_at"),
+        "stored_score__weight_convention": F("pyramid__docset__collection__weight_convention"),
+        "stored_score__average_rounding": F("pyramid__docset__collection__average_rounding"),
+    }
+    read = list(
+        annotations.order_by()
+        .annotate(current=Case(When(Q(**same), then=True), default=False))
+        .values_list(*STORED_ROW_FIELDS, "current")
+    )
+    if all(row[-1] for row in read):
+        return [StoredRow._make(row[:-1]) for row in read]
+    refresh_stored_scores(annotations)
+    return list(stored_rows(annotations))

@@ -21,10 +21,10 @@ from scoring.records import (
 )
 from scoring.score_table import (
     STORED_COLUMNS,
+    current_stored_rows,
     ordered_annotations,
     page_of_annotations,
     refresh_stored_scores,
-    stored_rows,
 )
 from scoring.tables import SORTABLE, system_means
 
@@ -63,8 +63,7 @@ def collection_scores(request, pk):
     page, rows, means = None, [], []
     if by_system:
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
-        refresh_stored_scores(counted)
-        means = system_means(stored_rows(counted))
+        means = system_means(current_stored_rows(counted))
     else:
         if column in STORED_COLUMNS:
             refresh_stored_scores(counted)

@@ -16,6 +16,7 @@ from scoring.records import (
 )
 from scoring.score_table import (
     STORED_COLUMNS,
+    current_stored_rows,
     ordered_annotations,
     page_of_annotations,
     refresh_stored_scores,
@@ -105,6 +106,35 @@ def test_stored_scores_are_those_the_records_give(duc2006):
 def test_means_from_stored_scores_equal_the_means_of_fresh_scores(duc2006):
     refresh_stored_scores(duc2006)
     assert system_means(stored_rows(duc2006)) == system_means(score_annotations(duc2006))
+
+
+def test_current_stored_rows_read_once_when_every_stored_score_is_current(duc2006):
+    refresh_stored_scores(duc2006)
+    with CaptureQueriesContext(connection) as queries:
+        rows = current_stored_rows(duc2006)
+    assert len(queries) == 1
+    assert sorted(rows) == sorted(stored_rows(duc2006))
+    assert system_means(rows) == system_means(score_annotations(duc2006))
+
+
+def test_current_stored_rows_score_again_what_changed_or_was_never_stored(duc2006):
+    refresh_stored_scores(duc2006)
+    annotation = duc2006.filter(pses__scu__isnull=False).distinct().order_by("pk").first()
+    PSE.objects.filter(annotation=annotation, scu__isnull=False).delete()
+    annotation.save()  # as every edit does: its updated_at is raised
+    StoredScore.objects.exclude(annotation=annotation).order_by("pk")[:1].get().delete()
+    rows = current_stored_rows(duc2006)
+    assert len(rows) == duc2006.count()
+    assert not stale_annotations(duc2006).exists()
+    assert system_means(rows) == system_means(score_annotations(duc2006))
+    assert StoredScore.objects.get(annotation=annotation).modified == 0
+
+
+def test_current_stored_rows_follow_a_change_of_convention(duc2006):
+    refresh_stored_scores(duc2006)
+    Collection.objects.filter(name="DUC 2006").update(average_rounding="floor")
+    rows = current_stored_rows(duc2006)
+    assert system_means(rows) == system_means(score_annotations(duc2006))
 
 
 def test_an_edit_of_an_annotation_makes_its_stored_scores_out_of_date(duc2006):

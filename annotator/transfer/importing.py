@@ -20,6 +20,7 @@ collection's problems to review, annotator.pyramids.problems):
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.dispatch import Signal
+from django.utils import timezone
 
 from annotator.ducview import DucviewError
 from annotator.ducview.anchoring import ANCHOR_MOVED, ANCHOR_UNMATCHED, anchor
@@ -277,9 +279,11 @@ class DucviewImporter:
             document, identity = read_with_identity(path, data, overrides)
             stored_some = True
             with transaction.atomic():
-                self._import_document(
+                annotation = self._import_document(
                     document, identity, PurePosixPath(path).name, warnings, counts
                 )
+                if annotation is not None:
+                    self._store(annotation)
         except (DucviewError, OSError, DatabaseError) as exc:
             if isinstance(exc, DatabaseError) and connection_lost(exc):
                 # not this file's fault: the import is interrupted (annotator.transfer.leases
@@ -334,7 +338,11 @@ class DucviewImporter:
             self._records[docset.id] = _DocsetRecords.read(docset)
         return self._records[docset.id]
 
-    def _import_document(self, document, identity: FileIdentity, file_name: str, warnings, counts):
+    def _import_document(
+        self, document, identity: FileIdentity, file_name: str, warnings, counts
+    ) -> _NewAnnotation | None:
+        """Store the document's records, but for a new peer annotation: returned, to be stored
+        last (_store)."""
         assert identity.docset is not None  # read_with_identity refuses a file without one
         records = self._docset_records(identity.docset)
         is_pyr = isinstance(document, PyramidDocument)
@@ -345,12 +353,23 @@ class DucviewImporter:
         if is_pyr:
             if not created:
                 counts["unchanged"] += 1
-            return
-        annotation_created = self._peer_annotation(
+            return None
+        annotation = self._peer_annotation(
             records, stored, fingerprint, document, identity, file_name, warnings, counts
         )
-        if not created and not annotation_created:
+        if not created and annotation is None:
             counts["unchanged"] += 1
+        return annotation
+
+    def _store(self, annotation: _NewAnnotation) -> None:
+        """Store a new peer annotation, and know it stored."""
+        if connection.vendor == "postgresql":
+            store_annotation_at_once(annotation)
+        else:
+            store_annotation(annotation)
+        annotation.records.annotated.add(
+            (annotation.pyramid_id, annotation.peer.id, annotation.annotator_code)
+        )
 
     # -- pyramids
     def _pyramid(
@@ -460,32 +479,31 @@ class DucviewImporter:
         scu_ids: dict[int, int] = {}
         for first in range(0, len(document.scus), self.BATCH_SCUS):
             batch = slice(first, first + self.BATCH_SCUS)
-            scus = SCU.objects.bulk_create(
-                SCU(
-                    pyramid=pyramid,
-                    uid=s.uid,
-                    label=s.label,
-                    comment=s.comment or "",
-                    position=first + i,
-                )
-                for i, s in enumerate(document.scus[batch])
+            scus = document.scus[batch]
+            scu_record_ids = insert_rows(
+                SCU,
+                ("pyramid", "uid", "label", "comment", "position"),
+                [
+                    (pyramid.id, s.uid, s.label, s.comment or "", first + i)
+                    for i, s in enumerate(scus)
+                ],
+                returning_ids=True,
             )
-            contributors: list[Contributor] = []
-            # (contributor, summary, start, end, position) of each span, made into Spans below
-            spans: list[tuple[Contributor, Summary, int, int, int]] = []
-            for scu_record, scu, scu_parts in zip(scus, document.scus[batch], placed[batch]):
+            # (SCU id, summary id, comment, position) of each contributor
+            contributors: list[tuple[int, int, str, int]] = []
+            # (its contributor's index in `contributors`, summary id, start, end, position) of
+            # each span
+            spans: list[tuple[int, int, int, int, int]] = []
+            for scu_id, scu, scu_parts in zip(scu_record_ids, scus, placed[batch]):
                 models_of_scu = []
                 for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
                     first_model = min(parts, key=lambda p: (p.model, p.start)).model
-                    record = Contributor(
-                        scu=scu_record,
-                        summary=models[first_model],
-                        comment=contributor.comment or "",
-                        position=c_position,
-                    )
-                    contributors.append(record)
                     spans.extend(
-                        (record, models[p.model], p.start, p.end, i) for i, p in enumerate(parts)
+                        (len(contributors), models[p.model].id, p.start, p.end, i)
+                        for i, p in enumerate(parts)
+                    )
+                    contributors.append(
+                        (scu_id, models[first_model].id, contributor.comment or "", c_position)
                     )
                     part_models = sorted({layout.models[p.model].author for p in parts})
                     if len(part_models) > 1:
@@ -500,13 +518,18 @@ class DucviewImporter:
                         f"line {scu.line}: SCU {scu.uid} has more than one contributor from model "
                         f"{', '.join(repeated)}"
                     )
-            Contributor.objects.bulk_create(contributors)
+            contributor_ids = insert_rows(
+                Contributor,
+                ("scu", "summary", "comment", "position"),
+                contributors,
+                returning_ids=True,
+            )
             insert_rows(
                 Span,
                 ("contributor", "summary", "start", "end", "position"),
-                [(c.id, summary.id, s, e, p) for c, summary, s, e, p in spans],
+                [(contributor_ids[c], summary, s, e, p) for c, summary, s, e, p in spans],
             )
-            scu_ids.update((scu.uid, scu.id) for scu in scus)
+            scu_ids.update((scu.uid, scu_id) for scu, scu_id in zip(scus, scu_record_ids))
             counts["scus"] += len(scus)
             counts["contributors"] += len(contributors)
         counts["pyramids"] += 1
@@ -622,7 +645,9 @@ class DucviewImporter:
         file_name,
         warnings,
         counts,
-    ) -> bool:
+    ) -> _NewAnnotation | None:
+        """The annotation to store (by _store, last in the file), or None if it is stored
+        already."""
         # DUCView ends every line with "\n"; the last one is an artifact of the format.
         text = document.text[:-1] if document.text.endswith("\n") else document.text
         assert identity.peer is not None  # read_with_identity refuses a .pan without one
@@ -635,16 +660,10 @@ class DucviewImporter:
         # spellings ("…A.06", "…B.6"), the first in order, whatever order the files come in.
         name = peer_name(file_name)
         if peer is None:
+            # stored with its annotation, below (its id then)
             peer = Summary(
                 docset=docset, kind=Summary.Kind.PEER, author=peer_id, name=name, text=text
             )
-            (peer.id,) = insert_rows(
-                Summary,
-                ("docset", "kind", "author", "name", "text"),
-                [(docset.id, peer.kind, peer.author, peer.name, peer.text)],
-                returning_ids=True,
-            )
-            records.peers[peer_id] = peer
             mapped = Translation.identity(len(text))
         else:
             if name < peer.name and DUC_PEER_NAME.match(name) and DUC_PEER_NAME.match(peer.name):
@@ -689,10 +708,10 @@ class DucviewImporter:
             stored_annotations(stored.pyramid, peer, annotator)
             if key in records.annotated
             else set()
-        )
+        )  # none for a new peer (its id is None)
         if existing:
             if fingerprint in existing:
-                return False
+                return None
             raise DucviewError(
                 f"peer {peer.author} of {docset.name} by annotator {annotator or '(none)'} is "
                 "already stored with different PSEs; delete that annotation first to replace it"
@@ -702,49 +721,208 @@ class DucviewImporter:
             if identity.status in PeerAnnotation.Status.values
             else PeerAnnotation.Status.SUBMITTED
         )
-        annotation = PeerAnnotation.objects.create(
-            pyramid=stored.pyramid,
+        if peer.id is None:
+            records.peers[peer_id] = peer  # its id set when it is stored, with the annotation
+        counts["peer_annotations"] += 1
+        counts["pses"] += len(pses)
+        return _NewAnnotation(
+            records=records,
+            pyramid_id=stored.pyramid.id,
             peer=peer,
             annotator_code=annotator,
             status=status,
             source_name=file_name,
             fingerprint=fingerprint,
-        )
-        pse_ids = insert_rows(
-            PSE,
-            ("annotation", "scu", "comment", "position"),
-            [
-                (
-                    annotation.id,
-                    None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
-                    comment,
-                    position,
-                )
-                for position, (uid, comment, _) in enumerate(pses)
+            pses=[
+                (None if uid == NON_MATCHING_UID else stored.scu_ids[uid], comment, spans)
+                for uid, comment, spans in pses
             ],
-            returning_ids=True,
-        )
-        insert_rows(
-            PSESpan,
-            ("pse", "start", "end", "position"),
-            [
-                (pse_id, start, end, position)
-                for pse_id, (_, _, spans) in zip(pse_ids, pses)
-                for position, (start, end) in enumerate(spans)
+            comments=[
+                (None if uid == NON_MATCHING_UID else stored.scu_ids[uid], comment)
+                for uid, comment in comments
             ],
         )
-        PeerSCUComment.objects.bulk_create(
-            PeerSCUComment(
-                annotation=annotation,
-                scu_id=None if uid == NON_MATCHING_UID else stored.scu_ids[uid],
-                comment=comment,
-            )
-            for uid, comment in comments
+
+
+@dataclass(slots=True)
+class _NewAnnotation:
+    """A peer annotation to store: what the importer read, with the records' ids."""
+
+    records: _DocsetRecords  # its docset's, as the import knows them
+    pyramid_id: int
+    peer: Summary  # not stored yet if its id is None: stored with the annotation (its id set)
+    annotator_code: str
+    status: str
+    source_name: str
+    fingerprint: str
+    pses: list[tuple[int | None, str, list[tuple[int, int]]]]  # SCU id or None, comment, spans
+    comments: list[tuple[int | None, str]]  # SCU id or None, comment
+
+    def row(self) -> list:
+        """The PeerAnnotation's values for ANNOTATION_FIELDS, as the database takes them (the peer's
+        id None if it is new); the others as a new record has them (its defaults, and created and
+        updated now)."""
+        given = {  # values as the database takes them already (ids and strings)
+            "pyramid": self.pyramid_id,
+            "peer": self.peer.id,
+            "annotator_code": self.annotator_code,
+            "status": str(self.status),
+            "source_name": self.source_name,
+            "fingerprint": self.fingerprint,
+        }
+        now = timezone.now()
+        made = {"created_at": now, "updated_at": now}
+        row = []
+        for name in ANNOTATION_FIELDS:
+            if name in given:
+                row.append(given[name])
+            else:  # prepared for the database as the model's save() prepares it
+                field = ANNOTATION_MODEL_FIELDS[name]
+                value = made[name] if name in made else field.get_default()
+                row.append(field.get_db_prep_save(value, connection))
+        return row
+
+
+def _new_peer_row(peer: Summary) -> tuple:
+    return (peer.docset_id, peer.kind, peer.author, peer.name, peer.text)
+
+
+PEER_FIELDS = ("docset", "kind", "author", "name", "text")
+
+
+def store_annotation(annotation: _NewAnnotation) -> None:
+    """Store a peer annotation (and its peer summary, if new: its id is set): its record, its PSEs
+    and their spans, its SCU comments, a statement each. What store_annotation_at_once stores in
+    one, on other databases than PostgreSQL (SQLite, the demo's)."""
+    peer = annotation.peer
+    if peer.id is None:
+        (peer.id,) = insert_rows(Summary, PEER_FIELDS, [_new_peer_row(peer)], returning_ids=True)
+    row = annotation.row()
+    (annotation_id,) = insert_rows(
+        PeerAnnotation, ANNOTATION_FIELDS, [tuple(row)], returning_ids=True
+    )
+    pse_ids = insert_rows(
+        PSE,
+        ("annotation", "scu", "comment", "position"),
+        [
+            (annotation_id, scu, comment, position)
+            for position, (scu, comment, _) in enumerate(annotation.pses)
+        ],
+        returning_ids=True,
+    )
+    insert_rows(
+        PSESpan,
+        ("pse", "start", "end", "position"),
+        [
+            (pse_id, start, end, position)
+            for pse_id, (_, _, spans) in zip(pse_ids, annotation.pses)
+            for position, (start, end) in enumerate(spans)
+        ],
+    )
+    insert_rows(
+        PeerSCUComment,
+        ("annotation", "scu", "comment"),
+        [(annotation_id, scu, comment) for scu, comment in annotation.comments],
+    )
+
+
+def store_annotation_at_once(annotation: _NewAnnotation) -> None:
+    """store_annotation in one statement, on PostgreSQL (INSERTs in WITH): on a further .pan of a
+    known pyramid, each round trip to the database costs more of the client's CPU than reading
+    the file (issue 19). The rows go as JSON, one parameter a table (a parameter for each column
+    of each row costs more to pass than to store); they are inserted in the order store_annotation
+    inserts them, so their ids come in the same order."""
+    peer = annotation.peer
+    new_peer = peer.id is None
+    row = annotation.row()
+    if new_peer:
+        row = [*_new_peer_row(peer), *(v for f, v in zip(ANNOTATION_FIELDS, row) if f != "peer")]
+    spans = [
+        [position, start, end, span_position]
+        for position, (_, _, pse_spans) in enumerate(annotation.pses)
+        for span_position, (start, end) in enumerate(pse_spans)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _annotation_statement(new_peer),
+            [
+                *row,
+                _json([[scu, comment] for scu, comment, _ in annotation.pses]),
+                _json(spans),
+                _json(annotation.comments),
+            ],
         )
-        records.annotated.add(key)
-        counts["peer_annotations"] += 1
-        counts["pses"] += len(pse_ids)
-        return True
+        (peer_id,) = cursor.fetchone()
+    if new_peer:
+        peer.id = peer_id
+
+
+ANNOTATION_FIELDS = (
+    *("pyramid", "peer", "annotator_code", "status", "source_name", "fingerprint"),
+    *("version", "scus_changed", "created_at", "updated_at"),
+)
+ANNOTATION_MODEL_FIELDS = {field.name: field for field in PeerAnnotation._meta.concrete_fields}
+
+
+# Rows as JSON, every character as it is (the server reads them into text columns)
+_json = json.JSONEncoder(ensure_ascii=False).encode
+
+
+@functools.cache
+def _annotation_statement(new_peer: bool) -> str:
+    """The statement of store_annotation_at_once, from the models' tables and columns."""
+    _check_fields(Summary, PEER_FIELDS)
+    _check_fields(PeerAnnotation, ANNOTATION_FIELDS)
+    _check_fields(PSE, ("annotation", "scu", "comment", "position"))
+    _check_fields(PSESpan, ("pse", "start", "end", "position"))
+    _check_fields(PeerSCUComment, ("annotation", "scu", "comment"))
+    quote = connection.ops.quote_name
+
+    def table(model) -> str:
+        return quote(model._meta.db_table)
+
+    def columns(model, *names: str) -> str:
+        return ", ".join(quote(model._meta.get_field(name).column) for name in names)
+
+    def pk(model) -> str:
+        return quote(model._meta.pk.column)
+
+    values = ", ".join(
+        "(SELECT id FROM new_peer)" if new_peer and name == "peer" else "%s"
+        for name in ANNOTATION_FIELDS
+    )
+    peer = (
+        f"new_peer AS (INSERT INTO {table(Summary)} "
+        f"({columns(Summary, *PEER_FIELDS)}) "
+        f"VALUES (%s, %s, %s, %s, %s) RETURNING {pk(Summary)} AS id), "
+        if new_peer
+        else ""
+    )
+    return (
+        f"WITH {peer}"
+        f"annotation AS (INSERT INTO {table(PeerAnnotation)} "
+        f"({columns(PeerAnnotation, *ANNOTATION_FIELDS)}) "
+        f"VALUES ({values}) RETURNING {pk(PeerAnnotation)} AS id, "
+        f"{columns(PeerAnnotation, 'peer')} AS peer_id), "
+        # the PSEs, [SCU id, comment], numbered from 0 (their position) in the order given
+        f"pse AS (INSERT INTO {table(PSE)} "
+        f"({columns(PSE, 'annotation', 'scu', 'comment', 'position')}) "
+        "SELECT annotation.id, (v.item ->> 0)::bigint, v.item ->> 1, v.n - 1 FROM annotation, "
+        "json_array_elements(%s::json) WITH ORDINALITY AS v (item, n) "
+        f"ORDER BY v.n RETURNING {pk(PSE)} AS id, {columns(PSE, 'position')} AS position), "
+        # the spans, [its PSE's position, start, end, position]
+        f"span AS (INSERT INTO {table(PSESpan)} "
+        f"({columns(PSESpan, 'pse', 'start', 'end', 'position')}) "
+        "SELECT pse.id, (v.item ->> 1)::integer, (v.item ->> 2)::integer, (v.item ->> 3)::integer "
+        "FROM json_array_elements(%s::json) WITH ORDINALITY AS v (item, n) "
+        "JOIN pse ON pse.position = (v.item ->> 0)::integer ORDER BY v.n), "
+        # the SCU comments, [SCU id, comment]
+        f"scu_comment AS (INSERT INTO {table(PeerSCUComment)} "
+        f"({columns(PeerSCUComment, 'annotation', 'scu', 'comment')}) "
+        "SELECT annotation.id, (v.item ->> 0)::bigint, v.item ->> 1 FROM annotation, "
+        "json_array_elements(%s::json) WITH ORDINALITY AS v (item, n) ORDER BY v.n) "
+        "SELECT peer_id FROM annotation"
+    )
 
 
 @functools.cache
@@ -765,14 +943,21 @@ INSERT_ROWS_BATCH = 1000  # rows a statement: well below the databases' limits o
 
 def insert_rows(model, fields: tuple[str, ...], rows: list[tuple], *, returning_ids=False):
     """INSERT the rows (values of `fields`, in that order, as the database takes them: ids for
-    foreign keys) in one statement a batch; their ids, in order, if asked.
+    foreign keys) in one statement (one a batch but on PostgreSQL); their ids, in order, if asked.
 
-    For the records every file makes (a peer, its PSEs and their spans; a pyramid's spans):
-    create() and bulk_create() build a model instance and prepare each field of each row, which
-    costs several times the statement itself and, on files of a few PSEs, more than reading the
-    file (issue 19). Only for plain fields: every field left out must be nullable without a
-    default (PSE.source), else this refuses (a field added to the model must be named here)."""
+    For the records an import makes by the hundred (a pyramid's SCUs, contributors and spans; an
+    annotation's rows where store_annotation_at_once does not store them): create() and
+    bulk_create() build a model instance and prepare each field of each row, which costs several
+    times the statement itself and, on files of a few PSEs, more than reading the file (issue 19).
+    Only for plain fields: every field left out must be nullable without a default (PSE.source),
+    else this refuses (a field added to the model must be named here)."""
     _check_fields(model, fields)
+    if not rows:
+        return []
+    if connection.vendor == "postgresql" and (sql := _json_insert(model, fields, returning_ids)):
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [_json(rows)])
+            return [row[0] for row in cursor.fetchall()] if returning_ids else []
     meta, quote = model._meta, connection.ops.quote_name
     columns = ", ".join(quote(meta.get_field(name).column) for name in fields)
     placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
@@ -789,6 +974,46 @@ def insert_rows(model, fields: tuple[str, ...], rows: list[tuple], *, returning_
             if returning_ids:
                 ids.extend(row[0] for row in cursor.fetchall())
     return ids
+
+
+_TEXT_FIELDS = {"CharField", "TextField"}
+_INTEGER_FIELDS = {
+    "AutoField",
+    "BigAutoField",
+    "BigIntegerField",
+    "IntegerField",
+    "PositiveIntegerField",
+    "PositiveSmallIntegerField",
+    "SmallIntegerField",
+}
+
+
+@functools.cache
+def _json_insert(model, fields: tuple[str, ...], returning_ids: bool) -> str | None:
+    """insert_rows' statement on PostgreSQL: the rows as one JSON parameter, a statement of the
+    same text for any number of rows. With a parameter for each value, psycopg parses every
+    statement anew (a statement of many rows is too long to be kept), which cost more than
+    building the rows (issue 19). None if a field is neither text nor an integer (or a key to
+    one): JSON carries only those as they are."""
+    quote = connection.ops.quote_name
+    values = []
+    for i, name in enumerate(fields):
+        field = model._meta.get_field(name)
+        kind = (field.target_field if field.is_relation else field).get_internal_type()
+        if kind in _TEXT_FIELDS:
+            # text, not cast: too long a value for the column is refused (a cast would cut it)
+            values.append(f"v.item ->> {i}")
+        elif kind in _INTEGER_FIELDS:
+            values.append(f"(v.item ->> {i})::{field.db_type(connection)}")
+        else:
+            return None
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in fields)
+    returning = f" RETURNING {quote(model._meta.pk.column)}" if returning_ids else ""
+    return (
+        f"INSERT INTO {quote(model._meta.db_table)} ({columns}) SELECT {', '.join(values)} "
+        "FROM json_array_elements(%s::json) WITH ORDINALITY AS v (item, n) "
+        f"ORDER BY v.n{returning}"
+    )
 
 
 def _pyramid_content(document: PyramidDocument) -> tuple:

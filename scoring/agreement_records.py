@@ -30,13 +30,13 @@ from scoring.agreement import (
     pyramid_alphas,
 )
 from scoring.agreement_units import peer_units, pse_values, scu_incidence
-from scoring.pyramid import PeerScores
 from scoring.records import (
+    collection_annotations,
     counted_annotations,
     counted_pyramids,
     pyramids_in_progress_left_out,
-    score_collection,
 )
+from scoring.score_table import StoredRow, current_stored_rows
 from scoring.statistics import anova_oneway, pearson
 
 PEER_DISTANCES = {"dice": dice, "binary": nominal}
@@ -373,14 +373,18 @@ def score_agreement(
 ) -> tuple[list[ScoreAgreement], list[AnovaByAnnotator]]:
     """Pearson's r between annotators' scores of the same peers (overall and per peer system, where
     a system has three or more pairs), and the ANOVA with annotator as the factor (§5.1)."""
-    rows = score_collection(
-        collection,
-        docset,
-        adjudicated,
-        scored=False,  # the annotations peer_agreement compares
-        include_in_progress=include_in_progress,
+    # The stored mean scores, kept current (scoring.score_table.current_stored_rows): the fresh
+    # scores, in the same order, without scoring the collection again.
+    rows = current_stored_rows(
+        counted_annotations(
+            collection_annotations(collection, docset),
+            adjudicated,
+            scored=False,  # the annotations peer_agreement compares
+            include_in_progress=include_in_progress,
+        ),
+        in_table_order=True,
     )
-    by_item: defaultdict[tuple[str, str], dict[str, PeerScores]] = defaultdict(dict)
+    by_item: defaultdict[tuple[str, str], dict[str, StoredRow]] = defaultdict(dict)
     for row in rows:
         by_item[(row.docset, row.peer)][row.annotator] = row.scores
     correlations, anovas = [], []

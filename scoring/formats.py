@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Iterable, Iterator, Sequence
+from json.encoder import encode_basestring
 from typing import Any
 
 from scoring.records import PeerScoreRow
@@ -55,9 +57,17 @@ def nist_decimals(value: float | None) -> str:
     return "" if value is None else four_decimals(value).rstrip("0").rstrip(".")
 
 
+# The columns a row names, then its scores' (the order of SCORE_COLUMNS).
+ROW_COLUMNS, SCORES_COLUMNS = SCORE_COLUMNS[:8], SCORE_COLUMNS[8:]
+
+
 def _flat(row: PeerScoreRow) -> dict[str, Any]:
-    data = row.as_dict()
-    return {column: data[column] for column in SCORE_COLUMNS}
+    """The row's SCORE_COLUMNS, in order: `row.as_dict()`'s values, read without dataclasses'
+    deep copy (issue 19: at 23,000 rows, 4.6 s of a profiled export)."""
+    scores = row.scores
+    flat = {column: getattr(row, column) for column in ROW_COLUMNS}
+    flat.update({column: getattr(scores, column) for column in SCORES_COLUMNS})
+    return flat
 
 
 # Each layout is written twice over: as a generator of text chunks (`stream_*`), which an export of
@@ -80,20 +90,65 @@ class _Line:
 
 
 def stream_csv(rows: Iterable[PeerScoreRow]) -> Iterator[str]:
-    """The header, then one line per row, in the rows' order."""
-    writer = csv.DictWriter(_Line(), fieldnames=SCORE_COLUMNS, lineterminator="\n")
-    yield writer.writeheader()
+    """The header, then one line per row, in the rows' order (as csv.DictWriter writes them)."""
+    writer = csv.writer(_Line(), lineterminator="\n")
+    yield writer.writerow(SCORE_COLUMNS)
     for row in rows:
-        flat = _flat(row)
+        scores = row.scores
         yield writer.writerow(
-            {k: four_decimals(v) if k in SCORE_FIELDS else v for k, v in flat.items()}
+            [
+                *(getattr(row, column) for column in ROW_COLUMNS),
+                *(
+                    four_decimals(getattr(scores, column))
+                    if column in SCORE_FIELDS
+                    else getattr(scores, column)
+                    for column in SCORES_COLUMNS
+                ),
+            ]
         )
 
 
 def _nested(value: Any, level: int) -> str:
     """`value` as `json.dumps(..., indent=2)` writes it `level` levels deep in a document (JSON
     strings hold no raw newline, so every newline is the layout's)."""
+    if isinstance(value, dict) and value:
+        try:
+            return _flat_object(value, level)
+        except TypeError:  # a value that is not a scalar: json's own layout
+            pass
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * level)
+
+
+def _flat_object(value: dict[str, Any], level: int) -> str:
+    """A non-empty object of scalars as `json.dumps(value, indent=2, ensure_ascii=False)` writes it
+    `level` levels deep, byte for byte, each scalar as json's encoder writes it: json's indented
+    layout is its pure-Python encoder, 1.5 s of a profiled export of 23,000 rows (issue 19).
+    TypeError for any other value."""
+    inner = "\n" + "  " * (level + 1)
+    items = (f"{encode_basestring(key)}: {_scalar(item)}" for key, item in value.items())
+    return "{" + inner + ("," + inner).join(items) + "\n" + "  " * level + "}"
+
+
+def _scalar(value: Any) -> str:
+    """A scalar as json.dumps writes it (json.encoder's _make_iterencode, ensure_ascii=False,
+    allow_nan=True); TypeError for anything else."""
+    if isinstance(value, str):
+        return encode_basestring(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (math.inf, -math.inf):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    raise TypeError(f"not a JSON scalar: {type(value).__name__}")
 
 
 def _json_document(conventions: Conventions, key: str, items: Iterable[Any]) -> Iterator[str]:

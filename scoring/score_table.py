@@ -10,7 +10,6 @@ stored are scored again, in bulk.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from django.core.paginator import Page, Paginator
@@ -23,7 +22,12 @@ from django_tasks import task
 from annotator.models import Collection, PeerAnnotation
 from annotator.web.paging import page_asked
 from scoring.models import COUNT_COLUMNS, StoredScore
-from scoring.records import collection_annotations, in_score_order, score_loaded_annotations
+from scoring.records import (
+    SCORE_ORDER,
+    collection_annotations,
+    in_score_order,
+    score_loaded_annotations,
+)
 from scoring.tables import MEAN_SCORES, SORTABLE
 
 STORED_COLUMNS = (*MEAN_SCORES, "unique_scus", "repetitions", "non_matching")
@@ -183,11 +187,14 @@ def refresh_collection_scores(collection_id: int) -> int:
 
 
 class StoredRow(NamedTuple):
-    """A row for scoring.tables.system_means from stored scores: no record loaded but these, in
-    one tuple (issue 19: at 23,000 rows a request, two objects a row cost 60 ms)."""
+    """A score row (scoring.records.PeerScoreRow) of the mean scores alone, as stored, in one
+    tuple: what the systems table, `ranking` and the annotators' score agreement read (issue 19:
+    at 23,000 rows two objects a row cost 60 ms, a model instance a row seconds)."""
 
+    annotation_id: int
     docset: str
     peer: str
+    annotator: str  # PeerAnnotation.annotator_name
     status: str
     modified: float | None
     original: float | None
@@ -196,28 +203,44 @@ class StoredRow(NamedTuple):
 
     @property
     def scores(self) -> StoredRow:
-        """The scores a system's mean averages: the row's own (system_means reads row.scores)."""
+        """The scores, as a PeerScoreRow's `scores` holds them: the row's own."""
         return self
 
 
 STORED_ROW_FIELDS = (
+    "id",
     "pyramid__docset__name",
     "peer__author",
+    "annotator_shown",
     "status",
     *(f"stored_score__{name}" for name in MEAN_SCORES),
 )
 
 
-def stored_rows(annotations: QuerySet[PeerAnnotation]) -> Iterator[StoredRow]:
-    """Every annotation's stored scores, as light rows (one query; refresh them first)."""
+def _stored_values(annotations: QuerySet[PeerAnnotation], in_table_order: bool) -> QuerySet:
+    annotations = annotations.annotate(annotator_shown=_annotator())
+    return annotations.order_by(*SCORE_ORDER) if in_table_order else annotations.order_by()
+
+
+def stored_rows(
+    annotations: QuerySet[PeerAnnotation], *, in_table_order: bool = False
+) -> list[StoredRow]:
+    """Every annotation's stored scores, as light rows (one query; refresh them first). In the
+    order of every score table (scoring.records.SCORE_ORDER, as score_annotations gives its rows)
+    if asked."""
     # Fetched at once: a server-side cursor (iterator()) doubled the query's time at 50x.
-    return map(StoredRow._make, annotations.order_by().values_list(*STORED_ROW_FIELDS))
+    values = _stored_values(annotations, in_table_order).values_list(*STORED_ROW_FIELDS)
+    return list(map(StoredRow._make, values))
 
 
-def current_stored_rows(annotations: QuerySet[PeerAnnotation]) -> list[StoredRow]:
-    """Every annotation's stored scores as light rows, brought up to date first where they are
-    not (`stale_annotations`' rule, read along with the rows): one query when all are current,
-    where refreshing first and reading after were two passes over the whole collection."""
+def current_stored_rows(
+    annotations: QuerySet[PeerAnnotation], *, in_table_order: bool = False
+) -> list[StoredRow]:
+    """`stored_rows`, those out of date or missing scored again first (`stale_annotations`'
+    rule, read along with the rows): one query when all are current, where refreshing first and
+    reading after were two passes over the whole collection. The stored scores are the fresh
+    ones by construction (the same scorer stored them): the analyses read these rather than
+    score a collection afresh (seconds at 50x a DUC year)."""
     same = {
         "stored_score__annotation_updated_at": F("updated_at"),
         "stored_score__pyramid_updated_at": F("pyramid__updated_at"),
@@ -225,11 +248,11 @@ def current_stored_rows(annotations: QuerySet[PeerAnnotation]) -> list[StoredRow
         "stored_score__average_rounding": F("pyramid__docset__collection__average_rounding"),
     }
     read = list(
-        annotations.order_by()
+        _stored_values(annotations, in_table_order)
         .annotate(current=Case(When(Q(**same), then=True), default=False))
         .values_list(*STORED_ROW_FIELDS, "current")
     )
     if all(row[-1] for row in read):
         return [StoredRow._make(row[:-1]) for row in read]
     refresh_stored_scores(annotations)
-    return list(stored_rows(annotations))
+    return stored_rows(annotations, in_table_order=in_table_order)

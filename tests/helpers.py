@@ -238,3 +238,20 @@ def write(folder: Path, name: str, data: bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
     return path
+
+
+def spoil_stored_scores() -> None:
+    """A third of the stored scores (scoring.models.StoredScore) stale, with other numbers and an
+    older edit's time, another third missing: what the readers of stored scores must see through
+    (scoring.score_table.current_stored_rows)."""
+    from scoring.models import StoredScore
+
+    stale = StoredScore.objects.order_by("pk")[::3]
+    for stored in stale:
+        stored.modified = stored.original = stored.coverage = 999.0
+        stored.annotation_updated_at = stored.annotation_updated_at.replace(year=2000)
+    StoredScore.objects.bulk_update(
+        stale, ["modified", "original", "coverage", "annotation_updated_at"]
+    )
+    gone = [stored.pk for stored in StoredScore.objects.order_by("pk")[1::3]]
+    StoredScore.objects.filter(pk__in=gone).delete()

@@ -10,7 +10,10 @@ from nltk.metrics.agreement import AnnotationTask
 from annotator.models import Collection
 from scoring.agreement import dice, krippendorff_alpha
 from scoring.agreement_records import peer_agreement, pyramid_agreement, score_agreement
-from tests.helpers import import_files, run
+from scoring.models import StoredScore
+from scoring.records import score_collection
+from scoring.statistics import pearson
+from tests.helpers import import_files, run, spoil_stored_scores
 
 pytestmark = pytest.mark.django_db
 
@@ -269,3 +272,26 @@ def test_peer_agreement_leaves_annotations_in_progress_out_unless_asked_and_coun
     out, _ = run("agreement", collection=name)
     assert "DEMO01\t(1 peer)\t" in out
     assert "all\t(1 peer)\t" in out
+
+
+@pytest.mark.shared_data
+def test_score_agreement_reads_the_stored_scores_as_fresh_whatever_their_state(d0631):
+    """The correlations and ANOVA between annotators read the stored scores (issue 19): missing,
+    current or stale, the output is that of the scores computed afresh."""
+    fresh = {(r.docset, r.peer, r.annotator): r.scores for r in score_collection(d0631)}
+    assert not StoredScore.objects.exists()  # the import's refresh is a task, not run here
+    document = run("agreement", collection="DUC 2006", format="json")[0]
+    table = run("agreement", collection="DUC 2006")[0]
+    overall = next(
+        c
+        for c in json.loads(document)["score_correlations"]
+        if c["score"] == "modified" and c["scope"] == "all"
+    )
+    pairs = sorted((docset, peer) for docset, peer, annotator in fresh if annotator == "114")
+    x = [fresh[(*pair, "114")].modified for pair in pairs]
+    y = [fresh[(*pair, "115")].modified for pair in pairs]
+    assert overall["r"] == pytest.approx(pearson(x, y)[0], rel=1e-12)
+    for _ in range(2):  # a third of them stale, a third missing; twice over
+        spoil_stored_scores()
+        assert run("agreement", collection="DUC 2006", format="json")[0] == document
+        assert run("agreement", collection="DUC 2006")[0] == table

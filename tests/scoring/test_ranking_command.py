@@ -1,12 +1,18 @@
 """python manage.py ranking: systems compared from the stored scores."""
 
 import json
+from dataclasses import asdict
 from itertools import takewhile
 
 import pytest
 from django.core.management.base import CommandError
 
-from tests.helpers import complete_consensus_of_peer_1, import_files, run
+from annotator.models import Collection
+from scoring.models import StoredScore
+from scoring.numbers import json_ready
+from scoring.ranking import rank_systems
+from scoring.records import score_collection
+from tests.helpers import complete_consensus_of_peer_1, import_files, run, spoil_stored_scores
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +93,35 @@ def test_one_docset_per_system_leaves_no_error_term_said_as_a_dash_not_f_0(demo)
     assert document["anova"]["p"] is None
     assert document["hsd"] is None
     assert [n for _, n, _ in document["means"]] == [1, 1, 1]
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize(
+    ("score", "docset_factor"), [("modified", False), ("original", True), ("coverage", False)]
+)
+def test_the_ranking_of_stored_scores_is_that_of_fresh_ones_whatever_their_state(
+    shared_data, score, docset_factor
+):
+    """The command reads the stored scores (issue 19): missing, current or stale, its output is
+    that of the collection scored afresh, to the byte."""
+    folder = shared_data / "duc2006-nist"
+    import_files(
+        *(folder / "allpyramids" / f"{docset}.pyr" for docset in ("D0601", "D0631")),
+        *sorted((folder / "allpans").glob("*.D0601.*.pan")),
+        *sorted((folder / "allpans").glob("*.D0631.*.pan")),
+        collection="DUC 2006",
+    )
+    fresh = rank_systems(
+        score_collection(Collection.objects.get(name="DUC 2006")), score, docset_factor
+    )
+    expected = json.dumps(json_ready(asdict(fresh)), indent=2) + "\n"
+    options = {"collection": "DUC 2006", "score": score, "docset_factor": docset_factor}
+    assert not StoredScore.objects.exists()  # the import's refresh is a task, not run here
+    assert run("ranking", format="json", **options)[0] == expected
+    assert StoredScore.objects.exists()
+    table = run("ranking", **options)[0]
+    assert run("ranking", format="json", **options)[0] == expected  # current
+    spoil_stored_scores()
+    assert run("ranking", format="json", **options)[0] == expected
+    spoil_stored_scores()
+    assert run("ranking", **options)[0] == table

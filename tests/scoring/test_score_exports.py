@@ -32,6 +32,7 @@ from scoring.formats import (
     SUBMITTED,
     SYSTEM_COLUMNS,
     _flat,
+    _nested,
     conventions_of,
     duc_order,
     four_decimals,
@@ -55,12 +56,17 @@ pytestmark = pytest.mark.django_db
 # -- the whole-string exports as they were before streaming: the reference ------------------------
 
 
+def old_flat(row):
+    data = row.as_dict()
+    return {column: data[column] for column in SCORE_COLUMNS}
+
+
 def old_to_csv(rows):
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=SCORE_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        flat = _flat(row)
+        flat = old_flat(row)
         writer.writerow({k: four_decimals(v) if k in SCORE_FIELDS else v for k, v in flat.items()})
     return out.getvalue()
 
@@ -69,7 +75,7 @@ def old_to_json(rows):
     conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})
     document = {
         "conventions": [{"weight": w, "average_rounding": a} for w, a in conventions],
-        "rows": [_flat(row) for row in rows],
+        "rows": [old_flat(row) for row in rows],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -428,3 +434,44 @@ def test_in_blocks_sends_the_first_chunk_at_once_then_blocks():
     assert "".join(blocks) == "".join(chunks)
     assert all(len(b) >= 64 for b in blocks[1:-1])
     assert list(in_blocks([])) == []
+
+
+def test_a_rows_columns_are_those_of_its_dict(mixed):
+    rows = score_annotations(PeerAnnotation.objects.all())
+    assert rows
+    assert [_flat(row) for row in rows] == [old_flat(row) for row in rows]
+    assert all(list(_flat(row)) == SCORE_COLUMNS for row in rows)
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_objects_of_scalars_are_written_as_json_writes_them(level):
+    """The JSON rows' own writer, byte for byte json.dumps(indent=2, ensure_ascii=False), on
+    every kind of scalar; anything else goes to json itself."""
+    scalars = {
+        "text": 'D0601 "quoted" \\ back/slash',
+        "unicode": "Zoë, Ünïcode — ☃ 😀",
+        "controls": "tab\tnewline\nnul\x00bell\x07\u2028",
+        "empty": "",
+        "none": None,
+        "true": True,
+        "false": False,
+        "zero": 0,
+        "negative": -12,
+        "big": 10**30,
+        "float": 0.1 + 0.2,
+        "whole float": 1.0,
+        "tiny": 5e-324,
+        "huge": 1.7976931348623157e308,
+        "negative zero": -0.0,
+        "nan": float("nan"),
+        "inf": float("inf"),
+        "-inf": float("-inf"),
+        'quoted "key" é': 1,
+    }
+    expected = json.dumps(scalars, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * level)
+    assert _nested(scalars, level) == expected
+    for other in ({}, {"list": [1, 2]}, {"object": {"a": 1}}, [1, "a"], "text", None):
+        expected = json.dumps(other, indent=2, ensure_ascii=False).replace(
+            "\n", "\n" + "  " * level
+        )
+        assert _nested(other, level) == expected

@@ -464,6 +464,14 @@ class PSE(models.Model):
         related_name="+",
         help_text="In a consensus annotation: the annotator's PSE this one was taken from.",
     )
+    suggestion_rank = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text=(
+            "The rank (1: the first) of the suggestion the annotator matched this PSE from; "
+            "empty if it was matched otherwise (issue 20)."
+        ),
+    )
 
     class Meta:
         ordering = ["annotation_id", "position", "id"]
@@ -938,3 +946,100 @@ class WorkerBeat(models.Model):
 
     def __str__(self):
         return f"worker {self.worker_id} on {self.hostname}"
+
+
+class Proposal(models.Model):
+    """A match the ranker proposes for words of a peer (annotator.assist): shown as a ghost mark
+    until the annotator accepts it, which makes it a PSE, or rejects it (issue 20). A proposal is
+    never scored: scores, exports and agreement read PSEs only."""
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        REJECTED = "rejected", "Rejected"
+
+    annotation = models.ForeignKey(
+        PeerAnnotation, on_delete=models.CASCADE, related_name="proposals"
+    )
+    scu = models.ForeignKey(SCU, on_delete=models.CASCADE, related_name="+", verbose_name="SCU")
+    start = models.PositiveIntegerField(help_text="First character in the peer's text.")
+    end = models.PositiveIntegerField(help_text="One past the last character.")
+    score = models.FloatField(help_text="The ranker's confidence in the match.")
+    ranker = models.CharField(max_length=40)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    pse = models.ForeignKey(
+        PSE,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name="PSE",
+        help_text="The PSE accepting the proposal made (the annotator may have edited its span).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["annotation_id", "start", "id"]
+        indexes = [models.Index(fields=["annotation", "state"], name="proposal_state")]
+        constraints = [
+            models.CheckConstraint(condition=Q(end__gt=F("start")), name="proposal_span"),
+        ]
+
+    def __str__(self):
+        return f"proposal {self.pk}: {self.start}-{self.end} -> SCU {self.scu_id} ({self.state})"
+
+
+class WorkTime(models.Model):
+    """A user's active time on a pyramid or a peer annotation (issue 20): the time between their
+    successive actions on it (edits and selections), each pause longer than ACTIVE_GAP left out,
+    so that time away from the page does not count. Kept as a running total: one row a user and
+    piece of work, updated at each action (annotator.worktime)."""
+
+    ACTIVE_GAP = timedelta(minutes=5)
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="work_times"
+    )
+    pyramid = models.ForeignKey(
+        Pyramid, null=True, blank=True, on_delete=models.CASCADE, related_name="work_times"
+    )
+    annotation = models.ForeignKey(
+        PeerAnnotation,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="work_times",
+    )
+    active_seconds = models.FloatField(default=0)
+    actions = models.PositiveIntegerField(default=0)
+    first_action_at = models.DateTimeField()
+    last_action_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(pyramid__isnull=False) & Q(annotation__isnull=True))
+                | (Q(pyramid__isnull=True) & Q(annotation__isnull=False)),
+                name="worktime_one_piece_of_work",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "pyramid"],
+                condition=Q(pyramid__isnull=False),
+                name="worktime_unique_pyramid",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "annotation"],
+                condition=Q(annotation__isnull=False),
+                name="worktime_unique_annotation",
+            ),
+        ]
+
+    def __str__(self):
+        work = (
+            f"pyramid {self.pyramid_id}" if self.pyramid_id else f"annotation {self.annotation_id}"
+        )
+        return f"{self.user} on {work}: {self.active_seconds:.0f} s"

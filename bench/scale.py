@@ -14,7 +14,8 @@ PYRAMID_FULL_DATA names: bench/benchdata.py), imported by the importer, then pre
   that the progress page has its rows.
 Then, scale by scale, the collection grows by copies of these records under renamed docsets
 ("D0601-2"): one INSERT ... SELECT per table with the ids shifted (bench/copies.py), no import;
-then its stored scores are brought up to date, as the task an import enqueues does. At each
+then its stored scores are brought up to date, as the task an import enqueues does, and the
+database vacuumed and analyzed (at rest, as autovacuum leaves it soon after). At each
 scale, per item, median server time (min–max of --runs runs), the response's size in bytes and
 its SQL queries (django.test.Client, logged in as a superuser, DEBUG off; for a streamed response
 also the time to its first chunk, the whole content read); and per command (call_command, output
@@ -171,6 +172,7 @@ def summary(scales: list[int], results: dict[int, dict[str, Result]]) -> None:
 def main() -> None:
     import copies
     from django.contrib.auth import get_user_model
+    from django.db import connection
     from django.test import Client
 
     from annotator.models import Collection, PeerAnnotation
@@ -210,6 +212,10 @@ def main() -> None:
         started = time.perf_counter()
         refreshed = refresh_collection_scores.call(collection.pk)
         stored = time.perf_counter() - started
+        # At rest, as autovacuum soon leaves tables that grew this much: the planner's statistics
+        # current, and no autovacuum of the copies competing with the pages for the two cores.
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
         print(
             f"\n{scale}x a DUC year: {total:,} peer annotations ({wanted} copies of the seed; "
             f"grown in {grown:.1f} s; the stored scores of {refreshed:,} brought up to date in "

@@ -241,18 +241,53 @@ def current_stored_rows(
     reading after were two passes over the whole collection. The stored scores are the fresh
     ones by construction (the same scorer stored them): the analyses read these rather than
     score a collection afresh (seconds at 50x a DUC year)."""
+    values = _stored_values(annotations, in_table_order)
+    return _current(annotations, values, STORED_ROW_FIELDS, StoredRow._make)
+
+
+class MeanRow(NamedTuple):
+    """What a system's mean reads of a stored row (scoring.tables.system_means), and no more:
+    at 23,000 rows a request, each column read costs (issue 19)."""
+
+    docset: str
+    peer: str
+    status: str
+    modified: float | None
+    original: float | None
+    coverage: float | None
+    comprehensive: float | None
+
+    @property
+    def scores(self) -> MeanRow:
+        return self
+
+
+MEAN_ROW_FIELDS = (
+    "pyramid__docset__name",
+    "peer__author",
+    "status",
+    *(f"stored_score__{name}" for name in MEAN_SCORES),
+)
+
+
+def current_mean_rows(annotations: QuerySet[PeerAnnotation]) -> list[MeanRow]:
+    """`current_stored_rows` with only what system means read (the systems table)."""
+    return _current(annotations, annotations.order_by(), MEAN_ROW_FIELDS, MeanRow._make)
+
+
+def _current(annotations: QuerySet[PeerAnnotation], values: QuerySet, fields, make) -> list:
+    """The rows of `fields` read from `values` (the annotations, ordered and annotated as the
+    fields need), with whether each stored score is current: made into rows at once if all are,
+    else read again after `refresh_stored_scores`."""
     same = {
         "stored_score__annotation_updated_at": F("updated_at"),
         "stored_score__pyramid_updated_at": F("pyramid__updated_at"),
         "stored_score__weight_convention": F("pyramid__docset__collection__weight_convention"),
         "stored_score__average_rounding": F("pyramid__docset__collection__average_rounding"),
     }
-    read = list(
-        _stored_values(annotations, in_table_order)
-        .annotate(current=Case(When(Q(**same), then=True), default=False))
-        .values_list(*STORED_ROW_FIELDS, "current")
-    )
-    if all(row[-1] for row in read):
-        return [StoredRow._make(row[:-1]) for row in read]
-    refresh_stored_scores(annotations)
-    return stored_rows(annotations, in_table_order=in_table_order)
+    read = values.annotate(current=Case(When(Q(**same), then=True), default=False))
+    rows = list(read.values_list(*fields, "current"))
+    if not all(row[-1] for row in rows):
+        refresh_stored_scores(annotations)
+        rows = list(read.values_list(*fields, "current"))
+    return [make(row[:-1]) for row in rows]

@@ -21,7 +21,7 @@ from scoring.records import (
 )
 from scoring.score_table import (
     STORED_COLUMNS,
-    current_stored_rows,
+    current_mean_rows,
     ordered_annotations,
     page_of_annotations,
     refresh_stored_scores,
@@ -63,7 +63,7 @@ def collection_scores(request, pk):
     page, rows, means = None, [], []
     if by_system:
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
-        means = system_means(current_stored_rows(counted))
+        means = system_means(current_mean_rows(counted))
     else:
         if column in STORED_COLUMNS:
             refresh_stored_scores(counted)

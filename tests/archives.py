@@ -6,19 +6,25 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from datetime import timedelta
+
+from django.utils import timezone
 
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import ONLY_B, SPLIT
 from annotator.campaigns import assignments
 from annotator.models import (
+    PSE,
     Assignment,
     Collection,
     HumanJudgment,
     Membership,
     PeerAnnotation,
     PeerSCUComment,
+    Proposal,
     Pyramid,
     Role,
+    WorkTime,
 )
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids import editing
@@ -39,7 +45,9 @@ def rich_collection(pair) -> dict:
     their consensus pyramid with decisions, provenance and an undone decision (redo waiting); a
     consensus annotation with its decisions naming the annotation taken; an annotation with a PSE
     undone (a PSE id that only history holds, which redo brings back); a DUCView SCU comment; human
-    judgments; a withdrawn assignment; an administrator membership."""
+    judgments; a withdrawn assignment; an administrator membership; a PSE matched from the second
+    suggestion, an open and a rejected proposal, and time on task on a pyramid and an annotation
+    (issue 20)."""
     demo, adjudicator = pair["demo"], pair["adjudicator"]
     collection = demo["collection"]
     Collection.objects.filter(pk=collection.pk).update(
@@ -105,6 +113,35 @@ def rich_collection(pair) -> dict:
     )
     assignments.withdraw(withdrawn, demo["admin"])
     Membership.objects.create(collection=collection, user=demo["admin"], role=Role.ADMINISTRATOR)
+    suggested = PSE.objects.filter(annotation=demo["annotations"]["2"]).order_by("pk").first()
+    PSE.objects.filter(pk=suggested.pk).update(suggestion_rank=2)
+    first_scu = demo["pyramid"].scus.order_by("uid").first()
+    now = timezone.now()
+    Proposal.objects.create(
+        annotation=mine, scu=first_scu, start=start, end=start + 14, score=0.8, ranker="bm25"
+    )
+    Proposal.objects.create(
+        annotation=mine,
+        scu=first_scu,
+        start=0,
+        end=5,
+        score=0.6,
+        ranker="bm25",
+        state=Proposal.State.REJECTED,
+        decided_at=now,
+        decided_by=demo["annotator"],
+    )
+    for work in ({"pyramid": a}, {"annotation": mine}):  # the edits above may have made them
+        WorkTime.objects.update_or_create(
+            user=demo["annotator"],
+            **work,
+            defaults={
+                "active_seconds": 125.5,
+                "actions": 7,
+                "first_action_at": now - timedelta(minutes=30),
+                "last_action_at": now,
+            },
+        )
     return {
         **pair,
         "collection": Collection.objects.get(pk=collection.pk),

@@ -17,7 +17,8 @@ A new table or a changed meaning raises FORMAT_VERSION; older versions are read 
 allows it (version 1 had no pyramid_merge_sources: no consensus merged more than two pyramids;
 in versions 1 and 2 a peer annotation change's snapshots hold every PSE, a list, where version 3's
 hold only the PSEs it changed, {"pses": [...], "absent": [ids]}: both are read, as the instance
-undoes both), newer ones are refused.
+undoes both; version 4 added proposals and time on task, pyramid_work_times and
+annotation_work_times, issue 20), newer ones are refused.
 
 Not archived: import and archive jobs (uploads, emptied once stored) and scoring reports, which
 are caches of what the records give (recomputed when asked for; their parameters hold ids of
@@ -61,6 +62,7 @@ from annotator.models import (
     PeerAnnotation,
     PeerAnnotationChange,
     PeerSCUComment,
+    Proposal,
     PSESpan,
     Pyramid,
     PyramidChange,
@@ -69,11 +71,18 @@ from annotator.models import (
     PyramidModel,
     Span,
     Summary,
+    WorkTime,
 )
 from annotator.text.plurals import counted
 
-FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 3, "archive.json"
-ADDED_IN = {"pyramid_merge_sources": 2}  # tables an archive of an earlier version does not hold
+FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 4, "archive.json"
+# tables an archive of an earlier version does not hold
+ADDED_IN = {
+    "pyramid_merge_sources": 2,
+    "proposals": 4,
+    "pyramid_work_times": 4,
+    "annotation_work_times": 4,
+}
 BATCH = 1000
 USER = "user"  # a reference to a user, written as the username
 Progress = Callable[[int, int], None]  # (records done, records in all)
@@ -130,6 +139,7 @@ class Table:
 
 
 _C = "docset__collection"
+_WORK_TIME_REFS = {"user": USER, "pyramid": "pyramids", "annotation": "peer_annotations"}
 # in the order they are restored: a table's references point into those above it, or itself
 TABLES = [
     Table("memberships", Membership, "collection", {"user": USER}),
@@ -219,6 +229,15 @@ TABLES = [
         f"annotation__pyramid__{_C}",
         {"annotation": "peer_annotations", "user": USER},
     ),
+    Table(
+        "proposals",
+        Proposal,
+        f"annotation__pyramid__{_C}",
+        {"annotation": "peer_annotations", "scu": "scus", "pse": "pses", "decided_by": USER},
+    ),
+    # Time on task, on a pyramid or on a peer annotation: one table each way to the collection.
+    Table("pyramid_work_times", WorkTime, f"pyramid__{_C}", _WORK_TIME_REFS),
+    Table("annotation_work_times", WorkTime, f"annotation__pyramid__{_C}", _WORK_TIME_REFS),
 ]
 COLLECTION = Table("collection", Collection, "pk")
 
@@ -476,6 +495,7 @@ class _Restore:
             "peer_annotations": self._annotation,
             "pses": self._pse,
             "pse_spans": self._pse_span,
+            "proposals": self._proposal,
             "pyramid_changes": self._pyramid_change,
             "peer_annotation_changes": self._peer_change,
         }
@@ -646,6 +666,10 @@ class _Restore:
 
     def _pse_span(self, record, row, where):
         self._within(record, self.lengths["pses"][row["pse"]], "peer summary's text", where)
+
+    def _proposal(self, record, row, where):
+        length = self.lengths["peer_annotations"][row["annotation"]]
+        self._within(record, length, "peer summary's text", where)
 
     def _new_summary(self, summary_id, where):
         if summary_id not in self.ids["summaries"]:

@@ -18,6 +18,7 @@ from annotator.models import (
     Collection,
     PeerAnnotation,
     PeerAnnotationChange,
+    Proposal,
     Pyramid,
     PyramidChange,
     PyramidMerge,
@@ -59,6 +60,11 @@ def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
     assert len(ids["annotation_merge_sources"]) == 2
     assert len(ids["peer_scu_comments"]) == 1
     assert len(ids["judgments"]) == 9
+    assert len(ids["proposals"]) == 2
+    assert ids["pyramid_work_times"] and ids["annotation_work_times"]
+    assert PSE.objects.filter(
+        annotation__pyramid__docset__collection=collection, suggestion_rank=2
+    ).exists()
     states = set(
         PyramidChange.objects.filter(pyramid__docset__collection=collection).values_list(
             "state", flat=True
@@ -187,7 +193,7 @@ def test_the_archive_is_a_zip_of_a_header_and_one_json_lines_file_per_table(rich
     with zipfile.ZipFile(io.BytesIO(written(rich["collection"]))) as files:
         header = json.loads(files.read("archive.json"))
         assert header["format"] == "pyramid-annotator-archive"
-        assert header["version"] == archive.FORMAT_VERSION == 3
+        assert header["version"] == archive.FORMAT_VERSION == 4
         assert header["collection"]["weight_convention"] == "models"
         assert header["collection"]["average_rounding"] == "floor"
         assert header["users"] == [
@@ -296,8 +302,8 @@ def refused(data: bytes, name="Restored") -> str:
         ),
         (
             "archive.json",
-            lambda text: text.replace('"version": 3', '"version": 4'),
-            "archive.json: unknown format version 4; this instance reads versions 1 to 3.",
+            lambda text: text.replace('"version": 4', '"version": 5'),
+            "archive.json: unknown format version 5; this instance reads versions 1 to 4.",
         ),
         (
             "archive.json",
@@ -342,6 +348,36 @@ def test_an_archive_of_version_1_without_the_merges_of_more_than_two_pyramids_is
         Pyramid.objects.filter(docset__collection=collection).count()
         == Pyramid.objects.filter(docset__collection=demo["collection"]).count()
     )
+
+
+def test_an_archive_of_version_3_without_proposals_and_time_on_task_is_read(rich):
+    added = ("proposals", "pyramid_work_times", "annotation_work_times")
+    source = zipfile.ZipFile(io.BytesIO(written(rich["collection"])))
+    older = io.BytesIO()
+    with zipfile.ZipFile(older, "w") as target:
+        for name in source.namelist():
+            data = source.read(name)
+            if name.removesuffix(".jsonl") in added:
+                continue  # version 3 had no such tables
+            if name == "archive.json":
+                header = json.loads(data)
+                for table in added:
+                    header["counts"].pop(table)
+                data = json.dumps({**header, "version": 3}).encode()
+            target.writestr(name, data)
+    collection, _ = restored(older.getvalue())
+    assert not Proposal.objects.filter(annotation__pyramid__docset__collection=collection).exists()
+    assert (
+        PeerAnnotation.objects.filter(pyramid__docset__collection=collection).count()
+        == PeerAnnotation.objects.filter(pyramid__docset__collection=rich["collection"]).count()
+    )
+
+
+def test_a_proposal_beyond_its_peer_text_is_refused(rich):
+    data = rewritten(written(rich["collection"]), "proposals.jsonl", line_changed(1, end=10**6))
+    with pytest.raises(ArchiveError, match=r"proposals.jsonl line 1: field 'end'"):
+        restored(data)
+    assert not Collection.objects.filter(name="Restored").exists()
 
 
 def test_a_field_an_older_archive_lacks_takes_its_default(demo):

@@ -3,6 +3,7 @@ column, for the collection or one docset; downloadable as CSV, JSON or NIST's la
 work only, unless ?include=in-progress (then each row says its status, and the page says how much
 of each it holds)."""
 
+from collections import Counter
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
@@ -59,12 +60,17 @@ def collection_scores(request, pk):
     sort = request.GET.get("sort", "")
     descending = sort.startswith("-")
     column = sort.lstrip("-")
-    counts = work_counts(annotations, adjudicated, include_in_progress)
     page, rows, means = None, [], []
     if by_system:
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
-        means = system_means(current_mean_rows(counted))
+        mean_rows = current_mean_rows(counted)
+        means = system_means(mean_rows)
+        by_status = Counter(row.status for row in mean_rows)  # what the counts would count again
+        counts = work_counts(
+            annotations, adjudicated, include_in_progress, counted_by_status=by_status
+        )
     else:
+        counts = work_counts(annotations, adjudicated, include_in_progress)
         if column in STORED_COLUMNS:
             refresh_stored_scores(counted)
         ordered = ordered_annotations(counted, column if column in SORTABLE else None, descending)

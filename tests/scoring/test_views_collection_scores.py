@@ -283,6 +283,17 @@ def test_the_counts_say_consensus_work_and_work_in_progress_apart(client, demo):
     assert "2 annotations not counted: replaced" in page
 
 
+@pytest.mark.parametrize("choices", ["", "&include=in-progress", "&adjudicated=1"])
+def test_the_systems_view_counts_what_the_table_counts(client, demo, choices):
+    # The systems view counts its rows by status from those it averages (no query of its own).
+    complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    table = client.get(url(demo, "?docset=" + choices))
+    systems = client.get(url(demo, "?view=systems" + choices))
+    assert systems.context["counts"] == table.context["counts"]
+    assert table.context["counts"].submitted >= 3
+
+
 def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, demo):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

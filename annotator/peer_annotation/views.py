@@ -88,7 +88,8 @@ def annotation_edit(request, pk, action):
 @require_GET
 @login_required
 def annotation_suggestions(request, pk):
-    """SCUs the peer sentence around a selection may express, best first."""
+    """SCUs the selected words may express (the sentence around the caret when nothing is
+    selected), best first."""
     annotation = _annotation(request, pk)
     try:
         start, end = int(request.GET["start"]), int(request.GET["end"])

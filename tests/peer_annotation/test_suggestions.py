@@ -1,96 +1,70 @@
-"""Ranking the pyramid's SCUs for a peer sentence."""
+"""The peer page's suggestions (annotation_suggestions): the SCUs the selected words may express,
+best first; the sentence around the caret when nothing is selected. The rankers themselves are
+tested in tests/assist/test_rankers.py."""
+
+import re
+import time
 
 import pytest
+from django.urls import reverse
 
-from annotator.models import PeerAnnotation
-from annotator.peer_annotation.suggestions import (
-    content_words,
-    overlap,
-    rank_scus,
-    sentence_around,
-    suggest,
-)
+from annotator.peer_annotation.suggestions import suggest
 
-SCUS = [
-    (
-        1,
-        "Apollo 11 landed the first people on the Moon in July 1969",
-        4,
-        ["Apollo 11 landed on the Moon"],
-    ),
-    (2, "Aldrin also walked on the Moon", 4, ["followed by Buzz Aldrin"]),
-    (
-        4,
-        "Michael Collins stayed in orbit",
-        3,
-        ["Collins stayed in lunar orbit", "Michael Collins remained in orbit"],
-    ),
-    (5, "The crew brought back lunar samples", 3, ["The astronauts brought back Moon rocks"]),
-    (9, "It landed in the Sea of Tranquility", 1, ["in the Sea of Tranquility"]),
-]
+pytestmark = pytest.mark.django_db
 
 
-def test_content_words_drop_function_words_and_fold_plurals():
-    assert content_words("The astronauts brought back Moon rocks.") == {
-        "astronaut",
-        "brought",
-        "back",
-        "moon",
-        "rock",
-    }
-    assert content_words("Kennedy's goal of the decade") == {"kennedy", "goal", "decade"}
+def suggested(client, annotation, start, end) -> list[int]:
+    response = client.get(
+        reverse("annotation-suggestions", args=[annotation.pk]), {"start": start, "end": end}
+    )
+    assert response.status_code == 200
+    return [int(uid) for uid in re.findall(r'data-uid="(\d+)"', response.content.decode())]
 
 
-def test_overlap_is_the_cosine_of_word_sets():
-    assert overlap(frozenset("ab"), frozenset("ab")) == 1.0
-    assert overlap(frozenset("ab"), frozenset("bc")) == pytest.approx(0.5)
-    assert overlap(frozenset(), frozenset("a")) == 0.0
-
-
-def test_the_best_text_of_an_scu_decides_its_rank():
-    ranked = rank_scus("Michael Collins remained in orbit.", SCUS)
-    assert ranked[0].uid == 4
-    assert ranked[0].score == 1.0
-    assert ranked[0].shared == (
-        "collin",
-        "michael",
-        "orbit",
-        "remained",
-    )  # folded, on both sides alike
-    assert [s.uid for s in ranked] == [4]  # nothing else shares a content word
-
-
-def test_ties_go_to_the_heavier_scu_and_unrelated_scus_are_left_out():
-    ranked = rank_scus("the moon", SCUS)
-    # SCU 1 (through "Apollo 11 landed on the Moon") and SCU 2 (its label) both score 0.5, both
-    # weigh 4.
-    assert [(s.uid, s.score) for s in ranked[:2]] == [(1, 0.5), (2, 0.5)]
-    assert ranked[2].weight < 4  # then the lighter ones
-    assert all(s.uid != 9 for s in ranked)
-    assert rank_scus("nothing shared here", SCUS) == []
-
-
-def test_limit():
-    assert len(rank_scus("moon orbit collins apollo lunar", SCUS, limit=2)) == 2
-
-
-def test_sentence_around_a_selection():
-    text = "Apollo 11 landed. Collins stayed in orbit! Then home.\nNew line here."
-    start = text.index("stayed")
-    assert text[slice(*sentence_around(text, start, start + 6))] == "Collins stayed in orbit! "
-    start = text.index("line")
-    assert text[slice(*sentence_around(text, start, start + 4))] == "New line here."
-
-
-@pytest.mark.django_db
-def test_suggestions_for_a_demo_peer_sentence(demo):
-    annotation = PeerAnnotation.objects.get(peer__author="1", annotator_code="demo")
+def test_the_selected_words_decide_not_the_sentence_around(client, demo):
+    client.force_login(demo["admin"])
+    annotation = demo["annotations"]["1"]
     text = annotation.peer.text
-    start = text.index("remained")  # inside "Michael Collins remained in orbit."
-    suggestions = suggest(annotation, start, start + 8)
-    assert suggestions[0].uid == 4
-    assert suggestions[0].label == "Michael Collins stayed in orbit"
-    start = text.index("Buzz Aldrin followed him")
-    top = [s.uid for s in suggest(annotation, start, start + 4)[:3]]
-    assert 2 in top
-    assert 3 in top
+    # "Neil Armstrong and Buzz Aldrin walked on the Moon while Michael Collins remained in orbit":
+    # one sentence, two SCUs; each selection finds its own.
+    start = text.index("Michael Collins remained in orbit")
+    assert (
+        suggested(client, annotation, start, start + len("Michael Collins remained in orbit"))[0]
+        == 4
+    )
+    start = text.index("Buzz Aldrin")
+    assert suggested(client, annotation, start, start + len("Buzz Aldrin"))[0] == 2
+
+
+def test_nothing_selected_ranks_the_sentence_around_the_caret(client, demo):
+    client.force_login(demo["admin"])
+    annotation = demo["annotations"]["1"]
+    caret = annotation.peer.text.index("remained")
+    assert 4 in suggested(client, annotation, caret, caret)[:3]
+
+
+def test_selections_outside_the_text_are_clamped(demo):
+    annotation = demo["annotations"]["1"]
+    assert suggest(annotation, -5, 10**6)  # the whole text, not an error
+
+
+def test_refusals(client, demo):
+    annotation = demo["annotations"]["1"]
+    url = reverse("annotation-suggestions", args=[annotation.pk])
+    client.force_login(demo["outsider"])
+    assert client.get(url, {"start": 0, "end": 5}).status_code == 404
+    client.force_login(demo["admin"])
+    assert client.get(url, {"start": "x", "end": 5}).status_code == 404
+    assert client.get(url).status_code == 404
+
+
+def test_the_ranking_takes_under_20_ms_once_the_pyramid_is_prepared(demo):
+    annotation = demo["annotations"]["1"]
+    text = annotation.peer.text
+    suggest(annotation, 0, 20)  # prepares and caches the pyramid's index (and loads the model)
+    timings = []
+    for start in range(0, len(text) - 30, 25):
+        started = time.perf_counter()
+        suggest(annotation, start, start + 30)
+        timings.append(time.perf_counter() - started)
+    assert sorted(timings)[len(timings) // 2] < 0.020

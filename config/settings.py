@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Vary: HX-Request, so that Back never shows a table htmx fetched as the whole page
+    "annotator.web.vary.VaryOnHtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -81,3 +81,22 @@ def test_the_keyboard_pages_through_the_table(browser_page, live_server, demo, m
     assert page.locator("#progress tbody tr").inner_text() != first
     assert "page-next" in focused(page)  # the focus stays where the person left it
     assert not violations(page), violations(page)
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_back_after_leaving_for_another_page_shows_the_whole_page(browser_page, live_server, demo):
+    # The same address answers the whole page, or only its table to htmx: the browser's cache
+    # must tell them apart (Vary: HX-Request), or Back shows the bare table it kept.
+    page = browser_page
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(f"{live_server.url}/collections/{demo['collection'].pk}/progress/")
+    choose(page, "annotator", "annotator")
+    expect(page).to_have_url(re.compile("annotator=annotator"))
+    expect(page.locator("#progress tbody tr")).to_have_count(1)
+    page.goto(f"{live_server.url}/")  # leaves for another page, as a link would
+    page.go_back()
+    expect(page).to_have_url(re.compile("annotator=annotator"))
+    expect(page.locator("h1")).to_be_visible()
+    expect(page.locator("link[rel=stylesheet]").first).to_be_attached()
+    expect(page.locator("#progress tbody tr")).to_have_count(1)
+    assert shown(page, "annotator") == "annotator"

@@ -102,3 +102,26 @@ def test_the_scores_table_fits_1024_px_and_scrolls_in_its_own_box(browser_page, 
     expect(page.locator("table.score-table tbody tr.in-progress")).to_have_count(1)
     found = violations(page)
     assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_back_shows_the_filters_that_made_the_table(browser_page, live_server, demo):
+    # Each filter reloads the page; Back must not show the later choice over the earlier table
+    # (a browser restores a form's controls as they were left unless told not to).
+    page = browser_page
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(f"{live_server.url}/collections/{demo['collection'].pk}/scores/")
+    docset = demo["pyramid"].docset.name
+    tab_to(page, "form.filters select[name=docset]")
+    press(page, "ArrowDown")  # the first docset: the page reloads with it
+    expect(page.locator("h1")).to_contain_text(f"docset {docset}")
+    tab_to(page, "form.filters input[name=include]")
+    press(page, " ")
+    expect(page.locator("#counted")).to_contain_text("in progress (marked) counted")
+    page.go_back()
+    expect(page.locator("h1")).to_contain_text(f"docset {docset}")
+    expect(page.locator("#counted")).not_to_contain_text("in progress (marked)")
+    assert not page.is_checked("form.filters input[name=include]")
+    page.go_back()
+    expect(page.locator("h1")).not_to_contain_text("docset")
+    assert page.eval_on_selector("form.filters select[name=docset]", "e => e.value") == ""

@@ -104,6 +104,23 @@ def _mean_of_docset_means(docsets: Iterable[list[Any]], name: str) -> float | No
     return fmean(docset_means) if docset_means else None
 
 
+SYSTEM_SORTABLE = ("peer", "docsets", "in_progress", *MEAN_SCORES)
+
+
+def sorted_means(
+    means: Sequence[SystemMean], column: str, descending: bool = False
+) -> list[SystemMean]:
+    """System means (best first, as system_means gives them) ordered by a column: missing values
+    last whichever the direction; ties in the order given."""
+    if column not in SYSTEM_SORTABLE:
+        raise ValueError(f"cannot sort by {column!r}; one of {', '.join(SYSTEM_SORTABLE)}")
+    if column == "peer":
+        return sorted(means, key=lambda m: natural_peer_key(m.peer), reverse=descending)
+    present = [m for m in means if getattr(m, column) is not None]
+    missing = [m for m in means if getattr(m, column) is None]
+    return sorted(present, key=lambda m: getattr(m, column), reverse=descending) + missing
+
+
 def best_first(mean: SystemMean) -> tuple[bool, float, tuple[int, int, str]]:
     """The order of system means: best modified mean first, undefined ones last, ties by id."""
     return (mean.modified is None, -(mean.modified or 0), natural_peer_key(mean.peer))

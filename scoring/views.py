@@ -27,7 +27,7 @@ from scoring.score_table import (
     page_of_annotations,
     refresh_stored_scores,
 )
-from scoring.tables import SORTABLE, system_means
+from scoring.tables import SORTABLE, SYSTEM_SORTABLE, sorted_means, system_means
 
 
 @login_required
@@ -65,6 +65,8 @@ def collection_scores(request, pk):
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
         mean_rows = current_mean_rows(counted)
         means = system_means(mean_rows)
+        if column in SYSTEM_SORTABLE:
+            means = sorted_means(means, column, descending)
         by_status = Counter(row.status for row in mean_rows)  # what the counts would count again
         counts = work_counts(
             annotations, adjudicated, include_in_progress, counted_by_status=by_status
@@ -109,10 +111,19 @@ def collection_scores(request, pk):
             "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
             "sort": sort,
             "query": query(),
-            "sort_query": query(view=None),
+            "sort_query": query(),
             "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}),
             "submitted_only": query(**{INCLUDE_PARAMETER: None}),
             "with_adjudicated": query(adjudicated="1"),
+            "system_columns": [
+                ("peer", "Peer"),
+                ("docsets", "Docsets"),
+                *([("in_progress", "In progress")] if include_in_progress else []),
+                ("modified", "Modified"),
+                ("original", "Original"),
+                ("coverage", "Coverage"),
+                ("comprehensive", "Comprehensive"),
+            ],
             "columns": [
                 ("docset", "Docset"),
                 ("peer", "Peer"),

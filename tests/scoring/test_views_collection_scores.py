@@ -77,7 +77,13 @@ def test_sorted_by_a_column_either_way(client, demo):
     ascending, descending = peers("?sort=modified"), peers("?sort=-modified")
     assert ascending == descending[::-1]
     assert len(ascending) == 3
-    assert "Sort by modified" in body(client.get(url(demo))).decode()
+    page = body(client.get(url(demo, "?sort=modified"))).decode()
+    assert (
+        'aria-sort="ascending"><a href="?docset=&amp;sort=-modified" '
+        'title="Sort by Modified, descending">'
+    ) in page
+    assert 'title="Sort by SCUs, ascending"' in page  # the label as shown, not "scus"
+    assert page.count("aria-sort=") == 1
 
 
 def test_each_systems_mean_and_its_download(client, demo):
@@ -219,9 +225,9 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
     for fmt in ("csv", "json", "duc"):  # the downloads, the sorting
         assert f'<a href="?docset=&amp;include=in-progress&amp;format={fmt}">' in page
     assert (
-        '<a href="?docset=&amp;include=in-progress&amp;sort=modified" title="Sort by modified">'
-        in page
-    )
+        '<a href="?docset=&amp;include=in-progress&amp;sort=modified" '
+        'title="Sort by Modified, ascending">'
+    ) in page
     assert (
         peers_shown(body(client.get(url(demo, "?include=in-progress&sort=status"))).decode())[0]
         == "3"
@@ -248,7 +254,7 @@ def test_work_in_progress_is_shown_marked_when_asked_for_and_every_link_keeps_th
     assert fields[5:] == ["demo", "#in_progress"]
 
     systems = body(client.get(url(demo, "?view=systems&include=in-progress"))).decode()
-    assert '<th class="num">In progress</th>' in systems
+    assert 'title="Sort by In progress, ascending">In progress</a>' in systems
     assert systems.count('<tr class="in-progress">') == 1
     assert (
         '<a href="?docset=&amp;view=systems&amp;include=in-progress&amp;format=json">JSON</a>'
@@ -420,4 +426,23 @@ def test_the_page_links_come_before_the_table_and_the_filters_keep_the_sort(clie
     assert page.index('class="pagination"') < page.index("<table")
     assert '<input type="hidden" name="sort" value="-modified">' in page
     systems = body(client.get(url(demo, "?sort=-modified&view=systems"))).decode()
-    assert 'name="sort"' not in systems  # the systems' means have one order: best first
+    assert '<input type="hidden" name="sort" value="-modified">' in systems
+
+
+@pytest.mark.parametrize("column", ["peer", "docsets", "modified", "original", "coverage"])
+def test_the_systems_table_sorts_by_any_column_either_way(client, demo, column):
+    client.force_login(demo["organizer"])
+
+    def shown(query):
+        response = client.get(url(demo, "?view=systems" + query))
+        return [(m.peer, getattr(m, column)) for m in response.context["means"]]
+
+    best_first = shown("")
+    ascending, descending = shown(f"&sort={column}"), shown(f"&sort=-{column}")
+    key = (lambda pair: int(pair[0])) if column == "peer" else (lambda pair: pair[1])
+    assert ascending == sorted(best_first, key=key)  # stable: ties stay best first
+    assert descending == sorted(best_first, key=key, reverse=True)
+    assert len(ascending) == 3
+    page = body(client.get(url(demo, f"?view=systems&sort={column}"))).decode()
+    assert page.count('aria-sort="ascending"') == 1
+    assert f'href="?docset=&amp;view=systems&amp;sort=-{column}"' in page

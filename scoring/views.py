@@ -112,9 +112,10 @@ def collection_scores(request, pk):
             "sort": sort,
             "query": query(),
             "sort_query": query(),
-            "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}),
-            "submitted_only": query(**{INCLUDE_PARAMETER: None}),
-            "with_adjudicated": query(adjudicated="1"),
+            # The links that change what is counted keep the sort (a new count starts at page 1).
+            "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}, sort=sort or None),
+            "submitted_only": query(**{INCLUDE_PARAMETER: None}, sort=sort or None),
+            "with_adjudicated": query(adjudicated="1", sort=sort or None),
             "system_columns": [
                 ("peer", "Peer"),
                 ("docsets", "Docsets"),

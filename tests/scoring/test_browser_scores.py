@@ -115,6 +115,8 @@ def test_back_shows_the_filters_that_made_the_table(browser_page, live_server, d
     tab_to(page, "form.filters select[name=docset]")
     press(page, "ArrowDown")  # the first docset: the page reloads with it
     expect(page.locator("h1")).to_contain_text(f"docset {docset}")
+    # The focus is back on the field that made the choice: the keyboard goes on from there.
+    assert page.evaluate("document.activeElement.name") == "docset"
     tab_to(page, "form.filters input[name=include]")
     press(page, " ")
     expect(page.locator("#counted")).to_contain_text("in progress (marked) counted")

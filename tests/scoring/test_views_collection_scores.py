@@ -300,6 +300,16 @@ def test_the_systems_view_counts_what_the_table_counts(client, demo, choices):
     assert table.context["counts"].submitted >= 3
 
 
+def test_the_links_that_change_what_is_counted_keep_the_sort(client, demo):
+    complete_consensus_of_peer_1(demo)
+    client.force_login(demo["organizer"])
+    page = body(client.get(url(demo, "?sort=-modified&page=1"))).decode()
+    assert '<a href="?docset=&amp;include=in-progress&amp;sort=-modified">show them</a>' in page
+    assert '<a href="?docset=&amp;adjudicated=1&amp;sort=-modified">Adjudicated' in page
+    page = body(client.get(url(demo, "?sort=-modified&include=in-progress"))).decode()
+    assert '<a href="?docset=&amp;sort=-modified">count submitted work only</a>' in page
+
+
 def test_the_page_takes_the_same_queries_whatever_the_number_of_rows(client, demo):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -61,7 +61,8 @@ def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
     assert len(ids["peer_scu_comments"]) == 1
     assert len(ids["judgments"]) == 9
     assert len(ids["proposals"]) == 2
-    assert ids["pyramid_work_times"] and ids["annotation_work_times"]
+    assert ids["pyramid_work_times"]
+    assert ids["annotation_work_times"]
     assert PSE.objects.filter(
         annotation__pyramid__docset__collection=collection, suggestion_rank=2
     ).exists()

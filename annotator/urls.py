@@ -2,16 +2,20 @@ from django.urls import path
 
 from annotator.accounts.views import users
 from annotator.adjudication.views import compare, consensus
+from annotator.assist import builder_views
+from annotator.assist import views as proposal_views
 from annotator.campaigns.views import collections, home, work
 from annotator.peer_annotation import views as peer_annotation
 from annotator.pyramids import views as pyramids
 from annotator.transfer.views import archives, downloads, imports
+from annotator.worktime import views as worktime
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("pyramids/<int:pk>/", pyramids.pyramid_detail, name="pyramid-detail"),
     path("pyramids/<int:pk>/edit/<slug:action>/", pyramids.pyramid_edit, name="pyramid-edit"),
     path("pyramids/<int:pk>/history/", pyramids.pyramid_history, name="pyramid-history"),
+    path("pyramids/<int:pk>/builder-help/", builder_views.builder_help, name="builder-help"),
     path("annotations/<int:pk>/", peer_annotation.annotation_detail, name="annotation-detail"),
     path(
         "annotations/<int:pk>/edit/<slug:action>/",
@@ -29,6 +33,20 @@ urlpatterns = [
         name="annotation-history",
     ),
     path("assignments/<int:pk>/start/", peer_annotation.assignment_start, name="assignment-start"),
+    # Proposals to confirm (issue 20): annotator.assist.views
+    path("annotations/<int:pk>/proposals/", proposal_views.proposal_list, name="proposal-list"),
+    path("annotations/<int:pk>/proposals/propose/", proposal_views.propose, name="propose"),
+    path(
+        "annotations/<int:pk>/proposals/<int:proposal>/accept/",
+        proposal_views.accept,
+        name="proposal-accept",
+    ),
+    path(
+        "annotations/<int:pk>/proposals/<int:proposal>/reject/",
+        proposal_views.reject,
+        name="proposal-reject",
+    ),
+    path("work/<slug:kind>/<int:pk>/activity/", worktime.activity, name="work-activity"),
     # Administration
     path("collections/", collections.collection_list, name="collection-list"),
     path("collections/new/", collections.collection_create, name="collection-create"),

@@ -24,32 +24,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchdata import describe, package_files  # noqa: E402
-from benchdb import bench_database  # noqa: E402
+from benchduc import duc2006_database, installed  # noqa: E402
 
-SHARED = ["duc2006-nist"]
 RUNS = [("overlap", "sentence"), ("overlap", "span"), ("lexical", "span"), ("semantic", "span")]
 TARGETS = {"lexical": (0.65, 0.85), "semantic": (0.70, 0.90)}
 
 
 def main() -> None:
-    files = package_files(SHARED)
-    print(describe(files))
-    with bench_database():
-        from django.core.management import call_command
-
-        from annotator.assist import semantic
+    with duc2006_database():
         from annotator.assist.evaluation import evaluate
         from annotator.models import PeerAnnotation
 
-        call_command(
-            "import_ducview", *map(str, files), collection="DUC 2006", no_progress=True, verbosity=0
-        )
         annotations = PeerAnnotation.objects.all()
         print(f"{'ranker':<9} {'query':<9} {'top-1':>6} {'top-3':>6} {'top-5':>6} {'MRR':>6}  ms")
         for ranker, query in RUNS:
-            if ranker == "semantic" and not semantic.available():
-                print("semantic: not installed (pip install -e '.[semantic]'), skipped")
+            if not installed(ranker):
                 continue
             r = evaluate(annotations, ranker, query)
             target = TARGETS.get(ranker) if query == "span" else None

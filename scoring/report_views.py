@@ -62,7 +62,7 @@ def _parameters(collection, kind: str, query) -> dict:
             if query.get("score") in ("modified", "original")
             else "modified",
         }
-    if kind in ("peer-agreement", "pyramid-agreement"):
+    if kind in ("peer-agreement", "pyramid-agreement", "work-time"):
         # ?include=in-progress, as on the scores page: work in progress counted too
         return {"include_in_progress": query.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE}
     return {}
@@ -137,7 +137,7 @@ def reports_index(request, pk):
 
 def _current(collection, kind, parameters, user) -> Report:
     """The report for the records as they are now: the one computed already, or a new one queued."""
-    stamp = fingerprint(collection, parameters)
+    stamp = fingerprint(collection, parameters, kind)
     report = (
         Report.objects.filter(collection=collection, kind=kind, fingerprint=stamp)
         .exclude(status=Report.Status.FAILED, error__startswith="The computation stopped")

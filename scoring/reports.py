@@ -12,13 +12,14 @@ import json
 import logging
 import math
 from collections import Counter, defaultdict
-from statistics import fmean, quantiles, stdev
+from statistics import fmean, median, quantiles, stdev
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
 from annotator.models import (
+    PSE,
     SCU,
     Collection,
     Contributor,
@@ -26,8 +27,10 @@ from annotator.models import (
     PeerAnnotation,
     Pyramid,
     WeightConvention,
+    WorkTime,
 )
 from annotator.text.plurals import counted
+from annotator.worktime import queries as worktime
 from scoring.agreement_records import (
     peer_agreement,
     pyramid_agreement,
@@ -39,7 +42,12 @@ from scoring.judgment_records import judgment_correlations
 from scoring.models import Report
 from scoring.numbers import p_stored
 from scoring.ranking import observations, rank_systems
-from scoring.records import collection_annotations, score_collection, work_counts
+from scoring.records import (
+    collection_annotations,
+    counted_annotations,
+    score_collection,
+    work_counts,
+)
 from scoring.stability_records import pyramid_stability
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
@@ -52,6 +60,9 @@ KINDS = {
     "correlation": "Scores against human judgments",
     "stability": "Pyramid size and stability",
     "pyramids": "Pyramid shapes",
+    "suggestions-taken": "Suggestions taken",
+    "work-time": "Time on task",
+    "proposals": "Proposals confirmed",
 }
 
 
@@ -61,7 +72,7 @@ KINDS = {
 RESULT_FORMAT = 3
 
 
-def fingerprint(collection: Collection, parameters: dict) -> str:
+def fingerprint(collection: Collection, parameters: dict, kind: str = "") -> str:
     """Which state of the records a report comes from: the collection's conventions, how many
     pyramids, annotations and judgments there are and when any was last changed (every edit
     raises its record's `updated_at`), and the report's parameters."""
@@ -83,6 +94,15 @@ def fingerprint(collection: Collection, parameters: dict) -> str:
         parameters,
         RESULT_FORMAT,
     ]
+    if kind == "work-time":
+        # Selections add active time without changing a record: the time report follows them
+        # (the others do not, so that a selection does not make them computed again).
+        state.append(
+            WorkTime.objects.filter(
+                Q(pyramid__docset__collection=collection)
+                | Q(annotation__pyramid__docset__collection=collection)
+            ).aggregate(n=Count("id"), last=Max("last_action_at"))
+        )
     return hashlib.sha256(json.dumps(state, default=str, sort_keys=True).encode()).hexdigest()
 
 
@@ -600,6 +620,254 @@ def pyramids_report(collection: Collection, parameters: dict) -> dict:
     }
 
 
+def _minutes(seconds: list[float]) -> list:
+    """Median, mean and total of active times: minutes, minutes, hours."""
+    return [median(seconds) / 60, fmean(seconds) / 60, sum(seconds) / 3600]
+
+
+def work_time_report(collection: Collection, parameters: dict) -> dict:
+    """Active time on task (issue 20): per annotator, on the peer annotations and the pyramids they
+    worked on in the tool; and against agreement: the annotators' mean time on the peers that two
+    or more annotated, beside those peers' alpha, to see whether a fast annotator agrees less."""
+    include = bool(parameters.get("include_in_progress"))
+    annotations = counted_annotations(
+        PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
+        scored=False,
+        include_in_progress=include,
+    )
+    times = worktime.annotation_times(annotations)
+    per_annotator: defaultdict[str, list[float]] = defaultdict(list)
+    for *_, annotator, seconds in times:
+        per_annotator[annotator].append(seconds)
+    building: defaultdict[str, list[float]] = defaultdict(list)
+    for builder, seconds in worktime.pyramid_times(
+        Pyramid.objects.filter(docset__collection=collection)
+    ):
+        building[builder].append(seconds)
+    # Time against agreement: each annotator's peers compared with another annotator's.
+    peers, _ = peer_agreement(collection, include_in_progress=include)
+    time_of = {(d, p, y, a): seconds for d, p, y, a, seconds in times}
+    compared: defaultdict[str, list[tuple[float | None, float]]] = defaultdict(list)
+    for p in peers:
+        for annotator in p.annotators:
+            compared[annotator].append(
+                (time_of.get((p.docset, p.peer, p.pyramid, annotator)), p.alpha["dice"])
+            )
+    against = []
+    for annotator, pairs in sorted(compared.items()):
+        timed = [s for s, _ in pairs if s is not None]
+        alphas = [a for _, a in pairs if not math.isnan(a)]
+        against.append(
+            [
+                annotator,
+                len(pairs),
+                len(timed),
+                fmean(timed) / 60 if timed else None,
+                fmean(alphas) if alphas else None,
+            ]
+        )
+    untimed = annotations.count() - len(times)
+    gap = int(WorkTime.ACTIVE_GAP.total_seconds() // 60)
+    rule = (
+        f"Active time: the time between an annotator's actions on the work (edits, selections), "
+        f"each pause over {gap} minutes left out."
+    )
+    return {
+        "tables": [
+            _table(
+                "Active time per peer annotation, by annotator",
+                ["annotator", "annotations", "median (min)", "mean (min)", "total (h)"],
+                [[a, len(s), *_minutes(s)] for a, s in sorted(per_annotator.items())],
+                _sentences(
+                    rule,
+                    f"{counted(untimed, 'peer annotation')} with no time recorded (imported, or "
+                    "not worked on in the tool) left out."
+                    if untimed
+                    else "",
+                    "Work in progress counted too." if include else "",
+                ),
+            ),
+            _table(
+                "Active time per pyramid built, by annotator",
+                ["annotator", "pyramids", "median (min)", "mean (min)", "total (h)"],
+                [[a, len(s), *_minutes(s)] for a, s in sorted(building.items())],
+                rule if building else "",
+            ),
+            _table(
+                "Active time against agreement, by annotator",
+                [
+                    "annotator",
+                    "peers compared",
+                    "of them timed",
+                    "mean time on them (min)",
+                    "mean alpha dice of them",
+                ],
+                against,
+                "The peers two or more annotators annotated (as in the agreement report): each "
+                "annotator's mean active time on them, and the mean Krippendorff's alpha (with "
+                "1 - Dice) of those peers among all their annotators."
+                if against
+                else "",
+                empty=NOT_TWICE,
+            ),
+        ],
+        "plots": [],
+    }
+
+
+# The ranks a suggestion taken is counted in (1: the first shown), as the report groups them.
+RANK_GROUPS = (("rank 1", 1, 1), ("rank 2–3", 2, 3), ("rank 4+", 4, math.inf))
+RANK_BARS = 10  # the plot's bars: ranks 1 to 9 each, and one for 10 and later
+
+
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
+def suggestions_taken_report(collection: Collection, parameters: dict) -> dict:
+    """How often annotators took a suggestion of the peer page, and which (issue 20): per
+    annotator and for the collection, the share of their PSEs of an SCU matched from a suggestion
+    (PSE.suggestion_rank) and, of those, the share taken at rank 1, 2–3 and 4 or later."""
+    # The annotators' own work on the page, in progress too (the ranks are recorded as they work);
+    # consensus annotations copy PSEs and imported ones were never matched here: left out.
+    annotations = counted_annotations(
+        PeerAnnotation.objects.filter(
+            pyramid__docset__collection=collection, annotator__isnull=False
+        ),
+        scored=False,
+        include_in_progress=True,
+    )
+    pses: Counter[str] = Counter()  # PSEs of an SCU, by annotator
+    annotated: defaultdict[str, set[int]] = defaultdict(set)  # their annotations with one
+    ranks: defaultdict[str, Counter[int]] = defaultdict(Counter)  # suggestions taken, by rank
+    for username, annotation_id, rank in (
+        PSE.objects.filter(annotation__in=annotations, scu__isnull=False)
+        .order_by()
+        .values_list("annotation__annotator__username", "annotation_id", "suggestion_rank")
+    ):
+        pses[username] += 1
+        annotated[username].add(annotation_id)
+        if rank is not None:
+            ranks[username][rank] += 1
+
+    def row(name: str, annotations: int, matched: int, taken: Counter[int]) -> list:
+        total = sum(taken.values())
+        return [
+            name,
+            annotations,
+            matched,
+            total,
+            _share(total, matched),
+            *(
+                _share(sum(n for r, n in taken.items() if low <= r <= high), total)
+                for _, low, high in RANK_GROUPS
+            ),
+        ]
+
+    everyone: Counter[int] = Counter()
+    for taken in ranks.values():
+        everyone.update(taken)
+    rows = [row(name, len(annotated[name]), pses[name], ranks[name]) for name in sorted(pses)]
+    if rows:
+        rows.append(row("all", sum(len(a) for a in annotated.values()), pses.total(), everyone))
+    bars = Counter({r: 0 for r in range(1, RANK_BARS + 1)})
+    for r, n in everyone.items():
+        bars[min(r, RANK_BARS)] += n
+    return {
+        "tables": [
+            _table(
+                "Suggestions taken, by annotator",
+                [
+                    "annotator",
+                    "peer annotations",
+                    "PSEs of an SCU",
+                    "from a suggestion",
+                    "share from a suggestion",
+                    *(f"share at {name}" for name, _, _ in RANK_GROUPS),
+                ],
+                rows,
+                "The PSEs of an SCU the annotators matched on the peer page (work in progress "
+                "too; consensus and imported annotations left out), and those matched from a "
+                "suggestion: one of the SCUs the page suggested for the selection, taken at the "
+                "rank it had there (1: the first). The shares by rank are of the PSEs from a "
+                "suggestion. A PSE matched otherwise (an SCU clicked or typed, a proposal "
+                "accepted, a PSE moved), or before ranks were recorded, is not from a suggestion."
+                if rows
+                else "",
+            )
+        ],
+        "plots": [
+            {
+                "type": "bars",
+                "title": "Suggestions taken, by rank",
+                "labels": [str(r) for r in range(1, RANK_BARS)] + [f"{RANK_BARS}+"],
+                "values": [bars[r] for r in range(1, RANK_BARS + 1)],
+            }
+        ]
+        if everyone
+        else [],
+    }
+
+
+def proposals_report(collection: Collection, parameters: dict) -> dict:
+    """How often the proposals to confirm (annotator.assist.proposals) were right: precision as
+    accepted / decided, per annotator and for the collection, with how many accepted ones the
+    annotator edited first (their PSE's words differ from the proposal's). Open proposals are
+    counted apart: never decided, they say nothing of precision (issue 20)."""
+    from annotator.models import Proposal, PSESpan
+
+    rows = Proposal.objects.filter(annotation__pyramid__docset__collection=collection)
+    tally: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    accepted: dict[int, tuple[str, int, int]] = {}  # PSE id -> (annotator, start, end)
+    for name, state, pse_id, start, end in rows.values_list(
+        "annotation__annotator__username", "state", "pse_id", "start", "end"
+    ).order_by():
+        who = name or "(none)"
+        tally[who][state] += 1
+        if state == Proposal.State.ACCEPTED and pse_id is not None:
+            accepted[pse_id] = (who, start, end)
+    parts: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pse_id, start, end in PSESpan.objects.filter(pse_id__in=list(accepted)).values_list(
+        "pse_id", "start", "end"
+    ):
+        parts[pse_id].append((start, end))
+    for pse_id, (who, start, end) in accepted.items():
+        if sorted(parts[pse_id]) != [(start, end)]:
+            tally[who]["edited"] += 1
+
+    def row(who: str, counts: Counter[str]) -> list:
+        decided = counts[Proposal.State.ACCEPTED] + counts[Proposal.State.REJECTED]
+        return [
+            who,
+            counts[Proposal.State.ACCEPTED],
+            counts[Proposal.State.REJECTED],
+            counts["edited"],
+            counts[Proposal.State.OPEN],
+            counts[Proposal.State.ACCEPTED] / decided if decided else None,
+        ]
+
+    total: Counter[str] = Counter()
+    for counts in tally.values():
+        total.update(counts)
+    table_rows = [row(who, tally[who]) for who in sorted(tally)]
+    if tally:
+        table_rows.append(row("all", total))
+    return {
+        "tables": [
+            _table(
+                "Precision of proposals",
+                ["annotator", "accepted", "rejected", "accepted, span edited", "open", "precision"],
+                table_rows,
+                "Per the annotation's annotator. Precision: accepted / (accepted + rejected); "
+                "open proposals (not decided yet) do not count, and are never scored.",
+                empty="No proposal was made in this collection yet (“Propose matches” on the "
+                "peer page).",
+            )
+        ],
+        "plots": [],
+    }
+
+
 COMPUTE = {
     "peer-agreement": peer_agreement_report,
     "pyramid-agreement": pyramid_agreement_report,
@@ -607,6 +875,9 @@ COMPUTE = {
     "correlation": correlation_report,
     "stability": stability_report,
     "pyramids": pyramids_report,
+    "suggestions-taken": suggestions_taken_report,
+    "work-time": work_time_report,
+    "proposals": proposals_report,
 }
 
 

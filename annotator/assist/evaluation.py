@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from annotator.assist import lexical
 from annotator.assist.rankers import (
@@ -53,6 +53,33 @@ def percentile(values: list[float], share: float) -> float:
     """The smallest value that `share` of the values do not exceed (0 for none)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+def top(ranks: list[int | None], k: int) -> float:
+    """The share of `ranks` at most `k` (None: not ranked), to 4 places (0 for none)."""
+    if not ranks:
+        return 0.0
+    return round(sum(1 for r in ranks if r is not None and r <= k) / len(ranks), 4)
+
+
+class Timings(TypedDict):
+    ms_median: float  # milliseconds per ranking (or per help)
+    ms_p95: float
+    ms_max: float
+    prepare_ms_mean: float  # milliseconds to prepare a pyramid
+
+
+def timings(seconds: list[float], prepare_seconds: list[float]) -> Timings:
+    """The milliseconds of each ranking (median, 95th percentile, max) and of preparing a pyramid
+    (mean), as both evaluations report them (0 for none)."""
+    return Timings(
+        ms_median=round(1000 * statistics.median(seconds), 3) if seconds else 0.0,
+        ms_p95=round(1000 * percentile(seconds, 0.95), 3),
+        ms_max=round(1000 * max(seconds, default=0.0), 3),
+        prepare_ms_mean=round(1000 * sum(prepare_seconds) / len(prepare_seconds), 1)
+        if prepare_seconds
+        else 0.0,
+    )
 
 
 def evaluate(annotations, ranker: str | None = None, query: str = "span") -> Evaluation:
@@ -97,24 +124,15 @@ def evaluate(annotations, ranker: str | None = None, query: str = "span") -> Eva
             order = [index.scus[p].uid for p in ranked(index, index.scores(words))]
             ranks.append(order.index(uid) + 1 if uid in order else None)
 
-    count = len(ranks)
-
-    def share(k: int) -> float:
-        return round(sum(1 for r in ranks if r is not None and r <= k) / count, 4) if count else 0.0
-
+    count = len(ranks)  # one ranking timed per rank
     return Evaluation(
         ranker=ranker,
         query=query,
         pyramids=len(prepare_seconds),
         rankings=count,
-        top1=share(1),
-        top3=share(3),
-        top5=share(5),
+        top1=top(ranks, 1),
+        top3=top(ranks, 3),
+        top5=top(ranks, 5),
         mrr=round(sum(1 / r for r in ranks if r is not None) / count, 4) if count else 0.0,
-        ms_median=round(1000 * statistics.median(ranking_seconds), 3) if count else 0.0,
-        ms_p95=round(1000 * percentile(ranking_seconds, 0.95), 3),
-        ms_max=round(1000 * max(ranking_seconds, default=0.0), 3),
-        prepare_ms_mean=round(1000 * sum(prepare_seconds) / len(prepare_seconds), 1)
-        if prepare_seconds
-        else 0.0,
+        **timings(ranking_seconds, prepare_seconds),
     )

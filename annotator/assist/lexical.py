@@ -42,9 +42,52 @@ def words(text: str) -> list[str]:
     return found
 
 
+def sentence_bounds(text: str) -> list[int]:
+    """Where the sentences of `text` start, and its end: [0, ..., len(text)]."""
+    return [0] + [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]
+
+
+def cut(text: str, breaks: re.Pattern[str]) -> list[list[tuple[int, int]]]:
+    """Each sentence of `text` cut at every match of `breaks`: per sentence, its pieces as (start,
+    end), the breaks themselves left out (a piece may be empty or only spaces). The builder's
+    phrases (annotator.assist.builder_help) and the proposals' clauses
+    (annotator.assist.proposals) are cut so, each at its own breaks.
+
+    >>> text = "Jobs, money. Few"
+    >>> [[text[s:e] for s, e in pieces] for pieces in cut(text, re.compile(r",\\s+"))]
+    [['Jobs', 'money. '], ['Few']]
+    """
+    bounds = sentence_bounds(text)
+    sentences = []
+    for first, last in zip(bounds, bounds[1:]):
+        pieces = []
+        at = first
+        for match in breaks.finditer(text, first, last):
+            pieces.append((at, match.start()))
+            at = match.end()
+        pieces.append((at, last))
+        sentences.append(pieces)
+    return sentences
+
+
+def trimmed(
+    text: str, inside: list[tuple[int, int]], leading: re.Pattern[str]
+) -> tuple[int, int] | None:
+    """The span from the first of the words `inside` (their (start, end) in `text`) to the last,
+    a leading word matching `leading` (a conjunction) left out unless it is the only word; None
+    where there is no word."""
+    if not inside:
+        return None
+    start, end = inside[0][0], inside[-1][1]
+    conjunction = leading.match(text, start, end)
+    if conjunction and len(inside) > 1:
+        start = conjunction.end()
+    return start, end
+
+
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The sentence (or sentences) of `text` holding [start, end)."""
-    bounds = [0] + [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]
+    bounds = sentence_bounds(text)
     first = max(b for b in bounds if b <= start)
     last = min((b for b in bounds if b >= end and b > first), default=len(text))
     return first, last

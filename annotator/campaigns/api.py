@@ -26,6 +26,7 @@ from annotator.api.base import (
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.api.params import DOCSET_PARAMETER, docset_param
 from annotator.campaigns import access, assignments
+from annotator.campaigns.progress import with_active_seconds
 from annotator.campaigns.serializers import (
     AssignmentSerializer,
     AssignReportSerializer,
@@ -170,10 +171,10 @@ class AssignmentViewSet(
 ):
     serializer_class = AssignmentSerializer
     filterset_fields = ["task", "status", "pyramid", "peer", "user__username", "pyramid__docset"]
-    ordering_fields = ["created_at", "updated_at"]
+    ordering_fields = ["created_at", "updated_at", "active_seconds"]
 
     def get_queryset(self):
-        return (
+        return with_active_seconds(
             access.visible_assignments(self.request.user)
             .select_related("user", "assigned_by", "pyramid")
             .order_by("pyramid__docset_id", "user_id", "id")
@@ -258,7 +259,8 @@ class AssignmentViewSet(
             moved = assignments.reassign(assignment, to, request.user)
         except EditError as refused:
             return Response({"detail": refused.message}, status=status_for(refused))
-        return Response(AssignmentSerializer(moved).data)
+        # Read again with its active time (the new user's on the work, if any).
+        return Response(AssignmentSerializer(self.get_queryset().get(pk=moved.pk)).data)
 
 
 class JudgmentFilter(django_filters.FilterSet):

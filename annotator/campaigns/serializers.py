@@ -82,6 +82,10 @@ class AssignmentSerializer(serializers.ModelSerializer):
         slug_field="username", read_only=True, allow_null=True
     )
     docset = serializers.IntegerField(source="pyramid.docset_id", read_only=True)
+    # The user's active time on the work, in seconds (issue 20: time between their edits and
+    # selections, pauses over five minutes left out); null before their first action. Annotated by
+    # the viewset's queryset (annotator.campaigns.progress.with_active_seconds).
+    active_seconds = serializers.FloatField(read_only=True, allow_null=True)
 
     class Meta:
         model = Assignment
@@ -96,6 +100,7 @@ class AssignmentSerializer(serializers.ModelSerializer):
             "assigned_by",
             "created_at",
             "updated_at",
+            "active_seconds",
         ]
 
 

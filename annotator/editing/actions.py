@@ -42,7 +42,8 @@ PYRAMID_ACTIONS = {
     "keep_group": (pyramid_consensus.keep, ["group"]),
 }
 PEER_ACTIONS = {
-    "assign": (peer_editing.assign, ["ranges", "scu"]),
+    # suggestion_rank: the place (1: first) of the suggestion taken, if one was (issue 20)
+    "assign": (peer_editing.assign, ["ranges", "scu", "suggestion_rank?"]),
     "add_part": (peer_editing.add_part, ["pse", "ranges"]),
     "move_pse": (peer_editing.move_pse, ["pse", "scu"]),
     "remove_pse": (peer_editing.remove_pse, ["pse"]),

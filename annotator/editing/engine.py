@@ -110,6 +110,9 @@ class Editor:
     after_change: Callable[[Any, Any, Any], None] = _nothing
     # (record, user): a new edit by the user (not undo/redo, not a status change)
     after_edit: Callable[[Any, Any], None] = _nothing
+    # (record, user): any edit, undo or redo by the user, once recorded: an action on the work, for
+    # its active time (annotator.worktime, issue 20)
+    after_action: Callable[[Any, Any], None] = _nothing
     # (before, after) -> what the change row keeps of the two snapshots: by default all of them
     # (a pyramid's snapshots hold only the SCUs touched); a peer annotation's snapshots hold every
     # PSE, and the row keeps those that differ. `after` may be a kept snapshot (undo's and redo's
@@ -187,6 +190,7 @@ class Editor:
             after=after,
             decision=decision,
         )
+        self.after_action(record, user)
         return self.result(record, record.version, description, change)
 
 

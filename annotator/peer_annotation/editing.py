@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_edit_annotation, can_reopen
@@ -32,6 +33,7 @@ from annotator.models import (
     Assignment,
     PeerAnnotation,
     PeerAnnotationChange,
+    Proposal,
     PSESpan,
     Pyramid,
 )
@@ -39,8 +41,12 @@ from annotator.pyramids.editing import checked_parts
 from annotator.text.plurals import counted
 from annotator.text.selection import overlapping
 from annotator.text.textmarks import uncovered_words
+from annotator.worktime.recording import record_action
 
 NO_SCU = 0
+# The ranks a suggestion taken may have (1: the first shown): the page lists a handful; a rank
+# beyond any list it shows is a bad request, refused.
+MAX_SUGGESTION_RANK = 100
 
 
 @dataclass(frozen=True)
@@ -125,21 +131,23 @@ def _may_edit(annotation: PeerAnnotation, user, reopening: bool) -> None:
 # (`kept`), each side as {"pses": [their states there], "absent": [ids of those not there]}. A PSE's
 # state: its id, SCU uid (0: none), comment, spans and span ids, provenance ("source", in a
 # consensus only) and "position" where the edit moved it (a PSE left in place keeps its position
-# through undo and redo). Rows written before issue 19 hold every PSE in order, as a list without
-# positions: `restore` reads both forms.
+# through undo and redo); "suggestion_rank" where it was matched from a suggestion (issue 20: rows
+# written before, and PSEs matched otherwise, have none). Rows written before issue 19 hold every
+# PSE in order, as a list without positions: `restore` reads both forms.
 
 
 def snapshot(annotation: PeerAnnotation, pse_ids: Collection[int] = ()) -> list[dict]:
     """Every PSE in order (or those of `pse_ids` there are): its id, SCU uid (0: none), comment,
-    spans (with their ids) and position, as JSON-ready data (2 queries). The ids let undo and redo
-    bring PSEs back as the same records."""
+    spans (with their ids), position and the rank of the suggestion it was matched from (if it
+    was), as JSON-ready data (2 queries). The ids let undo and redo bring PSEs back as the same
+    records."""
     pses: dict[int, dict] = {}
     rows = PSE.objects.filter(annotation=annotation)
     if pse_ids:
         rows = rows.filter(pk__in=pse_ids)
-    for pse_id, uid, comment, source, position in rows.order_by("position", "id").values_list(
-        "id", "scu__uid", "comment", "source_id", "position"
-    ):
+    fields = ("id", "scu__uid", "comment", "source_id", "position", "suggestion_rank")
+    ordered = rows.order_by("position", "id").values_list(*fields)
+    for pse_id, uid, comment, source, position, rank in ordered:
         pses[pse_id] = {
             "id": pse_id,
             "scu": uid or NO_SCU,
@@ -150,6 +158,8 @@ def snapshot(annotation: PeerAnnotation, pse_ids: Collection[int] = ()) -> list[
         }
         if source:  # provenance, in a consensus annotation only
             pses[pse_id]["source"] = source
+        if rank is not None:  # only where taken from a suggestion: other states read as before
+            pses[pse_id]["suggestion_rank"] = rank
     spans = PSESpan.objects.filter(pse__annotation=annotation)
     if pse_ids:
         spans = spans.filter(pse_id__in=pse_ids)
@@ -278,6 +288,7 @@ def _write(annotation: PeerAnnotation, states: list[dict], existing: dict[int, P
             "comment": p["comment"],
             "position": p["position"],
             "source_id": p.get("source") if p.get("source") in still_there else None,
+            "suggestion_rank": p.get("suggestion_rank"),  # absent (older rows, other PSEs): none
         }
         pse_id = p.get("id")  # None in a snapshot recorded before ids were kept
         pse = existing.get(pse_id) if pse_id is not None else None
@@ -291,7 +302,9 @@ def _write(annotation: PeerAnnotation, states: list[dict], existing: dict[int, P
         records.append(pse)
     PSE.objects.bulk_create(new)
     if changed_records:
-        PSE.objects.bulk_update(changed_records, ["scu", "comment", "position", "source"])
+        PSE.objects.bulk_update(
+            changed_records, ["scu", "comment", "position", "source", "suggestion_rank"]
+        )
     PSESpan.objects.bulk_create(
         PSESpan(pk=span_id, pse=pse, start=start, end=end, position=j)
         for pse, p in zip(records, states)
@@ -306,6 +319,7 @@ EDITOR = Editor(
     name="annotation",
     missing="There is no such peer annotation.",
     may_edit=_may_edit,
+    after_action=record_action,  # every edit is an action on the work: its active time
     snapshot=snapshot,  # every PSE for an edit (it names none), those of its row for undo/redo
     touched_in=_touched_in,
     restore=restore,
@@ -357,6 +371,22 @@ def _refuse_words_already_there(
         )
 
 
+def _check_rank(rank, scu_uid) -> None:
+    """A suggestion's rank is a small positive whole number, and a suggestion is always an SCU."""
+    if rank is None:
+        return
+    if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= MAX_SUGGESTION_RANK:
+        raise RuleBroken(
+            f"The request's 'suggestion_rank' is not valid (a whole number from 1 to "
+            f"{MAX_SUGGESTION_RANK}): reload the page and try again."
+        )
+    if int(scu_uid) == NO_SCU:
+        raise RuleBroken(
+            "A suggestion is always an SCU of the pyramid: content matching nothing has no "
+            "suggestion rank."
+        )
+
+
 def _what(scu: SCU | None) -> str:
     return f"SCU {scu.uid}" if scu else "nothing in the pyramid (weight 0)"
 
@@ -364,19 +394,26 @@ def _what(scu: SCU | None) -> str:
 # -- operations ----------------------------------------------------------------------------------
 
 
-def assign(annotation_id, user, version, ranges, scu_uid: int) -> PeerEditResult:
+def assign(
+    annotation_id, user, version, ranges, scu_uid: int, suggestion_rank: int | None = None
+) -> PeerEditResult:
     """The selected peer text becomes a PSE of an SCU (uid 0: matching nothing, weight zero).
 
-    A second PSE of the same SCU is a repetition: kept, and counted once by the scores."""
+    A second PSE of the same SCU is a repetition: kept, and counted once by the scores.
+    `suggestion_rank`: the place (1: the first) of the suggestion the annotator took it from,
+    stored for the reports (scoring.reports); None when it was matched otherwise."""
 
     def apply(annotation):
+        _check_rank(suggestion_rank, scu_uid)
         parts = _parts(annotation, ranges)
         scu = _scu(annotation, scu_uid)
         _refuse_words_already_there(annotation, scu, parts)
         found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
         repeated = scu is not None and found["same"] > 0
         position = (found["last"] or 0) + 1
-        pse = PSE.objects.create(annotation=annotation, scu=scu, position=position)
+        pse = PSE.objects.create(
+            annotation=annotation, scu=scu, position=position, suggestion_rank=suggestion_rank
+        )
         PSESpan.objects.bulk_create(
             PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts)
         )
@@ -413,7 +450,9 @@ def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEdi
         _refuse_words_already_there(annotation, target, list(pse.spans.values_list("start", "end")))
         source = pse.scu
         pse.scu = target
-        pse.save(update_fields=["scu"])
+        # matched again by hand: the suggestion it was taken from, if any, no longer says how
+        pse.suggestion_rank = None
+        pse.save(update_fields=["scu", "suggestion_rank"])
         return f"Moved a PSE from {_what(source)} to {_what(target)}"
 
     return run_edit(annotation_id, user, version, "move_pse", apply)
@@ -447,6 +486,49 @@ def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
         return f"Removed a PSE of {_what(pse.scu)}"
 
     return run_edit(annotation_id, user, version, "remove_part", apply)
+
+
+def accept_proposal(annotation_id, user, version, proposal_id: int, ranges=None) -> PeerEditResult:
+    """An open proposal (annotator.assist.proposals) becomes a PSE of its SCU, as `assign` makes
+    one: of the proposal's words, or of the words the annotator selected instead (`ranges`); the
+    proposal is marked accepted, by whom and when, with its PSE. Undo removes the PSE (the
+    proposal stays accepted: the decision was made; its `pse` empties with the PSE)."""
+
+    def apply(annotation):
+        if annotation.annotator_id is None or annotation.annotator_id != getattr(user, "pk", None):
+            raise NotAllowed("Only the annotation's annotator proposes and decides its matches.")
+        proposal = open_proposal(annotation, proposal_id)
+        parts = _parts(annotation, ranges or [(proposal.start, proposal.end)])
+        scu = proposal.scu
+        _refuse_words_already_there(annotation, scu, parts)
+        found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
+        pse = PSE.objects.create(annotation=annotation, scu=scu, position=(found["last"] or 0) + 1)
+        PSESpan.objects.bulk_create(
+            PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts)
+        )
+        proposal.state = Proposal.State.ACCEPTED
+        proposal.pse = pse
+        proposal.decided_at = timezone.now()
+        proposal.decided_by = user
+        proposal.save(update_fields=["state", "pse", "decided_at", "decided_by"])
+        text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts)).replace("\n", " ")
+        return f"Accepted a proposal: matched {quoted(text, limit=50)} to {_what(scu)}" + (
+            " (a repetition)" if found["same"] else ""
+        )
+
+    return run_edit(annotation_id, user, version, "accept_proposal", apply)
+
+
+def open_proposal(annotation: PeerAnnotation, proposal_id: int) -> Proposal:
+    """The annotation's proposal, still open (RuleBroken otherwise)."""
+    proposal = (
+        Proposal.objects.filter(annotation=annotation, pk=proposal_id).select_related("scu").first()
+    )
+    if proposal is None:
+        raise RuleBroken("That proposal is not in this annotation: reload the page.")
+    if proposal.state != Proposal.State.OPEN:
+        raise RuleBroken(f"That proposal was {proposal.get_state_display().lower()} already.")
+    return proposal
 
 
 def words_in_no_pse(annotation: PeerAnnotation) -> list[tuple[int, int]]:

@@ -64,7 +64,19 @@ class PSESerializer(serializers.ModelSerializer):
 
     class Meta:
         model = PSE
-        fields = ["id", "annotation", "scu", "scu_uid", "comment", "position", "source", "spans"]
+        fields = [
+            "id",
+            "annotation",
+            "scu",
+            "scu_uid",
+            "comment",
+            "position",
+            "source",
+            "suggestion_rank",
+            "spans",
+        ]
+        # the rank is set by the assign action (its suggestion_rank), never written here
+        read_only_fields = ["suggestion_rank"]
         extra_kwargs = {
             "source": {
                 "help_text": "In a consensus annotation: the annotator's PSE this one was taken "

@@ -10,10 +10,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
-from annotator.campaigns.access import can_read_collection, visible_annotations
+from annotator.campaigns.access import can_read_collection
 from annotator.editing.actions import PEER_ACTIONS, apply_action
-from annotator.editing.refusals import refused_answer
-from annotator.models import Assignment, PeerAnnotation
+from annotator.models import Assignment
+from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.peer_annotation.starting import start_annotation
 from annotator.peer_annotation.suggestions import suggest
 from annotator.peer_annotation.workspace import annotation_context
@@ -24,18 +24,9 @@ from annotator.web.bad_input import refuses_nul_itself
 WHOLE_PAGE_ACTIONS = {"complete", "reopen", "mark_reviewed"}
 
 
-def _annotation(request, pk) -> PeerAnnotation:
-    return get_object_or_404(
-        visible_annotations(request.user).select_related(
-            "pyramid__docset__collection", "peer", "annotator"
-        ),
-        pk=pk,
-    )
-
-
 @login_required
 def annotation_detail(request, pk):
-    annotation = _annotation(request, pk)
+    annotation = visible_annotation(request, pk)
     return render(
         request,
         "annotator/annotation_detail.html",
@@ -51,38 +42,20 @@ def annotation_edit(request, pk, action):
     """Apply one action; answer with the workspace as it now is (scores included)."""
     if action not in PEER_ACTIONS:
         raise Http404("no such action")
-    annotation = _annotation(request, pk)
+    annotation = visible_annotation(request, pk)
     try:
         result = apply_action(PEER_ACTIONS, action, annotation.pk, request.user, request.POST)
     except EditError as refused:
-        return refused_answer(
-            request,
-            refused,
-            "annotator/_annotation_workspace.html",
-            "annotator/annotation/status.html",
-            lambda: annotation_context(_annotation(request, pk), request.user),
-        )
-    message = {"message": result.description, "level": "saved"}
+        return refused_edit(request, pk, refused)
     if action in WHOLE_PAGE_ACTIONS:
-        annotation = _annotation(request, pk)
+        annotation = visible_annotation(request, pk)
         return render(
             request,
             "annotator/_annotation_workspace.html",
-            annotation_context(annotation, request.user) | message,
+            annotation_context(annotation, request.user)
+            | {"message": result.description, "level": "saved"},
         )
-    # The edit changed the annotation's own fields only: its pyramid, docset and collection, loaded
-    # with it above, still hold (a peer edit never changes them).
-    edited = result.annotation
-    edited.pyramid, edited.peer, edited.annotator = (
-        annotation.pyramid,
-        annotation.peer,
-        annotation.annotator,
-    )
-    context = annotation_context(edited, request.user, with_models=False) | message
-    changed = result.changed_uids
-    changed_scus = [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed]
-    context |= {"changed_scus": changed_scus, "zero_changed": 0 in changed}
-    return reswap(render(request, "annotator/annotation/changes.html", context), "none")
+    return reswap(edit_changes(request, annotation, result), "none")
 
 
 @require_GET
@@ -90,7 +63,7 @@ def annotation_edit(request, pk, action):
 def annotation_suggestions(request, pk):
     """SCUs the selected words may express (the sentence around the caret when nothing is
     selected), best first."""
-    annotation = _annotation(request, pk)
+    annotation = visible_annotation(request, pk)
     try:
         start, end = int(request.GET["start"]), int(request.GET["end"])
     except (KeyError, ValueError):
@@ -104,7 +77,7 @@ def annotation_suggestions(request, pk):
 
 @login_required
 def annotation_history(request, pk):
-    annotation = _annotation(request, pk)
+    annotation = visible_annotation(request, pk)
     docset = annotation.pyramid.docset
     return render(
         request,

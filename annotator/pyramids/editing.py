@@ -48,6 +48,7 @@ from annotator.models import (
     WeightConvention,
 )
 from annotator.text.selection import overlapping, snap_to_words
+from annotator.worktime.recording import record_action
 
 
 @dataclass(frozen=True)
@@ -322,6 +323,7 @@ EDITOR = Editor(
     name="pyramid",
     missing="There is no such pyramid.",
     may_edit=_may_edit,
+    after_action=record_action,  # every edit is an action on the work: its active time
     snapshot=snapshot,
     touched_in=_touched_in,
     restore=restore,

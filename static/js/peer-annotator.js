@@ -44,9 +44,11 @@
     if (!selection) { setStatus("Select some words of the peer summary first: nothing was stored.", "error"); return; }
     what(selection);
   }
-  // Once matched, the SCU is the one selected (its contributors shown in the models).
-  const assign = (uid, then = null) => withSelection((selection) =>
-    send("assign", { scu: uid, ranges: JSON.stringify([selection.range]) },
+  // Once matched, the SCU is the one selected (its contributors shown in the models). `rank`: the
+  // place (1: first) of the suggestion taken, stored with the PSE for the reports; none otherwise.
+  const assign = (uid, then = null, rank = null) => withSelection((selection) =>
+    send("assign", Object.assign({ scu: uid, ranges: JSON.stringify([selection.range]) },
+      rank ? { suggestion_rank: rank } : {}),
       { uses: selection, saved: () => { state.scu = String(uid); state.pse = state.part = null; if (then) then(); } }));
 
   // -- picking SCUs and stepping through their contributors in the models -------------------------
@@ -156,7 +158,7 @@
     help() { document.getElementById("help").showModal(); },
     previous() { step(-1); },
     next() { step(1); },
-    assign_to(button) { assign(button.dataset.uid); },
+    assign_to(button) { assign(button.dataset.uid, null, button.dataset.rank); },
   };
 
   document.addEventListener("click", (event) => {

@@ -428,7 +428,9 @@
       window.TreeKeys.restore();
     }, 0);
   }
-  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest"].forEach((type) => document.addEventListener(type, refresh));
+  // And after htmx settles (its settle delay after a swap): settling gives a swapped element the
+  // attributes it came with, which takes off the marks put back at the swap (the SCU selected).
+  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest", "htmx:afterSettle"].forEach((type) => document.addEventListener(type, refresh));
   expansion.apply();
   window.TreeKeys.settle(document.getElementById("scu-list"));
 })();

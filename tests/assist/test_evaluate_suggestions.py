@@ -8,14 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from annotator.assist import semantic
-from tests.helpers import import_files
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
-
-
-@pytest.fixture
-def duc2006(shared_data):
-    import_files(shared_data / "duc2006-nist", collection="DUC 2006")
 
 
 def evaluate(*options) -> dict:

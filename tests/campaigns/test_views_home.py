@@ -379,4 +379,4 @@ def test_the_totals_say_one_scu_and_one_pse(client, demo):
     Builder(demo, name="DEMO01-B", user="annotator").new_scu("A", "Apollo 11 landed on the Moon")
     client.force_login(demo["annotator"])
     page = client.get(reverse("home")).content.decode()
-    assert "submitted · 1 SCU · 0 PSEs</p>" in page
+    assert "submitted · 1 SCU · 0 PSEs · 0 min active</p>" in page

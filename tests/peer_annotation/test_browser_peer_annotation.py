@@ -226,8 +226,9 @@ def test_bad_input_refused_at_the_door_is_said_in_the_status_line(
 # -- defects seen in real hands (issue 13): each test failed before its fix ----------------------
 
 
-def stored_pses(pk):
-    """[(SCU uid or 0, "words…words")] of an annotation, in order, as the database holds them."""
+def stored_pse_words(pk) -> list:
+    """[(PSE, "words…words")] of an annotation, in order, as the database holds them (the spans in
+    their order: PSESpan's)."""
     from annotator.models import PSE
 
     result = []
@@ -238,13 +239,13 @@ def stored_pses(pk):
         .order_by("position", "id")
     ):
         text = pse.annotation.peer.text
-        result.append(
-            (
-                pse.scu.uid if pse.scu else 0,
-                "…".join(text[s.start : s.end] for s in pse.spans.order_by("position")),
-            )
-        )
+        result.append((pse, "…".join(text[s.start : s.end] for s in pse.spans.all())))
     return result
+
+
+def stored_pses(pk):
+    """[(SCU uid or 0, "words…words")] of an annotation, in order, as the database holds them."""
+    return [(pse.scu.uid if pse.scu else 0, words) for pse, words in stored_pse_words(pk)]
 
 
 def open_annotation(page, live_server, url):

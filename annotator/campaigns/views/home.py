@@ -9,12 +9,14 @@ from annotator.adjudication import queue as adjudication_queue
 from annotator.campaigns.access import adjudicated_collections, readable_collections
 from annotator.campaigns.progress import totals, work_rows
 from annotator.models import Assignment, Pyramid
+from annotator.worktime import queries as worktime
 
 
 @login_required
 def home(request):
     work = Assignment.objects.filter(user=request.user).exclude(status=Assignment.Status.WITHDRAWN)
     rows = work_rows(work, sort="status")
+    figures = totals(work)
     collections = (
         readable_collections(request.user).annotate(docset_count=Count("docsets")).order_by("name")
     )
@@ -29,7 +31,8 @@ def home(request):
         "annotator/home.html",
         {
             "rows": rows,
-            "totals": totals(work),
+            "totals": figures,
+            "active_time": worktime.shown(figures["active_seconds"]),
             "collections": collections,
             "queue": queue,
             "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,

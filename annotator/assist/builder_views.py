@@ -1,0 +1,45 @@
+"""The pyramid builder's help (annotator.assist.builder_help): for the selected SCU, the phrases of
+each model with no contributor in it, best first. Adding one is an ordinary edit of the pyramid
+(the builder's add_contributor, annotator.pyramids.editing): this view only reads."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from annotator.assist.builder_help import pyramid_help
+from annotator.campaigns.access import can_edit_pyramid, visible_pyramids
+from annotator.models import Pyramid
+
+KEYS = 9  # phrases numbered 1 to 9: their digit adds them
+
+
+@require_GET
+@login_required
+def builder_help(request, pk):
+    """The help for SCU `?scu=<uid>`: only for who may edit the pyramid now (it is for adding)."""
+    pyramid = get_object_or_404(
+        visible_pyramids(request.user).select_related("docset__collection"), pk=pk
+    )
+    if pyramid.status != Pyramid.Status.IN_PROGRESS or not can_edit_pyramid(request.user, pyramid):
+        raise PermissionDenied("Only who may edit this pyramid gets help building it.")
+    try:
+        uid = int(request.GET["scu"])
+        helps = pyramid_help(pyramid, uid)
+    except (KeyError, ValueError):
+        raise Http404("no such SCU in this pyramid") from None
+    numbered, key = [], 0
+    for model in helps:
+        phrases = []
+        for phrase in model.phrases:
+            key += 1
+            phrases.append({"phrase": phrase, "key": key if key <= KEYS else None})
+        numbered.append({"model": model, "phrases": phrases})
+    return render(
+        request,
+        "annotator/workspace/builder_help_list.html",
+        {"pyramid": pyramid, "uid": uid, "models": numbered},
+    )

@@ -1,0 +1,55 @@
+"""What the peer annotation's edit views answer (annotator.peer_annotation.views, and the
+proposals' annotator.assist.views): the annotation a request may see, a refused edit's answer, and
+what an edit changed. Not a page module: pages import it."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from annotator.campaigns.access import visible_annotations
+from annotator.editing.refusals import refused_answer
+from annotator.models import PeerAnnotation
+from annotator.peer_annotation.editing import PeerEditResult
+from annotator.peer_annotation.workspace import annotation_context
+from annotator.pyramids.editing import EditError
+
+
+def visible_annotation(request, pk) -> PeerAnnotation:
+    return get_object_or_404(
+        visible_annotations(request.user).select_related(
+            "pyramid__docset__collection", "peer", "annotator"
+        ),
+        pk=pk,
+    )
+
+
+def refused_edit(request, pk, refused: EditError):
+    """The answer to a refused edit of annotation `pk` (annotator.editing.refusals), with the
+    workspace as it now is: the edit views here and the proposals' (annotator.assist.views)."""
+    return refused_answer(
+        request,
+        refused,
+        "annotator/_annotation_workspace.html",
+        "annotator/annotation/status.html",
+        lambda: annotation_context(visible_annotation(request, pk), request.user),
+    )
+
+
+def edit_changes(request, annotation: PeerAnnotation, result: PeerEditResult) -> HttpResponse:
+    """What an edit (`result`, annotator.editing) of `annotation` changed, rendered: the status
+    line and the SCUs whose matches changed (the caller swaps it in out of band)."""
+    # The edit changed the annotation's own fields only: its pyramid, docset and collection, loaded
+    # with it above, still hold (a peer edit never changes them).
+    edited = result.annotation
+    edited.pyramid, edited.peer, edited.annotator = (
+        annotation.pyramid,
+        annotation.peer,
+        annotation.annotator,
+    )
+    context = annotation_context(edited, request.user, with_models=False)
+    context |= {"message": result.description, "level": "saved"}
+    changed = result.changed_uids
+    changed_scus = [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed]
+    context |= {"changed_scus": changed_scus, "zero_changed": 0 in changed}
+    return render(request, "annotator/annotation/changes.html", context)

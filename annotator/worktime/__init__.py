@@ -1,0 +1,10 @@
+"""Active time on task (issue 20): each action of a user on a pyramid or a peer annotation (an edit,
+or a selection reported by the page) adds the time since their previous action on it, unless that
+pause was longer than WorkTime.ACTIVE_GAP (time away from the page does not count).
+
+- recording: the running total of one user on one piece of work, kept race-free;
+- views: the endpoint the pages call (static/js/worktime.js) when the user selects words or moves
+  through the page;
+- queries: the totals as SQL expressions, for the progress page, the dashboard, the API and the
+  reports (a constant number of queries, whatever the number of rows).
+"""

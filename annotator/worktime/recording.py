@@ -1,0 +1,74 @@
+"""Recording an action: the user's WorkTime row on the piece of work gets the time since their last
+action added when that pause is at most ACTIVE_GAP, one more action, and the action's time as the
+last one; the row is made on the first action.
+
+Race-free under concurrent requests: the row is read FOR UPDATE, so two actions of one user on one
+piece of work are added one after the other; two first actions at once meet the unique constraint
+(worktime_unique_pyramid / worktime_unique_annotation): the one that loses adds itself to the row
+the other made. Two queries an action (the locked read, then the write), on PostgreSQL and SQLite
+alike.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from annotator.models import PeerAnnotation, Pyramid, WorkTime
+
+
+def counted_seconds(pause: timedelta) -> float:
+    """What a pause between two actions adds: all of it up to ACTIVE_GAP, nothing beyond (the user
+    was away), nothing if negative (two servers' clocks a little apart)."""
+    if timedelta(0) <= pause <= WorkTime.ACTIVE_GAP:
+        return pause.total_seconds()
+    return 0.0
+
+
+def record(
+    user,
+    *,
+    pyramid_id: int | None = None,
+    annotation_id: int | None = None,
+    now: datetime | None = None,
+) -> None:
+    """One action of `user` on a pyramid or (exclusively) a peer annotation, at `now`."""
+    assert (pyramid_id is None) != (annotation_id is None), "one piece of work"
+    now = now or timezone.now()
+    work = (
+        {"pyramid_id": pyramid_id} if pyramid_id is not None else {"annotation_id": annotation_id}
+    )
+    rows = WorkTime.objects.filter(user=user, **work)
+    with transaction.atomic():
+        row = rows.select_for_update().only("pk", "last_action_at").first()
+        if row is None:
+            try:
+                with transaction.atomic():  # a savepoint: the loser of a race goes on below
+                    WorkTime.objects.create(
+                        user=user, first_action_at=now, last_action_at=now, actions=1, **work
+                    )
+                return
+            except IntegrityError:
+                row = rows.select_for_update().only("pk", "last_action_at").get()
+        # Locked: nobody else changes the row before this write. An action that arrives late (its
+        # `now` before the last one) counts, but does not move the last action back.
+        rows.filter(pk=row.pk).update(
+            active_seconds=F("active_seconds") + counted_seconds(now - row.last_action_at),
+            actions=F("actions") + 1,
+            last_action_at=max(now, row.last_action_at),
+        )
+
+
+def record_action(work: object, user) -> None:
+    """An edit, undo or redo of `work` (a pyramid, a peer annotation) by `user`: the edit engine's
+    Editor.after_action, inside the edit's transaction (so a refused or failed edit records
+    nothing). Nothing for an anonymous user."""
+    if user is None or not user.is_authenticated:
+        return
+    if isinstance(work, Pyramid):
+        record(user, pyramid_id=work.pk)
+    elif isinstance(work, PeerAnnotation):
+        record(user, annotation_id=work.pk)

@@ -1,0 +1,85 @@
+// The builder's help (issue 20; annotator.assist.builder_help): with an SCU selected, the panel
+// under the SCU list (#builder-help) shows, for each model with no contributor in it, the phrases
+// most like it. A phrase's button, or its digit (1–9) anywhere but in a field, adds it as a
+// contributor of that SCU through the builder's own action (add_contributor, sent by
+// static/js/workspace-actions.js): the rules are the server's, and Ctrl+Z undoes it.
+// The selected SCU is read from the list (the item static/js/pyramid-builder.js marks selected);
+// the panel is fetched again when the SCU or the pyramid's version changes.
+(function () {
+  "use strict";
+
+  if (window.BuilderHelp) return;
+  window.BuilderHelp = true;
+
+  let shown = null;  // "uid:version" of what the panel shows or is fetching
+  let timer = null;
+
+  const panel = () => document.getElementById("builder-help");
+  const selectedUid = () => {
+    const item = document.querySelector("#scu-list > .scu.selected");
+    return item ? item.dataset.uid : null;
+  };
+  const version = () => (document.querySelector("#workspace [data-version]") || { dataset: {} }).dataset.version;
+
+  function placeholder(text) {
+    const list = document.getElementById("builder-help-list");
+    if (!list) return;
+    const line = document.createElement("p");
+    line.className = "muted";
+    line.textContent = text;
+    list.replaceChildren(line);
+    delete list.dataset.uid;
+  }
+
+  // Fetch the help for the selected SCU, unless the panel already shows it for this version.
+  function update() {
+    const box = panel();
+    if (!box) return;
+    const uid = selectedUid();
+    const wanted = uid && `${uid}:${version()}`;
+    if (wanted === shown) return;
+    shown = wanted;
+    if (!uid) { placeholder("Select an SCU: the models with no contributor in it show their closest phrases here."); return; }
+    fetch(`${box.dataset.url}?scu=${encodeURIComponent(uid)}`, { credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then((answer) => (answer.ok ? answer.text() : Promise.reject(answer.status)))
+      .then((html) => {
+        if (shown !== wanted) return;  // another SCU was selected meanwhile
+        const list = document.getElementById("builder-help-list");
+        if (list) list.outerHTML = html;
+      })
+      .catch(() => { if (shown === wanted) { placeholder("The phrases could not be loaded."); shown = null; } });
+  }
+  // After the builder's own handlers (selection, swaps) have run.
+  const soon = () => { clearTimeout(timer); timer = setTimeout(update, 120); };
+
+  function add(button) {
+    // The panel may be behind the selection (a key pressed as another SCU was selected).
+    if (button.dataset.uid !== selectedUid()) { soon(); return; }
+    window.WorkspaceActions.send("add_contributor", {
+      scu: button.dataset.uid,
+      summary: button.dataset.summary,
+      ranges: JSON.stringify([[Number(button.dataset.start), Number(button.dataset.end)]]),
+    });
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("#builder-help [data-help-add]");
+    if (button) { event.preventDefault(); add(button); return; }
+    soon();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (!panel() || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.matches("input, textarea") || event.target.closest("dialog")) return;
+    if (!/^[1-9]$/.test(event.key)) return;
+    const button = document.querySelector(`#builder-help [data-help-add][data-key="${event.key}"]`);
+    if (!button) return;
+    event.preventDefault();
+    add(button);
+  });
+  document.addEventListener("keyup", soon);
+  ["tree:focus", "pyramid:select", "htmx:afterSettle", "htmx:oobAfterSwap", "workspace:replaced"]
+    .forEach((type) => document.addEventListener(type, soon));
+  // A whole workspace swapped in brings an empty panel: show the help again.
+  document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target && event.detail.target.id === "workspace") shown = null; soon(); });
+  update();
+})();

@@ -1,0 +1,226 @@
+// Proposals to confirm (annotator/assist/proposals.py): "Propose matches" (the button, or m), the
+// open proposals drawn as dashed ghost marks over the peer text and listed beside it. In the list,
+// ↑ ↓ Home End move, Enter accepts the proposal in focus (with the words selected in the peer text
+// instead, where they overlap the proposal's: the annotator edits the span first), Backspace or
+// Delete rejects it. One decision is sent at a time, in the order asked, each on the version the
+// last answer brought (as static/js/workspace-actions.js does for the page's edits); the focus
+// moves on to the next proposal at once, so a run of Enters goes down the list.
+(function () {
+  "use strict";
+  if (window.Proposals) return;  // included again with a whole workspace swapped in (a conflict)
+  window.Proposals = true;
+  // Included in the workspace, this runs before the page's other scripts: start once they have.
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+
+  function start() {
+
+    const section = () => document.getElementById("proposals");
+    const items = () => Array.from(document.querySelectorAll("#proposal-list .proposal"));
+    const peerText = () => document.getElementById("peer-text");
+    const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
+    const setStatus = (text, level) => window.WorkspaceActions.setStatus(text, level);
+    let current = null;  // the id of the proposal in focus (kept across the list's redraws)
+    let queue = [];  // decisions asked for while one is on its way: [kind, id, ranges]
+    let inFlight = null;  // the url of the decision on its way
+
+    // -- the ghost marks: boxes over each open proposal's words, redrawn when the text or list moves --
+    function layer() {
+      const article = peerText() && peerText().closest("article");
+      if (!article) return null;
+      let found = article.querySelector(":scope > .ghost-layer");
+      if (!found) {
+        found = document.createElement("div");
+        found.className = "ghost-layer";
+        found.setAttribute("aria-hidden", "true");  // the list says it all, in words
+        article.append(found);
+      }
+      return found;
+    }
+
+    function drawGhosts() {
+      const box = layer(), text = peerText();
+      if (!box || !text) return;
+      const origin = box.getBoundingClientRect();
+      const ghosts = [];
+      items().forEach((item) => {
+        const range = window.TextSelection.rangeOf(text, [Number(item.dataset.start), Number(item.dataset.end)]);
+        Array.from(range.getClientRects()).filter((r) => r.width > 0).forEach((r) => {
+          const ghost = document.createElement("div");
+          ghost.className = `ghost${item.dataset.proposal === current ? " current" : ""}`;
+          ghost.dataset.proposal = item.dataset.proposal;
+          Object.assign(ghost.style, {
+            left: `${r.left - origin.left - 2}px`, top: `${r.top - origin.top - 1}px`,
+            width: `${r.width + 4}px`, height: `${r.height + 2}px`,
+          });
+          ghosts.push(ghost);
+        });
+      });
+      box.replaceChildren(...ghosts);
+    }
+
+    // -- focus in the list: one Tab stop (the proposal in focus), arrows move ------------------------
+    function focusItem(item, { scroll = true } = {}) {
+      items().forEach((other) => { other.tabIndex = other === item ? 0 : -1; });
+      if (!item) return;
+      current = item.dataset.proposal;
+      item.focus({ preventScroll: !scroll });
+      hint(item);
+      drawGhosts();
+      // The words in sight, as a person looks at them before deciding.
+      const text = peerText();
+      if (text) {
+        const words = window.TextSelection.rangeOf(text, [Number(item.dataset.start), Number(item.dataset.end)]).getBoundingClientRect();
+        const pane = text.closest("section"), seen = pane.getBoundingClientRect();
+        if (words.top < seen.top || words.bottom > seen.bottom) pane.scrollTop += words.top - seen.top - seen.height / 3;
+      }
+    }
+
+    // The kept selection, where it overlaps the proposal: the words Enter will match instead.
+    function editedRange(item) {
+      const kept = window.TextSelection.kept();
+      if (!kept || kept.author !== "peer") return null;
+      const [start, end] = kept.range;
+      return start < Number(item.dataset.end) && Number(item.dataset.start) < end ? kept : null;
+    }
+
+    function hint(item) {
+      const line = document.getElementById("proposal-hint");
+      if (!line) return;
+      const edited = item && editedRange(item);
+      line.textContent = !item ? ""
+        : edited ? `Enter matches the selected words “${edited.text}” to SCU ${item.dataset.uid}.`
+        : "";
+    }
+
+    // -- sending: one decision at a time ------------------------------------------------------------
+    function urlOf(kind, id) {
+      return section().dataset[`${kind}Url`].replace(/\/0\/(accept|reject)\/$/, `/${id}/$1/`);
+    }
+
+    function decide(item, kind) {
+      const edited = kind === "accept" ? editedRange(item) : null;
+      item.classList.add("pending");
+      item.setAttribute("aria-disabled", "true");
+      const next = items().filter((other) => !other.classList.contains("pending"))
+        .find((other) => Number(other.dataset.start) >= Number(item.dataset.start) && other !== item)
+        || items().filter((other) => !other.classList.contains("pending")).pop();
+      if (next) focusItem(next, { scroll: false });
+      queue.push([kind, item.dataset.proposal, edited]);
+      sendNext();
+    }
+
+    function sendNext() {
+      if (inFlight || !queue.length) return;
+      const [kind, id, edited] = queue.shift();
+      const values = {};
+      if (kind === "accept") {
+        values.version = document.querySelector("#workspace [data-version]").dataset.version;
+        if (edited) values.ranges = JSON.stringify([edited.range]);
+      }
+      inFlight = { url: urlOf(kind, id), edited };
+      setStatus("Saving…", "saving");
+      htmx.ajax("POST", inFlight.url, {
+        target: "#workspace", swap: "outerHTML", values, headers: { "X-CSRFToken": csrfToken() },
+      });
+    }
+
+    function propose() {
+      setStatus("Looking for confident matches…", "saving");
+      htmx.ajax("POST", section().dataset.proposeUrl, {
+        target: "#proposal-list", swap: "none", headers: { "X-CSRFToken": csrfToken() },
+      }).then(() => {
+        const first = items()[0];
+        if (first) focusItem(first);
+      });
+    }
+
+    document.addEventListener("htmx:afterRequest", (event) => {
+      const done = inFlight;
+      if (!done || !event.detail.pathInfo.requestPath.startsWith(done.url)) return;
+      inFlight = null;
+      const ok = event.detail.xhr.status >= 200 && event.detail.xhr.status < 300;
+      if (ok && done.edited) window.TextSelection.used(done.edited);
+      if (!ok) {
+        // What waited was asked of a page that is no longer current.
+        if (queue.length) {
+          const status = document.getElementById("status");
+          if (status) status.append(` ${queue.length === 1 ? "The decision" : `The ${queue.length} decisions`} asked for meanwhile ${queue.length === 1 ? "was" : "were"} not sent.`);
+        }
+        queue = [];
+        return;
+      }
+      setTimeout(sendNext, 0);
+    });
+    // A conflict's whole workspace comes with a Retry of the page's last edit: not this decision.
+    document.addEventListener("htmx:afterSwap", (event) => {
+      if (event.detail.xhr.status !== 409 || !event.detail.pathInfo.requestPath.includes("/proposals/")) return;
+      const retry = document.querySelector("#status .retry");
+      if (retry) retry.remove();
+    });
+
+    // After any answer (the list, the peer text redrawn): the focus and the ghosts put back.
+    function refresh() {
+      const list = items();
+      const again = list.find((item) => item.dataset.proposal === current);
+      const hadFocus = document.activeElement === document.body || (document.activeElement && document.activeElement.closest("#proposal-list"));
+      if (again) {
+        list.forEach((item) => { item.tabIndex = item === again ? 0 : -1; });
+        if (hadFocus) again.focus({ preventScroll: true });
+      } else if (list.length && hadFocus) {
+        focusItem(list[0], { scroll: false });
+        return;
+      }
+      drawGhosts();
+    }
+    document.addEventListener("htmx:afterSettle", refresh);
+    document.addEventListener("htmx:oobAfterSwap", () => setTimeout(refresh, 0));
+    window.addEventListener("resize", drawGhosts);
+
+    // -- keys and clicks ------------------------------------------------------------------------------
+    const editable = () => document.getElementById("workspace")?.dataset.editable === "true";
+    document.addEventListener("keydown", (event) => {
+      if (!section() || !editable() || event.ctrlKey || event.metaKey || event.altKey) return;
+      const item = event.target.closest && event.target.closest("#proposal-list .proposal");
+      if (item) {
+        const list = items(), at = list.indexOf(item);
+        const move = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: list.length - 1 }[event.key];
+        if (move !== undefined) {
+          event.preventDefault();
+          if (list[move]) focusItem(list[move]);
+        } else if (event.key === "Enter") {
+          event.preventDefault();  // not the page's Enter (a match to the SCU selected)
+          if (!item.classList.contains("pending")) decide(item, "accept");
+        } else if (event.key === "Backspace" || event.key === "Delete") {
+          event.preventDefault();  // not the page's Delete (the PSE selected)
+          if (!item.classList.contains("pending")) decide(item, "reject");
+        }
+        return;
+      }
+      if (event.key === "m" && !event.shiftKey && !event.target.matches("input, textarea, select") && !event.target.closest("dialog")) {
+        event.preventDefault();
+        propose();
+      }
+    }, true);
+
+    document.addEventListener("click", (event) => {
+      if (event.target.closest("#propose-matches")) { event.preventDefault(); propose(); return; }
+      const button = event.target.closest("[data-proposal-act]");
+      if (!button) return;
+      event.preventDefault();
+      const item = button.closest(".proposal");
+      if (!item.classList.contains("pending")) decide(item, button.dataset.proposalAct);
+    });
+    document.addEventListener("focusin", (event) => {
+      const item = event.target.closest && event.target.closest("#proposal-list .proposal");
+      if (item && item.dataset.proposal !== current) { current = item.dataset.proposal; hint(item); drawGhosts(); }
+    });
+    window.TextSelection.onChange(() => {
+      const item = items().find((other) => other.dataset.proposal === current);
+      if (item) hint(item);
+    });
+
+    const article = peerText() && peerText().closest("article");
+    if (article && window.ResizeObserver) new ResizeObserver(drawGhosts).observe(article);
+  }
+})();

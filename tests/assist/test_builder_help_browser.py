@@ -1,0 +1,87 @@
+"""In real Chromium: with an SCU selected, the builder's help lists the phrases of the models with
+no contributor in it; a digit, or the keyboard alone (Tab, Enter), adds one as a contributor,
+stored through the builder's own add_contributor (Ctrl+Z undoes it)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from annotator.models import Contributor
+from tests import human
+from tests.accessibility import violations
+from tests.conftest import CHROMIUM, log_in
+from tests.helpers import Builder
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
+]
+
+
+def stored(pyramid):
+    """SCU 1's contributors as {model author: their words}, as the database has them."""
+    found = {}
+    for contributor in Contributor.objects.filter(scu__pyramid=pyramid, scu__uid=1).select_related(
+        "summary"
+    ):
+        text = contributor.summary.text
+        found[contributor.summary.author] = " ".join(
+            text[span.start : span.end] for span in contributor.spans.order_by("position")
+        )
+    return found
+
+
+def test_adding_a_suggested_phrase_with_its_key_and_with_the_keyboard_alone(
+    browser_page, live_server, demo
+):
+    build = Builder(demo, name="helped", user="outsider")
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(f"{live_server.url}/pyramids/{build.pyramid.pk}/")
+    help_list = page.locator("#builder-help-list")
+    expect(help_list).to_contain_text("Select an SCU")
+
+    # Select SCU 1: models B, C and D have no contributor in it, their phrases numbered 1, 2, ...
+    # in the models' order; D's closest phrase is the one an annotator would take.
+    human.click(page, "#scu-1 .label")
+    d = build.models["D"]
+    first = page.locator(f'#builder-help [data-help-add][data-summary="{d.pk}"]').first
+    expect(first).to_contain_text("Astronauts Neil Armstrong and Buzz Aldrin walked on the Moon")
+    expect(help_list).to_contain_text("Model D has no contributor in SCU 1")
+    expect(page.locator('#builder-help [data-key="1"]')).to_have_count(1)
+    assert "Model A" not in help_list.inner_text()
+    assert violations(page) == []
+
+    # Its key adds it: a contributor of model D, the phrase's words, in the database.
+    key = first.get_attribute("data-key")
+    phrase = d.text[int(first.get_attribute("data-start")) : int(first.get_attribute("data-end"))]
+    human.press(page, key)
+    expect(page.locator("#status")).to_contain_text("Added a contributor from model D to SCU 1")
+    assert human.eventually(lambda: "D" in stored(build.pyramid))
+    assert stored(build.pyramid) == {
+        "A": "Neil Armstrong and Buzz Aldrin walked on the surface",
+        "D": phrase,
+    }
+    # The panel follows: D has a contributor now.
+    expect(help_list).not_to_contain_text("Model D")
+    expect(help_list).to_contain_text("Model B has no contributor in SCU 1")
+
+    # Undo takes it back, as any edit.
+    human.press(page, "Control+z")
+    expect(page.locator("#status")).to_contain_text("Undid: Added a contributor from model D")
+    assert human.eventually(lambda: "D" not in stored(build.pyramid))
+    expect(help_list).to_contain_text("Model D has no contributor in SCU 1")
+
+    # The keyboard alone: Tab to a phrase of model B, Enter.
+    b = build.models["B"]
+    button = page.locator(f'#builder-help [data-help-add][data-summary="{b.pk}"]').first
+    start, end = int(button.get_attribute("data-start")), int(button.get_attribute("data-end"))
+    human.tab_to(page, f'#builder-help [data-help-add][data-summary="{b.pk}"]')
+    human.press(page, "Enter")
+    expect(page.locator("#status")).to_contain_text("Added a contributor from model B to SCU 1")
+    assert human.eventually(lambda: "B" in stored(build.pyramid))
+    assert stored(build.pyramid)["B"] == b.text[start:end]
+    assert violations(page) == []

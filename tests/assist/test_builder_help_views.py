@@ -1,0 +1,84 @@
+"""GET /pyramids/<pk>/builder-help/?scu=<uid>: the phrases for the selected SCU, only for who may
+edit the pyramid."""
+
+import pytest
+from django.urls import reverse
+
+from annotator.models import Pyramid
+from tests.helpers import Builder
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def built(demo):
+    """SCU 1 with a contributor of model A: B, C and D have none."""
+    build = Builder(demo, name="helped", user="outsider")
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    return build
+
+
+def get(client, pyramid, scu="1"):
+    return client.get(reverse("builder-help", args=[pyramid.pk]), {"scu": scu})
+
+
+def test_the_models_lacking_a_contributor_show_their_phrases(client, demo, built):
+    client.force_login(demo["outsider"])
+    response = get(client, built.pyramid)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Model A" not in page
+    for author in "BCD":
+        assert f"Model {author} <span" in page
+    d = built.models["D"]
+    phrase = "Astronauts Neil Armstrong and Buzz Aldrin walked on the Moon"
+    start = d.text.index(phrase)
+    assert (
+        f'data-uid="1" data-summary="{d.pk}" data-start="{start}" data-end="{start + len(phrase)}"'
+    ) in page
+    assert 'data-key="1" aria-keyshortcuts="1"' in page
+
+
+def test_a_phrase_in_another_scu_says_so(client, demo, built):
+    built.new_scu("D", "Neil Armstrong and Buzz Aldrin walked on the Moon")  # SCU 2
+    client.force_login(demo["outsider"])
+    assert "already in SCU 2" in get(client, built.pyramid).content.decode()
+
+
+def test_only_who_may_edit_the_pyramid(client, demo, built):
+    assert get(client, built.pyramid).status_code == 302  # signed out: to the login page
+    client.force_login(demo["organizer"])  # reads the collection, edits nothing
+    assert get(client, built.pyramid).status_code == 403
+    client.force_login(demo["annotator"])  # not assigned to this pyramid: does not see it
+    assert get(client, built.pyramid).status_code == 404
+    client.force_login(demo["admin"])  # the collection's administrators may edit it
+    assert get(client, built.pyramid).status_code == 200
+    Pyramid.objects.filter(pk=built.pyramid.pk).update(status=Pyramid.Status.SUBMITTED)
+    client.force_login(demo["outsider"])  # assigned, but the pyramid is submitted: read-only
+    assert get(client, built.pyramid).status_code == 403
+
+
+def test_an_unknown_pyramid_or_scu_is_404(client, demo, built):
+    client.force_login(demo["outsider"])
+    assert get(client, built.pyramid, scu="99").status_code == 404
+    assert get(client, built.pyramid, scu="x").status_code == 404
+    assert client.get(reverse("builder-help", args=[built.pyramid.pk])).status_code == 404
+    assert client.post(reverse("builder-help", args=[built.pyramid.pk])).status_code == 405
+
+
+def test_a_pyramid_the_user_cannot_see_is_404(client, django_user_model, built):
+    stranger = django_user_model.objects.create_user("stranger", password="stranger-pass-1")
+    client.force_login(stranger)
+    assert get(client, built.pyramid).status_code == 404
+
+
+def test_the_builder_page_has_the_panel_for_its_editor_only(client, demo, built):
+    client.force_login(demo["outsider"])
+    page = client.get(reverse("pyramid-detail", args=[built.pyramid.pk])).content.decode()
+    assert 'id="builder-help"' in page
+    assert reverse("builder-help", args=[built.pyramid.pk]) in page
+    assert "<th>1 … 9</th>" in page  # the key, in the page's key help
+    client.force_login(demo["organizer"])  # reads it, may not edit it
+    response = client.get(reverse("pyramid-detail", args=[built.pyramid.pk]))
+    assert response.status_code == 200
+    assert 'id="builder-help"' not in response.content.decode()

@@ -1,0 +1,116 @@
+"""The peer page's proposals to confirm: /annotations/<pk>/proposals/ (annotator.assist.views)."""
+
+import pytest
+from django.urls import reverse
+
+from annotator.models import PSE, PeerAnnotation, Proposal
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def annotation(demo):
+    return PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
+
+
+def version(annotation):
+    return PeerAnnotation.objects.get(pk=annotation.pk).version
+
+
+def test_the_page_offers_proposals_to_its_annotator_only(client, demo, annotation):
+    url = reverse("annotation-detail", args=[annotation.pk])
+    client.force_login(demo["annotator"])
+    page = client.get(url).content.decode()
+    assert 'id="propose-matches"' in page
+    assert f'hx-get="{reverse("proposal-list", args=[annotation.pk])}"' in page
+    assert "js/proposals.js" in page
+    client.force_login(demo["admin"])
+    assert 'id="propose-matches"' not in client.get(url).content.decode()
+
+
+def test_proposing_then_listing(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    response = client.post(reverse("propose", args=[annotation.pk]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    assert 'id="proposal-list" hx-swap-oob="true"' in page
+    assert "Proposed 4 matches: Enter accepts, Backspace rejects" in page
+    assert page.count('class="proposal"') == 4
+    assert "“Buzz Aldrin followed him”" in page
+    again = client.post(reverse("propose", args=[annotation.pk])).content.decode()
+    assert "No confident match left to propose" in again
+    listed = client.get(reverse("proposal-list", args=[annotation.pk])).content.decode()
+    assert listed.count('class="proposal"') == 4
+    assert "hx-swap-oob" not in listed
+
+
+def test_accepting_answers_as_an_edit_and_rejecting_with_the_list(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    apollo = annotation.proposals.get(scu__uid=1)
+    response = client.post(
+        reverse("proposal-accept", args=[annotation.pk, apollo.pk]),
+        {"version": version(annotation)},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert (
+        "Accepted a proposal: matched “Apollo 11 landed on the Moon in July 1969” to SCU 1" in page
+    )
+    assert 'id="peer-text" hx-swap-oob="true"' in page  # the PSE's mark, as after an assignment
+    assert page.count('class="proposal"') == 3
+    assert PSE.objects.get(annotation=annotation).scu.uid == 1
+
+    aldrin = annotation.proposals.get(scu__uid=2)
+    response = client.post(reverse("proposal-reject", args=[annotation.pk, aldrin.pk]))
+    assert response.status_code == 200
+    assert "Rejected the proposal of SCU 2" in response.content.decode()
+    assert Proposal.objects.get(pk=aldrin.pk).state == "rejected"
+    assert "1 accepted, 1 rejected so far." in response.content.decode()
+
+
+def test_accepting_selected_words_instead(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    collins = annotation.proposals.get(scu__uid=4)
+    start = annotation.peer.text.index("Michael Collins")
+    client.post(
+        reverse("proposal-accept", args=[annotation.pk, collins.pk]),
+        {"version": version(annotation), "ranges": f"[[{start}, {start + 15}]]"},
+    )
+    pse = PSE.objects.get(annotation=annotation)
+    assert list(pse.spans.values_list("start", "end")) == [(start, start + 15)]
+
+
+def test_a_stale_page_gets_a_conflict_and_nothing_is_accepted(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    proposal = annotation.proposals.first()
+    response = client.post(
+        reverse("proposal-accept", args=[annotation.pk, proposal.pk]),
+        {"version": version(annotation) - 1},
+    )
+    assert response.status_code == 409
+    assert 'id="workspace"' in response.content.decode()  # the page as it now is
+    assert Proposal.objects.get(pk=proposal.pk).state == "open"
+    assert not PSE.objects.filter(annotation=annotation).exists()
+
+
+def test_others_may_not_propose_nor_decide(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    proposal = annotation.proposals.first()
+    for user, status in ((demo["other_annotator"], 404), (demo["admin"], 403)):
+        client.force_login(user)  # another annotator cannot even see the annotation
+        assert client.post(reverse("propose", args=[annotation.pk])).status_code == status
+        accept = reverse("proposal-accept", args=[annotation.pk, proposal.pk])
+        assert client.post(accept, {"version": version(annotation)}).status_code == status
+        reject = reverse("proposal-reject", args=[annotation.pk, proposal.pk])
+        assert client.post(reject).status_code == status
+    assert Proposal.objects.get(pk=proposal.pk).state == "open"
+    assert annotation.proposals.count() == 4
+    client.logout()
+    assert client.post(reverse("propose", args=[annotation.pk])).status_code == 302

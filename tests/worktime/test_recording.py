@@ -1,0 +1,106 @@
+"""annotator.worktime.recording: the gap rule, the first action, concurrency, the edit hook."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from annotator.editing.engine import EditError
+from annotator.models import PeerAnnotation, WorkTime
+from annotator.peer_annotation import editing as peer_editing
+from annotator.worktime.recording import counted_seconds, record
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def annotation(demo):
+    return PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
+
+
+def test_the_first_action_makes_the_row_with_no_time_yet(demo, annotation):
+    now = timezone.now()
+    record(demo["annotator"], annotation_id=annotation.pk, now=now)
+    row = WorkTime.objects.get()
+    assert (row.actions, row.active_seconds) == (1, 0)
+    assert row.first_action_at == row.last_action_at == now
+    assert row.annotation_id == annotation.pk
+    assert row.pyramid_id is None
+
+
+def test_a_pause_up_to_the_gap_counts_a_longer_one_does_not(demo, annotation):
+    start = timezone.now()
+    user = demo["annotator"]
+    record(user, annotation_id=annotation.pk, now=start)
+    record(user, annotation_id=annotation.pk, now=start + timedelta(seconds=40))
+    record(user, annotation_id=annotation.pk, now=start + timedelta(seconds=40, minutes=5))
+    record(user, annotation_id=annotation.pk, now=start + timedelta(seconds=41, minutes=10))
+    row = WorkTime.objects.get()
+    assert row.actions == 4
+    assert row.active_seconds == 40 + 300  # the last pause, 5 min 1 s, was away from the page
+    assert row.first_action_at == start
+    assert row.last_action_at == start + timedelta(seconds=41, minutes=10)
+
+
+def test_a_late_action_does_not_move_the_last_one_back():
+    assert counted_seconds(timedelta(seconds=-3)) == 0
+    assert counted_seconds(timedelta(minutes=5)) == 300
+    assert counted_seconds(timedelta(minutes=5, microseconds=1)) == 0
+
+
+def test_users_and_pieces_of_work_have_their_own_rows(demo, annotation):
+    record(demo["annotator"], annotation_id=annotation.pk)
+    record(demo["admin"], annotation_id=annotation.pk)
+    record(demo["annotator"], pyramid_id=demo["pyramid"].pk)
+    assert WorkTime.objects.count() == 3
+
+
+def test_two_queries_an_action_once_the_row_is_made(demo, annotation, django_assert_num_queries):
+    record(demo["annotator"], annotation_id=annotation.pk)
+    # The locked read and the update (and the atomic block's savepoint in a test's transaction).
+    with django_assert_num_queries(4):
+        record(demo["annotator"], annotation_id=annotation.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_actions_are_all_counted(demo, annotation, postgresql_only):
+    """Actions at once, the first ones included, from separate connections: none lost."""
+    user, start = demo["annotator"], timezone.now()
+    errors = []
+
+    def act(i):
+        try:
+            record(user, annotation_id=annotation.pk, now=start + timedelta(seconds=i))
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=act, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    row = WorkTime.objects.get()
+    assert row.actions == 8
+    assert row.last_action_at == start + timedelta(seconds=7)
+
+
+def test_an_edit_is_an_action_of_its_user(demo, annotation):
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, 9)], 1)
+    row = WorkTime.objects.get()
+    assert (row.user, row.annotation_id, row.actions) == (demo["annotator"], annotation.pk, 1)
+    peer_editing.EDITOR.undo(annotation.pk, demo["annotator"], None)
+    row.refresh_from_db()
+    assert row.actions == 2
+
+
+def test_a_refused_edit_records_nothing(demo, annotation):
+    with pytest.raises(EditError):
+        peer_editing.assign(annotation.pk, demo["outsider"], 1, [(0, 9)], 1)
+    assert not WorkTime.objects.exists()

@@ -132,6 +132,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("DATABASE_CONNECT_TIMEOUT", "5")
     )
+elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # The demo's SQLite holds one writer at a time: an edit and the page's activity report sent at
+    # once failed with "database is locked" when a transaction that had read tried to write. Each
+    # transaction takes the write lock as it begins, waiting for it up to `timeout` seconds.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 
 
 def local_secret_key(path: Path) -> str:

@@ -9,9 +9,11 @@
   "use strict";
   if (window.Proposals) return;  // included again with a whole workspace swapped in (a conflict)
   window.Proposals = true;
-  // Included in the workspace, this runs before the page's other scripts: start once they have.
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // Included in the workspace, this runs before the page's other scripts (deferred scripts run in
+  // order, the document already "interactive"): start once they have, when the text selection is
+  // there to listen to.
+  if (window.TextSelection) start();
+  else document.addEventListener("DOMContentLoaded", start);
 
   function start() {
 

@@ -26,9 +26,13 @@ def test_proposals_accepted_with_enter_and_rejected_with_backspace(browser_page,
         pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
     )
     page = browser_page
+    errors: list = []
+    page.on("pageerror", lambda error: errors.append(error))  # proposals.js ran too early
     log_in(page, live_server, "annotator", "annotator-pass-1")
     page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
     expect(page.locator("#proposal-list")).to_contain_text("No open proposals.")
+    page.wait_for_load_state("load")
+    assert errors == []
 
     # Asked for from the keyboard: Tab to "Propose matches", Enter.
     human.tab_to(page, "#propose-matches")

@@ -177,6 +177,14 @@ def test_login_limits_from_the_environment():
     assert defaults == {"AXES_FAILURE_LIMIT": 5, "LOGIN_ADDRESS_FAILURE_LIMIT": 20}
 
 
+def test_sqlite_transactions_take_the_write_lock_as_they_begin_and_wait_for_it():
+    # Two requests at once (an edit and the page's activity report) failed with "database is
+    # locked" on the demo's SQLite (found by a tester).
+    url = "sqlite:////tmp/demo.sqlite3"
+    values = settings_values(["DATABASES"], DATABASE_URL=url)["DATABASES"]["default"]
+    assert values["OPTIONS"] == {"transaction_mode": "IMMEDIATE", "timeout": 20}
+
+
 def test_postgresql_connections_give_up_connecting_and_are_checked_before_reuse():
     """A database that accepts connections and never answers held requests until gunicorn killed
     them (a 500 after 30 s): connecting gives up after DATABASE_CONNECT_TIMEOUT, then the 503

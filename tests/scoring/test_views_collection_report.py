@@ -3,6 +3,7 @@ change."""
 
 import csv
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -143,6 +144,15 @@ def test_the_reports_page_offers_both_recalls(client, demo):
     page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
     assert '<option value="references"' in page
     assert '<option value="pyramid"' in page
+
+
+def test_every_select_of_the_reports_page_has_a_name(client, demo):
+    # axe-core's critical "select-name" (found by a tester): the text beside a select is no label.
+    client.force_login(demo["organizer"])
+    page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
+    selects = re.findall(r"<select [^>]*>", page)
+    assert {"score", "criterion", "pyramid"} <= {re.search(r'name="(\w+)"', s)[1] for s in selects}
+    assert all("aria-label=" in select for select in selects), selects
 
 
 def test_the_stability_report_with_a_fractional_x_a(organizer, demo):
@@ -324,8 +334,8 @@ def test_the_stability_form_offers_submitted_pyramids_first_the_annotated_one_ch
     client.force_login(demo["organizer"])
     page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
     select = page[
-        page.index('<select name="pyramid">') : page.index(
-            "</select>", page.index('<select name="pyramid">')
+        page.index('<select name="pyramid" aria-label="Pyramid">') : page.index(
+            "</select>", page.index('<select name="pyramid" aria-label="Pyramid">')
         )
     ]
     assert select.index(

@@ -8,13 +8,16 @@ from html import escape
 from typing import Any
 
 WIDTH, HEIGHT, LEFT, BOTTOM, TOP = 720, 260, 48, 40, 28
+# Bars say their value over them: their plotted area starts this much lower, so that the label
+# over the tallest bar lies under the title (it was drawn on it, found by a tester).
+VALUE_ROOM = 16
 
 
-def _frame(title: str, body: list[str], low: float, high: float) -> str:
+def _frame(title: str, body: list[str], low: float, high: float, top: float = TOP) -> str:
     ticks = []
     for i in range(5):
         value = low + (high - low) * i / 4
-        y = _y(value, low, high)
+        y = _y(value, low, high, top)
         ticks.append(
             f'<line x1="{LEFT}" x2="{WIDTH - 8}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
             f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value:.3g}</text>'
@@ -27,9 +30,10 @@ def _frame(title: str, body: list[str], low: float, high: float) -> str:
     )
 
 
-def _y(value: float, low: float, high: float) -> float:
+def _y(value: float, low: float, high: float, top: float = TOP) -> float:
+    """Where `value` lies on a plotted area from `top` down to the axis."""
     span = (high - low) or 1
-    return HEIGHT - BOTTOM - (value - low) / span * (HEIGHT - BOTTOM - TOP)
+    return HEIGHT - BOTTOM - (value - low) / span * (HEIGHT - BOTTOM - top)
 
 
 def _slots(count: int) -> tuple[float, list[float]]:
@@ -49,14 +53,14 @@ def bars(title: str, labels: Sequence[object], values: Sequence[float | None]) -
     width, xs = _slots(len(labels))
     body = []
     for x, label, value in zip(xs, labels, values):
-        top = _y(value or 0, 0, high)
+        top = _y(value or 0, 0, high, TOP + VALUE_ROOM)
         body.append(
             f'<rect x="{x - width * 0.35:.1f}" y="{top:.1f}" width="{width * 0.7:.1f}" '
             f'height="{HEIGHT - BOTTOM - top:.1f}" class="bar"><title>{escape(str(label))}: '
             f'{value}</title></rect><text x="{x:.1f}" y="{top - 4:.1f}" '
             f'text-anchor="middle">{value}</text>{_label(x, label)}'
         )
-    return _frame(title, body, 0, high)
+    return _frame(title, body, 0, high, TOP + VALUE_ROOM)
 
 
 def intervals(

@@ -24,6 +24,9 @@ from scoring.reports import KINDS, compute_report, fingerprint
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 SCORES = ["modified", "original", "coverage", "comprehensive"]
+# The reports that may count work in progress (?include=in-progress, as on the scores page): only
+# submitted work by default, as everywhere; their page has the checkbox.
+COUNT_IN_PROGRESS = ("peer-agreement", "pyramid-agreement", "work-time")
 
 
 def _parameters(collection, kind: str, query) -> dict:
@@ -62,8 +65,7 @@ def _parameters(collection, kind: str, query) -> dict:
             if query.get("score") in ("modified", "original")
             else "modified",
         }
-    if kind in ("peer-agreement", "pyramid-agreement", "work-time"):
-        # ?include=in-progress, as on the scores page: work in progress counted too
+    if kind in COUNT_IN_PROGRESS:
         return {"include_in_progress": query.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE}
     return {}
 
@@ -198,6 +200,9 @@ def report_detail(request, pk, kind):
         "tables": tables,
         "query": request.GET.urlencode(),
         "parameters": parameters,
+        "count_in_progress": kind in COUNT_IN_PROGRESS,
+        "include": INCLUDE_PARAMETER,
+        "in_progress": IN_PROGRESS_VALUE,
     }
     template = "scoring/report_body.html" if request.htmx else "scoring/report.html"
     return render(request, template, context)

@@ -67,9 +67,10 @@ KINDS = {
 
 
 # Raised when what a result holds changes (2: p-values kept to significant digits, "p_columns";
-# 3: "empty", notes only of what is shown, work in progress said), so that reports computed before
-# are computed again rather than shown the old way.
-RESULT_FORMAT = 3
+# 3: "empty", notes only of what is shown, work in progress said; 4: Time on task leaves out the
+# pyramids in progress too, and says what it left out), so that reports computed before are
+# computed again rather than shown the old way.
+RESULT_FORMAT = 4
 
 
 def fingerprint(collection: Collection, parameters: dict, kind: str = "") -> str:
@@ -625,25 +626,55 @@ def _minutes(seconds: list[float]) -> list:
     return [median(seconds) / 60, fmean(seconds) / 60, sum(seconds) / 3600]
 
 
+def _work_in_progress(include: bool, in_progress: int, work: str) -> str:
+    """What a table of time says of the timed work in progress, in the agreement reports' words:
+    how much it counts, or how much it left out."""
+    if include:
+        return f"Work in progress counted too: {counted(in_progress, work)} in progress."
+    if in_progress:
+        them = "it" if in_progress == 1 else "them"
+        return (
+            f"{counted(in_progress, work)} in progress left out "
+            f"(count work in progress to include {them})."
+        )
+    return ""
+
+
 def work_time_report(collection: Collection, parameters: dict) -> dict:
     """Active time on task (issue 20): per annotator, on the peer annotations and the pyramids they
     worked on in the tool; and against agreement: the annotators' mean time on the peers that two
-    or more annotated, beside those peers' alpha, to see whether a fast annotator agrees less."""
+    or more annotated, beside those peers' alpha, to see whether a fast annotator agrees less.
+
+    Submitted work only, as every report counts it, unless `include_in_progress`: the time of work
+    still going on is on the progress page; the tables say how much timed work in progress they
+    leave out (found by a tester: it was left out silently, and pyramids in progress counted)."""
     include = bool(parameters.get("include_in_progress"))
-    annotations = counted_annotations(
-        PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
-        scored=False,
-        include_in_progress=include,
-    )
+
+    def counted_work(in_progress: bool):
+        return counted_annotations(
+            PeerAnnotation.objects.filter(pyramid__docset__collection=collection),
+            scored=False,
+            include_in_progress=in_progress,
+        )
+
+    annotations, every = counted_work(include), counted_work(True)
     times = worktime.annotation_times(annotations)
+    # Those with time only: an annotation in progress never worked on would add no row.
+    annotations_in_progress = len(
+        worktime.annotation_times(every.exclude(status=PeerAnnotation.Status.SUBMITTED))
+    )
     per_annotator: defaultdict[str, list[float]] = defaultdict(list)
     for *_, annotator, seconds in times:
         per_annotator[annotator].append(seconds)
+    pyramids = Pyramid.objects.filter(docset__collection=collection)
     building: defaultdict[str, list[float]] = defaultdict(list)
-    for builder, seconds in worktime.pyramid_times(
-        Pyramid.objects.filter(docset__collection=collection)
+    for _, builder, seconds in worktime.pyramid_times(
+        pyramids if include else pyramids.filter(status=Pyramid.Status.SUBMITTED)
     ):
         building[builder].append(seconds)
+    pyramids_in_progress = len(
+        {pk for pk, *_ in worktime.pyramid_times(pyramids.exclude(status=Pyramid.Status.SUBMITTED))}
+    )
     # Time against agreement: each annotator's peers compared with another annotator's.
     peers, _ = peer_agreement(collection, include_in_progress=include)
     time_of = {(d, p, y, a): seconds for d, p, y, a, seconds in times}
@@ -684,14 +715,17 @@ def work_time_report(collection: Collection, parameters: dict) -> dict:
                     "not worked on in the tool) left out."
                     if untimed
                     else "",
-                    "Work in progress counted too." if include else "",
+                    _work_in_progress(include, annotations_in_progress, "peer annotation"),
                 ),
             ),
             _table(
                 "Active time per pyramid built, by annotator",
                 ["annotator", "pyramids", "median (min)", "mean (min)", "total (h)"],
                 [[a, len(s), *_minutes(s)] for a, s in sorted(building.items())],
-                rule if building else "",
+                _sentences(
+                    rule if building else "",
+                    _work_in_progress(include, pyramids_in_progress, "pyramid"),
+                ),
             ),
             _table(
                 "Active time against agreement, by annotator",

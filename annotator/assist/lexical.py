@@ -86,9 +86,10 @@ def trimmed(
 
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence (or sentences) of `text` holding [start, end)."""
+    """The sentence (or sentences) of `text` holding [start, end). A caret at the very end of the
+    text is in its last sentence (the end is a bound too, and would give an empty one)."""
     bounds = sentence_bounds(text)
-    first = max(b for b in bounds if b <= start)
+    first = max(b for b in bounds if b <= start and (b < len(text) or b == 0))
     last = min((b for b in bounds if b >= end and b > first), default=len(text))
     return first, last
 

@@ -19,6 +19,7 @@ from django_htmx.http import reswap
 from annotator.assist import proposals
 from annotator.editing.actions import parse_arguments, parse_version
 from annotator.editing.engine import EditError
+from annotator.models import Proposal
 from annotator.peer_annotation import editing
 from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.web.bad_input import refuses_nul_itself
@@ -73,12 +74,21 @@ def proposal_list(request, pk):
 @_edits
 def propose(request, annotation):
     made = proposals.propose(annotation.pk, request.user)
-    message = (
-        f"Proposed {len(made)} match{'es' if len(made) != 1 else ''}: Enter accepts, "
-        "Backspace rejects"
-        if made
-        else "No confident match left to propose: match the rest by hand"
-    )
+    # Asked again (m) with proposals still open: say they are there and how to decide them, not
+    # only that nothing new was found (found by a tester: it read as if nothing happened).
+    still_open = annotation.proposals.filter(state=Proposal.State.OPEN).count()
+    if made:
+        message = (
+            f"Proposed {len(made)} match{'es' if len(made) != 1 else ''}: Enter accepts, "
+            "Backspace rejects"
+        )
+    elif still_open:
+        message = (
+            f"No confident match left to propose beyond the {still_open} shown: in their list, "
+            "Enter accepts, Backspace rejects, ↑ ↓ move"
+        )
+    else:
+        message = "No confident match left to propose: match the rest by hand"
     return _with_list(request, annotation, message)
 
 

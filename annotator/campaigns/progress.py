@@ -255,7 +255,7 @@ def csv_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> Iterato
             row.scus,
             row.pses,
             row.last_activity.isoformat() if row.last_activity else None,
-            None if row.active_seconds is None else round(row.active_seconds),
+            worktime.whole_seconds(row.active_seconds),  # as the API gives it
         ]
 
 

@@ -14,6 +14,7 @@ from annotator.api.base_serializers import ID
 from annotator.campaigns import assignments, summaries
 from annotator.models import Assignment, Collection, Docset, HumanJudgment, Summary
 from annotator.pyramids.editing import NotAllowed
+from annotator.worktime import queries as worktime
 
 
 class CollectionSerializer(serializers.ModelSerializer):
@@ -74,6 +75,14 @@ class SummarySerializer(serializers.ModelSerializer):
             ) from None
 
 
+class WholeSecondsField(serializers.IntegerField):
+    """A time stored as float seconds, given in whole seconds: a running total of float additions
+    carries noise (754.3000000000001) that no one needs to read (annotator.worktime)."""
+
+    def to_representation(self, value):
+        return worktime.whole_seconds(value)
+
+
 class AssignmentSerializer(serializers.ModelSerializer):
     user: serializers.SlugRelatedField[User] = serializers.SlugRelatedField(
         slug_field="username", read_only=True
@@ -82,10 +91,14 @@ class AssignmentSerializer(serializers.ModelSerializer):
         slug_field="username", read_only=True, allow_null=True
     )
     docset = serializers.IntegerField(source="pyramid.docset_id", read_only=True)
-    # The user's active time on the work, in seconds (issue 20: time between their edits and
-    # selections, pauses over five minutes left out); null before their first action. Annotated by
-    # the viewset's queryset (annotator.campaigns.progress.with_active_seconds).
-    active_seconds = serializers.FloatField(read_only=True, allow_null=True)
+    # Annotated by the viewset's queryset (annotator.campaigns.progress.with_active_seconds).
+    active_seconds = WholeSecondsField(
+        read_only=True,
+        allow_null=True,
+        help_text="The user's active time on the work, in whole seconds (rounded, as the "
+        "progress page's CSV gives it): the time between their edits and selections, each pause "
+        "over five minutes left out; null before their first action.",
+    )
 
     class Meta:
         model = Assignment

@@ -15,7 +15,7 @@ from annotator.editing.actions import PEER_ACTIONS, apply_action
 from annotator.models import Assignment
 from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.peer_annotation.starting import start_annotation
-from annotator.peer_annotation.suggestions import suggest
+from annotator.peer_annotation.suggestions import selects_words, suggest
 from annotator.peer_annotation.workspace import annotation_context
 from annotator.pyramids.editing import EditError
 from annotator.web.bad_input import refuses_nul_itself
@@ -71,7 +71,10 @@ def annotation_suggestions(request, pk):
     return render(
         request,
         "annotator/annotation/suggestions.html",
-        {"suggestions": suggest(annotation, start, end)},
+        {
+            "suggestions": suggest(annotation, start, end),
+            "for_words": selects_words(annotation, start, end),
+        },
     )
 
 

@@ -52,6 +52,13 @@ def assignments_seconds(assignments: QuerySet[Assignment]) -> float:
     return found["seconds"] or 0.0
 
 
+def whole_seconds(seconds: float | None) -> int | None:
+    """A time as the API and the CSV give it: whole seconds (round(): a half to the even second),
+    None for none. A running total of float additions carries noise (754.3000000000001): no one
+    needs tenths of a second of time on task, and a campaign's budget sums whole seconds."""
+    return None if seconds is None else round(seconds)
+
+
 def shown(seconds: float | None) -> str:
     """A time as the pages show it: "—" for none, "0 min", "< 1 min", "12 min", "3 h 05 min"."""
     if seconds is None:
@@ -87,9 +94,9 @@ def annotation_times(annotations: QuerySet) -> list[tuple[str, str, str, str, fl
     ]
 
 
-def pyramid_times(pyramids: QuerySet) -> list[tuple[str, float]]:
-    """(builder's user name, active seconds) on each of `pyramids` (Pyramid rows), for the users
-    assigned to build it: one query."""
+def pyramid_times(pyramids: QuerySet) -> list[tuple[int, str, float]]:
+    """(pyramid id, builder's user name, active seconds) on each of `pyramids` (Pyramid rows), for
+    the users assigned to build it: one query."""
     return list(
         WorkTime.objects.filter(
             Exists(
@@ -98,5 +105,5 @@ def pyramid_times(pyramids: QuerySet) -> list[tuple[str, float]]:
                 )
             ),
             pyramid__in=pyramids,
-        ).values_list("user__username", "active_seconds")
+        ).values_list("pyramid_id", "user__username", "active_seconds")
     )

@@ -10,22 +10,26 @@
   const setStatus = (text, level) => window.WorkspaceActions.setStatus(text, level);
   const send = (action, values, options) => window.WorkspaceActions.send(action, values, options);
 
-  // -- the selection in the peer text (kept by text-selection.js), and its sentence's suggestions --
+  // -- the selection in the peer text (kept by text-selection.js), and the suggestions: for the
+  //    selected words, or with none selected for the sentence around the caret in the peer text
+  //    (the server ranks that sentence when start == end) ----------------------------------------
   const peerSelection = () => {
     const kept = window.TextSelection.kept();
     return kept && kept.author === "peer" ? kept : null;
   };
+  const peerCaret = () => {
+    const caret = window.TextSelection.caret();
+    return caret && caret.author === "peer" ? [caret.offset, caret.offset] : null;
+  };
   let suggestTimer = null;
-  function showSelection(selection, message) {
-    const line = document.getElementById("selection");
-    if (!line || !editable()) return;
-    const peer = selection && selection.author === "peer" ? selection : null;
-    line.textContent = message ? message
-      : peer ? `Selected: “${peer.text}” (characters ${peer.range[0]}–${peer.range[1]}; Escape clears)`
-      : "No peer words selected.";
+  let suggested = null;  // the range last asked for ("start end"): the same one is not asked again
+  function suggestFor(range) {
+    const key = range && range.join(" ");
+    if (key === suggested) return;
+    suggested = key;
     clearTimeout(suggestTimer);
-    if (peer) {
-      const [start, end] = peer.range;
+    if (range) {
+      const [start, end] = range;
       suggestTimer = setTimeout(() => htmx.ajax("GET", `${workspace().dataset.suggestUrl}?start=${start}&end=${end}`,
         { target: "#suggestions", swap: "innerHTML" }), 250);
     } else {
@@ -33,10 +37,29 @@
       if (suggestions) suggestions.replaceChildren();
     }
   }
+  function showSelection(selection, message) {
+    const line = document.getElementById("selection");
+    if (!line || !editable()) return;
+    const peer = selection && selection.author === "peer" ? selection : null;
+    line.textContent = message ? message
+      : peer ? `Selected: “${peer.text}” (characters ${peer.range[0]}–${peer.range[1]}; Escape clears)`
+      : "No peer words selected.";
+    suggestFor(peer ? peer.range : peerCaret());
+  }
   window.TextSelection.onChange(showSelection);
   showSelection(null, "");
-  // A whole workspace swapped in (a conflict) has an empty selection line: say what is kept.
-  document.addEventListener("workspace:replaced", () => showSelection(window.TextSelection.kept(), ""));
+  // The caret moved in the peer text with no words selected (a click, the arrow keys): its
+  // sentence's suggestions. The caret gone elsewhere (a suggestion pressed) keeps them.
+  document.addEventListener("selectionchange", () => {
+    if (!editable() || peerSelection()) return;
+    const caret = peerCaret();
+    if (caret) suggestFor(caret);
+  });
+  // A whole workspace swapped in (a conflict) has an empty selection line and no suggestions.
+  document.addEventListener("workspace:replaced", () => {
+    suggested = null;
+    showSelection(window.TextSelection.kept(), "");
+  });
 
   // The words stored are always the ones the page shows selected: never an older action's.
   function withSelection(what) {

@@ -132,8 +132,10 @@
       htmx.ajax("POST", section().dataset.proposeUrl, {
         target: "#proposal-list", swap: "none", headers: { "X-CSRFToken": csrfToken() },
       }).then(() => {
-        const first = items()[0];
-        if (first) focusItem(first);
+        // Back to the proposal that had the focus (m pressed again in the list), else the first.
+        const list = items();
+        const next = list.find((item) => item.dataset.proposal === current) || list[0];
+        if (next) focusItem(next);
       });
     }
 
@@ -183,6 +185,13 @@
     const editable = () => document.getElementById("workspace")?.dataset.editable === "true";
     document.addEventListener("keydown", (event) => {
       if (!section() || !editable() || event.ctrlKey || event.metaKey || event.altKey) return;
+      // m anywhere but in a field or a dialog, the list of proposals included (where the focus is
+      // once they are shown): the server says what it found, or that those shown are still open.
+      if (event.key === "m" && !event.shiftKey && !event.target.matches("input, textarea, select") && !event.target.closest("dialog")) {
+        event.preventDefault();
+        propose();
+        return;
+      }
       const item = event.target.closest && event.target.closest("#proposal-list .proposal");
       if (item) {
         const list = items(), at = list.indexOf(item);
@@ -197,11 +206,6 @@
           event.preventDefault();  // not the page's Delete (the PSE selected)
           if (!item.classList.contains("pending")) decide(item, "reject");
         }
-        return;
-      }
-      if (event.key === "m" && !event.shiftKey && !event.target.matches("input, textarea, select") && !event.target.closest("dialog")) {
-        event.preventDefault();
-        propose();
       }
     }, true);
 

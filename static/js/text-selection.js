@@ -124,9 +124,21 @@ window.TextSelection = (function () {
   }
   document.addEventListener("selectionchange", follow);
 
+  // The keyboard's caret (a collapsed selection) in a text, as code points: what the peer page
+  // asks suggestions for when no words are selected (the sentence around it).
+  function caret() {
+    const selection = window.getSelection();
+    if (!selection || selection.rangeCount === 0 || !selection.isCollapsed) return null;
+    const box = boxOf(selection.anchorNode);
+    if (!box) return null;
+    return { summary: box.dataset.summary, author: box.dataset.author,
+             offset: pointOffset(selection.anchorNode, selection.anchorOffset) };
+  }
+
   // Words dropped (Escape) or used up must not come back: the browser's own selection, still
   // spanning them in the text, would be read again by the next key (`kept()` reads it first). The
-  // caret stays where the selection ended, for the keyboard.
+  // caret stays where the selection ended, for the keyboard: collapsed before the listeners hear
+  // of it, so that they see that caret (the peer page suggests for its sentence).
   function collapseNative() {
     const native = window.getSelection();
     if (native && native.rangeCount && !native.isCollapsed && (boxOf(native.anchorNode) || boxOf(native.focusNode))) {
@@ -139,13 +151,13 @@ window.TextSelection = (function () {
     document.addEventListener(type, (event) => { if (event.target.closest && event.target.closest(".text[data-summary]")) event.preventDefault(); }, true));
 
   return {
-    read: readSelection, snap, rangeOf,
+    read: readSelection, snap, rangeOf, caret,
     // Read again first: the browser may run a key press before the last "selectionchange" of a
     // drag just ended (input comes first), and the words used must be the ones selected.
     kept: () => { follow(); return kept.selection; },
-    drop: () => { set(null, ""); collapseNative(); },
+    drop: () => { collapseNative(); set(null, ""); },
     // An action that used `selection` was saved: the words are used up (unless newer ones came).
-    used: (selection) => { if (kept.selection === selection) { set(null, ""); collapseNative(); } },
+    used: (selection) => { if (kept.selection === selection) { collapseNative(); set(null, ""); } },
     repaint: paint,  // after the texts were swapped
     onChange: (listener) => kept.listeners.push(listener),
   };

@@ -148,3 +148,34 @@ def test_the_stability_plots_legend_never_covers_the_data(orders):
     assert [
         e.get("stroke-dasharray") for e in root.iter("{http://www.w3.org/2000/svg}polyline")
     ] == [None, "6 3"]
+
+
+@pytest.mark.parametrize("values", [[2, 1, 0, 0, 1, 0, 0, 0, 0, 0], [1], [0, 0], [3.5, 120000]])
+def test_the_bars_value_labels_lie_below_the_title(values):
+    """Found by a tester on "Suggestions taken": the label over the tallest bar was drawn on the
+    chart's title. Each bar's value label is now under the title's box, and over its bar."""
+    import xml.etree.ElementTree as ET
+
+    svg = render(
+        {
+            "type": "bars",
+            "title": "Suggestions taken, by rank",
+            "labels": [str(i) for i in range(1, len(values) + 1)],
+            "values": values,
+        }
+    )
+    root = ET.fromstring(svg)
+    texts = list(root.iter("{http://www.w3.org/2000/svg}text"))
+    (title,) = [e for e in texts if e.get("class") == "plot-title"]
+    title_box = _boxes(title, font=12)[0]  # the title is 12px (static/css/app.css)
+    rects = list(root.iter("{http://www.w3.org/2000/svg}rect"))
+    # A value label: the text that says a bar's value, centred on it (the axis labels are class
+    # "label", the ticks are anchored at their end).
+    labels = [e for e in texts if e.get("text-anchor") == "middle" and e.get("class") != "label"]
+    assert [e.text for e in labels] == [str(v) for v in values]
+    for label, rect in zip(labels, rects):
+        box = _boxes(label)[0]
+        assert box[1] >= title_box[3], (label.text, box, title_box)
+        assert not _meet(box, title_box)
+        assert float(label.get("y")) <= float(rect.get("y"))  # over its bar, not in it
+        assert box[1] >= 0

@@ -286,12 +286,6 @@ def test_pyramid_agreement_compares_submitted_pyramids_and_says_what_in_progress
     assert Report.objects.get(kind="pyramid-agreement", parameters__include_in_progress=True)
 
 
-def test_the_reports_page_offers_work_in_progress_to_both_agreements(client, demo):
-    client.force_login(demo["organizer"])
-    page = client.get(reverse("collection-reports", args=[demo["collection"].pk])).content.decode()
-    assert page.count('<input type="checkbox" name="include" value="in-progress">') == 2
-
-
 def test_peer_agreement_with_nothing_to_compare_says_so_and_no_note_of_what_is_not_shown(organizer):
     """Issue 17: "With three peers, r alone…" above an empty table."""
     page = organizer("peer-agreement").content.decode()

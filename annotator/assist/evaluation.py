@@ -82,6 +82,40 @@ def timings(seconds: list[float], prepare_seconds: list[float]) -> Timings:
     )
 
 
+@dataclass(frozen=True)
+class Split:
+    """The same evaluation on each half of the docsets (`halves`): a ranker's constants chosen on
+    the tuning half are checked on the held-out one."""
+
+    tuning_docsets: list[str]
+    held_out_docsets: list[str]
+    tuning: Evaluation
+    held_out: Evaluation | None  # None with one docset
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def split(annotations, ranker: str | None = None, query: str = "span") -> Split:
+    """`evaluate` on the tuning docsets and on the held-out ones apart."""
+    tune, hold = halves(annotations.values_list("pyramid__docset__name", flat=True))
+    return Split(
+        tune,
+        hold,
+        evaluate(annotations.filter(pyramid__docset__name__in=tune), ranker, query),
+        evaluate(annotations.filter(pyramid__docset__name__in=hold), ranker, query)
+        if hold
+        else None,
+    )
+
+
+def halves(docsets) -> tuple[list[str], list[str]]:
+    """Docset names sorted, then dealt alternately: the 1st, 3rd, ... to tune on, the 2nd, 4th,
+    ... held out (figures measured on them were not chosen on them). One docset: none held out."""
+    ordered = sorted(set(docsets))
+    return ordered[0::2], ordered[1::2]
+
+
 def evaluate(annotations, ranker: str | None = None, query: str = "span") -> Evaluation:
     """Replay the PSEs of `annotations` (a PeerAnnotation queryset) with `ranker`."""
     from annotator.models import PSE, Pyramid

@@ -5,7 +5,8 @@ A proposal is never scored: scores, exports and agreement read PSEs only, and a 
 one only when accepted (annotator.peer_annotation.editing.accept_proposal, through the edit engine,
 so the version, undo and redo hold as for any match).
 
-How a peer is cut (`clauses`), documented because the annotator sees its effect:
+How a peer is cut (`clauses`, in annotator.coverage.splitting, which cuts SEE's units too),
+documented because the annotator sees its effect:
 1. sentences, where the suggestions cut them (after . ! ? and at line breaks);
 2. each sentence into clauses at ; and : and at a dash between spaces, and at a comma followed by
    a word that starts a clause (and, but, while, which, who, because, ...);
@@ -15,36 +16,47 @@ How a peer is cut (`clauses`), documented because the annotator sees its effect:
 Of a clause, only the words in no PSE are proposed: its longest run of such words (`proposable`).
 
 Confidence: the best SCU's score (word-set cosine, 0 to 1) at least MIN_SCORE, and at least
-MIN_MARGIN above the second's, so that a clause close to two SCUs is left to the annotator.
+MIN_MARGIN above the second's, so that a clause close to two SCUs is left to the annotator. An SCU
+the annotation has a PSE for is never proposed (`confident`): accepting would repeat it.
+
+How the thresholds were chosen (`manage.py evaluate_proposals --sweep`, bench/proposals.py): each
+of NIST's 69 peer annotations of the shared DUC 2006 files replayed empty and proposed for; a
+proposal is correct when its words overlap a stored PSE of its SCU. Annotators reject wrong
+proposals one by one, so the rule (proposal_evaluation.RULE) takes the best recall at precision
+>= 0.8, on a grid (MIN_SCORE 0.2-1.2 by 0.05, MIN_MARGIN 0-0.3 by 0.05) measured on alternate
+docsets only (D0601, D0640: 25 annotations, 184 PSEs with an SCU); D0631 (44 annotations, 786
+PSEs) was held out. MIN_SCORE 0.45 and MIN_MARGIN 0.15:
+- tuning docsets: 19 proposals, precision 0.89, recall 0.09;
+- held out: 58 proposals, precision 0.93, recall 0.07;
+- all: 77 proposals, precision 0.92, recall 0.08 (about one proposal a peer; 5-30 ms a peer).
+The thresholds before (0.4 and 0.1) gave 0.65 / 0.13 on the tuning docsets: the 18 proposals
+more were mostly wrong (7 right). Recall stays low: one proposal a clause, and only where one SCU
+clearly leads; the semantic ranker reaches more (F0.5 0.41 against 0.36 on the tuning docsets)
+but at no grid point precision 0.8 with recall >= 0.05. Proposing the same SCU for two clauses of
+a run is kept: on these files each such pair was a repetition NIST matched too.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from annotator.assist import lexical
+from annotator.assist.rankers import Index, pyramid_index, rank
+from annotator.coverage.splitting import clauses
+from annotator.coverage.splitting import content_count as _content_count
+from annotator.coverage.splitting import words_of as _words_of
 from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import SCU, PeerAnnotation, Proposal, PSESpan
 from annotator.peer_annotation.editing import open_proposal
 from annotator.text.words import words
 
-MIN_SCORE = 0.4  # word-set cosine of the clause with the SCU's label or closest contributor
-MIN_MARGIN = 0.1  # over the second SCU's score
+RANKER = "overlap"  # see `ranker`
+MIN_SCORE = 0.45  # word-set cosine of the clause with the SCU's label or closest contributor
+MIN_MARGIN = 0.15  # over the second SCU's score
 MIN_WORDS = 2  # content words a clause needs to be ranked
-CLAUSE_WORDS = (
-    "and but or nor yet so while whereas which who whom whose because although though after "
-    "before when where since until unless if"
-)
-CLAUSE_BREAK = re.compile(
-    r"\s*[;:]\s+|\s+[—–-]{1,2}\s+|\s*[—–]\s*|,\s+(?=(?:" + "|".join(CLAUSE_WORDS.split()) + r")\b)",
-    re.IGNORECASE,
-)
-LEADING_CONJUNCTION = re.compile(r"(?:and|but|or|nor|yet|so)\s+", re.IGNORECASE)
 
 
 # -- the ranker: the one place proposals call it ---------------------------------------------------
@@ -56,6 +68,15 @@ class Ranked:
     score: float
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A clause's proposable words, (start, end), and the best two SCUs for them."""
+
+    start: int
+    end: int
+    ranked: tuple[Ranked, ...]
+
+
 def ranker(annotation: PeerAnnotation) -> tuple[str, Callable[[str], list[Ranked]]]:
     """The ranker's name and a function ranking the pyramid's SCUs for a text, best first (the
     best two are enough here), the pyramid prepared once (annotator.assist.rankers caches it per
@@ -64,53 +85,23 @@ def ranker(annotation: PeerAnnotation) -> tuple[str, Callable[[str], list[Ranked
     The word-set cosine ("overlap", the measure the peer page's suggestions first ranked by): its
     scores lie between 0 and 1 whatever the text, which MIN_SCORE and MIN_MARGIN need. BM25's
     ("lexical") are comparable within one query only: moving proposals to it, or to "semantic",
-    means calibrating those two again (a margin relative to the best score, say)."""
-    from annotator.assist.rankers import pyramid_index, rank
+    means calibrating those two again (`manage.py evaluate_proposals --ranker R --sweep`)."""
+    return RANKER, ranking(pyramid_index(annotation.pyramid, RANKER))
 
-    name = "overlap"
-    index = pyramid_index(annotation.pyramid, name)
+
+def ranking(index: Index) -> Callable[[str], list[Ranked]]:
+    """A function ranking the SCUs of a prepared `index` for a text: the best two, best first."""
 
     def ranked(text: str) -> list[Ranked]:
         return [Ranked(s.uid, s.score) for s in rank(index, text, limit=2)]
 
-    return name, ranked
+    return ranked
 
 
 # -- cutting a peer into clauses ------------------------------------------------------------------
 
 
-def _content_count(text: str) -> int:
-    return len(lexical.content_words(text))
-
-
-def clauses(text: str) -> list[tuple[int, int]]:
-    """The peer's clauses as (start, end), in text order (see the module's description).
-
-    >>> text = "Armstrong walked first, and Aldrin followed him. Collins stayed in orbit."
-    >>> [text[s:e] for s, e in clauses(text)]
-    ['Armstrong walked first', 'Aldrin followed him', 'Collins stayed in orbit']
-    """
-    found: list[tuple[int, int]] = []
-    for pieces in lexical.cut(text, CLAUSE_BREAK):
-        joined: list[tuple[int, int]] = []
-        for start, end in pieces:
-            if joined and _content_count(text[start:end]) < MIN_WORDS:
-                joined[-1] = (joined[-1][0], end)
-            elif joined and _content_count(text[slice(*joined[-1])]) < MIN_WORDS:
-                joined[-1] = (joined[-1][0], end)  # a short first piece joins the next
-            else:
-                joined.append((start, end))
-        for start, end in joined:
-            span = _words_of(text, start, end)
-            if span is not None:
-                found.append(span)
-    return found
-
-
-def _words_of(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """[start, end) trimmed to its first and last word, a leading conjunction left out."""
-    inside = [(s + start, e + start) for s, e in words(text[start:end])]
-    return lexical.trimmed(text, inside, LEADING_CONJUNCTION)
+# The cutting itself (`clauses`) is shared with SEE's units: annotator.coverage.splitting.
 
 
 def proposable(text: str, clause: tuple[int, int], covered: Sequence[tuple[int, int]]):
@@ -156,41 +147,78 @@ def locked(annotation_id: int, user, version: int | None) -> PeerAnnotation:
     return annotation
 
 
+def candidates(
+    text: str,
+    covered: Sequence[tuple[int, int]],
+    earlier: Sequence[tuple[int, int]],
+    rank: Callable[[str], list[Ranked]],
+) -> list[Candidate]:
+    """Each clause's proposable words (not in a PSE part, `covered`, nor in a proposal made
+    before, `earlier`; at least MIN_WORDS content words) with the best two SCUs for them, in text
+    order: what `confident` chooses from, whatever the thresholds."""
+    found = []
+    for clause in clauses(text):
+        span = proposable(text, clause, covered)
+        if span is None or any(s < span[1] and span[0] < e for s, e in earlier):
+            continue
+        if _content_count(text[slice(*span)]) < MIN_WORDS:
+            continue
+        ranked = rank(text[slice(*span)])
+        if ranked:
+            found.append(Candidate(span[0], span[1], tuple(ranked[:2])))
+    return found
+
+
+def confident(
+    found: Sequence[Candidate],
+    matched: set[int],
+    min_score: float = MIN_SCORE,
+    min_margin: float = MIN_MARGIN,
+) -> list[Candidate]:
+    """The candidates to propose: the best SCU's score at least `min_score` and `min_margin`
+    above the second's, and the best SCU in no PSE of the annotation yet (`matched`, uids).
+
+    An SCU already matched is not proposed, nor is the clause then given to its second SCU: the
+    words are closest to content the annotator has matched already (the leftover of a clause
+    matched in part, or a repetition), which is theirs to extend or match again by hand.
+    Accepting the proposal would make a second PSE of the SCU (a repetition, counted once)."""
+    chosen = []
+    for candidate in found:
+        best = candidate.ranked[0]
+        if best.score < min_score or best.uid in matched:
+            continue
+        if len(candidate.ranked) > 1 and best.score - candidate.ranked[1].score < min_margin:
+            continue
+        chosen.append(candidate)
+    return chosen
+
+
 def propose(annotation_id: int, user) -> list[Proposal]:
-    """Propose an SCU for each clause the ranker is confident of, leaving out words in a PSE and
-    clauses proposed before (in any state: a rejected proposal is not made again), so a second
-    request adds only what the first did not. The new proposals, in text order."""
+    """Propose an SCU for each clause the ranker is confident of (`confident`), leaving out words
+    in a PSE, SCUs with a PSE, and clauses proposed before (in any state: a rejected proposal is
+    not made again), so a second request adds only what the first did not. The new proposals, in
+    text order."""
     with transaction.atomic():
         annotation = locked(annotation_id, user, None)
         text = annotation.peer.text
         covered = list(
             PSESpan.objects.filter(pse__annotation=annotation).values_list("start", "end")
         )
+        matched = set(annotation.pses.filter(scu__isnull=False).values_list("scu__uid", flat=True))
         earlier = list(annotation.proposals.values_list("start", "end"))
         name, rank = ranker(annotation)
         ids = dict(SCU.objects.filter(pyramid_id=annotation.pyramid_id).values_list("uid", "id"))
-        made = []
-        for clause in clauses(text):
-            span = proposable(text, clause, covered)
-            if span is None or any(s < span[1] and span[0] < e for s, e in earlier):
-                continue
-            if _content_count(text[slice(*span)]) < MIN_WORDS:
-                continue
-            ranked = rank(text[slice(*span)])
-            if not ranked or ranked[0].score < MIN_SCORE:
-                continue
-            if len(ranked) > 1 and ranked[0].score - ranked[1].score < MIN_MARGIN:
-                continue
-            made.append(
-                Proposal(
-                    annotation=annotation,
-                    scu_id=ids[ranked[0].uid],
-                    start=span[0],
-                    end=span[1],
-                    score=ranked[0].score,
-                    ranker=name,
-                )
+        made = [
+            Proposal(
+                annotation=annotation,
+                scu_id=ids[candidate.ranked[0].uid],
+                start=candidate.start,
+                end=candidate.end,
+                score=candidate.ranked[0].score,
+                ranker=name,
             )
+            for candidate in confident(candidates(text, covered, earlier, rank), matched)
+        ]
         return Proposal.objects.bulk_create(made)
 
 

@@ -839,6 +839,7 @@ class ImportJob(BackgroundJob):
     class Kind(models.TextChoices):
         SUMMARIES = "summaries", "Summaries (.txt files or a zip)"
         DUCVIEW = "ducview", "DUCView files (.pyr, .pan or a zip of them)"
+        UNITS = "units", "Unit sets (REALSumm or Lite Pyramid files)"
 
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="import_jobs")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -1043,3 +1044,8 @@ class WorkTime(models.Model):
             f"pyramid {self.pyramid_id}" if self.pyramid_id else f"annotation {self.annotation_id}"
         )
         return f"{self.user} on {work}: {self.active_seconds:.0f} s"
+
+
+# Coverage judgments (issue 21) live in their own module; imported here so that they are models
+# of this app.
+from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet  # noqa: E402, F401

@@ -5,6 +5,8 @@ from annotator.adjudication.views import compare, consensus
 from annotator.assist import builder_views
 from annotator.assist import views as proposal_views
 from annotator.campaigns.views import collections, home, work
+from annotator.coverage.views import judging
+from annotator.coverage.views import unit_sets as coverage_unit_sets
 from annotator.peer_annotation import views as peer_annotation
 from annotator.pyramids import views as pyramids
 from annotator.transfer.views import archives, downloads, imports
@@ -46,6 +48,14 @@ urlpatterns = [
         proposal_views.reject,
         name="proposal-reject",
     ),
+    # Coverage judgments (issue 21): annotator.coverage.views.judging
+    path("judging/<int:pk>/", judging.judging_task, name="judging-task"),
+    path("judging/<int:pk>/answer/", judging.judging_answer, name="judging-answer"),
+    path("judging/<int:pk>/submit/", judging.judging_submit, name="judging-submit"),
+    path("judging/<int:pk>/reopen/", judging.judging_reopen, name="judging-reopen"),
+    path("judging/<int:pk>/withdraw/", judging.judging_withdraw, name="judging-withdraw"),
+    path("judging/<int:pk>/reassign/", judging.judging_reassign, name="judging-reassign"),
+    path("collections/<int:pk>/judging/assign/", judging.judging_assign, name="judging-assign"),
     path("work/<slug:kind>/<int:pk>/activity/", worktime.activity, name="work-activity"),
     # Administration
     path("collections/", collections.collection_list, name="collection-list"),
@@ -68,14 +78,28 @@ urlpatterns = [
     path("collections/<int:pk>/docsets/new/", collections.docset_create, name="docset-create"),
     path("collections/<int:pk>/upload/", imports.summaries_upload, name="summaries-upload"),
     path("collections/<int:pk>/import/", imports.ducview_import, name="ducview-import"),
+    path("collections/<int:pk>/import-units/", imports.units_import, name="units-import"),
     path("collections/<int:pk>/assign/", work.assign, name="assign"),
     path("collections/<int:pk>/progress/", work.collection_progress, name="collection-progress"),
     path(
         "collections/<int:pk>/ducview.zip", downloads.collection_ducview, name="collection-ducview"
     ),
+    path("collections/<int:pk>/units.zip", downloads.collection_units, name="collection-units"),
     path("collections/<int:pk>/archive/", archives.collection_export, name="collection-archive"),
     path("docsets/<int:pk>/", collections.docset_detail, name="docset-detail"),
     path("docsets/<int:pk>/summaries/new/", collections.summary_create, name="summary-create"),
+    # Unit sets of coverage judgments (issue 21): annotator.coverage.views.unit_sets
+    path(
+        "docsets/<int:pk>/unit-sets/new/",
+        coverage_unit_sets.unit_set_create,
+        name="unit-set-create",
+    ),
+    path("unit-sets/<int:pk>/", coverage_unit_sets.unit_set_detail, name="unit-set-detail"),
+    path(
+        "unit-sets/<int:pk>/edit/<slug:action>/",
+        coverage_unit_sets.unit_set_edit,
+        name="unit-set-edit",
+    ),
     path("docsets/<int:pk>/compare/", compare.pyramid_comparison, name="pyramid-comparison"),
     path(
         "docsets/<int:pk>/peers-annotated-twice/",

@@ -381,6 +381,15 @@ def nominal(values: Sequence[Hashable]) -> Matrix:
 binary = nominal
 
 
+def interval(values: Sequence[float]) -> Matrix:
+    """(c - k)^2: Krippendorff's interval metric (Content Analysis, 2004, §11.4.2), for ratings
+    read as equally spaced numbers, e.g. SEE's 0-4 coverage (Harman & Over 2004 §2)."""
+    import numpy as np
+
+    numbers = np.asarray(values, dtype=np.float64)
+    return (numbers[:, None] - numbers[None, :]) ** 2
+
+
 def _coincident_pairs(matrix: Coincidences) -> Any:
     """The coincidence matrix's cells that are not 0 and off its diagonal (the diagonal's distance
     is 0), as a scipy.sparse COO matrix (row, col, data)."""

@@ -11,7 +11,7 @@ from rest_framework.pagination import PageNumberPagination
 
 from annotator.api.params import DOCSET_PARAMETER, docset_param
 from annotator.campaigns.access import can_read_collection, visible_collections
-from annotator.models import PeerAnnotation
+from annotator.models import Collection, PeerAnnotation
 from scoring.records import (
     IN_PROGRESS_VALUE,
     INCLUDE_PARAMETER,
@@ -123,26 +123,12 @@ class ScoresView(ListAPIView):
 
     def get_queryset(self):
         query = self.request.query_params
-        try:
-            collection_id = int(query["collection"])
-            if not 0 <= collection_id < 2**63:
-                raise ValueError("out of range")
-        except (KeyError, ValueError):
-            raise ValidationError({"collection": ["Give the collection's id."]}) from None
-        collection = visible_collections(self.request.user).filter(pk=collection_id).first()
-        if collection is None:
-            raise NotFound("No such collection.")
-        if not can_read_collection(self.request.user, collection):
-            raise PermissionDenied("Scores are for the collection's organizers and administrators.")
+        collection = readable_collection(self.request)
         docset = docset_param(collection, query.get("docset"))
         adjudicated = query.get("adjudicated", "").lower()
         if adjudicated not in TRUE | FALSE:
             raise ValidationError({"adjudicated": ["true or false."]})
-        include = query.get(INCLUDE_PARAMETER, "")
-        if include not in {"", IN_PROGRESS_VALUE}:
-            raise ValidationError(
-                {INCLUDE_PARAMETER: [f"{IN_PROGRESS_VALUE}, or nothing (submitted work only)."]}
-            )
+        include = include_param(self.request)
         annotations = collection_annotations(collection)
         if docset:
             annotations = annotations.filter(pyramid__docset=docset)
@@ -159,3 +145,31 @@ class ScoresView(ListAPIView):
 
 
 TRUE, FALSE = {"1", "true"}, {"", "0", "false"}
+
+
+def readable_collection(request) -> Collection:
+    """The collection of `?collection=` (its id), if the user may read its scores: 400 without a
+    valid id, 404 if the user cannot see it, 403 if they see it only for their own work (an
+    annotator)."""
+    try:
+        collection_id = int(request.query_params["collection"])
+        if not 0 <= collection_id < 2**63:
+            raise ValueError("out of range")
+    except (KeyError, ValueError):
+        raise ValidationError({"collection": ["Give the collection's id."]}) from None
+    collection = visible_collections(request.user).filter(pk=collection_id).first()
+    if collection is None:
+        raise NotFound("No such collection.")
+    if not can_read_collection(request.user, collection):
+        raise PermissionDenied("Scores are for the collection's organizers and administrators.")
+    return collection
+
+
+def include_param(request) -> str:
+    """`?include=`: "" (submitted work only) or IN_PROGRESS_VALUE; 400 otherwise."""
+    include = request.query_params.get(INCLUDE_PARAMETER, "")
+    if include not in {"", IN_PROGRESS_VALUE}:
+        raise ValidationError(
+            {INCLUDE_PARAMETER: [f"{IN_PROGRESS_VALUE}, or nothing (submitted work only)."]}
+        )
+    return include

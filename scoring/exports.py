@@ -8,7 +8,9 @@ string took seconds before the first byte and memory in proportion to the collec
 - `rows_download` and `streaming_download`: the CSV, JSON and NIST downloads of the scores page;
 - `system_download`: each system's means (scoring.tables.system_means, the same numbers) from the
   rows streamed through an accumulator that keeps a few numbers per system, not per row;
-- `in_blocks`: text chunks joined into blocks for the network or a file.
+- `in_blocks`: text chunks joined into blocks for the network or a file;
+- `coverage_download`: the coverage judgments' rows or system means (issue 21), a few per peer
+  and unit set, written whole.
 
 The layouts themselves are scoring.formats' `stream_*` generators; `export_scores` writes the
 same ones.
@@ -26,6 +28,7 @@ from django.db.models.functions import Coalesce, Collate, NullIf
 from django.http import StreamingHttpResponse
 
 from scoring.formats import (
+    COVERAGE_FORMATS,
     Conventions,
     stream_rows,
     stream_systems_csv,
@@ -237,3 +240,15 @@ def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
         for peer, system in systems.items()
     ]
     return sorted(means, key=best_first)
+
+
+def coverage_download(
+    items: Iterable, fmt: str, name: str, collection: str, *, systems: bool = False
+) -> StreamingHttpResponse:
+    """Coverage rows (scoring.coverage_records.CoverageRow) or, with `systems`, system means
+    (scoring.coverage_tables.CoverageSystemMean) as a "csv" or "json" download named `name`,
+    with the headers of every score download. Scored before the response: they come from a few
+    queries whatever their number (scoring.coverage_records.coverage_rows)."""
+    if (fmt, systems) not in COVERAGE_FORMATS:
+        raise ValueError(f"a coverage export is csv or json, not {fmt!r}")
+    return _streaming([COVERAGE_FORMATS[(fmt, systems)](items, collection)], fmt, name)

@@ -266,3 +266,87 @@ def systems_to_json(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = 
     """Each system's mean scores over the docsets, as JSON, with the conventions of the rows
     (scoring.records.PeerScoreRow) they average, as `to_json` gives them."""
     return "".join(stream_systems_json(means, conventions_of(rows)))
+
+
+# Coverage judgments (issue 21): each peer's scores against each unit set, and each system's
+# means over docsets (scoring.coverage_tables). Scores with 4 decimals in CSV, as every score CSV
+# here; JSON keeps every digit (REALSumm's published values are compared to the last one).
+COVERAGE_COLUMNS = [
+    "collection",
+    "docset",
+    "unit_set",
+    "method",
+    "peer",
+    "judges",
+    "units",
+    "in_progress",
+    "presence",
+    "presence_weighted",
+    "see_coverage",
+]
+COVERAGE_SYSTEM_COLUMNS = [
+    "peer",
+    "docsets",
+    "in_progress",
+    "presence",
+    "presence_weighted",
+    "see_coverage",
+]
+COVERAGE_SCORE_FIELDS = {"presence", "presence_weighted", "see_coverage"}
+
+
+def _coverage_fields(item: Any, columns: Sequence[str], collection: str) -> dict[str, Any]:
+    return {
+        column: collection if column == "collection" else getattr(item, column)
+        for column in columns
+    }
+
+
+def _coverage_csv(items: Iterable[Any], columns: Sequence[str], collection: str) -> str:
+    writer = csv.writer(_Line(), lineterminator="\n")
+    lines = [writer.writerow(columns)]
+    for item in items:
+        fields = _coverage_fields(item, columns, collection)
+        lines.append(
+            writer.writerow(
+                four_decimals(value) if column in COVERAGE_SCORE_FIELDS else value
+                for column, value in fields.items()
+            )
+        )
+    return "".join(lines)
+
+
+def coverage_to_csv(rows: Iterable[Any], collection: str) -> str:
+    """Coverage rows (scoring.coverage_records.CoverageRow) as CSV, a line each."""
+    return _coverage_csv(rows, COVERAGE_COLUMNS, collection)
+
+
+def coverage_systems_to_csv(means: Iterable[Any], collection: str) -> str:
+    """Each system's coverage means (scoring.coverage_tables.CoverageSystemMean) as CSV."""
+    return _coverage_csv(means, ["collection", *COVERAGE_SYSTEM_COLUMNS], collection)
+
+
+def coverage_to_json(rows: Iterable[Any], collection: str) -> str:
+    """{"collection": ..., "rows": [...]}: undefined scores null."""
+    document = {
+        "collection": collection,
+        "rows": [_coverage_fields(row, COVERAGE_COLUMNS[1:], collection) for row in rows],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def coverage_systems_to_json(means: Iterable[Any], collection: str) -> str:
+    """{"collection": ..., "systems": [...]}: undefined means null."""
+    document = {
+        "collection": collection,
+        "systems": [_coverage_fields(mean, COVERAGE_SYSTEM_COLUMNS, collection) for mean in means],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+COVERAGE_FORMATS = {
+    ("csv", False): coverage_to_csv,
+    ("json", False): coverage_to_json,
+    ("csv", True): coverage_systems_to_csv,
+    ("json", True): coverage_systems_to_json,
+}

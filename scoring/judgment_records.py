@@ -7,6 +7,13 @@ its mean judgment over the summaries that have both (the level at which DUC rank
 A summary with no PSE scores 0 on every score, the undefined ones too (its original score is
 0 / Max(0)): it expresses nothing, and NIST scores such a peer 0.
 The TAC 2008 F-measure's recall is the one named by `tac_recall` (scoring.variants.TAC2008_RECALLS).
+
+The coverage judgments' scores (issue 21: presence, presence_weighted, see_coverage) are added to
+a judged peer's scores where it was judged for coverage (submitted tasks): the peer's mean over the
+unit sets it was judged on; a peer judged for coverage and not annotated is a point of those
+scores alone. Their system means are coverage_records.system_mean's, over the docsets as loaded.
+`system_correlation`: two scores' system means against each other (a coverage score against a
+pyramid score, say).
 """
 
 from __future__ import annotations
@@ -14,14 +21,31 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import fmean
 
 from django.db.models import Avg
 
-from annotator.models import PSE, Collection, Contributor, HumanJudgment, PeerAnnotation
+from annotator.models import (
+    PSE,
+    Collection,
+    Contributor,
+    HumanJudgment,
+    PeerAnnotation,
+    Summary,
+)
 from scoring.correlation import METHODS, correlations
-from scoring.records import score_collection, scu_weights
+from scoring.coverage_records import COVERAGE_SCORES, score_coverage, system_mean
+from scoring.coverage_tables import coverage_system_means, peer_coverage
+from scoring.records import (
+    collection_annotations,
+    counted_annotations,
+    score_collection,
+    scu_weights,
+)
+from scoring.score_table import current_mean_rows
+from scoring.tables import MEAN_SCORES, system_means
 from scoring.variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
 
 STANDARD = ["modified", "original", "coverage", "comprehensive"]
@@ -154,10 +178,60 @@ def _with_variants(
     ]
 
 
+def _with_coverage(
+    collection: Collection,
+    criterion: str,
+    summaries: list[JudgedSummary],
+    values: list[dict[str, float]],
+) -> tuple[list[JudgedSummary], list[dict[str, float]], dict[str, int]]:
+    """The summaries and their scores with the coverage scores added (see the module's
+    docstring), and the docsets' load order ({name: place}) their system means follow (five
+    queries)."""
+    rows = score_coverage(collection)
+    if not rows:
+        return summaries, values, {}
+    order: dict[str, int] = {}
+    for row in rows:  # in the docsets' load order
+        order.setdefault(row.docset, len(order))
+    coverage = peer_coverage(rows)
+    summaries, values = list(summaries), [dict(v) for v in values]
+    for summary, scores in zip(summaries, values):
+        scores.update(coverage.pop((summary.docset, summary.system), {}))
+    judged = (
+        HumanJudgment.objects.filter(
+            summary__docset__collection=collection,
+            summary__kind=Summary.Kind.PEER,
+            criterion=criterion,
+        )
+        .values("summary__docset__name", "summary__author")
+        .annotate(mean=Avg("value"))
+        .order_by("summary__docset_id", "summary__author")
+        .values_list("summary__docset__name", "summary__author", "mean")
+    )
+    for docset, peer, judgment in judged:
+        if (docset, peer) in coverage:  # judged for coverage, and never annotated
+            summaries.append(JudgedSummary(docset, peer, judgment, {}, []))
+            values.append(coverage[(docset, peer)])
+    return summaries, values, order
+
+
 def _correlate(
-    summaries: list[JudgedSummary], values: list[dict[str, float]], name: str
+    summaries: list[JudgedSummary],
+    values: list[dict[str, float]],
+    name: str,
+    docset_order: dict[str, int] | None = None,
 ) -> list[JudgmentCorrelation]:
     points = [(v[name], s.judgment, s.system) for s, v in zip(summaries, values) if name in v]
+    mean: Callable[[list[float]], float] = fmean
+    if name in COVERAGE_SCORES:  # system means over the docsets in their load order
+        order = docset_order or {}
+        ranked = sorted(
+            (order.get(s.docset, len(order)), i)
+            for i, (s, v) in enumerate(zip(summaries, values))
+            if name in v
+        )
+        points = [(values[i][name], summaries[i].judgment, summaries[i].system) for _, i in ranked]
+        mean = system_mean
     results = [
         JudgmentCorrelation(
             name,
@@ -169,7 +243,7 @@ def _correlate(
     systems = defaultdict(list)
     for score, judgment, system in points:
         systems[system].append((score, judgment))
-    means = [(fmean(s for s, _ in v), fmean(j for _, j in v)) for v in systems.values()]
+    means = [(mean([s for s, _ in v]), fmean(j for _, j in v)) for v in systems.values()]
     results.append(
         JudgmentCorrelation(
             name, "system", len(means), correlations([m[0] for m in means], [m[1] for m in means])
@@ -189,11 +263,44 @@ def judgment_correlations(
     values = _with_variants(
         summaries, variant_scores(variant_inputs(collection), alpha, tac_recall)
     )
+    summaries, values, order = _with_coverage(collection, criterion, summaries, values)
+    # The coverage scores where any judged summary has them (a collection without coverage
+    # judgments reads as it did).
+    coverage = [name for name in COVERAGE_SCORES if any(name in v for v in values)]
     return [
         result
-        for name in [*STANDARD, "power_mean", "tac2008"]
-        for result in _correlate(summaries, values, name)
+        for name in [*STANDARD, "power_mean", "tac2008", *coverage]
+        for result in _correlate(summaries, values, name, order)
     ]
+
+
+def _system_means_of(collection: Collection, score: str, adjudicated: bool) -> dict[str, float]:
+    """{system: its mean `score` over the docsets}, as the scores page's systems view gives them
+    (scoring.tables.system_means; scoring.coverage_tables.coverage_system_means), where defined."""
+    if score in COVERAGE_SCORES:
+        means: list = coverage_system_means(score_coverage(collection))
+    elif score in MEAN_SCORES:
+        counted = counted_annotations(collection_annotations(collection), adjudicated)
+        means = system_means(current_mean_rows(counted))
+    else:
+        raise ValueError(f"no system means of {score!r}")
+    return {m.peer: value for m in means if (value := getattr(m, score)) is not None}
+
+
+def system_correlation(
+    collection: Collection, score: str, against: str, adjudicated: bool = False
+) -> JudgmentCorrelation:
+    """`score`'s system means against `against`'s (a coverage score against a pyramid score, say),
+    over the systems that have both: Pearson, Spearman and Kendall (scoring.correlation)."""
+    first = _system_means_of(collection, score, adjudicated)
+    second = _system_means_of(collection, against, adjudicated)
+    systems = [system for system in first if system in second]
+    return JudgmentCorrelation(
+        score,
+        "system",
+        len(systems),
+        correlations([first[s] for s in systems], [second[s] for s in systems]),
+    )
 
 
 ALPHA_GRID = [round(-3 + 0.01 * i, 2) for i in range(601)]  # -3 .. 3 by 0.01

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from statistics import fmean
 
@@ -83,9 +83,12 @@ def rank_systems(
     power_level: float = 0.01,
     *,
     p_values: bool = False,
+    mean: Callable[[list[float]], float] = fmean,
 ) -> SystemRanking:
     """The ranking of the systems by `score`. Tukey's groups need one critical value; each pair's
-    p-value is one more integration of the studentized range, so only with `p_values`."""
+    p-value is one more integration of the studentized range, so only with `p_values`. `mean`:
+    how a system's mean is taken over its rows, in their order (the coverage scores' is
+    scoring.coverage_records.system_mean)."""
     data = observations(rows, score)
     systems = [s for s, _, _ in data]
     values = [v for _, _, v in data]
@@ -102,7 +105,7 @@ def rank_systems(
     grouped = defaultdict(list)
     for system, value in zip(systems, values):
         grouped[system].append(value)
-    means = {system: fmean(v) for system, v in grouped.items()}
+    means = {system: mean(v) for system, v in grouped.items()}
     order = sorted(means, key=lambda s: (-means[s], natural_peer_key(s)))
     needed = None
     if anova.df_residual > 0 and anova.between_var > 0 and anova.within_var > 0:

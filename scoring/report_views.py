@@ -17,16 +17,17 @@ from django.utils.safestring import mark_safe
 from annotator.campaigns.guards import collection_for
 from annotator.models import HumanJudgment, PeerAnnotation, Pyramid
 from scoring import plots
+from scoring.coverage_records import COVERAGE_SCORES
 from scoring.models import Report
 from scoring.numbers import shown_rows
 from scoring.records import IN_PROGRESS_VALUE, INCLUDE_PARAMETER, counted_annotations
 from scoring.reports import KINDS, compute_report, fingerprint
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
-SCORES = ["modified", "original", "coverage", "comprehensive"]
+SCORES = ["modified", "original", "coverage", "comprehensive", *COVERAGE_SCORES]
 # The reports that may count work in progress (?include=in-progress, as on the scores page): only
 # submitted work by default, as everywhere; their page has the checkbox.
-COUNT_IN_PROGRESS = ("peer-agreement", "pyramid-agreement", "work-time")
+COUNT_IN_PROGRESS = ("peer-agreement", "pyramid-agreement", "work-time", "coverage")
 
 
 def _parameters(collection, kind: str, query) -> dict:

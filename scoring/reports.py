@@ -24,6 +24,7 @@ from annotator.models import (
     Collection,
     Contributor,
     HumanJudgment,
+    Judgment,
     PeerAnnotation,
     Pyramid,
     WeightConvention,
@@ -38,6 +39,15 @@ from scoring.agreement_records import (
     score_agreement,
 )
 from scoring.correlation import EXACT_SPEARMAN_UP_TO, MIN_PAIRS_FOR_P
+from scoring.coverage_analysis import analyses, system_means_by_set
+from scoring.coverage_records import (
+    COVERAGE_SCORES,
+    collection_tasks,
+    counted_tasks,
+    load_tasks,
+    score_coverage,
+    system_mean,
+)
 from scoring.judgment_records import judgment_correlations
 from scoring.models import Report
 from scoring.numbers import p_stored
@@ -49,6 +59,7 @@ from scoring.records import (
     work_counts,
 )
 from scoring.stability_records import pyramid_stability
+from scoring.tables import natural_peer_key
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 logger = logging.getLogger(__name__)
@@ -63,14 +74,15 @@ KINDS = {
     "suggestions-taken": "Suggestions taken",
     "work-time": "Time on task",
     "proposals": "Proposals confirmed",
+    "coverage": "Coverage judgments: agreement and variation",
 }
 
 
 # Raised when what a result holds changes (2: p-values kept to significant digits, "p_columns";
 # 3: "empty", notes only of what is shown, work in progress said; 4: Time on task leaves out the
-# pyramids in progress too, and says what it left out), so that reports computed before are
-# computed again rather than shown the old way.
-RESULT_FORMAT = 4
+# pyramids in progress too, and says what it left out; 5: coverage judgments count in the state),
+# so that reports computed before are computed again rather than shown the old way.
+RESULT_FORMAT = 5
 
 
 def fingerprint(collection: Collection, parameters: dict, kind: str = "") -> str:
@@ -86,12 +98,16 @@ def fingerprint(collection: Collection, parameters: dict, kind: str = "") -> str
     judgments = HumanJudgment.objects.filter(summary__docset__collection=collection).aggregate(
         n=Count("id"), total=Sum("value")
     )
+    coverage = Judgment.objects.filter(task__unit_set__docset__collection=collection).aggregate(
+        n=Count("id"), last=Max("updated_at"), tasks_last=Max("task__updated_at")
+    )
     state = [
         collection.weight_convention,
         collection.average_rounding,
         pyramids,
         annotations,
         judgments,
+        coverage,
         parameters,
         RESULT_FORMAT,
     ]
@@ -359,8 +375,12 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
     from scipy import stats  # here: the site imports this module, and must start without SciPy
 
     score = parameters.get("score", "modified")
-    rows = score_collection(collection, adjudicated=bool(parameters.get("adjudicated")))
-    ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")))
+    if score in COVERAGE_SCORES:  # the coverage judgments' (issue 21), their means as published
+        rows: list = score_coverage(collection)
+        ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")), mean=system_mean)
+    else:
+        rows = score_collection(collection, adjudicated=bool(parameters.get("adjudicated")))
+        ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")))
     values = defaultdict(list)
     for system, _, value in observations(rows, score):
         values[system].append(value)
@@ -902,6 +922,110 @@ def proposals_report(collection: Collection, parameters: dict) -> dict:
     }
 
 
+def coverage_report(collection: Collection, parameters: dict) -> dict:
+    """Coverage judgments (issue 21): alpha over the judges, and Harman & Over 2004's analyses of
+    SEE coverage: the average absolute coverage difference per docset between models and between
+    judges (Figs. 3, 6, 9), Pearson's r of system means between judgment sets (Figs. 5, 7, 10),
+    and the ANOVA with judge, system and docset (Table 1)."""
+    include = bool(parameters.get("include_in_progress"))
+    tasks = counted_tasks(collection_tasks(collection), include)
+    unsubmitted = collection_tasks(collection).exclude(status="submitted").count()
+    found = analyses(tasks)
+    loaded = load_tasks(tasks)
+    if not unsubmitted:
+        in_progress = ""
+    elif include:
+        in_progress = f"Work in progress counted too: {counted(unsubmitted, 'judgment task')}."
+    else:
+        in_progress = (
+            f"{counted(unsubmitted, 'judgment task')} in progress left out (count work in "
+            "progress to include it)."
+        )
+    difference_rows = [
+        [between, docset, d.peers, d.average, d.relative]
+        for between in ("models", "judges")
+        for docset, d in sorted(found[f"differences_between_{between}"].items())
+    ]
+    correlation_rows = [
+        [grouping, c.first, c.second, c.systems, c.r, c.p]
+        for grouping, key in (("unit set", "models"), ("judge", "judges"))
+        for c in found[f"correlations_between_{key}"]
+    ]
+    by_judge = system_means_by_set(loaded, "judge")
+    systems = sorted({s for means in by_judge.values() for s in means}, key=natural_peer_key)
+    return {
+        "tables": [
+            _table(
+                "Agreement between judges (Krippendorff's alpha)",
+                ["method", "metric", "alpha", "items (unit × peer) judged twice or more", "judges"],
+                [[a.method, a.metric, a.alpha, a.items, a.judges] for a in found["agreement"]],
+                _sentences(
+                    "Presence: nominal (present or absent); SEE: interval, on the answers as a "
+                    "fraction of the scale.",
+                    in_progress,
+                ),
+            ),
+            _table(
+                "Average absolute coverage difference per docset (Harman & Over 2004 Figs. 3, "
+                "6, 9)",
+                ["between", "docset", "peers", "average difference", "share of the highest"],
+                difference_rows,
+                "Per peer, its highest minus its lowest SEE coverage against the docset's models "
+                "(each the mean over its judges), or by its judges against one model; averaged "
+                "over the peers.",
+                empty="No peer has two SEE coverages to compare (another model or another judge).",
+            ),
+            _table(
+                "Pearson's r of system means between judgment sets (Figs. 5, 7, 10)",
+                ["sets", "first", "second", "systems", "r", "p"],
+                correlation_rows,
+                "A judgment set: the unit sets of one name across docsets, or one judge's "
+                "judgments; systems judged in both.",
+                p_columns=(5,),
+                empty="Fewer than two judgment sets of SEE coverage.",
+            ),
+            _table(
+                "ANOVA: coverage = judge + system + docset + two-way interactions (Table 1)",
+                ["source", "df", "SS", "MS", "F", "p"],
+                [[r.source, r.df, r.ss, r.ms, r.f, r.p] for r in found["anova"]],
+                "Sequential (type I) sums of squares; one observation per judge's coverage of a "
+                "peer against a unit set.",
+                p_columns=(5,),
+                empty="Too few SEE judgments to leave a residual to test against.",
+            ),
+        ],
+        "plots": [
+            *(
+                [
+                    {
+                        "type": "bars",
+                        "title": "Average absolute coverage difference per docset",
+                        "labels": [f"{row[1]} ({row[0]})" for row in difference_rows],
+                        "values": [_n(row[3]) for row in difference_rows],
+                    }
+                ]
+                if difference_rows
+                else []
+            ),
+            *(
+                [
+                    {
+                        "type": "lines",
+                        "title": "Mean SEE coverage per system, by judge",
+                        "labels": systems,
+                        "series": {
+                            judge: [_n(means.get(system)) for system in systems]
+                            for judge, means in by_judge.items()
+                        },
+                    }
+                ]
+                if by_judge
+                else []
+            ),
+        ],
+    }
+
+
 COMPUTE = {
     "peer-agreement": peer_agreement_report,
     "pyramid-agreement": pyramid_agreement_report,
@@ -912,6 +1036,7 @@ COMPUTE = {
     "suggestions-taken": suggestions_taken_report,
     "work-time": work_time_report,
     "proposals": proposals_report,
+    "coverage": coverage_report,
 }
 
 

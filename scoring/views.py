@@ -1,7 +1,8 @@
 """Score tables for organizers and administrators: per peer annotation or per system, sorted by any
 column, for the collection or one docset; downloadable as CSV, JSON or NIST's layout. Submitted
 work only, unless ?include=in-progress (then each row says its status, and the page says how much
-of each it holds)."""
+of each it holds). Where the collection has coverage judgments (issue 21), their table too: each
+peer's scores against each unit set, or each system's means (scoring.coverage_tables)."""
 
 from collections import Counter
 from urllib.parse import urlencode
@@ -10,7 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 
 from annotator.campaigns.guards import collection_for
-from scoring.exports import rows_download, system_download
+from scoring.coverage_records import score_coverage
+from scoring.coverage_tables import (
+    COVERAGE_SORTABLE,
+    COVERAGE_SYSTEM_SORTABLE,
+    coverage_system_means,
+    sorted_coverage_means,
+    sorted_coverage_rows,
+    task_counts,
+)
+from scoring.exports import coverage_download, rows_download, system_download
 from scoring.formats import FORMATS
 from scoring.records import (
     IN_PROGRESS_VALUE,
@@ -51,15 +61,31 @@ def collection_scores(request, pk):
     name = (
         f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
     )
+    if request.GET.get("table") == "coverage" and export in ("csv", "json"):
+        judged = score_coverage(collection, docset, include_in_progress)
+        return coverage_download(
+            coverage_system_means(judged) if by_system else judged,
+            export,
+            name.removesuffix("scores") + "coverage",
+            collection.name,
+            systems=by_system,
+        )
     # Downloads hold every row, streamed as they are scored (constant memory, the first bytes at
     # once): scoring.exports.
     if by_system and export in ("csv", "json"):
         return system_download(counted, export, name)
     if not by_system and export in FORMATS:
         return rows_download(counted, export, name)
+    coverage = _coverage(collection, docset, include_in_progress, by_system)
     sort = request.GET.get("sort", "")
     descending = sort.startswith("-")
     column = sort.lstrip("-")
+    # One sort for both tables: a column of either sorts the table that has it (docset and peer
+    # sort both).
+    if by_system and column in COVERAGE_SYSTEM_SORTABLE:
+        coverage["means"] = sorted_coverage_means(coverage["means"], column, descending)
+    elif not by_system and column in COVERAGE_SORTABLE:
+        coverage["rows"] = sorted_coverage_rows(coverage["rows"], column, descending)
     page, rows, means = None, [], []
     if by_system:
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
@@ -108,6 +134,7 @@ def collection_scores(request, pk):
             "counts": counts,
             "docset": docset or "",
             "docset_record": docset_record,
+            "coverage": coverage,
             "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
             "sort": sort,
             "query": query(),
@@ -141,3 +168,36 @@ def collection_scores(request, pk):
             ],
         },
     )
+
+
+def _coverage(collection, docset, include_in_progress: bool, by_system: bool) -> dict:
+    """The coverage judgments' table: its task counts, and its rows or system means (four
+    queries; one where the collection has no judgment task)."""
+    counts = task_counts(collection, docset)
+    rows = score_coverage(collection, docset, include_in_progress) if counts.total else []
+    columns = [
+        ("docset", "Docset"),
+        ("unit_set", "Unit set"),
+        ("method", "Method"),
+        ("peer", "Peer"),
+        ("judges", "Judges"),
+        ("units", "Units"),
+        *([("in_progress", "In progress")] if include_in_progress else []),
+        ("presence", "Presence"),
+        ("presence_weighted", "Presence (weighted)"),
+        ("see_coverage", "SEE coverage"),
+    ]
+    return {
+        "counts": counts,
+        "rows": rows,
+        "means": coverage_system_means(rows) if by_system else [],
+        "columns": columns,
+        "system_columns": [
+            ("peer", "Peer"),
+            ("docsets", "Docsets"),
+            *([("in_progress", "In progress")] if include_in_progress else []),
+            ("presence", "Presence"),
+            ("presence_weighted", "Presence (weighted)"),
+            ("see_coverage", "SEE coverage"),
+        ],
+    }

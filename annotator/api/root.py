@@ -21,7 +21,10 @@ from rest_framework import permissions, routers
 
 # Endpoints of their own (not the router's) listed at the root: {key: URL name}, each after the
 # router's endpoint named (its place in the README's list).
-OWN_ENDPOINTS = {"scores": ("api-scores", "assignments")}
+OWN_ENDPOINTS = {
+    "scores": ("api-scores", "assignments"),
+    "coverage-scores": ("api-coverage-scores", "assignments"),  # issue 21, after the scores
+}
 
 # The documentation pages and the schema, as the root names them: (URL name, what it is).
 DOCUMENTATION = [

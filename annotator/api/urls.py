@@ -8,6 +8,7 @@ from annotator.peer_annotation import api as peer_annotation
 from annotator.pyramids import api as pyramids
 from annotator.transfer.api import archives, imports
 from scoring.api import ScoresView
+from scoring.coverage_api import CoverageScoresView
 
 # "api-" before every basename: the pages have names such as "collection-list" and
 # "pyramid-detail", and the API root would link to them (issue 15). The root (root.py) describes
@@ -37,6 +38,7 @@ router.register("import-jobs", imports.ImportJobViewSet, basename="api-importjob
 
 urlpatterns = [
     path("scores/", ScoresView.as_view(), name="api-scores"),
+    path("coverage-scores/", CoverageScoresView.as_view(), name="api-coverage-scores"),
     path(
         "collections/<int:pk>/archive/",
         archives.CollectionArchiveView.as_view(),

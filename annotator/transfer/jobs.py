@@ -7,7 +7,9 @@ shows it. An unsafe or oversized zip is refused whole; otherwise:
   stored in one transaction (every problem reported at once; nothing stored if there is one);
 - DUCView files (.pyr, .pan or a zip of them): imported exactly as `import_ducview` imports them
   (annotator.transfer.importing): one transaction per file, a refused file listed with its reason
-  while the others are stored; a file already imported is reported unchanged.
+  while the others are stored; a file already imported is reported unchanged;
+- unit sets (REALSumm's or Lite Pyramid's files, or a zip of them): imported as `import_units`
+  imports them (annotator.coverage.importing), in one transaction.
 """
 
 from __future__ import annotations
@@ -76,7 +78,11 @@ def run_import_job(job_id: int) -> None:
         return  # already run, or running elsewhere (a task can be delivered twice)
     with leases.held(job):
         try:
-            runner = import_summaries if job.kind == ImportJob.Kind.SUMMARIES else import_ducview
+            runner = {
+                ImportJob.Kind.SUMMARIES: import_summaries,
+                ImportJob.Kind.DUCVIEW: import_ducview,
+                ImportJob.Kind.UNITS: import_units,
+            }[job.kind]
             with job_bytes.spooled(job) as upload:
                 report = runner(job, upload)
         except leases.LeaseLost:
@@ -211,6 +217,19 @@ def import_summaries(job: ImportJob, upload) -> list[str]:
     if not rows:
         return ["Nothing new: every summary was already stored.", *unchanged]
     return store_summaries(job.collection, rows) + unchanged
+
+
+# -- unit sets (issue 21) -------------------------------------------------------------------------
+
+
+def import_units(job: ImportJob, upload) -> list[str]:
+    """REALSumm's or Lite Pyramid's files imported as `import_units` imports them: one
+    transaction (a resumed run starts again; an import already stored is found unchanged)."""
+    from annotator.coverage.importing import import_upload
+
+    files = read_upload(job.file_name, upload, DUCVIEW_MAX_BYTES, settings.MAX_UPLOAD_BYTES)
+    _update(job, total=len(files))
+    return import_upload(job.collection, job.options, files)
 
 
 # -- DUCView files ---------------------------------------------------------------------------------

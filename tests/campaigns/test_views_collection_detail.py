@@ -8,7 +8,8 @@ pytestmark = pytest.mark.django_db
 
 def test_docsets_with_their_counts(client, demo, django_assert_max_num_queries):
     client.force_login(demo["organizer"])
-    with django_assert_max_num_queries(17):  # 3 of them: the problems to review
+    # 3 of them: the problems to review; 1 the unit set names offered in the downloads.
+    with django_assert_max_num_queries(18):
         page = client.get(
             reverse("collection-detail", args=[demo["collection"].pk])
         ).content.decode()

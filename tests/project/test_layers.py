@@ -34,6 +34,10 @@ PURE = [
     "scoring/tables.py",
     "scoring/formats.py",
     "scoring/plots.py",
+    "scoring/coverage.py",
+    "annotator/coverage/splitting.py",
+    "annotator/coverage/majority.py",
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "annotator/coverage/formats").glob("*.py")),
     "annotator/adjudication/alignment.py",
     *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "annotator/ducview").glob("*.py")),
 ]

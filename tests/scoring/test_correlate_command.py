@@ -4,6 +4,7 @@ level."""
 import json
 
 import pytest
+from django.core.management.base import CommandError
 from scipy import stats
 
 from tests.helpers import import_files, run
@@ -175,3 +176,129 @@ def test_too_few_systems_for_a_p_value_print_a_dash_never_p_0(two_docsets_one_em
         rows[("modified", "summary")][4]
         == f"{summary['spearman']['coefficient']:.4f} (p={summary['spearman']['p']:.3g})"
     )
+
+
+# -- coverage judgments (issue 21) ----------------------------------------------------------------
+
+# The judgment of each peer summary of tests/scoring/coverage_scores.py: (docset, peer) -> value.
+CONTENT = {("DEMO01", "1"): 5, ("DEMO01", "2"): 3, ("DEMO01", "3"): 1}
+CONTENT |= {("DEMO02", "1"): 4, ("DEMO02", "2"): 2}
+
+
+@pytest.fixture
+def judged_for_coverage(demo):
+    from annotator.models import HumanJudgment, Summary
+    from tests.scoring.coverage_scores import coverage_collection
+
+    coverage_collection(demo)
+    for (docset, peer), value in CONTENT.items():
+        summary = Summary.objects.get(docset__name=docset, kind="peer", author=peer)
+        HumanJudgment.objects.create(summary=summary, criterion="content", value=value)
+    return demo
+
+
+def _results(collection: str, **options) -> dict:
+    document = json.loads(
+        run("correlate", collection=collection, criterion="content", format="json", **options)[0]
+    )
+    return {(r["score"], r["level"]): r for r in document["results"]}
+
+
+def test_the_coverage_scores_correlate_with_the_judgments(judged_for_coverage):
+    """Each judged peer's presence and SEE coverage (its mean over the unit sets it was judged on,
+    tests/scoring/coverage_scores.py) against its judgment; the DEMO02 peers, judged for coverage
+    and never annotated, are points of the coverage scores alone."""
+    results = _results(judged_for_coverage["collection"].name)
+    presence = {("DEMO01", "1"): 0.5, ("DEMO01", "2"): 0.25, ("DEMO01", "3"): 0.0}
+    presence |= {("DEMO02", "1"): 0.5, ("DEMO02", "2"): 1.0}
+    x, y = list(presence.values()), [CONTENT[key] for key in presence]
+    summary = results[("presence", "summary")]
+    assert summary["n"] == 5
+    assert summary["pearson"]["coefficient"] == pytest.approx(stats.pearsonr(x, y)[0])
+    assert summary["pearson"]["p"] == pytest.approx(stats.pearsonr(x, y)[1])
+    assert summary["spearman"]["coefficient"] == pytest.approx(stats.spearmanr(x, y)[0])
+    assert summary["kendall"]["coefficient"] == pytest.approx(stats.kendalltau(x, y)[0])
+    assert results[("modified", "summary")]["n"] == 3  # the annotated peers, as before
+    # System level: 2 (1/4 + 1) / 2 against (3 + 2) / 2; 1 (1/2 + 1/2) / 2 against (5 + 4) / 2;
+    # 3 0 against 1.
+    system = results[("presence", "system")]
+    assert system["n"] == 3
+    expected = stats.pearsonr([0.625, 0.5, 0.0], [2.5, 4.5, 1.0])[0]
+    assert system["pearson"]["coefficient"] == pytest.approx(expected)
+    assert system["pearson"]["p"] is None  # three systems: no p
+    see = results[("see_coverage", "summary")]
+    assert see["n"] == 3
+    assert see["spearman"]["coefficient"] == pytest.approx(1.0)  # 19/24 > 8/24 > 1/24, as 5 > 3 > 1
+    assert set(results) >= {("presence_weighted", "summary"), ("see_coverage", "system")}
+    only, _ = run(
+        "correlate",
+        collection=judged_for_coverage["collection"].name,
+        criterion="content",
+        score="presence",
+    )
+    assert [line.split("\t")[:3] for line in only.splitlines()] == [
+        ["score", "level", "n"],
+        ["presence", "summary", "5"],
+        ["presence", "system", "3"],
+    ]
+
+
+def test_no_coverage_rows_without_coverage_judgments(two_docsets_one_empty_peer):
+    results = _results("Tuning")
+    assert {score for score, _ in results} == {
+        "modified",
+        "original",
+        "coverage",
+        "comprehensive",
+        "power_mean",
+        "tac2008",
+    }
+
+
+def test_a_coverage_score_against_a_pyramid_score_at_the_system_level(judged_for_coverage):
+    from scoring.records import score_collection
+    from scoring.tables import system_means
+
+    name = judged_for_coverage["collection"].name
+    modified = {
+        m.peer: m.modified
+        for m in system_means(score_collection(judged_for_coverage["collection"]))
+    }
+    presence = {"1": 0.5, "2": 0.625, "3": 0.0}  # tests/scoring/coverage_scores.py
+    systems = sorted(presence)
+    x, y = [presence[s] for s in systems], [modified[s] for s in systems]
+    out, err = run("correlate", collection=name, score="presence", against="modified")
+    assert "system means over the docsets" in err
+    lines = out.splitlines()
+    assert lines[0] == "score\tagainst\tlevel\tn\tpearson\tspearman\tkendall"
+    fields = lines[1].split("\t")
+    assert fields[:4] == ["presence", "modified", "system", "3"]
+    assert fields[4] == f"{stats.pearsonr(x, y)[0]:.4f} (p=—)"
+    document = json.loads(
+        run("correlate", collection=name, score="presence", against="modified", format="json")[0]
+    )
+    (result,) = document["results"]
+    assert (result["score"], result["against"], result["n"]) == ("presence", "modified", 3)
+    assert result["spearman"]["coefficient"] == pytest.approx(stats.spearmanr(x, y)[0])
+    assert result["kendall"]["coefficient"] == pytest.approx(stats.kendalltau(x, y)[0])
+    # Two coverage scores against each other: SEE coverage's means are DEMO01's.
+    see = json.loads(
+        run("correlate", collection=name, score="see_coverage", against="presence", format="json")[
+            0
+        ]
+    )["results"][0]
+    expected = stats.pearsonr([19 / 24, 8 / 24, 1 / 24], [0.5, 0.625, 0.0])[0]
+    assert see["pearson"]["coefficient"] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"against": "modified"},
+        {"score": "power_mean", "against": "modified"},
+        {"score": "presence", "against": "presence"},
+    ],
+)
+def test_against_needs_another_score_with_system_means(judged_for_coverage, options):
+    with pytest.raises(CommandError, match="--against compares --score"):
+        run("correlate", collection=judged_for_coverage["collection"].name, **options)

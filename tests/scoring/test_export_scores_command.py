@@ -313,3 +313,147 @@ def test_queries_do_not_grow_with_chunks(fixture_collection):
     walks = [q["sql"] for q in queries if "annotator_summary" in q["sql"]]
     assert len(walks) == 1
     assert '"annotator_summary"."text"' not in walks[0]
+
+
+# -- coverage judgments (issue 21) ----------------------------------------------------------------
+
+
+def test_coverage_judgments_as_csv_and_json(demo):
+    from tests.scoring.coverage_scores import ROWS, close, coverage_collection
+
+    coverage_collection(demo)
+    name = demo["collection"].name
+    out, err = run("export_scores", collection=name, scores="coverage-judgments")
+    assert "16 submitted judgment tasks counted; 1 in progress not counted" in err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["docset"], r["unit_set"], r["peer"]) for r in rows] == list(ROWS)
+    assert rows[0] == {
+        "collection": name,
+        "docset": "DEMO01",
+        "unit_set": "Lite",
+        "method": "presence",
+        "peer": "1",
+        "judges": "2",
+        "units": "4",
+        "in_progress": "0",
+        "presence": "0.5000",
+        "presence_weighted": "0.7143",
+        "see_coverage": "",
+    }
+    document = json.loads(
+        run("export_scores", collection=name, scores="coverage-judgments", format="json")[0]
+    )
+    assert document["collection"] == name
+    found = {
+        (r["docset"], r["unit_set"], r["peer"]): (
+            r["presence"],
+            r["presence_weighted"],
+            r["see_coverage"],
+        )
+        for r in document["rows"]
+    }
+    assert close(found, ROWS)
+
+
+def test_coverage_system_means_and_work_in_progress(demo, tmp_path):
+    from tests.scoring.coverage_scores import SYSTEMS, close, coverage_collection
+
+    coverage_collection(demo)
+    name = demo["collection"].name
+    out, _ = run("export_scores", collection=name, scores="coverage-judgments", systems=True)
+    lines = out.splitlines()
+    assert lines[0] == "collection,peer,docsets,in_progress,presence,presence_weighted,see_coverage"
+    assert lines[1] == f"{name},2,2,0,0.6250,0.5714,0.3333"  # (1/4 + 1) / 2, (1/7 + 1) / 2, 8/24
+    target = tmp_path / "systems.json"
+    _, err = run(
+        "export_scores",
+        collection=name,
+        scores="coverage-judgments",
+        systems=True,
+        format="json",
+        include_in_progress=True,
+        out=str(target),
+    )
+    assert "16 submitted judgment tasks and 1 in progress counted" in err
+    assert "3 systems written to" in err
+    systems = json.loads(target.read_text())["systems"]
+    peer_3 = next(s for s in systems if s["peer"] == "3")
+    assert (peer_3["docsets"], peer_3["in_progress"], peer_3["presence"]) == (2, 1, 0.5)
+    submitted = json.loads(
+        run(
+            "export_scores",
+            collection=name,
+            scores="coverage-judgments",
+            systems=True,
+            format="json",
+        )[0]
+    )["systems"]
+    found = {
+        s["peer"]: (s["docsets"], s["presence"], s["presence_weighted"], s["see_coverage"])
+        for s in submitted
+    }
+    assert close(found, SYSTEMS)
+    one = run("export_scores", collection=name, docset="DEMO02", scores="coverage-judgments")[0]
+    assert [line.split(",")[1] for line in one.splitlines()[1:]] == ["DEMO02", "DEMO02"]
+
+
+def test_pyramid_system_means_are_the_scores_pages(client, demo):
+    """--systems with the pyramid scores: the bytes of the scores page's systems download."""
+    from tests.helpers import body
+
+    client.force_login(demo["organizer"])
+    page = client.get(f"/collections/{demo['collection'].pk}/scores/?view=systems&format=csv")
+    out, _ = run("export_scores", collection=demo["collection"].name, systems=True)
+    assert out == body(page).decode()
+    page = client.get(f"/collections/{demo['collection'].pk}/scores/?view=systems&format=json")
+    out, _ = run("export_scores", collection=demo["collection"].name, systems=True, format="json")
+    assert out == body(page).decode()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"scores": "coverage-judgments", "format": "duc"},
+        {"systems": True, "format": "duc"},
+        {"scores": "coverage-judgments", "adjudicated": True},
+    ],
+)
+def test_what_coverage_judgments_cannot_be_is_refused(demo, options):
+    with pytest.raises(CommandError):
+        run("export_scores", collection=demo["collection"].name, **options)
+
+
+@pytest.mark.shared_data
+def test_realsumm_bart_out_system_presence_is_the_published_value(shared_data, client, demo):
+    """REALSumm's crowd batch for bart_out, imported: its system mean in the export, the scores
+    page and the API is the published "human" presence, 0.48349483849483854, to the last digit
+    (numpy's mean over the docsets as loaded: scoring.coverage_records.system_mean)."""
+    folder = shared_data / "realsumm" / "human_annotations"
+    if not folder.is_dir():
+        pytest.skip(f"REALSumm data not found at {folder}")
+    run(
+        "import_units",
+        str(folder / "SCUs_list.csv"),
+        str(folder / "bart_out_Batch_crowd_3.csv"),
+        format="realsumm",
+        collection="REALSumm",
+        no_progress=True,
+    )
+    published = 0.48349483849483854
+    document = json.loads(
+        run(
+            "export_scores",
+            collection="REALSumm",
+            scores="coverage-judgments",
+            systems=True,
+            format="json",
+        )[0]
+    )
+    (system,) = document["systems"]
+    assert (system["peer"], system["docsets"], system["presence"]) == ("bart_out", 100, published)
+    collection = Collection.objects.get(name="REALSumm")
+    client.force_login(demo["admin"])
+    page = client.get(f"/collections/{collection.pk}/scores/?view=systems")
+    assert page.context["coverage"]["means"][0].presence == published
+    api = client.get(f"/api/coverage-scores/?collection={collection.pk}&view=systems").json()
+    assert api["results"][0]["presence"] == published

@@ -125,3 +125,33 @@ def test_the_ranking_of_stored_scores_is_that_of_fresh_ones_whatever_their_state
     assert run("ranking", format="json", **options)[0] == expected
     spoil_stored_scores()
     assert run("ranking", **options)[0] == table
+
+
+def test_ranking_by_presence_gives_each_systems_mean_of_its_judgments(demo):
+    """Issue 21: the coverage scores are ranked like the others, each peer's score against a unit
+    set one observation (tests/scoring/coverage_scores.py): presence of 2, (1/4 + 1) / 2; of 1,
+    (1/2 + 1/2) / 2; of 3, 0 (DEMO01 alone; its DEMO02 task is in progress, not counted)."""
+    from tests.scoring.coverage_scores import coverage_collection
+
+    coverage_collection(demo)
+    name = demo["collection"].name
+    document = json.loads(run("ranking", collection=name, score="presence", format="json")[0])
+    assert document["score"] == "presence"
+    assert document["means"] == [["2", 2, 0.625], ["1", 2, 0.5], ["3", 1, 0.0]]
+    assert document["anova"]["df_factor"] == 2
+    assert document["anova"]["df_residual"] == 2  # 5 observations, 3 systems
+    weighted = json.loads(
+        run("ranking", collection=name, score="presence_weighted", format="json")[0]
+    )
+    assert [(s, n) for s, n, _ in weighted["means"]] == [("1", 2), ("2", 2), ("3", 1)]
+    assert [m for _, _, m in weighted["means"]] == pytest.approx([(5 / 7 + 1 / 2) / 2, 4 / 7, 0])
+    see = json.loads(run("ranking", collection=name, score="see_coverage", format="json")[0])
+    assert [(s, n) for s, n, _ in see["means"]] == [("1", 1), ("2", 1), ("3", 1)]
+    assert [m for _, _, m in see["means"]] == pytest.approx([19 / 24, 8 / 24, 1 / 24])
+    out, _ = run("ranking", collection=name, score="presence")
+    assert out.splitlines()[:4] == [
+        "system\tobservations\tmean presence",
+        "2\t2\t0.6250",
+        "1\t2\t0.5000",
+        "3\t1\t0.0000",
+    ]

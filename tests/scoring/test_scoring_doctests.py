@@ -13,6 +13,8 @@ MODULES = [
     "scoring.formats",
     "scoring.correlation",
     "scoring.numbers",
+    "scoring.coverage",
+    "annotator.coverage.majority",
     "annotator.text.words",
 ]
 

@@ -456,3 +456,182 @@ def test_the_systems_table_sorts_by_any_column_either_way(client, demo, column):
     page = body(client.get(url(demo, f"?view=systems&sort={column}"))).decode()
     assert page.count('aria-sort="ascending"') == 1
     assert f'href="?docset=&amp;view=systems&amp;sort=-{column}"' in page
+
+
+# -- coverage judgments (issue 21) ----------------------------------------------------------------
+
+
+def _coverage_rows(page: str) -> list[list[str]]:
+    """The cells of each row of the coverage table (the page's last table)."""
+    table = page[page.index('<h2 id="coverage">') :]
+    return [
+        re.findall(r"<td[^>]*>([^<]*)</td>", row)
+        for row in re.findall(r"<tr(?: class=\"in-progress\")?><td>.*?</tr>", table)
+    ]
+
+
+def test_no_coverage_table_without_judgments(client, demo):
+    client.force_login(demo["organizer"])
+    assert "Coverage judgments" not in body(client.get(url(demo))).decode()
+
+
+def test_the_coverage_table_has_each_peers_scores_against_each_unit_set(client, demo):
+    from tests.scoring.coverage_scores import ROWS, coverage_collection
+
+    coverage_collection(demo)
+    client.force_login(demo["organizer"])
+    page = body(client.get(url(demo))).decode()
+    assert '<h2 id="coverage">Coverage judgments</h2>' in page
+    assert (
+        '<p id="coverage-counted">16 submitted judgment tasks counted; 1 in progress not counted '
+        '(<a href="?docset=&amp;include=in-progress">show them</a>).'
+    ) in page
+    shown = _coverage_rows(page)
+    assert [row[:4] for row in shown] == [
+        ["DEMO01", "Lite", "Presence", "1"],
+        ["DEMO01", "Lite", "Presence", "2"],
+        ["DEMO01", "Lite", "Presence", "3"],
+        ["DEMO01", "SEE model A", "SEE", "1"],
+        ["DEMO01", "SEE model A", "SEE", "2"],
+        ["DEMO01", "SEE model A", "SEE", "3"],
+        ["DEMO02", "Lite", "Presence", "1"],
+        ["DEMO02", "Lite", "Presence", "2"],
+    ]
+    units = {("DEMO01", "Lite"): "4", ("DEMO01", "SEE model A"): "3", ("DEMO02", "Lite"): "2"}
+    for row in shown:
+        assert row[4:6] == ["2", units[(row[0], row[1])]]  # judges, units
+        expected = ROWS[(row[0], row[1], row[3])]
+        assert row[6:] == ["" if v is None else f"{v:.4f}" for v in expected]
+    assert shown[0][4:] == ["2", "4", "0.5000", "0.7143", ""]  # 2/4, 5/7
+    assert shown[3][4:] == ["2", "3", "", "", "0.7917"]  # 19/24
+
+
+def test_the_coverage_systems_view_has_each_systems_means(client, demo):
+    from tests.scoring.coverage_scores import SYSTEMS, coverage_collection
+
+    coverage_collection(demo)
+    client.force_login(demo["organizer"])
+    response = client.get(url(demo, "?view=systems"))
+    means = response.context["coverage"]["means"]
+    assert [m.peer for m in means] == ["2", "1", "3"]  # best presence first
+    for mean in means:
+        assert (mean.docsets, mean.presence, mean.presence_weighted, mean.see_coverage) == (
+            pytest.approx(SYSTEMS[mean.peer])
+        )
+    assert _coverage_rows(body(response).decode())[0] == [
+        "2",
+        "2",
+        "0.6250",
+        "0.5714",
+        "0.3333",
+    ]
+
+
+def test_coverage_work_in_progress_only_when_asked_for_marked(client, demo):
+    from tests.scoring.coverage_scores import coverage_collection
+
+    coverage_collection(demo)
+    client.force_login(demo["organizer"])
+    page = body(client.get(url(demo, "?include=in-progress"))).decode()
+    assert "16 submitted judgment tasks and 1 in progress (marked) counted." in page
+    shown = _coverage_rows(page)
+    assert shown[-1] == ["DEMO02", "Lite", "Presence", "3", "1", "2", "1", "1.0000", "1.0000", ""]
+    assert page.count('<tr class="in-progress"><td>DEMO02</td>') == 1
+    systems = client.get(url(demo, "?view=systems&include=in-progress")).context["coverage"]
+    peer_3 = next(m for m in systems["means"] if m.peer == "3")
+    assert (peer_3.docsets, peer_3.in_progress, peer_3.presence) == (2, 1, 0.5)  # (0 + 1) / 2
+
+
+@pytest.mark.parametrize(
+    ("query", "column", "expected"),
+    [
+        ("?sort=presence", "presence", ["3", "2", "1", "1", "2"]),
+        ("?sort=-see_coverage", "see_coverage", ["1", "2", "3"]),
+        ("?view=systems&sort=see_coverage", "see_coverage", ["3", "2", "1"]),
+        ("?view=systems&sort=-peer", "peer", ["3", "2", "1"]),
+    ],
+)
+def test_the_coverage_table_sorts_by_its_columns(client, demo, query, column, expected):
+    from tests.scoring.coverage_scores import coverage_collection
+
+    coverage_collection(demo)
+    client.force_login(demo["organizer"])
+    response = client.get(url(demo, query))
+    coverage = response.context["coverage"]
+    items = coverage["means"] if "systems" in query else coverage["rows"]
+    assert [i.peer for i in items if getattr(i, column) is not None] == expected
+    page = body(response).decode()
+    table = page[page.index('<h2 id="coverage">') :]
+    assert table.count("aria-sort=") == 1
+
+
+def test_the_coverage_downloads(client, demo):
+    from tests.scoring.coverage_scores import ROWS, SYSTEMS, close, coverage_collection
+
+    coverage_collection(demo)
+    client.force_login(demo["organizer"])
+    page = body(client.get(url(demo))).decode()
+    assert '<a href="?docset=&amp;table=coverage&amp;format=csv">CSV</a>' in page
+    response = client.get(url(demo, "?table=coverage&format=csv"))
+    assert response["Content-Type"].startswith("text/csv")
+    assert 'filename="Demo_Apollo_11-coverage.csv"' in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(body(response).decode())))
+    assert list(rows[0]) == [
+        "collection",
+        "docset",
+        "unit_set",
+        "method",
+        "peer",
+        "judges",
+        "units",
+        "in_progress",
+        "presence",
+        "presence_weighted",
+        "see_coverage",
+    ]
+    assert len(rows) == len(ROWS)
+    assert rows[0]["presence_weighted"] == "0.7143"
+    document = json.loads(body(client.get(url(demo, "?table=coverage&format=json"))))
+    found = {(r["docset"], r["unit_set"], r["peer"]): r for r in document["rows"]}
+    assert close(
+        {
+            key: (r["presence"], r["presence_weighted"], r["see_coverage"])
+            for key, r in found.items()
+        },
+        ROWS,
+    )
+    systems = json.loads(body(client.get(url(demo, "?view=systems&table=coverage&format=json"))))
+    assert close(
+        {
+            m["peer"]: (m["docsets"], m["presence"], m["presence_weighted"], m["see_coverage"])
+            for m in systems["systems"]
+        },
+        SYSTEMS,
+    )
+    one = json.loads(body(client.get(url(demo, "?docset=DEMO02&table=coverage&format=json"))))
+    assert {r["docset"] for r in one["rows"]} == {"DEMO02"}
+    assert len(one["rows"]) == 2
+
+
+@pytest.mark.parametrize("query", ["", "?view=systems", "?include=in-progress&sort=presence"])
+def test_the_coverage_table_costs_the_same_queries_whatever_its_rows(
+    client, demo, query, django_assert_max_num_queries
+):
+    from tests.scoring.coverage_scores import coverage_collection, more_judged_peers
+
+    client.force_login(demo["organizer"])
+    client.get(url(demo, query))  # stored scores brought up to date once
+    with CaptureQueriesContext(connection) as without:
+        client.get(url(demo, query))
+    coverage_collection(demo)
+    client.get(url(demo, query))
+    with CaptureQueriesContext(connection) as few:
+        client.get(url(demo, query))
+    # Without judgments, the task counts alone; with them, the tasks, their answers and the
+    # units' weights: 3 more.
+    assert len(few) == len(without) + 3
+    more_judged_peers(demo, 10)
+    with django_assert_max_num_queries(len(few)):
+        response = client.get(url(demo, query))
+    coverage = response.context["coverage"]
+    assert len(coverage["means"] if "systems" in query else coverage["rows"]) > 10

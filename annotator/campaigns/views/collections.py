@@ -27,6 +27,7 @@ from annotator.campaigns.access import (
 )
 from annotator.campaigns.forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
 from annotator.campaigns.guards import ADMINISTER, collection_for, docset_for
+from annotator.coverage.importing import presence_unit_set_names
 from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 from annotator.pyramids.editing import EditError
 from annotator.pyramids.problems import collection_problems
@@ -135,6 +136,7 @@ def docset_table(collection) -> list[Docset]:
 @login_required
 def collection_detail(request, pk):
     collection = collection_for(request, pk)
+    readable = can_read_collection(request.user, collection)
     return render(
         request,
         "manage/collection_detail.html",
@@ -147,9 +149,9 @@ def collection_detail(request, pk):
                 :5
             ],
             # Readers of the whole collection (organizers, administrators) review what imports kept.
-            "problems": collection_problems(collection)
-            if can_read_collection(request.user, collection)
-            else [],
+            "problems": collection_problems(collection) if readable else [],
+            # Offered in the downloads to those who may read them (the download checks it too).
+            "unit_set_names": presence_unit_set_names(collection) if readable else [],
         },
     )
 

@@ -8,6 +8,8 @@ from django.shortcuts import render
 from annotator.adjudication import queue as adjudication_queue
 from annotator.campaigns.access import adjudicated_collections, readable_collections
 from annotator.campaigns.progress import totals, work_rows
+from annotator.coverage.judging_progress import judging_rows
+from annotator.coverage.models import JudgmentTask
 from annotator.models import Assignment, Pyramid
 from annotator.worktime import queries as worktime
 
@@ -31,6 +33,10 @@ def home(request):
         "annotator/home.html",
         {
             "rows": rows,
+            # The user's judgment tasks (issue 21): one query.
+            "judging_rows": judging_rows(
+                JudgmentTask.objects.filter(judge=request.user, withdrawn=False)
+            ),
             "totals": figures,
             "active_time": worktime.shown(figures["active_seconds"]),
             "collections": collections,

@@ -26,6 +26,8 @@ from annotator.campaigns.progress import (
     totals,
     work_rows,
 )
+from annotator.coverage import judging_progress
+from annotator.coverage.models import JudgmentTask
 from annotator.models import Assignment
 from annotator.pyramids.editing import EditError
 from annotator.web.paging import page_asked
@@ -142,7 +144,9 @@ def collection_progress(request, pk):
         work = work.filter(pyramid__docset__name=chosen["docset"])
     if chosen["annotator"]:
         work = work.filter(user__username=chosen["annotator"])
-    if chosen["task"]:
+    if chosen["task"] == judging_progress.JUDGE:
+        work = work.none()  # judgment tasks only: listed below the assignments
+    elif chosen["task"]:
         work = work.filter(task=chosen["task"])
     if chosen["status"]:
         work = work.filter(status=chosen["status"])
@@ -158,6 +162,20 @@ def collection_progress(request, pk):
     paginator.count = figures["rows"]  # counted with the totals: no query of its own
     page = page_asked(paginator, request.GET.get("page"))
     shown = Assignment.objects.filter(pk__in=list(page.object_list))
+    # Judgment tasks (issue 21), looked for only where a docset has some: the docset names the
+    # filter lists come with that answer, so a collection without them pays no query more.
+    docsets = list(
+        collection.docsets.order_by("name")
+        .annotate(judged=Exists(JudgmentTask.objects.filter(unit_set__docset=OuterRef("pk"))))
+        .values_list("name", "judged")
+    )
+    judging = (
+        judging_progress.judging_rows(
+            judging_progress.collection_tasks(collection, chosen), chosen["status"]
+        )
+        if any(judged for _, judged in docsets) and chosen["task"] in ("", judging_progress.JUDGE)
+        else []
+    )
     # Every link of the page keeps the filters and the sort: the query without `page`.
     query = QueryDict(mutable=True)
     query.update({name: value for name, value in chosen.items() if value})
@@ -173,7 +191,10 @@ def collection_progress(request, pk):
         "sort": sort,
         "sorts": list(SORTS),
         "can_administer": can_administer(request.user, collection),
-        "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
+        "docset_names": [name for name, _ in docsets],
+        "judging_rows": judging[: judging_progress.SHOWN],
+        "judging_count": len(judging),
+        "judging_totals": judging_progress.totals(judging),
         # Who has work here: a probe per user, not a scan of every assignment.
         "annotator_names": get_user_model()
         .objects.filter(
@@ -182,10 +203,15 @@ def collection_progress(request, pk):
                     user=OuterRef("pk"), pyramid__docset__collection=collection
                 )
             )
+            | Exists(
+                JudgmentTask.objects.filter(
+                    judge=OuterRef("pk"), unit_set__docset__collection=collection
+                )
+            )
         )
         .order_by("username")
         .values_list("username", flat=True),
-        "tasks": Assignment.Task.choices,
+        "tasks": [*Assignment.Task.choices, (judging_progress.JUDGE, judging_progress.TASK_LABEL)],
         "statuses": Assignment.Status.choices,
         "reassign_form": ReassignForm(),
     }

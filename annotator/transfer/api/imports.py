@@ -95,7 +95,10 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
 class ImportUploadSerializer(serializers.Serializer):
     collection = serializers.PrimaryKeyRelatedField(queryset=Collection.objects.all())
-    kind = serializers.ChoiceField(choices=ImportJob.Kind.choices)
+    # Unit sets (issue 21) are imported from the page and `import_units` only, not here (yet).
+    kind = serializers.ChoiceField(
+        choices=[c for c in ImportJob.Kind.choices if c[0] != ImportJob.Kind.UNITS]
+    )
     files = serializers.ListField(
         child=serializers.FileField(),
         allow_empty=False,

@@ -1,4 +1,5 @@
-"""Uploading summaries and DUCView files into a collection, and following the import's progress."""
+"""Uploading summaries, DUCView files and unit sets into a collection, and following the
+import's progress."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
+from annotator.coverage.import_form import UnitsImportForm
 from annotator.models import ImportJob
 from annotator.transfer import jobs, leases
 from annotator.transfer.uploads import SUMMARY_NAMING
@@ -54,6 +56,25 @@ def ducview_import(request, pk):
             )
         )
     return render(request, "manage/import_ducview.html", {"collection": collection, "form": form})
+
+
+@login_required
+def units_import(request, pk):
+    """Unit sets from REALSumm's or Lite Pyramid's files (issue 21), as `import_units` imports
+    them, in an import job."""
+    collection = collection_for(request, pk, ADMINISTER)
+    form = UnitsImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        return _follow(
+            jobs.queue_upload(
+                collection,
+                ImportJob.Kind.UNITS,
+                form.cleaned_data["files"],
+                request.user,
+                form.options(),
+            )
+        )
+    return render(request, "manage/import_units.html", {"collection": collection, "form": form})
 
 
 @login_required

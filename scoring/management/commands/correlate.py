@@ -5,10 +5,25 @@ from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
 from annotator.models import HumanJudgment
-from scoring.judgment_records import judgment_correlations, tune_alpha
+from scoring.coverage_records import COVERAGE_SCORES
+from scoring.judgment_records import judgment_correlations, system_correlation, tune_alpha
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import DASH, number, p_equals, undefined
+from scoring.tables import MEAN_SCORES
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
+
+# The scores that have system means of their own (the scores page's systems view): the pyramid
+# scores, then the coverage judgments' (issue 21).
+SYSTEM_SCORES = [*MEAN_SCORES, *COVERAGE_SCORES]
+JUDGED_SCORES = [
+    "modified",
+    "original",
+    "coverage",
+    "comprehensive",
+    "power_mean",
+    "tac2008",
+    *COVERAGE_SCORES,
+]
 
 
 def _cell(result) -> str:
@@ -35,9 +50,12 @@ def conventions(collection, options) -> dict:
 class Command(ReadingCommand):
     help = (
         "Correlate every score (modified, original, coverage, comprehensive, the power-mean "
-        "pyramid score at --alpha, the TAC 2008 F-measure with the recall of --tac-recall) with a "
-        "human judgment imported by import_judgments: Pearson, Spearman and Kendall with "
-        "p-values, at the summary and the system level."
+        "pyramid score at --alpha, the TAC 2008 F-measure with the recall of --tac-recall, and "
+        "where the collection has coverage judgments presence, presence_weighted and "
+        "see_coverage) with a human judgment imported by import_judgments: Pearson, Spearman and "
+        "Kendall with p-values, at the summary and the system level. With --against, two "
+        "scores' system means against each other instead (e.g. --score presence --against "
+        "modified)."
     )
 
     def add_arguments(self, parser):
@@ -56,6 +74,17 @@ class Command(ReadingCommand):
             help="the TAC 2008 F-measure's recall: "
             + "; ".join(f"{name}: {text}" for name, text in TAC2008_RECALLS.items())
             + f" (default {RECALL_REFERENCES})",
+        )
+        parser.add_argument(
+            "--score",
+            choices=JUDGED_SCORES,
+            help="only this score (against the judgment); with --against, the score compared",
+        )
+        parser.add_argument(
+            "--against",
+            choices=SYSTEM_SCORES,
+            help="correlate --score's system means with this score's, at the system level (the "
+            "means of the scores page's systems view), instead of with a judgment",
         )
         parser.add_argument("--format", choices=["table", "json"], default="table")
         parser.add_argument(
@@ -76,6 +105,9 @@ class Command(ReadingCommand):
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"])
+        if options["against"]:
+            self._against(collection, options)
+            return
         criteria = sorted(
             set(
                 HumanJudgment.objects.filter(summary__docset__collection=collection).values_list(
@@ -106,6 +138,8 @@ class Command(ReadingCommand):
             options["tac_recall"],
             options["adjudicated"],
         )
+        if options["score"]:
+            results = [r for r in results if r.score == options["score"]]
         if options["format"] == "json":
             self.stdout.write(
                 json.dumps(
@@ -140,6 +174,57 @@ class Command(ReadingCommand):
                     ]
                 )
             )
+
+    def _against(self, collection, options):
+        """--score's system means against --against's: one line of coefficients."""
+        score, against = options["score"], options["against"]
+        if score not in SYSTEM_SCORES or score == against:
+            raise CommandError(
+                f"--against compares --score with another score of {', '.join(SYSTEM_SCORES)}"
+            )
+        used = conventions(collection, options)
+        self.stderr.write(
+            f"{collection.name}: SCU weight = {used['weight']}, X_a rounding = "
+            f"{used['average_rounding']}; system means over the docsets, submitted work only"
+        )
+        result = system_correlation(collection, score, against, options["adjudicated"])
+        if options["format"] == "json":
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "conventions": {
+                            "weight": used["weight"],
+                            "average_rounding": used["average_rounding"],
+                        },
+                        "results": [
+                            {
+                                "score": score,
+                                "against": against,
+                                "level": result.level,
+                                "n": result.n,
+                                **{
+                                    m: None if v is None else {"coefficient": v[0], "p": v[1]}
+                                    for m, v in result.results.items()
+                                },
+                            }
+                        ],
+                    },
+                    indent=2,
+                )
+            )
+            return
+        self.stdout.write("score\tagainst\tlevel\tn\tpearson\tspearman\tkendall")
+        self.stdout.write(
+            "\t".join(
+                [
+                    score,
+                    against,
+                    result.level,
+                    str(result.n),
+                    *(_cell(result.results[m]) for m in ("pearson", "spearman", "kendall")),
+                ]
+            )
+        )
 
     def _tune(self, collection, options, used):
         try:

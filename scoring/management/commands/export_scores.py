@@ -1,9 +1,25 @@
 from pathlib import Path
 
+from django.core.management.base import CommandError
+
 from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
-from scoring.exports import in_blocks, iter_score_rows, score_conventions
-from scoring.formats import FORMATS, IN_PROGRESS_MARK, stream_rows
+from scoring.coverage_records import score_coverage
+from scoring.coverage_tables import coverage_system_means, task_counts
+from scoring.exports import (
+    in_blocks,
+    iter_score_rows,
+    score_conventions,
+    streamed_system_means,
+)
+from scoring.formats import (
+    COVERAGE_FORMATS,
+    FORMATS,
+    IN_PROGRESS_MARK,
+    stream_rows,
+    stream_systems_csv,
+    stream_systems_json,
+)
 from scoring.management.reading import ReadingCommand
 from scoring.records import collection_annotations, counted_annotations, work_counts
 
@@ -12,13 +28,34 @@ class Command(ReadingCommand):
     help = (
         "Export every submitted peer annotation's scores (modified, original, DUCView 1.5 "
         "quality/coverage/comprehensive, counts) with the collection's weight and X_a rounding "
-        "conventions."
+        "conventions; or with --scores coverage-judgments, the coverage judgments' scores "
+        "(presence, presence_weighted, see_coverage: issue 21); --systems for each system's means "
+        "over the docsets."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--collection", required=True)
         parser.add_argument("--docset", help="only this docset")
-        parser.add_argument("--format", choices=sorted(FORMATS), default="csv")
+        parser.add_argument(
+            "--scores",
+            choices=["pyramid", "coverage-judgments"],
+            default="pyramid",
+            help="pyramid (the default): each peer annotation's pyramid scores; "
+            "coverage-judgments: each peer's presence and SEE coverage against each unit set it "
+            "was judged on (csv or json)",
+        )
+        parser.add_argument(
+            "--systems",
+            action="store_true",
+            help="each system's means over the docsets instead of the rows, as the scores page's "
+            "systems view (csv or json)",
+        )
+        parser.add_argument(
+            "--format",
+            choices=sorted(FORMATS),
+            default="csv",
+            help="csv, json, or duc (NIST's layout: pyramid rows only)",
+        )
         parser.add_argument("--out", type=Path, help="file to write (default: standard output)")
         parser.add_argument(
             "--adjudicated",
@@ -35,6 +72,16 @@ class Command(ReadingCommand):
 
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
+        fmt = options["format"]
+        if fmt == "duc" and (options["systems"] or options["scores"] != "pyramid"):
+            raise CommandError("NIST's layout (duc) holds pyramid rows only: use csv or json")
+        if options["scores"] == "coverage-judgments":
+            if options["adjudicated"]:
+                raise CommandError(
+                    "--adjudicated is for pyramid scores: judgments have no consensus"
+                )
+            self._coverage(collection, options)
+            return
         annotations = collection_annotations(collection, options["docset"])
         adjudicated, include = options["adjudicated"], options["include_in_progress"]
         counted_ones = counted_annotations(annotations, adjudicated, include_in_progress=include)
@@ -58,7 +105,12 @@ class Command(ReadingCommand):
             )
         # Streamed (issue 19): rows are scored a chunk at a time and written as they come, in
         # constant memory, the same bytes as the whole table at once (scoring.exports).
-        fmt = options["format"]
+        if options["systems"]:
+            # The means from the rows streamed (scoring.exports.system_download's)
+            means = streamed_system_means(iter_score_rows(counted_ones, "systems"))
+            stream = stream_systems_csv if fmt == "csv" else stream_systems_json
+            self._write(in_blocks(stream(means, score_conventions(counted_ones))), options, means)
+            return
         rows = iter_score_rows(counted_ones, "duc" if fmt == "duc" else "table")
         written = 0
 
@@ -77,3 +129,35 @@ class Command(ReadingCommand):
         else:
             for block in blocks:
                 self.stdout.write(block, ending="")
+
+    def _write(self, blocks, options, items) -> None:
+        """The blocks to --out (saying how many `items` were written) or standard output."""
+        if options["out"]:
+            with Path(options["out"]).open("w", encoding="utf-8") as file:
+                file.writelines(blocks)
+            what = "system" if options["systems"] else "row"
+            self.stderr.write(f"{counted(len(items), what)} written to {options['out']}")
+        else:
+            for block in blocks:
+                self.stdout.write(block, ending="")
+
+    def _coverage(self, collection, options) -> None:
+        """The coverage judgments' rows or system means (scoring.coverage_tables), as csv or json;
+        the tasks counted said on standard error, as the annotations are."""
+        include, docset = options["include_in_progress"], options["docset"]
+        tasks = task_counts(collection, docset)
+        if include:
+            self.stderr.write(
+                f"{collection.name}: {counted(tasks.submitted, 'submitted judgment task')} and "
+                f"{tasks.in_progress} in progress counted"
+            )
+        else:
+            self.stderr.write(
+                f"{collection.name}: {counted(tasks.submitted, 'submitted judgment task')} "
+                f"counted; {tasks.in_progress} in progress not counted (--include-in-progress "
+                "counts them)"
+            )
+        rows = score_coverage(collection, docset, include)
+        items: list = coverage_system_means(rows) if options["systems"] else rows
+        text = COVERAGE_FORMATS[(options["format"], options["systems"])](items, collection.name)
+        self._write([text], options, items)

@@ -1,17 +1,20 @@
 import json
 import math
 from dataclasses import asdict
+from statistics import fmean
 
 from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
+from scoring.coverage_records import COVERAGE_SCORES, score_coverage, system_mean
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
 from scoring.ranking import rank_systems
 from scoring.records import collection_annotations, counted_annotations
 from scoring.score_table import current_stored_rows
 
-SCORES = ["modified", "original", "coverage", "comprehensive"]
+# The pyramid scores, then the coverage judgments' (issue 21: scoring.coverage_records).
+SCORES = ["modified", "original", "coverage", "comprehensive", *COVERAGE_SCORES]
 
 
 class Command(ReadingCommand):
@@ -61,10 +64,14 @@ class Command(ReadingCommand):
             # The mean scores alone, as stored and kept current (issue 19: at 50x a DUC year,
             # 0.2 s where scoring the collection afresh took 6 s); the same values in the same
             # order as scoring.records.score_collection's rows.
-            rows = current_stored_rows(
-                counted_annotations(collection_annotations(collection), options["adjudicated"]),
-                in_table_order=True,
-            )
+            if options["score"] in COVERAGE_SCORES:
+                # A peer's score against each unit set it was judged on, from submitted tasks.
+                rows: list = score_coverage(collection)
+            else:
+                rows = current_stored_rows(
+                    counted_annotations(collection_annotations(collection), options["adjudicated"]),
+                    in_table_order=True,
+                )
             ranking = rank_systems(
                 rows,
                 options["score"],
@@ -73,6 +80,7 @@ class Command(ReadingCommand):
                 options["power"],
                 options["power_level"],
                 p_values=options["pairwise_p_values"],
+                mean=system_mean if options["score"] in COVERAGE_SCORES else fmean,
             )
         except ValueError as problem:
             raise CommandError(str(problem)) from None

@@ -1,12 +1,15 @@
 """Recording an action: the user's WorkTime row on the piece of work gets the time since their last
-action added when that pause is at most ACTIVE_GAP, one more action, and the action's time as the
-last one; the row is made on the first action.
+action, on this or any other piece of work, added when that pause is at most ACTIVE_GAP, one more
+action, and the action's time as the last one; the row is made on the first action. So each pause
+is counted once, for the work the user then acts on: a user who goes from one peer to another and
+back is not also credited, on the first peer, with the time spent on the second (found by a tester:
+4 minutes on a pyramid were counted on the peer annotation resumed after it too).
 
 Race-free under concurrent requests: the row is read FOR UPDATE, so two actions of one user on one
 piece of work are added one after the other; two first actions at once meet the unique constraint
 (worktime_unique_pyramid / worktime_unique_annotation): the one that loses adds itself to the row
-the other made. Two queries an action (the locked read, then the write), on PostgreSQL and SQLite
-alike.
+the other made. Three queries an action (the user's last action anywhere, the locked read, then
+the write), on PostgreSQL and SQLite alike.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.utils import timezone
 
 from annotator.models import PeerAnnotation, Pyramid, WorkTime
@@ -43,20 +46,31 @@ def record(
     )
     rows = WorkTime.objects.filter(user=user, **work)
     with transaction.atomic():
+        # The user's last action before this one, on whatever work: the pause since then is this
+        # work's (an action that arrives late, its `now` before that, counts nothing).
+        latest = WorkTime.objects.filter(user=user, last_action_at__lte=now).aggregate(
+            last=Max("last_action_at")
+        )["last"]
+        since = counted_seconds(now - latest) if latest else 0.0
         row = rows.select_for_update().only("pk", "last_action_at").first()
         if row is None:
             try:
                 with transaction.atomic():  # a savepoint: the loser of a race goes on below
                     WorkTime.objects.create(
-                        user=user, first_action_at=now, last_action_at=now, actions=1, **work
+                        user=user,
+                        first_action_at=now,
+                        last_action_at=now,
+                        actions=1,
+                        active_seconds=since,
+                        **work,
                     )
                 return
             except IntegrityError:
                 row = rows.select_for_update().only("pk", "last_action_at").get()
-        # Locked: nobody else changes the row before this write. An action that arrives late (its
-        # `now` before the last one) counts, but does not move the last action back.
+        # Locked: nobody else changes the row before this write. An action that arrives late does
+        # not move the last action back.
         rows.filter(pk=row.pk).update(
-            active_seconds=F("active_seconds") + counted_seconds(now - row.last_action_at),
+            active_seconds=F("active_seconds") + since,
             actions=F("actions") + 1,
             last_action_at=max(now, row.last_action_at),
         )

@@ -59,10 +59,28 @@ def test_users_and_pieces_of_work_have_their_own_rows(demo, annotation):
     assert WorkTime.objects.count() == 3
 
 
-def test_two_queries_an_action_once_the_row_is_made(demo, annotation, django_assert_num_queries):
+def test_a_pause_is_counted_once_for_the_work_acted_on_after_it(demo, annotation):
+    """Found by a tester: 4 min on a pyramid, then back to a peer annotation, were counted on the
+    pyramid and again on the peer (each piece of work timed its own pauses)."""
+    start, user = timezone.now(), demo["annotator"]
+    at = [start + timedelta(minutes=m) for m in (0, 1, 2, 4, 5)]
+    record(user, annotation_id=annotation.pk, now=at[0])
+    record(user, annotation_id=annotation.pk, now=at[1])  # 60 s on the peer
+    record(user, pyramid_id=demo["pyramid"].pk, now=at[2])  # 60 s, the move, on the pyramid
+    record(user, pyramid_id=demo["pyramid"].pk, now=at[3])  # 120 s on the pyramid
+    record(user, annotation_id=annotation.pk, now=at[4])  # 60 s, the move back, on the peer
+    peer = WorkTime.objects.get(annotation=annotation)
+    pyramid = WorkTime.objects.get(pyramid=demo["pyramid"])
+    assert (peer.active_seconds, pyramid.active_seconds) == (120, 180)
+    # Every pause once: the first to the last action, 5 minutes.
+    assert peer.active_seconds + pyramid.active_seconds == 300
+
+
+def test_three_queries_an_action_once_the_row_is_made(demo, annotation, django_assert_num_queries):
     record(demo["annotator"], annotation_id=annotation.pk)
-    # The locked read and the update (and the atomic block's savepoint in a test's transaction).
-    with django_assert_num_queries(4):
+    # The user's last action, the locked read and the update (and the atomic block's savepoint in
+    # a test's transaction).
+    with django_assert_num_queries(5):
         record(demo["annotator"], annotation_id=annotation.pk)
 
 

@@ -309,8 +309,10 @@ SPECTACULAR_SETTINGS = {
         "SummaryKindEnum": "annotator.models.Summary.Kind",
         # export or restore (annotator.transfer.archive)
         "ArchiveJobKindEnum": "annotator.models.ArchiveJob.Kind",
-        # summaries or DUCView files (annotator.transfer.jobs)
+        # summaries, DUCView files or unit sets (annotator.transfer.jobs)
         "ImportJobKindEnum": "annotator.models.ImportJob.Kind",
+        # the unit sets' file formats, as `import_units --format` (issue 21)
+        "UnitFormatEnum": "annotator.coverage.import_form.FORMAT_CHOICES",
         "JobStatusEnum": "annotator.models.ImportJob.Status",  # import and archive jobs alike
     },
 }

@@ -32,6 +32,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Length, Lower
 
+from annotator.coverage.judging_progress import JUDGE, JudgingRow
 from annotator.models import PSE, SCU, Assignment, PeerAnnotation, Pyramid
 from annotator.worktime import queries as worktime
 
@@ -235,6 +236,11 @@ CSV_COLUMNS = [
     "submitted",
     "scus",
     "pses",
+    # The judgment tasks' (issue 21), empty on an assignment's row but its peer.
+    "unit_set",
+    "peer",
+    "units_answered",
+    "units",
     "last_activity",
     "active_seconds",
 ]
@@ -254,8 +260,36 @@ def csv_rows(assignments: QuerySet[Assignment], sort: str = "docset") -> Iterato
             row.submitted,
             row.scus,
             row.pses,
+            None,
+            row.assignment.peer.author if row.assignment.peer else None,
+            None,
+            None,
             row.last_activity.isoformat() if row.last_activity else None,
             worktime.whole_seconds(row.active_seconds),  # as the API gives it
+        ]
+
+
+def judging_csv_rows(rows: Iterable[JudgingRow]) -> Iterator[list]:
+    """The judgment tasks' rows of the CSV (CSV_COLUMNS), as the progress page shows them
+    (annotator.coverage.judging_progress): the task "judge" (the page's task filter), the status
+    in the assignments' words, the units answered of the unit set's, and the judge's time on the
+    answers in whole seconds, as the assignments' active time."""
+    for row in rows:
+        yield [
+            row.docset,
+            row.judge,
+            JUDGE,
+            f"peer {row.peer} against {row.unit_set}",
+            row.status,
+            row.status == Assignment.Status.DONE,
+            None,
+            None,
+            row.unit_set,
+            row.peer,
+            row.answered,
+            row.units,
+            row.last_activity.isoformat() if row.last_activity else None,
+            worktime.whole_seconds(row.seconds),
         ]
 
 

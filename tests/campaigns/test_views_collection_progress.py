@@ -1,5 +1,7 @@
 """GET /collections/<pk>/progress/: what is assigned, started, submitted; filtered and sorted."""
 
+import csv
+import io
 import re
 
 import pytest
@@ -7,10 +9,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from annotator.campaigns.progress import work_rows
+from annotator.campaigns.progress import CSV_COLUMNS, work_rows
+from annotator.coverage.models import Judgment, JudgmentTask, UnitSet
 from annotator.models import PSE, SCU, Assignment, Docset, PeerAnnotation, Pyramid, Summary
 from annotator.peer_annotation import editing as peer_editing
 from annotator.text.ordering import natural_key
+from tests.coverage import judging_records as records
 from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -300,3 +304,120 @@ def test_the_queries_do_not_grow_with_the_rows(client, demo, monkeypatch, sort):
         page = client.get(url(demo, f"?sort={sort}&page=2")).content.decode()
     assert "Assignments 8–14 of 30" in page
     assert len(large.captured_queries) == len(small.captured_queries)
+
+
+# The CSV download lists the judgment tasks too (issue 21), as the page shows them.
+
+
+@pytest.fixture
+def judging(demo):
+    """Judgment tasks on the demo docset's four-unit presence set: peer 1 by the annotator (3 of 4
+    answered, 6.7 s), peer 2 by the other annotator (all answered, submitted, 12.5 s), peer 3 by
+    the annotator (none answered), peer 1 by the other annotator (withdrawn, 1 answered), and an
+    imported task by a judge known by a code only (a record, not work to follow: not listed)."""
+    unit_set = records.presence_set(demo, count=4)
+    units = list(unit_set.units.order_by("position"))
+    users = {name: demo[name] for name in ("annotator", "other_annotator")}
+    for author, judge, status, withdrawn, seconds in [
+        ("1", "annotator", "in_progress", False, [2.4, 3.3, 1.0]),
+        ("2", "other_annotator", "submitted", False, [4.0, 4.0, 2.25, 2.25]),
+        ("3", "annotator", "in_progress", False, []),
+        ("1", "other_annotator", "in_progress", True, [5.0]),
+    ]:
+        task = JudgmentTask.objects.create(
+            unit_set=unit_set,
+            peer=records.peer(demo, author),
+            judge=users[judge],
+            status=status,
+            withdrawn=withdrawn,
+        )
+        Judgment.objects.bulk_create(
+            Judgment(task=task, unit=unit, value=1.0, seconds=s) for unit, s in zip(units, seconds)
+        )
+    imported = JudgmentTask.objects.create(
+        unit_set=unit_set, peer=records.peer(demo, "3"), judge_code="crowd 1", status="submitted"
+    )
+    Judgment.objects.create(task=imported, unit=units[0], value=0.0)
+    return demo
+
+
+def csv_listed(client, demo, query=""):
+    response = client.get(url(demo, f"?{query}&format=csv"))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
+
+
+JUDGED = [
+    # task, annotator, target, status, submitted, unit_set, peer, answered, units, seconds
+    ("judge", "annotator", "peer 1 against Lite Pyramid", "in_progress", "False",
+     "Lite Pyramid", "1", "3", "4", "7"),
+    ("judge", "other_annotator", "peer 1 against Lite Pyramid", "withdrawn", "False",
+     "Lite Pyramid", "1", "1", "4", "5"),
+    ("judge", "other_annotator", "peer 2 against Lite Pyramid", "done", "True",
+     "Lite Pyramid", "2", "4", "4", "12"),  # 12.5 s: to the even second
+    ("judge", "annotator", "peer 3 against Lite Pyramid", "assigned", "False",
+     "Lite Pyramid", "3", "0", "4", ""),
+]  # fmt: skip
+FIELDS = [
+    "task", "annotator", "target", "status", "submitted", "unit_set", "peer", "units_answered",
+    "units", "active_seconds",
+]  # fmt: skip
+
+
+def test_the_csv_lists_the_judgment_tasks_after_the_assignments(client, judging):
+    client.force_login(judging["organizer"])
+    rows = csv_listed(client, judging)
+    assert list(rows[0]) == CSV_COLUMNS
+    tasks = [row["task"] for row in rows]
+    assert tasks == ["peer", "peer", "judge", "judge", "judge", "judge"]
+    assert [tuple(row[f] for f in FIELDS) for row in rows[2:]] == JUDGED
+    assert {row["docset"] for row in rows} == {"DEMO01"}
+    assert {row["scus"] + row["pses"] for row in rows[2:]} == {""}
+    # An assignment's row names its peer, and nothing of judging.
+    assert [(r["peer"], r["unit_set"], r["units_answered"], r["units"]) for r in rows[:2]] == [
+        ("1", "", "", ""),
+        ("2", "", "", ""),
+    ]
+    answered = Judgment.objects.filter(task__judge=judging["annotator"], task__peer__author="1")
+    latest = max(answered.values_list("updated_at", flat=True))
+    assert rows[2]["last_activity"] == latest.isoformat()
+    assert rows[5]["last_activity"] == ""
+    # The page shows the same tasks, the imported one left out there too.
+    page = client.get(url(judging)).content.decode()
+    assert "crowd 1" not in page
+    assert "crowd 1" not in {row["annotator"] for row in rows}
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("task=judge", [row[:3] for row in JUDGED]),
+        ("task=peer", []),
+        ("status=done", [JUDGED[2][:3]]),
+        ("status=assigned", [JUDGED[3][:3]]),
+        ("annotator=annotator", [JUDGED[0][:3], JUDGED[3][:3]]),
+        ("docset=DEMO02", []),
+    ],
+)
+def test_the_csv_s_judgment_tasks_follow_the_page_s_filters(client, judging, query, expected):
+    Docset.objects.create(collection=judging["collection"], name="DEMO02")
+    client.force_login(judging["organizer"])
+    rows = csv_listed(client, judging, query)
+    found = [(r["task"], r["annotator"], r["target"]) for r in rows if r["task"] == "judge"]
+    assert found == expected
+    if query.startswith("task="):
+        assert all(row["task"] == query[5:] for row in rows)
+
+
+def test_the_csv_s_queries_do_not_grow_with_the_judgment_tasks(client, judging):
+    client.force_login(judging["organizer"])
+    with CaptureQueriesContext(connection) as few:
+        assert len(csv_listed(client, judging)) == 6
+    unit_set = UnitSet.objects.get()
+    for author in ("2", "3"):
+        JudgmentTask.objects.create(
+            unit_set=unit_set, peer=records.peer(judging, author), judge=judging["admin"]
+        )
+    with CaptureQueriesContext(connection) as more:
+        assert len(csv_listed(client, judging)) == 8
+    assert len(more.captured_queries) == len(few.captured_queries)

@@ -1,6 +1,10 @@
-"""GET /docsets/<pk>/: a docset's summaries, pyramids and peer annotations."""
+"""GET /docsets/<pk>/: a docset's summaries, pyramids, peer annotations and unit sets."""
+
+import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +92,34 @@ def test_the_docset_queue_costs_a_constant_number_of_queries(
     with django_assert_max_num_queries(len(small.captured_queries)):
         page = client.get(url).content.decode()
     assert page.count('<tr class="queue-item') == 21 + 6  # pairs of 7 submitted pyramids, 6 peers
+
+
+def unit_set_rows(page: str) -> list[tuple[str, str]]:
+    """Each unit set's name and units as the page lists them."""
+    table = page.split('id="unit-sets"')[1].split("</table>")[0]
+    return re.findall(r'>([^<]+)</a></td>(?:<td>[^<]*</td>){3}<td class="num">(\d+)</td>', table)
+
+
+def test_unit_sets_are_counted_in_one_query_however_many(client, demo, django_assert_num_queries):
+    """Issue 21: the unit sets with their units counted by the database at once (a query per
+    unit set before)."""
+    from tests.coverage import judging_records as records
+
+    records.presence_set(demo, count=3, name="Set 1")
+    url = reverse("docset-detail", args=[demo["pyramid"].docset_id])
+    client.force_login(demo["organizer"])
+    with CaptureQueriesContext(connection) as one:
+        page = client.get(url).content.decode()
+    assert unit_set_rows(page) == [("Set 1", "3")]
+    records.presence_set(demo, name="Set 2")  # the demo pyramid's SCUs
+    records.presence_set(demo, count=0, name="Set 3")
+    records.presence_set(demo, count=12, name="Set 4")
+    scus = demo["pyramid"].scus.count()
+    with django_assert_num_queries(len(one.captured_queries)):
+        page = client.get(url).content.decode()
+    assert unit_set_rows(page) == [
+        ("Set 1", "3"),
+        ("Set 2", str(scus)),
+        ("Set 3", "0"),
+        ("Set 4", "12"),
+    ]

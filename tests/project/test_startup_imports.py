@@ -18,7 +18,8 @@ django.setup()
 from django.core.management import load_command_class
 from django.urls import get_resolver
 get_resolver().url_patterns  # every view module the site loads
-for name in ("export_scores", "ranking", "agreement", "correlate", "stability"):
+for name in ("export_scores", "ranking", "agreement", "correlate", "stability",
+             "coverage_agreement"):
     load_command_class("scoring", name)
 heavy = sorted({{m.split(".")[0] for m in sys.modules}} & set({HEAVY!r}))
 print(",".join(heavy))
@@ -45,7 +46,9 @@ print("urls loaded" if "config.urls" in sys.modules else "urls not loaded")
 """
 
 
-@pytest.mark.parametrize("name", ["export_scores", "ranking", "agreement", "correlate"])
+@pytest.mark.parametrize(
+    "name", ["export_scores", "ranking", "agreement", "correlate", "coverage_agreement"]
+)
 def test_the_scoring_commands_skip_the_system_checks_and_the_url_modules(name):
     found = subprocess.run(
         [sys.executable, "-c", COMMAND, name], cwd=ROOT, capture_output=True, text=True, check=True

@@ -262,6 +262,8 @@ def docset_detail(request, pk):
             "collection": docset.collection,
             "summaries": docset.summaries.order_by("kind", "author"),
             "pyramids": pyramids,
+            # Each unit set with its units counted: one query, however many sets (issue 21).
+            "unit_sets": docset.unit_sets.annotate(unit_count=Count("units")).order_by("name"),
             "annotations": PeerAnnotation.objects.filter(pyramid__docset=docset)
             .select_related("peer", "pyramid", "annotator")
             .order_by("peer__author", "annotator_code"),

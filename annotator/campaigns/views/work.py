@@ -22,6 +22,7 @@ from annotator.campaigns.progress import (
     CSV_COLUMNS,
     SORTS,
     csv_rows,
+    judging_csv_rows,
     page_keys,
     totals,
     work_rows,
@@ -123,12 +124,15 @@ class _Echo:
         return value
 
 
-def _progress_csv(collection, work, sort) -> StreamingHttpResponse:
+def _progress_csv(collection, work, sort, judging) -> StreamingHttpResponse:
     """Every row of the progress page (its filters and sort, all pages) as CSV: who did what, how
-    far, and the active time on it, which a campaign's budget sums (issue 20)."""
+    far, and the active time on it, which a campaign's budget sums (issue 20); the judgment tasks
+    (issue 21) after the assignments, as the page lists them."""
     writer = csv.writer(_Echo())
     body = itertools.chain(
-        [writer.writerow(CSV_COLUMNS)], (writer.writerow(row) for row in csv_rows(work, sort))
+        [writer.writerow(CSV_COLUMNS)],
+        (writer.writerow(row) for row in csv_rows(work, sort)),
+        (writer.writerow(row) for row in judging_csv_rows(judging)),
     )
     response = StreamingHttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="progress-{collection.pk}.csv"'
@@ -154,7 +158,14 @@ def collection_progress(request, pk):
     if sort not in SORTS:
         sort = "docset"
     if request.GET.get("format") == "csv":
-        return _progress_csv(collection, work, sort)
+        judged = (
+            judging_progress.judging_rows(
+                judging_progress.collection_tasks(collection, chosen), chosen["status"]
+            )
+            if chosen["task"] in ("", judging_progress.JUDGE)
+            else []
+        )
+        return _progress_csv(collection, work, sort, judged)
     # The database sorts and counts every row; only the rows of the page shown are loaded, with
     # their figures, and built.
     figures = totals(work)

@@ -1,7 +1,9 @@
 """Imports in the REST API: the upload pages' background jobs (annotator.transfer.jobs), with the
 same checks (the pages' forms validate the files) and the same permissions (the collection's
-administrators). POST files to /api/import-jobs/, then follow the job at /api/import-jobs/{id}/
-until it is done: its report says what was stored, each file refused and why, and the warnings."""
+administrators): DUCView files, summaries, and unit sets (issue 21: REALSumm's or Lite Pyramid's
+files, as `import_units` and the page import them). POST files to /api/import-jobs/, then follow
+the job at /api/import-jobs/{id}/ until it is done: its report says what was stored, each file
+refused and why, and the warnings."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from annotator.api.base import AddedViewSet
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.campaigns import access
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
+from annotator.coverage.import_form import FORMAT_CHOICES, UnitsImportForm
 from annotator.models import Collection, ImportJob
 from annotator.transfer import jobs, leases
 
@@ -49,7 +52,8 @@ class ImportJobSerializer(serializers.ModelSerializer):
         help_text='Each file refused, "file: reason"; nothing of it was stored.'
     )
     warnings = serializers.SerializerMethodField(
-        help_text="What was kept as DUCView had it, file by file."
+        help_text="What was kept as the files had it (DUCView's oddities; for unit sets, rows "
+        "and answers the files hold oddly), file by file."
     )
     interruptions = serializers.SerializerMethodField(
         help_text="Each time its worker stopped under it, and how it went on "
@@ -95,14 +99,26 @@ class ImportJobSerializer(serializers.ModelSerializer):
 
 class ImportUploadSerializer(serializers.Serializer):
     collection = serializers.PrimaryKeyRelatedField(queryset=Collection.objects.all())
-    # Unit sets (issue 21) are imported from the page and `import_units` only, not here (yet).
-    kind = serializers.ChoiceField(
-        choices=[c for c in ImportJob.Kind.choices if c[0] != ImportJob.Kind.UNITS]
-    )
+    kind = serializers.ChoiceField(choices=ImportJob.Kind.choices)
     files = serializers.ListField(
         child=serializers.FileField(),
         allow_empty=False,
-        help_text="DUCView .pyr/.pan files or one zip of them; or summaries (.txt or a zip).",
+        help_text="DUCView .pyr/.pan files or one zip of them; or summaries (.txt or a zip); or "
+        "unit sets: REALSumm's SCUs_list.csv and crowd batch CSVs, or Lite Pyramid's ids.txt, "
+        "SCUs.txt, *.summary and *.label files, or a zip of either.",
+    )
+    # The unit sets' fields are the upload page's (annotator.coverage.import_form).
+    format = serializers.ChoiceField(
+        choices=FORMAT_CHOICES,
+        required=False,
+        help_text="Unit sets (required for them): the files' format, as `import_units --format`.",
+    )
+    unit_set = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="Unit sets: the name of the unit sets made (default: the format's, as "
+        "`import_units`).",
     )
     docset = serializers.CharField(
         required=False, allow_blank=True, help_text="DUCView: docset of every file."
@@ -113,6 +129,14 @@ class ImportUploadSerializer(serializers.Serializer):
     annotator = serializers.CharField(
         required=False, allow_blank=True, help_text="DUCView: annotator of every .pan."
     )
+
+
+# Each kind's upload form, the page's.
+FORMS = {
+    ImportJob.Kind.DUCVIEW: DucviewImportForm,
+    ImportJob.Kind.SUMMARIES: SummaryUploadForm,
+    ImportJob.Kind.UNITS: UnitsImportForm,
+}
 
 
 class ImportJobViewSet(
@@ -137,8 +161,10 @@ class ImportJobViewSet(
         request={"multipart/form-data": ImportUploadSerializer},
         responses={202: ImportJobSerializer, 403: RefusalSerializer},
         description="Upload files into a collection you administer; they are imported in the "
-        "background exactly as the upload pages (and, for DUCView files, `import_ducview`) "
-        "import them.",
+        "background exactly as the upload pages and the commands import them: `kind` ducview "
+        "as `import_ducview`, summaries as the summaries upload, units (unit sets, with their "
+        "peers and judgments) as `import_units --format {realsumm,lite-pyramid}`, `format` "
+        "required.",
     )
     def create(self, request, *args, **kwargs):
         upload = ImportUploadSerializer(data=request.data)
@@ -152,9 +178,7 @@ class ImportJobViewSet(
             raise PermissionDenied("Only the collection's administrators import into it.")
         kind = upload.validated_data["kind"]
         # The pages' forms: the same checks (names, sizes, one zip or several files) by both paths.
-        form = (DucviewImportForm if kind == ImportJob.Kind.DUCVIEW else SummaryUploadForm)(
-            request.data, request.FILES
-        )
+        form = FORMS[kind](request.data, request.FILES)
         if not form.is_valid():
             raise ValidationError(
                 {
@@ -162,7 +186,13 @@ class ImportJobViewSet(
                     for field, errors in form.errors.get_json_data().items()
                 }
             )
-        options = form.identity_options() if kind == ImportJob.Kind.DUCVIEW else {}
+        # What the job reads besides the files, as the pages store it.
+        if isinstance(form, DucviewImportForm):
+            options = form.identity_options()
+        elif isinstance(form, UnitsImportForm):
+            options = form.options()
+        else:
+            options = {}
         job = jobs.queue_upload(collection, kind, form.cleaned_data["files"], request.user, options)
         return Response(
             ImportJobSerializer(job, context={"request": request}).data,

@@ -13,17 +13,23 @@ from django.utils import timezone
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import ONLY_B, SPLIT
 from annotator.campaigns import assignments
+from annotator.coverage.judging import peer_sentences
 from annotator.models import (
     PSE,
     Assignment,
     Collection,
     HumanJudgment,
+    Judgment,
+    JudgmentTask,
     Membership,
     PeerAnnotation,
     PeerSCUComment,
     Proposal,
     Pyramid,
     Role,
+    Summary,
+    Unit,
+    UnitSet,
     WorkTime,
 )
 from annotator.peer_annotation import editing as peer_editing
@@ -47,7 +53,7 @@ def rich_collection(pair) -> dict:
     undone (a PSE id that only history holds, which redo brings back); a DUCView SCU comment; human
     judgments; a withdrawn assignment; an administrator membership; a PSE matched from the second
     suggestion, an open and a rejected proposal, and time on task on a pyramid and an annotation
-    (issue 20)."""
+    (issue 20); coverage judgments (issue 21, `coverage_judgments`)."""
     demo, adjudicator = pair["demo"], pair["adjudicator"]
     collection = demo["collection"]
     Collection.objects.filter(pk=collection.pk).update(
@@ -142,6 +148,7 @@ def rich_collection(pair) -> dict:
                 "last_action_at": now,
             },
         )
+    coverage_judgments(demo)
     return {
         **pair,
         "collection": Collection.objects.get(pk=collection.pk),
@@ -149,6 +156,95 @@ def rich_collection(pair) -> dict:
         "consensus_annotation": consensus_annotation,
         "mine": mine,
     }
+
+
+def coverage_judgments(demo) -> None:
+    """Issue 21's records on the demo docset: presence units from the pyramid's SCUs (weights, an
+    imported id) judged by a user (submitted, timed) and by an imported judge code; SEE units cut
+    from model A (spans) judged on the five-point scale with the peer's sentences marked, and a
+    withdrawn task that an organizer assigned."""
+    pyramid, now = demo["pyramid"], timezone.now()
+    docset = pyramid.docset
+    presence = UnitSet.objects.create(
+        docset=docset,
+        name="Lite Pyramid",
+        method=UnitSet.Method.PRESENCE,
+        scale=UnitSet.Scale.PRESENT_ABSENT,
+        source=UnitSet.Source.PYRAMID,
+        pyramid=pyramid,
+        source_name="apollo.pyr",
+        version=3,
+    )
+    scus = list(pyramid.scus.order_by("uid")[:3])
+    units = Unit.objects.bulk_create(
+        Unit(
+            unit_set=presence,
+            position=i,
+            text=scu.label,
+            scu=scu,
+            weight=i + 2,
+            external_id=f"u{i}" if i == 1 else "",
+        )
+        for i, scu in enumerate(scus)
+    )
+    model = Summary.objects.get(docset=docset, kind=Summary.Kind.MODEL, author="A")
+    see = UnitSet.objects.create(
+        docset=docset,
+        name="SEE model A",
+        method=UnitSet.Method.SEE,
+        scale=UnitSet.Scale.FIVE_POINT,
+        source=UnitSet.Source.MODELS,
+    )
+    clause = model.text.split(",")[0]
+    clauses = Unit.objects.bulk_create(
+        [
+            Unit(unit_set=see, position=0, text=clause, model=model, start=0, end=len(clause)),
+            Unit(unit_set=see, position=1, text="Written by hand, from model A.", model=model),
+        ]
+    )
+    peers = list(Summary.objects.filter(docset=docset, kind=Summary.Kind.PEER).order_by("author"))
+    JudgmentTask.objects.bulk_create(
+        [
+            JudgmentTask(
+                unit_set=presence,
+                peer=peers[0],
+                judge=demo["annotator"],
+                status=JudgmentTask.Status.SUBMITTED,
+                version=5,
+                assigned_by=demo["admin"],
+            ),
+            JudgmentTask(unit_set=presence, peer=peers[0], judge_code="crowd 1"),
+            JudgmentTask(unit_set=see, peer=peers[1], judge=demo["other_annotator"], version=3),
+            JudgmentTask(
+                unit_set=see,
+                peer=peers[2],
+                judge=demo["outsider"],
+                withdrawn=True,
+                assigned_by=demo["organizer"],
+            ),
+        ]
+    )
+    mine, crowd, see_task, _ = JudgmentTask.objects.filter(unit_set__docset=docset).order_by("pk")
+    sentences = [list(span) for span in peer_sentences(peers[1].text)[:2]]
+    Judgment.objects.bulk_create(
+        [
+            *(
+                Judgment(task=mine, unit=unit, value=float(i % 2), seconds=3.25 + i)
+                for i, unit in enumerate(units)
+            ),
+            Judgment(task=crowd, unit=units[0], value=1.0),
+            Judgment(task=see_task, unit=clauses[0], value=3.0, sentences=sentences, seconds=9.5),
+            Judgment(task=see_task, unit=clauses[1], value=0.0),
+        ]
+    )
+    # Times unlike those a restore would give its records: hours ago.
+    UnitSet.objects.filter(docset=docset).update(created_at=now - timedelta(hours=3))
+    JudgmentTask.objects.filter(unit_set__docset=docset).update(
+        created_at=now - timedelta(hours=2), updated_at=now - timedelta(hours=1)
+    )
+    Judgment.objects.filter(task__unit_set__docset=docset).update(
+        updated_at=now - timedelta(hours=1)
+    )
 
 
 def written(collection) -> bytes:

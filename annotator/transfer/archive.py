@@ -18,7 +18,9 @@ allows it (version 1 had no pyramid_merge_sources: no consensus merged more than
 in versions 1 and 2 a peer annotation change's snapshots hold every PSE, a list, where version 3's
 hold only the PSEs it changed, {"pses": [...], "absent": [ids]}: both are read, as the instance
 undoes both; version 4 added proposals and time on task, pyramid_work_times and
-annotation_work_times, issue 20), newer ones are refused.
+annotation_work_times, issue 20; version 5 the coverage judgments of issue 21, unit_sets, units,
+judgment_tasks and coverage_judgments ("judgments" being the human judgments of summaries)), newer
+ones are refused.
 
 Not archived: import and archive jobs (uploads, emptied once stored) and scoring reports, which
 are caches of what the records give (recomputed when asked for; their parameters hold ids of
@@ -30,8 +32,11 @@ inside history: pyramid snapshots (annotator.pyramids.editing) hold summary ids 
 contributors a consensus copied; annotation snapshots (annotator.peer_annotation.editing) hold PSE
 and PSE span ids that undo brings back as the same records, so ids of PSEs gone since get fresh ids
 reserved for them; a consensus annotation's decision names the annotation taken. Provenance to
-records gone is dropped, as undo drops it. Missing users are created inactive, without a usable
-password, and reported. A problem raises ArchiveError naming file, line and field; nothing is kept.
+records gone is dropped, as undo drops it. Coverage judgments are checked as judging checks
+them: a unit's span within its model, a judgment's unit one of its task's unit set, its value on
+the unit set's scale, its sentences within the peer's text. Missing users are created inactive,
+without a usable password, and reported. A problem raises ArchiveError naming file, line and
+field; nothing is kept.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ from annotator.models import (
     Contributor,
     Docset,
     HumanJudgment,
+    Judgment,
+    JudgmentTask,
     Membership,
     PeerAnnotation,
     PeerAnnotationChange,
@@ -71,17 +78,23 @@ from annotator.models import (
     PyramidModel,
     Span,
     Summary,
+    Unit,
+    UnitSet,
     WorkTime,
 )
 from annotator.text.plurals import counted
 
-FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 4, "archive.json"
+FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 5, "archive.json"
 # tables an archive of an earlier version does not hold
 ADDED_IN = {
     "pyramid_merge_sources": 2,
     "proposals": 4,
     "pyramid_work_times": 4,
     "annotation_work_times": 4,
+    "unit_sets": 5,
+    "units": 5,
+    "judgment_tasks": 5,
+    "coverage_judgments": 5,
 }
 BATCH = 1000
 USER = "user"  # a reference to a user, written as the username
@@ -238,6 +251,26 @@ TABLES = [
     # Time on task, on a pyramid or on a peer annotation: one table each way to the collection.
     Table("pyramid_work_times", WorkTime, f"pyramid__{_C}", _WORK_TIME_REFS),
     Table("annotation_work_times", WorkTime, f"annotation__pyramid__{_C}", _WORK_TIME_REFS),
+    # Coverage judgments (issue 21): unit sets of a docset, their units, judges' tasks and answers.
+    Table("unit_sets", UnitSet, _C, {"docset": "docsets", "pyramid": "pyramids"}),
+    Table(
+        "units",
+        Unit,
+        f"unit_set__{_C}",
+        {"unit_set": "unit_sets", "model": "summaries", "scu": "scus"},
+    ),
+    Table(
+        "judgment_tasks",
+        JudgmentTask,
+        f"unit_set__{_C}",
+        {"unit_set": "unit_sets", "peer": "summaries", "judge": USER, "assigned_by": USER},
+    ),
+    Table(
+        "coverage_judgments",
+        Judgment,
+        f"task__unit_set__{_C}",
+        {"task": "judgment_tasks", "unit": "units"},
+    ),
 ]
 COLLECTION = Table("collection", Collection, "pk")
 
@@ -338,6 +371,14 @@ def describe(counts: dict[str, int]) -> str:
         f"{counted(changes, 'history entry', 'history entries')}, "
         f"{counted(n['assignments'], 'assignment')}, {counted(n['memberships'], 'membership')}, "
         f"{counted(n['judgments'], 'human judgment')}"
+        # Coverage judgments only where there are some: a collection of pyramids reads as before.
+        + (
+            f", {counted(n['unit_sets'], 'unit set')} ({counted(n['units'], 'unit')}), "
+            f"{counted(n['judgment_tasks'], 'judgment task')} "
+            f"({counted(n['coverage_judgments'], 'coverage judgment')})"
+            if n["unit_sets"]
+            else ""
+        )
     )
 
 
@@ -439,6 +480,11 @@ class _Restore:
             "peer_annotations": {},
             "pses": {},
         }  # text lengths
+        # What a coverage judgment is checked against, by archive id: a unit set's answers, a
+        # unit's unit set, a task's unit set and peer.
+        self.answers: dict[int, tuple[float, ...]] = {}
+        self.unit_sets: dict[int, int] = {}
+        self.tasks: dict[int, tuple[int, int]] = {}
         self.total, self.done = sum(self.header["counts"].values()), 0
 
     def _header(self) -> dict:
@@ -498,6 +544,10 @@ class _Restore:
             "proposals": self._proposal,
             "pyramid_changes": self._pyramid_change,
             "peer_annotation_changes": self._peer_change,
+            "unit_sets": self._unit_set,
+            "units": self._unit,
+            "judgment_tasks": self._judgment_task,
+            "coverage_judgments": self._judgment,
         }
         for table in TABLES:
             self.at = table.file
@@ -670,6 +720,45 @@ class _Restore:
     def _proposal(self, record, row, where):
         length = self.lengths["peer_annotations"][row["annotation"]]
         self._within(record, length, "peer summary's text", where)
+
+    def _unit_set(self, record, row, where):
+        self.answers[row["id"]] = record.answers
+
+    def _unit(self, record, row, where):
+        self.unit_sets[row["id"]] = row["unit_set"]
+        if record.model_id is not None and record.end is not None:
+            self._within(record, self.lengths["summaries"][row["model"]], "model's text", where)
+
+    def _judgment_task(self, record, row, where):
+        self.tasks[row["id"]] = (row["unit_set"], row["peer"])
+
+    def _judgment(self, record, row, where):
+        """As judging.answer checks an answer: a unit of the task's set, a value on its scale,
+        sentences within the peer."""
+        unit_set, peer = self.tasks[row["task"]]
+        if self.unit_sets[row["unit"]] != unit_set:
+            raise ArchiveError(
+                f"{where}: field 'unit': unit {row['unit']} is not of its task's unit set"
+            )
+        answers = self.answers[unit_set]
+        if record.value not in answers:
+            raise ArchiveError(
+                f"{where}: field 'value': {record.value:g} is not an answer on its unit set's "
+                f"scale ({', '.join(f'{a:g}' for a in answers)})"
+            )
+        length = self.lengths["summaries"][peer]
+        spans = record.sentences
+        if not isinstance(spans, list) or not all(
+            isinstance(span, list)
+            and len(span) == 2
+            and all(isinstance(i, int) and not isinstance(i, bool) for i in span)
+            and 0 <= span[0] < span[1] <= length
+            for span in spans
+        ):
+            raise ArchiveError(
+                f"{where}: field 'sentences': not [start, end] spans within the peer's text "
+                f"({length} characters)"
+            )
 
     def _new_summary(self, summary_id, where):
         if summary_id not in self.ids["summaries"]:

@@ -16,12 +16,16 @@ from annotator.adjudication import pyramid_consensus
 from annotator.models import (
     PSE,
     Collection,
+    Judgment,
+    JudgmentTask,
     PeerAnnotation,
     PeerAnnotationChange,
     Proposal,
     Pyramid,
     PyramidChange,
     PyramidMerge,
+    Unit,
+    UnitSet,
 )
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids import editing
@@ -66,6 +70,10 @@ def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
     assert PSE.objects.filter(
         annotation__pyramid__docset__collection=collection, suggestion_rank=2
     ).exists()
+    assert len(ids["unit_sets"]) == 2
+    assert len(ids["units"]) == 5
+    assert len(ids["judgment_tasks"]) == 4
+    assert len(ids["coverage_judgments"]) == 6
     states = set(
         PyramidChange.objects.filter(pyramid__docset__collection=collection).values_list(
             "state", flat=True
@@ -73,6 +81,7 @@ def test_every_record_comes_back_under_new_ids_with_its_references_mapped(rich):
     )
     assert states == {"applied", "undone", "discarded"}
     assert report[0].startswith("Restored Restored: 1 docset, 7 summaries, 4 pyramids")
+    assert report[0].endswith(", 2 unit sets (5 units), 4 judgment tasks (6 coverage judgments).")
     assert len(report) == 1  # every user was there
 
 
@@ -194,7 +203,7 @@ def test_the_archive_is_a_zip_of_a_header_and_one_json_lines_file_per_table(rich
     with zipfile.ZipFile(io.BytesIO(written(rich["collection"]))) as files:
         header = json.loads(files.read("archive.json"))
         assert header["format"] == "pyramid-annotator-archive"
-        assert header["version"] == archive.FORMAT_VERSION == 4
+        assert header["version"] == archive.FORMAT_VERSION == 5
         assert header["collection"]["weight_convention"] == "models"
         assert header["collection"]["average_rounding"] == "floor"
         assert header["users"] == [
@@ -303,8 +312,8 @@ def refused(data: bytes, name="Restored") -> str:
         ),
         (
             "archive.json",
-            lambda text: text.replace('"version": 4', '"version": 5'),
-            "archive.json: unknown format version 5; this instance reads versions 1 to 4.",
+            lambda text: text.replace('"version": 5', '"version": 6'),
+            "archive.json: unknown format version 6; this instance reads versions 1 to 5.",
         ),
         (
             "archive.json",
@@ -351,27 +360,184 @@ def test_an_archive_of_version_1_without_the_merges_of_more_than_two_pyramids_is
     )
 
 
-def test_an_archive_of_version_3_without_proposals_and_time_on_task_is_read(rich):
-    added = ("proposals", "pyramid_work_times", "annotation_work_times")
-    source = zipfile.ZipFile(io.BytesIO(written(rich["collection"])))
-    older = io.BytesIO()
-    with zipfile.ZipFile(older, "w") as target:
+def older(data: bytes, version: int) -> bytes:
+    """The archive as an instance of that format version wrote it: without the tables added
+    since (archive.ADDED_IN)."""
+    added = {name for name, since in archive.ADDED_IN.items() if since > version}
+    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w") as target:
         for name in source.namelist():
             data = source.read(name)
             if name.removesuffix(".jsonl") in added:
-                continue  # version 3 had no such tables
+                continue
             if name == "archive.json":
                 header = json.loads(data)
                 for table in added:
                     header["counts"].pop(table)
-                data = json.dumps({**header, "version": 3}).encode()
+                data = json.dumps({**header, "version": version}).encode()
             target.writestr(name, data)
-    collection, _ = restored(older.getvalue())
+    return out.getvalue()
+
+
+def test_an_archive_of_version_3_without_proposals_and_time_on_task_is_read(rich):
+    collection, _ = restored(older(written(rich["collection"]), 3))
     assert not Proposal.objects.filter(annotation__pyramid__docset__collection=collection).exists()
     assert (
         PeerAnnotation.objects.filter(pyramid__docset__collection=collection).count()
         == PeerAnnotation.objects.filter(pyramid__docset__collection=rich["collection"]).count()
     )
+
+
+def coverage(collection) -> dict[str, list[tuple]]:
+    """The collection's coverage records as the models read them, every link followed to what it
+    names (and checked to stay within the collection)."""
+    unit_sets = UnitSet.objects.filter(docset__collection=collection).order_by("name")
+    assert {u.pyramid.docset.collection for u in unit_sets if u.pyramid} == {collection}
+    units = Unit.objects.filter(unit_set__docset__collection=collection).order_by("pk")
+    assert {u.model.docset.collection for u in units if u.model} == {collection}
+    assert {u.scu.pyramid.docset.collection for u in units if u.scu} == {collection}
+    return {
+        "unit_sets": list(
+            unit_sets.values_list(
+                "name",
+                "method",
+                "scale",
+                "source",
+                "pyramid__name",
+                "source_name",
+                "version",
+                "created_at",
+            )
+        ),
+        "units": list(
+            units.values_list(
+                "unit_set__name",
+                "position",
+                "text",
+                "model__author",
+                "start",
+                "end",
+                "scu__uid",
+                "scu__pyramid__name",
+                "weight",
+                "external_id",
+            )
+        ),
+        "tasks": list(
+            JudgmentTask.objects.filter(unit_set__docset__collection=collection)
+            .order_by("pk")
+            .values_list(
+                "unit_set__name",
+                "peer__author",
+                "judge__username",
+                "judge_code",
+                "status",
+                "withdrawn",
+                "assigned_by__username",
+                "version",
+                "created_at",
+                "updated_at",
+            )
+        ),
+        "judgments": list(
+            Judgment.objects.filter(task__unit_set__docset__collection=collection)
+            .order_by("pk")
+            .values_list(
+                "task__judge__username",
+                "task__judge_code",
+                "task__peer__author",
+                "unit__unit_set__name",
+                "unit__position",
+                "value",
+                "sentences",
+                "seconds",
+                "updated_at",
+            )
+        ),
+    }
+
+
+def test_coverage_judgments_come_back_as_they_were(rich):
+    original = rich["collection"]
+    collection, _ = restored(written(original))
+    assert coverage(collection) == coverage(original)
+    records = coverage(collection)
+    # What the fixture made is there to compare.
+    assert records["unit_sets"][0][:7] == (
+        "Lite Pyramid",
+        "presence",
+        "present_absent",
+        "pyramid",
+        "DEMO01",
+        "apollo.pyr",
+        3,
+    )
+    assert records["units"][1][-2:] == (3, "u1")
+    assert records["units"][3][3:6] == ("A", 0, len(records["units"][3][2]))
+    assert records["tasks"][1][2:8] == (None, "crowd 1", "in_progress", False, None, 1)
+    assert records["tasks"][3][5:7] == (True, "organizer")
+    value, sentences, seconds = records["judgments"][4][5:8]
+    assert (value, seconds) == (3.0, 9.5)
+    assert len(sentences) == 2  # the peer's sentences marked
+
+
+@pytest.mark.parametrize(
+    ("file", "change", "message"),
+    [
+        (
+            "units.jsonl",
+            line_changed(4, end=10**6),
+            "units.jsonl line 4: field 'end': the span 0-1000000 is not within its model's text",
+        ),
+        (
+            "coverage_judgments.jsonl",
+            line_changed(1, value=0.5),
+            "coverage_judgments.jsonl line 1: field 'value': 0.5 is not an answer on its unit "
+            "set's scale (1, 0)",
+        ),
+        (
+            "coverage_judgments.jsonl",
+            line_changed(6, unit=999_999_999),
+            "coverage_judgments.jsonl line 6: field 'unit': no record 999999999 in units.jsonl",
+        ),
+        (
+            "coverage_judgments.jsonl",
+            line_changed(5, sentences=[[0, 10**6]]),
+            "coverage_judgments.jsonl line 5: field 'sentences': not [start, end] spans within",
+        ),
+        (
+            "judgment_tasks.jsonl",
+            line_changed(1, judge="nobody"),
+            "judgment_tasks.jsonl line 1: field 'judge': user 'nobody' is not",
+        ),
+        (
+            "unit_sets.jsonl",
+            line_changed(1, scale="stars"),
+            "unit_sets.jsonl line 1: field 'scale': 'stars' is not one of",
+        ),
+    ],
+)
+def test_coverage_records_that_are_wrong_are_refused(rich, file, change, message):
+    assert refused(rewritten(written(rich["collection"]), file, change)).startswith(message)
+
+
+def test_a_judgment_of_a_unit_of_another_unit_set_is_refused(rich):
+    data = written(rich["collection"])
+    lines = zipfile.ZipFile(io.BytesIO(data)).read("units.jsonl").decode().splitlines()
+    see_unit = json.loads(lines[-1])["id"]  # the SEE set's; line 1 judges a presence unit
+    message = refused(rewritten(data, "coverage_judgments.jsonl", line_changed(1, unit=see_unit)))
+    assert message == (
+        f"coverage_judgments.jsonl line 1: field 'unit': unit {see_unit} is not of its task's "
+        "unit set"
+    )
+
+
+def test_an_archive_of_version_4_without_coverage_judgments_is_read(rich):
+    collection, report = restored(older(written(rich["collection"]), 4))
+    assert not UnitSet.objects.filter(docset__collection=collection).exists()
+    assert not JudgmentTask.objects.filter(unit_set__docset__collection=collection).exists()
+    assert report[0].endswith("human judgments.")  # no coverage judgments to name
+    assert Proposal.objects.filter(annotation__pyramid__docset__collection=collection).count() == 2
 
 
 def test_a_proposal_beyond_its_peer_text_is_refused(rich):

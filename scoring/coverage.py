@@ -14,6 +14,8 @@ the scale's top so that both scales give a fraction 0-1.
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
@@ -98,47 +100,49 @@ def three_factor_anova(
     docsets: Sequence[str],
 ) -> list[AnovaRow]:
     """Harman & Over 2004 Table 1: coverage = grand mean + judge + system + docset + judge/system
-    + judge/docset + system/docset (+ residual), sequential (type I) sums of squares, as S's and
-    R's aov give them, fitted with statsmodels' OLS. Rows in the paper's order, then "resid" (no F
-    or p). A term with no degrees of freedom left (an unbalanced or small design) is omitted."""
-    import numpy as np
+    + judge/docset + system/docset (+ residual), with sequential (type I) sums of squares, as S's
+    and R's aov give them: each term's sum of squares is the drop in the residual sum of squares
+    when it joins the terms before it, its degrees of freedom the rise in the model's rank. Each
+    model is fitted with statsmodels' OLS, whose pseudo-inverse copes with the designs real
+    judgments make (judges nested in docsets, a single docset, empty cells), where statsmodels'
+    anova_lm fails on a rank-deficient design. A term that adds nothing to the rank (aliased with
+    the terms before it, or a factor of one level) is left out; rows in the paper's order, then
+    "resid" (no F or p). F = MS_term / MS_resid, p from the F distribution (SciPy)."""
     import pandas as pd
     import statsmodels.formula.api as smf
-    from statsmodels.stats.anova import anova_lm
+    from scipy import stats
 
     frame = pd.DataFrame(
         {"value": list(values), "judge": judges, "system": systems, "docset": docsets}
     )
-    formula = (
-        "value ~ C(judge) + C(system) + C(docset) + C(judge):C(system) + C(judge):C(docset)"
-        " + C(system):C(docset)"
-    )
-    model = smf.ols(formula, frame).fit()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        table = anova_lm(model, typ=1)
-    names = {
-        "C(judge)": "judge",
-        "C(system)": "system",
-        "C(docset)": "docset",
-        "C(judge):C(system)": "jud/sys",
-        "C(judge):C(docset)": "jud/ds",
-        "C(system):C(docset)": "sys/ds",
-        "Residual": "resid",
-    }
+    terms = [
+        ("judge", "C(judge)"),
+        ("system", "C(system)"),
+        ("docset", "C(docset)"),
+        ("jud/sys", "C(judge):C(system)"),
+        ("jud/ds", "C(judge):C(docset)"),
+        ("sys/ds", "C(system):C(docset)"),
+    ]
+    y = frame["value"].to_numpy(dtype=float)
+    residual_ss, rank = float(((y - y.mean()) ** 2).sum()), 1  # the grand mean alone
+    found: list[tuple[str, int, float]] = []
+    for k, (name, _) in enumerate(terms, start=1):
+        with warnings.catch_warnings():
+            # A rank-deficient design is expected here (see above): its rank is what counts.
+            warnings.simplefilter("ignore")
+            model = smf.ols("value ~ " + " + ".join(term for _, term in terms[:k]), frame).fit()
+        model_rank = int(model.df_model) + 1
+        if model_rank > rank:
+            found.append((name, model_rank - rank, residual_ss - float(model.ssr)))
+        residual_ss, rank = float(model.ssr), model_rank
+    residual_df = len(y) - rank
+    residual_ms = residual_ss / residual_df if residual_df > 0 else math.nan
     rows = []
-    for term, name in names.items():
-        if term not in table.index or table.loc[term, "df"] < 0.5:
-            continue
-        line = table.loc[term]
-        residual = term == "Residual"
-        rows.append(
-            AnovaRow(
-                name,
-                round(float(line["df"])),
-                float(line["sum_sq"]),
-                float(line["mean_sq"]),
-                None if residual or np.isnan(line["F"]) else float(line["F"]),
-                None if residual or np.isnan(line["PR(>F)"]) else float(line["PR(>F)"]),
-            )
-        )
+    for name, df, ss in found:
+        ms = ss / df
+        testable = residual_df > 0 and residual_ms > 0  # else no error term: no F, no p
+        f = ms / residual_ms if testable else None
+        p = float(stats.f.sf(f, df, residual_df)) if f is not None else None
+        rows.append(AnovaRow(name, df, ss, ms, f, p))
+    rows.append(AnovaRow("resid", residual_df, residual_ss, residual_ms, None, None))
     return rows

@@ -205,7 +205,8 @@ class Phrase:
     end: int
     text: str
     score: float
-    shared: tuple[str, ...]  # the content words it shares with the SCU's label and contributors
+    # the content words it shares with the SCU's label and contributors, as the phrase writes them
+    shared: tuple[str, ...]
     taken: tuple[int, ...]  # the SCUs (uids) with a contributor overlapping it
 
 
@@ -277,7 +278,7 @@ def help_for(
                     end,
                     words,
                     round(scores[p], 4),
-                    tuple(sorted(lexical.content_words(words) & query_words)),
+                    lexical.as_written(words, lexical.content_words(words) & query_words),
                     tuple(taken),
                 )
             )

@@ -15,7 +15,7 @@ import functools
 import logging
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,6 +40,24 @@ def words(text: str) -> list[str]:
             word = word[:-1]  # rocks/rock, astronauts/astronaut: enough folding to start
         found.append(word)
     return found
+
+
+def as_written(text: str, shared: Iterable[str]) -> tuple[str, ...]:
+    """The words of `text` whose content word (`words`: lower case, plural folded) is in `shared`,
+    as `text` writes them, each once, in the text's order: what the pages show of the words a
+    ranker found shared ("Michael Collins", "samples"; not the folded "collin", "sample"). The
+    peer page's suggestions and the builder's help both say them so.
+
+    >>> as_written("Michael Collins took rock samples; Collins", {"collin", "sample", "moon"})
+    ('Collins', 'samples')
+    """
+    wanted = set(shared)
+    found: dict[str, str] = {}
+    for written in WORD.findall(text):
+        folded = words(written)  # one word: itself folded, or none (a stopword)
+        if folded and folded[0] in wanted and folded[0] not in found:
+            found[folded[0]] = written
+    return tuple(found.values())
 
 
 def sentence_bounds(text: str) -> list[int]:

@@ -238,6 +238,26 @@ def reject(annotation_id: int, user, proposal_id: int) -> Proposal:
         return proposal
 
 
+def list_context(annotation: PeerAnnotation, user) -> dict:
+    """What annotator/annotation/proposal_list.html needs: the list (`listed`), and whether `user`
+    decides the proposals (the annotation's annotator, while they may edit it)."""
+    from annotator.campaigns.access import can_edit_annotation
+
+    decides = annotation.annotator_id == user.pk and can_edit_annotation(user, annotation)
+    return {"annotation": annotation, "decides": decides} | listed(annotation)
+
+
+NONE_LEFT = "No open proposal left: match the rest by hand."
+
+
+def none_left(annotation: PeerAnnotation) -> str:
+    """NONE_LEFT once no proposal of the annotation is open (the status line says it as the last
+    one is decided: the list is gone, the focus has left it), else nothing."""
+    if annotation.proposals.filter(state=Proposal.State.OPEN).exists():
+        return ""
+    return NONE_LEFT
+
+
 def listed(annotation: PeerAnnotation) -> dict:
     """What the page lists: the open proposals in text order (each with its words and its SCU),
     and how many were accepted and rejected."""

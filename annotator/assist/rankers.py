@@ -44,7 +44,8 @@ class Suggestion:
     label: str
     weight: int
     score: float
-    shared: tuple[str, ...]  # the content words the text shares with the SCU's closest text
+    # the content words the text shares with the SCU's closest text, as the text writes them
+    shared: tuple[str, ...]
 
 
 class Index(Protocol):
@@ -105,7 +106,7 @@ def rank(index: Index, text: str, limit: int | None = 8) -> list[Suggestion]:
                 scu.label,
                 scu.weight,
                 round(scores[position], 4),
-                tuple(sorted(query & closest)),
+                lexical.as_written(text, query & closest),
             )
         )
     return suggestions

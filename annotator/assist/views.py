@@ -27,13 +27,6 @@ from annotator.web.bad_input import refuses_nul_itself
 LIST = "annotator/annotation/proposal_list.html"
 
 
-def _list_context(annotation, user) -> dict:
-    from annotator.campaigns.access import can_edit_annotation
-
-    decides = annotation.annotator_id == user.pk and can_edit_annotation(user, annotation)
-    return {"annotation": annotation, "decides": decides} | proposals.listed(annotation)
-
-
 def _edits(view):
     """A view that edits annotation `pk` (posted): it gets the annotation, read as its user may;
     a refused edit answers as the page's other edits do, with the workspace as it now is."""
@@ -55,7 +48,7 @@ def _edits(view):
 def _with_list(request, annotation, message: str):
     """The list of proposals and the status line, both out of band."""
     pieces = render_to_string(
-        LIST, _list_context(annotation, request.user) | {"oob": True}, request=request
+        LIST, proposals.list_context(annotation, request.user) | {"oob": True}, request=request
     ) + render_to_string(
         "annotator/annotation/status.html",
         {"message": message, "level": "saved", "oob": True},
@@ -68,7 +61,7 @@ def _with_list(request, annotation, message: str):
 @login_required
 def proposal_list(request, pk):
     annotation = visible_annotation(request, pk)
-    return render(request, LIST, _list_context(annotation, request.user))
+    return render(request, LIST, proposals.list_context(annotation, request.user))
 
 
 @_edits
@@ -102,18 +95,15 @@ def accept(request, annotation, proposal):
         proposal,
         ranges,
     )
-    # As annotator.peer_annotation.views.annotation_edit answers an edit: what changed, with the
-    # list of proposals as it now is.
-    response = edit_changes(request, annotation, result)
-    response.content += render_to_string(
-        LIST, _list_context(result.annotation, request.user) | {"oob": True}, request=request
-    ).encode()
+    # As annotator.peer_annotation.views.annotation_edit answers an edit: what changed, the list of
+    # proposals as it now is among it; and, the last one decided, that none is left.
+    response = edit_changes(request, annotation, result, note=proposals.none_left(annotation))
     return reswap(response, "none")
 
 
 @_edits
 def reject(request, annotation, proposal):
     rejected = proposals.reject(annotation.pk, request.user, proposal)
-    return _with_list(
-        request, annotation, f"Rejected the proposal of SCU {rejected.scu.uid}: not proposed again"
-    )
+    message = f"Rejected the proposal of SCU {rejected.scu.uid}: not proposed again"
+    note = proposals.none_left(annotation)  # the last one decided: none is left
+    return _with_list(request, annotation, f"{message}. {note}" if note else message)

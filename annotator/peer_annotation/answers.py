@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from annotator.assist import proposals
 from annotator.campaigns.access import visible_annotations
 from annotator.editing.refusals import refused_answer
 from annotator.models import PeerAnnotation
@@ -36,9 +37,12 @@ def refused_edit(request, pk, refused: EditError):
     )
 
 
-def edit_changes(request, annotation: PeerAnnotation, result: PeerEditResult) -> HttpResponse:
+def edit_changes(
+    request, annotation: PeerAnnotation, result: PeerEditResult, note: str = ""
+) -> HttpResponse:
     """What an edit (`result`, annotator.editing) of `annotation` changed, rendered: the status
-    line and the SCUs whose matches changed (the caller swaps it in out of band)."""
+    line (the edit's description, then `note`), the SCUs whose matches changed and the list of
+    proposals to confirm, where the page shows one (the caller swaps it in out of band)."""
     # The edit changed the annotation's own fields only: its pyramid, docset and collection, loaded
     # with it above, still hold (a peer edit never changes them).
     edited = result.annotation
@@ -48,7 +52,13 @@ def edit_changes(request, annotation: PeerAnnotation, result: PeerEditResult) ->
         annotation.annotator,
     )
     context = annotation_context(edited, request.user, with_models=False)
-    context |= {"message": result.description, "level": "saved"}
+    message = f"{result.description}. {note}" if note else result.description
+    context |= {"message": message, "level": "saved"}
+    # Undo, redo and removing a PSE open accepted proposals again, or accept them again
+    # (annotator.peer_annotation.editing._proposals_follow): the list as it now is, for the page
+    # that shows it (its annotator's, annotator/annotation/proposals.html) once there are some.
+    if context["editable"] and edited.annotator_id == request.user.pk and edited.proposals.exists():
+        context |= {"proposal_list": True} | proposals.list_context(edited, request.user)
     changed = result.changed_uids
     changed_scus = [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed]
     context |= {"changed_scus": changed_scus, "zero_changed": 0 in changed}

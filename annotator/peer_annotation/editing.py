@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from annotator.campaigns import assignment_status
@@ -132,22 +132,26 @@ def _may_edit(annotation: PeerAnnotation, user, reopening: bool) -> None:
 # state: its id, SCU uid (0: none), comment, spans and span ids, provenance ("source", in a
 # consensus only) and "position" where the edit moved it (a PSE left in place keeps its position
 # through undo and redo); "suggestion_rank" where it was matched from a suggestion (issue 20: rows
-# written before, and PSEs matched otherwise, have none). Rows written before issue 19 hold every
-# PSE in order, as a list without positions: `restore` reads both forms.
+# written before, and PSEs matched otherwise, have none); "proposal" where accepting a proposal made
+# it (its id: `_proposals_follow` links it again when undo or redo brings the PSE back). Rows
+# written before issue 19 hold every PSE in order, as a list without positions: `restore` reads
+# both forms.
 
 
 def snapshot(annotation: PeerAnnotation, pse_ids: Collection[int] = ()) -> list[dict]:
     """Every PSE in order (or those of `pse_ids` there are): its id, SCU uid (0: none), comment,
-    spans (with their ids), position and the rank of the suggestion it was matched from (if it
-    was), as JSON-ready data (2 queries). The ids let undo and redo bring PSEs back as the same
-    records."""
+    spans (with their ids), position, the rank of the suggestion it was matched from (if it was)
+    and the proposal whose acceptance made it (if one did), as JSON-ready data (2 queries). The
+    ids let undo and redo bring PSEs back as the same records."""
     pses: dict[int, dict] = {}
-    rows = PSE.objects.filter(annotation=annotation)
+    # Proposal.pse has no reverse accessor: the accepted proposal, if any, as a subquery.
+    accepted = Proposal.objects.filter(pse=OuterRef("pk")).values("pk")[:1]
+    rows = PSE.objects.filter(annotation=annotation).annotate(proposal=Subquery(accepted))
     if pse_ids:
         rows = rows.filter(pk__in=pse_ids)
-    fields = ("id", "scu__uid", "comment", "source_id", "position", "suggestion_rank")
+    fields = ("id", "scu__uid", "comment", "source_id", "position", "suggestion_rank", "proposal")
     ordered = rows.order_by("position", "id").values_list(*fields)
-    for pse_id, uid, comment, source, position, rank in ordered:
+    for pse_id, uid, comment, source, position, rank, proposal in ordered:
         pses[pse_id] = {
             "id": pse_id,
             "scu": uid or NO_SCU,
@@ -160,6 +164,8 @@ def snapshot(annotation: PeerAnnotation, pse_ids: Collection[int] = ()) -> list[
             pses[pse_id]["source"] = source
         if rank is not None:  # only where taken from a suggestion: other states read as before
             pses[pse_id]["suggestion_rank"] = rank
+        if proposal is not None:  # made by accepting a proposal (issue 20)
+            pses[pse_id]["proposal"] = proposal
     spans = PSESpan.objects.filter(pse__annotation=annotation)
     if pse_ids:
         spans = spans.filter(pse_id__in=pse_ids)
@@ -314,11 +320,32 @@ def _write(annotation: PeerAnnotation, states: list[dict], existing: dict[int, P
     )
 
 
+def _proposals_follow(annotation: PeerAnnotation, _before, after: Stored) -> None:
+    """An accepted proposal stands while the PSE it made is there (the Editor's `after_change`:
+    after every edit, undo and redo). Its PSE gone (undone, removed; Proposal.pse is SET_NULL), the
+    proposal is open again: listed, acceptable, counted neither accepted nor rejected. Its PSE
+    back under the same id (redo, undo of the removal: `after` holds the PSE's state with its
+    "proposal"), it is accepted again, by the annotation's annotator (the only one who decides
+    proposals). 1 query, 2 where `after` holds PSEs accepted from a proposal."""
+    back = {p["proposal"]: p["id"] for p in pses_in(after) if p.get("proposal")}
+    returning = Proposal.objects.filter(annotation=annotation, pk__in=back, pse__isnull=True)
+    for proposal in returning if back else ():
+        proposal.state = Proposal.State.ACCEPTED
+        proposal.pse_id = back[proposal.pk]
+        proposal.decided_at = timezone.now()
+        proposal.decided_by_id = annotation.annotator_id
+        proposal.save(update_fields=["state", "pse", "decided_at", "decided_by"])
+    Proposal.objects.filter(
+        annotation=annotation, state=Proposal.State.ACCEPTED, pse__isnull=True
+    ).update(state=Proposal.State.OPEN, decided_at=None, decided_by=None)
+
+
 EDITOR = Editor(
     rows=PeerAnnotation.objects.select_related("pyramid__docset", "peer"),
     name="annotation",
     missing="There is no such peer annotation.",
     may_edit=_may_edit,
+    after_change=_proposals_follow,  # an accepted proposal stands while its PSE is there
     after_action=record_action,  # every edit is an action on the work: its active time
     snapshot=snapshot,  # every PSE for an edit (it names none), those of its row for undo/redo
     touched_in=_touched_in,
@@ -491,8 +518,8 @@ def remove_part(annotation_id, user, version, span_id: int) -> PeerEditResult:
 def accept_proposal(annotation_id, user, version, proposal_id: int, ranges=None) -> PeerEditResult:
     """An open proposal (annotator.assist.proposals) becomes a PSE of its SCU, as `assign` makes
     one: of the proposal's words, or of the words the annotator selected instead (`ranges`); the
-    proposal is marked accepted, by whom and when, with its PSE. Undo removes the PSE (the
-    proposal stays accepted: the decision was made; its `pse` empties with the PSE)."""
+    proposal is marked accepted, by whom and when, with its PSE. Undo removes the PSE and opens the
+    proposal again; redo accepts it again (`_proposals_follow`)."""
 
     def apply(annotation):
         if annotation.annotator_id is None or annotation.annotator_id != getattr(user, "pk", None):

@@ -4,7 +4,10 @@
 // instead, where they overlap the proposal's: the annotator edits the span first), Backspace or
 // Delete rejects it. One decision is sent at a time, in the order asked, each on the version the
 // last answer brought (as static/js/workspace-actions.js does for the page's edits); the focus
-// moves on to the next proposal at once, so a run of Enters goes down the list.
+// moves on to the next proposal at once, so a run of Enters goes down the list, and once none is
+// left to "Propose matches" (the status line says so). The focus goes to the list only when the
+// annotator asks (m, the button), never as the page loads (an Enter then would accept one
+// unseen); and to a proposal an undo (Ctrl+Z) opened again.
 (function () {
   "use strict";
   if (window.Proposals) return;  // included again with a whole workspace swapped in (a conflict)
@@ -25,6 +28,9 @@
     let current = null;  // the id of the proposal in focus (kept across the list's redraws)
     let queue = [];  // decisions asked for while one is on its way: [kind, id, ranges]
     let inFlight = null;  // the url of the decision on its way
+    let engaged = false;  // the focus was last in the list (the item it was on may be gone)
+    let shownBefore = null;  // the ids listed before the last redraw (null: none drawn yet)
+    let lastPost = "";  // the path of the last edit sent (the page's, or a decision)
 
     // -- the ghost marks: boxes over each open proposal's words, redrawn when the text or list moves --
     function layer() {
@@ -163,20 +169,37 @@
       if (retry) retry.remove();
     });
 
-    // After any answer (the list, the peer text redrawn): the focus and the ghosts put back.
+    // After any answer (the list, the peer text redrawn): the focus and the ghosts put back. The
+    // focus stays in the list if it was there (on the page, the item it was on gone with its
+    // answer); it never comes to the list otherwise, but to a proposal an undo or redo listed
+    // again (its acceptance undone).
     function refresh() {
       const list = items();
+      const active = document.activeElement;
+      const hadFocus = (active && active.closest && active.closest("#proposal-list"))
+        || ((!active || active === document.body) && engaged);
+      const restoring = /\/(undo|redo)\/$/.test(lastPost);
+      const back = shownBefore && restoring ? list.find((item) => !shownBefore.has(item.dataset.proposal)) : null;
+      shownBefore = new Set(list.map((item) => item.dataset.proposal));
+      if (back) { focusItem(back); return; }
       const again = list.find((item) => item.dataset.proposal === current);
-      const hadFocus = document.activeElement === document.body || (document.activeElement && document.activeElement.closest("#proposal-list"));
       if (again) {
         list.forEach((item) => { item.tabIndex = item === again ? 0 : -1; });
         if (hadFocus) again.focus({ preventScroll: true });
       } else if (list.length && hadFocus) {
         focusItem(list[0], { scroll: false });
         return;
+      } else if (hadFocus) {
+        // The last one decided: to the button that asks for more, beside where the list was (the
+        // status line says none is left), not to the page.
+        const button = document.getElementById("propose-matches");
+        if (button) button.focus({ preventScroll: true });
       }
       drawGhosts();
     }
+    document.addEventListener("htmx:beforeRequest", (event) => {
+      if (String(event.detail.requestConfig.verb).toLowerCase() === "post") lastPost = event.detail.pathInfo.requestPath;
+    });
     document.addEventListener("htmx:afterSettle", refresh);
     document.addEventListener("htmx:oobAfterSwap", () => setTimeout(refresh, 0));
     window.addEventListener("resize", drawGhosts);
@@ -219,6 +242,7 @@
     });
     document.addEventListener("focusin", (event) => {
       const item = event.target.closest && event.target.closest("#proposal-list .proposal");
+      engaged = !!item;
       if (item && item.dataset.proposal !== current) { current = item.dataset.proposal; hint(item); drawGhosts(); }
     });
     window.TextSelection.onChange(() => {

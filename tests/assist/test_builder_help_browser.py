@@ -85,3 +85,41 @@ def test_adding_a_suggested_phrase_with_its_key_and_with_the_keyboard_alone(
     assert human.eventually(lambda: "B" in stored(build.pyramid))
     assert stored(build.pyramid)["B"] == b.text[start:end]
     assert violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_each_phrase_shows_its_key_alone_and_the_words_it_shares_as_written(
+    browser_page, live_server, demo
+):
+    """Found by a tester: "1. 3 while Michael Collins…" (the list's number beside the key) and
+    "shares collin," (the ranker's folded words, the rest out of sight)."""
+    build = Builder(demo, name="helped", user="outsider")
+    build.new_scu(
+        "A",
+        "Neil Armstrong and Buzz Aldrin walked on the surface while Michael Collins orbited above "
+        "in the command module",
+    )
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(f"{live_server.url}/pyramids/{build.pyramid.pk}/")
+    human.click(page, "#scu-1 .label")
+    d = build.models["D"]
+    collins = page.locator(f'#builder-help [data-help-add][data-summary="{d.pk}"]').filter(
+        has_text="Michael Collins remained in orbit"
+    )
+    expect(collins).to_have_count(1)
+    item = collins.locator("xpath=..")  # its <li>
+    # No list number: the key alone, as a badge; still a list for screen readers.
+    assert item.evaluate("(li) => getComputedStyle(li).listStyleType") == "none"
+    assert item.evaluate("(li) => li.closest('ol').getAttribute('role')") == "list"
+    key = collins.get_attribute("data-key")
+    assert collins.locator("kbd").inner_text() == key
+    assert collins.inner_text().startswith(f"{key} while Michael Collins")
+    # The words shared as the phrase writes them, every one, in sight within the panel's width.
+    shares = item.locator("span.muted")
+    expect(shares).to_have_text("shares Michael, Collins")
+    assert shares.evaluate(
+        "(s) => s.getBoundingClientRect().right"
+        " <= document.getElementById('builder-help').getBoundingClientRect().right"
+    )
+    assert violations(page) == []

@@ -82,3 +82,18 @@ def test_the_builder_page_has_the_panel_for_its_editor_only(client, demo, built)
     response = client.get(reverse("pyramid-detail", args=[built.pyramid.pk]))
     assert response.status_code == 200
     assert 'id="builder-help"' not in response.content.decode()
+
+
+def test_each_phrase_shows_its_key_and_the_words_it_shares_as_written(client, demo, built):
+    """Found by a tester: "1. 3 while Michael Collins…" (the list's number beside the key) and
+    "shares collin," (folded words)."""
+    client.force_login(demo["outsider"])
+    page = get(client, built.pyramid).content.decode()
+    assert '<ol class="builder-help-phrases" role="list">' in page  # unnumbered, still a list
+    assert "<kbd>1</kbd>" in page
+    d = built.models["D"]
+    phrase = "Astronauts Neil Armstrong and Buzz Aldrin walked on the Moon"
+    start = d.text.index(phrase)
+    item = page[page.index(f'data-start="{start}"') :]
+    item = item[: item.index("</li>")]
+    assert "shares Neil, Armstrong, Buzz, Aldrin, walked</span>" in item

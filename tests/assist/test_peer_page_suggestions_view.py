@@ -112,3 +112,15 @@ def test_proposing_again_with_proposals_open_says_they_are_shown(client, demo):
         client.post(reverse("proposal-reject", args=[annotation.pk, proposal.pk]))
     last = client.post(reverse("propose", args=[annotation.pk])).content.decode()
     assert "No confident match left to propose: match the rest by hand" in last
+
+
+def test_shares_says_the_words_as_the_selection_writes_them(client, demo):
+    """Found by a tester: "shares collin, michael, ..." (the ranker's folded words)."""
+    client.force_login(demo["admin"])
+    annotation = demo["annotations"]["1"]
+    text = annotation.peer.text
+    start = text.index("Michael Collins remained in orbit")
+    page = answer(client, annotation, start, start + len("Michael Collins remained in orbit"))
+    assert uids(page)[0] == 4
+    assert "#4 · shares Michael, Collins, remained, orbit</span>" in page
+    assert "collin" not in page

@@ -98,7 +98,21 @@ def test_the_best_text_decides_and_the_shared_words_are_those_of_the_closest_tex
     top = rank(prepare(SCUS, "overlap"), "Michael Collins remained in orbit.")[0]
     assert top.uid == 4
     assert top.score == 1.0
-    assert top.shared == ("collin", "michael", "orbit", "remained")
+    # As the text writes them, in its order (found by a tester: "shares collin, michael, ...").
+    assert top.shared == ("Michael", "Collins", "remained", "orbit")
+
+
+def test_shared_words_are_said_as_written():
+    """lexical.as_written: the folded words a ranker shares, mapped back to the text's words."""
+    text = "The astronauts returned with lunar rock samples; the samples' Rocks."
+    assert lexical.as_written(text, {"sample", "rock", "astronaut", "moon"}) == (
+        "astronauts",
+        "rock",
+        "samples",
+    )
+    assert lexical.as_written("Collins’s orbit", {"collin"}) == ("Collins’s",)
+    assert lexical.as_written("the and of", {"the"}) == ()  # stopwords are never shared
+    assert lexical.as_written("Apollo", set()) == ()
 
 
 @pytest.mark.parametrize("ranker", ["lexical", "overlap"])

@@ -162,10 +162,14 @@ def test_undo_and_redo_of_an_acceptance(demo, annotation):
     editing.undo(annotation.pk, user, version(annotation))
     assert not PSE.objects.filter(annotation=annotation).exists()
     collins.refresh_from_db()
-    assert collins.state == Proposal.State.ACCEPTED
+    # Its PSE gone, the proposal is open again (tests/peer_annotation/test_proposals_undo.py).
+    assert collins.state == Proposal.State.OPEN
     assert collins.pse is None
     editing.redo(annotation.pk, user, version(annotation))
     assert list(PSE.objects.filter(annotation=annotation).values_list("scu__uid", flat=True)) == [4]
+    collins.refresh_from_db()
+    assert collins.state == Proposal.State.ACCEPTED
+    assert collins.pse == PSE.objects.get(annotation=annotation)
 
 
 def test_scores_ignore_open_and_rejected_proposals(demo, annotation):

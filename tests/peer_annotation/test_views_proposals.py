@@ -114,3 +114,66 @@ def test_others_may_not_propose_nor_decide(client, demo, annotation):
     assert annotation.proposals.count() == 4
     client.logout()
     assert client.post(reverse("propose", args=[annotation.pk])).status_code == 302
+
+
+def test_undo_answers_with_the_proposal_open_again_and_redo_with_it_accepted(
+    client, demo, annotation
+):
+    """Found by a tester: after Ctrl+Z of an acceptance, the list still said "1 accepted" and did
+    not show the proposal. Every edit's answer now brings the list as it is."""
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    collins = annotation.proposals.get(scu__uid=4)
+    client.post(
+        reverse("proposal-accept", args=[annotation.pk, collins.pk]),
+        {"version": version(annotation)},
+    )
+    undo = reverse("annotation-edit", args=[annotation.pk, "undo"])
+    page = client.post(undo, {"version": version(annotation)}).content.decode()
+    assert 'id="proposal-list" hx-swap-oob="true"' in page
+    assert page.count('class="proposal"') == 4
+    assert f'data-proposal="{collins.pk}"' in page
+    assert "accepted, " not in page  # nothing decided any more
+    assert Proposal.objects.get(pk=collins.pk).state == "open"
+
+    redo = reverse("annotation-edit", args=[annotation.pk, "redo"])
+    page = client.post(redo, {"version": version(annotation)}).content.decode()
+    assert page.count('class="proposal"') == 3
+    assert "1 accepted, 0 rejected so far." in page
+    assert Proposal.objects.get(pk=collins.pk).state == "accepted"
+
+
+def test_an_edit_of_an_annotation_without_proposals_sends_no_list(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    start = annotation.peer.text.index("Michael Collins")
+    page = client.post(
+        reverse("annotation-edit", args=[annotation.pk, "assign"]),
+        {"version": version(annotation), "ranges": f"[[{start}, {start + 15}]]", "scu": 4},
+    ).content.decode()
+    assert "Matched “Michael Collins” to SCU 4" in page
+    assert "proposal-list" not in page
+
+
+def test_deciding_the_last_open_proposal_says_none_is_left(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    *others, last = annotation.proposals.order_by("start")
+    for proposal in others:
+        page = client.post(
+            reverse("proposal-accept", args=[annotation.pk, proposal.pk]),
+            {"version": version(annotation)},
+        ).content.decode()
+        assert "No open proposal left" not in page
+    assert page.count('id="proposal-list"') == 1  # the list once, not twice
+    page = client.post(reverse("proposal-reject", args=[annotation.pk, last.pk])).content.decode()
+    assert "Rejected the proposal of SCU 4: not proposed again. No open proposal left" in page
+    client.post(
+        reverse("annotation-edit", args=[annotation.pk, "undo"]), {"version": version(annotation)}
+    )
+    reopened = annotation.proposals.get(state="open")
+    page = client.post(
+        reverse("proposal-accept", args=[annotation.pk, reopened.pk]),
+        {"version": version(annotation)},
+    ).content.decode()
+    assert "to SCU 2. No open proposal left" in page
+    assert Proposal.objects.filter(annotation=annotation, state="open").count() == 0

@@ -95,6 +95,7 @@ urlpatterns = [
         name="unit-set-create",
     ),
     path("unit-sets/<int:pk>/", coverage_unit_sets.unit_set_detail, name="unit-set-detail"),
+    path("unit-sets/<int:pk>/delete/", coverage_unit_sets.unit_set_delete, name="unit-set-delete"),
     path(
         "unit-sets/<int:pk>/edit/<slug:action>/",
         coverage_unit_sets.unit_set_edit,

@@ -358,19 +358,21 @@ class UnitExportError(Exception):
     pass
 
 
-def presence_unit_set_names(collection: Collection) -> list[str]:
-    return sorted(
-        set(
-            UnitSet.objects.filter(
-                docset__collection=collection, method=UnitSet.Method.PRESENCE
-            ).values_list("name", flat=True)
-        )
-    )
+def _presence_sets(collection: Collection, docset: str | None = None):
+    """The presence unit sets of the collection (of its docset named `docset`): every one,
+    imported, from a pyramid or written by hand. Only presence: a name is chosen per docset, so a
+    SEE set of another docset may carry it too, and its 0-4 answers are no p/n."""
+    found = UnitSet.objects.filter(docset__collection=collection, method=UnitSet.Method.PRESENCE)
+    return found.filter(docset__name=docset) if docset else found
 
 
-def chosen_unit_set(collection: Collection, name: str | None) -> str:
+def presence_unit_set_names(collection: Collection, docset: str | None = None) -> list[str]:
+    return sorted(set(_presence_sets(collection, docset).values_list("name", flat=True)))
+
+
+def chosen_unit_set(collection: Collection, name: str | None, docset: str | None = None) -> str:
     """The unit set name to export: the one given, or the collection's only presence one."""
-    names = presence_unit_set_names(collection)
+    names = presence_unit_set_names(collection, docset)
     if name:
         if name not in names:
             raise UnitExportError(
@@ -399,15 +401,18 @@ class UnitExport:
         return out.getvalue()
 
 
-def export_units(collection: Collection, format_name: str, name: str | None = None) -> UnitExport:
-    """The unit sets named `name` of `collection` in `format_name` (counting the submitted
-    judgments of tasks not withdrawn, as the scores do); notes say what the format could not
-    hold."""
+def export_units(
+    collection: Collection, format_name: str, name: str | None = None, docset: str | None = None
+) -> UnitExport:
+    """The presence unit sets named `name` of `collection` (of its docset `docset` only, if
+    named) in `format_name` (counting the submitted judgments of tasks not withdrawn, as the
+    scores do); notes say what the format could not hold."""
     if format_name not in FORMATS:
         raise UnitExportError(f"unknown format {format_name!r}: {', '.join(FORMATS)}")
-    name = chosen_unit_set(collection, name)
+    name = chosen_unit_set(collection, name, docset)
     unit_sets = list(
-        UnitSet.objects.filter(docset__collection=collection, name=name)
+        _presence_sets(collection, docset)
+        .filter(name=name)
         .select_related("docset")
         .order_by("docset_id")  # the order the docsets were made: an imported file's order
     )

@@ -4,7 +4,10 @@
   in SEE; its units are the model's clauses (annotator.coverage.splitting), each with its span;
 - presence from a submitted pyramid: a unit per SCU, its label the text and its weight the SCU's,
   as the collection's weight convention counts it (SCUQuerySet.with_weight, the one definition);
-- presence written by hand: one unit per line, optionally "written from" one model.
+- presence written by hand: one unit per line, optionally "written from" one model; a line written
+  twice is refused, naming it (it would be judged twice and count twice in the score).
+
+A unit set is deleted whole (delete_unit_set) only while no judgment is given against it.
 
 Units are numbered from 1 (`position`), the order judges see them in. A refusal raises
 UnitSetError with a message for the administrator; nothing is stored then.
@@ -17,7 +20,17 @@ from collections.abc import Iterable
 from django.db import IntegrityError, transaction
 
 from annotator.coverage import splitting
-from annotator.models import SCU, Docset, Pyramid, Summary, Unit, UnitSet
+from annotator.models import (
+    SCU,
+    Docset,
+    Judgment,
+    JudgmentTask,
+    Pyramid,
+    Summary,
+    Unit,
+    UnitSet,
+)
+from annotator.text.plurals import counted
 
 SEE_SCALES = (UnitSet.Scale.FIVE_POINT, UnitSet.Scale.PERCENT)
 
@@ -129,6 +142,21 @@ def hand_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+def _refuse_repeated(texts: list[str]) -> None:
+    """A line written twice (spaces and case aside) would be judged twice and count twice in the
+    presence score: refused, each repeated line named once, as first written."""
+    first: dict[str, str] = {}
+    repeated: list[str] = []
+    for text in texts:
+        key = " ".join(text.split()).casefold()
+        if key in first and first[key] not in repeated:
+            repeated.append(first[key])
+        first.setdefault(key, text)
+    if repeated:
+        listed = ", ".join(f"“{text}”" for text in repeated)
+        raise UnitSetError(f"Write each unit once: these lines are there more than once: {listed}.")
+
+
 def presence_by_hand(
     docset: Docset, name: str, lines: Iterable[str], model: Summary | None = None
 ) -> UnitSet:
@@ -142,6 +170,7 @@ def presence_by_hand(
     texts = [line.strip() for line in lines if line.strip()]
     if not texts:
         raise UnitSetError("Write at least one unit: one sentence a line.")
+    _refuse_repeated(texts)
     _refuse_taken(docset, [name])
     unit_set = UnitSet(
         docset=docset,
@@ -153,3 +182,36 @@ def presence_by_hand(
     )
     with transaction.atomic():
         return _created(unit_set, [Unit(text=text, model=model) for text in texts])
+
+
+# -- deleting -------------------------------------------------------------------------------------
+
+
+def judgments_given(unit_set: UnitSet) -> int:
+    return Judgment.objects.filter(unit__unit_set=unit_set).count()
+
+
+def deletion_refused(judgments: int) -> str:
+    return (
+        f"Judging has started on this unit set ({counted(judgments, 'judgment')} given): it can "
+        "no longer be deleted, or the judges' work would be lost."
+    )
+
+
+def delete_unit_set(unit_set_id: int) -> tuple[str, int, int]:
+    """Delete the unit set with its units and its judgment tasks, none answered yet, in one
+    transaction: (its name, units, tasks). Its row is locked first, as a judge's answer locks it
+    (annotator.coverage.judging): a first answer and the deletion never interleave. Refused
+    (UnitSetError) once a judgment is given: the judges' work would be lost."""
+    with transaction.atomic():
+        unit_set = UnitSet.objects.select_for_update().filter(pk=unit_set_id).first()
+        if unit_set is None:
+            raise UnitSetError("This unit set no longer exists.")
+        judgments = judgments_given(unit_set)
+        if judgments:
+            raise UnitSetError(deletion_refused(judgments))
+        units = unit_set.units.count()
+        tasks = JudgmentTask.objects.filter(unit_set=unit_set).count()
+        name = unit_set.name
+        unit_set.delete()  # its units and tasks by cascade
+    return name, units, tasks

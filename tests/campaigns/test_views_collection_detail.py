@@ -8,8 +8,9 @@ pytestmark = pytest.mark.django_db
 
 def test_docsets_with_their_counts(client, demo, django_assert_max_num_queries):
     client.force_login(demo["organizer"])
-    # 3 of them: the problems to review; 1 the unit set names offered in the downloads.
-    with django_assert_max_num_queries(18):
+    # 3 of them: the problems to review; 1 the unit set names offered in the downloads, 1 whether
+    # there are judgment tasks (their scores offered).
+    with django_assert_max_num_queries(19):
         page = client.get(
             reverse("collection-detail", args=[demo["collection"].pk])
         ).content.decode()

@@ -91,3 +91,61 @@ def test_make_a_see_unit_set_then_merge_and_relabel_by_keyboard(browser_page, li
     assert [position for position, *_ in stored] == [1, 2, 3]
     assert UnitSet.objects.get().version == 3
     assert not violations(page), violations(page)
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_a_conflict_keeps_the_typed_text_to_save_again_then_the_set_is_deleted(
+    browser_page, live_server, demo
+):
+    """Two tabs on one unit set: A merges units 1 and 2; B, still showing the old units, retypes
+    unit 3 and presses Enter: 409, the units as they now are, the typed text still in unit 3's box
+    (now unit 2); Enter there saves it. Then the set is deleted through its confirmation."""
+    from tests.coverage.unit_set_helpers import see_of_model_a
+
+    unit_set = see_of_model_a(demo)
+    third = list(unit_set.units.order_by("position").values_list("pk", flat=True))[2]
+    tab_a = browser_page
+    log_in(tab_a, live_server, "admin", "admin-pass-1")
+    page_url = f"{live_server.url}/unit-sets/{unit_set.pk}/"
+    tab_a.goto(page_url)
+    tab_b = tab_a.context.new_page()
+    tab_b.goto(page_url)
+
+    tab_to(tab_a, "form[action$='/edit/merge/'] button")
+    press(tab_a, "Enter")
+    expect(tab_a.locator("#unit-status")).to_have_text("Merged units 1 and 2 into unit 1.")
+    assert eventually(lambda: len(stored_texts()) == 3)
+
+    typed = "Armstrong stepped onto the Moon first"
+    tab_b.bring_to_front()
+    tab_to(tab_b, f"#unit-text-{third}")
+    press(tab_b, "Control+A")
+    type_text(tab_b, typed)
+    press(tab_b, "Enter")
+    expect(tab_b.locator("#unit-status")).to_contain_text("this unit set was changed elsewhere")
+    expect(tab_b.locator("#unit-status")).to_contain_text(
+        "Your text for this unit is kept in its box (now unit 2): press Enter in it to save it."
+    )
+    settle(tab_b)
+    assert tab_b.evaluate("() => document.activeElement.id") == "unit-status"
+    assert tab_b.input_value(f"#unit-text-{third}") == typed
+    assert stored_texts()[1] == "Armstrong was the first person to step onto the Moon"
+    assert not violations(tab_b), violations(tab_b)
+
+    tab_to(tab_b, f"#unit-text-{third}")
+    press(tab_b, "Enter")
+    expect(tab_b.locator("#unit-status")).to_have_text("Saved the text of unit 2.")
+    assert eventually(lambda: stored_texts()[1] == typed), stored_texts()
+    assert UnitSet.objects.get().version == 3
+
+    # Delete the unit set: its link, the confirmation, the button; back on the docset's page.
+    tab_to(tab_b, f"a[href$='/unit-sets/{unit_set.pk}/delete/']")
+    press(tab_b, "Enter")
+    expect(tab_b.locator("h1")).to_have_text("Delete unit set SEE model A?")
+    assert not violations(tab_b), violations(tab_b)
+    tab_to(tab_b, "form[action$='/delete/'] button[type=submit]")
+    press(tab_b, "Enter")
+    expect(tab_b.locator("h1")).to_contain_text("DEMO01")
+    expect(tab_b.locator("body")).to_contain_text("Deleted the unit set “SEE model A” (3 units).")
+    assert eventually(lambda: not UnitSet.objects.exists())
+    assert not Unit.objects.exists()

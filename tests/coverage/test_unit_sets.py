@@ -147,6 +147,27 @@ def test_presence_by_hand_refuses_no_line_no_name_and_a_name_taken(demo):
     assert Unit.objects.count() == 1
 
 
+def test_presence_by_hand_refuses_a_unit_written_twice_naming_it(demo):
+    """The same line twice (spaces and case aside) would be judged twice and count twice in the
+    score: refused, each repeated line named once, nothing stored."""
+    docset = demo["pyramid"].docset
+    lines = [
+        "Apollo 11 landed.",
+        "Collins orbited.",
+        "apollo 11  landed.",
+        "B.",
+        "Collins orbited.",
+    ]
+    with pytest.raises(UnitSetError) as refused:
+        unit_sets.presence_by_hand(docset, "ACUs", lines)
+    assert refused.value.message == (
+        "Write each unit once: these lines are there more than once: “Apollo 11 landed.”, "
+        "“Collins orbited.”."
+    )
+    assert not UnitSet.objects.exists()
+    assert not Unit.objects.exists()
+
+
 def test_units_are_stored_in_one_bulk_insert(demo, django_assert_max_num_queries):
     docset = demo["pyramid"].docset
     lines = [f"Unit number {n}." for n in range(200)]

@@ -105,6 +105,22 @@ def test_a_refusal_is_shown_on_the_form_and_nothing_is_stored(client, demo):
     assert UnitSet.objects.count() == 1
 
 
+def test_a_line_written_twice_is_refused_by_name_and_the_lines_kept(client, demo):
+    client.force_login(demo["admin"])
+    lines = (
+        "Apollo 11 landed in 1969.\r\n\r\nCollins stayed in orbit.\r\nApollo 11 landed in 1969.\r\n"
+    )
+    response = client.post(url(demo), {"kind": "hand", "hand-name": "ACUs", "hand-lines": lines})
+    assert response.status_code == 422
+    shown = response.content.decode()
+    assert (
+        "Write each unit once: these lines are there more than once: “Apollo 11 landed in 1969.”."
+        in shown
+    )
+    assert "Collins stayed in orbit." in shown  # the lines are still in the box, to correct
+    assert not UnitSet.objects.exists()
+
+
 def test_a_pyramid_in_progress_is_not_offered(client, demo):
     Pyramid.objects.update(status=Pyramid.Status.IN_PROGRESS)
     client.force_login(demo["admin"])

@@ -106,7 +106,9 @@ def test_a_stale_version_gets_409_with_the_current_units(client, demo, see):
     assert response.status_code == 409
     shown = response.content.decode()
     assert "this unit set was changed elsewhere" in shown
-    assert 'value="Landed"' in shown  # as it now is
+    # The text typed kept in its box, to send again; the text as now stored shown beside it.
+    assert f'id="unit-text-{first}" name="text" value="Other"' in shown
+    assert "Its text as now stored: “Landed”." in shown
     assert 'name="version" value="2"' in shown
     assert 'class="status conflict" role="status" tabindex="-1" autofocus' in shown
     assert texts_of(see)[0] == "Landed"
@@ -169,3 +171,56 @@ def test_a_nul_character_is_refused_as_bad_input(client, demo, see):
     response = client.post(url(see, "relabel"), {"version": 1, "unit": ids(see)[0], "text": NUL})
     assert refuses_nul(response, "text")
     assert version_of(see) == 1
+
+
+def test_a_stale_relabel_keeps_the_typed_text_in_the_unit_s_box_to_send_again(client, demo, see):
+    """Another tab merged units 1 and 2; this one relabels unit 3 (now unit 2): 409, the units as
+    they now are, the text typed kept in that unit's box, with the current version to send it."""
+    client.force_login(demo["admin"])
+    first, _, third, _ = ids(see)
+    client.post(url(see, "merge"), {"version": 1, "unit": first}, **HTMX)
+    typed = "Armstrong stepped onto the Moon first"
+    response = client.post(
+        url(see, "relabel"), {"version": 1, "unit": third, "text": typed}, **HTMX
+    )
+    assert response.status_code == 409
+    shown = response.content.decode()
+    assert f'id="unit-text-{third}" name="text" value="{typed}"' in shown
+    assert (
+        "Your text for this unit is kept in its box (now unit 2): press Enter in it to save it."
+        in shown
+    )
+    assert 'name="version" value="2"' in shown
+    assert texts_of(see)[1] == "Armstrong was the first person to step onto the Moon"
+    # Sent again from the page as it now is: saved.
+    response = client.post(
+        url(see, "relabel"), {"version": 2, "unit": third, "text": typed}, **HTMX
+    )
+    assert response.status_code == 200
+    assert texts_of(see)[1] == typed
+
+
+def test_a_stale_relabel_of_a_unit_merged_away_shows_the_text_and_offers_it_to_add(
+    client, demo, see
+):
+    client.force_login(demo["admin"])
+    first, second, *_ = ids(see)
+    client.post(url(see, "merge"), {"version": 1, "unit": first}, **HTMX)
+    typed = "Collins orbited the Moon"
+    response = client.post(
+        url(see, "relabel"), {"version": 1, "unit": second, "text": typed}, **HTMX
+    )
+    assert response.status_code == 409
+    shown = response.content.decode()
+    assert (
+        f"The unit you edited is no longer in this unit set. Your text, “{typed}”, is kept in "
+        "the box to add a unit: press Enter in it to add it." in shown
+    )
+    assert f'id="new-unit-text" name="text" value="{typed}" required' in shown
+    # A stale add keeps its text in the same box.
+    response = client.post(url(see, "add"), {"version": 1, "text": "Kennedy's goal"}, **HTMX)
+    assert response.status_code == 409
+    assert 'id="new-unit-text" name="text" value="Kennedy&#x27;s goal" required' in (
+        response.content.decode()
+    )
+    assert len(texts_of(see)) == 3

@@ -410,3 +410,57 @@ def test_annotators_never_see_the_downloads(client, demo):
     client.force_login(demo["annotator"])
     assert client.get(reverse("collection-detail", args=[demo["collection"].pk])).status_code == 403
     assert client.get(reverse("docset-detail", args=[demo["pyramid"].docset.pk])).status_code == 403
+
+
+def judged_presence(demo):
+    """A hand-written presence unit set of DEMO01, peer 1 judged by the annotator, submitted."""
+    from annotator.coverage import unit_sets
+    from annotator.models import Judgment, JudgmentTask
+
+    unit_set = unit_sets.presence_by_hand(
+        demo["pyramid"].docset, "ACUs", ["Apollo 11 landed.", "Collins orbited."]
+    )
+    task = JudgmentTask.objects.create(
+        unit_set=unit_set,
+        peer=demo["annotations"]["1"].peer,
+        judge=demo["annotator"],
+        status=JudgmentTask.Status.SUBMITTED,
+    )
+    first, second = unit_set.units.order_by("position")
+    Judgment.objects.create(task=task, unit=first, value=1)
+    Judgment.objects.create(task=task, unit=second, value=0)
+    return unit_set
+
+
+@pytest.mark.parametrize("page_of", ["collection", "docset"])
+def test_the_coverage_scores_are_offered_once_there_are_judgment_tasks(client, demo, page_of):
+    client.force_login(demo["organizer"])
+    page_url = (
+        reverse("collection-detail", args=[demo["collection"].pk])
+        if page_of == "collection"
+        else reverse("docset-detail", args=[demo["pyramid"].docset.pk])
+    )
+    assert not any("coverage" in k for k in downloads_of(body(client.get(page_url)).decode()))
+    judged_presence(demo)
+    links = downloads_of(body(client.get(page_url)).decode())
+    coverage = {k for k in links if "coverage" in k}
+    expected = {"coverage-csv", "coverage-json"}
+    if page_of == "collection":
+        expected |= {"coverage-systems-csv", "coverage-systems-json"}
+    assert coverage == expected
+    for kind in coverage:
+        assert "table=coverage" in links[kind]
+        response = client.get(links[kind])
+        assert response.status_code == 200, kind
+        assert "attachment" in response["Content-Disposition"], kind
+    rows = list(csv.DictReader(io.StringIO(body(client.get(links["coverage-csv"])).decode())))
+    assert [(r["peer"], r["unit_set"], float(r["presence"])) for r in rows] == [("1", "ACUs", 0.5)]
+    printed, _ = run(
+        "export_scores",
+        collection=demo["collection"].name,
+        format="json",
+        scores="coverage-judgments",
+        systems=True,
+    )
+    if page_of == "collection":
+        assert body(client.get(links["coverage-systems-json"])).decode() == printed

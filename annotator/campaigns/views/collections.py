@@ -28,7 +28,16 @@ from annotator.campaigns.access import (
 from annotator.campaigns.forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
 from annotator.campaigns.guards import ADMINISTER, collection_for, docset_for
 from annotator.coverage.importing import presence_unit_set_names
-from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
+from annotator.models import (
+    Assignment,
+    Docset,
+    JudgmentTask,
+    Membership,
+    PeerAnnotation,
+    Pyramid,
+    Role,
+    Summary,
+)
 from annotator.pyramids.editing import EditError
 from annotator.pyramids.problems import collection_problems
 
@@ -152,6 +161,9 @@ def collection_detail(request, pk):
             "problems": collection_problems(collection) if readable else [],
             # Offered in the downloads to those who may read them (the download checks it too).
             "unit_set_names": presence_unit_set_names(collection) if readable else [],
+            # The coverage scores' downloads, once there is something to score (issue 21).
+            "judgment_tasks": readable
+            and JudgmentTask.objects.filter(unit_set__docset__collection=collection).exists(),
         },
     )
 
@@ -271,6 +283,9 @@ def docset_detail(request, pk):
             "can_adjudicate": adjudicates,
             "queue": queue,
             "queue_counts": adjudication_queue.counts(queue) if queue is not None else None,
+            # Its downloads: its presence unit sets, and the coverage scores once there are tasks.
+            "unit_set_names": presence_unit_set_names(docset.collection, docset.name),
+            "judgment_tasks": JudgmentTask.objects.filter(unit_set__docset=docset).exists(),
         },
     )
 

@@ -31,6 +31,7 @@ from annotator.coverage import splitting, unit_editing, unit_sets
 from annotator.editing.actions import LARGEST_ID, parse_version, status_for
 from annotator.editing.engine import EditError, RuleBroken
 from annotator.models import Judgment, Pyramid, Summary, Unit, UnitSet
+from annotator.text.plurals import counted
 
 PAGE = "coverage/unit_set_detail.html"
 UNITS = "coverage/_unit_set.html"
@@ -184,6 +185,7 @@ class Row:
     marked: str | None = None
     after: str = ""
     edited: bool = False
+    kept: str | None = None  # typed, not saved (a refused edit): shown in its box again
 
 
 def _row(unit: Unit, sentences: dict[int, list[int]], focus: str) -> Row:
@@ -233,10 +235,13 @@ def units_context(
     message: str = "",
     level: str = "",
     focus: tuple[int | None, str] | None = None,
+    kept: tuple[int | None, str] | None = None,
 ) -> dict:
     """The unit set's page (and its list of units, which edits swap) as it now is. `focus`: the
     unit and the control of it to put the focus on after an edit (None unit: the new unit's text
-    box at the end); without it, after a message, the status line takes the focus."""
+    box at the end); without it, after a message, the status line takes the focus. `kept`: a text
+    the administrator typed that a refused edit did not save, and the unit whose box shows it
+    again (None: the box to add a unit), so that Enter sends it again."""
     units = list(unit_set.units.select_related("model", "scu").order_by("position"))
     judgments = Judgment.objects.filter(unit__unit_set=unit_set).count()
     sentences: dict[int, list[int]] = {}
@@ -249,6 +254,9 @@ def units_context(
         elif control == "move-down" and n == len(units) - 1:
             control = "move-up"
         rows.append(_row(unit, sentences, control))
+        if kept and kept[0] == unit.pk:
+            rows[-1].kept = kept[1]
+    administers = can_administer(user, unit_set.docset.collection_id)
     return {
         "unit_set": unit_set,
         "docset": unit_set.docset,
@@ -256,8 +264,9 @@ def units_context(
         "rows": rows,
         "model_texts": _model_texts(units) if unit_set.method == UnitSet.Method.SEE else [],
         "judgments": judgments,
-        "administers": can_administer(user, unit_set.docset.collection_id),
-        "can_edit": judgments == 0 and can_administer(user, unit_set.docset.collection_id),
+        "administers": administers,
+        "can_edit": judgments == 0 and administers,
+        "kept_new": kept[1] if kept and kept[0] is None else None,
         "message": message,
         "level": level,
         "focus_status": bool(message) and focus is None,
@@ -270,6 +279,46 @@ def units_context(
 def unit_set_detail(request, pk):
     unit_set = _unit_set_for(request, pk)
     return render(request, PAGE, units_context(unit_set, request.user))
+
+
+# -- deleting -------------------------------------------------------------------------------------
+
+
+@login_required
+def unit_set_delete(request, pk):
+    """GET: the confirmation (what goes with the unit set, or why it cannot go); POST: delete it
+    (annotator.coverage.unit_sets.delete_unit_set), back to the docset's page. Administrators only,
+    as for editing; refused (403) once a judgment is given."""
+    unit_set = _unit_set_for(request, pk, ADMINISTER)
+    docset = unit_set.docset
+    refusal = ""
+    if request.method == "POST":
+        try:
+            name, units, tasks = unit_sets.delete_unit_set(unit_set.pk)
+        except unit_sets.UnitSetError as refused:
+            refusal = refused.message
+        else:
+            gone = counted(units, "unit") + (
+                f", {counted(tasks, 'judgment task')}" if tasks else ""
+            )
+            messages.success(request, f"Deleted the unit set “{name}” ({gone}).")
+            return redirect(reverse("docset-detail", args=[docset.pk]) + "#unit-sets")
+    judgments = unit_sets.judgments_given(unit_set)
+    if judgments and not refusal:
+        refusal = unit_sets.deletion_refused(judgments)
+    return render(
+        request,
+        "coverage/unit_set_delete.html",
+        {
+            "unit_set": unit_set,
+            "docset": docset,
+            "collection": docset.collection,
+            "units": unit_set.units.count(),
+            "tasks": unit_set.tasks.count(),
+            "refusal": refusal,
+        },
+        status=403 if refusal and request.method == "POST" else 200,
+    )
 
 
 # -- editing --------------------------------------------------------------------------------------
@@ -319,11 +368,13 @@ def unit_set_edit(request, pk, action):
         edited = edit(unit_set.pk, request.user, version, *_arguments(request.POST, fields))
     except EditError as refused:
         unit_set.refresh_from_db()
+        kept, note = _kept(unit_set, action, request.POST)
         context = units_context(
             unit_set,
             request.user,
-            refused.message,
+            f"{refused.message} {note}".strip(),
             "conflict" if status_for(refused) == 409 else "error",
+            kept=kept,
         )
         return render(request, UNITS if request.htmx else PAGE, context, status=status_for(refused))
     if not request.htmx:
@@ -340,6 +391,39 @@ def unit_set_edit(request, pk, action):
         else (edited.unit_id, FOCUS_AFTER[action] + _direction(action, request.POST)),
     )
     return render(request, UNITS, context)
+
+
+def _kept(unit_set: UnitSet, action: str, post) -> tuple[tuple[int | None, str] | None, str]:
+    """After a refused relabel or add, the text typed (so it is not lost: the page shows the units
+    as they now are): (the unit whose box shows it again, None for the box to add a unit; the
+    text), and a sentence saying where it is. Once judging has started no box is left: the
+    sentence shows the text itself."""
+    text = " ".join(post.get("text", "").split())
+    if action not in ("relabel", "add") or not text:
+        return None, ""
+    if unit_editing.judging_started(unit_set):
+        return None, f"Your text was not saved: “{text}”."
+    if action == "add":
+        return (
+            None,
+            text,
+        ), "Your text is kept in the box to add a unit: press Enter in it to add it."
+    raw = post.get("unit", "")
+    unit_id = int(raw) if raw.isdigit() and int(raw) <= LARGEST_ID else None
+    position = (
+        unit_set.units.filter(pk=unit_id).values_list("position", flat=True).first()
+        if unit_id is not None
+        else None
+    )
+    if unit_id is None or position is None:
+        return (None, text), (
+            f"The unit you edited is no longer in this unit set. Your text, “{text}”, is kept in "
+            "the box to add a unit: press Enter in it to add it."
+        )
+    return (unit_id, text), (
+        f"Your text for this unit is kept in its box (now unit {position}): press Enter in it to "
+        "save it."
+    )
 
 
 def _direction(action: str, post) -> str:

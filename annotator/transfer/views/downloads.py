@@ -23,14 +23,20 @@ def collection_ducview(request, pk):
 
 @login_required
 def collection_units(request, pk):
-    """GET …/units.zip?format=realsumm|lite-pyramid[&unit_set=NAME]: the collection's presence
-    unit sets in that format, as `export_units` writes them (issue 21)."""
+    """GET …/units.zip?format=realsumm|lite-pyramid[&unit_set=NAME][&docset=D]: the collection's
+    presence unit sets (that docset's only, if named) in that format, as `export_units` writes
+    them (issue 21)."""
     collection = collection_for(request, pk)
     format_name = request.GET.get("format", "")
     if format_name not in FORMATS:
         return HttpResponseBadRequest(f"format: one of {', '.join(FORMATS)}")
     try:
-        export = export_units(collection, format_name, request.GET.get("unit_set") or None)
+        export = export_units(
+            collection,
+            format_name,
+            request.GET.get("unit_set") or None,
+            request.GET.get("docset") or None,
+        )
     except UnitExportError as error:
         raise Http404(str(error)) from None
     response = HttpResponse(export.zip_bytes(), content_type="application/zip")

@@ -483,7 +483,9 @@ def test_the_coverage_table_has_each_peers_scores_against_each_unit_set(client, 
     page = body(client.get(url(demo))).decode()
     assert '<h2 id="coverage">Coverage judgments</h2>' in page
     assert (
-        '<p id="coverage-counted">16 submitted judgment tasks counted; 1 in progress not counted '
+        '<p id="coverage-counted">16 submitted judgment tasks counted; 1 not submitted yet '
+        "(assigned or "
+        "in progress) not counted "
         '(<a href="?docset=&amp;include=in-progress">show them</a>).'
     ) in page
     shown = _coverage_rows(page)
@@ -533,7 +535,10 @@ def test_coverage_work_in_progress_only_when_asked_for_marked(client, demo):
     coverage_collection(demo)
     client.force_login(demo["organizer"])
     page = body(client.get(url(demo, "?include=in-progress"))).decode()
-    assert "16 submitted judgment tasks and 1 in progress (marked) counted." in page
+    assert (
+        "16 submitted judgment tasks and 1 not submitted yet (assigned or in progress; marked) "
+        "counted." in page
+    )
     shown = _coverage_rows(page)
     assert shown[-1] == ["DEMO02", "Lite", "Presence", "3", "1", "2", "1", "1.0000", "1.0000", ""]
     assert page.count('<tr class="in-progress"><td>DEMO02</td>') == 1

@@ -46,6 +46,22 @@
       return found;
     }
 
+    // One box a line: a range over words inside marks (PSEs) gives a rectangle per text node and per
+    // mark, overlapping (found by a tester: "Apollo 11" outlined twice); those on a line are joined.
+    function lineBoxes(range) {
+      const lines = [];
+      Array.from(range.getClientRects()).filter((r) => r.width > 0).forEach((r) => {
+        const line = lines.find((l) => r.top < l.bottom - 1 && r.bottom > l.top + 1);
+        if (line) {
+          Object.assign(line, { left: Math.min(line.left, r.left), right: Math.max(line.right, r.right),
+            top: Math.min(line.top, r.top), bottom: Math.max(line.bottom, r.bottom) });
+        } else {
+          lines.push({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });
+        }
+      });
+      return lines.map((l) => ({ left: l.left, top: l.top, width: l.right - l.left, height: l.bottom - l.top }));
+    }
+
     function drawGhosts() {
       const box = layer(), text = peerText();
       if (!box || !text) return;
@@ -53,7 +69,7 @@
       const ghosts = [];
       items().forEach((item) => {
         const range = window.TextSelection.rangeOf(text, [Number(item.dataset.start), Number(item.dataset.end)]);
-        Array.from(range.getClientRects()).filter((r) => r.width > 0).forEach((r) => {
+        lineBoxes(range).forEach((r) => {
           const ghost = document.createElement("div");
           ghost.className = `ghost${item.dataset.proposal === current ? " current" : ""}`;
           ghost.dataset.proposal = item.dataset.proposal;

@@ -47,6 +47,19 @@ def test_proposals_accepted_with_enter_and_rejected_with_backspace(browser_page,
     ghosts = page.locator("#workspace .ghost-layer .ghost")
     assert ghosts.count() >= 4
     assert ghosts.first.evaluate("(g) => getComputedStyle(g).borderTopStyle") == "dashed"
+    # One box a line for each proposal, even over words already in a PSE's mark (found by a
+    # tester: "Apollo 11" outlined twice, by overlapping boxes).
+    overlapping = page.evaluate(
+        """() => {
+          const boxes = Array.from(document.querySelectorAll("#workspace .ghost-layer .ghost"));
+          return boxes.filter((a, i) => boxes.some((b, j) => j > i
+            && a.dataset.proposal === b.dataset.proposal
+            && a.offsetTop < b.offsetTop + b.offsetHeight
+            && b.offsetTop < a.offsetTop + a.offsetHeight
+          )).length;
+        }"""
+    )
+    assert overlapping == 0
     assert page.locator("#peer-text mark[data-scus]").count() == 0  # no PSE yet
     assert violations(page) == []
 

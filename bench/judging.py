@@ -61,6 +61,7 @@ def main() -> None:
                 url,
                 {
                     "version": version[0],
+                    "units_version": unit_set.version,
                     "unit": unit.pk,
                     "value": value,
                     "sentences": sentence if value not in ("", "0") else "[]",

@@ -3,10 +3,15 @@ answer saved at once, submitting, and what the judging page shows.
 
 Every answer goes lock → check → write in one transaction, as the edit engine's edits do
 (annotator.editing.engine): the task's row is read FOR UPDATE, the user must be its judge and it
-open (NotAllowed: 403), the page must have seen its current version (StaleVersion: 409: another tab
-or person answered since), the answer must fit the scale and the unit the unit set (RuleBroken:
+open (NotAllowed: 403), the page must have shown the units as they are (UnitsChanged, 409: an
+administrator edited them since the page was opened, annotator.coverage.unit_editing; the 409
+brings the units as they now are) and seen the task's current version (StaleVersion: 409: another
+tab or person answered since), the answer must fit the scale and the unit the unit set (RuleBroken:
 422). Then the judgment is written and the task's version raised. A handful of queries an answer,
 whatever the size of the unit set (bench/judging.py times it).
+
+SEE's "none" (0, 0 %) says that no sentence of the peer expresses the unit: it is stored with no
+sentences, whatever sentences the page sent with it (the answer says so: sentences_cleared).
 
 Undo is the page's: it keeps the answers it replaced and sends the one before back as an answer
 (or clears it), on the current version like any other; so an undo is saved, and checked, as an
@@ -25,7 +30,7 @@ from django.utils import timezone
 from annotator.assist.lexical import sentence_bounds
 from annotator.campaigns.access import readable_collections
 from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
-from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.engine import EditError, NotAllowed, RuleBroken, StaleVersion
 from annotator.models import WorkTime
 
 # The longest time one answer may count: a pause longer than the worktime's active gap is time away
@@ -51,6 +56,26 @@ CHOICES: dict[str, tuple[tuple[float, str, str], ...]] = {
 # The keys of the peer's sentences (SEE), shown on each: letters the page uses for nothing else
 # (j, k, n, p, u are taken). Sentences past these are reached with Tab and toggled with Space.
 SENTENCE_KEYS = "abcdefghilmoqrstvwxyz"
+# The method in a word, where a task is named ("peer 1 against Lite Pyramid (presence)"): the
+# method's full name (with its papers) is the unit set's page's.
+SHORT_METHODS = {UnitSet.Method.SEE: "SEE", UnitSet.Method.PRESENCE: "presence"}
+
+
+def short_method(method: str) -> str:
+    return SHORT_METHODS.get(UnitSet.Method(method), method)
+
+
+class UnitsChanged(StaleVersion):
+    """The answer was given on units an administrator has changed since (409)."""
+
+    def __init__(self, current_version: int):
+        # StaleVersion's message names another tab or person: this one says what happened.
+        EditError.__init__(
+            self,
+            "Not saved: the units were changed by an administrator since this page was opened; "
+            "they are shown here as they now are.",
+        )
+        self.current_version = current_version
 
 
 def visible_tasks(user) -> QuerySet[JudgmentTask]:
@@ -74,11 +99,15 @@ def may_answer(task: JudgmentTask, user) -> bool:
     )
 
 
-def _check(task: JudgmentTask, user, version: int) -> None:
+def _check(task: JudgmentTask, user, version: int, units_version: int | None = None) -> None:
     if task.judge_id != user.pk or task.withdrawn:
         raise NotAllowed("Only the judge of this task answers it.")
     if task.status == SUBMITTED:
         raise NotAllowed("These judgments are submitted: an administrator may reopen them.")
+    # The units first: an answer to units the judge never saw is refused whatever the task's
+    # version, and the page must show the new units before anything else.
+    if units_version is not None and units_version != task.unit_set.version:
+        raise UnitsChanged(task.unit_set.version)
     if version != task.version:
         raise StaleVersion(task.version, record="judgment task")
 
@@ -114,6 +143,7 @@ class Answered:
     answered: int
     total: int
     status: str
+    sentences_cleared: bool = False  # a SEE "none" sent with sentences: stored without them
 
 
 def _counts(task: JudgmentTask, unit_id: int | None = None) -> tuple[int, int, bool]:
@@ -134,12 +164,16 @@ def answer(
     value: float | None,
     sentences: list[tuple[int, int]] | None = None,
     seconds: float | None = None,
+    *,
+    units_version: int,
 ) -> Answered:
     """Store the judge's answer for one unit (`value` None: no answer, the unit left open again),
-    with the peer sentences that express it (SEE) and the seconds it took (capped)."""
+    with the peer sentences that express it (SEE; none with a 0: "none" is no sentence) and the
+    seconds it took (capped). `units_version`: the unit set's version the page showed."""
+    cleared = False
     with transaction.atomic():
         task = _locked(pk)
-        _check(task, user, version)
+        _check(task, user, version, units_version)
         unit_set = task.unit_set
         # The progress before the answer, and the unit checked, in one query; the answer's own
         # change to the progress is added below.
@@ -162,6 +196,8 @@ def answer(
                 raise RuleBroken("Only SEE judgments mark the peer's sentences.")
             if not set(spans) <= set(peer_sentences(task.peer.text)):
                 raise RuleBroken("Those are not sentences of the peer.")
+            if spans and value == 0:
+                spans, cleared = [], True
             taken = None if seconds is None else min(max(float(seconds), 0.0), MAX_SECONDS)
             stored = [list(span) for span in spans]
             # The time on a unit adds up over its answers (changed later, or undone to).
@@ -180,7 +216,7 @@ def answer(
                 answered += 1
         task.version += 1
         task.save(update_fields=["version", "updated_at"])
-        return Answered(task.version, answered, total, task.status)
+        return Answered(task.version, answered, total, task.status, cleared)
 
 
 def submit(pk: int, user, version: int) -> Answered:
@@ -198,9 +234,11 @@ def submit(pk: int, user, version: int) -> Answered:
 
 
 def state(task: JudgmentTask) -> dict:
-    """The task as it now is, for the page (after a 409): its version, status and answers."""
+    """The task as it now is, for the page (after a 409): its version, status and answers, and
+    the version of its units."""
     return {
         "version": task.version,
+        "unitsVersion": task.unit_set.version,
         "status": task.status,
         "judgments": {
             str(unit): {"value": value, "sentences": sentences}

@@ -13,7 +13,7 @@ one INSERT, the withdrawn tasks given back in one UPDATE, whatever the number of
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -25,21 +25,62 @@ from annotator.editing.engine import NotAllowed, RuleBroken
 from annotator.models import Membership, Role, Summary
 
 
+def _counted(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 @dataclass
 class JudgingReport:
+    per_peer: int = 1
+    peers: int = 0  # the peers of the unit sets chosen (a peer counts once per unit set)
     created: list[JudgmentTask] = field(default_factory=list)  # new tasks, and tasks given back
-    already: int = 0  # peers that already had their judges
+    already: int = 0  # peers that already had `per_peer` judges: nothing added
+    # Each judge chosen -> the peers needing judges that they judge already (so not given again).
+    judging_already: Counter[str] = field(default_factory=Counter)
+    short: Counter[int] = field(default_factory=Counter)  # judges now -> peers left with fewer
     skipped: list[str] = field(default_factory=list)  # what could not be assigned, and why
 
     @property
     def summary(self) -> str:
+        """What was made, and why not more: "No judgment task made: ann already judges all 6
+        peers"."""
         made = len(self.created)
-        parts = [f"{made} judgment task{'s' if made != 1 else ''} made"]
+        said = f"{_counted(made, 'judgment task')} made" if made else "No judgment task made"
+        why = []
         if self.already:
-            parts.append(f"{self.already} peer{'s' if self.already != 1 else ''} already judged")
-        if self.skipped:
-            parts.append(f"{len(self.skipped)} skipped")
-        return ", ".join(parts)
+            why.append(
+                f"{_counted(self.already, 'peer')} already "
+                f"{'has' if self.already == 1 else 'have'} {_counted(self.per_peer, 'judge')}"
+            )
+        judges = [
+            f"all {_counted(n, 'peer')}" if n == self.peers else f"{n} of the {self.peers} peers"
+            for n in self.judging_already.values()
+        ]
+        if judges:
+            names = list(self.judging_already)
+            why.append(
+                ", ".join(
+                    f"{name} already judges {what}" if i == 0 else f"{name} {what}"
+                    for i, (name, what) in enumerate(zip(names, judges))
+                )
+            )
+        return said + ((": " if not made else "; ") + "; ".join(why) if why else "")
+
+    def note_short(self) -> None:
+        """Peers left with fewer judges than asked for: every judge chosen judges them now, so only
+        more judges give them the rest."""
+        if not self.short:
+            return
+        have = ", ".join(
+            f"{peers} {'has' if peers == 1 else 'have'} {_counted(judges, 'judge')}"
+            for judges, peers in sorted(self.short.items())
+        )
+        self.skipped.append(
+            f"{_counted(sum(self.short.values()), 'peer')} "
+            f"{'has' if sum(self.short.values()) == 1 else 'have'} fewer than "
+            f"{self.per_peer} judges, as every judge chosen judges them now: {have}. "
+            f"Choose more judges to give each peer {self.per_peer}."
+        )
 
 
 def _ensure_annotators(pairs: set[tuple[int, int]]) -> None:
@@ -83,12 +124,7 @@ def assign_judging(unit_sets, judges, by, per_peer: int = 1) -> JudgingReport:
         raise RuleBroken("Choose at least one judge.")
     if per_peer < 1:
         raise RuleBroken("Each peer needs at least one judge.")
-    report = JudgingReport()
-    if per_peer > len(judges):
-        report.skipped.append(
-            f"{per_peer} judges per peer were asked for and {len(judges)} chosen: "
-            f"each peer gets {len(judges)}."
-        )
+    report = JudgingReport(per_peer=per_peer)
     set_ids = [unit_set.pk for unit_set in unit_sets]
     docsets = {unit_set.docset_id for unit_set in unit_sets}
     peers: dict[int, list[int]] = defaultdict(list)
@@ -104,7 +140,6 @@ def assign_judging(unit_sets, judges, by, per_peer: int = 1) -> JudgingReport:
     ):
         assert task.judge_id is not None
         existing[(task.unit_set_id, task.peer_id)][task.judge_id] = task
-    wanted = min(per_peer, len(judges))
     turn = 0
     new: list[JudgmentTask] = []
     given_back: list[JudgmentTask] = []
@@ -114,18 +149,26 @@ def assign_judging(unit_sets, judges, by, per_peer: int = 1) -> JudgingReport:
             report.skipped.append(f"Docset {unit_set.docset.name} has no peer summaries.")
             continue
         for peer_id in peers[unit_set.docset_id]:
+            report.peers += 1
             tasks = existing[(unit_set.pk, peer_id)]
             active = {judge for judge, task in tasks.items() if not task.withdrawn}
-            missing = wanted - len(active)
+            missing = per_peer - len(active)
             if missing <= 0:
                 report.already += 1
                 continue
+            for judge in judges:
+                if judge.pk in active:
+                    report.judging_already[judge.username] += 1
             # The next judges in turn who do not judge this peer yet.
             picked = [
                 index
                 for index in ((turn + step) % len(judges) for step in range(len(judges)))
                 if judges[index].pk not in active
             ][:missing]
+            if len(picked) < missing:
+                report.short[len(active) + len(picked)] += 1
+            if not picked:
+                continue
             for index in picked:
                 judge = judges[index]
                 members.add((unit_set.docset.collection_id, judge.pk))
@@ -138,6 +181,7 @@ def assign_judging(unit_sets, judges, by, per_peer: int = 1) -> JudgingReport:
                         )
                     )
             turn = (picked[-1] + 1) % len(judges)
+    report.note_short()
     _ensure_annotators(members)
     report.created = JudgmentTask.objects.bulk_create(new)
     if given_back:

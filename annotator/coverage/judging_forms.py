@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
+from annotator.coverage.judging import short_method
 from annotator.coverage.models import UnitSet
 from annotator.models import Collection
 
@@ -12,10 +13,10 @@ User = get_user_model()
 
 
 class UnitSetChoiceField(forms.ModelMultipleChoiceField):
-    """A unit set labelled with its docset and method: "D0601: SEE model A (SEE coverage)"."""
+    """A unit set labelled with its docset and method in a word: "D0601: SEE model A (SEE)"."""
 
     def label_from_instance(self, obj: UnitSet) -> str:
-        return f"{obj.docset.name}: {obj.name} ({obj.get_method_display()})"
+        return f"{obj.docset.name}: {obj.name} ({short_method(obj.method)})"
 
 
 class JudgingAssignForm(forms.Form):

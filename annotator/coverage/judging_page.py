@@ -7,11 +7,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from annotator.assist.lexical import sentence_around
 from annotator.campaigns.access import can_administer
-from annotator.coverage.judging import CHOICES, SENTENCE_KEYS, may_answer, next_task, peer_sentences
+from annotator.coverage.judging import (
+    CHOICES,
+    SENTENCE_KEYS,
+    may_answer,
+    next_task,
+    peer_sentences,
+    short_method,
+)
 from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
 from annotator.models import Contributor
 
@@ -71,7 +79,9 @@ def task_for_page(tasks, pk: int) -> JudgmentTask:
     ).get(pk=pk)
 
 
-def page_context(task: JudgmentTask, user) -> dict:
+def shown_units(task: JudgmentTask) -> tuple[list[ShownUnit], list[tuple[int, int]]]:
+    """The task's units as the page shows them, each with its answer, and the peer's sentences.
+    Three queries and their prefetches, whatever the number of units."""
     unit_set = task.unit_set
     units = list(
         Unit.objects.filter(unit_set=unit_set)
@@ -88,8 +98,7 @@ def page_context(task: JudgmentTask, user) -> dict:
         j.unit_id: j
         for j in Judgment.objects.filter(task=task).only("unit_id", "value", "sentences")
     }
-    choices = CHOICES[unit_set.scale]
-    labels = {value: label for value, label, _ in choices}
+    labels = {value: label for value, label, _ in CHOICES[unit_set.scale]}
     spans = peer_sentences(task.peer.text)
     numbers = {span: n for n, span in enumerate(spans, start=1)}
     shown = []
@@ -103,6 +112,29 @@ def page_context(task: JudgmentTask, user) -> dict:
                 numbers.get((start, end), 0) for start, end in item.sentences
             )
         shown.append(item)
+    return shown, spans
+
+
+def _units_data(shown: list[ShownUnit]) -> list[dict]:
+    return [
+        {"id": item.unit.pk, "value": item.value, "sentences": item.sentences} for item in shown
+    ]
+
+
+def units_state(task: JudgmentTask) -> dict:
+    """The units as they now are, for a page that showed older ones (a 409 UnitsChanged): their
+    data and their articles, rendered as the page renders them."""
+    shown, _ = shown_units(task)
+    return {
+        "units": _units_data(shown),
+        "unitsHtml": render_to_string("coverage/judging_units.html", {"units": shown}),
+    }
+
+
+def page_context(task: JudgmentTask, user) -> dict:
+    unit_set = task.unit_set
+    choices = CHOICES[unit_set.scale]
+    shown, spans = shown_units(task)
     see = unit_set.method == UnitSet.Method.SEE
     sentences = [
         Sentence(
@@ -119,6 +151,7 @@ def page_context(task: JudgmentTask, user) -> dict:
     first_open = next((item.number for item in shown if item.value is None), 1)
     data = {
         "version": task.version,
+        "unitsVersion": unit_set.version,
         "editable": editable,
         "see": see,
         "status": task.status,
@@ -126,9 +159,7 @@ def page_context(task: JudgmentTask, user) -> dict:
         "submitUrl": reverse("judging-submit", args=[task.pk]),
         "nextUrl": reverse("judging-task", args=[following]) if following else reverse("home"),
         "choices": [{"value": v, "label": label, "key": key} for v, label, key in choices],
-        "units": [
-            {"id": item.unit.pk, "value": item.value, "sentences": item.sentences} for item in shown
-        ],
+        "units": _units_data(shown),
         "start": first_open,
     }
     return {
@@ -137,7 +168,8 @@ def page_context(task: JudgmentTask, user) -> dict:
         "docset": unit_set.docset,
         "collection": unit_set.docset.collection,
         "units": shown,
-        "answered": len(judgments),
+        "answered": sum(1 for item in shown if item.value is not None),
+        "method": short_method(unit_set.method),
         "sentences": sentences,
         "choices": choices,
         "see": see,

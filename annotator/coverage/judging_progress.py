@@ -15,6 +15,7 @@ from datetime import datetime
 from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from annotator.coverage.judging import short_method
 from annotator.coverage.models import JudgmentTask, Unit
 from annotator.models import Assignment
 from annotator.text.ordering import natural_key
@@ -34,7 +35,7 @@ class JudgingRow:
     docset: str
     judge: str
     unit_set: str
-    method: str
+    method: str  # in a word: "presence", "SEE"
     peer: str
     status: str  # as an assignment's: assigned, in_progress, done, withdrawn
     status_label: str
@@ -119,7 +120,7 @@ def judging_rows(tasks: QuerySet[JudgmentTask], status: str = "") -> list[Judgin
                 docset=task.unit_set.docset.name,
                 judge=task.judge_name,
                 unit_set=task.unit_set.name,
-                method=task.unit_set.get_method_display(),
+                method=short_method(task.unit_set.method),
                 peer=task.peer.author,
                 status=state,
                 status_label=labels[state],

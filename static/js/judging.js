@@ -3,43 +3,71 @@
 // - every unit's saved answer (value, sentences), the unit shown, and when it was shown (the
 //   seconds an answer took are sent with it, and capped by the server);
 // - the undo stack: the answers each save replaced; undo sends the last one back as an answer
-//   (or clears the unit), so that it is saved and checked like any answer;
-// - the task's version: each answer carries it. One answer at a time, in the order given: an
-//   answer given while one is on its way is sent once that one is saved.
+//   (or clears the unit), so that it is saved and checked like any answer. It is kept in the
+//   tab's sessionStorage with the task's version, so that a reload keeps it (a stack kept at
+//   another version is dropped: another tab or person has answered since);
+// - the task's version and the units' (the unit set's): each answer carries both. One answer at
+//   a time, in the order given: an answer given while one is on its way is sent once that one is
+//   saved.
 // - a stale version (409: another tab or person answered) brings the task as it now is: the page
-//   shows it, and keeps the answer that could not be saved, with a button to save it again.
+//   shows it, keeps the answer that could not be saved (with a button to save it again), and goes
+//   on saving the answers given after it on the current version;
+// - units an administrator changed since the page was opened (409 with the units): the page puts
+//   the units in place of its own and says so; nothing given on the old units is kept or sent.
+// - SEE's "none" (0) means no sentence expresses the unit: it is saved with none marked.
 (function () {
   "use strict";
 
   const data = JSON.parse(document.getElementById("judging-data").textContent);
   const root = document.getElementById("judging");
-  const units = data.units.map((u) => ({ id: u.id, value: u.value, sentences: spans(u.sentences) }));
-  const articles = Array.from(root.querySelectorAll("article.unit"));
+  let units = data.units.map((u) => ({ id: u.id, value: u.value, sentences: spans(u.sentences) }));
+  let articles = Array.from(root.querySelectorAll("article.unit"));
   const answerButtons = Array.from(root.querySelectorAll("button.answer"));
   const sentenceButtons = Array.from(root.querySelectorAll("button.sentence"));
   const status = document.getElementById("status");
+  const unsavedLine = document.getElementById("unsaved");
+  const progress = document.getElementById("progress");
   const act = (name) => root.querySelector(`[data-act="${name}"]`);
   const keyOf = new Map(data.choices.map((c) => [c.key, c.value]));
   const sentenceKeys = new Map(sentenceButtons.map((b) => [(b.querySelector(".key") || {}).textContent, b]).filter(([k]) => k));
   const csrfToken = () => (document.cookie.match(/(?:^|; )csrftoken=([^;]*)/) || [])[1] || "";
 
   let version = data.version;
+  let unitsVersion = data.unitsVersion;
   let editable = data.editable;
   let current = Math.max(0, Math.min(units.length - 1, data.start - 1));
   let shownAt = performance.now();
   let selected = new Set();  // the sentences marked for the unit shown ("start-end")
-  const undoStack = [];  // { index, value, sentences }: the answer a save replaced
+  const undoKey = `judging-undo ${data.answerUrl}`;
+  const undoStack = restoredUndo();  // { id, value, sentences }: the answer a save replaced
   let chain = Promise.resolve();  // the answers on their way, one after the other
-  let unsaved = null;  // the answer a refusal left unsaved: { index, value, sentences, seconds, undo }
-  let dropped = 0;  // answers given after a refusal, not sent
+  const unsaved = new Map();  // unit id -> the answer a refusal left unsaved (the last one)
 
   function spans(list) { return (list || []).map(([s, e]) => `${s}-${e}`).sort(); }
   function pairs(set) { return Array.from(set).map((k) => k.split("-").map(Number)).sort((a, b) => a[0] - b[0]); }
   const label = (value) => (data.choices.find((c) => c.value === value) || { label: String(value) }).label;
+  const indexOf = (id) => units.findIndex((u) => u.id === id);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
   function say(text, level) {
     status.className = `status ${level || ""}`;
     status.replaceChildren(document.createTextNode(text));
+  }
+
+  // -- the undo stack, kept over a reload ---------------------------------------------------------
+  function restoredUndo() {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(undoKey) || "null");
+      if (kept && kept.version === data.version && kept.unitsVersion === data.unitsVersion && data.editable) return kept.stack;
+    } catch (error) { /* storage off or garbled: an empty stack */ }
+    return [];
+  }
+
+  function keepUndo() {
+    try {
+      if (undoStack.length > 200) undoStack.splice(0, undoStack.length - 200);
+      sessionStorage.setItem(undoKey, JSON.stringify({ version, unitsVersion, stack: undoStack }));
+    } catch (error) { /* storage full or off: undo lasts as long as the page */ }
   }
 
   // -- what is shown ------------------------------------------------------------------------------
@@ -57,49 +85,88 @@
     sentenceButtons.forEach((b) => b.setAttribute("aria-pressed", String(selected.has(`${b.dataset.start}-${b.dataset.end}`))));
     const answered = units.filter((u) => u.value !== null).length;
     document.getElementById("answered").textContent = answered;
-    document.getElementById("progress").value = answered;
+    document.getElementById("total").textContent = units.length;
+    progress.max = units.length;
+    progress.value = answered;
+    progress.textContent = `${answered} of ${units.length}`;  // what shows where <progress> does not
     const line = document.getElementById(`unit-answer-${current + 1}`);
-    if (line) line.textContent = unit.value === null ? "Not answered yet." : `Answered: ${label(unit.value)}${data.see ? `, ${unit.sentences.length} sentence${unit.sentences.length === 1 ? "" : "s"} marked` : ""}.`;
+    if (line) line.textContent = unit.value === null ? "Not answered yet." : `Answered: ${label(unit.value)}${data.see ? `, ${plural(unit.sentences.length, "sentence")} marked` : ""}.`;
     act("undo").disabled = !editable || undoStack.length === 0;
     act("submit").disabled = !editable || answered < units.length;
     answerButtons.concat(sentenceButtons).forEach((b) => { b.disabled = !editable; });
   }
 
+  // The answers a refusal left unsaved, each offered to be saved again.
+  function paintUnsaved() {
+    if (!unsaved.size || !editable) { unsavedLine.hidden = true; unsavedLine.replaceChildren(); return; }
+    const kept = Array.from(unsaved.values()).map((item) => `unit ${indexOf(item.id) + 1} (${what(item)})`);
+    const again = document.createElement("button");
+    again.type = "button";
+    again.className = "retry";
+    again.textContent = unsaved.size === 1 ? "Save it again" : "Save them again";
+    again.addEventListener("click", retry);
+    unsavedLine.replaceChildren(document.createTextNode(`Not saved yet: your answer${unsaved.size === 1 ? "" : "s"} for ${kept.join(", ")}. `), again);
+    unsavedLine.hidden = false;
+  }
+
+  const what = (item) => (item.value === null ? "to leave it unanswered" : `${label(item.value)}${data.see ? `, ${plural(item.sentences.length, "sentence")}` : ""}`);
+
   // -- saving -------------------------------------------------------------------------------------
   // Send one answer for unit `index`; `undo`: it restores an earlier answer (not itself undoable).
-  function save(index, value, sentences, seconds, undo) {
+  function save(index, value, sentences, seconds, undo, cleared) {
     const unit = units[index];
-    const before = { index, value: unit.value, sentences: unit.sentences.slice() };
+    const item = {
+      id: unit.id, unitsVersion, value, sentences, seconds, undo, cleared,
+      before: { id: unit.id, value: unit.value, sentences: unit.sentences.slice() },
+    };
     // Shown at once; put back if the server refuses it.
     unit.value = value;
     unit.sentences = spans(sentences);
     paint();
-    chain = chain.then(() => post(index, value, sentences, seconds, undo, before));
+    chain = chain.then(() => post(item));
   }
 
-  async function post(index, value, sentences, seconds, undo, before) {
-    if (unsaved) { dropped += 1; units[index].value = before.value; units[index].sentences = before.sentences; paint(); return; }
+  async function post(item) {
+    // Given on units since replaced (an administrator changed them): it is for a unit the judge
+    // no longer sees, and the page has said that nothing of the old units is sent.
+    if (item.unitsVersion !== unitsVersion) return;
     say("Saving…", "saving");
     const body = new URLSearchParams({
-      version: String(version), unit: String(units[index].id), value: value === null ? "" : String(value),
-      sentences: JSON.stringify(sentences), seconds: seconds === null ? "" : seconds.toFixed(2),
+      version: String(version), units_version: String(item.unitsVersion), unit: String(item.id),
+      value: item.value === null ? "" : String(item.value), sentences: JSON.stringify(item.sentences),
+      seconds: item.seconds === null ? "" : item.seconds.toFixed(2),
     });
     let response;
     try {
       response = await fetch(data.answerUrl, { method: "POST", body, headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" });
     } catch (error) {
-      return refused(index, value, sentences, seconds, undo, before, "Not saved: the server could not be reached.");
+      return refused(item, "Not saved: the server could not be reached.");
     }
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
+      if (response.status === 409 && answer.state && answer.state.units) return replaceUnits(answer.state, answer.error);
       if (response.status === 409 && answer.state) adopt(answer.state);
-      else { units[index].value = before.value; units[index].sentences = before.sentences; }
-      return refused(index, value, sentences, seconds, undo, before, answer.error || `Not saved: the server answered ${response.status}.`);
+      else putBack(item);
+      return refused(item, answer.error || `Not saved: the server answered ${response.status}.`);
     }
     version = answer.version;
-    if (!undo) undoStack.push(before);
-    say(value === null ? `Saved: unit ${index + 1} is not answered.` : `Saved: unit ${index + 1} ${label(value)}${undo ? " (undone)" : ""}.`, "saved");
+    const index = indexOf(item.id);
+    // What the server stored (after a 409 the units were read again from it).
+    units[index].value = item.value;
+    units[index].sentences = answer.sentencesCleared ? [] : spans(item.sentences);
+    if (index === current && answer.sentencesCleared) selected = new Set();
+    if (!item.undo) undoStack.push(item.before);
+    keepUndo();
+    if (unsaved.has(item.id)) { unsaved.delete(item.id); paintUnsaved(); }  // answered anew
+    const none = item.cleared || answer.sentencesCleared
+      ? " The marked sentences were cleared: none means no sentence expresses the unit." : "";
+    say(item.value === null ? `Saved: unit ${index + 1} is not answered.` : `Saved: unit ${index + 1} ${label(item.value)}${item.undo ? " (undone)" : ""}.${none}`, "saved");
     paint();
+  }
+
+  function putBack(item) {
+    const unit = units[indexOf(item.id)];
+    if (unit) { unit.value = item.before.value; unit.sentences = item.before.sentences; }
   }
 
   // The task as the server has it now (after a 409).
@@ -114,26 +181,43 @@
     selected = new Set(units[current].sentences);
   }
 
+  // The units as they now are, in place of those the page showed: nothing of the old ones is
+  // kept (their answers unsent, their undo stack, an answer kept to be saved again).
+  function replaceUnits(state, message) {
+    unitsVersion = state.unitsVersion;
+    document.getElementById("units").innerHTML = state.unitsHtml;
+    articles = Array.from(root.querySelectorAll("article.unit"));
+    units = state.units.map((u) => ({ id: u.id, value: u.value, sentences: spans(u.sentences) }));
+    current = 0;  // the unit shown may be gone: shown again below
+    adopt(state);
+    undoStack.length = 0;
+    keepUndo();
+    unsaved.clear();
+    paintUnsaved();
+    const first = units.findIndex((u) => u.value === null);
+    show(first >= 0 ? first : 0);
+    say(`${message || "The units were changed by an administrator."} Your answers to the old units were not saved: answer the units shown.`, "conflict");
+  }
+
   // Say why the answer was not saved, and keep it: "Save it again" sends it on the current version.
-  function refused(index, value, sentences, seconds, undo, before, message) {
-    unsaved = { index, value, sentences, seconds, undo, before };
+  function refused(item, message) {
     paint();
-    const what = value === null ? "to leave it unanswered" : `${label(value)}${data.see ? `, ${sentences.length} sentence${sentences.length === 1 ? "" : "s"}` : ""}`;
-    say(`${message} Your answer for unit ${index + 1} (${what}) is kept.`, "conflict");
+    say(`${message} Your answer for unit ${indexOf(item.id) + 1} (${what(item)}) is kept.`, "conflict");
     if (!editable) return;
-    const again = document.createElement("button");
-    again.type = "button";
-    again.className = "retry";
-    again.textContent = "Save it again";
-    again.addEventListener("click", () => {
-      const kept = unsaved;
-      unsaved = null;
-      dropped = 0;
-      show(kept.index);
-      save(kept.index, kept.value, kept.sentences, kept.seconds, kept.undo);
+    unsaved.set(item.id, item);
+    paintUnsaved();
+  }
+
+  function retry() {
+    const kept = Array.from(unsaved.values());
+    unsaved.clear();
+    paintUnsaved();
+    kept.forEach((item) => {
+      const index = indexOf(item.id);
+      if (index < 0) return;
+      show(index);
+      save(index, item.value, item.sentences, item.seconds, item.undo, item.cleared);
     });
-    status.append(" ", again);
-    if (dropped) status.append(` ${dropped} answer${dropped === 1 ? "" : "s"} given meanwhile ${dropped === 1 ? "was" : "were"} not sent.`);
   }
 
   // -- what the judge does ------------------------------------------------------------------------
@@ -146,7 +230,10 @@
   function answer(value) {
     if (!editable) return;
     const index = current;
-    save(index, value, pairs(selected), elapsed(), false);
+    // "None": no sentence expresses the unit, so none stays marked.
+    const cleared = data.see && value === 0 && selected.size > 0;
+    if (cleared) selected = new Set();
+    save(index, value, pairs(selected), elapsed(), false, cleared);
     // On to the next unit; after the last, the first one still open, else to Submit.
     const first = units.findIndex((u) => u.value === null);
     if (index + 1 < units.length) show(index + 1);
@@ -159,23 +246,28 @@
     const key = `${button.dataset.start}-${button.dataset.end}`;
     if (selected.has(key)) selected.delete(key); else selected.add(key);
     const unit = units[current];
-    // An answered unit's sentences are part of its answer: saved at once; else kept for the answer.
-    if (unit.value !== null) save(current, unit.value, pairs(selected), elapsed(), false);
+    // An answered unit's sentences are part of its answer: saved at once; else kept for the
+    // answer. "None" keeps no sentence: they wait for another answer.
+    if (unit.value === 0 && data.see) say("Marked: None keeps no sentences, so give the answer these sentences express.", "");
+    else if (unit.value !== null) save(current, unit.value, pairs(selected), elapsed(), false, false);
     paint();
   }
 
   function undo() {
     if (!editable || !undoStack.length) return;
     const last = undoStack.pop();
-    show(last.index);
-    save(last.index, last.value, pairs(new Set(last.sentences)), null, true);
+    const index = indexOf(last.id);
+    if (index < 0) { keepUndo(); paint(); return; }
+    show(index);
+    save(index, last.value, pairs(new Set(last.sentences)), null, true, false);
     selected = new Set(last.sentences);
     paint();
   }
 
   async function submit() {
     await chain;
-    if (!editable || unsaved) return;
+    if (!editable) return;
+    if (unsaved.size) { say("Not submitted: an answer is not saved yet (Save it again, or answer the unit anew).", "conflict"); return; }
     say("Submitting…", "saving");
     const response = await fetch(data.submitUrl, { method: "POST", body: new URLSearchParams({ version: String(version) }), headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" });
     const answer = await response.json().catch(() => ({}));
@@ -186,6 +278,8 @@
     }
     version = answer.version;
     editable = false;
+    undoStack.length = 0;
+    try { sessionStorage.removeItem(undoKey); } catch (error) { /* nothing kept */ }
     paint();
     say("Submitted: your judgments of this peer are saved and final.", "saved");
     const next = document.getElementById("next-peer");

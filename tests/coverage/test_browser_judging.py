@@ -95,7 +95,8 @@ def test_judging_presence_by_keyboard(browser_page, live_server, demo):
     expect(page.locator("#status")).to_contain_text(
         f"Your answer for unit {total} (Absent) is kept"
     )
-    human.click(page, "#status .retry")
+    expect(page.locator("#unsaved")).to_contain_text(f"unit {total} (Absent)")
+    human.click(page, "#unsaved .retry")
     saved(page, f"Saved: unit {total} Absent")
     expected[0] = (0.0, [])  # the other tab's answer, now shown here too
     expected[total - 1] = (0.0, [])

@@ -139,4 +139,30 @@ def test_more_judges_asked_for_than_chosen_is_said(demo, judges):
     unit_set = records.presence_set(demo)
     report = service.assign_judging([unit_set], judges[:2], demo["admin"], per_peer=3)
     assert len(report.created) == 6
-    assert "each peer gets 2" in report.skipped[0]
+    assert report.skipped == [
+        "3 peers have fewer than 3 judges, as every judge chosen judges them now: 3 have 2 judges."
+        " Choose more judges to give each peer 3."
+    ]
+
+
+def test_what_could_not_be_given_is_said_plainly(demo, judges):
+    """5 judges per peer asked for, one judge chosen who judges every peer already: nothing is
+    made, and the report says why and what to do (not "3 peers already judged, 1 skipped")."""
+    unit_set = records.presence_set(demo)
+    service.assign_judging([unit_set], judges[:1], demo["admin"])
+    service.assign_judging([unit_set], judges[1:2], demo["admin"], per_peer=2)
+    report = service.assign_judging([unit_set], judges[:1], demo["admin"], per_peer=5)
+    assert report.created == []
+    assert report.summary == "No judgment task made: ann already judges all 3 peers"
+    assert report.skipped == [
+        "3 peers have fewer than 5 judges, as every judge chosen judges them now: 3 have 2 judges."
+        " Choose more judges to give each peer 5."
+    ]
+    more = service.assign_judging([unit_set], judges, demo["admin"], per_peer=3)
+    assert len(more.created) == 3
+    assert more.summary == (
+        "3 judgment tasks made; ann already judges all 3 peers, bob all 3 peers"
+    )
+    assert more.skipped == []
+    again = service.assign_judging([unit_set], judges, demo["admin"], per_peer=3)
+    assert again.summary == "No judgment task made: 3 peers already have 3 judges"

@@ -6,7 +6,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from annotator.coverage.models import Judgment, JudgmentTask
+from annotator.coverage import unit_editing
+from annotator.coverage.models import Judgment, JudgmentTask, UnitSet
 from tests.coverage import judging_records as records
 
 
@@ -24,11 +25,16 @@ def see(demo):
     return task, list(unit_set.units.order_by("position"))
 
 
-def post_answer(client, task, unit, value, version=None, sentences=(), seconds=3.5):
+def post_answer(
+    client, task, unit, value, version=None, sentences=(), seconds=3.5, units_version=None
+):
+    if units_version is None:
+        units_version = UnitSet.objects.get(pk=task.unit_set_id).version
     return client.post(
         reverse("judging-answer", args=[task.pk]),
         {
             "version": task.version if version is None else version,
+            "units_version": units_version,
             "unit": unit.pk,
             "value": "" if value is None else value,
             "sentences": json.dumps([list(s) for s in sentences]),
@@ -58,6 +64,7 @@ def test_the_page_shows_the_peer_the_units_and_the_keys(client, demo, presence):
     data = json.loads(page.split('id="judging-data" type="application/json">')[1].split("<")[0])
     assert data["editable"] is True
     assert [u["id"] for u in data["units"]] == [u.pk for u in units]
+    assert data["unitsVersion"] == task.unit_set.version
 
 
 def test_a_see_page_shows_the_model_sentence_and_lettered_sentences(client, demo, see):
@@ -92,6 +99,7 @@ def test_an_answer_is_stored_with_its_time_and_raises_the_version(client, demo, 
         "answered": 1,
         "total": len(units),
         "status": "in_progress",
+        "sentencesCleared": False,
     }
     judgment = Judgment.objects.get(task=task)
     assert (judgment.unit_id, judgment.value, judgment.sentences) == (units[0].pk, 1.0, [])
@@ -157,10 +165,82 @@ def test_a_stale_version_is_409_with_the_task_as_it_now_is(client, demo, presenc
     assert "changed elsewhere" in said["error"]
     assert said["state"] == {
         "version": 2,
+        "unitsVersion": 1,
         "status": "in_progress",
         "judgments": {str(units[0].pk): {"value": 1.0, "sentences": []}},
     }
     assert stored(task) == {0: (1.0, [])}
+
+
+def test_answers_for_units_changed_since_the_page_was_opened_are_409(client, demo, presence):
+    """The page carries the unit set's version as it showed it: once an administrator has changed
+    the units (relabelled, merged, deleted), its answers are refused, nothing stored, and the 409
+    brings the units as they now are, for the page to show them."""
+    task, units = presence
+    shown = task.unit_set.version
+    unit_editing.relabel(task.unit_set_id, demo["admin"], shown, units[0].pk, "A new label.")
+    unit_editing.merge(task.unit_set_id, demo["admin"], shown + 1, units[1].pk)
+    client.force_login(demo["annotator"])
+    for unit in units[:3]:  # relabelled, merged, merged away
+        response = post_answer(client, task, unit, 1, units_version=shown)
+        assert response.status_code == 409
+        said = response.json()
+        assert "units were changed by an administrator" in said["error"]
+        assert said["state"]["unitsVersion"] == shown + 2
+        now = list(UnitSet.objects.get(pk=task.unit_set_id).units.order_by("position"))
+        assert [u["id"] for u in said["state"]["units"]] == [u.pk for u in now]
+        assert "A new label." in said["state"]["unitsHtml"]
+        assert 'id="unit-1"' in said["state"]["unitsHtml"]
+    assert not Judgment.objects.exists()
+    assert JudgmentTask.objects.get(pk=task.pk).version == 1
+    # On the units as they now are, the answer is stored.
+    assert post_answer(client, task, units[0], 1, units_version=shown + 2).status_code == 200
+    judgment = Judgment.objects.select_related("unit").get(task=task)
+    assert (judgment.unit.text, judgment.value) == ("A new label.", 1.0)
+
+
+def test_an_answer_without_the_units_version_is_a_bad_request(client, demo, presence):
+    task, units = presence
+    client.force_login(demo["annotator"])
+    url = reverse("judging-answer", args=[task.pk])
+    answer = {"version": 1, "unit": units[0].pk, "value": "1"}
+    assert client.post(url, answer).status_code == 400
+    assert not Judgment.objects.exists()
+
+
+@pytest.mark.parametrize("scale", ["five_point", "percent"])
+def test_none_stores_no_sentences(client, demo, scale):
+    """SEE's "none" (0, 0 %): no sentence expresses the unit, so none is kept with it."""
+    unit_set = records.see_set(demo, scale=scale)
+    task = records.task(unit_set, records.peer(demo, "1"), demo["annotator"])
+    unit = unit_set.units.order_by("position").first()
+    client.force_login(demo["annotator"])
+    marked = [records.span(records.PEER_1[0])]
+    response = post_answer(client, task, unit, 0, sentences=marked)
+    assert response.status_code == 200
+    assert response.json()["sentencesCleared"] is True
+    assert stored(task) == {0: (0.0, [])}
+    response = post_answer(
+        client, task, unit, 1 if scale == "five_point" else 20, version=2, sentences=marked
+    )
+    assert response.json()["sentencesCleared"] is False
+    assert stored(task)[0][1] == marked
+
+
+def test_the_page_names_the_unit_set_and_a_short_method(client, demo, presence):
+    task, _ = presence
+    client.force_login(demo["annotator"])
+    page = client.get(reverse("judging-task", args=[task.pk])).content.decode()
+    assert "Unit presence (Lite Pyramid" not in page
+    assert "Judge peer 1 against Lite Pyramid" in page
+    assert "presence · Present (p) or absent (n)" in page
+    home = client.get(reverse("home")).content.decode()
+    assert "Unit presence (Lite Pyramid" not in home
+    assert 'Judge peer 1 against Lite Pyramid <span class="muted">(presence)</span>' in home
+    client.force_login(demo["admin"])
+    progress = client.get(reverse("collection-progress", args=[demo["collection"].pk]))
+    assert "Unit presence (Lite Pyramid" not in progress.content.decode()
+    assert "(presence)" in progress.content.decode()
 
 
 def test_undo_restores_the_answer_before_and_saves_it(client, demo, presence):
@@ -269,9 +349,9 @@ def test_an_answer_costs_a_few_queries_whatever_the_units(
     # The session, the user, the task locked, the progress with the unit checked, the judgment
     # updated, the version raised (and the test's savepoint and its release).
     with django_assert_max_num_queries(8):
-        assert post_answer(client, task, units[0], 0, version=2).status_code == 200
+        assert post_answer(client, task, units[0], 0, version=2, units_version=1).status_code == 200
     with django_assert_max_num_queries(9):  # a first answer: an insert after the update
-        assert post_answer(client, task, units[1], 0, version=3).status_code == 200
+        assert post_answer(client, task, units[1], 0, version=3, units_version=1).status_code == 200
 
 
 def test_the_page_costs_the_same_queries_whatever_the_units(

@@ -16,7 +16,7 @@ def test_an_administrator_assigns_every_unit_set_of_a_method(client, demo):
     records.see_set(demo)
     client.force_login(demo["admin"])
     page = client.get(url(demo)).content.decode()
-    assert "DEMO01: Lite Pyramid (Unit presence" in page
+    assert "DEMO01: Lite Pyramid (presence)" in page
     response = client.post(
         url(demo),
         {
@@ -117,3 +117,25 @@ def test_the_dashboard_lists_the_judges_tasks(client, demo, django_assert_max_nu
     assert "Judge peer 1 against Lite Pyramid" in page
     assert reverse("judging-task", args=[withdrawn.pk]) not in page
     assert f"0 / {unit_set.units.count()}" in page
+
+
+def test_the_page_says_plainly_what_could_not_be_assigned(client, demo):
+    """5 judges per peer, only a judge who judges every peer already: no "3 peers already
+    judged, 1 skipped", but what happened and what to do."""
+    unit_set = records.presence_set(demo)
+    for author in ("1", "2", "3"):
+        records.task(unit_set, records.peer(demo, author), demo["annotator"])
+    client.force_login(demo["admin"])
+    response = client.post(
+        url(demo),
+        {"unit_sets": [unit_set.pk], "per_peer": 5, "judges": [demo["annotator"].pk]},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "No judgment task made: annotator already judges all 3 peers." in page
+    assert (
+        "3 peers have fewer than 5 judges, as every judge chosen judges them now: 3 have 1 judge."
+        " Choose more judges to give each peer 5." in page
+    )
+    assert "skipped" not in page
+    assert JudgmentTask.objects.count() == 3

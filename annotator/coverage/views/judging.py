@@ -21,12 +21,15 @@ from annotator.campaigns.forms import ReassignForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
 from annotator.coverage import judging, judging_assignment
 from annotator.coverage.judging_forms import JudgingAssignForm
-from annotator.coverage.judging_page import page_context, task_for_page
+from annotator.coverage.judging_page import page_context, task_for_page, units_state
 from annotator.coverage.models import JudgmentTask
 from annotator.editing.actions import status_for
 from annotator.editing.engine import EditError, NotAllowed, StaleVersion
 
-BAD_ANSWER = "An answer needs the task's version, a unit and a value (or none)."
+BAD_ANSWER = (
+    "An answer needs the task's version, the version of the units shown, a unit and a value "
+    "(or none): reload the page."
+)
 
 
 def _task(request, pk: int) -> JudgmentTask:
@@ -53,7 +56,11 @@ def _refused(request, task_pk: int, refused: EditError) -> JsonResponse:
     said: dict = {"error": refused.message}
     if isinstance(refused, StaleVersion):
         # The task as it now is: the page shows it, and keeps the answer it could not save.
-        said["state"] = judging.state(JudgmentTask.objects.get(pk=task_pk))
+        task = JudgmentTask.objects.select_related("unit_set", "peer").get(pk=task_pk)
+        said["state"] = judging.state(task)
+        if isinstance(refused, judging.UnitsChanged):
+            # The units the page shows are gone or changed: it puts these in their place.
+            said["state"].update(units_state(task))
     return JsonResponse(said, status=status_for(refused))
 
 
@@ -67,13 +74,16 @@ def _number(raw: str | None, kind=float):
 @require_POST
 @login_required
 def judging_answer(request, pk):
-    """One answer: version, unit, value ("" leaves the unit unanswered), sentences (SEE: a JSON
-    list of [start, end]), seconds. JSON back: the new version and the progress."""
+    """One answer: version, units_version (the unit set's, as the page showed the units), unit,
+    value ("" leaves the unit unanswered), sentences (SEE: a JSON list of [start, end]), seconds.
+    JSON back: the new version, the progress, and whether sentences sent with a SEE "none" were
+    cleared."""
     # Straight to the locked task: the judge's own check is judging.answer's (its judge, open),
     # and those it refuses are told 404 or 403 after (_refused): an answer costs no query more.
     data = request.POST
     try:
         version = _number(data.get("version"), int)
+        units_version = _number(data.get("units_version"), int)
         unit = _number(data.get("unit"), int)
         raw = data.get("value", "")
         value = None if raw == "" else _number(raw)
@@ -83,7 +93,9 @@ def judging_answer(request, pk):
     except (TypeError, ValueError):
         return JsonResponse({"error": BAD_ANSWER}, status=400)
     try:
-        done = judging.answer(pk, request.user, version, unit, value, spans, seconds)
+        done = judging.answer(
+            pk, request.user, version, unit, value, spans, seconds, units_version=units_version
+        )
     except JudgmentTask.DoesNotExist:
         raise Http404("No such judgment task.") from None
     except EditError as refused:
@@ -94,6 +106,7 @@ def judging_answer(request, pk):
             "answered": done.answered,
             "total": done.total,
             "status": done.status,
+            "sentencesCleared": done.sentences_cleared,
         }
     )
 

@@ -14,7 +14,7 @@ from django.http import QueryDict, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from annotator.campaigns import assignments
+from annotator.campaigns import assignments, work_actions
 from annotator.campaigns.access import can_administer, visible_assignments
 from annotator.campaigns.forms import AssignForm, ReassignForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
@@ -79,15 +79,13 @@ def _assignment(request, pk) -> Assignment:
 @login_required
 def assignment_withdraw(request, pk):
     assignment = _assignment(request, pk)
-    try:
-        assignments.withdraw(assignment, request.user)
-    except EditError as refused:
-        messages.error(request, refused.message)
-    else:
-        messages.success(
-            request,
-            f"Withdrew {assignment.user.username}'s assignment; the work done so far is kept.",
-        )
+    work_actions.act(
+        request,
+        lambda: assignments.withdraw(assignment, request.user),
+        lambda _: (
+            f"Withdrew {assignment.user.username}'s assignment; the work done so far is kept."
+        ),
+    )
     return redirect("collection-progress", pk=assignment.pyramid.docset.collection_id)
 
 
@@ -95,23 +93,13 @@ def assignment_withdraw(request, pk):
 @login_required
 def assignment_reassign(request, pk):
     assignment = _assignment(request, pk)
-    form = ReassignForm(request.POST)
-    if not form.is_valid():
-        messages.error(
-            request,
-            "Choose who the work goes to: "
-            + "; ".join(e for errors in form.errors.values() for e in errors),
-        )
-    else:
-        try:
-            moved = assignments.reassign(assignment, form.cleaned_data["to"], request.user)
-        except EditError as refused:
-            messages.error(request, refused.message)
-        else:
-            messages.success(
-                request,
-                f"Reassigned to {moved.user.username}, who goes on from where the work stands.",
-            )
+    work_actions.reassign_to_chosen(
+        request,
+        lambda to: assignments.reassign(assignment, to, request.user),
+        lambda moved: (
+            f"Reassigned to {moved.user.username}, who goes on from where the work stands."
+        ),
+    )
     return redirect("collection-progress", pk=assignment.pyramid.docset.collection_id)
 
 

@@ -17,7 +17,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from annotator.campaigns.forms import ReassignForm
+from annotator.campaigns import work_actions
 from annotator.campaigns.guards import ADMINISTER, collection_for
 from annotator.coverage import judging, judging_assignment
 from annotator.coverage.judging_forms import JudgingAssignForm
@@ -137,12 +137,11 @@ def _administered(request, pk: int) -> JudgmentTask:
 @login_required
 def judging_reopen(request, pk):
     task = _administered(request, pk)
-    try:
-        judging_assignment.reopen_task(task, request.user)
-    except EditError as refused:
-        messages.error(request, refused.message)
-    else:
-        messages.success(request, f"Reopened: {task.judge_name} may change the answers again.")
+    work_actions.act(
+        request,
+        lambda: judging_assignment.reopen_task(task, request.user),
+        lambda _: f"Reopened: {task.judge_name} may change the answers again.",
+    )
     return redirect("judging-task", pk=task.pk)
 
 
@@ -170,14 +169,11 @@ def judging_assign(request, pk):
 @login_required
 def judging_withdraw(request, pk):
     task = _administered(request, pk)
-    try:
-        judging_assignment.withdraw_task(task, request.user)
-    except EditError as refused:
-        messages.error(request, refused.message)
-    else:
-        messages.success(
-            request, f"Withdrew {task.judge_name}'s judgment task; the answers given are kept."
-        )
+    work_actions.act(
+        request,
+        lambda: judging_assignment.withdraw_task(task, request.user),
+        lambda _: f"Withdrew {task.judge_name}'s judgment task; the answers given are kept.",
+    )
     return redirect("collection-progress", pk=task.unit_set.docset.collection_id)
 
 
@@ -185,21 +181,11 @@ def judging_withdraw(request, pk):
 @login_required
 def judging_reassign(request, pk):
     task = _administered(request, pk)
-    form = ReassignForm(request.POST)
-    if not form.is_valid():
-        messages.error(
-            request,
-            "Choose who the work goes to: "
-            + "; ".join(e for errors in form.errors.values() for e in errors),
-        )
-    else:
-        try:
-            moved = judging_assignment.reassign_task(task, form.cleaned_data["to"], request.user)
-        except EditError as refused:
-            messages.error(request, refused.message)
-        else:
-            messages.success(
-                request,
-                f"Reassigned to {moved.judge_name}, who judges the peer with answers of their own.",
-            )
+    work_actions.reassign_to_chosen(
+        request,
+        lambda to: judging_assignment.reassign_task(task, to, request.user),
+        lambda moved: (
+            f"Reassigned to {moved.judge_name}, who judges the peer with answers of their own."
+        ),
+    )
     return redirect("collection-progress", pk=task.unit_set.docset.collection_id)

@@ -285,8 +285,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "The REST API of the Pyramid annotator: the records of Pyramid evaluations of summaries "
         "(collections, docsets, summaries, pyramids, SCUs, contributors, spans, peer annotations, "
-        "PSEs, assignments, the histories of pyramids and peer annotations, human judgments), "
-        "their scores, a collection's DUCView files and archives, and import jobs. Authenticate "
+        "PSEs, assignments, the histories of pyramids and peer annotations, human judgments; the "
+        "coverage judgments' unit sets, units, judgment tasks and judgments), their scores, a "
+        "collection's DUCView files and archives, and import jobs. Authenticate "
         "with the site's session (log in, as in a browser) or a token: the header `Authorization: "
         "Token <key>`, the key made by `python manage.py drf_create_token USER`. Permissions are "
         "the pages': what a user may not see answers 404, what their role may not change 403."

@@ -9,6 +9,7 @@ The endpoints over the records are in their packages, each an `api.py` and a `se
 calling the same services as the pages: `annotator.campaigns` (collections, docsets, summaries,
 assignments, human judgments), `annotator.pyramids` (pyramids, SCUs, contributors, spans and a
 pyramid's history), `annotator.peer_annotation` (peer annotations, PSEs and an annotation's
-history), `annotator.adjudication` (starting a consensus pyramid or annotation); imports and
+history), `annotator.coverage` (unit sets, units, judgment tasks and their answers, coverage
+judgments), `annotator.adjudication` (starting a consensus pyramid or annotation); imports and
 archives in `annotator.transfer.api`; scores in `scoring.api`.
 """

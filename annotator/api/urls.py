@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView
 from annotator.api import docs
 from annotator.api.root import Router
 from annotator.campaigns import api as campaigns
+from annotator.coverage import api as coverage
 from annotator.peer_annotation import api as peer_annotation
 from annotator.pyramids import api as pyramids
 from annotator.transfer.api import archives, imports
@@ -33,6 +34,13 @@ router.register(
     basename="api-peerannotationchange",
 )
 router.register("judgments", campaigns.JudgmentViewSet, basename="api-judgment")
+# Coverage judgments (issue 21); "judgments" above are the human judgments of whole summaries.
+router.register("unit-sets", coverage.UnitSetViewSet, basename="api-unitset")
+router.register("units", coverage.UnitViewSet, basename="api-unit")
+router.register("judgment-tasks", coverage.JudgmentTaskViewSet, basename="api-judgmenttask")
+router.register(
+    "coverage-judgments", coverage.CoverageJudgmentViewSet, basename="api-coveragejudgment"
+)
 router.register("archive-jobs", archives.ArchiveJobViewSet, basename="api-archivejob")
 router.register("import-jobs", imports.ImportJobViewSet, basename="api-importjob")
 

@@ -19,9 +19,12 @@ from annotator.models import (
     ArchiveJob,
     Assignment,
     ImportJob,
+    JudgmentTask,
     Membership,
     PeerAnnotation,
     Summary,
+    Unit,
+    UnitSet,
 )
 from tests.helpers import stored_job
 
@@ -35,6 +38,14 @@ def world(demo):
     """The demo, with each annotator's own work: an annotation of their peer (with one PSE), a
     pyramid they build, an import job, and a membership to remove."""
     pyramid = demo["pyramid"]
+    unit_set = UnitSet.objects.create(
+        docset=pyramid.docset,
+        name="Presence",
+        method="presence",
+        scale="present_absent",
+        source="hand",
+    )
+    unit = Unit.objects.create(unit_set=unit_set, position=1, text="Apollo 11 landed.")
     own = {}
     for name, peer in [("annotator", "1"), ("other_annotator", "2")]:
         user = demo[name]
@@ -48,6 +59,10 @@ def world(demo):
             "pse": annotation.pses.get(),
             "pyramid": building.pyramid,
             "assignment": Assignment.objects.get(user=user, task="peer"),
+            # a judgment task of coverage judgments (issue 21)
+            "task": JudgmentTask.objects.create(
+                unit_set=unit_set, peer=demo["annotations"][peer].peer, judge=user
+            ),
         }
     collection = demo["collection"]
     consensus = {
@@ -82,6 +97,8 @@ def world(demo):
                 user=demo["other_annotator"], collection=collection
             ),
             "scu": SCU.objects.filter(pyramid=pyramid).first(),
+            "unit_set": unit_set,
+            "unit": unit,
             "peer3": Summary.objects.get(docset=pyramid.docset, kind="peer", author="3"),
             "model": Summary.objects.get(docset=pyramid.docset, kind="model", author="A"),
         }
@@ -137,6 +154,25 @@ PAGES = [
     ("reports", "get", page("collection-reports", C), None, READERS),
     ("a report", "get", page("collection-report", C, "pyramids"), None, READERS),
     ("docset detail", "get", page("docset-detail", D), None, READERS),
+    # Coverage judgments (issue 21)
+    ("units import", "get", page("units-import", C), None, ADMINS),
+    ("unit set create", "get", page("unit-set-create", D), None, ADMINS),
+    ("unit set", "get", page("unit-set-detail", lambda w: w["unit_set"].pk), None, READERS),
+    ("assign judging", "get", page("judging-assign", C), None, ADMINS),
+    (
+        "own judging task",
+        "get",
+        page("judging-task", lambda w: w["own"]["task"].pk),
+        None,
+        dict(zip(ROLES, [302, 200, 200, 200, 404])),
+    ),
+    (
+        "other's judging task",
+        "get",
+        page("judging-task", lambda w: w["other"]["task"].pk),
+        None,
+        dict(zip(ROLES, [302, 404, 200, 200, 404])),
+    ),
     ("compare pyramids", "get", page("pyramid-comparison", D), None, ADMINS),
     ("peers annotated twice", "get", page("peer-disagreements", D), None, ADMINS),
     (
@@ -390,6 +426,9 @@ def api(path):
                 "own_pyramid": w["own"]["pyramid"].pk,
                 "other_pyramid": w["other"]["pyramid"].pk,
                 "own_annotation": w["own"]["annotation"].pk,
+                "own_task": w["own"]["task"].pk,
+                "other_task": w["other"]["task"].pk,
+                "unit_set": w["unit_set"].pk,
                 "other_annotation": w["other"]["annotation"].pk,
                 "own_pse": w["own"]["pse"].pk,
                 "other_pse": w["other"]["pse"].pk,
@@ -416,6 +455,19 @@ STALE = dict(zip(ROLES, [401, 409, 403, 409, 404]))
 
 API = [
     ("collections", "get", api("collections/"), None, API_READ),
+    # Coverage judgments (issue 21)
+    ("unit sets", "get", api("unit-sets/"), None, API_READ),
+    ("judgment tasks", "get", api("judgment-tasks/"), None, API_READ),
+    ("coverage judgments", "get", api("coverage-judgments/"), None, API_READ),
+    ("own judgment task", "get", api("judgment-tasks/{own_task}/"), None, API_VISIBLE),
+    ("other's judgment task", "get", api("judgment-tasks/{other_task}/"), None, API_OWN_ONLY),
+    (
+        "answer own judgment task, stale",
+        "post",
+        api("judgment-tasks/{own_task}/answer/"),
+        lambda w: {"version": 0, "units_version": 1, "unit": w["unit"].pk, "value": 1},
+        dict(zip(ROLES, [401, 409, 403, 403, 404])),
+    ),
     ("collection", "get", api("collections/{collection}/"), None, API_VISIBLE),
     (
         "collection create",

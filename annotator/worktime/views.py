@@ -5,9 +5,12 @@ annotator.peer_annotation.editing EDITOR.may_edit); a user who may only view it 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from annotator.editing.engine import NotAllowed
@@ -16,6 +19,20 @@ from annotator.pyramids.editing import EDITOR as PYRAMID_EDITOR
 from annotator.worktime.recording import record
 
 EDITORS = {"pyramid": PYRAMID_EDITOR, "annotation": ANNOTATION_EDITOR}
+# A report is held back at most 30 s by the page (worktime.js), and says how long ago the activity
+# was (`ago_ms`); more than this is not believed.
+LATEST_REPORT = timedelta(seconds=60)
+
+
+def activity_time(ago_ms: str | None):
+    """When the activity reported happened: now, less the page's `ago_ms` (0 to LATEST_REPORT;
+    a missing or malformed value is now)."""
+    now = timezone.now()
+    try:
+        ago = timedelta(milliseconds=float(ago_ms or 0))
+    except (TypeError, ValueError, OverflowError):
+        return now
+    return now - min(max(ago, timedelta(0)), LATEST_REPORT)
 
 
 @require_POST
@@ -32,5 +49,5 @@ def activity(request, kind: str, pk: int):
         editor.may_edit(work, request.user, False)
     except NotAllowed as refused:
         raise PermissionDenied(refused.message) from None
-    record(request.user, **{f"{kind}_id": work.pk})
+    record(request.user, now=activity_time(request.POST.get("ago_ms")), **{f"{kind}_id": work.pk})
     return HttpResponse(status=204)

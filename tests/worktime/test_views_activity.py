@@ -1,8 +1,11 @@
 """POST /work/<kind>/<pk>/activity/: a selection or a move on the page, recorded for those who may
 edit the work now; refused to everyone else."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from annotator.models import PeerAnnotation, Pyramid, WorkTime
 
@@ -83,3 +86,24 @@ def test_the_pages_include_the_script_only_for_who_may_edit(client, demo, annota
     client.force_login(demo["organizer"])
     assert "worktime.js" not in client.get(page).content.decode()
     assert Pyramid.objects.filter(pk=demo["pyramid"].pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("ago_ms", "seconds_before"),
+    [("16000", 16), ("0", 0), ("-5", 0), ("999999", 60), ("nan-ish", 0), (None, 0)],
+)
+def test_a_report_counts_the_moment_of_the_activity(
+    client, demo, annotation, ago_ms, seconds_before
+):
+    """Found by a tester: a report held back to the end of the page's 30-second interval was
+    counted at the moment it was sent, so up to 30 s of idleness after the last action counted as
+    active. The page says how long ago the activity was (ago_ms); more than a minute, or nonsense,
+    is not believed."""
+    client.force_login(demo["annotator"])
+    before = timezone.now()
+    data = {} if ago_ms is None else {"ago_ms": ago_ms}
+    assert client.post(url("annotation", annotation.pk), data).status_code == 204
+    after = timezone.now()
+    row = WorkTime.objects.get()
+    assert before - timedelta(seconds=seconds_before) <= row.last_action_at
+    assert row.last_action_at <= after - timedelta(seconds=seconds_before)

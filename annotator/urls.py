@@ -48,6 +48,11 @@ urlpatterns = [
         proposal_views.reject,
         name="proposal-reject",
     ),
+    path(
+        "annotations/<int:pk>/proposals/<int:proposal>/reopen/",
+        proposal_views.reopen,
+        name="proposal-reopen",
+    ),
     # Coverage judgments (issue 21): annotator.coverage.views.judging
     path("judging/<int:pk>/", judging.judging_task, name="judging-task"),
     path("judging/<int:pk>/answer/", judging.judging_answer, name="judging-answer"),

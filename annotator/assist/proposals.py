@@ -224,15 +224,42 @@ def propose(annotation_id: int, user) -> list[Proposal]:
 
 def reject(annotation_id: int, user, proposal_id: int) -> Proposal:
     """Mark an open proposal rejected, by whom and when. Nothing the page scores changes, so no
-    version is asked for (the page's may be behind) and no change is recorded: a rejection is not
-    undone, and the clause is not proposed again. The annotation's `updated_at` moves, so the
-    reports that count decisions are computed again (scoring.reports.fingerprint)."""
+    version is asked for (the page's may be behind) and no change is recorded in the edit history:
+    `reopen` undoes a rejection. The clause is not proposed again (`propose`). The annotation's
+    `updated_at` moves, so the reports that count decisions are computed again
+    (scoring.reports.fingerprint)."""
     with transaction.atomic():
         annotation = locked(annotation_id, user, None)
         proposal = open_proposal(annotation, proposal_id)
         proposal.state = Proposal.State.REJECTED
         proposal.decided_at = timezone.now()
         proposal.decided_by = user
+        proposal.save(update_fields=["state", "decided_at", "decided_by"])
+        PeerAnnotation.objects.filter(pk=annotation.pk).update(updated_at=timezone.now())
+        return proposal
+
+
+def reopen(annotation_id: int, user, proposal_id: int) -> Proposal:
+    """Make a rejected proposal open again, undecided (found by a tester: Backspace and Delete
+    also delete PSEs on the page, so a rejection is often a slip, and it was lost for good). As
+    for `reject`, who may and no version: the page's Ctrl+Z right after a rejection, or the
+    list's Reopen button."""
+    with transaction.atomic():
+        annotation = locked(annotation_id, user, None)
+        proposal = (
+            Proposal.objects.filter(annotation=annotation, pk=proposal_id)
+            .select_related("scu")
+            .first()
+        )
+        if proposal is None:
+            raise RuleBroken("That proposal is not in this annotation: reload the page.")
+        if proposal.state != Proposal.State.REJECTED:
+            raise RuleBroken(
+                f"That proposal is {proposal.get_state_display().lower()}, not rejected."
+            )
+        proposal.state = Proposal.State.OPEN
+        proposal.decided_at = None
+        proposal.decided_by = None
         proposal.save(update_fields=["state", "decided_at", "decided_by"])
         PeerAnnotation.objects.filter(pk=annotation.pk).update(updated_at=timezone.now())
         return proposal
@@ -260,7 +287,7 @@ def none_left(annotation: PeerAnnotation) -> str:
 
 def listed(annotation: PeerAnnotation) -> dict:
     """What the page lists: the open proposals in text order (each with its words and its SCU),
-    and how many were accepted and rejected."""
+    how many were accepted and rejected, and the rejected ones (to reopen)."""
     text = annotation.peer.text
     counts = {state: 0 for state in Proposal.State.values}
     for state in annotation.proposals.values_list("state", flat=True):
@@ -270,10 +297,16 @@ def listed(annotation: PeerAnnotation) -> dict:
         .select_related("scu")
         .order_by("start", "id")
     )
-    for proposal in shown:
+    rejected = list(
+        annotation.proposals.filter(state=Proposal.State.REJECTED)
+        .select_related("scu")
+        .order_by("start", "id")
+    )
+    for proposal in shown + rejected:
         proposal.words = text[proposal.start : proposal.end]  # type: ignore[attr-defined]
     return {
         "proposals": shown,
+        "rejected": rejected,
         "accepted_count": counts[Proposal.State.ACCEPTED],
         "rejected_count": counts[Proposal.State.REJECTED],
     }

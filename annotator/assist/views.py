@@ -1,4 +1,5 @@
-"""The peer page's proposals to confirm (annotator.assist.proposals): list, propose, accept, reject.
+"""The peer page's proposals to confirm (annotator.assist.proposals): list, propose, accept, reject,
+reopen (a rejection undone).
 
 Accepting is an edit of the annotation (annotator.peer_annotation.editing.accept_proposal): it
 answers as the page's other edits do (only what changed, out of band; a conflict or a refusal of
@@ -104,6 +105,17 @@ def accept(request, annotation, proposal):
 @_edits
 def reject(request, annotation, proposal):
     rejected = proposals.reject(annotation.pk, request.user, proposal)
-    message = f"Rejected the proposal of SCU {rejected.scu.uid}: not proposed again"
+    message = f"Rejected the proposal of SCU {rejected.scu.uid} (Ctrl+Z reopens it)"
     note = proposals.none_left(annotation)  # the last one decided: none is left
     return _with_list(request, annotation, f"{message}. {note}" if note else message)
+
+
+@_edits
+def reopen(request, annotation, proposal):
+    """A rejection undone: the page's Ctrl+Z right after it, or the list's Reopen button."""
+    reopened = proposals.reopen(annotation.pk, request.user, proposal)
+    return _with_list(
+        request,
+        annotation,
+        f"Reopened the proposal of SCU {reopened.scu.uid}: Enter accepts, Backspace rejects",
+    )

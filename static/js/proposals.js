@@ -8,6 +8,10 @@
 // left to "Propose matches" (the status line says so). The focus goes to the list only when the
 // annotator asks (m, the button), never as the page loads (an Enter then would accept one
 // unseen); and to a proposal an undo (Ctrl+Z) opened again.
+// A rejection is no edit of the annotation (the engine's undo knows nothing of it): Ctrl+Z right
+// after rejections, no edit since, reopens the last one rejected (found by a tester: Backspace and
+// Delete delete PSEs too, so a rejection is often a slip); else Ctrl+Z is the page's undo. The
+// list's "N rejected" has a Reopen button for each, for an older slip.
 (function () {
   "use strict";
   if (window.Proposals) return;  // included again with a whole workspace swapped in (a conflict)
@@ -31,6 +35,7 @@
     let engaged = false;  // the focus was last in the list (the item it was on may be gone)
     let shownBefore = null;  // the ids listed before the last redraw (null: none drawn yet)
     let lastPost = "";  // the path of the last edit sent (the page's, or a decision)
+    let rejections = [];  // the ids rejected since the page's last edit, the last one last
 
     // -- the ghost marks: boxes over each open proposal's words, redrawn when the text or list moves --
     function layer() {
@@ -119,7 +124,7 @@
 
     // -- sending: one decision at a time ------------------------------------------------------------
     function urlOf(kind, id) {
-      return section().dataset[`${kind}Url`].replace(/\/0\/(accept|reject)\/$/, `/${id}/$1/`);
+      return section().dataset[`${kind}Url`].replace(/\/0\/(accept|reject|reopen)\/$/, `/${id}/$1/`);
     }
 
     function decide(item, kind) {
@@ -130,7 +135,16 @@
         .find((other) => Number(other.dataset.start) >= Number(item.dataset.start) && other !== item)
         || items().filter((other) => !other.classList.contains("pending")).pop();
       if (next) focusItem(next, { scroll: false });
+      // Counted at once, not once stored: a Ctrl+Z pressed while it is on its way reopens it after.
+      if (kind === "reject") rejections.push(item.dataset.proposal);
       queue.push([kind, item.dataset.proposal, edited]);
+      sendNext();
+    }
+
+    // A rejected proposal open again (Ctrl+Z, a Reopen button): the answer lists it, in focus.
+    function reopen(id) {
+      rejections = rejections.filter((other) => other !== id);
+      queue.push(["reopen", id, null]);
       sendNext();
     }
 
@@ -168,7 +182,9 @@
       const ok = event.detail.xhr.status >= 200 && event.detail.xhr.status < 300;
       if (ok && done.edited) window.TextSelection.used(done.edited);
       if (!ok) {
-        // What waited was asked of a page that is no longer current.
+        // A refused rejection is not one to undo; what waited was asked of a page that is no
+        // longer current.
+        if (/\/reject\/$/.test(done.url)) rejections = rejections.filter((id) => !done.url.endsWith(`/${id}/reject/`));
         if (queue.length) {
           const status = document.getElementById("status");
           if (status) status.append(` ${queue.length === 1 ? "The decision" : `The ${queue.length} decisions`} asked for meanwhile ${queue.length === 1 ? "was" : "were"} not sent.`);
@@ -194,7 +210,7 @@
       const active = document.activeElement;
       const hadFocus = (active && active.closest && active.closest("#proposal-list"))
         || ((!active || active === document.body) && engaged);
-      const restoring = /\/(undo|redo)\/$/.test(lastPost);
+      const restoring = /\/(undo|redo|reopen)\/$/.test(lastPost);
       const back = shownBefore && restoring ? list.find((item) => !shownBefore.has(item.dataset.proposal)) : null;
       shownBefore = new Set(list.map((item) => item.dataset.proposal));
       if (back) { focusItem(back); return; }
@@ -214,7 +230,10 @@
       drawGhosts();
     }
     document.addEventListener("htmx:beforeRequest", (event) => {
-      if (String(event.detail.requestConfig.verb).toLowerCase() === "post") lastPost = event.detail.pathInfo.requestPath;
+      if (String(event.detail.requestConfig.verb).toLowerCase() !== "post") return;
+      lastPost = event.detail.pathInfo.requestPath;
+      // An edit (an acceptance, the page's own, its undo): Ctrl+Z is the page's undo from now on.
+      if (!/\/proposals\/(\d+\/(reject|reopen)\/|propose\/)$/.test(lastPost)) rejections = [];
     });
     document.addEventListener("htmx:afterSettle", refresh);
     document.addEventListener("htmx:oobAfterSwap", () => setTimeout(refresh, 0));
@@ -223,7 +242,16 @@
     // -- keys and clicks ------------------------------------------------------------------------------
     const editable = () => document.getElementById("workspace")?.dataset.editable === "true";
     document.addEventListener("keydown", (event) => {
-      if (!section() || !editable() || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!section() || !editable()) return;
+      // Ctrl+Z with rejections since the last edit: the last one reopened, not the page's undo
+      // (static/js/peer-annotator.js leaves a key whose default is prevented alone).
+      const undoKey = (event.ctrlKey || event.metaKey) && !event.shiftKey && !event.altKey && event.key.toLowerCase() === "z";
+      if (undoKey && rejections.length && !event.target.matches("input, textarea, select") && !event.target.closest("dialog")) {
+        event.preventDefault();
+        reopen(rejections[rejections.length - 1]);
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       // m anywhere but in a field or a dialog, the list of proposals included (where the focus is
       // once they are shown): the server says what it found, or that those shown are still open.
       if (event.key === "m" && !event.shiftKey && !event.target.matches("input, textarea, select") && !event.target.closest("dialog")) {
@@ -250,12 +278,21 @@
 
     document.addEventListener("click", (event) => {
       if (event.target.closest("#propose-matches")) { event.preventDefault(); propose(); return; }
+      const again = event.target.closest("[data-proposal-reopen]");
+      if (again) { event.preventDefault(); reopen(again.dataset.proposalReopen); return; }
       const button = event.target.closest("[data-proposal-act]");
       if (!button) return;
       event.preventDefault();
       const item = button.closest(".proposal");
       if (!item.classList.contains("pending")) decide(item, button.dataset.proposalAct);
     });
+    // The toolbar's Undo as Ctrl+Z (before static/js/peer-annotator.js sees the click).
+    document.addEventListener("click", (event) => {
+      if (!rejections.length || !editable() || !event.target.closest('#toolbar [data-act="undo"]')) return;
+      event.preventDefault();
+      event.stopPropagation();
+      reopen(rejections[rejections.length - 1]);
+    }, true);
     document.addEventListener("focusin", (event) => {
       const item = event.target.closest && event.target.closest("#proposal-list .proposal");
       engaged = !!item;

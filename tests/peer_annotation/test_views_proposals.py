@@ -166,7 +166,7 @@ def test_deciding_the_last_open_proposal_says_none_is_left(client, demo, annotat
         assert "No open proposal left" not in page
     assert page.count('id="proposal-list"') == 1  # the list once, not twice
     page = client.post(reverse("proposal-reject", args=[annotation.pk, last.pk])).content.decode()
-    assert "Rejected the proposal of SCU 4: not proposed again. No open proposal left" in page
+    assert "Rejected the proposal of SCU 4 (Ctrl+Z reopens it). No open proposal left" in page
     client.post(
         reverse("annotation-edit", args=[annotation.pk, "undo"]), {"version": version(annotation)}
     )
@@ -177,3 +177,62 @@ def test_deciding_the_last_open_proposal_says_none_is_left(client, demo, annotat
     ).content.decode()
     assert "to SCU 2. No open proposal left" in page
     assert Proposal.objects.filter(annotation=annotation, state="open").count() == 0
+
+
+def test_a_rejected_proposal_reopens(client, demo, annotation):
+    """Found by a tester: a rejection (Backspace, Delete: slips happen) could not be undone and the
+    proposal was lost for good. Reopening it makes it open again, undecided, as before."""
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    aldrin = annotation.proposals.get(scu__uid=2)
+    page = client.post(reverse("proposal-reject", args=[annotation.pk, aldrin.pk])).content.decode()
+    assert "Ctrl+Z reopens it" in page
+    # The rejected ones listed, each with a button that reopens it.
+    assert f'data-proposal-reopen="{aldrin.pk}"' in page
+    assert "“Buzz Aldrin followed him”" in page
+
+    response = client.post(reverse("proposal-reopen", args=[annotation.pk, aldrin.pk]))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert response["HX-Reswap"] == "none"
+    assert "Reopened the proposal of SCU 2" in page
+    assert page.count('class="proposal"') == 4
+    assert "data-proposal-reopen" not in page
+    stored = Proposal.objects.get(pk=aldrin.pk)
+    assert (stored.state, stored.decided_at, stored.decided_by) == ("open", None, None)
+
+    # Only a rejected proposal reopens: an open one is refused, nothing changes.
+    again = client.post(reverse("proposal-reopen", args=[annotation.pk, aldrin.pk]))
+    assert again.status_code == 422
+    assert Proposal.objects.get(pk=aldrin.pk).state == "open"
+
+    # Accepted once reopened: a PSE of its words.
+    client.post(
+        reverse("proposal-accept", args=[annotation.pk, aldrin.pk]),
+        {"version": version(annotation)},
+    )
+    assert Proposal.objects.get(pk=aldrin.pk).state == "accepted"
+    pse = PSE.objects.get(annotation=annotation)
+    assert pse.scu.uid == 2
+    text = annotation.peer.text
+    assert [text[s:e] for s, e in pse.spans.values_list("start", "end")] == [
+        "Buzz Aldrin followed him"
+    ]
+
+
+def test_others_may_not_reopen_nor_once_complete(client, demo, annotation):
+    client.force_login(demo["annotator"])
+    client.post(reverse("propose", args=[annotation.pk]))
+    proposal = annotation.proposals.first()
+    client.post(reverse("proposal-reject", args=[annotation.pk, proposal.pk]))
+    reopen = reverse("proposal-reopen", args=[annotation.pk, proposal.pk])
+    for user, status in ((demo["other_annotator"], 404), (demo["admin"], 403)):
+        client.force_login(user)  # another annotator cannot even see the annotation
+        assert client.post(reopen).status_code == status
+    PeerAnnotation.objects.filter(pk=annotation.pk).update(status=PeerAnnotation.Status.SUBMITTED)
+    client.force_login(demo["annotator"])
+    assert client.post(reopen).status_code == 403  # complete: read-only
+    stored = Proposal.objects.get(pk=proposal.pk)
+    assert (stored.state, stored.decided_by) == ("rejected", demo["annotator"])
+    client.logout()
+    assert client.post(reopen).status_code == 302

@@ -35,7 +35,7 @@ class JudgeAgreement:
     metric: str  # "nominal" or "interval"
     alpha: float  # NaN where undefined (no item with two answers, or no variation)
     items: int  # (unit, peer) pairs with at least two answers
-    judges: int
+    judges: int  # those with an answer in such an item: the judges alpha compares
 
 
 def judge_agreement(tasks: list[JudgedTask]) -> list[JudgeAgreement]:
@@ -47,11 +47,15 @@ def judge_agreement(tasks: list[JudgedTask]) -> list[JudgeAgreement]:
         if not of_method:
             continue
         items: defaultdict[tuple[int, str], list[float]] = defaultdict(list)
+        judges_of: defaultdict[tuple[int, str], set[str]] = defaultdict(set)
         for task in of_method:
             top = TOPS[task.scale]
             for unit_id, value in task.answers.items():
                 items[(unit_id, task.peer)].append(value / top)
+                judges_of[(unit_id, task.peer)].add(task.judge)
         units = list(items.values())
+        # A judge with no answer in an item judged twice or more takes no part in alpha.
+        compared = set().union(*(judges_of[key] for key, unit in items.items() if len(unit) >= 2))
         presence = method == UnitSet.Method.PRESENCE
         alpha = krippendorff_alpha(units, nominal if presence else interval)
         results.append(
@@ -60,7 +64,7 @@ def judge_agreement(tasks: list[JudgedTask]) -> list[JudgeAgreement]:
                 "nominal" if presence else "interval",
                 alpha,
                 sum(len(unit) >= 2 for unit in units),
-                len({task.judge for task in of_method}),
+                len(compared),
             )
         )
     return results

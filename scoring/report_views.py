@@ -10,7 +10,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Count
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
@@ -28,6 +28,7 @@ SCORES = ["modified", "original", "coverage", "comprehensive", *COVERAGE_SCORES]
 # The reports that may count work in progress (?include=in-progress, as on the scores page): only
 # submitted work by default, as everywhere; their page has the checkbox.
 COUNT_IN_PROGRESS = ("peer-agreement", "pyramid-agreement", "work-time", "coverage")
+EXPORTS = ("csv", "json")  # ?format=: a table as CSV, the whole result as JSON; none, the page
 
 
 def _parameters(collection, kind: str, query) -> dict:
@@ -163,10 +164,14 @@ def report_detail(request, pk, kind):
     collection = collection_for(request, pk)
     if kind not in KINDS:
         raise Http404("no such report")
+    export = request.GET.get("format")
+    # Refused before any report is queued, as the units download refuses an unknown format
+    # (annotator.transfer.views.downloads): answering the page would look like a download.
+    if export and export not in EXPORTS:
+        return HttpResponseBadRequest(f"format: one of {', '.join(EXPORTS)}")
     parameters = _parameters(collection, kind, request.GET)
     report = _current(collection, kind, parameters, request.user)
     report.refresh_from_db()  # an immediate backend has computed it by now
-    export = request.GET.get("format")
     if report.status == Report.Status.DONE and export == "json":
         response = HttpResponse(
             json.dumps(report.result, indent=2), content_type="application/json; charset=utf-8"

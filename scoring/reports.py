@@ -961,7 +961,8 @@ def coverage_report(collection: Collection, parameters: dict) -> dict:
                 [[a.method, a.metric, a.alpha, a.items, a.judges] for a in found["agreement"]],
                 _sentences(
                     "Presence: nominal (present or absent); SEE: interval, on the answers as a "
-                    "fraction of the scale.",
+                    "fraction of the scale; judges: those with an answer in an item judged "
+                    "twice or more.",
                     in_progress,
                 ),
             ),
@@ -980,7 +981,8 @@ def coverage_report(collection: Collection, parameters: dict) -> dict:
                 ["sets", "first", "second", "systems", "r", "p"],
                 correlation_rows,
                 "A judgment set: the unit sets of one name across docsets, or one judge's "
-                "judgments; systems judged in both.",
+                "judgments; systems judged in both. Pearson's p needs at least "
+                f"{MIN_PAIRS_FOR_P} systems judged in both sets; with fewer, r alone (p “—”).",
                 p_columns=(5,),
                 empty="Fewer than two judgment sets of SEE coverage.",
             ),

@@ -15,6 +15,7 @@
 // - units an administrator changed since the page was opened (409 with the units): the page puts
 //   the units in place of its own and says so; nothing given on the old units is kept or sent.
 // - SEE's "none" (0) means no sentence expresses the unit: it is saved with none marked.
+// - a SEE answer above none with no sentence marked is saved, and the status line says how to mark.
 (function () {
   "use strict";
 
@@ -160,8 +161,17 @@
     if (unsaved.has(item.id)) { unsaved.delete(item.id); paintUnsaved(); }  // answered anew
     const none = item.cleared || answer.sentencesCleared
       ? " The marked sentences were cleared: none means no sentence expresses the unit." : "";
-    say(item.value === null ? `Saved: unit ${index + 1} is not answered.` : `Saved: unit ${index + 1} ${label(item.value)}${item.undo ? " (undone)" : ""}.${none}`, "saved");
+    say(item.value === null ? `Saved: unit ${index + 1} is not answered.` : `Saved: unit ${index + 1} ${label(item.value)}${item.undo ? " (undone)" : ""}.${none}${unmarked(index)}`, "saved");
     paint();
+  }
+
+  // A SEE answer above "none" with no sentence marked is saved (the judge may mark them after
+  // answering), but said: which sentences express the unit is half of the answer.
+  function unmarked(index) {
+    const unit = units[index];
+    if (!data.see || !unit.value || unit.sentences.length) return "";
+    const back = index === current ? "" : index === current - 1 ? "press k to go back to it, then " : "go back to it (j, k), then ";
+    return ` No peer sentence is marked for unit ${index + 1}: to mark those that express it, ${back}press a sentence's letter, or Tab to the sentence and press Space.`;
   }
 
   function putBack(item) {

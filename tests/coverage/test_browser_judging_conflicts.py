@@ -168,6 +168,48 @@ def test_none_clears_the_marked_sentences(browser_page, live_server, demo):
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_an_answer_above_none_with_no_sentence_marked_is_saved_and_says_how_to_mark(
+    browser_page, live_server, demo
+):
+    """A tester found "3" (most) with no sentence marked stored without a word: it is stored (the
+    judge may mark them after answering), and the status line says none is marked and how to mark
+    them; once one is marked, saved with the answer, the line no longer says so."""
+    unit_set = records.see_set(demo)
+    task = records.task(unit_set, records.peer(demo, "1"), demo["annotator"])
+    page = browser_page
+    open_from_dashboard(page, live_server, task)
+    first = records.span(records.PEER_1[0])
+
+    hold(page, "3")
+    saved(page, "Saved: unit 1 Most.")
+    saved(
+        page,
+        "No peer sentence is marked for unit 1: to mark those that express it, press k to go "
+        "back to it, then press a sentence's letter, or Tab to the sentence and press Space.",
+    )
+    assert human.eventually(lambda: by_position_see(task) == {0: (3.0, [])}), by_position_see(task)
+    # Back on unit 1, sentence a: saved with the answer, and the line says nothing is missing.
+    hold(page, "k")
+    expect(page.locator("#unit-1")).to_be_visible()
+    hold(page, "a")
+    expect(page.locator("#status")).to_have_text("Saved: unit 1 Most.")
+    assert human.eventually(lambda: by_position_see(task) == {0: (3.0, [first])})
+    # Unmarked again, on the unit shown: said without sending the judge back.
+    hold(page, "a")
+    saved(
+        page,
+        "No peer sentence is marked for unit 1: to mark those that express it, press a "
+        "sentence's letter, or Tab to the sentence and press Space.",
+    )
+    assert human.eventually(lambda: by_position_see(task) == {0: (3.0, [])})
+    # "None" with nothing marked is complete: no such line.
+    hold(page, "j")
+    hold(page, "0")
+    expect(page.locator("#status")).to_have_text("Saved: unit 2 None.")
+    assert violations(page) == []
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_undo_survives_a_reload(browser_page, live_server, demo):
     unit_set = records.see_set(demo)
     task = records.task(unit_set, records.peer(demo, "1"), demo["annotator"])

@@ -99,7 +99,8 @@ def test_a_conflict_keeps_the_typed_text_to_save_again_then_the_set_is_deleted(
 ):
     """Two tabs on one unit set: A merges units 1 and 2; B, still showing the old units, retypes
     unit 3 and presses Enter: 409, the units as they now are, the typed text still in unit 3's box
-    (now unit 2); Enter there saves it. Then the set is deleted through its confirmation."""
+    (now unit 2), the focus in it; Enter saves it. Then the set is deleted through its
+    confirmation."""
     from tests.coverage.unit_set_helpers import see_of_model_a
 
     unit_set = see_of_model_a(demo)
@@ -127,12 +128,12 @@ def test_a_conflict_keeps_the_typed_text_to_save_again_then_the_set_is_deleted(
         "Your text for this unit is kept in its box (now unit 2): press Enter in it to save it."
     )
     settle(tab_b)
-    assert tab_b.evaluate("() => document.activeElement.id") == "unit-status"
+    # The focus in the box the message names, so that Enter there (as it says) saves the text.
+    assert tab_b.evaluate("() => document.activeElement.id") == f"unit-text-{third}"
     assert tab_b.input_value(f"#unit-text-{third}") == typed
     assert stored_texts()[1] == "Armstrong was the first person to step onto the Moon"
     assert not violations(tab_b), violations(tab_b)
 
-    tab_to(tab_b, f"#unit-text-{third}")
     press(tab_b, "Enter")
     expect(tab_b.locator("#unit-status")).to_have_text("Saved the text of unit 2.")
     assert eventually(lambda: stored_texts()[1] == typed), stored_texts()

@@ -60,6 +60,9 @@ def test_once_judged_it_is_refused_saying_why(client, demo, see):
     judged(see, demo)
     client.force_login(demo["admin"])
     shown = unescape(client.get(url(see)).content.decode())
+    # The heading says what the page is: no question it cannot answer yes to.
+    assert "<h1>Unit set SEE model A cannot be deleted</h1>" in shown
+    assert "Delete unit set SEE model A?" not in shown
     assert (
         "Judging has started on this unit set (1 judgment given): it can no longer be deleted, "
         "or the judges' work would be lost." in shown
@@ -68,6 +71,7 @@ def test_once_judged_it_is_refused_saying_why(client, demo, see):
     response = client.post(url(see))
     assert response.status_code == 403
     assert "it can no longer be deleted" in response.content.decode()
+    assert "<h1>Unit set SEE model A cannot be deleted</h1>" in response.content.decode()
     assert Unit.objects.filter(unit_set=see).count() == 4
     assert JudgmentTask.objects.count() == 1
 

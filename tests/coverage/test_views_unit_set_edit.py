@@ -110,7 +110,13 @@ def test_a_stale_version_gets_409_with_the_current_units(client, demo, see):
     assert f'id="unit-text-{first}" name="text" value="Other"' in shown
     assert "Its text as now stored: “Landed”." in shown
     assert 'name="version" value="2"' in shown
-    assert 'class="status conflict" role="status" tabindex="-1" autofocus' in shown
+    # The focus in the box that holds the kept text (Enter there sends it again); the status
+    # line, a live region, is read out, and describes the box.
+    assert 'class="status conflict" role="status" tabindex="-1">' in shown
+    box = shown.split(f'id="unit-text-{first}"')[1].split(">")[0]
+    assert "autofocus" in box
+    assert 'aria-describedby="unit-status"' in box
+    assert shown.count("autofocus") == 1
     assert texts_of(see)[0] == "Landed"
     # Without htmx: the whole page, with the same status.
     response = client.post(url(see, "relabel"), {"version": 1, "unit": first, "text": "Other"})
@@ -216,7 +222,7 @@ def test_a_stale_relabel_of_a_unit_merged_away_shows_the_text_and_offers_it_to_a
         f"The unit you edited is no longer in this unit set. Your text, “{typed}”, is kept in "
         "the box to add a unit: press Enter in it to add it." in shown
     )
-    assert f'id="new-unit-text" name="text" value="{typed}" required' in shown
+    assert f'id="new-unit-text" name="text" value="{typed}" required autofocus' in shown
     # A stale add keeps its text in the same box.
     response = client.post(url(see, "add"), {"version": 1, "text": "Kennedy's goal"}, **HTMX)
     assert response.status_code == 409

@@ -7,12 +7,10 @@ from statistics import fmean
 
 import numpy as np
 import pytest
-from nltk.metrics.agreement import AnnotationTask
-from nltk.metrics.distance import binary_distance, interval_distance
+from nltk.metrics.agreement import AnnotationTask  # type: ignore[import-untyped]
+from nltk.metrics.distance import binary_distance, interval_distance  # type: ignore[import-untyped]
 
-from annotator.models import (
-    JudgmentTask,
-)
+from annotator.models import Judgment, JudgmentTask, Summary
 from scoring.coverage_analysis import analyses
 from scoring.coverage_records import collection_tasks, counted_tasks, score_coverage
 from tests.scoring.least_squares import judge_system_docset_terms, type_one_sums_of_squares
@@ -130,3 +128,27 @@ def test_three_factor_anova_equals_least_squares_on_the_judgments(judged):
     for row, expected in zip(table, [*sums, residual]):
         assert row.ss == pytest.approx(expected, rel=1e-9, abs=1e-12)
     assert table[1].p < 0.001  # the systems differ, as made
+
+
+def test_judges_counts_only_those_with_an_answer_in_an_item_judged_twice(judged):
+    """A tester found the judges column counting judges with nothing to compare: J3 judged a peer
+    nobody else judged (each of its items answered once), J4 opened a task and answered nothing.
+    Neither counts; the items and alpha are as before."""
+    collection, _ = judged
+    before = analyses(collection_tasks(collection))["agreement"][0]
+    unit_set = collection.docsets.get(name="D1").unit_sets.get(name="SEE model 1")
+    docset = unit_set.docset
+    lone_peer = Summary.objects.create(docset=docset, kind="peer", author="4", text="Peer 4.")
+    lone = JudgmentTask.objects.create(
+        unit_set=unit_set, peer=lone_peer, judge_code="J3", status="submitted"
+    )
+    Judgment.objects.bulk_create(
+        Judgment(task=lone, unit=unit, value=2.0) for unit in unit_set.units.all()
+    )
+    JudgmentTask.objects.create(
+        unit_set=unit_set, peer=lone_peer, judge_code="J4", status="submitted"
+    )
+    (after,) = analyses(collection_tasks(collection))["agreement"]
+    assert Judgment.objects.filter(task__judge_code="J3").count() == UNITS
+    assert (after.items, after.judges) == (before.items, 2)
+    assert after.alpha == pytest.approx(before.alpha, abs=1e-12)

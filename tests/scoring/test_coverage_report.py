@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from annotator.models import Membership, Role
+from scoring.correlation import MIN_PAIRS_FOR_P
 from scoring.coverage_analysis import analyses
 from scoring.coverage_records import collection_tasks
 from scoring.models import Report
@@ -38,6 +39,19 @@ def test_the_report_tables_what_the_analyses_give(judged):
         "judge", "system", "docset", "jud/sys", "jud/ds", "sys/ds", "resid"
     ]  # fmt: skip
     assert anova["rows"][1][2] == round(found["anova"][1].ss, 4)
+
+
+def test_the_notes_say_who_the_judges_are_and_why_p_is_missing(judged):
+    """A tester found p shown as "—" with three systems, and the judges column, unexplained."""
+    collection, _ = judged
+    agreement, _, correlations, _ = coverage_report(collection, {})["tables"]
+    assert "judges: those with an answer in an item judged twice or more" in agreement["note"]
+    assert {row[3] for row in correlations["rows"]} == {3}  # three systems: r alone
+    assert {row[5] for row in correlations["rows"]} == {None}
+    assert (
+        f"Pearson's p needs at least {MIN_PAIRS_FOR_P} systems judged in both sets; with fewer, "
+        "r alone (p “—”)." in correlations["note"]
+    )
 
 
 def test_tasks_in_progress_are_left_out_and_said(judged):

@@ -80,6 +80,19 @@ def test_tables_download_as_csv_and_the_result_as_json(organizer):
     assert organizer("ranking", "?format=csv&table=9").status_code == 404
 
 
+@pytest.mark.parametrize("export", ["xml", "html"])
+def test_an_unknown_format_is_400_naming_the_formats_and_no_report_is_queued(client, demo, export):
+    """A tester found ?format=xml answering the page: refused, as the units download refuses an
+    unknown format (annotator.transfer.views.downloads), before any report is queued."""
+    client.force_login(demo["organizer"])
+    response = client.get(url(demo, "ranking", f"?format={export}"))
+    assert response.status_code == 400
+    assert response.content.decode() == "format: one of csv, json"
+    assert not Report.objects.exists()
+    # No format, or an empty one: the page.
+    assert client.get(url(demo, "ranking", "?format=")).status_code == 200
+
+
 def test_a_report_the_data_do_not_allow_says_why(organizer, demo):
     PeerAnnotation.objects.exclude(peer__author="1").delete()
     assert "at least two systems" in organizer("ranking").content.decode()

@@ -241,7 +241,7 @@ def units_context(
     unit and the control of it to put the focus on after an edit (None unit: the new unit's text
     box at the end); without it, after a message, the status line takes the focus. `kept`: a text
     the administrator typed that a refused edit did not save, and the unit whose box shows it
-    again (None: the box to add a unit), so that Enter sends it again."""
+    again (None: the box to add a unit), so that Enter sends it again; the focus goes there."""
     units = list(unit_set.units.select_related("model", "scu").order_by("position"))
     judgments = Judgment.objects.filter(unit__unit_set=unit_set).count()
     sentences: dict[int, list[int]] = {}
@@ -271,6 +271,7 @@ def units_context(
         "level": level,
         "focus_status": bool(message) and focus is None,
         "focus_add": focus is not None and focus[0] is None,
+        "described": bool(message) and kept is not None,  # the focused box, by the message
         "judging_started": unit_editing.JUDGING_STARTED,
     }
 
@@ -374,6 +375,9 @@ def unit_set_edit(request, pk, action):
             request.user,
             f"{refused.message} {note}".strip(),
             "conflict" if status_for(refused) == 409 else "error",
+            # The message says "press Enter in it": the focus in the box that holds the text (the
+            # message is read from the live region, and describes that box).
+            focus=(kept[0], "text") if kept else None,
             kept=kept,
         )
         return render(request, UNITS if request.htmx else PAGE, context, status=status_for(refused))

@@ -324,4 +324,6 @@
   });
 
   show(current);
+  // The keys are listened to from here on (a test waits for it before its first key).
+  root.dataset.ready = "true";
 })();

@@ -43,6 +43,8 @@ def open_from_dashboard(page, live_server, task) -> None:
     expect(link).to_have_text("Judge")
     human.click(page, link)
     expect(page.locator("h1")).to_contain_text("Judge peer 1 against")
+    # The page's script listens to the keys: a key pressed before would go nowhere (CI, loaded).
+    expect(page.locator("#judging")).to_have_attribute("data-ready", "true")
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)

@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
 
-from annotator.models import Collection, Judgment, JudgmentTask, UnitSet
+from annotator.models import Collection, Judgment, JudgmentTask, Unit, UnitSet
 from scoring.coverage import majority_present, presence_score, see_coverage
 
 COVERAGE_SCORES = ("presence", "presence_weighted", "see_coverage")
@@ -135,8 +135,6 @@ def system_mean(values: list[float]) -> float:
 
 def unit_weights(unit_set_ids) -> dict[int, int]:
     """{unit id: weight} of the unit sets' units (one query)."""
-    from annotator.models import Unit
-
     return dict(Unit.objects.filter(unit_set_id__in=set(unit_set_ids)).values_list("pk", "weight"))
 
 

@@ -186,6 +186,14 @@ class Pyramid(models.Model):
     version = models.PositiveIntegerField(
         default=1, help_text="Raised by every change (optimistic locking)."
     )
+    last_uid = models.PositiveIntegerField(
+        "last UID",
+        default=0,
+        help_text=(
+            "The largest SCU uid this pyramid's edits have given: a number is never given twice "
+            "(a merged or removed SCU's number would name two SCUs in the history)."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

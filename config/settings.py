@@ -416,16 +416,24 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    # While the database is away, one line per failed request instead of a traceback each.
-    "filters": {"database_away": {"()": "annotator.web.database.DatabaseAwayFilter"}},
+    # While the database is away, one line per failed request instead of a traceback each; and
+    # one line per refused request (4xx), which is no fault of the server's.
+    "filters": {
+        "database_away": {"()": "annotator.web.database.DatabaseAwayFilter"},
+        "refusals_on_one_line": {"()": "annotator.web.refusal_logs.RefusalsOnOneLine"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
-            "filters": ["database_away"],
+            "filters": ["database_away", "refusals_on_one_line"],
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    # Django's own console handler (DEBUG only) printed every record a second time, beside ours.
+    "loggers": {
+        "django": {"handlers": [], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    },
 }
 
 # --- Behind the reverse proxy (deploy/: nginx in front of the app servers; issue 16) ---

@@ -227,3 +227,10 @@ def eventually(check, timeout: float = 5.0, interval: float = 0.05):
         if value or time.monotonic() > deadline:
             return value
         time.sleep(interval)
+
+
+def page_errors(page) -> list[str]:
+    """The uncaught errors the page throws from now on (a test asserts there were none)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors

@@ -356,7 +356,7 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
         source = sources[side]
         uids = group[side]
         replaced = _from_group(pyramid, merge, group)
-        first = editing.next_uid(pyramid)
+        first = editing.next_uid(pyramid, len(uids))
         new_uids = list(range(first, first + len(uids)))
 
         def apply():

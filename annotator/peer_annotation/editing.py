@@ -381,10 +381,15 @@ def _pse(annotation: PeerAnnotation, pse_id: int) -> PSE:
 
 
 def _refuse_words_already_there(
-    annotation: PeerAnnotation, scu: SCU | None, parts, pse: PSE | None = None
+    annotation: PeerAnnotation,
+    scu: SCU | None,
+    parts,
+    pse: PSE | None = None,
+    moved: PSE | None = None,
 ) -> None:
     """The same words cannot express the same SCU twice (a repetition is *other* words that express
-    it again), nor be matched twice to nothing: either would count them twice in the scores."""
+    it again), nor be matched twice to nothing: either would count them twice in the scores.
+    `pse`: the PSE the words are added to; `moved`: the PSE whose words these are, being moved."""
     spans = PSESpan.objects.filter(pse__annotation=annotation, pse__scu=scu)
     if pse is not None:
         own = list(pse.spans.values_list("start", "end"))
@@ -395,6 +400,30 @@ def _refuse_words_already_there(
         raise RuleBroken(
             f"Those words already express {_what(scu)} in this peer: select other words "
             "(a repetition is other words that express the SCU again)."
+        )
+    if scu is None:
+        _refuse_nothing_over_a_match(annotation, parts, pse or moved)
+
+
+def _refuse_nothing_over_a_match(annotation: PeerAnnotation, parts, pse: PSE | None) -> None:
+    """Words that express an SCU cannot also match nothing: the zero-weight PSE would count in the
+    peer's SCU count X and lower the Original score (Passonneau 2009, eq. 1) for content the peer
+    has. The refusal names the PSE, so that the annotator can find it (or remove it first)."""
+    sharing = Q()
+    for start, end in parts:
+        sharing |= Q(start__lt=end, end__gt=start)
+    span = (
+        PSESpan.objects.filter(sharing, pse__annotation=annotation, pse__scu__isnull=False)
+        .exclude(pse=pse)
+        .select_related("pse__scu")
+        .order_by("start")
+        .first()
+    )
+    if span is not None and span.pse.scu is not None:
+        words = quoted(annotation.peer.text[span.start : span.end].replace("\n", " "), limit=40)
+        raise RuleBroken(
+            f"Those words already express SCU {span.pse.scu.uid} ({words}): words that match an "
+            "SCU cannot also match nothing. Select other words, or remove that PSE first."
         )
 
 
@@ -474,7 +503,9 @@ def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEdi
         target = _scu(annotation, scu_uid)
         if (pse.scu_id or None) == (target.pk if target else None):
             raise RuleBroken(f"That PSE already expresses {_what(target)}.")
-        _refuse_words_already_there(annotation, target, list(pse.spans.values_list("start", "end")))
+        _refuse_words_already_there(
+            annotation, target, list(pse.spans.values_list("start", "end")), moved=pse
+        )
         source = pse.scu
         pse.scu = target
         # matched again by hand: the suggestion it was taken from, if any, no longer says how

@@ -19,6 +19,7 @@ from annotator.peer_annotation.suggestions import selects_words, suggest
 from annotator.peer_annotation.workspace import annotation_context
 from annotator.pyramids.editing import EditError
 from annotator.web.bad_input import refuses_nul_itself
+from annotator.worktime.views import record_held_activity
 
 # Actions after which the page changes its mode (read-only, review notice): answered whole.
 WHOLE_PAGE_ACTIONS = {"complete", "reopen", "mark_reviewed"}
@@ -43,6 +44,7 @@ def annotation_edit(request, pk, action):
     if action not in PEER_ACTIONS:
         raise Http404("no such action")
     annotation = visible_annotation(request, pk)
+    record_held_activity(request, "annotation", annotation)
     try:
         result = apply_action(PEER_ACTIONS, action, annotation.pk, request.user, request.POST)
     except EditError as refused:

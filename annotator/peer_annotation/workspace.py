@@ -21,6 +21,7 @@ from annotator.editing import history
 from annotator.models import PSE, SCU, Assignment, PeerAnnotation, PSESpan, Pyramid, Span
 from annotator.text.ordering import natural_key
 from annotator.text.textmarks import marked_html, runs, uncovered_runs, uncovered_words
+from annotator.text.words import carries_content
 from scoring.records import score_loaded
 
 MISSED_SHOWN = 5
@@ -131,17 +132,26 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
 
 
 def _uncovered(text: str, marks) -> dict:
-    """The peer's words in no PSE (DUC 2005: every word in a PSE or in "matches nothing"), for the
-    warning "Mark complete" gives: how many, and the first runs of them (start, end, text)."""
+    """The peer's content in no PSE (DUC 2005: every word in a PSE or in "matches nothing"), for
+    the warning "Mark complete" gives: how many words, and the first runs of them (start, end,
+    text). Runs of function words only (a stray "and") are no content: they are counted apart
+    (`uncovered_function_words`), and never warned about (issue 32: the advice to match them to
+    nothing added zero-weight PSEs, lowering the Original score)."""
     left_out = uncovered_words(text, marks)
-    shown = [
-        (start, end, text[start:end])
-        for start, end in uncovered_runs(text, left_out)[: UNCOVERED_SHOWN + 1]
-    ]
+    content, function_words, word = [], 0, 0
+    for start, end in uncovered_runs(text, left_out):  # runs of the words, in the same order
+        first = word
+        while word < len(left_out) and left_out[word][1] <= end:
+            word += 1
+        if carries_content(text[start:end]):
+            content.append((start, end, text[start:end], word - first))
+        else:
+            function_words += word - first
     return {
-        "uncovered_count": len(left_out),
-        "uncovered_runs": shown[:UNCOVERED_SHOWN],
-        "uncovered_more": len(shown) > UNCOVERED_SHOWN,
+        "uncovered_count": sum(count for *_, count in content),
+        "uncovered_runs": [run[:3] for run in content[:UNCOVERED_SHOWN]],
+        "uncovered_more": len(content) > UNCOVERED_SHOWN,
+        "uncovered_function_words": function_words,
     }
 
 

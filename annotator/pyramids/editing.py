@@ -103,6 +103,8 @@ class ContributorState(TypedDict):
     spans: list[list[int]]  # [summary id, start, end] each
     source: NotRequired[int]  # provenance, in a consensus pyramid only
     copies: NotRequired[list[int]]  # the consensus contributors copied from this one
+    id: NotRequired[int]  # the record's id (snapshots since issue 32): undo and redo keep it
+    span_ids: NotRequired[list[int]]  # its parts' ids, in the order of `spans`
 
 
 class SCUState(TypedDict):
@@ -191,16 +193,25 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
             "summary_id",
             "start",
             "end",
+            "id",
         )
     )
-    for contributor_id, uid, summary_id, comment, source, span_summary, start, end in span_rows:
+    for row in span_rows:
+        contributor_id, uid, summary_id, comment, source, span_summary, start, end, span_id = row
         if contributor_id not in contributors:
-            contributors[contributor_id] = {"summary": summary_id, "comment": comment, "spans": []}
+            contributors[contributor_id] = {
+                "summary": summary_id,
+                "comment": comment,
+                "spans": [],
+                "id": contributor_id,
+                "span_ids": [],
+            }
             # provenance, in a consensus pyramid only (keeps other snapshots as they were)
             if source:
                 contributors[contributor_id]["source"] = source
             by_uid[uid].append(contributors[contributor_id])
         contributors[contributor_id]["spans"].append([span_summary, start, end])
+        contributors[contributor_id]["span_ids"].append(span_id)
     scu_copies = _note_copies(contributors, [scu_ids[uid] for uid in uids if uid in scu_ids])
     state: dict[str, SCUState | None] = {}
     for uid in uids:
@@ -238,8 +249,16 @@ def _note_copies(
 
 
 def restore(pyramid: Pyramid, state: dict) -> None:
-    """Make the snapshot's SCUs and order true again."""
+    """Make the snapshot's SCUs and order true again; contributors and their parts under the ids
+    they had (issue 32: API clients and a consensus's provenance point at them), where the
+    snapshot has them (not before issue 32) and no other record took them meanwhile."""
     kept_scus, kept_contributors = _sources_still_there(state)
+    # The touched SCUs' contributors go first: one may come back in another of them (a move undone).
+    Contributor.objects.filter(
+        scu__pyramid=pyramid, scu__uid__in=[int(key) for key in state["scus"]]
+    ).delete()
+    wanted = [c["id"] for s in state["scus"].values() if s for c in s["contributors"] if "id" in c]
+    taken = set(Contributor.objects.filter(pk__in=wanted).values_list("pk", flat=True))
     for key, scu_state in state["scus"].items():
         uid = int(key)
         scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
@@ -262,9 +281,9 @@ def restore(pyramid: Pyramid, state: dict) -> None:
         # a consensus's copies, whose provenance the edit undone had cleared
         if scu_state.get("copies"):
             SCU.objects.filter(pk__in=scu_state["copies"], source__isnull=True).update(source=scu)
-        scu.contributors.all().delete()
         contributors = Contributor.objects.bulk_create(
             Contributor(
+                pk=c["id"] if c.get("id") not in taken else None,
                 scu=scu,
                 summary_id=c["summary"],
                 comment=c["comment"],
@@ -279,9 +298,18 @@ def restore(pyramid: Pyramid, state: dict) -> None:
                     source=record
                 )
         Span.objects.bulk_create(
-            Span(contributor=record, summary_id=summary_id, start=start, end=end, position=p)
+            Span(
+                pk=span_id if "id" in c and c["id"] not in taken else None,
+                contributor=record,
+                summary_id=summary_id,
+                start=start,
+                end=end,
+                position=p,
+            )
             for record, c in zip(contributors, scu_state["contributors"])
-            for p, (summary_id, start, end) in enumerate(c["spans"])
+            for p, ((summary_id, start, end), span_id) in enumerate(
+                zip(c["spans"], c.get("span_ids") or [None] * len(c["spans"]))
+            )
         )
     _set_order(pyramid, state["order"])
 
@@ -439,10 +467,17 @@ def delete_scu(scu: SCU) -> None:
     scu.delete()
 
 
-def next_uid(pyramid: Pyramid) -> int:
-    # Undo and redo work as a stack, each restoring exactly the state its change started from or
-    # left, so the largest uid in use + 1 can never clash with an SCU a snapshot brings back.
-    return (SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0) + 1
+def next_uid(pyramid: Pyramid, count: int = 1) -> int:
+    """The first of `count` SCU numbers never given in this pyramid, now taken (issue 32: a number
+    freed by a merge was given again, and "SCU 15" in the history named two SCUs). Above every
+    uid in use too: an imported pyramid's numbers, and those undo and redo bring back (a stack:
+    each restores exactly what its change started from or left). Called in the edit's
+    transaction, under the pyramid's lock: a refused edit takes no number."""
+    in_use = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0
+    first = max(in_use, pyramid.last_uid) + 1
+    pyramid.last_uid = first + count - 1
+    Pyramid.objects.filter(pk=pyramid.pk).update(last_uid=pyramid.last_uid)
+    return first
 
 
 def new_position(pyramid: Pyramid) -> int:

@@ -20,6 +20,7 @@ from annotator.models import Pyramid, PyramidMerge
 from annotator.pyramids import editing
 from annotator.pyramids.workspace import workspace_context
 from annotator.web.bad_input import refuses_nul_itself
+from annotator.worktime.views import record_held_activity
 
 
 @login_required
@@ -69,6 +70,7 @@ def pyramid_edit(request, pk, action):
     if action not in PYRAMID_ACTIONS:
         raise Http404("no such action")
     pyramid = get_object_or_404(visible_pyramids(request.user), pk=pk)
+    record_held_activity(request, "pyramid", pyramid)
     try:
         result = apply_action(PYRAMID_ACTIONS, action, pyramid.pk, request.user, request.POST)
     except editing.EditError as refused:

@@ -7,7 +7,8 @@ sends a selection; the server applies it again, so what is stored never depends 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import re
+from collections.abc import Collection, Iterable, Iterator
 
 SEPARATORS = frozenset(" \t\n\r\f\v,.-:;!?\"'()[]{}…–—“”‘’")
 
@@ -43,7 +44,55 @@ def snap_to_words(text: str, start: int, end: int) -> tuple[int, int]:
         start -= 1
     while end < len(text) and is_word_char(text[end]):
         end += 1
+    # An abbreviation's periods are part of it: "Ariz.", "U.S." whole (issue 32).
+    start, end = initialism_bounds(text, start, end)
+    if ends_in_abbreviation(text, end):
+        end += 1
     return start, end
+
+
+# Abbreviations whose period belongs to them (issue 32: "Ariz." stored as "Ariz"): titles, states
+# as the AP writes them, months, companies. As written (case matters: "no." ends a sentence).
+ABBREVIATIONS = frozenset(
+    """Mr Mrs Ms Dr Jr Sr St Mt Ft Gen Sen Rep Gov Lt Col Capt Sgt Cmdr Adm Maj Prof Rev Gens Sens
+    Reps Inc Corp Ltd Co Bros Dept Univ Assn Ave Blvd Jan Feb Mar Apr Aug Sept Sep Oct Nov Dec
+    Ala Ariz Ark Calif Colo Conn Del Fla Ga Ill Ind Kan Kans Ky La Md Mass Mich Minn Miss Mo Mont
+    Neb Nev Okla Ore Pa Tenn Tex Va Vt Wash Wis Wyo etc vs approx""".split()
+)
+
+
+# Letters joined by periods: "U.S.", "D.C.", "e.g." (at least two, each a single letter).
+INITIALISM = re.compile(r"(?<![^\W_])(?:[^\W\d_]\.){2,}")
+
+
+def _initialisms_near(text: str, at: int) -> Iterator[re.Match[str]]:
+    window = max(0, at - 40)
+    return INITIALISM.finditer(text, window, min(len(text), at + 40))
+
+
+def initialism_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """[start, end) grown to whole initialisms where either end falls inside one ("S" of "U.S."
+    is "U.S.")."""
+    for found in _initialisms_near(text, start):
+        if found.start() < start < found.end():
+            start = found.start()
+    for found in _initialisms_near(text, end):
+        if found.start() < end < found.end():
+            end = found.end()
+    return start, end
+
+
+def ends_in_abbreviation(text: str, end: int) -> bool:
+    """Whether the word that ends at `end` is an abbreviation and `text[end]` its period: one of
+    ABBREVIATIONS ("Ariz."), or an initialism ("U.S.")."""
+    if end >= len(text) or text[end] != "." or end == 0 or not is_word_char(text[end - 1]):
+        return False
+    start = end
+    while start > 0 and is_word_char(text[start - 1]):
+        start -= 1
+    if text[start:end] in ABBREVIATIONS:
+        return True
+    return any(found.end() == end + 1 for found in _initialisms_near(text, end))
 
 
 def overlapping(parts: Iterable[tuple[int, int]], spans: Collection[tuple[int, int]]) -> bool:

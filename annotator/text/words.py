@@ -26,6 +26,29 @@ def words(text: str) -> list[tuple[int, int]]:
     return [match.span() for match in WORD.finditer(text)]
 
 
+# English function words: words that carry no content of their own. A run of them left in no PSE
+# (a stray "and", "of the") is no uncovered content: nothing to match, and matching it to nothing
+# would add a zero-weight PSE to the peer's SCU count (issue 32).
+FUNCTION_WORDS = frozenset(
+    """a about above after against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each either few for from
+    further had has have having he her here hers him his how i if in into is it its itself just
+    me more most my neither no nor not now of off on once only or other our ours out over own
+    same she should so some such than that the their theirs them then there these they this
+    those through to too under until up very was we were what when where which while who whom
+    whose why will with would yet you your""".split()
+)
+
+
+def carries_content(text: str) -> bool:
+    """Whether `text` holds a word that is not a function word (digits count as content).
+
+    >>> carries_content("and the"), carries_content("of 1969"), carries_content(", which")
+    (False, True, False)
+    """
+    return any(word.lower() not in FUNCTION_WORDS for word in WORD.findall(text))
+
+
 def word_scus(text: str, spans: Iterable[tuple[int, int, SCU]]) -> list[frozenset[SCU]]:
     """For each word of the text, the SCUs whose contributor spans (start, end, scu) touch it.
 

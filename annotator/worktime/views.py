@@ -51,3 +51,20 @@ def activity(request, kind: str, pk: int):
         raise PermissionDenied(refused.message) from None
     record(request.user, now=activity_time(request.POST.get("ago_ms")), **{f"{kind}_id": work.pk})
     return HttpResponse(status=204)
+
+
+HELD_ACTIVITY = "activity_ago_ms"  # an edit's field: the page's report it held, sent with the edit
+
+
+def record_held_activity(request, kind: str, work) -> None:
+    """The activity the page held back (worktime.js) and sends with an edit instead of on its own,
+    recorded before the edit: sent alone, it could arrive after an edit that made the work
+    read-only ("Mark complete") and be refused (issue 32: a 403 and a console error each time).
+    Nothing for a user who may not edit the work (the edit is refused too)."""
+    if HELD_ACTIVITY not in request.POST:
+        return
+    try:
+        EDITORS[kind].may_edit(work, request.user, False)
+    except NotAllowed:
+        return
+    record(request.user, now=activity_time(request.POST[HELD_ACTIVITY]), **{f"{kind}_id": work.pk})

@@ -44,8 +44,11 @@
       .then((answer) => (answer.ok ? answer.text() : Promise.reject(answer.status)))
       .then((html) => {
         if (shown !== wanted) return;  // another SCU was selected meanwhile
-        const list = document.getElementById("builder-help-list");
-        if (list) list.outerHTML = html;
+        // Not under a mouse still selecting words (text-selection.js): the panes keep still.
+        window.HoldStill.afterRelease(() => {
+          const current = document.getElementById("builder-help-list");
+          if (current && shown === wanted) current.outerHTML = html;
+        });
       })
       .catch(() => { if (shown === wanted) { placeholder("The phrases could not be loaded."); shown = null; } });
   }
@@ -53,6 +56,11 @@
   const soon = () => { clearTimeout(timer); timer = setTimeout(update, 120); };
 
   function add(button) {
+    // A mode (choosing the SCU to merge or move into) takes no words: say so, store nothing.
+    if (window.PyramidBuilder && window.PyramidBuilder.choosing()) {
+      window.WorkspaceActions.setStatus("Choose the SCU first (click it, or ↑ ↓ and Enter; Escape cancels): no phrase was added.", "error");
+      return;
+    }
     // The panel may be behind the selection (a key pressed as another SCU was selected).
     if (button.dataset.uid !== selectedUid()) { soon(); return; }
     window.WorkspaceActions.send("add_contributor", {

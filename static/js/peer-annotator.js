@@ -44,6 +44,7 @@
     line.textContent = message ? message
       : peer ? `Selected: “${peer.text}” (characters ${peer.range[0]}–${peer.range[1]}; Escape clears)`
       : "No peer words selected.";
+    line.title = line.textContent;  // one line, cut short: the whole of it on hover
     suggestFor(peer ? peer.range : peerCaret());
   }
   window.TextSelection.onChange(showSelection);
@@ -198,8 +199,30 @@
       return;
     }
     const mark = event.target.closest("#peer-text mark[data-scus]");
-    if (mark && window.getSelection().isCollapsed) select({ scu: mark.dataset.scus.split(" ")[0] });
+    if (mark && window.getSelection().isCollapsed) selectClicked(mark);
   });
+
+  // A click on a PSE's words in the peer text selects that PSE (DUCView's users click the text):
+  // Delete, p and v then act on it. Where PSEs overlap, the shortest one holding the caret.
+  function selectClicked(mark) {
+    const caret = window.TextSelection.caret();
+    const at = caret && caret.author === "peer" ? caret.offset : Number(mark.dataset.start);
+    const uids = mark.dataset.scus.split(" ");
+    let best = null;
+    uids.forEach((uid) => {
+      const item = document.getElementById(`scu-${uid}`);
+      if (!item) return;
+      item.querySelectorAll(".part[data-range]").forEach((part) => {
+        const [start, end] = part.dataset.range.split(" ").map(Number);
+        if (start <= at && at <= end && (!best || end - start < best.length)) best = { uid, part, length: end - start };
+      });
+    });
+    if (!best) { select({ scu: uids[0] }); return; }
+    const pse = best.part.closest(".pse");
+    const many = pse.querySelectorAll(".part").length > 1;
+    select({ scu: best.uid, pse: pse.dataset.pse, part: many ? best.part.dataset.span : null });
+    if (editable()) setStatus(`${many ? "A part of a PSE" : "A PSE"} of ${best.uid === "0" ? "nothing in the pyramid" : `SCU ${best.uid}`} is selected: Delete removes it${many ? "" : ", v moves it, p adds the selected words to it"}.`, "idle");
+  }
 
   // The SCU list is a tree (static/js/tree-keys.js): focus selects; Enter on an SCU matches the
   // selected words to it, or takes the PSE being moved.
@@ -252,17 +275,19 @@
     if (key === "enter" && state.scu && inText) return run(() => assign(state.scu));
     if (key === "0") return run(() => assign(0));
     if (key === "p") {
-      if (!state.pse) return run(() => setStatus("Select the PSE to add a part to first (in the SCU list).", "error"));
+      if (!state.pse) return run(() => setStatus("Click the words of the PSE to add a part to in the peer text (or select it in the SCU list) first.", "error"));
       return run(() => withSelection((selection) =>
         send("add_part", { pse: state.pse, ranges: JSON.stringify([selection.range]) }, { uses: selection })));
     }
-    if (key === "v" && state.pse) {
+    if (key === "v") {
+      if (!state.pse) return run(() => setStatus("Click the words of the PSE to move in the peer text (or select it in the SCU list) first.", "error"));
       return run(() => {
         state.pending = state.pse;
         setStatus("Choose the SCU to move the PSE to: click it, or go to it with ↑ ↓ and press Enter (Escape cancels).", "idle");
       });
     }
-    if ((key === "delete" || key === "backspace") && (state.part || state.pse)) {
+    if (key === "delete" || key === "backspace") {
+      if (!state.part && !state.pse) return run(() => setStatus("Click the words of the PSE to remove in the peer text (or select it in the SCU list) first: nothing was removed.", "error"));
       return run(() => send(state.part ? "remove_part" : "remove_pse", state.part ? { span: state.part } : { pse: state.pse }));
     }
     if (key === "escape") { state.pending = null; select(); window.TextSelection.drop(); }
@@ -303,19 +328,9 @@
       if (filter && filter.value) filter.dispatchEvent(new Event("input", { bubbles: true }));
     }, 0);
   }
-  // The selection box sits under the peer text: words just selected low in the pane scroll up
-  // above it once the suggestions have come.
-  function keepSelectionInSight() {
-    const selection = peerSelection(), text = document.getElementById("peer-text"), box = document.querySelector(".selection-box");
-    if (!selection || !text || !box) return;
-    const words = window.TextSelection.rangeOf(text, selection.range).getBoundingClientRect();
-    const below = words.bottom - box.getBoundingClientRect().top + 8;
-    if (below > 0) box.closest("section").scrollTop += below;
-  }
-  document.addEventListener("htmx:afterSwap", (event) => {
-    if (event.detail.target.id === "suggestions") keepSelectionInSight();
-    else refresh();
-  });
+  // (The suggestions have a box of their own under the peer text, of a fixed height: their coming
+  // moves nothing, and nothing is scrolled for them.)
+  document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target.id !== "suggestions") refresh(); });
   document.addEventListener("htmx:oobAfterSwap", refresh);
   window.TreeKeys.settle(document.getElementById("scu-list"));
 })();

@@ -47,16 +47,30 @@
     setStatus(`Choose the SCU to ${what}: click it, or go to it with ↑ ↓ and press Enter (Escape cancels).`, "idle");
   }
 
+  // The SCU chosen is the one selected afterwards, whatever the answer: the annotator clicked it
+  // (a refused merge once left the merged SCU selected, and the next `a` added words to it).
   function target(uid) {
     const pending = state.pending;
     state.pending = null;
+    select({ scu: uid, scroll: false });
     if (pending.kind === "move") send("move_contributor", { contributor: pending.contributor, target: uid });
     if (pending.kind === "merge") send("merge_scus", { scu: pending.scu, target: uid });
   }
+  // While the builder waits for the SCU to move or merge into, nothing else may store words:
+  // the help's phrases (static/js/builder-help.js) ask first.
+  window.PyramidBuilder = { choosing: () => state.pending !== null };
+
+  // Choosing the SCU to merge or move into: the keys and buttons that store words wait.
+  function choosing() {
+    if (!state.pending) return false;
+    setStatus("Choose the SCU first (click it, or ↑ ↓ and Enter; Escape cancels): no words were stored.", "error");
+    return true;
+  }
 
   const actions = {
-    new_scu() { withSelection((selection, values) => send("new_scu", values, { uses: selection })); },
+    new_scu() { if (!choosing()) withSelection((selection, values) => send("new_scu", values, { uses: selection })); },
     add() {
+      if (choosing()) return;
       if (!state.scu) { setStatus("Select the SCU (or the contributor) to add to, in the list.", "error"); return; }
       withSelection((selection, values) => {
         if (state.contributor) send("add_part", Object.assign({ contributor: state.contributor }, values), { uses: selection });

@@ -34,7 +34,43 @@ window.TextSelection = (function () {
     if (start === end) return null;
     while (start > 0 && isWordChar(chars[start - 1])) start--;
     while (end < chars.length && isWordChar(chars[end])) end++;
+    // An abbreviation's periods are part of it: "Ariz.", "U.S." whole.
+    [start, end] = initialismBounds(chars, start, end);
+    if (endsInAbbreviation(chars, end)) end++;
     return [start, end];
+  }
+
+  // As ABBREVIATIONS and INITIALISM in annotator/text/selection.py.
+  const ABBREVIATIONS = new Set(`Mr Mrs Ms Dr Jr Sr St Mt Ft Gen Sen Rep Gov Lt Col Capt Sgt Cmdr Adm Maj Prof Rev Gens Sens
+    Reps Inc Corp Ltd Co Bros Dept Univ Assn Ave Blvd Jan Feb Mar Apr Aug Sept Sep Oct Nov Dec
+    Ala Ariz Ark Calif Colo Conn Del Fla Ga Ill Ind Kan Kans Ky La Md Mass Mich Minn Miss Mo Mont
+    Neb Nev Okla Ore Pa Tenn Tex Va Vt Wash Wis Wyo etc vs approx`.split(/\s+/));
+  // Initialisms near `at` as [start, end) in code points ("U.S." is [0, 4)).
+  function initialismsNear(chars, at) {
+    const from = Math.max(0, at - 40);
+    const window = chars.slice(from, Math.min(chars.length, at + 40)).join("");
+    const found = [];
+    const pattern = /(?<![\p{L}\p{N}])(?:\p{L}\.){2,}/gu;
+    // Python's search starts at `from` but looks behind it: the character before counts too.
+    const before = from > 0 ? chars[from - 1] : "";
+    for (const match of (before + window).matchAll(pattern)) {
+      const start = from - codePoints(before) + codePoints((before + window).slice(0, match.index));
+      if (start < from) continue;
+      found.push([start, start + codePoints(match[0])]);
+    }
+    return found;
+  }
+  function initialismBounds(chars, start, end) {
+    for (const [s, e] of initialismsNear(chars, start)) if (s < start && start < e) start = s;
+    for (const [s, e] of initialismsNear(chars, end)) if (s < end && end < e) end = e;
+    return [start, end];
+  }
+  function endsInAbbreviation(chars, end) {
+    if (end >= chars.length || chars[end] !== "." || end === 0 || !isWordChar(chars[end - 1])) return false;
+    let start = end;
+    while (start > 0 && isWordChar(chars[start - 1])) start--;
+    if (ABBREVIATIONS.has(chars.slice(start, end).join(""))) return true;
+    return initialismsNear(chars, end).some(([, e]) => e === end + 1);
   }
 
   function readSelection() {
@@ -110,7 +146,16 @@ window.TextSelection = (function () {
     if (message !== kept.message) set(null, message);
   }
 
+  // A listener may ask for the kept words (`kept()` reads the selection again): it must not be told
+  // again from inside (a proposal's hint did, and the page threw "Maximum call stack size exceeded").
+  let following = false;
   function follow() {
+    if (following) return;
+    following = true;
+    try { followSelection(); } finally { following = false; }
+  }
+
+  function followSelection() {
     const selection = window.getSelection();
     if (!selection || selection.rangeCount === 0) return;
     if (!boxOf(selection.anchorNode) && !boxOf(selection.focusNode)) return;  // the focus went elsewhere: keep
@@ -145,6 +190,45 @@ window.TextSelection = (function () {
       native.collapseToEnd();
     }
   }
+
+  // -- a mouse button held in a text: nothing may move the words under it -------------------------
+  // While a person presses on a word and drags over others, an answer that came meanwhile (the
+  // suggestions for the caret's sentence, the last action's reshaded text, a score that wraps
+  // differently) would move the text or replace it under the pointer, and the drag would end on
+  // other words than the ones under it. So every htmx swap that comes while the button is down waits
+  // until it is up (and so does whatever follows an edit's answer: see workspace-actions.js);
+  // `HoldStill.afterRelease(fn)` does the same for the pages' own changes.
+  const hold = { down: false, waiting: [] };
+  document.addEventListener("pointerdown", (event) => { if (event.button === 0 && boxOf(event.target)) hold.down = true; }, true);
+  function release() {
+    if (!hold.down) return;
+    hold.down = false;
+    const waiting = hold.waiting;
+    hold.waiting = [];
+    // After the browser's last "selectionchange" of the drag: the words kept are the ones dragged.
+    setTimeout(() => waiting.forEach((fn) => fn()), 0);
+  }
+  ["pointerup", "pointercancel", "blur"].forEach((type) => window.addEventListener(type, release, true));
+  const afterRelease = (fn) => { if (hold.down) hold.waiting.push(fn); else fn(); };
+
+  function holdSwap(event) {
+    const detail = event.detail;
+    if (!hold.down || !detail.shouldSwap) return;
+    detail.shouldSwap = false;
+    const declared = detail.elt && detail.elt.closest && detail.elt.closest("[hx-swap]");
+    const swapStyle = (detail.swapOverride || (declared && declared.getAttribute("hx-swap")) || htmx.config.defaultSwapStyle).split(" ")[0];
+    // The xhr is shared with htmx:afterRequest: what follows an answer waits for its swap.
+    detail.xhr.heldSwap = new Promise((done) => hold.waiting.push(() => {
+      if (detail.target.isConnected) {
+        htmx.swap(detail.target, detail.serverResponse, { swapStyle, swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay },
+          { eventInfo: detail, contextElement: detail.elt });
+      }
+      done();
+    }));
+  }
+  // Registered once every page script has registered its own (they may ask for a swap first).
+  document.addEventListener("DOMContentLoaded", () => document.addEventListener("htmx:beforeSwap", holdSwap));
+  window.HoldStill = { held: () => hold.down, afterRelease };
 
   // The texts are contenteditable only so that the keyboard can select; nothing may change them.
   ["beforeinput", "paste", "drop", "cut"].forEach((type) =>

@@ -139,13 +139,20 @@ window.WorkspaceActions = (function () {
     const { requestConfig, pathInfo } = event.detail;
     if (!done || String(requestConfig.verb).toLowerCase() !== "post" || !pathInfo.requestPath.startsWith(done.url)) return;
     inFlight = null;
+    const { xhr } = event.detail;
+    // An answer that came while a mouse button was held in a text is swapped in once it is up
+    // (text-selection.js): so is what follows it (the next action needs the version it brings).
+    const then = () => answered(done, xhr);
+    if (xhr.heldSwap) { inFlight = done; xhr.heldSwap.then(() => { inFlight = null; then(); }); } else then();
+  });
+  function answered(done, xhr) {
     if (done.focus !== undefined) setTimeout(() => setTimeout(() => refocus(done.focus), 0), 0);  // after the page's own refresh
-    if (event.detail.xhr.status < 200 || event.detail.xhr.status >= 300) { dropWaiting(); return; }
+    if (xhr.status < 200 || xhr.status >= 300) { dropWaiting(); return; }
     if (done.uses) window.TextSelection.used(done.uses);
     if (done.saved) done.saved();
     const next = waiting.shift();
     if (next) setTimeout(() => setTimeout(() => send(...next), 0), 0);  // after the answer is in place
-  });
+  }
 
   // After a refusal, what was asked for meanwhile was asked of a page that is no longer current.
   function dropWaiting() {

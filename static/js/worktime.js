@@ -41,14 +41,30 @@
 
   // Activity now: sent at once if the last report is old enough, else once at the end of the
   // interval (so a burst of activity is one report, and its last moment is not lost).
+  let stopped = false;  // the work became read-only on this page
   const active = () => {
-    if (document.hidden) return;
+    if (document.hidden || stopped) return;
     lastActive = Date.now();
     if (pending) return;
     const wait = lastSent + INTERVAL - Date.now();
     if (wait <= 0) send();
     else pending = setTimeout(send, wait);
   };
+
+  // An edit sent while a report is held carries it (annotator.worktime.views.record_held_activity):
+  // sent alone, after an edit that made the work read-only (Mark complete, Submit), it would be
+  // refused. Whatever is held goes with the edit, and nothing is sent once the work is read-only.
+  document.addEventListener("htmx:configRequest", (event) => {
+    if (!pending || String(event.detail.verb).toLowerCase() !== "post" || !event.detail.path.includes("/edit/")) return;
+    clearTimeout(pending);
+    pending = null;
+    lastSent = Date.now();
+    event.detail.parameters.activity_ago_ms = String(Math.max(0, lastSent - lastActive));
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    const workspace = document.getElementById("workspace");
+    if (workspace && workspace.dataset.editable === "false") { clearTimeout(pending); pending = null; stopped = true; }
+  });
 
   document.addEventListener("selectionchange", () => {
     const selection = document.getSelection();

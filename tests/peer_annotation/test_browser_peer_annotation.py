@@ -542,7 +542,8 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(
     human.tab_to(page, "#toolbar [data-act=complete]", backwards=True)
     human.press(page, "Enter")
     expect(warning).to_be_visible()
-    expect(warning).to_contain_text(f"{left} words of the peer summary are in no PSE")
+    # One run of words left, content among them: every word of it is counted.
+    expect(warning).to_contain_text(f"{left} words of content in the peer summary are in no PSE")
     expect(warning).to_contain_text(
         "The first: “Neil Armstrong was the first man to walk on the Moon, and B…”."
     )
@@ -579,8 +580,10 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(
 def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(
     browser_page, live_server, demo, annotation_url
 ):
-    """ "Go back and select the first" selects the first words left out in the peer text, as if by
-    hand: 0 puts them in "matches nothing", and the warning then names what is left."""
+    """ "Go back and select the first" selects the first content left out in the peer text, as if
+    by hand: 0 puts it in "matches nothing". A stray "and" left in no PSE is no content (issue 32:
+    the advice to match it to nothing added a zero-weight PSE, lowering the Original score): it is
+    neither counted nor offered, and with only such words left Mark complete asks as before."""
     from annotator.models import PeerAnnotation
     from annotator.peer_annotation import editing as peer_editing
 
@@ -592,25 +595,32 @@ def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(
     peer_editing.assign(pk, demo["annotator"], 3, [(text.index("samples"), len(text))], 0)
     assert [text[s:e] for s, e in words_left(pk)] == ["and", "rock"]
     page = browser_page
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     open_annotation(page, live_server, url)
     warning = page.locator("dialog#uncovered-words")
     human.click(page, "#toolbar [data-act=complete]")
-    expect(warning).to_contain_text("2 words of the peer summary are in no PSE")
-    expect(warning).to_contain_text("The first: “and”, “rock”.")
+    expect(warning).to_contain_text("1 word of content in the peer summary is in no PSE")
+    expect(warning).to_contain_text("The first: “rock”.")
+    # The advice says what each case needs, and what 0 does to the Original score.
+    expect(warning).to_contain_text("press p to add them to that PSE")
+    expect(warning).to_contain_text("lowers its Original score")
     human.click(page, "dialog#uncovered-words [data-act=uncovered_show]")
     expect(warning).to_be_hidden()
-    expect(page.locator("#selection")).to_contain_text("Selected: “and”")
+    expect(page.locator("#selection")).to_contain_text("Selected: “rock”")
     expect(page.locator("#peer-text")).to_be_focused()
     human.press(page, "0")
-    status(page, "Matched “and” to nothing in the pyramid")
-    assert human.eventually(lambda: [text[s:e] for s, e in words_left(pk)] == ["rock"])
+    status(page, "Matched “rock” to nothing in the pyramid")
+    assert human.eventually(lambda: [text[s:e] for s, e in words_left(pk)] == ["and"])
+    # Only "and" left: no warning, the plain question (dismissed: nothing stored).
     human.click(page, "#toolbar [data-act=complete]")
-    expect(warning).to_contain_text("1 word of the peer summary is in no PSE")
-    expect(warning).to_contain_text("The first: “rock”.")
-    human.click(page, "dialog#uncovered-words [data-act=uncovered_back]")
-    expect(warning).to_be_hidden()
+    assert human.eventually(
+        lambda: asked == ["Mark this annotation complete? It becomes read-only."]
+    )
+    assert page.locator("dialog#uncovered-words").evaluate("(dialog) => dialog.open") is False
     page.wait_for_timeout(300)
     assert stored_status(pk) == "in_progress"
+    assert [pse[0] for pse in stored_pses(pk)].count(0) == 3  # no zero-weight PSE for "and"
 
 
 def test_with_every_word_in_a_pse_mark_complete_asks_only_as_before(

@@ -266,6 +266,34 @@ def test_the_same_words_cannot_express_the_same_scu_twice(peer):
         peer.do("move_pse", peer.annotation.pses.get(scu__uid=2).pk, 3)
 
 
+def test_words_that_express_an_scu_cannot_also_match_nothing(peer):
+    """Issue 32: `0` over words of a PSE of an SCU made the same words both match and match
+    nothing (Original 1.0000 -> 0.7857): refused, naming the PSE, whether by a new PSE, a part
+    added to a zero-weight PSE or a PSE moved to nothing; nothing is stored."""
+    peer.assign("Neil Armstrong was the first man to walk on the Moon", 3)
+    before = (peer.pses(), peer.version)
+    with pytest.raises(RuleBroken) as refused:
+        peer.assign("the first man", 0)
+    assert str(refused.value) == (
+        "Those words already express SCU 3 (“Neil Armstrong was the first man to wal…”): "
+        "words that match an SCU cannot also match nothing. Select other words, or remove that "
+        "PSE first."
+    )
+    peer.assign("Buzz Aldrin followed him", 0)
+    zero = peer.annotation.pses.get(scu=None)
+    with pytest.raises(RuleBroken, match="already express SCU 3"):
+        peer.do("add_part", zero.pk, peer.ranges("walk on the Moon"))
+    peer.assign("Neil Armstrong", 2)  # the same words, another SCU: allowed
+    with pytest.raises(RuleBroken, match="already express SCU 3"):
+        peer.do("move_pse", peer.annotation.pses.get(scu__uid=2).pk, 0)
+    assert peer.pses() == before[0] + [
+        (0, ["Buzz Aldrin followed him"]),
+        (2, ["Neil Armstrong"]),
+    ]
+    # The scores count the peer's SCUs as stored: no zero-weight PSE was added.
+    assert peer.scores().non_matching == 1
+
+
 def test_a_part_cannot_repeat_words_of_its_pse(peer):
     peer.assign("Michael Collins remained in orbit", 4)
     pse = peer.annotation.pses.get()
@@ -378,7 +406,9 @@ def test_undo_and_redo_interleaved_with_new_edits_restore_every_pse_exactly(peer
     travel("undo")
     travel("undo")  # the commented PSE is back, in its place
     travel("redo")
-    edited(lambda: peer.do("move_pse", peer.annotation.pses.get(position=3).pk, 0))
+    # (to nothing: words of no other SCU's PSE, which the many PSEs above share with each other)
+    edited(lambda: peer.assign("Buzz Aldrin followed him", 2))
+    edited(lambda: peer.do("move_pse", peer.annotation.pses.latest("id").pk, 0))
     edited(
         lambda: peer.do("add_part", peer.annotation.pses.get(position=5).pk, peer.ranges("Moon"))
     )
@@ -387,11 +417,11 @@ def test_undo_and_redo_interleaved_with_new_edits_restore_every_pse_exactly(peer
     last = peer.annotation.pses.latest("id")
     edited(lambda: peer.do("add_part", last.pk, peer.ranges("Buzz Aldrin")))
     edited(lambda: peer.do("remove_part", last.spans.order_by("position").first().pk))
-    for action in ["undo", "undo", "undo", "redo", "redo", "undo", "undo", "undo", "undo"]:
+    for action in ["undo", "undo", "undo", "redo", "redo", "undo", "undo", "undo", "undo", "undo"]:
         travel(action)
     with pytest.raises(RuleBroken, match="nothing to undo"):
         peer.do("undo")
-    for _ in range(5):
+    for _ in range(6):
         travel("redo")
     with pytest.raises(RuleBroken, match="nothing to redo"):
         peer.do("redo")

@@ -6,6 +6,7 @@ from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import empty_pyramid
 from tests.human import drag_select, press
+from tests.project.test_browser_workspace_layout import d0640  # noqa: F401 (a fixture)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -87,4 +88,21 @@ def test_the_account_pages_and_a_summary(browser_page, live_server, demo, settin
     model = Summary.objects.get(docset=demo["pyramid"].docset, kind="model", author="A")
     page.goto(live_server.url + f"/summaries/{model.pk}/")
     page.locator("h1", has_text="Model summary by A").wait_for()
+    assert_accessible(page)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_a_completed_peer_page_whose_text_scrolls(browser_page, live_server, d0640):  # noqa: F811
+    """Issue 32: a completed NIST peer (D0640's, longer than its pane at 1280x720) is read-only;
+    its scrolling text must be reachable from the keyboard (axe: scrollable-region-focusable),
+    as the read-only builder's models are."""
+    page = browser_page
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(live_server.url + f"/annotations/{d0640['annotation']}/")
+    assert page.locator("#workspace").get_attribute("data-editable") == "false"
+    assert page.evaluate(
+        "() => { const p = document.querySelector('.peer-pane'); "
+        "return p.scrollHeight > p.clientHeight; }"
+    ), "the test needs a peer text that scrolls"
     assert_accessible(page)

@@ -110,27 +110,28 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     you.click_scu(1)
     expect(page.locator("#status")).to_contain_text("SCU 2 was left empty and removed")
 
-    # Merge, split, delete.
+    # Merge, split, delete. SCU numbers are never given twice (issue 32): SCU 2 was removed, the
+    # next new SCU is 3.
     you.select("D", "Hundreds of millions of people watched on television")
-    you.key("n", "New SCU 2")
-    you.select("B", "The landing was watched on television")
     you.key("n", "New SCU 3")
-    you.click_scu(3)
+    you.select("B", "The landing was watched on television")
+    you.key("n", "New SCU 4")
+    you.click_scu(4)
     human.press(page, "g")
-    you.click_scu(2)
-    expect(page.locator("#status")).to_contain_text("Merged SCU 3 into SCU 2")
-    you.click_contributor(2, "B")
-    you.key("s", "into new SCU 3")
     you.click_scu(3)
-    you.key("Delete", "Removed SCU 3")
+    expect(page.locator("#status")).to_contain_text("Merged SCU 4 into SCU 3")
+    you.click_contributor(3, "B")
+    you.key("s", "into new SCU 5")
+    you.click_scu(5)
+    you.key("Delete", "Removed SCU 5")
 
     # Undo and redo, with the keyboard and the buttons.
-    you.key("Control+z", "Undid: Removed SCU 3")
-    assert [uid for uid, *_ in you.scus()] == [1, 2, 3]
-    you.key("Control+y", "Redid: Removed SCU 3")
-    assert [uid for uid, *_ in you.scus()] == [1, 2]
+    you.key("Control+z", "Undid: Removed SCU 5")
+    assert [uid for uid, *_ in you.scus()] == [1, 3, 5]
+    you.key("Control+y", "Redid: Removed SCU 5")
+    assert [uid for uid, *_ in you.scus()] == [1, 3]
     human.click(page, "button[data-act=undo]")
-    expect(page.locator("#status")).to_contain_text("Undid: Removed SCU 3")
+    expect(page.locator("#status")).to_contain_text("Undid: Removed SCU 5")
 
     expected = [
         [
@@ -143,12 +144,12 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
             },
         ],
         [
-            2,
+            3,
             "Hundreds of millions of people watched on television",
             {"D": "Hundreds of millions of people watched on television"},
         ],
         [
-            3,
+            5,
             "The landing was watched on television",
             {"B": "The landing was watched on television"},
         ],
@@ -167,10 +168,10 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
         page.locator(".text[data-author='C'] mark[data-scus='1']", has_text="in July 1969")
     ).to_have_count(1)
     # The history survives the reload: undo goes on where it was.
-    you.key("Control+z", "Undid: Split a model B contributor off SCU 2 into new SCU 3")
+    you.key("Control+z", "Undid: Split a model B contributor off SCU 3 into new SCU 5")
     assert [(uid, sorted(models)) for uid, _, models in you.scus()] == [
         (1, ["A", "B", "C"]),
-        (2, ["B", "D"]),
+        (3, ["B", "D"]),
     ]
 
 

@@ -165,7 +165,7 @@ def test_removing_parts_contributors_and_scus(build):
     assert "the SCU, left empty, was removed" in result.description
     assert build.state() == []
     build.new_scu("A", "Apollo 11 landed on the Moon")
-    build.do("remove_scu", 1)  # uids restart from the largest in use
+    build.do("remove_scu", 2)  # SCU 1's number is not given again (issue 32)
     assert build.state() == []
 
 
@@ -335,3 +335,57 @@ def test_a_new_scu_goes_after_the_last_even_when_the_last_is_at_position_0(build
     assert editing.new_position(build.pyramid) == 0
     build.new_scu("A", "Apollo 11 landed on the Moon")
     assert editing.new_position(build.pyramid) == 1
+
+
+def test_an_scu_number_is_never_given_twice(build):
+    """Issue 32: after a merge, the next new SCU took the merged SCU's number, and "SCU 2" in the
+    history named two SCUs. Numbers freed by a merge, a removal or an undo are not given again;
+    a refused edit takes none; undo and redo bring back the numbers they had."""
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    build.new_scu("B", "followed by Buzz Aldrin")
+    build.do("merge_scus", 2, 1)
+    assert build.new_scu("A", "Armstrong was the first person").description.startswith("New SCU 3 ")
+    build.do("remove_scu", 3)
+    build.do("split_contributor", build.contributor(scu__uid=1, summary__author="B").id)
+    assert [uid for uid, *_ in build.state()] == [1, 4]
+    build.do("undo")  # the split: SCU 4 goes
+    summary, _ = build.where("A", "Apollo")
+    with pytest.raises(editing.RuleBroken, match="holds no words"):
+        build.do("new_scu", summary, [(45, 47)])
+    assert build.new_scu("C", "Collins stayed in lunar orbit").description.startswith("New SCU 5 ")
+    build.do("undo")
+    build.do("redo")
+    assert [uid for uid, *_ in build.state()] == [1, 5]
+    assert build.pyramid.__class__.objects.get(pk=build.pyramid.pk).last_uid == 5
+
+
+def test_undo_and_redo_keep_the_ids_of_contributors_and_their_parts(build):
+    """Issue 32: undoing "remove contributor" brought the contributors back under new ids (as PSEs
+    did before their fix): API clients and a consensus's provenance lost them. A contributor moved
+    away and back, and the parts of a discontinuous one, keep theirs too."""
+    from annotator.models import Contributor, Span
+
+    def records():
+        return sorted(
+            Contributor.objects.filter(scu__pyramid=build.pyramid).values_list("id", "scu__uid")
+        ), sorted(Span.objects.filter(contributor__scu__pyramid=build.pyramid).values_list("id"))
+
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    build.add(1, "B", "followed by Buzz Aldrin")
+    build.new_scu("C", "Aldrin joined him")
+    b = build.contributor(summary__author="B")
+    summary, ranges = build.where("B", "NASA's Apollo 11 mission")
+    build.do("add_part", b.id, summary, ranges)
+    before = records()
+    for operation, args in [
+        ("remove_contributor", (b.id,)),
+        ("move_contributor", (b.id, 2)),
+        ("remove_scu", (1,)),
+        ("merge_scus", (2, 1)),
+    ]:
+        build.do(operation, *args)
+        build.do("undo")
+        assert records() == before, operation
+        build.do("redo")
+        build.do("undo")
+        assert records() == before, operation

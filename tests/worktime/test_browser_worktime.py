@@ -66,3 +66,49 @@ def test_a_held_back_report_says_when_the_activity_was(browser_page, live_server
     human.eventually(lambda: len(reports) >= 2)
     held = dict(pair.split("=") for pair in reports[-1].split("&"))
     assert 27_000 <= int(held["ago_ms"]) <= 31_000
+
+
+def test_mark_complete_carries_the_held_report_and_the_page_falls_quiet(
+    browser_page, live_server, demo
+):
+    """Issue 32: after "Mark complete" the page still sent its held report (up to 30 s later) and
+    got a 403, with a console error. The held report goes with the edit instead, its activity is
+    stored, and the read-only page sends nothing more."""
+    from annotator.models import PeerAnnotation, WorkTime
+    from annotator.peer_annotation import editing as peer_editing
+
+    annotation = PeerAnnotation.objects.create(
+        pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]
+    )
+    text = annotation.peer.text
+    peer_editing.assign(annotation.pk, demo["annotator"], 1, [(0, len(text))], 0)
+    page = browser_page
+    page.clock.install()
+    page.on("dialog", lambda dialog: dialog.accept())
+    console, refused = [], []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: refused.append(r.url) if r.status >= 400 else None)
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    reports = []
+    page.on("request", lambda r: reports.append(r.url) if r.url.endswith("/activity/") else None)
+    human.drag_select(page, "peer", "Apollo 11 landed")  # reported at once
+    human.eventually(lambda: len(reports) == 1)
+    page.clock.run_for(2_000)
+    human.press(page, "ArrowRight")  # held back to the interval's end
+    human.click(page, "#toolbar [data-act=complete]")
+    assert human.eventually(
+        lambda: PeerAnnotation.objects.get(pk=annotation.pk).status == "submitted"
+    )
+    expect(page.locator("#workspace")).to_have_attribute("data-editable", "false")
+    # The held activity came with the edit: four actions (the setup's match, two activities and
+    # the edit that marked it complete).
+    row = WorkTime.objects.get(annotation=annotation, user=demo["annotator"])
+    assert row.actions == 4
+    page.clock.run_for(60_000)
+    human.press(page, "ArrowRight")
+    page.clock.run_for(60_000)
+    page.wait_for_timeout(300)
+    assert len(reports) == 1
+    assert refused == []
+    assert console == []

@@ -1,0 +1,207 @@
+"""In real Chromium, at a person's speed, on a long NIST peer (D0640's, 103 SCUs) at 1280x720 and
+1440x900: the peer text never moves under a held mouse button (issue 32). A tester pressed on a
+word in the lower half of the pane and dragged over a few words: the suggestions for the caret's
+sentence arrived while the button was still down, their box (then sticky over the text) jumped up
+and the pane scrolled, so the drag ended on other words and the next key stored them.
+
+Each drag here starts at a different height of the pane, on a fresh load and after each kind of
+action (a match to "nothing", a match to an SCU, an undo), holds the button long enough for the
+suggestions to come, and checks that the pane's scroll and the words' place were the same at the
+press and at the release, and that what was stored is exactly the words dragged. Every drag is
+done several times in one session: it must never fail."""
+
+import pytest
+
+from tests import human
+from tests.conftest import CHROMIUM, log_in
+from tests.project.test_browser_workspace_layout import d0640  # noqa: F401 (a fixture)
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.shared_data,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
+]
+
+WORDS_AT = """([fraction, used]) => {
+  // Four words of the peer text starting at the word under a point at `fraction` of the pane's
+  // visible height (as a person aims at what they see), none of them among the `used` offsets:
+  // [start, end] in code points, and the phrase as the text has it.
+  const text = document.getElementById("peer-text"), pane = text.closest("section");
+  const p = pane.getBoundingClientRect(), t = text.getBoundingClientRect();
+  const chars = Array.from(text.textContent);
+  const isWord = (c) => c !== undefined && /[\\p{L}\\p{N}]/u.test(c);
+  const taken = (i) => used.some(([s, e]) => i < e && s <= i);
+  for (let dy = 0; dy < p.height / 2; dy += 9) {
+    for (const y of [p.top + fraction * p.height + dy, p.top + fraction * p.height - dy]) {
+      if (y < Math.max(p.top, t.top) + 60 || y > Math.min(p.bottom, t.bottom) - 30) continue;
+      for (const x of [t.left + 30, t.left + t.width * 0.4, t.left + t.width * 0.7]) {
+        const caret = document.caretRangeFromPoint(x, y);
+        if (!caret || !text.contains(caret.startContainer)) continue;
+        const before = document.createRange();
+        before.setStart(text, 0);
+        before.setEnd(caret.startContainer, caret.startOffset);
+        let start = Array.from(before.toString()).length;
+        while (start < chars.length && !isWord(chars[start])) start++;
+        while (start > 0 && isWord(chars[start - 1])) start--;
+        let at = start, end = start, words = 0;
+        while (words < 4) {
+          while (isWord(chars[at])) at++;
+          end = at;
+          words++;
+          while (at < chars.length && !isWord(chars[at]) && chars[at] !== "\\n") at++;
+          if (!isWord(chars[at])) break;  // the paragraph ends
+        }
+        if (words < 2 || chars.slice(start, end).includes("\\n")) continue;
+        if (Array.from({ length: end - start }, (_, i) => start + i).some(taken)) continue;
+        // All of it in sight (a drag past the pane's edge scrolls it, as the browser should).
+        const whole = window.TextSelection.rangeOf(text, [start, end]).getBoundingClientRect();
+        if (whole.bottom > p.bottom - 8 || whole.top < p.top + 40) continue;
+        return [start, end, chars.slice(start, end).join("")];
+      }
+    }
+  }
+  return [p.top, p.bottom, t.top, t.bottom, pane.scrollTop, innerHeight];
+}"""
+
+PANE_MIDDLE = """() => {
+  const r = document.getElementById("peer-text").closest("section").getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}"""
+
+WHERE = """([start]) => {
+  // The pane's scroll and the dragged words' first letter on the screen.
+  const text = document.getElementById("peer-text"), pane = text.closest("section");
+  const r = window.TextSelection.rangeOf(text, [start, start + 1]).getBoundingClientRect();
+  return [pane.scrollTop, Math.round(r.left), Math.round(r.top)];
+}"""
+
+PATH = """([start, end]) => {
+  // Through the words as a person drags: their first letter, each line's end, their last letter.
+  const text = document.getElementById("peer-text");
+  const rect = (s, e) => window.TextSelection.rangeOf(text, [s, e]).getBoundingClientRect();
+  const first = rect(start, start + 1), last = rect(end - 1, end);
+  const middle = (r) => r.top + r.height / 2;
+  const path = [[first.left + 1, middle(first)]];
+  const lines = Array.from(window.TextSelection.rangeOf(text, [start, end]).getClientRects());
+  const lastLine = Math.round(middle(last));
+  for (const r of lines.filter((r) => r.width > 0 && Math.round(middle(r)) !== lastLine)) {
+    path.push([r.right - 1, middle(r)]);
+  }
+  path.push([last.right - 1, middle(last)]);
+  return path;
+}"""
+
+
+def held_drag(page, start, end):
+    """Press on the first word, hold while the suggestions for its sentence come (the caret put
+    there asks for them), drag through the words at ~300 ms, hold, and release. Returns where the
+    words were at the press and at the release."""
+    (x, y), *path = page.evaluate(PATH, [start, end])
+    page.mouse.move(x, y, steps=4)
+    page.mouse.down()
+    at_press = page.evaluate(WHERE, [start])
+    page.wait_for_timeout(450)  # the suggestions asked for by the caret arrive meanwhile
+    for x, y in path:
+        page.mouse.move(x, y, steps=10)
+        page.wait_for_timeout(300 // len(path))
+    page.wait_for_timeout(450)
+    at_release = page.evaluate(WHERE, [start])
+    page.mouse.up()
+    return at_press, at_release
+
+
+def stored_spans(annotation_pk):
+    """What the database holds: each PSE part's [start, end) and the uid of its SCU (0: none)."""
+    from annotator.models import PSESpan
+
+    return {
+        (span.start, span.end): span.pse.scu.uid if span.pse.scu_id else 0
+        for span in PSESpan.objects.filter(pse__annotation_id=annotation_pk).select_related(
+            "pse__scu"
+        )
+    }
+
+
+@pytest.fixture
+def fresh_annotation(d0640, demo):  # noqa: F811 (the fixture imported above)
+    """An empty annotation of D0640's peer by the administrator: every word free to match."""
+    from annotator.models import PeerAnnotation
+
+    imported = PeerAnnotation.objects.get(pk=d0640["annotation"])
+    return PeerAnnotation.objects.create(
+        pyramid=imported.pyramid, peer=imported.peer, annotator=demo["admin"]
+    ).pk
+
+
+# Ten drags at several heights of the pane: on a fresh load, then after each kind of action (what
+# the drag before did with its words: "0" matches nothing, "scu" a click on an SCU, "undo" a match
+# to nothing undone with Ctrl+Z).
+DRAGS = [
+    (0.85, "0"),
+    (0.55, "scu"),
+    (0.25, "undo"),
+    (0.9, "0"),
+    (0.7, "scu"),
+    (0.4, "0"),
+    (0.8, "undo"),
+    (0.6, "scu"),
+    (0.95, "0"),
+    (0.5, None),
+]
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_text_never_moves_under_a_held_pointer(browser_page, live_server, fresh_annotation):
+    page = browser_page
+    errors = human.page_errors(page)
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(f"{live_server.url}/annotations/{fresh_annotation}/")
+    lines = page.evaluate(
+        "() => document.getElementById('peer-text').getClientRects().length && Math.round("
+        "document.getElementById('peer-text').getBoundingClientRect().height / 20)"
+    )
+    assert lines >= 20, "the test needs a long peer"
+    used: list[list[int]] = []
+    for turn, (fraction, action) in enumerate(DRAGS, start=1):
+        human.settle(page)
+        found = page.evaluate(WORDS_AT, [fraction, used])
+        if len(found) != 3:  # the words in sight are used: scroll on with the wheel, as people do
+            page.mouse.move(*page.evaluate(PANE_MIDDLE))
+            page.mouse.wheel(0, 200)
+            page.wait_for_timeout(400)
+            found = page.evaluate(WORDS_AT, [fraction, used])
+        assert len(found) == 3, f"no free words near {fraction:.0%} of the pane: {found}"
+        start, end, phrase = found
+        at_press, at_release = held_drag(page, start, end)
+        assert at_release == at_press, (
+            f"drag {turn} ({phrase!r} at {fraction:.0%}): the words moved under the held "
+            f"pointer (scroll, left, top) {at_press} -> {at_release}"
+        )
+        kept = page.evaluate("() => window.TextSelection.kept()")
+        assert kept, f"drag {turn}: nothing kept, not {phrase!r}"
+        assert kept["range"] == [start, end], f"drag {turn}: {kept}, not {phrase!r}"
+        if action is None:
+            break
+        if action == "scu":
+            # A click on the last SCU row (weight 1) matches the words to it.
+            row = page.locator("#scu-list .scu:not(.zero-entry) .scu-row").last
+            expected = int(row.evaluate("(r) => r.closest('.scu').dataset.uid"))
+            human.click(page, row)
+        else:
+            expected = 0
+            human.press(page, "0")
+        dragged = (start, end)
+        assert human.eventually(lambda d=dragged: d in stored_spans(fresh_annotation)), (
+            f"drag {turn}: {phrase!r} was not stored as dragged: {stored_spans(fresh_annotation)}"
+        )
+        assert stored_spans(fresh_annotation)[(start, end)] == expected
+        used.append([start, end])
+        if action == "undo":
+            human.settle(page)
+            human.press(page, "Control+z")
+            assert human.eventually(lambda d=dragged: d not in stored_spans(fresh_annotation))
+            used.pop()
+    assert not errors, errors

@@ -28,18 +28,22 @@ def builder_help(request, pk):
         raise PermissionDenied("Only who may edit this pyramid gets help building it.")
     try:
         uid = int(request.GET["scu"])
-        helps = pyramid_help(pyramid, uid)
+        context = help_context(pyramid, uid)
     except (KeyError, ValueError):
         raise Http404("no such SCU in this pyramid") from None
+    return render(request, "annotator/workspace/builder_help_list.html", context)
+
+
+def help_context(pyramid: Pyramid, uid: int) -> dict:
+    """What the help list shows for SCU `uid` (ValueError if the pyramid has no such SCU): each
+    model with no contributor in it, its phrases best first, the first nine with their digit.
+    Also answered with each edit of the builder (annotator.pyramids.views.pyramid_edit), so that
+    the page needs no second request after an action."""
     numbered, key = [], 0
-    for model in helps:
+    for model in pyramid_help(pyramid, uid):
         phrases = []
         for phrase in model.phrases:
             key += 1
             phrases.append({"phrase": phrase, "key": key if key <= KEYS else None})
         numbered.append({"model": model, "phrases": phrases})
-    return render(
-        request,
-        "annotator/workspace/builder_help_list.html",
-        {"pyramid": pyramid, "uid": uid, "models": numbered},
-    )
+    return {"pyramid": pyramid, "uid": uid, "models": numbered}

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
+from annotator.assist.builder_views import help_context
 from annotator.campaigns.access import (
     can_adjudicate,
     can_read_collection,
@@ -101,16 +102,37 @@ def pyramid_edit(request, pk, action):
         )
         | message
     )
-    response = reswap(
-        render(request, "annotator/workspace/changes.html", changes_context(context, result)),
-        "none",
-    )
     # a new SCU (new, split): select it, so that the next contributor goes there
-    if result.added_uids:
-        trigger_client_event(response, "pyramid:select", {"uid": result.added_uids[-1]})
-    elif action == "merge_scus":
-        trigger_client_event(response, "pyramid:select", {"uid": int(request.POST["target"])})
+    selected = (
+        result.added_uids[-1]
+        if result.added_uids
+        else int(request.POST["target"])
+        if action == "merge_scus"
+        else None
+    )
+    changes = changes_context(context, result) | builder_help_after(
+        result.pyramid, selected, request.POST.get("help_for")
+    )
+    response = reswap(render(request, "annotator/workspace/changes.html", changes), "none")
+    if selected is not None:
+        trigger_client_event(response, "pyramid:select", {"uid": selected})
     return response
+
+
+def builder_help_after(pyramid: Pyramid, selected: int | None, help_for: str | None) -> dict:
+    """The builder's help for the SCU selected once the edit is in (the one the edit selects, else
+    the one the page had selected: `help_for`), sent with the edit's answer: one request per
+    action (issue 32: the page asked for it in a second request, after the first). Nothing when
+    the page asks for none or the SCU is gone (the page then shows its own placeholder)."""
+    uid = selected
+    if uid is None and help_for and help_for.isdigit():
+        uid = int(help_for)
+    if uid is None:
+        return {}
+    try:
+        return {"builder_help": help_context(pyramid, uid)}
+    except (KeyError, ValueError):
+        return {}
 
 
 @login_required

@@ -84,10 +84,29 @@
     event.preventDefault();
     add(button);
   });
+  // Each edit asks for the help of the SCU selected, and its answer brings it (out of band): one
+  // request per action (annotator.pyramids.views.builder_help_after). The list it brings says
+  // which SCU and version it is for: no second request for what is shown already.
+  document.addEventListener("htmx:configRequest", (event) => {
+    const uid = selectedUid();
+    if (panel() && uid && String(event.detail.verb).toLowerCase() === "post" && event.detail.path.includes("/edit/")) {
+      event.detail.parameters.help_for = uid;
+    }
+  });
+  document.addEventListener("htmx:oobAfterSwap", (event) => {
+    if (!event.detail.target || event.detail.target.id !== "builder-help-list") return;
+    const list = document.getElementById("builder-help-list");  // the new one (the target is the old)
+    if (list && list.dataset.uid) shown = `${list.dataset.uid}:${list.dataset.version}`;
+  });
   document.addEventListener("keyup", soon);
   ["tree:focus", "pyramid:select", "htmx:afterSettle", "htmx:oobAfterSwap", "workspace:replaced"]
     .forEach((type) => document.addEventListener(type, soon));
   // A whole workspace swapped in brings an empty panel: show the help again.
-  document.addEventListener("htmx:afterSwap", (event) => { if (event.detail.target && event.detail.target.id === "workspace") shown = null; soon(); });
+  // (An edit's answer swaps nothing in the workspace itself, only pieces out of band.)
+  document.addEventListener("htmx:afterSwap", () => {
+    const list = document.getElementById("builder-help-list");
+    if (!list || !list.dataset.uid) shown = null;
+    soon();
+  });
   update();
 })();

@@ -37,9 +37,20 @@
       if (suggestions) suggestions.replaceChildren();
     }
   }
-  function showSelection(selection, message) {
+  // After an action stored the selected words, nothing is asked for: the action's answer is the
+  // only request (issue 32); the suggestions go until words are selected or the caret moved.
+  function showSelection(selection, message, how = {}) {
     const line = document.getElementById("selection");
     if (!line || !editable()) return;
+    if (how.used) {
+      clearTimeout(suggestTimer);
+      const caret = peerCaret();
+      suggested = caret && caret.join(" ");
+      const suggestions = document.getElementById("suggestions");
+      if (suggestions) suggestions.replaceChildren();
+      line.textContent = line.title = "No peer words selected.";
+      return;
+    }
     const peer = selection && selection.author === "peer" ? selection : null;
     line.textContent = message ? message
       : peer ? `Selected: “${peer.text}” (characters ${peer.range[0]}–${peer.range[1]}; Escape clears)`
@@ -52,7 +63,7 @@
   // The caret moved in the peer text with no words selected (a click, the arrow keys): its
   // sentence's suggestions. The caret gone elsewhere (a suggestion pressed) keeps them.
   document.addEventListener("selectionchange", () => {
-    if (!editable() || peerSelection()) return;
+    if (!editable() || peerSelection() || window.TextSelection.caretLeftByAction()) return;
     const caret = peerCaret();
     if (caret) suggestFor(caret);
   });

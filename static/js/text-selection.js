@@ -128,17 +128,19 @@ window.TextSelection = (function () {
     else CSS.highlights.delete("kept-selection");
   }
 
-  function set(selection, message) {
+  // `how`: { used: true } when an action stored the words (the listeners need ask for nothing).
+  function set(selection, message, how = {}) {
     const same = selection && kept.selection && selection.summary === kept.selection.summary
       && selection.range[0] === kept.selection.range[0] && selection.range[1] === kept.selection.range[1];
     if (!same) kept.selection = selection;
     kept.message = message;
     paint();
-    if (!same || message) kept.listeners.forEach((listener) => listener(kept.selection, kept.message));
+    if (!same || message) kept.listeners.forEach((listener) => listener(kept.selection, kept.message, how));
   }
 
-  document.addEventListener("pointerdown", (event) => { kept.pointerInText = !!boxOf(event.target); }, true);
-  document.addEventListener("keydown", () => { kept.pointerInText = false; }, true);
+  let used = false;  // the caret was left by an action that stored the words, not moved since
+  document.addEventListener("pointerdown", (event) => { kept.pointerInText = !!boxOf(event.target); used = false; }, true);
+  document.addEventListener("keydown", () => { kept.pointerInText = false; used = false; }, true);
   // The keyboard's caret in shaded words: say which SCU holds them (the mouse has the tooltip).
   function caretIn(node) {
     const mark = node && (node.nodeType === Node.ELEMENT_NODE ? node : node.parentElement).closest("mark[data-scus]");
@@ -241,7 +243,14 @@ window.TextSelection = (function () {
     kept: () => { follow(); return kept.selection; },
     drop: () => { collapseNative(); set(null, ""); },
     // An action that used `selection` was saved: the words are used up (unless newer ones came).
-    used: (selection) => { if (kept.selection === selection) { collapseNative(); set(null, ""); } },
+    used: (selection) => {
+      if (kept.selection !== selection) return;
+      used = true;  // the caret left at the words' end is no new place to suggest for
+      collapseNative();
+      set(null, "", { used: true });
+    },
+    // Whether the caret was last moved by an action using the words (not by the annotator).
+    caretLeftByAction: () => used,
     repaint: paint,  // after the texts were swapped
     onChange: (listener) => kept.listeners.push(listener),
   };

@@ -123,3 +123,40 @@ def test_each_phrase_shows_its_key_alone_and_the_words_it_shares_as_written(
         " <= document.getElementById('builder-help').getBoundingClientRect().right"
     )
     assert violations(page) == []
+
+
+def test_an_action_needs_one_request_its_answer_brings_the_help(browser_page, live_server, demo):
+    """Issue 32: after each action the page asked for the help in a second request, once the
+    first was in. The action's answer brings it: no request to the help's endpoint follows a new
+    SCU, an added contributor or an undo, and the panel shows the SCU selected."""
+    build = Builder(demo, name="helped", user="outsider")
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(f"{live_server.url}/pyramids/{build.pyramid.pk}/")
+    help_list = page.locator("#builder-help-list")
+    human.click(page, "#scu-1 .label")
+    expect(help_list).to_contain_text("Model D has no contributor in SCU 1")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/builder-help/" in r.url else None)
+    edits = []
+    page.on("request", lambda r: edits.append(r.url) if "/edit/" in r.url else None)
+
+    human.drag_select(page, "B", "NASA's Apollo 11 mission")
+    human.press(page, "n")
+    expect(page.locator("#status")).to_contain_text("New SCU 2")
+    expect(help_list).to_contain_text("has no contributor in SCU 2")
+    expect(help_list).not_to_contain_text("Model B")
+    human.drag_select(page, "D", "Hundreds of millions of people")
+    human.press(page, "a")
+    expect(page.locator("#status")).to_contain_text("Added a contributor from model D to SCU 2")
+    expect(help_list).not_to_contain_text("Model D")
+    human.press(page, "Control+z")
+    expect(page.locator("#status")).to_contain_text("Undid")
+    expect(help_list).to_contain_text("Model D has no contributor in SCU 2")
+    page.wait_for_timeout(500)  # what the page would ask for later, it has asked by now
+    assert len(edits) == 3
+    assert asked == []
+    assert human.eventually(
+        lambda: Contributor.objects.filter(scu__pyramid=build.pyramid, scu__uid=2).count() == 1
+    )

@@ -1,6 +1,8 @@
 """GET /pyramids/<pk>/builder-help/?scu=<uid>: the phrases for the selected SCU, only for who may
 edit the pyramid."""
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -97,3 +99,34 @@ def test_each_phrase_shows_its_key_and_the_words_it_shares_as_written(client, de
     item = page[page.index(f'data-start="{start}"') :]
     item = item[: item.index("</li>")]
     assert "shares Neil, Armstrong, Buzz, Aldrin, walked</span>" in item
+
+
+def edit(client, built, action, **values):
+    version = Pyramid.objects.get(pk=built.pyramid.pk).version
+    return client.post(
+        reverse("pyramid-edit", args=[built.pyramid.pk, action]),
+        {"version": version, **values},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+
+
+def test_an_edit_answers_with_the_help_of_the_scu_selected_after_it(client, demo, built):
+    """Issue 32: one request per action. The edit's answer brings the help (out of band) for the
+    SCU the page will have selected: the one the edit made (new SCU, split) or merged into, else
+    the one the page says it has selected (help_for); the same list the help's own view gives."""
+    client.force_login(demo["outsider"])
+    summary, ranges = built.where("B", "NASA's Apollo 11 mission")
+    page = edit(client, built, "new_scu", summary=summary, ranges=json.dumps(ranges), help_for="1")
+    version = Pyramid.objects.get(pk=built.pyramid.pk).version
+    assert f'id="builder-help-list" aria-live="polite" data-uid="2" data-version="{version}"' in (
+        page
+    )
+    assert 'hx-swap-oob="true"' in page.split('id="builder-help-list"')[1].split(">")[0]
+    assert "Model B" not in page.split('id="builder-help-list"')[1]  # B has SCU 2's contributor
+    # A relabel keeps SCU 1 selected: its help, as the view gives it.
+    page = edit(client, built, "set_label", scu="1", label="Walked on the surface", help_for="1")
+    own = get(client, built.pyramid).content.decode()
+    assert own.split('<div id="builder-help-list"')[1].split(">", 1)[1] in page
+    # No SCU selected (no help_for): no help in the answer.
+    page = edit(client, built, "set_label", scu="1", label="Walked on the Moon")
+    assert "builder-help-list" not in page

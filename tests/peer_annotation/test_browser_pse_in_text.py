@@ -113,3 +113,34 @@ def test_drags_after_a_proposal_is_accepted_throw_nothing(browser_page, live_ser
     human.press(page, "0")
     assert human.eventually(lambda: (0, "returned to Earth") in stored(annotation))
     assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_an_action_is_one_request(browser_page, live_server, annotation):
+    """Issue 32: whatever the page shows after an action comes in the action's answer; no second
+    request follows it (the caret left at the matched words' end asked for its sentence's
+    suggestions). Selecting words again asks for theirs, as before."""
+    page = browser_page
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    select(page, "Apollo 11 landed on the Moon in July 1969")
+    expect(page.locator("#suggestions li").first).to_be_visible()
+    requests = []
+    page.on("request", lambda r: requests.append((r.method, r.url)))
+    human.click(page, "#scu-1 .scu-row")
+    status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to SCU 1")
+    select(page, "Michael Collins remained in orbit")
+    expect(page.locator("#suggestions")).to_contain_text("for the selected words")
+    human.press(page, "0")
+    status(page, "to nothing in the pyramid")
+    human.press(page, "Control+z")
+    status(page, "Undid")
+    page.wait_for_timeout(600)  # what the page would ask for later, it has asked by now
+    sent = [(method, url.split("/annotations/")[-1]) for method, url in requests]
+    edits = [url for method, url in sent if "/edit/" in url]
+    assert [url.split("/edit/")[1] for url in edits] == ["assign/", "assign/", "undo/"]
+    # The only other requests: the suggestions for the words selected between the actions.
+    others = [url for method, url in sent if "/edit/" not in url]
+    assert len(others) == 1, others
+    assert "suggestions/?start=" in others[0]
+    assert stored(annotation) == [(1, "Apollo 11 landed on the Moon in July 1969")]

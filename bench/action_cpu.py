@@ -131,15 +131,16 @@ def main() -> None:
     annotation = PeerAnnotation.objects.create(
         pyramid=pyramid, peer=source.peer, annotator=annotator
     )
+    against = PeerAnnotation.objects.filter(pyramid=pyramid).count()
     print(
-        f"D0601: {pyramid.scus.count()} SCUs, {PeerAnnotation.objects.filter(pyramid=pyramid).count()} "
+        f"D0601: {pyramid.scus.count()} SCUs, {against} "
         f"peer annotations against it; peer {source.peer.author} ({len(source.peer.text.split())} "
         f"words); {ROUNDS} runs of each action"
     )
     meter = Meter()
     htmx = {"HTTP_HX_REQUEST": "true"}
 
-    # -- the peer page: match by a click (and by a suggestion), undo, redo, remove ------------------
+    # -- the peer page: match to an SCU or to nothing, undo, redo, remove -------------------------
     client = Client(SERVER_NAME="localhost")
     client.force_login(annotator)
     client.get(reverse("annotation-detail", args=[annotation.pk]))  # the page once, as people do

@@ -13,4 +13,4 @@ USER app
 EXPOSE 8000
 # An app server. Migrations are not run here: with two app servers and two workers they run once,
 # before any of them, in docker-compose.yml's `migrate` service (deploy/release.sh).
-CMD ["sh", "-c", "exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]
+CMD ["sh", "-c", "exec gunicorn config.wsgi:application --config config/gunicorn.py --bind 0.0.0.0:8000 --workers ${GUNICORN_WORKERS:-3} --access-logfile -"]

@@ -70,6 +70,8 @@ def serve(port: int) -> subprocess.Popen:
             "-m",
             "gunicorn",
             "config.wsgi",
+            "--config",
+            "config/gunicorn.py",  # as the stack starts them: each worker loads the rankers first
             "-b",
             f"127.0.0.1:{port}",
             "-w",
@@ -210,6 +212,46 @@ def peer_page(page, url: str) -> None:
     timed.report()
 
 
+def first_suggestions(annotation, user) -> None:
+    """The suggestions of a server just started, request by request: the first each worker gives
+    against the later ones (issue 32: 0.9-2.6 s for a worker's first, before the workers loaded the
+    rankers as they start and shared the pyramids' prepared indexes)."""
+    import urllib.request
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.urls import reverse
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)  # signed in, as the login page leaves a session
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.save()
+    port = free_port()
+    server = serve(port)
+    url = f"http://127.0.0.1:{port}" + reverse("annotation-suggestions", args=[annotation.pk])
+    times = []
+    try:
+        for start in range(0, 60, 6):
+            request = urllib.request.Request(
+                f"{url}?start={start}&end={start + 20}",
+                headers={"Cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}"},
+            )
+            began = time.perf_counter()
+            with urllib.request.urlopen(request) as answer:
+                assert answer.status == 200
+                answer.read()
+            times.append((time.perf_counter() - began) * 1000)
+    finally:
+        server.terminate()
+        server.wait()
+    first, later = ", ".join(f"{t:.0f} ms" for t in times[:2]), Timing.from_milliseconds(times[2:])
+    print(
+        f"{'suggestions of a new server: first per worker':<42} {first}; later {later.format('ms')}"
+    )
+
+
 def main() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -243,6 +285,7 @@ def main() -> None:
         f"({len(source.peer.text.split())} words)"
     )
 
+    first_suggestions(annotation, annotator)
     port = free_port()
     server = serve(port)
     base = f"http://127.0.0.1:{port}"

@@ -173,6 +173,19 @@ if not SECRET_KEY:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's cache holds what is costly to make and the same for every process: the suggestions'
+# prepared index of each pyramid version (annotator.assist). On PostgreSQL it is the database's own
+# table (annotator migration 0022 makes it), shared by every worker of every app server: a worker's
+# first suggestion no longer prepares what another made (issue 32). The SQLite demo is one process.
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "django_cache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
+
 # Background work (large imports) goes through Django's Tasks API (the django-tasks backport). Its
 # database backend makes PostgreSQL the queue: no broker to run, and any number of app servers
 # and workers share it. On the SQLite demo tasks run inside the request instead.

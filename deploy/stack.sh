@@ -229,7 +229,7 @@ start() {
         n=$((n + 1))
         # shellcheck disable=SC2094  # gunicorn's own log, and what it prints before logging starts
         (cd "$ROOT" && exec setsid "$PYTHON" -m gunicorn config.wsgi:application \
-            --bind "127.0.0.1:$port" --workers "$GUNICORN_WORKERS" \
+            --config config/gunicorn.py --bind "127.0.0.1:$port" --workers "$GUNICORN_WORKERS" \
             --access-logfile "$RUN_DIR/app$n.access.log" --error-logfile "$RUN_DIR/app$n.log" \
             ${control[@]+"${control[@]}" "$RUN_DIR/app$n.ctl"}) \
             </dev/null >>"$RUN_DIR/app$n.log" 2>&1 &

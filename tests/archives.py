@@ -355,15 +355,31 @@ def _pyramid_state(state, ids):
         if scu is not None:
             scu = _source(scu, ids["scus"])
             scu["contributors"] = [
-                {
-                    **_source(c, ids["contributors"]),
-                    "summary": summaries[c["summary"]],
-                    "spans": [[summaries[s], start, end] for s, start, end in c["spans"]],
-                }
+                _contributor_ids(
+                    {
+                        **_source(c, ids["contributors"]),
+                        "summary": summaries[c["summary"]],
+                        "spans": [[summaries[s], start, end] for s, start, end in c["spans"]],
+                    },
+                    ids,
+                )
                 for c in scu["contributors"]
             ]
         scus[uid] = scu
     return {**state, "scus": scus}
+
+
+def _contributor_ids(contributor, ids):
+    """A snapshot's contributor and part ids (issue 32) mapped to the restored records'; none kept
+    where the contributor is no longer a record (undo gives it a new id)."""
+    contributor = dict(contributor)
+    old, parts = contributor.pop("id", None), contributor.pop("span_ids", None)
+    if old not in ids["contributors"]:
+        return contributor
+    contributor["id"] = ids["contributors"][old]
+    if parts is not None and all(part in ids["spans"] for part in parts):
+        contributor["span_ids"] = [ids["spans"][part] for part in parts]
+    return contributor
 
 
 def _peer_state(state, pses, spans):

@@ -49,10 +49,12 @@ DRAG_PATH = """([author, phrase, nth]) => {
   // Bring the whole phrase into view, as a person scrolls before dragging (clear of the pane's
   // sticky tools at its top).
   const pane = box.closest("section") || document.scrollingElement;
+  // Clear of what sticks at the pane's top (its tools, a model's name): its scroll padding.
+  const clear = Math.max(48, parseFloat(getComputedStyle(pane).scrollPaddingTop) || 0);
   const fit = () => {
     const r = whole.getBoundingClientRect(), p = pane.getBoundingClientRect();
     if (r.bottom > p.bottom - 12) pane.scrollTop += r.bottom - p.bottom + 40;
-    if (r.top < p.top + 48) pane.scrollTop -= p.top + 48 - r.top;
+    if (r.top < p.top + clear) pane.scrollTop -= p.top + clear - r.top;
     if (r.right > p.right - 12) pane.scrollLeft += r.right - p.right + 40;
     if (r.left < p.left + 12) pane.scrollLeft -= p.left + 12 - r.left;
   };

@@ -23,7 +23,7 @@ from annotator.models import SCU, Contributor, Pyramid, PyramidMerge, WeightConv
 
 def scus_with_contributors(pyramid_ids) -> list[SCU]:
     """The pyramids' SCUs in order, each with `weight` (contributors) and `texts` ([(model author,
-    its words)] per contributor), in three queries."""
+    its words: the parts in text order)] per contributor), in three queries."""
     contributors = defaultdict(list)
     for c in (
         Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
@@ -38,8 +38,16 @@ def scus_with_contributors(pyramid_ids) -> list[SCU]:
         .order_by("position", "id")
     )
     for scu in scus:
+        # A contributor's parts in the text's order, as the models show them (issue 32: they
+        # showed in the order they were added, "open casinos…They can determine").
         scu.texts = [
-            (c.summary.author, "…".join(c.summary.text[s.start : s.end] for s in c.spans.all()))
+            (
+                c.summary.author,
+                "…".join(
+                    c.summary.text[s.start : s.end]
+                    for s in sorted(c.spans.all(), key=lambda s: (s.start, s.end))
+                ),
+            )
             for c in contributors[scu.pk]
         ]
     return scus

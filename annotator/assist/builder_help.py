@@ -28,12 +28,13 @@ the uids of those SCUs (`taken`), so the page can say so.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from annotator.assist import lexical
+from annotator.assist import caching, lexical
 from annotator.assist.rankers import Index, ScuTexts, prepare
 
 if TYPE_CHECKING:
@@ -54,7 +55,6 @@ BREAK = re.compile(
 )
 WORD = re.compile(r"\w+")
 LEADING_CONJUNCTION = re.compile(r"(?:and|or|but)\s+", re.IGNORECASE)
-CACHE_SECONDS = 24 * 3600
 
 
 # -- cutting a model summary into phrases ---------------------------------------------------------
@@ -187,16 +187,16 @@ def prepare_phrases(models: Iterable[ModelText], ranker: str | None = None) -> P
 
 
 def pyramid_phrases(pyramid: Pyramid, texts: BuilderTexts, ranker: str | None = None):
-    """`prepare_phrases` of the pyramid's models, cached (Django's cache) per pyramid version."""
-    from django.core.cache import cache
-
+    """`prepare_phrases` of the pyramid's models (annotator.assist.caching: in this process and in
+    the cache every worker shares). Keyed by the models' texts, not the pyramid's version: the
+    phrases are the models', which no edit of the pyramid changes (issue 32: each edit, whose
+    answer now brings the help, prepared them again)."""
     ranker = ranker or RANKER
-    key = f"assist:builder:{ranker}:{pyramid.pk}:{pyramid.version}"
-    index = cache.get(key)
-    if index is None:
-        index = prepare_phrases(texts.models, ranker)
-        cache.set(key, index, CACHE_SECONDS)
-    return index
+    made_of = hashlib.sha256(
+        "\0".join(f"{m.summary_id}\0{m.text}" for m in texts.models).encode()
+    ).hexdigest()
+    key = f"assist:builder:{ranker}:{pyramid.pk}:{made_of}"
+    return caching.shared(key, lambda: prepare_phrases(texts.models, ranker))
 
 
 @dataclass(frozen=True)

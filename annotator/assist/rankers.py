@@ -15,13 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from annotator.assist import lexical
+from annotator.assist import caching, lexical
 
 if TYPE_CHECKING:
     from annotator.models import Pyramid
 
 RANKERS = ("lexical", "semantic", "overlap")
-CACHE_SECONDS = 24 * 3600  # a new pyramid version makes a new key; old ones just expire
 
 
 @dataclass(frozen=True)
@@ -150,16 +149,11 @@ def pyramid_scus(pyramid: Pyramid) -> list[ScuTexts]:
 
 
 def pyramid_index(pyramid: Pyramid, ranker: str | None = None) -> Index:
-    """The pyramid's SCUs prepared for `ranker`, cached (Django's cache) by pyramid id and version:
-    every change of the pyramid raises its version, so a stale index is never read. The weight
-    convention is in the key too: the collection's settings change it, not the pyramid's version."""
-    from django.core.cache import cache
-
+    """The pyramid's SCUs prepared for `ranker`, by pyramid id and version (kept by
+    annotator.assist.caching: in this process and in the cache every worker shares): every change
+    of the pyramid raises its version, so a stale index is never read. The weight convention is in
+    the key too: the collection's settings change it, not the pyramid's version."""
     ranker = ranker or default_ranker()
     convention = pyramid.docset.collection.weight_convention
     key = f"assist:{ranker}:{pyramid.pk}:{pyramid.version}:{convention}"
-    index = cache.get(key)
-    if index is None:
-        index = prepare(pyramid_scus(pyramid), ranker)
-        cache.set(key, index, CACHE_SECONDS)
-    return index
+    return caching.shared(key, lambda: prepare(pyramid_scus(pyramid), ranker))

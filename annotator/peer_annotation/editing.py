@@ -401,30 +401,42 @@ def _refuse_words_already_there(
             f"Those words already express {_what(scu)} in this peer: select other words "
             "(a repetition is other words that express the SCU again)."
         )
-    if scu is None:
-        _refuse_nothing_over_a_match(annotation, parts, pse or moved)
+    _refuse_match_and_nothing(annotation, scu, parts, pse or moved)
 
 
-def _refuse_nothing_over_a_match(annotation: PeerAnnotation, parts, pse: PSE | None) -> None:
-    """Words that express an SCU cannot also match nothing: the zero-weight PSE would count in the
-    peer's SCU count X and lower the Original score (Passonneau 2009, eq. 1) for content the peer
-    has. The refusal names the PSE, so that the annotator can find it (or remove it first)."""
+def _refuse_match_and_nothing(
+    annotation: PeerAnnotation, scu: SCU | None, parts, pse: PSE | None
+) -> None:
+    """Words that express an SCU cannot also match nothing, either way round (issue 32): the
+    zero-weight PSE would count in the peer's SCU count X and lower the Original score (Passonneau
+    2009, eq. 1) for content the peer has. The refusal names the other PSE, its SCU and its words,
+    so that the annotator can find it (and move or remove it)."""
     sharing = Q()
     for start, end in parts:
         sharing |= Q(start__lt=end, end__gt=start)
     span = (
-        PSESpan.objects.filter(sharing, pse__annotation=annotation, pse__scu__isnull=False)
+        PSESpan.objects.filter(
+            sharing, pse__annotation=annotation, pse__scu__isnull=scu is not None
+        )
         .exclude(pse=pse)
         .select_related("pse__scu")
         .order_by("start")
         .first()
     )
-    if span is not None and span.pse.scu is not None:
-        words = quoted(annotation.peer.text[span.start : span.end].replace("\n", " "), limit=40)
+    if span is None:
+        return
+    words = quoted(annotation.peer.text[span.start : span.end].replace("\n", " "), limit=40)
+    if span.pse.scu is not None:
         raise RuleBroken(
-            f"Those words already express SCU {span.pse.scu.uid} ({words}): words that match an "
-            "SCU cannot also match nothing. Select other words, or remove that PSE first."
+            f"Those words are in a PSE of SCU {span.pse.scu.uid} (the words {words}): words that "
+            "express an SCU cannot also match nothing. Select other words, or remove that PSE "
+            "first."
         )
+    raise RuleBroken(
+        f"Those words are in a PSE that matches nothing (the words {words}): words that match "
+        "nothing cannot also express an SCU. Move that PSE to the SCU (click its words, v, then "
+        "the SCU), or remove it first."
+    )
 
 
 def _check_rank(rank, scu_uid) -> None:

@@ -283,7 +283,7 @@ def restore(pyramid: Pyramid, state: dict) -> None:
             SCU.objects.filter(pk__in=scu_state["copies"], source__isnull=True).update(source=scu)
         contributors = Contributor.objects.bulk_create(
             Contributor(
-                pk=c["id"] if c.get("id") not in taken else None,
+                pk=c.get("id") if c.get("id") not in taken else None,
                 scu=scu,
                 summary_id=c["summary"],
                 comment=c["comment"],

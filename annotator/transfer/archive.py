@@ -19,8 +19,11 @@ in versions 1 and 2 a peer annotation change's snapshots hold every PSE, a list,
 hold only the PSEs it changed, {"pses": [...], "absent": [ids]}: both are read, as the instance
 undoes both; version 4 added proposals and time on task, pyramid_work_times and
 annotation_work_times, issue 20; version 5 the coverage judgments of issue 21, unit_sets, units,
-judgment_tasks and coverage_judgments ("judgments" being the human judgments of summaries)), newer
-ones are refused.
+judgment_tasks and coverage_judgments ("judgments" being the human judgments of summaries);
+version 6, issue 32, a pyramid's last_uid (the largest SCU number its edits gave: never given
+again; read as 0 from older versions, where numbers only in the history may be given again) and
+the ids of contributors and their parts in pyramid snapshots (remapped on restore, dropped where
+the record is gone)), newer ones are refused.
 
 Not archived: import and archive jobs (uploads, emptied once stored) and scoring reports, which
 are caches of what the records give (recomputed when asked for; their parameters hold ids of
@@ -84,7 +87,7 @@ from annotator.models import (
 )
 from annotator.text.plurals import counted
 
-FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 5, "archive.json"
+FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 6, "archive.json"
 # tables an archive of an earlier version does not hold
 ADDED_IN = {
     "pyramid_merge_sources": 2,
@@ -795,20 +798,36 @@ class _Restore:
                 if scu is not None:
                     scu = self._provenance(scu, "scus")
                     scu["contributors"] = [
-                        {
-                            **self._provenance(c, "contributors"),
-                            "summary": self._new_summary(c["summary"], where),
-                            "spans": [
-                                [self._new_summary(s, where), start, end]
-                                for s, start, end in c["spans"]
-                            ],
-                        }
+                        self._contributor_ids(
+                            {
+                                **self._provenance(c, "contributors"),
+                                "summary": self._new_summary(c["summary"], where),
+                                "spans": [
+                                    [self._new_summary(s, where), start, end]
+                                    for s, start, end in c["spans"]
+                                ],
+                            }
+                        )
                         for c in scu["contributors"]
                     ]
                 scus[uid] = scu
             return {**state, "scus": scus}
         except (KeyError, TypeError, AttributeError, ValueError) as problem:
             raise ArchiveError(f"{where}: not a pyramid snapshot ({problem!r})") from None
+
+    def _contributor_ids(self, contributor: dict) -> dict:
+        """A snapshot's contributor with its ids and its parts' ids (version 6: undo and redo
+        bring them back under them) remapped to the records restored; where one is no longer a
+        record, the snapshot keeps none (undo then gives it a new id)."""
+        contributor = dict(contributor)
+        old, parts = contributor.pop("id", None), contributor.pop("span_ids", None)
+        new = self.ids["contributors"].get(old) if _is_id(old) else None
+        if new is None:
+            return contributor
+        contributor["id"] = new
+        if isinstance(parts, list) and all(_is_id(p) and p in self.ids["spans"] for p in parts):
+            contributor["span_ids"] = [self.ids["spans"][p] for p in parts]
+        return contributor
 
     def _pyramid_change(self, record, row, where):
         record.before = self._pyramid_state(record.before, f"{where}: field 'before'")

@@ -61,8 +61,13 @@
       window.WorkspaceActions.setStatus("Choose the SCU first (click it, or ↑ ↓ and Enter; Escape cancels): no phrase was added.", "error");
       return;
     }
-    // The panel may be behind the selection (a key pressed as another SCU was selected).
-    if (button.dataset.uid !== selectedUid()) { soon(); return; }
+    // The panel may be behind the selection (a key pressed as another SCU was selected): nothing
+    // is added to an SCU the phrases were not ranked for, and the status line says so.
+    if (button.dataset.uid !== selectedUid()) {
+      window.WorkspaceActions.setStatus(`Those phrases were for SCU ${button.dataset.uid}: SCU ${selectedUid() || "—"}'s are coming; nothing was added.`, "error");
+      soon();
+      return;
+    }
     window.WorkspaceActions.send("add_contributor", {
       scu: button.dataset.uid,
       summary: button.dataset.summary,

@@ -232,7 +232,8 @@
     const pse = best.part.closest(".pse");
     const many = pse.querySelectorAll(".part").length > 1;
     select({ scu: best.uid, pse: pse.dataset.pse, part: many ? best.part.dataset.span : null });
-    if (editable()) setStatus(`${many ? "A part of a PSE" : "A PSE"} of ${best.uid === "0" ? "nothing in the pyramid" : `SCU ${best.uid}`} is selected: Delete removes it${many ? "" : ", v moves it, p adds the selected words to it"}.`, "idle");
+    const words = best.part.textContent.length > 40 ? `${best.part.textContent.slice(0, 39)}…` : best.part.textContent;
+    if (editable()) setStatus(`${many ? "A part" : "The PSE"} “${words}” of ${best.uid === "0" ? "nothing in the pyramid" : `SCU ${best.uid}`} is selected: Delete removes it${many ? "" : ", v moves it, p adds the selected words to it"}.`, "idle");
   }
 
   // The SCU list is a tree (static/js/tree-keys.js): focus selects; Enter on an SCU matches the

@@ -47,12 +47,11 @@
     setStatus(`Choose the SCU to ${what}: click it, or go to it with ↑ ↓ and press Enter (Escape cancels).`, "idle");
   }
 
-  // The SCU chosen is the one selected afterwards, whatever the answer: the annotator clicked it
-  // (a refused merge once left the merged SCU selected, and the next `a` added words to it).
+  // A merge stored selects the SCU merged into (the server says so); a refusal changes only the
+  // status line.
   function target(uid) {
     const pending = state.pending;
     state.pending = null;
-    select({ scu: uid, scroll: false });
     if (pending.kind === "move") send("move_contributor", { contributor: pending.contributor, target: uid });
     if (pending.kind === "merge") send("merge_scus", { scu: pending.scu, target: uid });
   }

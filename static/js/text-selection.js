@@ -228,6 +228,33 @@ window.TextSelection = (function () {
       done();
     }));
   }
+  // -- the caret and the selection kept across an answer that redraws the text ---------------------
+  // An edit's answer swaps in the text anew (its shading changed): the browser's caret or selection
+  // in it went with the old one, and the keyboard's next Shift+arrow started from the text's first
+  // word, scrolling the pane back to the top (found by a tester). It is put back where it was.
+  let place = null;  // { summary, anchor, focus } in code points, before the swap
+  document.addEventListener("htmx:beforeSwap", () => {
+    const selection = window.getSelection();
+    const box = selection && selection.rangeCount ? boxOf(selection.focusNode) : null;
+    // Only where the keyboard is (the text has the focus): putting a selection back in a text
+    // gives it the focus, which belongs elsewhere then (a proposal in its list, say).
+    place = box && boxOf(selection.anchorNode) === box && document.activeElement === box ? {
+      summary: box.dataset.summary,
+      anchor: pointOffset(selection.anchorNode, selection.anchorOffset),
+      focus: pointOffset(selection.focusNode, selection.focusOffset),
+    } : null;
+  });
+  function putBackPlace() {
+    const was = place;
+    const selection = window.getSelection();
+    if (!was || (selection.rangeCount && boxOf(selection.focusNode) && selection.focusNode.isConnected)) return;
+    const box = document.querySelector(`.text[data-summary="${was.summary}"]`);
+    if (!box) return;
+    place = null;
+    selection.setBaseAndExtent(...domPoint(box, was.anchor), ...domPoint(box, was.focus));
+  }
+  ["htmx:afterSwap", "htmx:oobAfterSwap"].forEach((type) => document.addEventListener(type, putBackPlace));
+
   // Registered once every page script has registered its own (they may ask for a swap first).
   document.addEventListener("DOMContentLoaded", () => document.addEventListener("htmx:beforeSwap", holdSwap));
   window.HoldStill = { held: () => hold.down, afterRelease };

@@ -543,7 +543,9 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(
     human.press(page, "Enter")
     expect(warning).to_be_visible()
     # One run of words left, content among them: every word of it is counted.
-    expect(warning).to_contain_text(f"{left} words of content in the peer summary are in no PSE")
+    expect(warning).to_contain_text(
+        f"{left} words of the peer summary are in no PSE, in passages with content"
+    )
     expect(warning).to_contain_text(
         "The first: “Neil Armstrong was the first man to walk on the Moon, and B…”."
     )
@@ -600,7 +602,7 @@ def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(
     open_annotation(page, live_server, url)
     warning = page.locator("dialog#uncovered-words")
     human.click(page, "#toolbar [data-act=complete]")
-    expect(warning).to_contain_text("1 word of content in the peer summary is in no PSE")
+    expect(warning).to_contain_text("1 word of the peer summary is in no PSE")
     expect(warning).to_contain_text("The first: “rock”.")
     # The advice says what each case needs, and what 0 does to the Original score.
     expect(warning).to_contain_text("press p to add them to that PSE")

@@ -69,7 +69,7 @@ def test_delete_acts_on_the_pse_clicked_in_the_text(browser_page, live_server, a
     # `0` over words of SCU 1's PSE: refused, naming it; nothing stored.
     select(page, "landed on the Moon")
     human.press(page, "0")
-    status(page, "Those words already express SCU 1 (“Apollo 11 landed on the Moon in July 19…”)")
+    status(page, "Those words are in a PSE of SCU 1 (the words “Apollo 11 landed on the Moon in")
     # Delete with no PSE selected (Escape drops everything): says what to do, removes nothing.
     human.press(page, "Escape")
     human.press(page, "Delete")
@@ -77,7 +77,11 @@ def test_delete_acts_on_the_pse_clicked_in_the_text(browser_page, live_server, a
 
     # A click on the zero-weight PSE's words selects it; Delete removes that one only.
     click_word(page, "Collins")
-    status(page, "A PSE of nothing in the pyramid is selected: Delete removes it")
+    status(
+        page,
+        "The PSE “Michael Collins remained in orbit” of nothing in the pyramid is selected: "
+        "Delete removes it",
+    )
     human.press(page, "Delete")
     status(page, "Removed a PSE of nothing in the pyramid")
     assert human.eventually(
@@ -85,7 +89,7 @@ def test_delete_acts_on_the_pse_clicked_in_the_text(browser_page, live_server, a
     )
     # And on SCU 1's words: its PSE, selected in the list too.
     click_word(page, "Moon")
-    status(page, "A PSE of SCU 1 is selected")
+    status(page, "The PSE “Apollo 11 landed on the Moon in July 19…” of SCU 1 is selected")
     expect(page.locator("#scu-list .pse[aria-selected=true]")).to_have_count(1)
     human.press(page, "Delete")
     assert human.eventually(lambda: stored(annotation) == [])
@@ -144,3 +148,23 @@ def test_an_action_is_one_request(browser_page, live_server, annotation):
     assert len(others) == 1, others
     assert "suggestions/?start=" in others[0]
     assert stored(annotation) == [(1, "Apollo 11 landed on the Moon in July 1969")]
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_the_keyboard_goes_on_from_the_words_it_matched(browser_page, live_server, annotation):
+    """Found by a tester: after an action the caret jumped to the start of the peer text (the
+    answer redraws it), so the next Shift+Ctrl+Right selected its first word again and the pane
+    scrolled to the top. The caret stays after the words matched."""
+    page = browser_page
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    human.select_with_keys(page, "#peer-text", "1969")
+    human.press(page, "0")
+    status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to nothing")
+    human.settle(page)
+    for _ in range(3):
+        human.press(page, "Shift+Control+ArrowRight")
+    expect(page.locator("#selection")).to_contain_text("Selected: “Neil Armstrong")
+    human.press(page, "0")
+    assert human.eventually(lambda: len(stored(annotation)) == 2)
+    assert stored(annotation)[1][1].startswith("Neil Armstrong")

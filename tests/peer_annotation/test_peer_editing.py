@@ -268,30 +268,44 @@ def test_the_same_words_cannot_express_the_same_scu_twice(peer):
 
 def test_words_that_express_an_scu_cannot_also_match_nothing(peer):
     """Issue 32: `0` over words of a PSE of an SCU made the same words both match and match
-    nothing (Original 1.0000 -> 0.7857): refused, naming the PSE, whether by a new PSE, a part
-    added to a zero-weight PSE or a PSE moved to nothing; nothing is stored."""
+    nothing (Original 1.0000 -> 0.7857), and a tester found the other way round too (words matching
+    nothing matched to an SCU): refused either way, naming the other PSE, whether by a new PSE, a
+    part added or a PSE moved; nothing is stored."""
     peer.assign("Neil Armstrong was the first man to walk on the Moon", 3)
     before = (peer.pses(), peer.version)
     with pytest.raises(RuleBroken) as refused:
         peer.assign("the first man", 0)
     assert str(refused.value) == (
-        "Those words already express SCU 3 (“Neil Armstrong was the first man to wal…”): "
-        "words that match an SCU cannot also match nothing. Select other words, or remove that "
-        "PSE first."
+        "Those words are in a PSE of SCU 3 (the words “Neil Armstrong was the first man to "
+        "wal…”): words that express an SCU cannot also match nothing. Select other words, or "
+        "remove that PSE first."
     )
     peer.assign("Buzz Aldrin followed him", 0)
     zero = peer.annotation.pses.get(scu=None)
-    with pytest.raises(RuleBroken, match="already express SCU 3"):
+    with pytest.raises(RuleBroken, match="in a PSE of SCU 3"):
         peer.do("add_part", zero.pk, peer.ranges("walk on the Moon"))
     peer.assign("Neil Armstrong", 2)  # the same words, another SCU: allowed
-    with pytest.raises(RuleBroken, match="already express SCU 3"):
+    with pytest.raises(RuleBroken, match="in a PSE of SCU 3"):
         peer.do("move_pse", peer.annotation.pses.get(scu__uid=2).pk, 0)
+    # The other way round: words matching nothing, matched to an SCU.
+    with pytest.raises(RuleBroken) as refused:
+        peer.assign("Aldrin followed", 4)
+    assert str(refused.value) == (
+        "Those words are in a PSE that matches nothing (the words “Buzz Aldrin followed him”): "
+        "words that match nothing cannot also express an SCU. Move that PSE to the SCU (click its "
+        "words, v, then the SCU), or remove it first."
+    )
+    with pytest.raises(RuleBroken, match="in a PSE that matches nothing"):
+        peer.do("add_part", peer.annotation.pses.get(scu__uid=2).pk, peer.ranges("Buzz"))
     assert peer.pses() == before[0] + [
         (0, ["Buzz Aldrin followed him"]),
         (2, ["Neil Armstrong"]),
     ]
+    # Moving the PSE that matches nothing to the SCU is the way: allowed.
+    peer.do("move_pse", zero.pk, 4)
+    assert peer.pses()[1] == (4, ["Buzz Aldrin followed him"])
     # The scores count the peer's SCUs as stored: no zero-weight PSE was added.
-    assert peer.scores().non_matching == 1
+    assert peer.scores().non_matching == 0
 
 
 def test_a_part_cannot_repeat_words_of_its_pse(peer):
@@ -415,7 +429,7 @@ def test_undo_and_redo_interleaved_with_new_edits_restore_every_pse_exactly(peer
     travel("undo")
     edited(lambda: peer.assign("Michael Collins remained in orbit", 4))
     last = peer.annotation.pses.latest("id")
-    edited(lambda: peer.do("add_part", last.pk, peer.ranges("Buzz Aldrin")))
+    edited(lambda: peer.do("add_part", last.pk, peer.ranges("samples")))
     edited(lambda: peer.do("remove_part", last.spans.order_by("position").first().pk))
     for action in ["undo", "undo", "undo", "redo", "redo", "undo", "undo", "undo", "undo", "undo"]:
         travel(action)

@@ -122,3 +122,39 @@ def test_the_peer_page_fits_the_screen(browser_page, live_server, d0640):
     # 7.5rem high: the second suggestion showed half its label).
     assert page.evaluate(SUGGESTIONS_WHOLE) >= min(3, page.locator("#suggestions li").count())
     assert page_does_not_scroll(page)
+
+
+MODEL_NAMES_IN_SIGHT = """() => Array.from(document.querySelectorAll(".models-pane .summary > h2"))
+  .filter((name) => {
+    // The name shown in its pane, below the pane's own tools, not under them.
+    const r = name.getBoundingClientRect(), pane = name.closest("section");
+    const tools = pane.querySelector(".pane-tools").getBoundingClientRect();
+    const bottom = pane.getBoundingClientRect().bottom;
+    return r.height > 0 && r.top >= tools.bottom - 1 && r.bottom <= bottom;
+  }).length"""
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_read_only_builder_fits_and_keeps_the_model_names_in_sight(
+    browser_page, live_server, d0640
+):
+    """Issue 32: at 1280x720 the read-only builder was 21 px taller than the window, and the
+    models' names ("Model A 96% in SCUs") scrolled away with their texts."""
+    page = browser_page
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(live_server.url + f"/pyramids/{d0640['pyramid']}/")
+    assert page.locator("#workspace").get_attribute("data-editable") == "false"
+    assert page_does_not_scroll(page)
+    models = page.locator(".models-pane .summary").count()
+    assert page.evaluate(MODEL_NAMES_IN_SIGHT) == models
+    # Scrolled far down the models, every name is still in sight.
+    page.mouse.move(
+        *page.evaluate(
+            "() => { const r = document.querySelector('.models-pane').getBoundingClientRect(); "
+            "return [r.left + r.width / 2, r.top + r.height / 2]; }"
+        )
+    )
+    page.mouse.wheel(0, 600)
+    page.wait_for_timeout(300)
+    assert page.evaluate("() => document.querySelector('.models-pane').scrollTop") > 0
+    assert page.evaluate(MODEL_NAMES_IN_SIGHT) == models

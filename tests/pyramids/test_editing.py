@@ -389,3 +389,15 @@ def test_undo_and_redo_keep_the_ids_of_contributors_and_their_parts(build):
         build.do("redo")
         build.do("undo")
         assert records() == before, operation
+
+
+def test_the_merge_pages_show_a_contributors_parts_in_text_order(build):
+    """Issue 32: a two-part contributor showed on the merge pages in the order its parts were
+    added ("open casinos…They can determine"), not as the model reads."""
+    from annotator.adjudication.merging import scus_with_contributors
+
+    build.new_scu("C", "in July 1969")
+    summary, ranges = build.where("C", "Apollo 11 was the first crewed mission")
+    build.do("add_part", build.contributor().id, summary, ranges)
+    (scu,) = scus_with_contributors([build.pyramid.pk])
+    assert scu.texts == [("C", "Apollo 11 was the first crewed mission…in July 1969")]

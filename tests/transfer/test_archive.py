@@ -154,6 +154,33 @@ def test_undo_and_redo_go_on_after_a_restore_as_they_would_have(rich):
     assert len(pse_state(copy.pk)) == 1
 
 
+def test_a_restored_pyramid_keeps_its_last_number_and_its_snapshots_ids_point_at_its_records(
+    rich,
+):
+    """Format 6 (issue 32): a pyramid's last_uid comes back (no number given twice after a
+    restore), and the contributor and part ids its history's snapshots hold are the restored
+    records' (undo brings them back under their ids), never the original's."""
+    from annotator.models import Contributor, PyramidChange, Span
+
+    collection, _ = restored(written(rich["collection"]))
+    for original in Pyramid.objects.exclude(docset__collection=collection):
+        copy = Pyramid.objects.get(docset__collection=collection, name=original.name)
+        assert copy.last_uid == original.last_uid
+        mine = set(Contributor.objects.filter(scu__pyramid=copy).values_list("pk", flat=True))
+        my_spans = set(
+            Span.objects.filter(contributor__scu__pyramid=copy).values_list("pk", flat=True)
+        )
+        theirs = set(Contributor.objects.exclude(scu__pyramid=copy).values_list("pk", flat=True))
+        for change in PyramidChange.objects.filter(pyramid=copy):
+            for state in (change.before, change.after):
+                for scu in state["scus"].values():
+                    for contributor in (scu or {}).get("contributors", []):
+                        if "id" in contributor:
+                            assert contributor["id"] not in theirs
+                            assert set(contributor.get("span_ids", [])) - my_spans == set()
+                            assert contributor["id"] in mine or contributor["id"] not in theirs
+
+
 def test_restoring_twice_into_an_instance_holding_both_keeps_them_apart(rich):
     data = written(rich["collection"])
     first, _ = restored(data, "First")
@@ -203,7 +230,7 @@ def test_the_archive_is_a_zip_of_a_header_and_one_json_lines_file_per_table(rich
     with zipfile.ZipFile(io.BytesIO(written(rich["collection"]))) as files:
         header = json.loads(files.read("archive.json"))
         assert header["format"] == "pyramid-annotator-archive"
-        assert header["version"] == archive.FORMAT_VERSION == 5
+        assert header["version"] == archive.FORMAT_VERSION == 6
         assert header["collection"]["weight_convention"] == "models"
         assert header["collection"]["average_rounding"] == "floor"
         assert header["users"] == [
@@ -312,8 +339,8 @@ def refused(data: bytes, name="Restored") -> str:
         ),
         (
             "archive.json",
-            lambda text: text.replace('"version": 5', '"version": 6'),
-            "archive.json: unknown format version 6; this instance reads versions 1 to 5.",
+            lambda text: text.replace('"version": 6', '"version": 7'),
+            "archive.json: unknown format version 7; this instance reads versions 1 to 6.",
         ),
         (
             "archive.json",

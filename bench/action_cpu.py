@@ -80,7 +80,9 @@ class Meter:
             answer = profile.runcall(call)
         if len(self.cpu.setdefault(name, [])) == ROUNDS // 2:
             print(f"-- {name}: where this process's time goes (cProfile, cumulative)")
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+            pstats.Stats(profile).sort_stats(
+                os.environ.get("BENCH_SORT", "cumulative")
+            ).print_stats(45)
             print(f"-- {name}: its {len(queries)} queries")
             for query in queries:
                 print(f"{query['time']:>6} {query['sql'][:400]}")

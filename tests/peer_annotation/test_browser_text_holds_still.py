@@ -1,14 +1,15 @@
 """In real Chromium, at a person's speed, on a long NIST peer (D0640's, 103 SCUs) at 1280x720 and
-1440x900: the peer text never moves under a held mouse button (issue 32). A tester pressed on a
-word in the lower half of the pane and dragged over a few words: the suggestions for the caret's
-sentence arrived while the button was still down, their box (then sticky over the text) jumped up
-and the pane scrolled, so the drag ended on other words and the next key stored them.
+1440x900, and in the builder's model panes: a text never moves under a held mouse button (issue
+32). A tester pressed on a word in the lower half of the peer pane and dragged over a few words:
+the suggestions for the caret's sentence arrived while the button was still down, their box (then
+sticky over the text) jumped up and the pane scrolled, so the drag ended on other words and the
+next key stored them.
 
 Each drag here starts at a different height of the pane, on a fresh load and after each kind of
-action (a match to "nothing", a match to an SCU, an undo), holds the button long enough for the
-suggestions to come, and checks that the pane's scroll and the words' place were the same at the
-press and at the release, and that what was stored is exactly the words dragged. Every drag is
-done several times in one session: it must never fail."""
+action (a match to "nothing", a match to an SCU, an undo; in the builder a new SCU, an added
+contributor, an undo), holds the button long enough for the suggestions to come, and checks that
+the pane's scroll and the words' place were the same at the press and at the release, and that
+what was stored is exactly the words dragged. Ten drags in one session: none may fail."""
 
 import pytest
 
@@ -25,18 +26,22 @@ pytestmark = [
     ),
 ]
 
-WORDS_AT = """([fraction, used]) => {
-  // Four words of the peer text starting at the word under a point at `fraction` of the pane's
-  // visible height (as a person aims at what they see), none of them among the `used` offsets:
-  // [start, end] in code points, and the phrase as the text has it.
-  const text = document.getElementById("peer-text"), pane = text.closest("section");
+WORDS_AT = """([author, fraction, used]) => {
+  // Four words of a text (the peer's, a model's) starting at the word under a point at
+  // `fraction` of the pane's visible height (as a person aims at what they see), none of them
+  // among the `used` offsets: [start, end] in code points, and the phrase as the text has it.
+  const text = document.querySelector(`.text[data-author="${author}"]`);
+  const pane = text.closest("section");
   const p = pane.getBoundingClientRect(), t = text.getBoundingClientRect();
+  // Clear of what sticks at the pane's top (its tools, a model's name): its scroll padding.
+  const clear = Math.max(40, parseFloat(getComputedStyle(pane).scrollPaddingTop) || 0);
   const chars = Array.from(text.textContent);
   const isWord = (c) => c !== undefined && /[\\p{L}\\p{N}]/u.test(c);
   const taken = (i) => used.some(([s, e]) => i < e && s <= i);
   for (let dy = 0; dy < p.height / 2; dy += 9) {
     for (const y of [p.top + fraction * p.height + dy, p.top + fraction * p.height - dy]) {
-      if (y < Math.max(p.top, t.top) + 60 || y > Math.min(p.bottom, t.bottom) - 30) continue;
+      const low = Math.min(p.bottom, t.bottom) - 30;
+      if (y < Math.max(p.top + clear, t.top) + 20 || y > low) continue;
       for (const x of [t.left + 30, t.left + t.width * 0.4, t.left + t.width * 0.7]) {
         const caret = document.caretRangeFromPoint(x, y);
         if (!caret || !text.contains(caret.startContainer)) continue;
@@ -58,7 +63,7 @@ WORDS_AT = """([fraction, used]) => {
         if (Array.from({ length: end - start }, (_, i) => start + i).some(taken)) continue;
         // All of it in sight (a drag past the pane's edge scrolls it, as the browser should).
         const whole = window.TextSelection.rangeOf(text, [start, end]).getBoundingClientRect();
-        if (whole.bottom > p.bottom - 8 || whole.top < p.top + 40) continue;
+        if (whole.bottom > p.bottom - 8 || whole.top < p.top + clear) continue;
         return [start, end, chars.slice(start, end).join("")];
       }
     }
@@ -66,21 +71,23 @@ WORDS_AT = """([fraction, used]) => {
   return [p.top, p.bottom, t.top, t.bottom, pane.scrollTop, innerHeight];
 }"""
 
-PANE_MIDDLE = """() => {
-  const r = document.getElementById("peer-text").closest("section").getBoundingClientRect();
+PANE_MIDDLE = """(author) => {
+  const text = document.querySelector(`.text[data-author="${author}"]`);
+  const r = text.closest("section").getBoundingClientRect();
   return [r.left + r.width / 2, r.top + r.height / 2];
 }"""
 
-WHERE = """([start]) => {
+WHERE = """([author, start]) => {
   // The pane's scroll and the dragged words' first letter on the screen.
-  const text = document.getElementById("peer-text"), pane = text.closest("section");
+  const text = document.querySelector(`.text[data-author="${author}"]`);
+  const pane = text.closest("section");
   const r = window.TextSelection.rangeOf(text, [start, start + 1]).getBoundingClientRect();
   return [pane.scrollTop, Math.round(r.left), Math.round(r.top)];
 }"""
 
-PATH = """([start, end]) => {
+PATH = """([author, start, end]) => {
   // Through the words as a person drags: their first letter, each line's end, their last letter.
-  const text = document.getElementById("peer-text");
+  const text = document.querySelector(`.text[data-author="${author}"]`);
   const rect = (s, e) => window.TextSelection.rangeOf(text, [s, e]).getBoundingClientRect();
   const first = rect(start, start + 1), last = rect(end - 1, end);
   const middle = (r) => r.top + r.height / 2;
@@ -95,22 +102,34 @@ PATH = """([start, end]) => {
 }"""
 
 
-def held_drag(page, start, end):
+def held_drag(page, start, end, author="peer"):
     """Press on the first word, hold while the suggestions for its sentence come (the caret put
     there asks for them), drag through the words at ~300 ms, hold, and release. Returns where the
     words were at the press and at the release."""
-    (x, y), *path = page.evaluate(PATH, [start, end])
+    (x, y), *path = page.evaluate(PATH, [author, start, end])
     page.mouse.move(x, y, steps=4)
     page.mouse.down()
-    at_press = page.evaluate(WHERE, [start])
+    at_press = page.evaluate(WHERE, [author, start])
     page.wait_for_timeout(450)  # the suggestions asked for by the caret arrive meanwhile
     for x, y in path:
         page.mouse.move(x, y, steps=10)
         page.wait_for_timeout(300 // len(path))
     page.wait_for_timeout(450)
-    at_release = page.evaluate(WHERE, [start])
+    at_release = page.evaluate(WHERE, [author, start])
     page.mouse.up()
     return at_press, at_release
+
+
+def free_words(page, author, fraction, used):
+    """[start, end, phrase] of words to drag near `fraction` of the pane's height, none used yet;
+    if those in sight are, the pane is scrolled on with the wheel, as people do."""
+    found = page.evaluate(WORDS_AT, [author, fraction, used])
+    if len(found) != 3:
+        page.mouse.move(*page.evaluate(PANE_MIDDLE, author))
+        page.mouse.wheel(0, 200)
+        page.wait_for_timeout(400)
+        found = page.evaluate(WORDS_AT, [author, fraction, used])
+    return found
 
 
 def stored_spans(annotation_pk):
@@ -167,12 +186,7 @@ def test_the_text_never_moves_under_a_held_pointer(browser_page, live_server, fr
     used: list[list[int]] = []
     for turn, (fraction, action) in enumerate(DRAGS, start=1):
         human.settle(page)
-        found = page.evaluate(WORDS_AT, [fraction, used])
-        if len(found) != 3:  # the words in sight are used: scroll on with the wheel, as people do
-            page.mouse.move(*page.evaluate(PANE_MIDDLE))
-            page.mouse.wheel(0, 200)
-            page.wait_for_timeout(400)
-            found = page.evaluate(WORDS_AT, [fraction, used])
+        found = free_words(page, "peer", fraction, used)
         assert len(found) == 3, f"no free words near {fraction:.0%} of the pane: {found}"
         start, end, phrase = found
         at_press, at_release = held_drag(page, start, end)
@@ -204,4 +218,66 @@ def test_the_text_never_moves_under_a_held_pointer(browser_page, live_server, fr
             human.press(page, "Control+z")
             assert human.eventually(lambda d=dragged: d not in stored_spans(fresh_annotation))
             used.pop()
+    assert not errors, errors
+
+
+# The builder: drags in the model columns (one pane, scrolling them all), on a fresh load and
+# after each kind of action: a new SCU (n), a contributor added to it (a), a new SCU undone.
+BUILDER_DRAGS = [
+    ("C", 0.85, "n"),
+    ("D", 0.5, "a"),
+    ("F", 0.3, "undo"),
+    ("G", 0.9, "n"),
+    ("C", 0.6, "a"),
+    ("D", 0.75, None),
+]
+
+
+def stored_contributor_spans(pyramid_pk):
+    """{(model author, start, end)} of the pyramid's contributors, as the database holds them."""
+    from annotator.models import Span
+
+    return set(
+        Span.objects.filter(contributor__scu__pyramid_id=pyramid_pk).values_list(
+            "summary__author", "start", "end"
+        )
+    )
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_the_models_never_move_under_a_held_pointer(browser_page, live_server, d0640):  # noqa: F811
+    page = browser_page
+    errors = human.page_errors(page)
+    d0640["open pyramid"]()
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(f"{live_server.url}/pyramids/{d0640['pyramid']}/")
+    used: dict[str, list[list[int]]] = {}
+    for turn, (author, fraction, action) in enumerate(BUILDER_DRAGS, start=1):
+        human.settle(page)
+        found = free_words(page, author, fraction, used.setdefault(author, []))
+        assert len(found) == 3, f"no free words of model {author} near {fraction:.0%}: {found}"
+        start, end, phrase = found
+        at_press, at_release = held_drag(page, start, end, author)
+        assert at_release == at_press, (
+            f"drag {turn} ({author}: {phrase!r} at {fraction:.0%}): the words moved under the "
+            f"held pointer (scroll, left, top) {at_press} -> {at_release}"
+        )
+        kept = page.evaluate("() => window.TextSelection.kept()")
+        assert kept, f"drag {turn}: nothing kept, not {phrase!r}"
+        assert (kept["author"], kept["range"]) == (author, [start, end]), f"drag {turn}: {kept}"
+        if action is None:
+            break
+        human.press(page, "a" if action == "a" else "n")
+        dragged = (author, start, end)
+        assert human.eventually(
+            lambda d=dragged: d in stored_contributor_spans(d0640["pyramid"])
+        ), f"drag {turn}: {phrase!r} of model {author} was not stored as dragged"
+        used[author].append([start, end])
+        if action == "undo":
+            human.settle(page)
+            human.press(page, "Control+z")
+            assert human.eventually(
+                lambda d=dragged: d not in stored_contributor_spans(d0640["pyramid"])
+            )
+            used[author].pop()
     assert not errors, errors

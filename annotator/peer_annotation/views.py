@@ -19,7 +19,7 @@ from annotator.peer_annotation.suggestions import selects_words, suggest
 from annotator.peer_annotation.workspace import annotation_context
 from annotator.pyramids.editing import EditError
 from annotator.web.bad_input import refuses_nul_itself
-from annotator.worktime.views import record_held_activity
+from annotator.worktime.held import record_held_activity
 
 # Actions after which the page changes its mode (read-only, review notice): answered whole.
 WHOLE_PAGE_ACTIONS = {"complete", "reopen", "mark_reviewed"}

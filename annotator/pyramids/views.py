@@ -21,7 +21,7 @@ from annotator.models import Pyramid, PyramidMerge
 from annotator.pyramids import editing
 from annotator.pyramids.workspace import workspace_context
 from annotator.web.bad_input import refuses_nul_itself
-from annotator.worktime.views import record_held_activity
+from annotator.worktime.held import record_held_activity
 
 
 @login_required

@@ -3,6 +3,7 @@ or a selection reported by the page) adds the time since their previous action o
 pause was longer than WorkTime.ACTIVE_GAP (time away from the page does not count).
 
 - recording: the running total of one user on one piece of work, kept race-free;
+- held: the page's held activity, recorded (on its own, or sent with the next edit, issue 32);
 - views: the endpoint the pages call (static/js/worktime.js) when the user selects words or moves
   through the page;
 - queries: the totals as SQL expressions, for the progress page, the dashboard, the API and the

@@ -20,7 +20,7 @@ def test_the_file_written_restores_every_record_and_score(pair, tmp_path):
     assert out.startswith(
         f"Wrote {rich['collection'].name} to {path}: 1 docset, 7 summaries, 4 pyramids"
     )
-    assert json.loads(zipfile.ZipFile(path).read("archive.json"))["version"] == 5
+    assert json.loads(zipfile.ZipFile(path).read("archive.json"))["version"] == 6
     out, _ = run("restore_archive", str(path), name="Apollo restored", no_progress=True)
     assert out.startswith("Restored Apollo restored: 1 docset, 7 summaries, 4 pyramids")
     restored = Collection.objects.get(name="Apollo restored")

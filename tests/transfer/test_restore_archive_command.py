@@ -46,7 +46,7 @@ def test_an_unknown_version_is_refused(demo, archive_file, tmp_path):
     newer = tmp_path / "newer.zip"
     newer.write_bytes(with_version(archive_file, 7))
     with pytest.raises(
-        CommandError, match="unknown format version 7; this instance reads versions 1 to 5"
+        CommandError, match="unknown format version 7; this instance reads versions 1 to 6"
     ):
         run("restore_archive", str(newer), name="Newer", no_progress=True)
     assert not Collection.objects.filter(name="Newer").exists()

@@ -401,3 +401,22 @@ def test_the_merge_pages_show_a_contributors_parts_in_text_order(build):
     build.do("add_part", build.contributor().id, summary, ranges)
     (scu,) = scus_with_contributors([build.pyramid.pk])
     assert scu.texts == [("C", "Apollo 11 was the first crewed mission…in July 1969")]
+
+
+def test_an_undo_writes_no_positions_where_the_order_holds(build):
+    """Issue 32: an undo after a removal (a gap in the positions) renumbered every SCU, some 40%
+    of its CPU on a 94-SCU pyramid. The order already right, no position is written."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.new_scu("B", "NASA's Apollo 11 mission")
+    build.new_scu("C", "Collins stayed in lunar orbit")
+    build.do("remove_scu", 2)  # positions 0 and 2 left
+    build.do("set_label", 3, "Collins orbited")
+    with CaptureQueriesContext(connection) as queries:
+        build.do("undo")
+    assert not [q["sql"] for q in queries if '"position" = CASE' in q["sql"]]
+    assert [uid for uid, *_ in build.state()] == [1, 3]
+    build.do("undo")  # the removal undone: SCU 2 back in its place, between the others
+    assert [uid for uid, *_ in build.state()] == [1, 2, 3]

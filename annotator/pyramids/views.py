@@ -123,7 +123,7 @@ def builder_help_after(pyramid: Pyramid, selected: int | None, help_for: str | N
     """The builder's help for the SCU selected once the edit is in (the one the edit selects, else
     the one the page had selected: `help_for`), sent with the edit's answer: one request per
     action (issue 32: the page asked for it in a second request, after the first). Nothing when
-    the page asks for none or the SCU is gone (the page then shows its own placeholder)."""
+    the page asks for none; where the SCU is gone, the panel's "select an SCU"."""
     uid = selected
     if uid is None and help_for and help_for.isdigit():
         uid = int(help_for)
@@ -131,8 +131,8 @@ def builder_help_after(pyramid: Pyramid, selected: int | None, help_for: str | N
         return {}
     try:
         return {"builder_help": help_context(pyramid, uid)}
-    except (KeyError, ValueError):
-        return {}
+    except (KeyError, ValueError):  # the SCU is gone (removed, undone): the panel says to select
+        return {"builder_help": {"pyramid": pyramid, "uid": None, "models": []}}
 
 
 @login_required

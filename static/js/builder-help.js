@@ -11,6 +11,8 @@
   if (window.BuilderHelp) return;
   window.BuilderHelp = true;
 
+  // As annotator/workspace/builder_help_list.html says it with no SCU.
+  const NO_SCU = "Select an SCU: the models with no contributor in it show their closest phrases here.";
   let shown = null;  // "uid:version" of what the panel shows or is fetching
   let timer = null;
 
@@ -24,6 +26,8 @@
   function placeholder(text) {
     const list = document.getElementById("builder-help-list");
     if (!list) return;
+    // Already said (an edit's answer brought it): the panel does not change a moment later.
+    if (!list.dataset.uid && list.textContent.trim() === text) return;
     const line = document.createElement("p");
     line.className = "muted";
     line.textContent = text;
@@ -39,7 +43,7 @@
     const wanted = uid && `${uid}:${version()}`;
     if (wanted === shown) return;
     shown = wanted;
-    if (!uid) { placeholder("Select an SCU: the models with no contributor in it show their closest phrases here."); return; }
+    if (!uid) { placeholder(NO_SCU); return; }
     fetch(`${box.dataset.url}?scu=${encodeURIComponent(uid)}`, { credentials: "same-origin", headers: { "HX-Request": "true" } })
       .then((answer) => (answer.ok ? answer.text() : Promise.reject(answer.status)))
       .then((html) => {

@@ -130,3 +130,15 @@ def test_an_edit_answers_with_the_help_of_the_scu_selected_after_it(client, demo
     # No SCU selected (no help_for): no help in the answer.
     page = edit(client, built, "set_label", scu="1", label="Walked on the Moon")
     assert "builder-help-list" not in page
+
+
+def test_an_edit_that_removes_the_scu_selected_answers_with_the_panels_invitation(
+    client, demo, built
+):
+    """The SCU selected gone (removed, an undo of its making): the answer brings the panel's "select
+    an SCU" at once, so that the page does not change it a moment later."""
+    client.force_login(demo["outsider"])
+    page = edit(client, built, "remove_scu", scu="1", help_for="1")
+    panel = page.split('id="builder-help-list"')[1]
+    assert 'hx-swap-oob="true"' in panel.split(">")[0]
+    assert "Select an SCU: the models with no contributor in it" in panel

@@ -3,7 +3,7 @@
 // most like it. A phrase's button, or its digit (1–9) anywhere but in a field, adds it as a
 // contributor of that SCU through the builder's own action (add_contributor, sent by
 // static/js/workspace-actions.js): the rules are the server's, and Ctrl+Z undoes it.
-// The selected SCU is read from the list (the item static/js/pyramid-builder.js marks selected);
+// The selected SCU is the one static/js/pyramid-builder.js holds selected;
 // the panel is fetched again when the SCU or the pyramid's version changes.
 (function () {
   "use strict";
@@ -17,7 +17,11 @@
   let timer = null;
 
   const panel = () => document.getElementById("builder-help");
+  // The builder's own record of it (static/js/pyramid-builder.js), not the row's mark: between an
+  // answer's swap and the builder putting its marks back, no row is marked (found flaky: the panel
+  // then said "select an SCU", and asked for the help again a moment later).
   const selectedUid = () => {
+    if (window.PyramidBuilder && window.PyramidBuilder.selected) return window.PyramidBuilder.selected();
     const item = document.querySelector("#scu-list > .scu.selected");
     return item ? item.dataset.uid : null;
   };

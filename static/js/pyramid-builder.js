@@ -57,7 +57,12 @@
   }
   // While the builder waits for the SCU to move or merge into, nothing else may store words:
   // the help's phrases (static/js/builder-help.js) ask first.
-  window.PyramidBuilder = { choosing: () => state.pending !== null };
+  // And which SCU is selected, as the builder holds it: a row swapped in by an answer has not its
+  // mark back yet for a moment, but the SCU is still the one selected.
+  window.PyramidBuilder = {
+    choosing: () => state.pending !== null,
+    selected: () => (state.scu && itemOf(state.scu) ? state.scu : null),
+  };
 
   // Choosing the SCU to merge or move into: the keys and buttons that store words wait.
   function choosing() {

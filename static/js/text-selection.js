@@ -222,6 +222,7 @@ window.TextSelection = (function () {
     // The xhr is shared with htmx:afterRequest: what follows an answer waits for its swap.
     detail.xhr.heldSwap = new Promise((done) => hold.waiting.push(() => {
       if (detail.target.isConnected) {
+        capturePlace();
         htmx.swap(detail.target, detail.serverResponse, { swapStyle, swapDelay: 0, settleDelay: htmx.config.defaultSettleDelay },
           { eventInfo: detail, contextElement: detail.elt });
       }
@@ -233,7 +234,10 @@ window.TextSelection = (function () {
   // in it went with the old one, and the keyboard's next Shift+arrow started from the text's first
   // word, scrolling the pane back to the top (found by a tester). It is put back where it was.
   let place = null;  // { summary, anchor, focus } in code points, before the swap
-  document.addEventListener("htmx:beforeSwap", () => {
+  // Taken as the swap happens: a swap held back while a drag went on (holdSwap) takes it at its
+  // release, with the words the drag ended on, not those under the pointer when the answer came.
+  document.addEventListener("htmx:beforeSwap", () => { if (!hold.down) capturePlace(); });
+  function capturePlace() {
     const selection = window.getSelection();
     const box = selection && selection.rangeCount ? boxOf(selection.focusNode) : null;
     // Only where the keyboard is (the text has the focus): putting a selection back in a text
@@ -243,7 +247,7 @@ window.TextSelection = (function () {
       anchor: pointOffset(selection.anchorNode, selection.anchorOffset),
       focus: pointOffset(selection.focusNode, selection.focusOffset),
     } : null;
-  });
+  }
   function putBackPlace() {
     const was = place;
     const selection = window.getSelection();

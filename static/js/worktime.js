@@ -51,7 +51,7 @@
     else pending = setTimeout(send, wait);
   };
 
-  // An edit sent while a report is held carries it (annotator.worktime.views.record_held_activity):
+  // An edit sent while a report is held carries it (annotator.worktime.held.record_held_activity):
   // sent alone, after an edit that made the work read-only (Mark complete, Submit), it would be
   // refused. Whatever is held goes with the edit, and nothing is sent once the work is read-only.
   document.addEventListener("htmx:configRequest", (event) => {
@@ -61,9 +61,11 @@
     lastSent = Date.now();
     event.detail.parameters.activity_ago_ms = String(Math.max(0, lastSent - lastActive));
   });
+  // Read-only (marked complete, submitted) until reopened on this page.
   document.addEventListener("htmx:afterSettle", () => {
     const workspace = document.getElementById("workspace");
-    if (workspace && workspace.dataset.editable === "false") { clearTimeout(pending); pending = null; stopped = true; }
+    stopped = !!workspace && workspace.dataset.editable === "false";
+    if (stopped) { clearTimeout(pending); pending = null; }
   });
 
   document.addEventListener("selectionchange", () => {

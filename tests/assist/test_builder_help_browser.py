@@ -33,14 +33,21 @@ def stored(pyramid):
     return found
 
 
+def open_helped_pyramid(page, live_server, demo) -> Builder:
+    """SCU 1 with a contributor of model A (B, C and D have none), its builder opened by the
+    annotator assigned to it."""
+    build = Builder(demo, name="helped", user="outsider")
+    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(f"{live_server.url}/pyramids/{build.pyramid.pk}/")
+    return build
+
+
 def test_adding_a_suggested_phrase_with_its_key_and_with_the_keyboard_alone(
     browser_page, live_server, demo
 ):
-    build = Builder(demo, name="helped", user="outsider")
-    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
     page = browser_page
-    log_in(page, live_server, "outsider", "outsider-pass-1")
-    page.goto(f"{live_server.url}/pyramids/{build.pyramid.pk}/")
+    build = open_helped_pyramid(page, live_server, demo)
     help_list = page.locator("#builder-help-list")
     expect(help_list).to_contain_text("Select an SCU")
 
@@ -129,11 +136,8 @@ def test_an_action_needs_one_request_its_answer_brings_the_help(browser_page, li
     """Issue 32: after each action the page asked for the help in a second request, once the
     first was in. The action's answer brings it: no request to the help's endpoint follows a new
     SCU, an added contributor or an undo, and the panel shows the SCU selected."""
-    build = Builder(demo, name="helped", user="outsider")
-    build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
     page = browser_page
-    log_in(page, live_server, "outsider", "outsider-pass-1")
-    page.goto(f"{live_server.url}/pyramids/{build.pyramid.pk}/")
+    build = open_helped_pyramid(page, live_server, demo)
     help_list = page.locator("#builder-help-list")
     human.click(page, "#scu-1 .label")
     expect(help_list).to_contain_text("Model D has no contributor in SCU 1")

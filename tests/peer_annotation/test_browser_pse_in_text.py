@@ -45,6 +45,14 @@ def click_word(page, word):
     page.mouse.up()
 
 
+def open_peer_page(page, live_server, annotation) -> list[str]:
+    """The annotator opens the annotation; the page's uncaught errors from then on."""
+    errors = human.page_errors(page)
+    log_in(page, live_server, "annotator", "annotator-pass-1")
+    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    return errors
+
+
 @pytest.fixture
 def annotation(demo):
     from annotator.models import PeerAnnotation
@@ -57,9 +65,7 @@ def annotation(demo):
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_delete_acts_on_the_pse_clicked_in_the_text(browser_page, live_server, annotation):
     page = browser_page
-    errors = human.page_errors(page)
-    log_in(page, live_server, "annotator", "annotator-pass-1")
-    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    errors = open_peer_page(page, live_server, annotation)
     match_by_click(page, "Apollo 11 landed on the Moon in July 1969", 1)
     select(page, "Michael Collins remained in orbit")
     human.press(page, "0")
@@ -99,9 +105,7 @@ def test_delete_acts_on_the_pse_clicked_in_the_text(browser_page, live_server, a
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_drags_after_a_proposal_is_accepted_throw_nothing(browser_page, live_server, annotation):
     page = browser_page
-    errors = human.page_errors(page)
-    log_in(page, live_server, "annotator", "annotator-pass-1")
-    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    errors = open_peer_page(page, live_server, annotation)
     expect(page.locator("#proposal-list")).to_contain_text("No open proposals.")
     human.press(page, "m")
     expect(page.locator("#proposal-list .proposal").first).to_be_focused()
@@ -125,8 +129,7 @@ def test_an_action_is_one_request(browser_page, live_server, annotation):
     request follows it (the caret left at the matched words' end asked for its sentence's
     suggestions). Selecting words again asks for theirs, as before."""
     page = browser_page
-    log_in(page, live_server, "annotator", "annotator-pass-1")
-    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    open_peer_page(page, live_server, annotation)
     select(page, "Apollo 11 landed on the Moon in July 1969")
     expect(page.locator("#suggestions li").first).to_be_visible()
     requests = []
@@ -156,8 +159,7 @@ def test_the_keyboard_goes_on_from_the_words_it_matched(browser_page, live_serve
     answer redraws it), so the next Shift+Ctrl+Right selected its first word again and the pane
     scrolled to the top. The caret stays after the words matched."""
     page = browser_page
-    log_in(page, live_server, "annotator", "annotator-pass-1")
-    page.goto(f"{live_server.url}/annotations/{annotation.pk}/")
+    open_peer_page(page, live_server, annotation)
     human.select_with_keys(page, "#peer-text", "1969")
     human.press(page, "0")
     status(page, "Matched “Apollo 11 landed on the Moon in July 1969” to nothing")

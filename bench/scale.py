@@ -58,6 +58,16 @@ def arguments() -> argparse.Namespace:
         default="",
         help='items left out, by the start of their label, comma-separated ("agreement --kind")',
     )
+    parser.add_argument(
+        "--only",
+        default="",
+        help='the only items measured, by the start of their label ("scores ?view")',
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="after its runs, profile one more run of each item and print its top functions",
+    )
     return parser.parse_args()
 
 
@@ -92,6 +102,23 @@ def command(name: str, options: dict, result: Result):
     with CaptureQueriesContext(connection) as queries:
         call_command(name, stdout=out, stderr=io.StringIO(), **options)
     result.size, result.queries = len(out.getvalue().encode()), len(queries)
+
+
+def profiled(call) -> None:
+    """One more run of `call` under cProfile: its 25 costliest functions, cumulative time."""
+    import cProfile
+    import pstats
+
+    profile = cProfile.Profile()
+    profile.runcall(call, Result())
+    pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+
+
+def measured(label: str, options: argparse.Namespace) -> bool:
+    def starts(names: str) -> bool:
+        return any(label.startswith(name) for name in names.split(",") if name)
+
+    return not starts(options.skip) and (not options.only or starts(options.only))
 
 
 def timed(call, runs: int) -> Result:
@@ -224,10 +251,12 @@ def main() -> None:
         )
         results[scale] = {}
         for label, call in items(client, collection):
-            if any(label.startswith(skip) for skip in options.skip.split(",") if skip):
+            if not measured(label, options):
                 continue
             results[scale][label] = result = timed(call, options.runs)
             print(row(label, result), flush=True)
+            if options.profile:
+                profiled(call)
     summary(scales, results)
 
 

@@ -16,9 +16,19 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
-from annotator.models import PSE, SCU, Collection, PeerAnnotation, Pyramid, PyramidModel, Span
-from annotator.text.words import words
+from annotator.models import (
+    PSE,
+    SCU,
+    Collection,
+    PeerAnnotation,
+    Pyramid,
+    PyramidModel,
+    Span,
+    Summary,
+)
+from annotator.text.words import words_of_texts
 from scoring.agreement import (
     dice,
     grouped_alphas,
@@ -27,9 +37,9 @@ from scoring.agreement import (
     masi,
     masi_nltk,
     nominal,
-    pyramid_alphas,
 )
-from scoring.agreement_units import peer_units, pse_values, scu_incidence
+from scoring.agreement_pyramids import docset_pyramid_alphas
+from scoring.agreement_units import peer_units, pse_values, span_words
 from scoring.records import (
     collection_annotations,
     counted_annotations,
@@ -243,28 +253,28 @@ def pyramid_agreement(
     for pyramid in pyramids.order_by("docset__name", "name", "id"):
         by_docset[pyramid.docset.name].append(pyramid)
     by_docset = {name: group for name, group in by_docset.items() if len(group) >= 2}
-    ids = [p.pk for group in by_docset.values() for p in group]
-    loaded = _models_and_spans(ids)
-    results, skipped = [], []
+    loaded = _models_and_spans([p.pk for group in by_docset.values() for p in group])
+    same, skipped = {}, []
     for name, group in by_docset.items():
-        try:
-            units, alphas = _pyramid_alphas(group, loaded, list(PYRAMID_DISTANCES))
-        except ValueError:
+        if _same_words(group, loaded):
+            same[name] = group
+        else:
             skipped.append(
                 f"{name}: its pyramids are not built from the same model summaries "
                 "(their words differ)"
             )
-            continue
-        results.append(
-            PyramidAgreement(
-                docset=name,
-                pyramids=[p.name for p in group],
-                annotators=[_pyramid_annotator(p) for p in group],
-                units=units,
-                alpha=alphas,
-                in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
-            )
+    computed = _docset_alphas(list(same.values()), loaded, list(PYRAMID_DISTANCES))
+    results = [
+        PyramidAgreement(
+            docset=name,
+            pyramids=[p.name for p in group],
+            annotators=[_pyramid_annotator(p) for p in group],
+            units=units,
+            alpha=alphas,
+            in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
         )
+        for (name, group), (units, alphas) in zip(same.items(), computed)
+    ]
     return results, skipped
 
 
@@ -281,22 +291,40 @@ def pyramids_left_in_progress(
     )
 
 
-def _models_and_spans(ids) -> tuple[dict, dict, dict]:
-    """Each pyramid's model summaries in order; each summary's words; and each pyramid's
-    contributor spans as an array of rows (summary, start, end, scu) (two queries, the spans read
-    as plain rows: a collection has tens of thousands)."""
+@dataclass
+class _Loaded:
+    """Pyramids' models and contributor spans, as _models_and_spans reads them."""
+
+    models: dict  # pyramid id -> its model summaries' ids, in order
+    summaries: list  # the summaries' ids: summary k is summaries[k]
+    texts: list  # their texts
+    bounds: Any  # their words (annotator.text.words.words_of_texts): summary k's are
+    first: Any  # the rows bounds[first[k]:first[k + 1]]
+    spans: Any  # every contributor span, a row (pyramid id, summary id, start, end, SCU id)
+
+    def words(self, k: int) -> Any:
+        return self.bounds[self.first[k] : self.first[k + 1]]
+
+
+def _models_and_spans(ids) -> _Loaded:
+    """Each pyramid's model summaries in order, with their texts and words; and every
+    contributor span as a row (pyramid, summary, start, end, scu) (three queries, the spans read
+    as plain rows: a collection has hundreds of thousands)."""
     import numpy as np
 
     models = defaultdict(list)
-    words_of = {}  # summary -> its words, found once however many pyramids share it
-    for link in (
+    for pyramid, summary in (
         PyramidModel.objects.filter(pyramid_id__in=ids)
-        .select_related("summary")
         .order_by("pyramid_id", "position")
+        .values_list("pyramid_id", "summary_id")
     ):
-        models[link.pyramid_id].append(link.summary)
-        if link.summary_id not in words_of:
-            words_of[link.summary_id] = words(link.summary.text)
+        models[pyramid].append(summary)
+    texts = dict(
+        Summary.objects.filter(pk__in={s for found in models.values() for s in found})
+        .order_by("pk")
+        .values_list("pk", "text")
+    )
+    bounds, first = words_of_texts(list(texts.values()))
     rows = np.array(
         Span.objects.filter(contributor__scu__pyramid_id__in=ids)
         .order_by()
@@ -305,41 +333,90 @@ def _models_and_spans(ids) -> tuple[dict, dict, dict]:
         ),
         dtype=np.int64,
     ).reshape(-1, 5)
-    rows = rows[np.argsort(rows[:, 0], kind="stable")]
-    bounds = np.searchsorted(rows[:, 0], ids), np.searchsorted(rows[:, 0], ids, side="right")
-    spans = {pk: rows[start:stop, 1:] for pk, start, stop in zip(ids, *bounds)}
-    return models, words_of, spans
+    return _Loaded(models, list(texts), list(texts.values()), bounds, first, rows)
 
 
-def _pyramid_alphas(
-    group: list[Pyramid], loaded: tuple[dict, dict, dict], names: list[str]
-) -> tuple[int, dict[str, float]]:
-    """The units of §4.1.4 for pyramids of the same models, and their alphas (ValueError if
-    their words differ)."""
+def _same_words(group: list[Pyramid], loaded: _Loaded) -> bool:
+    """Whether the pyramids' models have the same words (the same summaries, or texts that differ
+    only in whitespace, say)."""
+    models = loaded.models
+    if all(models[p.pk] == models[group[0].pk] for p in group):
+        return True
+    index = {s: k for k, s in enumerate(loaded.summaries)}
 
-    models, words_of, spans = loaded
-    if any([m.pk for m in models[p.pk]] != [m.pk for m in models[group[0].pk]] for p in group):
-        # Other summaries (texts that differ in whitespace, say): their words must be the same.
-        texts = [
-            [[m.text[s:e].lower() for s, e in words_of[m.pk]] for m in models[p.pk]] for p in group
+    def text_words(pyramid: Pyramid) -> list[list[str]]:
+        return [
+            [loaded.texts[index[s]][a:b].lower() for a, b in loaded.words(index[s]).tolist()]
+            for s in models[pyramid.pk]
         ]
-        if any(t != texts[0] for t in texts[1:]):
-            raise ValueError("the pyramids are not built from the same model summaries")
-    incidences = []
-    for p in group:
-        mine = spans[p.pk]
-        incidences.append(
-            scu_incidence([(words_of[m.pk], mine[mine[:, 0] == m.pk, 1:]) for m in models[p.pk]])
-        )
-    return pyramid_alphas(incidences, names)
+
+    texts = [text_words(p) for p in group]
+    return all(t == texts[0] for t in texts[1:])
+
+
+def _docset_alphas(
+    groups: list[list[Pyramid]], loaded: _Loaded, names: list[str]
+) -> list[tuple[int, dict[str, float]]]:
+    """The units of §4.1.4 and their alphas for each group of pyramids of the same models, all
+    groups at once (scoring.agreement_pyramids): a word of a docset is numbered by its place in
+    the models laid end to end, and a span's words are found by one search over every summary's
+    words."""
+    import numpy as np
+
+    pyramids = [p.pk for group in groups for p in group]
+    owner_docset = np.array([d for d, group in enumerate(groups) for _ in group], dtype=np.int64)
+    index = {s: k for k, s in enumerate(loaded.summaries)}
+    counts = np.diff(loaded.first)
+    # Where each (pyramid, summary)'s words start among its docset's (the models in order).
+    place_list: list[int] = []
+    start_list: list[int] = []
+    docset_words = []
+    for group in groups:
+        for p in group:
+            ks = [index[s] for s in loaded.models[p.pk]]
+            place_list += [p.pk * len(index) + k for k in ks]
+            start_list += np.concatenate([[0], np.cumsum(counts[ks])])[:-1].tolist()
+        docset_words.append(int(counts[ks].sum()))  # the same for each of its pyramids
+    order = np.argsort(place_list)
+    places = np.array(place_list, dtype=np.int64)[order]
+    starts = np.array(start_list, dtype=np.int64)[order]
+    # Only the groups' pyramids' spans on their models (a span elsewhere touches none of their
+    # words).
+    spans = loaded.spans
+    summary_of = np.array(loaded.summaries, dtype=np.int64)
+    k = np.searchsorted(summary_of, spans[:, 1]).clip(max=max(len(summary_of) - 1, 0))
+    place = spans[:, 0] * len(index) + k
+    at = np.searchsorted(places, place).clip(max=max(len(places) - 1, 0))
+    if len(places) and len(summary_of):
+        kept = (summary_of[k] == spans[:, 1]) & (places[at] == place)
+    else:
+        kept = np.zeros(len(spans), dtype=bool)
+    spans, k, at = spans[kept], k[kept], at[kept]
+    span, word = span_words(loaded.bounds, loaded.first, np.column_stack([k, spans[:, 2:4]]))
+    owner = np.searchsorted(np.sort(pyramids), spans[:, 0])
+    owner = np.argsort(pyramids)[owner]  # the pyramid's place in `pyramids`
+    units, alphas = docset_pyramid_alphas(
+        docset_words,
+        owner_docset,
+        owner[span],
+        starts[at][span] + word,
+        spans[span, 4],
+        names,
+    )
+    return [
+        (int(units[d]), {name: float(alphas[name][d]) for name in names})
+        for d in range(len(groups))
+    ]
 
 
 def pair_agreement(
     pyramids: list[Pyramid], names=("masi", "masi_nltk", "jaccard")
 ) -> dict[str, float]:
     """Alpha for these pyramids only (three queries); ValueError if their models differ."""
-    ids = [p.pk for p in pyramids]
-    return _pyramid_alphas(pyramids, _models_and_spans(ids), list(names))[1]
+    loaded = _models_and_spans([p.pk for p in pyramids])
+    if not _same_words(pyramids, loaded):
+        raise ValueError("the pyramids are not built from the same model summaries")
+    return _docset_alphas([pyramids], loaded, list(names))[0][1]
 
 
 @dataclass

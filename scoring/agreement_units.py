@@ -74,33 +74,28 @@ def pyramid_units(annotators: Sequence[Sequence[Sequence[frozenset[Hashable]]]])
     return units
 
 
-def scu_incidence(models: Sequence[tuple[Any, Any]]) -> Any:
-    """Which SCUs touch which words, for one annotator's pyramid: a W x S binary scipy.sparse CSR
-    matrix, a row per word (the models' words in order), a column per SCU (in the order of their
-    names, sorted). `models[m]` is (words, spans): the model's words as an array of (start, end)
-    rows (annotator.text.words), and its contributor spans as rows (start, end, scu), scu an
-    integer. A span touches the words ending after it starts and starting before it ends, as in
-    annotator.text.words.word_scus; the same rule, but with NumPy over every span at once, since
-    a collection has tens of thousands of them (issue 19)."""
+def span_words(bounds: Any, first: Any, spans: Any) -> tuple[Any, Any]:
+    """The words each span touches, for every span of a collection at once (NumPy, no loop over
+    spans: a collection has hundreds of thousands). The summaries' words are `bounds`, rows
+    (start, end) laid end to end, summary k's the rows first[k]:first[k + 1]
+    (annotator.text.words.words_of_texts); `spans` holds rows (k, start, end). A span touches the
+    words ending after it starts and starting before it ends, as in
+    annotator.text.words.word_scus. Returns (span, word) pairs as two arrays: the span's row, the
+    word's index in its summary's words."""
     import numpy as np
-    from scipy import sparse
 
-    rows, scus, base = [], [], 0
-    for bounds, spans in models:
-        bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
-        spans = np.asarray(spans, dtype=np.int64).reshape(-1, 3)
-        first = np.searchsorted(bounds[:, 1], spans[:, 0], side="right")
-        stop = np.searchsorted(bounds[:, 0], spans[:, 1], side="left")
-        lengths = np.maximum(stop - first, 0)
-        # Each span's words first..stop-1, every span's run laid end to end.
-        within = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        rows.append(base + np.repeat(first, lengths) + within)
-        scus.append(np.repeat(spans[:, 2], lengths))
-        base += len(bounds)
-    names, columns = np.unique(np.concatenate([np.zeros(0, np.int64), *scus]), return_inverse=True)
-    row = np.concatenate([np.zeros(0, np.int64), *rows])
-    incidence = sparse.csr_matrix(
-        (np.ones(len(row)), (row, columns.ravel())), shape=(base, len(names))
-    )
-    incidence.data[:] = 1  # a word two contributors of one SCU touch is in it once
-    return incidence
+    spans = np.asarray(spans, dtype=np.int64).reshape(-1, 3)
+    bounds = np.asarray(bounds, dtype=np.int64).reshape(-1, 2)
+    first = np.asarray(first, dtype=np.int64)
+    # Each summary's words shifted past the longest text (and span), so that one sorted array
+    # answers for all.
+    shift = 1 + max(int(spans[:, 2].max(initial=0)), int(bounds[:, 1].max(initial=0)))
+    shifted = bounds + (np.repeat(np.arange(len(first) - 1), np.diff(first)) * shift)[:, None]
+    k = spans[:, 0]
+    start = np.searchsorted(shifted[:, 1], k * shift + spans[:, 1], side="right")
+    stop = np.searchsorted(shifted[:, 0], k * shift + spans[:, 2], side="left")
+    lengths = np.maximum(stop - start, 0)
+    # Each span's words start..stop-1, every span's run laid end to end.
+    within = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    touched = np.repeat(np.arange(len(spans)), lengths)
+    return touched, (start - first[k])[touched] + within

@@ -44,8 +44,8 @@ from scoring.records import (
     score_collection,
     scu_weights,
 )
-from scoring.score_table import current_mean_rows
-from scoring.tables import MEAN_SCORES, system_means
+from scoring.score_table import current_system_means
+from scoring.tables import MEAN_SCORES
 from scoring.variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
 
 STANDARD = ["modified", "original", "coverage", "comprehensive"]
@@ -281,7 +281,7 @@ def _system_means_of(collection: Collection, score: str, adjudicated: bool) -> d
         means: list = coverage_system_means(score_coverage(collection))
     elif score in MEAN_SCORES:
         counted = counted_annotations(collection_annotations(collection), adjudicated)
-        means = system_means(current_mean_rows(counted))
+        means = current_system_means(counted)[0]
     else:
         raise ValueError(f"no system means of {score!r}")
     return {m.peer: value for m in means if (value := getattr(m, score)) is not None}

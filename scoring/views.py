@@ -4,7 +4,6 @@ work only, unless ?include=in-progress (then each row says its status, and the p
 of each it holds). Where the collection has coverage judgments (issue 21), their table too: each
 peer's scores against each unit set, or each system's means (scoring.coverage_tables)."""
 
-from collections import Counter
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
@@ -32,12 +31,12 @@ from scoring.records import (
 )
 from scoring.score_table import (
     STORED_COLUMNS,
-    current_mean_rows,
+    current_system_means,
     ordered_annotations,
     page_of_annotations,
     refresh_stored_scores,
 )
-from scoring.tables import SORTABLE, SYSTEM_SORTABLE, sorted_means, system_means
+from scoring.tables import SORTABLE, SYSTEM_SORTABLE, sorted_means
 
 
 @login_required
@@ -89,11 +88,9 @@ def collection_scores(request, pk):
     page, rows, means = None, [], []
     if by_system:
         # Every annotation's scores, from the stored ones: a mean is over the whole collection.
-        mean_rows = current_mean_rows(counted)
-        means = system_means(mean_rows)
+        means, by_status = current_system_means(counted)
         if column in SYSTEM_SORTABLE:
             means = sorted_means(means, column, descending)
-        by_status = Counter(row.status for row in mean_rows)  # what the counts would count again
         counts = work_counts(
             annotations, adjudicated, include_in_progress, counted_by_status=by_status
         )

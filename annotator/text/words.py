@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Hashable, Iterable
-from typing import TypeVar
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, TypeVar
 
 WORD = re.compile(r"\w+")
 SCU = TypeVar("SCU", bound=Hashable)  # what names an SCU (a primary key, a label)
@@ -24,6 +24,34 @@ def words(text: str) -> list[tuple[int, int]]:
     [(0, 6), (7, 9), (11, 15), (16, 20)]
     """
     return [match.span() for match in WORD.finditer(text)]
+
+
+def words_of_texts(texts: Sequence[str]) -> tuple[Any, Any]:
+    """The words of many texts at once, as words() finds them, with NumPy (agreement reads
+    thousands of model summaries): every text's (start, end) rows laid end to end, and where each
+    text's rows begin (len(texts) + 1 indices; text i's words are rows first[i]:first[i + 1]).
+    A word character is what `\\w` matches in a str pattern: str.isalnum(), or "_".
+
+    >>> bounds, first = words_of_texts(["Apollo 11,", "", "July"])
+    >>> bounds.tolist(), first.tolist()
+    ([[0, 6], [7, 9], [0, 4]], [0, 2, 2, 3])
+    """
+    import numpy as np
+
+    joined = "\x00".join(texts)  # a separator that is no word character
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    latin = np.array([chr(c).isalnum() or c == 95 for c in range(256)])
+    is_word = latin[np.minimum(codes, 255)]
+    wide = np.flatnonzero(codes > 255)
+    if len(wide):  # the few distinct characters beyond Latin-1, asked once each
+        distinct, which = np.unique(codes[wide], return_inverse=True)
+        is_word[wide] = np.array([chr(c).isalnum() for c in distinct.tolist()])[which.ravel()]
+    edges = np.diff(is_word.astype(np.int8), prepend=0, append=0)
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    text_start = np.cumsum([0] + [len(text) + 1 for text in texts])
+    first = np.searchsorted(starts, text_start)
+    own_start = np.repeat(text_start[:-1], np.diff(first))
+    return np.column_stack([starts - own_start, ends - own_start]).astype(np.int64), first
 
 
 # English function words: words that carry no content of their own. A run of them left in no PSE

@@ -17,6 +17,7 @@ from scoring.records import (
 from scoring.score_table import (
     STORED_COLUMNS,
     current_stored_rows,
+    current_system_means,
     ordered_annotations,
     page_of_annotations,
     refresh_stored_scores,
@@ -115,6 +116,50 @@ def test_current_stored_rows_read_once_when_every_stored_score_is_current(duc200
     assert len(queries) == 1
     assert sorted(rows) == sorted(stored_rows(duc2006))
     assert system_means(rows) == system_means(score_annotations(duc2006))
+
+
+def means_equal(found, expected):
+    """System means equal to the last bits the database's sums may change (scoring.score_table.
+    current_system_means): the same systems in the same order, docsets and rows in progress."""
+    assert [(m.peer, m.docsets, m.in_progress) for m in found] == [
+        (m.peer, m.docsets, m.in_progress) for m in expected
+    ]
+    for a, b in zip(found, expected):
+        for name in ("modified", "original", "coverage", "comprehensive"):
+            assert getattr(a, name) == pytest.approx(getattr(b, name), rel=1e-14, abs=1e-15)
+
+
+def test_system_means_in_the_database_equal_those_of_fresh_scores_in_one_query(duc2006):
+    """A peer annotated several times in a docset is averaged there first (D0601 and D0640 have
+    several annotators); a row per system comes back."""
+    refresh_stored_scores(duc2006)
+    with CaptureQueriesContext(connection) as queries:
+        means, by_status = current_system_means(duc2006)
+    assert len(queries) == 1
+    means_equal(means, system_means(score_annotations(duc2006)))
+    assert len(means) == len({m.peer for m in means}) == 22
+    submitted = {"submitted": duc2006.count()}
+    assert by_status == {**dict.fromkeys(PeerAnnotation.Status.values, 0), **submitted}
+
+
+def test_system_means_in_the_database_score_again_what_changed_and_count_work_in_progress(
+    duc2006,
+):
+    refresh_stored_scores(duc2006)
+    annotation = duc2006.filter(pses__scu__isnull=False).distinct().order_by("pk").first()
+    PSE.objects.filter(annotation=annotation, scu__isnull=False).delete()
+    annotation.status = PeerAnnotation.Status.IN_PROGRESS
+    annotation.save()
+    counted = counted_annotations(
+        collection_annotations(Collection.objects.get(name="DUC 2006")), include_in_progress=True
+    )
+    means, by_status = current_system_means(counted)
+    assert not stale_annotations(counted).exists()
+    expected = system_means(score_annotations(counted))
+    means_equal(means, expected)
+    assert sum(m.in_progress for m in means) == 1
+    assert by_status["in_progress"] == 1
+    assert by_status["submitted"] == counted.count() - 1
 
 
 def test_current_stored_rows_score_again_what_changed_or_was_never_stored(duc2006):

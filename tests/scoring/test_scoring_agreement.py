@@ -8,7 +8,8 @@ import pytest
 from nltk.metrics import masi_distance
 from nltk.metrics.agreement import AnnotationTask
 
-from annotator.text.words import word_scus, words
+from annotator.text.words import word_scus, words, words_of_texts
+from scoring import agreement_pyramids
 from scoring.agreement import (
     DISTANCES,
     dice,
@@ -19,9 +20,9 @@ from scoring.agreement import (
     masi_nltk,
     nominal,
     pairwise,
-    pyramid_alphas,
 )
-from scoring.agreement_units import peer_units, pse_values, pyramid_units, scu_incidence
+from scoring.agreement_pyramids import docset_pyramid_alphas, pyramid_alphas
+from scoring.agreement_units import peer_units, pse_values, pyramid_units, span_words
 
 # Passonneau 2009 Fig. 4: the PSEs two annotators found per SCU in one peer summary.
 A1 = {1: 2, 3: 2, 4: 1, 7: 1, 17: 2, 19: 1, 23: 1, 34: 1}
@@ -294,22 +295,70 @@ def test_pyramid_alphas_undefined_and_perfect():
         pyramid_alphas([incidence(same), incidence(in_none)], names)
 
 
-def test_scu_incidence_finds_the_words_word_scus_finds():
+def test_span_words_finds_the_words_word_scus_finds():
     rng = random.Random(4)
-    texts = ["Saudi Arabian officials,  under\nAmerican pressure", "a b  c, d. e f g h i"]
+    texts = ["Saudi Arabian officials,  under\nAmerican pressure", "a b  c, d. e f g h i", ""]
     spans = [
         [(start, rng.randint(start, len(text)), rng.randint(1, 5)) for start in starts]
         for text in texts
-        for starts in [sorted(rng.sample(range(len(text)), 6))]
+        for starts in [sorted(rng.sample(range(len(text)), min(6, len(text))))]
     ]
-    matrix = scu_incidence([(words(t), s) for t, s in zip(texts, spans)])
-    expected = [scus for t, s in zip(texts, spans) for scus in word_scus(t, s)]
-    names = sorted({scu for *_, scu in sum(spans, [])})
-    assert matrix.shape == (len(expected), len(names))
-    assert [frozenset(names[c] for c in matrix[w].indices) for w in range(len(expected))] == (
-        expected
+    rows = [(k, start, end) for k, found in enumerate(spans) for start, end, _ in found]
+    scus = [scu for found in spans for *_, scu in found]
+    span, word = span_words(*words_of_texts(texts), rows)
+    found = [[set() for _ in words(t)] for t in texts]
+    for s, w in zip(span.tolist(), word.tolist()):
+        found[rows[s][0]][w].add(scus[s])
+    assert found == [[set(x) for x in word_scus(t, s)] for t, s in zip(texts, spans)]
+    assert span_words(*words_of_texts(["a b"]), np.zeros((0, 3)))[0].size == 0
+
+
+@pytest.mark.parametrize("chunk", [64, 2], ids=["one chunk", "chunks of two docsets"])
+def test_docset_pyramid_alphas_equal_each_docsets_alone(chunk, monkeypatch):
+    """Every docset at once (the collection's pass) gives each docset what it gives alone:
+    docsets of two to four annotators, one annotator alone (NaN), one without any SCU (no unit),
+    SCUs numbered alike in every docset (an SCU belongs to its owner); in one chunk or several,
+    the owners and entries given in no particular order."""
+    monkeypatch.setattr(agreement_pyramids, "CHUNK", chunk)
+    rng = random.Random(7)
+    names = ["masi", "masi_nltk", "jaccard", "nominal"]
+    docsets = []
+    for d in range(9):
+        annotators = random_pyramid_annotators(
+            rng, annotators=1 if d == 4 else 2 + d % 3, models=1 + d % 3, words=rng.randint(5, 60)
+        )
+        if d % 2:
+            annotators = overlapping(rng, annotators)
+        if d == 6:
+            annotators = [[[frozenset()] * len(m) for m in a] for a in annotators]
+        docsets.append([incidence([[frozenset(s) for s in m] for m in a]) for a in annotators])
+    owner_docset, owner, word, scu = [], [], [], []
+    for d, incidences in enumerate(docsets):
+        for matrix in incidences:
+            cells = matrix.tocoo()
+            owner += [len(owner_docset)] * cells.nnz
+            owner_docset.append(d)
+            word += cells.row.tolist()
+            scu += cells.col.tolist()
+    renamed = rng.sample(range(len(owner_docset)), len(owner_docset))  # owners in any order
+    owner_docset = [d for _, d in sorted(zip(renamed, owner_docset))]
+    entries = rng.sample(list(zip((renamed[o] for o in owner), word, scu)), len(owner))
+    owner, word, scu = (list(column) for column in zip(*entries))
+    units, alphas = docset_pyramid_alphas(
+        [m[0].shape[0] for m in docsets], owner_docset, owner, word, scu, names
     )
-    assert set(matrix.data) == {1}  # a word two spans of one SCU touch: once
+    for d, incidences in enumerate(docsets):
+        if len(incidences) == 1:
+            assert math.isnan(alphas["masi"][d])
+            assert units[d] > 0
+            continue
+        count, alone = pyramid_alphas(incidences, names)
+        assert units[d] == count
+        for name in names:
+            assert alphas[name][d] == pytest.approx(alone[name], abs=1e-12, nan_ok=True)
+    assert units[6] == 0
+    assert math.isnan(alphas["masi"][6])
+    assert not math.isnan(alphas["masi"][0])
 
 
 def test_grouped_alphas_equal_each_groups_alpha():

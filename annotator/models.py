@@ -10,6 +10,7 @@ derived from its contributors (see Collection.weight_convention), never stored.
 """
 
 from datetime import timedelta
+from functools import cached_property
 
 from django.conf import settings
 from django.db import models
@@ -211,6 +212,13 @@ class Pyramid(models.Model):
 
     def __str__(self):
         return self.name
+
+    @cached_property
+    def model_texts(self) -> list["PyramidModel"]:
+        """Its model links with their summaries, in the pyramid's order: read once per instance
+        (a builder edit, its rules and its answer ask for them several times; the models of a
+        pyramid do not change under an edit)."""
+        return list(self.model_links.select_related("summary").order_by("position"))
 
     @classmethod
     def free_name(cls, docset_id: int, wanted: str, own_id: int | None = None) -> str:

@@ -136,7 +136,7 @@ def builder_texts(pyramid: Pyramid) -> BuilderTexts:
 
     models = tuple(
         ModelText(link.summary_id, link.summary.author, link.summary.text)
-        for link in pyramid.model_links.select_related("summary").order_by("position")
+        for link in pyramid.model_texts
     )
     labels = dict(pyramid.scus.order_by("position", "uid").values_list("uid", "label"))
     parts: dict[int, dict[int, tuple[int, list[tuple[int, int]]]]] = {uid: {} for uid in labels}

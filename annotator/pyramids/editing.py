@@ -43,7 +43,6 @@ from annotator.models import (
     Pyramid,
     PyramidChange,
     PyramidMerge,
-    PyramidModel,
     Span,
     WeightConvention,
 )
@@ -375,11 +374,7 @@ EDITOR = Editor(
 
 
 def _model_text(pyramid: Pyramid, summary_id: int) -> tuple[str, str]:
-    link = (
-        PyramidModel.objects.filter(pyramid=pyramid, summary_id=summary_id)
-        .select_related("summary")
-        .first()
-    )
+    link = next((link for link in pyramid.model_texts if link.summary_id == summary_id), None)
     if link is None:
         raise RuleBroken("The text selected is not in one of this pyramid's model summaries.")
     return link.summary.text, link.summary.author

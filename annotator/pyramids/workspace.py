@@ -49,7 +49,7 @@ def workspace_context(
     contributors and spans as rows that point into them. `shade_only` limits the shaded texts
     built to those summaries, and `scu_uids` the SCUs loaded (an edit's answer sends no others).
     """
-    links = list(pyramid.model_links.select_related("summary"))
+    links = pyramid.model_texts
     texts = {link.summary_id: link.summary.text for link in links}
     authors = {link.summary_id: link.summary.author for link in links}
     scu_rows = pyramid.scus.all() if scu_uids is None else pyramid.scus.filter(uid__in=scu_uids)

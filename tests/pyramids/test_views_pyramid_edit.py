@@ -46,6 +46,30 @@ def test_an_action_answers_with_the_pieces_it_changed(client, demo, pyramid):
     assert SCU.objects.filter(pyramid=pyramid).count() == 1
 
 
+def test_an_action_and_its_answer_read_the_models_once(client, demo, pyramid):
+    """The rules, the shaded models and the help in the answer share one read of the models'
+    texts (issue 32: three to five reads an action)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    with CaptureQueriesContext(connection) as queries:
+        response = post(
+            client,
+            pyramid,
+            "add_contributor",
+            scu=1,
+            help_for=1,
+            **selection(pyramid, "B", "Neil Armstrong stepped out first"),
+        )
+    assert response.status_code == 200
+    assert 'id="builder-help-list" aria-live="polite" data-uid="1"' in response.content.decode()
+    reads = [q["sql"] for q in queries if 'FROM "annotator_pyramidmodel"' in q["sql"]]
+    assert len(reads) == 1
+    assert SCU.objects.get(pyramid=pyramid, uid=1).contributors.count() == 2
+
+
 def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
     client.force_login(demo["outsider"])
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))

@@ -51,7 +51,8 @@ def edit_changes(
         annotation.peer,
         annotation.annotator,
     )
-    context = annotation_context(edited, request.user, with_models=False)
+    # The edit passed the check of who may edit it: not asked again.
+    context = annotation_context(edited, request.user, with_models=False, may_edit=True)
     message = f"{result.description}. {note}" if note else result.description
     context |= {"message": message, "level": "saved"}
     # Undo, redo and removing a PSE open accepted proposals again, or accept them again

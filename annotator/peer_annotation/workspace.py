@@ -44,10 +44,14 @@ class PSEEntry(TypedDict):
     parts: list[PartEntry]
 
 
-def annotation_context(annotation: PeerAnnotation, user, with_models: bool = True) -> dict:
+def annotation_context(
+    annotation: PeerAnnotation, user, with_models: bool = True, may_edit: bool | None = None
+) -> dict:
     """The three panes (peer text, the pyramid's SCUs by tier, the models) and the score panel.
 
     `with_models=False` leaves out the models pane (an edit of the annotation never changes it).
+    `may_edit`: whether the user may edit it, where the caller knows (an edit of theirs just went
+    through: the check it passed is not asked again, issue 32's query per action).
     """
     text = annotation.peer.text
     convention = annotation.pyramid.docset.collection.weight_convention
@@ -101,7 +105,7 @@ def annotation_context(annotation: PeerAnnotation, user, with_models: bool = Tru
     editable = (
         annotation.status == PeerAnnotation.Status.IN_PROGRESS
         and annotation.pyramid.status == Pyramid.Status.SUBMITTED
-        and can_edit_annotation(user, annotation)
+        and (can_edit_annotation(user, annotation) if may_edit is None else may_edit)
     )
     states = history.stack_states(annotation.changes.all()) if editable else set()
     return {

@@ -99,6 +99,7 @@ def pyramid_edit(request, pk, action):
             shade_only=result.summary_ids,
             scu_uids=set(result.touched_uids),
             with_problems=bool(result.summary_ids),  # problems come from contributors only
+            may_edit=True,  # the edit passed the check of who may edit it
         )
         | message
     )

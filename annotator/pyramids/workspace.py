@@ -42,8 +42,11 @@ def workspace_context(
     shade_only: set[int] | None = None,
     scu_uids: set[int] | None = None,
     with_problems: bool = True,
+    may_edit: bool | None = None,
 ) -> dict:
     """Everything the workspace partial shows: shaded models, SCUs with contributors, problems.
+    `may_edit`: whether the user may edit the pyramid, where the caller knows (an edit of theirs
+    just went through: the check it passed is not asked again, issue 32's query per action).
 
     Loaded as plain values (the page's hot path): the models' texts once, then SCUs,
     contributors and spans as rows that point into them. `shade_only` limits the shaded texts
@@ -118,7 +121,9 @@ def workspace_context(
         for link in links
         if shade_only is None or link.summary_id in shade_only
     ]
-    editable = pyramid.status == Pyramid.Status.IN_PROGRESS and can_edit_pyramid(user, pyramid)
+    editable = pyramid.status == Pyramid.Status.IN_PROGRESS and (
+        can_edit_pyramid(user, pyramid) if may_edit is None else may_edit
+    )
     states = history.stack_states(pyramid.changes.all()) if editable else set()
     return {
         "pyramid": pyramid,

@@ -71,6 +71,27 @@ def test_assigning_answers_with_the_workspace_and_its_scores(client, demo, annot
     assert "<td>1 / 1 / 1</td>" in page  # SCUs expressed / repetitions / non-matching
 
 
+def test_an_answer_does_not_ask_again_whether_its_user_may_edit(client, demo, annotation):
+    """The edit checks the annotator's assignment; its answer, still editable (the undo and
+    Mark-complete buttons), does not check it again (issue 32: a query per action)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(demo["annotator"])
+    with CaptureQueriesContext(connection) as queries:
+        response = post(
+            client, annotation, "assign", scu=1, ranges=ranges(annotation, "Apollo 11 landed")
+        )
+    assert response.status_code == 200
+    undo = '<button type="button" data-act="undo" title="Ctrl+Z" >Undo</button>'
+    assert undo in response.content.decode()  # the answer is still editable: undo enabled
+    checks = [
+        q for q in queries if q["sql"].startswith('SELECT 1 AS "a" FROM "annotator_assignment"')
+    ]
+    assert len(checks) == 1
+    assert PSE.objects.filter(annotation=annotation, scu__uid=1).count() == 1
+
+
 def test_refusals_and_conflicts(client, demo, annotation):
     client.force_login(demo["annotator"])
     assert (

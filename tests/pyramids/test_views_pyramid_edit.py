@@ -48,7 +48,8 @@ def test_an_action_answers_with_the_pieces_it_changed(client, demo, pyramid):
 
 def test_an_action_and_its_answer_read_the_models_once(client, demo, pyramid):
     """The rules, the shaded models and the help in the answer share one read of the models'
-    texts (issue 32: three to five reads an action)."""
+    texts (issue 32: three to five reads an action), and the answer does not ask again whether
+    the user may edit."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -67,6 +68,11 @@ def test_an_action_and_its_answer_read_the_models_once(client, demo, pyramid):
     assert 'id="builder-help-list" aria-live="polite" data-uid="1"' in response.content.decode()
     reads = [q["sql"] for q in queries if 'FROM "annotator_pyramidmodel"' in q["sql"]]
     assert len(reads) == 1
+    # Who may edit: asked by the edit, not again by its answer.
+    checks = [
+        q for q in queries if q["sql"].startswith('SELECT 1 AS "a" FROM "annotator_assignment"')
+    ]
+    assert len(checks) == 1
     assert SCU.objects.get(pyramid=pyramid, uid=1).contributors.count() == 2
 
 

@@ -18,20 +18,42 @@ from annotator.adjudication.alignment import SIDES
 from annotator.adjudication.merge_words import merge_models
 from annotator.adjudication.overlaps import counted_twice
 from annotator.editing import history
-from annotator.models import SCU, Contributor, Pyramid, PyramidMerge, WeightConvention
+from annotator.models import (
+    SCU,
+    Contributor,
+    Pyramid,
+    PyramidMerge,
+    Span,
+    Summary,
+    WeightConvention,
+)
 
 
 def scus_with_contributors(pyramid_ids) -> list[SCU]:
     """The pyramids' SCUs in order, each with `weight` (contributors) and `texts` ([(model author,
-    its words: the parts in text order)] per contributor), in three queries."""
-    contributors = defaultdict(list)
-    for c in (
+    its words: the parts in text order)] per contributor), in four queries: the contributors and
+    their parts as plain rows, each model's text read once (issue 32: read with every contributor,
+    a decision's answer carried each text dozens of times)."""
+    contributors = defaultdict(list)  # SCU id -> its contributors' (id, summary id)
+    for contributor_id, scu_id, summary_id in (
         Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
-        .select_related("summary")
-        .prefetch_related("spans")
         .order_by("scu_id", "position", "id")
+        .values_list("id", "scu_id", "summary_id")
     ):
-        contributors[c.scu_id].append(c)
+        contributors[scu_id].append((contributor_id, summary_id))
+    parts = defaultdict(list)  # contributor id -> its parts, in text order
+    for contributor_id, start, end in (
+        Span.objects.filter(contributor__scu__pyramid_id__in=pyramid_ids)
+        .order_by("contributor_id", "start", "end")
+        .values_list("contributor_id", "start", "end")
+    ):
+        parts[contributor_id].append((start, end))
+    summaries = {
+        pk: (author, text)
+        for pk, author, text in Summary.objects.filter(
+            pk__in={summary for found in contributors.values() for _, summary in found}
+        ).values_list("pk", "author", "text")
+    }
     scus = list(
         SCU.objects.filter(pyramid_id__in=pyramid_ids)
         .with_weight(WeightConvention.CONTRIBUTORS)
@@ -42,13 +64,10 @@ def scus_with_contributors(pyramid_ids) -> list[SCU]:
         # showed in the order they were added, "open casinos…They can determine").
         scu.texts = [
             (
-                c.summary.author,
-                "…".join(
-                    c.summary.text[s.start : s.end]
-                    for s in sorted(c.spans.all(), key=lambda s: (s.start, s.end))
-                ),
+                summaries[summary][0],
+                "…".join(summaries[summary][1][start:end] for start, end in parts[contributor]),
             )
-            for c in contributors[scu.pk]
+            for contributor, summary in contributors[scu.pk]
         ]
     return scus
 

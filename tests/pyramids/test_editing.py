@@ -403,6 +403,29 @@ def test_the_merge_pages_show_a_contributors_parts_in_text_order(build):
     assert scu.texts == [("C", "Apollo 11 was the first crewed mission…in July 1969")]
 
 
+def test_the_merge_pages_read_each_model_text_once(build):
+    """Issue 32: the SCU rows of the merge and comparison pages read each model's text with every
+    contributor (a decision's answer carried each text dozens of times): once each now."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotator.adjudication.merging import scus_with_contributors
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.do("add_contributor", 1, *build.where("B", "NASA's Apollo 11 mission"))
+    build.new_scu("A", "July 20, 1969")
+    with CaptureQueriesContext(connection) as queries:
+        first, second = scus_with_contributors([build.pyramid.pk])
+    texts = [q["sql"] for q in queries if '"annotator_summary"."text"' in q["sql"]]
+    assert len(texts) == 1
+    # A row per summary: read from the summaries, not with each contributor.
+    assert ' FROM "annotator_summary" WHERE' in texts[0]
+    assert len(queries) == 4
+    assert first.texts == [("A", "Apollo 11 landed on the Moon"), ("B", "NASA's Apollo 11 mission")]
+    assert second.texts == [("A", "July 20, 1969")]
+    assert (first.weight, second.weight) == (2, 1)
+
+
 def test_an_undo_writes_no_positions_where_the_order_holds(build):
     """Issue 32: an undo after a removal (a gap in the positions) renumbered every SCU, some 40%
     of its CPU on a 94-SCU pyramid. The order already right, no position is written."""

@@ -22,6 +22,16 @@ def undo_stack(changes):
     return changes.exclude(action__in=NOT_ON_THE_UNDO_STACK)
 
 
+def stack_after(change) -> set[str] | None:
+    """What `stack_states` would find right after `change` was recorded, where it is known
+    without a query (an edit's answer, issue 32: a query per action): a new edit is on top of the
+    stack, applied, and ended the redo chain. None after an undo, a redo or an action off the
+    stack."""
+    if change.action in NOT_ON_THE_UNDO_STACK:
+        return None
+    return {State.APPLIED}
+
+
 def end_redo_chain(changes) -> None:
     changes.filter(state=State.UNDONE).update(state=State.DISCARDED)
 

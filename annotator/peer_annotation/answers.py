@@ -52,7 +52,9 @@ def edit_changes(
         annotation.annotator,
     )
     # The edit passed the check of who may edit it: not asked again.
-    context = annotation_context(edited, request.user, with_models=False, may_edit=True)
+    context = annotation_context(
+        edited, request.user, with_models=False, may_edit=True, recorded=result.change
+    )
     message = f"{result.description}. {note}" if note else result.description
     context |= {"message": message, "level": "saved"}
     # Undo, redo and removing a PSE open accepted proposals again, or accept them again

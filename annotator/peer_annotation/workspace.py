@@ -45,13 +45,18 @@ class PSEEntry(TypedDict):
 
 
 def annotation_context(
-    annotation: PeerAnnotation, user, with_models: bool = True, may_edit: bool | None = None
+    annotation: PeerAnnotation,
+    user,
+    with_models: bool = True,
+    may_edit: bool | None = None,
+    recorded=None,
 ) -> dict:
     """The three panes (peer text, the pyramid's SCUs by tier, the models) and the score panel.
 
     `with_models=False` leaves out the models pane (an edit of the annotation never changes it).
     `may_edit`: whether the user may edit it, where the caller knows (an edit of theirs just went
-    through: the check it passed is not asked again, issue 32's query per action).
+    through: the check it passed is not asked again, issue 32's query per action); `recorded`:
+    the change that edit recorded (what Undo and Redo can do after it, without asking again).
     """
     text = annotation.peer.text
     convention = annotation.pyramid.docset.collection.weight_convention
@@ -107,7 +112,11 @@ def annotation_context(
         and annotation.pyramid.status == Pyramid.Status.SUBMITTED
         and (can_edit_annotation(user, annotation) if may_edit is None else may_edit)
     )
-    states = history.stack_states(annotation.changes.all()) if editable else set()
+    known = history.stack_after(recorded) if recorded is not None else None
+    if not editable:
+        states: set[str] = set()
+    else:
+        states = known if known is not None else history.stack_states(annotation.changes.all())
     return {
         "annotation": annotation,
         "peer_html": marked_html(

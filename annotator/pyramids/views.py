@@ -100,6 +100,7 @@ def pyramid_edit(request, pk, action):
             scu_uids=set(result.touched_uids),
             with_problems=bool(result.summary_ids),  # problems come from contributors only
             may_edit=True,  # the edit passed the check of who may edit it
+            recorded=result.change,
         )
         | message
     )

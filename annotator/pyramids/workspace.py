@@ -43,10 +43,13 @@ def workspace_context(
     scu_uids: set[int] | None = None,
     with_problems: bool = True,
     may_edit: bool | None = None,
+    recorded=None,
 ) -> dict:
     """Everything the workspace partial shows: shaded models, SCUs with contributors, problems.
     `may_edit`: whether the user may edit the pyramid, where the caller knows (an edit of theirs
-    just went through: the check it passed is not asked again, issue 32's query per action).
+    just went through: the check it passed is not asked again, issue 32's query per action);
+    `recorded`: the change that edit recorded (the last one, and what Undo and Redo can do after
+    it, without asking again).
 
     Loaded as plain values (the page's hot path): the models' texts once, then SCUs,
     contributors and spans as rows that point into them. `shade_only` limits the shaded texts
@@ -124,7 +127,11 @@ def workspace_context(
     editable = pyramid.status == Pyramid.Status.IN_PROGRESS and (
         can_edit_pyramid(user, pyramid) if may_edit is None else may_edit
     )
-    states = history.stack_states(pyramid.changes.all()) if editable else set()
+    known = history.stack_after(recorded) if recorded is not None else None
+    if not editable:
+        states: set[str] = set()
+    else:
+        states = known if known is not None else history.stack_states(pyramid.changes.all())
     return {
         "pyramid": pyramid,
         "models": models,
@@ -135,5 +142,7 @@ def workspace_context(
         "can_reopen": pyramid.status == Pyramid.Status.SUBMITTED and can_reopen(user, pyramid),
         "can_undo": PyramidChange.State.APPLIED in states,
         "can_redo": PyramidChange.State.UNDONE in states,
-        "last_change": pyramid.changes.order_by("-id").select_related("user").first(),
+        "last_change": recorded
+        if recorded is not None
+        else pyramid.changes.order_by("-id").select_related("user").first(),
     }

@@ -89,6 +89,11 @@ def test_an_answer_does_not_ask_again_whether_its_user_may_edit(client, demo, an
         q for q in queries if q["sql"].startswith('SELECT 1 AS "a" FROM "annotator_assignment"')
     ]
     assert len(checks) == 1
+    # What Undo and Redo can do: known from the change just recorded.
+    history = [
+        q for q in queries if q["sql"].startswith("SELECT") and "peerannotationchange" in q["sql"]
+    ]
+    assert history == []
     assert PSE.objects.filter(annotation=annotation, scu__uid=1).count() == 1
 
 

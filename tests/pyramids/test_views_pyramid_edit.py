@@ -73,6 +73,15 @@ def test_an_action_and_its_answer_read_the_models_once(client, demo, pyramid):
         q for q in queries if q["sql"].startswith('SELECT 1 AS "a" FROM "annotator_assignment"')
     ]
     assert len(checks) == 1
+    # What Undo and Redo can do, and the last change: known from the change just recorded.
+    history = [
+        q
+        for q in queries
+        if q["sql"].startswith("SELECT") and "annotator_pyramidchange" in q["sql"]
+    ]
+    assert history == []
+    page = response.content.decode()
+    assert '<button type="button" data-act="undo"' in page
     assert SCU.objects.get(pyramid=pyramid, uid=1).contributors.count() == 2
 
 

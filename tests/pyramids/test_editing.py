@@ -442,4 +442,8 @@ def test_an_undo_writes_no_positions_where_the_order_holds(build):
     assert not [q["sql"] for q in queries if '"position" = CASE' in q["sql"]]
     assert [uid for uid, *_ in build.state()] == [1, 3]
     build.do("undo")  # the removal undone: SCU 2 back in its place, between the others
+    positions = list(SCU.objects.filter(pyramid=build.pyramid).values_list("position", flat=True))
+    assert (
+        len(set(positions)) == 3
+    )  # no two SCUs share a place (their order would be the database's)
     assert [uid for uid, *_ in build.state()] == [1, 2, 3]

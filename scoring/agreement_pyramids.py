@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scoring.agreement import SET_DISTANCES, _SetStatistics
+from scoring.agreement_units import counted_within
 
 DocsetAlphas = tuple[Any, dict[str, Any]]
 CHUNK = 64  # docsets computed together  # units per docset, alphas per distance name per docset
@@ -41,9 +42,9 @@ CHUNK = 64  # docsets computed together  # units per docset, alphas per distance
 
 def pyramid_alphas(incidences: Sequence[Any], names: Sequence[str]) -> tuple[int, dict[str, float]]:
     """The number of units and the alphas under the set distances `names` of one docset's
-    pyramids, from each annotator's W x S word-SCU incidence matrix
-    (scoring.agreement_units.scu_incidence): what krippendorff_alphas(pyramid_units(...)) gives,
-    to 1e-12. ValueError if the pyramids' models do not have the same words."""
+    pyramids, from each annotator's W x S word-SCU incidence matrix (a row per word of the
+    models in order, a column per SCU): what krippendorff_alphas(pyramid_units(...)) gives, to
+    1e-12. ValueError if the pyramids' models do not have the same words."""
     import numpy as np
 
     if len({b.shape[0] for b in incidences}) != 1:
@@ -121,14 +122,10 @@ def _chunk_alphas(
     import numpy as np
     from scipy import sparse
 
-    docset_words = np.asarray(docset_words, dtype=np.int64)
-    owner_docset = np.asarray(owner_docset, dtype=np.int64)
-    docsets, owners = len(docset_words), len(owner_docset)
+    docsets, owners = len(docset_words), len(owner_docset)  # int64 arrays, as the caller gives
     word_base = np.concatenate([[0], np.cumsum(docset_words)])
     total_words = int(word_base[-1])
-    owner = np.asarray(owner, dtype=np.int64)
-    scu = np.asarray(scu, dtype=np.int64)
-    global_word = word_base[owner_docset[owner]] + np.asarray(word, dtype=np.int64)
+    global_word = word_base[owner_docset[owner]] + word
 
     # Each owner's SCUs numbered 0..S-1 across owners; each (SCU, word) once.
     scu_key = owner * (int(scu.max(initial=0)) + 1) + scu
@@ -148,7 +145,7 @@ def _chunk_alphas(
     # A row per (owner, unit of its docset): the value the owner gives the unit.
     per_owner = units[owner_docset]
     row_owner = np.repeat(np.arange(owners), per_owner)
-    row_unit = unit_base[owner_docset][row_owner] + _within(per_owner)
+    row_unit = unit_base[owner_docset][row_owner] + counted_within(per_owner)
     row_base = np.concatenate([[0], np.cumsum(per_owner)])
     # The SCUs of each row: a cell's word is a unit of the SCU owner's docset.
     unit_of_cell = np.searchsorted(unit_word, cell_word)
@@ -288,7 +285,7 @@ def _shared_units(
         pairs += [(a, b) for i, a in enumerate(mine) for b in mine[i + 1 :]]
     first, second = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
     lengths = units[owner_docset[first]]
-    within = _within(lengths)
+    within = counted_within(lengths)
     one = of_row[np.repeat(row_base[first], lengths) + within]
     other = of_row[np.repeat(row_base[second], lengths) + within]
     low, high = np.minimum(one, other), np.maximum(one, other)
@@ -335,14 +332,6 @@ def _distinct(values: Any) -> Any:
 
     ordered = np.sort(np.asarray(values).ravel())
     return ordered[np.concatenate([ordered[:1] == ordered[:1], ordered[1:] != ordered[:-1]])]
-
-
-def _within(lengths: Any) -> Any:
-    """0..n-1 for each n of `lengths`, laid end to end."""
-    import numpy as np
-
-    lengths = np.asarray(lengths, dtype=np.int64)
-    return np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
 
 
 def _binary(rows: Any, columns: Any, shape: tuple[int, int]) -> Any:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 from typing import Any
 
@@ -305,6 +306,11 @@ class _Loaded:
     def words(self, k: int) -> Any:
         return self.bounds[self.first[k] : self.first[k + 1]]
 
+    @cached_property
+    def index(self) -> dict[int, int]:
+        """Summary id -> k."""
+        return {s: k for k, s in enumerate(self.summaries)}
+
 
 def _models_and_spans(ids) -> _Loaded:
     """Each pyramid's model summaries in order, with their texts and words; and every
@@ -342,7 +348,7 @@ def _same_words(group: list[Pyramid], loaded: _Loaded) -> bool:
     models = loaded.models
     if all(models[p.pk] == models[group[0].pk] for p in group):
         return True
-    index = {s: k for k, s in enumerate(loaded.summaries)}
+    index = loaded.index
 
     def text_words(pyramid: Pyramid) -> list[list[str]]:
         return [
@@ -365,7 +371,7 @@ def _docset_alphas(
 
     pyramids = [p.pk for group in groups for p in group]
     owner_docset = np.array([d for d, group in enumerate(groups) for _ in group], dtype=np.int64)
-    index = {s: k for k, s in enumerate(loaded.summaries)}
+    index = loaded.index
     counts = np.diff(loaded.first)
     # Where each (pyramid, summary)'s words start among its docset's (the models in order).
     place_list: list[int] = []

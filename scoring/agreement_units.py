@@ -95,7 +95,14 @@ def span_words(bounds: Any, first: Any, spans: Any) -> tuple[Any, Any]:
     start = np.searchsorted(shifted[:, 1], k * shift + spans[:, 1], side="right")
     stop = np.searchsorted(shifted[:, 0], k * shift + spans[:, 2], side="left")
     lengths = np.maximum(stop - start, 0)
-    # Each span's words start..stop-1, every span's run laid end to end.
-    within = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    within = counted_within(lengths)  # each span's words start..stop-1, laid end to end
     touched = np.repeat(np.arange(len(spans)), lengths)
     return touched, (start - first[k])[touched] + within
+
+
+def counted_within(lengths: Any) -> Any:
+    """0..n-1 for each n of `lengths`, laid end to end (NumPy: [2, 0, 3] -> [0, 1, 0, 1, 2])."""
+    import numpy as np
+
+    lengths = np.asarray(lengths, dtype=np.int64)
+    return np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)

@@ -75,14 +75,16 @@ class Meter:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(
+            time.process_time
+        )  # CPU only: waits on the database are not this process's
         with CaptureQueriesContext(connection) as queries:
             answer = profile.runcall(call)
         if len(self.cpu.setdefault(name, [])) == ROUNDS // 2:
-            print(f"-- {name}: where this process's time goes (cProfile, cumulative)")
+            print(f"-- {name}: where this process's CPU goes (cProfile)")
             pstats.Stats(profile).sort_stats(
                 os.environ.get("BENCH_SORT", "cumulative")
-            ).print_stats(45)
+            ).print_stats(int(os.environ.get("BENCH_LINES", "45")))
             print(f"-- {name}: its {len(queries)} queries")
             for query in queries:
                 print(f"{query['time']:>6} {query['sql'][:400]}")

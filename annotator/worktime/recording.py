@@ -5,11 +5,11 @@ is counted once, for the work the user then acts on: a user who goes from one pe
 back is not also credited, on the first peer, with the time spent on the second (found by a tester:
 4 minutes on a pyramid were counted on the peer annotation resumed after it too).
 
-Race-free under concurrent requests: the row is read FOR UPDATE, so two actions of one user on one
-piece of work are added one after the other; two first actions at once meet the unique constraint
-(worktime_unique_pyramid / worktime_unique_annotation): the one that loses adds itself to the row
-the other made. Three queries an action (the user's last action anywhere, the locked read, then
-the write), on PostgreSQL and SQLite alike.
+Race-free under concurrent requests: the row is written by one UPDATE that adds to what is there
+(and locks it), so two actions of one user on one piece of work are added one after the other; two
+first actions at once meet the unique constraint (worktime_unique_pyramid /
+worktime_unique_annotation): the one that loses adds itself to the row the other made. Two queries
+an action (the user's last action anywhere, then the write), on PostgreSQL and SQLite alike.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from annotator.models import PeerAnnotation, Pyramid, WorkTime
@@ -45,35 +46,33 @@ def record(
         {"pyramid_id": pyramid_id} if pyramid_id is not None else {"annotation_id": annotation_id}
     )
     rows = WorkTime.objects.filter(user=user, **work)
-    with transaction.atomic():
-        # The user's last action before this one, on whatever work: the pause since then is this
-        # work's (an action that arrives late, its `now` before that, counts nothing).
-        latest = WorkTime.objects.filter(user=user, last_action_at__lte=now).aggregate(
-            last=Max("last_action_at")
-        )["last"]
-        since = counted_seconds(now - latest) if latest else 0.0
-        row = rows.select_for_update().only("pk", "last_action_at").first()
-        if row is None:
-            try:
-                with transaction.atomic():  # a savepoint: the loser of a race goes on below
-                    WorkTime.objects.create(
-                        user=user,
-                        first_action_at=now,
-                        last_action_at=now,
-                        actions=1,
-                        active_seconds=since,
-                        **work,
-                    )
-                return
-            except IntegrityError:
-                row = rows.select_for_update().only("pk", "last_action_at").get()
-        # Locked: nobody else changes the row before this write. An action that arrives late does
-        # not move the last action back.
-        rows.filter(pk=row.pk).update(
-            active_seconds=F("active_seconds") + since,
-            actions=F("actions") + 1,
-            last_action_at=max(now, row.last_action_at),
-        )
+    # The user's last action before this one, on whatever work: the pause since then is this
+    # work's (an action that arrives late, its `now` before that, counts nothing).
+    latest = WorkTime.objects.filter(user=user, last_action_at__lte=now).aggregate(
+        last=Max("last_action_at")
+    )["last"]
+    since = counted_seconds(now - latest) if latest else 0.0
+    # One UPDATE, which locks the row itself: two actions on one work are added one after the
+    # other. An action that arrives late does not move the last action back.
+    added = {
+        "active_seconds": F("active_seconds") + since,
+        "actions": F("actions") + 1,
+        "last_action_at": Greatest(F("last_action_at"), Value(now)),
+    }
+    if rows.update(**added):
+        return
+    try:
+        with transaction.atomic():  # a savepoint: the loser of a race goes on below
+            WorkTime.objects.create(
+                user=user,
+                first_action_at=now,
+                last_action_at=now,
+                actions=1,
+                active_seconds=since,
+                **work,
+            )
+    except IntegrityError:  # another first action made the row meanwhile: add to it
+        rows.update(**added)
 
 
 def record_action(work: object, user) -> None:

@@ -308,6 +308,34 @@ def test_flagging_peer_annotations_takes_the_same_queries_however_many(build, de
     assert flagged == [[1]] * 5
 
 
+def test_flags_are_added_to_what_each_annotation_had(build, demo):
+    """Each annotation keeps its own earlier flags; those sharing a list are written by one UPDATE,
+    and one already flagged for the SCU is not written at all."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from annotator.models import Summary
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.new_scu("B", "Neil Armstrong stepped out first")
+    peers = list(Summary.objects.filter(docset=build.pyramid.docset, kind="peer"))
+    earlier = {"none": [], "same": [], "other": [2], "also": [2], "flagged": [1, 2]}
+    made = {
+        code: PeerAnnotation.objects.create(
+            pyramid=build.pyramid, peer=peers[0], annotator_code=code, scus_changed=flags
+        )
+        for code, flags in earlier.items()
+    }
+    with CaptureQueriesContext(connection) as queries:
+        build.do("set_label", 1, "Landing")
+    flags = {code: PeerAnnotation.objects.get(pk=a.pk).scus_changed for code, a in made.items()}
+    assert flags == {"none": [1], "same": [1], "other": [1, 2], "also": [1, 2], "flagged": [1, 2]}
+    updates = [
+        q["sql"] for q in queries if q["sql"].startswith('UPDATE "annotator_peerannotation"')
+    ]
+    assert len(updates) == 2  # [1] for two annotations, [1, 2] for two: none for "flagged"
+
+
 def test_a_part_cannot_repeat_words_of_its_contributor(build):
     build.new_scu("A", "Apollo 11 landed on the Moon on July 20, 1969")
     summary, ranges = build.where("A", "Apollo 11 landed")

@@ -76,12 +76,24 @@ def test_a_pause_is_counted_once_for_the_work_acted_on_after_it(demo, annotation
     assert peer.active_seconds + pyramid.active_seconds == 300
 
 
-def test_three_queries_an_action_once_the_row_is_made(demo, annotation, django_assert_num_queries):
+def test_two_queries_an_action_once_the_row_is_made(demo, annotation, django_assert_num_queries):
     record(demo["annotator"], annotation_id=annotation.pk)
-    # The user's last action, the locked read and the update (and the atomic block's savepoint in
-    # a test's transaction).
-    with django_assert_num_queries(5):
+    # The user's last action, then the update that adds to the row (and locks it): no locked read
+    # before it, no savepoint (issue 32: statements per action).
+    with django_assert_num_queries(2):
         record(demo["annotator"], annotation_id=annotation.pk)
+
+
+def test_a_late_action_never_moves_the_last_action_back(demo, annotation):
+    """The row's last action is the later of the two, whichever arrives first (the database's
+    GREATEST, on PostgreSQL and SQLite alike)."""
+    now = timezone.now()
+    record(demo["annotator"], annotation_id=annotation.pk, now=now)
+    record(demo["annotator"], annotation_id=annotation.pk, now=now - timedelta(seconds=5))
+    row = WorkTime.objects.get(user=demo["annotator"], annotation=annotation)
+    assert row.last_action_at == now
+    assert row.actions == 2
+    assert row.active_seconds == 0  # it arrived before the last action it knows of: no pause
 
 
 @pytest.mark.django_db(transaction=True)

@@ -7,8 +7,9 @@ def roles(request):
     user = getattr(request, "user", None)
     if not (user and user.is_authenticated):
         return {}
+    # Lazy: evaluated only where a template asks (a page's navigation does, an edit's answer does
+    # not: two queries of permissions per action, issue 32).
     return {
-        "site_administrator": is_site_administrator(user),
-        # Lazy: evaluated only where a template asks.
+        "site_administrator": lambda: is_site_administrator(user),
         "has_collections": lambda: visible_collections(user).exists(),
     }

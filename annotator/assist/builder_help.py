@@ -39,6 +39,7 @@ from annotator.assist.rankers import Index, ScuTexts, prepare
 
 if TYPE_CHECKING:
     from annotator.models import Pyramid
+    from annotator.pyramids.parts import Part
 
 RANKER = "lexical"  # measured best on DUC 2006 (bench/builder_help.py)
 LIMIT = 3  # phrases shown per model
@@ -131,24 +132,22 @@ class BuilderTexts:
         return " ".join(text[s:e] for s, e in contributor.spans)
 
 
-def builder_texts(pyramid: Pyramid) -> BuilderTexts:
-    from annotator.models import Span
+def builder_texts(pyramid: Pyramid, parts: list[Part] | None = None) -> BuilderTexts:
+    """The pyramid's models and SCUs with their contributors' parts; from its `parts`
+    (annotator.pyramids.parts) where the caller has read them."""
+    from annotator.pyramids.parts import pyramid_parts
 
     models = tuple(
         ModelText(link.summary_id, link.summary.author, link.summary.text)
         for link in pyramid.model_texts
     )
     labels = dict(pyramid.scus.order_by("position", "uid").values_list("uid", "label"))
-    parts: dict[int, dict[int, tuple[int, list[tuple[int, int]]]]] = {uid: {} for uid in labels}
-    for uid, contributor_id, summary_id, start, end in (
-        Span.objects.filter(contributor__scu__pyramid_id=pyramid.pk)
-        .order_by("contributor__position", "contributor_id", "start")
-        .values_list(
-            "contributor__scu__uid", "contributor_id", "contributor__summary_id", "start", "end"
+    found: dict[int, dict[int, tuple[int, list[tuple[int, int]]]]] = {uid: {} for uid in labels}
+    for part in pyramid_parts(pyramid.pk) if parts is None else parts:
+        _, spans = found[part.scu_uid].setdefault(
+            part.contributor_id, (part.contributor_summary_id, [])
         )
-    ):
-        _, spans = parts[uid].setdefault(contributor_id, (summary_id, []))
-        spans.append((start, end))
+        spans.append((part.start, part.end))
     return BuilderTexts(
         models,
         {
@@ -157,7 +156,7 @@ def builder_texts(pyramid: Pyramid) -> BuilderTexts:
                 label,
                 tuple(
                     ContributorParts(cid, summary_id, tuple(spans))
-                    for cid, (summary_id, spans) in parts[uid].items()
+                    for cid, (summary_id, spans) in found[uid].items()
                 ),
             )
             for uid, label in labels.items()
@@ -286,7 +285,10 @@ def help_for(
     return helps
 
 
-def pyramid_help(pyramid: Pyramid, uid: int, limit: int | None = LIMIT) -> list[ModelHelp]:
-    """`help_for` the pyramid as it is now (the phrases' index cached per pyramid version)."""
-    texts = builder_texts(pyramid)
+def pyramid_help(
+    pyramid: Pyramid, uid: int, limit: int | None = LIMIT, parts: list[Part] | None = None
+) -> list[ModelHelp]:
+    """`help_for` the pyramid as it is now (the phrases' index cached per pyramid version); from
+    its `parts` (annotator.pyramids.parts) where the caller has read them."""
+    texts = builder_texts(pyramid, parts)
     return help_for(texts, pyramid_phrases(pyramid, texts), uid, limit)

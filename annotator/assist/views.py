@@ -98,7 +98,7 @@ def accept(request, annotation, proposal):
     )
     # As annotator.peer_annotation.views.annotation_edit answers an edit: what changed, the list of
     # proposals as it now is among it; and, the last one decided, that none is left.
-    response = edit_changes(request, annotation, result, note=proposals.none_left(annotation))
+    response = edit_changes(request, result, note=proposals.none_left(annotation))
     return reswap(response, "none")
 
 

@@ -37,20 +37,13 @@ def refused_edit(request, pk, refused: EditError):
     )
 
 
-def edit_changes(
-    request, annotation: PeerAnnotation, result: PeerEditResult, note: str = ""
-) -> HttpResponse:
-    """What an edit (`result`, annotator.editing) of `annotation` changed, rendered: the status
-    line (the edit's description, then `note`), the SCUs whose matches changed and the list of
-    proposals to confirm, where the page shows one (the caller swaps it in out of band)."""
-    # The edit changed the annotation's own fields only: its pyramid, docset and collection, loaded
-    # with it above, still hold (a peer edit never changes them).
+def edit_changes(request, result: PeerEditResult, note: str = "") -> HttpResponse:
+    """What an edit (`result`, annotator.editing) changed, rendered: the status line (the edit's
+    description, then `note`), the SCUs whose matches changed and the list of proposals to
+    confirm, where the page shows one (the caller swaps it in out of band). The edited annotation
+    comes with its pyramid, docset, collection, peer and annotator (the editor reads them with it:
+    annotator.peer_annotation.editing.EDITOR)."""
     edited = result.annotation
-    edited.pyramid, edited.peer, edited.annotator = (
-        annotation.pyramid,
-        annotation.peer,
-        annotation.annotator,
-    )
     # The edit passed the check of who may edit it: not asked again.
     context = annotation_context(
         edited, request.user, with_models=False, may_edit=True, recorded=result.change

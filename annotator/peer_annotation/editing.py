@@ -341,7 +341,8 @@ def _proposals_follow(annotation: PeerAnnotation, _before, after: Stored) -> Non
 
 
 EDITOR = Editor(
-    rows=PeerAnnotation.objects.select_related("pyramid__docset", "peer"),
+    # With what the edit's answer shows of it (the page's edit view reads it no other way).
+    rows=PeerAnnotation.objects.select_related("pyramid__docset__collection", "peer", "annotator"),
     name="annotation",
     missing="There is no such peer annotation.",
     may_edit=_may_edit,

@@ -43,11 +43,14 @@ def annotation_edit(request, pk, action):
     """Apply one action; answer with the workspace as it now is (scores included)."""
     if action not in PEER_ACTIONS:
         raise Http404("no such action")
-    annotation = visible_annotation(request, pk)
-    record_held_activity(request, "annotation", annotation)
+    # No separate read of the annotation for who may see it: the edit reads it (locked) and checks
+    # who may edit it, and those who may edit an annotation may see it (issue 32: queries per
+    # action). A refusal asks, so that an annotation the user may not see stays a 404.
+    record_held_activity(request, "annotation", pk)
     try:
-        result = apply_action(PEER_ACTIONS, action, annotation.pk, request.user, request.POST)
+        result = apply_action(PEER_ACTIONS, action, pk, request.user, request.POST)
     except EditError as refused:
+        visible_annotation(request, pk)
         return refused_edit(request, pk, refused)
     if action in WHOLE_PAGE_ACTIONS:
         annotation = visible_annotation(request, pk)
@@ -57,7 +60,7 @@ def annotation_edit(request, pk, action):
             annotation_context(annotation, request.user)
             | {"message": result.description, "level": "saved"},
         )
-    return reswap(edit_changes(request, annotation, result), "none")
+    return reswap(edit_changes(request, result), "none")
 
 
 @require_GET

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
-from django.db.models import Max
+from django.db.models import F, Max
 from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
@@ -46,6 +46,7 @@ from annotator.models import (
     Span,
     WeightConvention,
 )
+from annotator.pyramids import ordering
 from annotator.text.selection import overlapping, snap_to_words
 from annotator.worktime.recording import record_action
 
@@ -336,28 +337,21 @@ def _sources_still_there(state: dict) -> tuple[dict, dict]:
 
 
 def _set_order(pyramid: Pyramid, order: list[int]) -> None:
-    """The SCUs in `order` (uids; any others after them). Positions need not be contiguous (a
-    removal leaves a gap): where the SCUs already stand in that order, each in a place of its
-    own, nothing is written (issue 32: an undo after a removal renumbered every SCU, ~40% of its
-    CPU). Two SCUs never share a position (an SCU restored by an undo comes back at its old one,
-    which may be taken): their order would be whatever the database returns."""
-    scus = list(SCU.objects.filter(pyramid=pyramid).only("id", "uid", "position"))
+    """The SCUs in `order` (uids; any others after them), moving as few as possible and writing
+    one UPDATE per distance moved (annotator.pyramids.ordering). An SCU restored by an undo comes
+    back at its old position, which may be taken: it moves, never shares it."""
+    rows = SCU.objects.filter(pyramid=pyramid).values_list("id", "uid", "position")
     rank = {uid: i for i, uid in enumerate(order)}
-    wanted = sorted(scus, key=lambda s: (rank.get(s.uid, len(rank)), s.position, s.id))
-    if all(a.position < b.position for a, b in zip(wanted, wanted[1:])):
-        return
-    scus = wanted
-    moved = []
-    for position, scu in enumerate(scus):
-        if scu.position != position:
-            scu.position = position
-            moved.append(scu)
-    if moved:
-        SCU.objects.bulk_update(moved, ["position"])
+    wanted = sorted(rows, key=lambda row: (rank.get(row[1], len(rank)), row[2], row[0]))
+    ids = [pk for pk, _, _ in wanted]
+    now = [position for _, _, position in wanted]
+    for amount, moved in ordering.shifts(ids, now, ordering.positions_in_order(now)).items():
+        SCU.objects.filter(pk__in=moved).update(position=F("position") + amount)
 
 
 EDITOR = Editor(
-    rows=Pyramid.objects.select_related("docset"),
+    # With what the edit's answer shows of it (the page's edit view reads it no other way).
+    rows=Pyramid.objects.select_related("docset__collection"),
     name="pyramid",
     missing="There is no such pyramid.",
     may_edit=_may_edit,

@@ -18,6 +18,7 @@ from django.db.models import F
 from django.urls import reverse
 
 from annotator.models import PSESpan, Span, Summary
+from annotator.pyramids.parts import Part, pyramid_parts
 
 REPEATED_MODEL = "repeated model"
 PARTS_IN_TWO_MODELS = "parts in two models"
@@ -32,26 +33,28 @@ class Problem:
     message: str
 
 
-def pyramid_problems(pyramid) -> list[Problem]:
-    """Every problem of one pyramid, each said once."""
-    return list(dict.fromkeys(_pyramid_problems(pyramid)))
+def pyramid_problems(pyramid, parts: list[Part] | None = None) -> list[Problem]:
+    """Every problem of one pyramid, each said once; from its `parts` (annotator.pyramids.parts)
+    where the caller has read them."""
+    return list(dict.fromkeys(_pyramid_problems(pyramid, parts)))
 
 
-def _pyramid_problems(pyramid) -> list[Problem]:
-    """Every problem of one pyramid (some found twice), from one query of plain rows."""
-    rows = list(
-        Span.objects.filter(contributor__scu__pyramid=pyramid)
-        .order_by("contributor__scu__position", "contributor__position", "position")
-        .values_list(
-            "contributor_id",
-            "contributor__scu__uid",
-            "contributor__summary__author",
-            "summary__author",
-            "summary_id",
-            "start",
-            "end",
-        )
+def _pyramid_problems(pyramid, parts: list[Part] | None) -> list[Problem]:
+    """Every problem of one pyramid (some found twice), from its parts, SCU by SCU."""
+    in_order = sorted(
+        pyramid_parts(pyramid.pk) if parts is None else parts,
+        key=lambda p: (
+            p.scu_position,
+            p.scu_id,
+            p.contributor_position,
+            p.contributor_id,
+            p.position,
+        ),
     )
+    rows = [
+        (p.contributor_id, p.scu_uid, p.contributor_author, p.author, p.summary_id, p.start, p.end)
+        for p in in_order
+    ]
     problems: list[Problem] = []
     contributor_model: dict[int, tuple[int, str]] = {}
     span_models: dict[int, set[str]] = defaultdict(set)

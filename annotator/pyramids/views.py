@@ -19,6 +19,7 @@ from annotator.editing.actions import PYRAMID_ACTIONS, apply_action
 from annotator.editing.refusals import refused_answer
 from annotator.models import Pyramid, PyramidMerge
 from annotator.pyramids import editing
+from annotator.pyramids.parts import Part, pyramid_parts
 from annotator.pyramids.workspace import workspace_context
 from annotator.web.bad_input import refuses_nul_itself
 from annotator.worktime.held import record_held_activity
@@ -70,20 +71,22 @@ def pyramid_edit(request, pk, action):
     them out of band); a refusal or a stale view with the whole workspace as it now is."""
     if action not in PYRAMID_ACTIONS:
         raise Http404("no such action")
-    pyramid = get_object_or_404(visible_pyramids(request.user), pk=pk)
-    record_held_activity(request, "pyramid", pyramid)
+    # No separate read of the pyramid for who may see it: the edit reads it (locked) and checks who
+    # may edit it, and those who may edit a pyramid may see it (issue 32: queries per action). A
+    # refusal asks, so that a pyramid the user may not see stays a 404.
+    record_held_activity(request, "pyramid", pk)
     try:
-        result = apply_action(PYRAMID_ACTIONS, action, pyramid.pk, request.user, request.POST)
+        result = apply_action(PYRAMID_ACTIONS, action, pk, request.user, request.POST)
     except editing.EditError as refused:
+        pyramid = get_object_or_404(
+            visible_pyramids(request.user).select_related("docset__collection"), pk=pk
+        )
         return refused_answer(
             request,
             refused,
             "annotator/_workspace.html",
             "annotator/workspace/status.html",
-            lambda: workspace_context(
-                Pyramid.objects.select_related("docset__collection").get(pk=pyramid.pk),
-                request.user,
-            ),
+            lambda: workspace_context(pyramid, request.user),
         )
     message = {"message": result.description, "level": "saved"}
     if action in ("submit", "reopen"):  # the whole page changes its mode
@@ -92,6 +95,8 @@ def pyramid_edit(request, pk, action):
             "annotator/_workspace.html",
             workspace_context(result.pyramid, request.user) | message,
         )
+    # The pyramid's parts, read once for the shading, the SCUs, the problems and the help.
+    parts = pyramid_parts(result.pyramid.pk)
     context = (
         workspace_context(
             result.pyramid,
@@ -101,6 +106,7 @@ def pyramid_edit(request, pk, action):
             with_problems=bool(result.summary_ids),  # problems come from contributors only
             may_edit=True,  # the edit passed the check of who may edit it
             recorded=result.change,
+            parts=parts,
         )
         | message
     )
@@ -113,7 +119,7 @@ def pyramid_edit(request, pk, action):
         else None
     )
     changes = changes_context(context, result) | builder_help_after(
-        result.pyramid, selected, request.POST.get("help_for")
+        result.pyramid, selected, request.POST.get("help_for"), parts
     )
     response = reswap(render(request, "annotator/workspace/changes.html", changes), "none")
     if selected is not None:
@@ -121,7 +127,9 @@ def pyramid_edit(request, pk, action):
     return response
 
 
-def builder_help_after(pyramid: Pyramid, selected: int | None, help_for: str | None) -> dict:
+def builder_help_after(
+    pyramid: Pyramid, selected: int | None, help_for: str | None, parts: list[Part]
+) -> dict:
     """The builder's help for the SCU selected once the edit is in (the one the edit selects, else
     the one the page had selected: `help_for`), sent with the edit's answer: one request per
     action (issue 32: the page asked for it in a second request, after the first). Nothing when
@@ -132,7 +140,7 @@ def builder_help_after(pyramid: Pyramid, selected: int | None, help_for: str | N
     if uid is None:
         return {}
     try:
-        return {"builder_help": help_context(pyramid, uid)}
+        return {"builder_help": help_context(pyramid, uid, parts)}
     except (KeyError, ValueError):  # the SCU is gone (removed, undone): the panel says to select
         return {"builder_help": {"pyramid": pyramid, "uid": None, "models": []}}
 

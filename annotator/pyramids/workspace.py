@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import TypedDict
 
-from django.db.models import Q
-
 from annotator.campaigns.access import can_edit_pyramid, can_reopen
 from annotator.editing import history
-from annotator.models import Pyramid, PyramidChange, Span, WeightConvention
+from annotator.models import Pyramid, PyramidChange, WeightConvention
+from annotator.pyramids.parts import Part, pyramid_parts
 from annotator.pyramids.problems import pyramid_problems
 from annotator.text.textmarks import coverage, marked_html, runs
 
@@ -44,12 +43,14 @@ def workspace_context(
     with_problems: bool = True,
     may_edit: bool | None = None,
     recorded=None,
+    parts: list[Part] | None = None,
 ) -> dict:
     """Everything the workspace partial shows: shaded models, SCUs with contributors, problems.
     `may_edit`: whether the user may edit the pyramid, where the caller knows (an edit of theirs
     just went through: the check it passed is not asked again, issue 32's query per action);
     `recorded`: the change that edit recorded (the last one, and what Undo and Redo can do after
-    it, without asking again).
+    it, without asking again); `parts`: the pyramid's parts (annotator.pyramids.parts), where the
+    caller has read them.
 
     Loaded as plain values (the page's hot path): the models' texts once, then SCUs,
     contributors and spans as rows that point into them. `shade_only` limits the shaded texts
@@ -62,56 +63,29 @@ def workspace_context(
     # The builder's weight is its number of contributors, whatever the collection's convention: what
     # the builder edits (and the weight's title says), as in DUCView.
     scus = list(scu_rows.with_weight(WeightConvention.CONTRIBUTORS).order_by("position", "id"))
-    # One query of spans with their contributors: those in the summaries to shade, and those of
-    # the SCUs listed.
-    spans = Span.objects.filter(contributor__scu__pyramid=pyramid)
-    if scu_uids is not None:  # with the whole list, every span is needed anyway
-        wanted = Q(contributor__scu__uid__in=scu_uids)
-        if shade_only:
-            wanted |= Q(summary_id__in=shade_only)
-        spans = spans.filter(wanted)
+    # Every part of the pyramid, read once for the shading, the SCU list and the problems (the
+    # caller may have read them for the builder's help too: `parts`).
+    parts = pyramid_parts(pyramid.pk) if parts is None else parts
     listed = {scu.id for scu in scus}
     marks: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # (start, end, uid)
     contributors: defaultdict[int, list[ContributorEntry]] = defaultdict(list)  # by SCU id
     by_contributor: dict[int, ContributorEntry] = {}
     labels: dict[int, str] = {}  # by SCU uid
-    for (
-        span_id,
-        summary_id,
-        start,
-        end,
-        contributor_id,
-        scu_id,
-        scu_uid,
-        scu_label,
-        contributor_summary,
-        comment,
-    ) in spans.order_by("contributor__position", "contributor_id", "start").values_list(
-        "id",
-        "summary_id",
-        "start",
-        "end",
-        "contributor_id",
-        "contributor__scu_id",
-        "contributor__scu__uid",
-        "contributor__scu__label",
-        "contributor__summary_id",
-        "contributor__comment",
-    ):
-        marks[summary_id].append((start, end, scu_uid))
-        labels[scu_uid] = scu_label
-        if scu_id not in listed:
+    for part in parts:
+        marks[part.summary_id].append((part.start, part.end, part.scu_uid))
+        labels[part.scu_uid] = part.scu_label
+        if part.scu_id not in listed:
             continue
-        if contributor_id not in by_contributor:
-            by_contributor[contributor_id] = {
-                "id": contributor_id,
-                "model": authors.get(contributor_summary, "?"),
-                "comment": comment,
+        if part.contributor_id not in by_contributor:
+            by_contributor[part.contributor_id] = {
+                "id": part.contributor_id,
+                "model": authors.get(part.contributor_summary_id, "?"),
+                "comment": part.contributor_comment,
                 "parts": [],
             }
-            contributors[scu_id].append(by_contributor[contributor_id])
-        by_contributor[contributor_id]["parts"].append(
-            {"id": span_id, "text": texts.get(summary_id, "")[start:end]}
+            contributors[part.scu_id].append(by_contributor[part.contributor_id])
+        by_contributor[part.contributor_id]["parts"].append(
+            {"id": part.id, "text": texts.get(part.summary_id, "")[part.start : part.end]}
         )
     for scu in scus:
         scu.contributor_list = contributors[scu.id]
@@ -136,7 +110,7 @@ def workspace_context(
         "pyramid": pyramid,
         "models": models,
         "scus": scus,
-        "problems": pyramid_problems(pyramid) if with_problems else None,
+        "problems": pyramid_problems(pyramid, parts) if with_problems else None,
         "scu_count": len(scus) if scu_uids is None else pyramid.scus.count(),
         "editable": editable,
         "can_reopen": pyramid.status == Pyramid.Status.SUBMITTED and can_reopen(user, pyramid),

@@ -33,15 +33,18 @@ def activity_time(ago_ms: str | None):
 HELD_ACTIVITY = "activity_ago_ms"  # an edit's field: the page's report it held, sent with the edit
 
 
-def record_held_activity(request, kind: str, work) -> None:
+def record_held_activity(request, kind: str, pk: int) -> None:
     """The activity the page held back (worktime.js) and sends with an edit instead of on its own,
-    recorded before the edit: sent alone, it could arrive after an edit that made the work
-    read-only ("Mark complete") and be refused (issue 32: a 403 and a console error each time).
-    Nothing for a user who may not edit the work (the edit is refused too)."""
+    recorded before the edit of work `pk`: sent alone, it could arrive after an edit that made the
+    work read-only ("Mark complete") and be refused (issue 32: a 403 and a console error each
+    time). Nothing for a user who may not edit the work (the edit is refused too); the work is
+    read only when the page sent such a report."""
     if HELD_ACTIVITY not in request.POST:
         return
+    editor = EDITORS[kind]
     try:
-        EDITORS[kind].may_edit(work, request.user, False)
-    except NotAllowed:
+        work = editor.rows.get(pk=pk)
+        editor.may_edit(work, request.user, False)
+    except (editor.rows.model.DoesNotExist, NotAllowed):
         return
     record(request.user, now=activity_time(request.POST[HELD_ACTIVITY]), **{f"{kind}_id": work.pk})

@@ -380,3 +380,15 @@ def test_the_totals_say_one_scu_and_one_pse(client, demo):
     client.force_login(demo["annotator"])
     page = client.get(reverse("home")).content.decode()
     assert "submitted · 1 SCU · 0 PSEs · 0 min active</p>" in page
+
+
+@pytest.mark.parametrize(
+    ("who", "sees_accounts"), [("admin", True), ("organizer", False), ("annotator", False)]
+)
+def test_only_site_administrators_see_the_accounts_link(client, demo, who, sees_accounts):
+    """The navigation asks for the user's roles only as it shows them (the context processor's
+    values are evaluated by the template: an edit's answer, which shows no navigation, does not
+    query permissions)."""
+    client.force_login(demo[who])
+    page = client.get(reverse("home")).content.decode()
+    assert (f'<a href="{reverse("user-list")}">Accounts</a>' in page) is sees_accounts

@@ -220,6 +220,15 @@ class Pyramid(models.Model):
         pyramid do not change under an edit)."""
         return list(self.model_links.select_related("summary").order_by("position"))
 
+    @cached_property
+    def consensus_merged_from(self) -> bool:
+        """Whether a consensus pyramid was merged from this one (issue 8): only then may its SCUs
+        and contributors have copies whose provenance points here. Asked once per instance (an
+        edit's snapshots ask it before and after)."""
+        return PyramidMerge.objects.filter(
+            Q(source_a=self) | Q(source_b=self) | Q(further_sources__pyramid=self)
+        ).exists()
+
     @classmethod
     def free_name(cls, docset_id: int, wanted: str, own_id: int | None = None) -> str:
         """`wanted`, or `wanted (2)`, `(3)`… if another pyramid of the docset has that name."""

@@ -39,7 +39,7 @@ from annotator.assist.rankers import Index, ScuTexts, prepare
 
 if TYPE_CHECKING:
     from annotator.models import Pyramid
-    from annotator.pyramids.parts import Part
+    from annotator.pyramids.parts import PyramidRows
 
 RANKER = "lexical"  # measured best on DUC 2006 (bench/builder_help.py)
 LIMIT = 3  # phrases shown per model
@@ -132,18 +132,20 @@ class BuilderTexts:
         return " ".join(text[s:e] for s, e in contributor.spans)
 
 
-def builder_texts(pyramid: Pyramid, parts: list[Part] | None = None) -> BuilderTexts:
-    """The pyramid's models and SCUs with their contributors' parts; from its `parts`
-    (annotator.pyramids.parts) where the caller has read them."""
-    from annotator.pyramids.parts import pyramid_parts
+def builder_texts(pyramid: Pyramid, rows: PyramidRows | None = None) -> BuilderTexts:
+    """The pyramid's models and SCUs with their contributors' parts; from `rows`
+    (annotator.pyramids.parts) where the caller reads them too."""
+    from annotator.pyramids.parts import PyramidRows
+
+    rows = PyramidRows(pyramid.pk) if rows is None else rows
 
     models = tuple(
         ModelText(link.summary_id, link.summary.author, link.summary.text)
         for link in pyramid.model_texts
     )
-    labels = dict(pyramid.scus.order_by("position", "uid").values_list("uid", "label"))
+    labels = rows.labels
     found: dict[int, dict[int, tuple[int, list[tuple[int, int]]]]] = {uid: {} for uid in labels}
-    for part in pyramid_parts(pyramid.pk) if parts is None else parts:
+    for part in rows.parts:
         _, spans = found[part.scu_uid].setdefault(
             part.contributor_id, (part.contributor_summary_id, [])
         )
@@ -286,9 +288,9 @@ def help_for(
 
 
 def pyramid_help(
-    pyramid: Pyramid, uid: int, limit: int | None = LIMIT, parts: list[Part] | None = None
+    pyramid: Pyramid, uid: int, limit: int | None = LIMIT, rows: PyramidRows | None = None
 ) -> list[ModelHelp]:
     """`help_for` the pyramid as it is now (the phrases' index cached per pyramid version); from
-    its `parts` (annotator.pyramids.parts) where the caller has read them."""
-    texts = builder_texts(pyramid, parts)
+    `rows` (annotator.pyramids.parts) where the caller reads them too."""
+    texts = builder_texts(pyramid, rows)
     return help_for(texts, pyramid_phrases(pyramid, texts), uid, limit)

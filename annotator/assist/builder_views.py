@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from annotator.assist.builder_help import pyramid_help
 from annotator.campaigns.access import can_edit_pyramid, visible_pyramids
 from annotator.models import Pyramid
-from annotator.pyramids.parts import Part
+from annotator.pyramids.parts import PyramidRows
 
 KEYS = 9  # phrases numbered 1 to 9: their digit adds them
 
@@ -35,14 +35,14 @@ def builder_help(request, pk):
     return render(request, "annotator/workspace/builder_help_list.html", context)
 
 
-def help_context(pyramid: Pyramid, uid: int, parts: list[Part] | None = None) -> dict:
+def help_context(pyramid: Pyramid, uid: int, rows: PyramidRows | None = None) -> dict:
     """What the help list shows for SCU `uid` (ValueError if the pyramid has no such SCU): each
     model with no contributor in it, its phrases best first, the first nine with their digit.
     Also answered with each edit of the builder (annotator.pyramids.views.pyramid_edit), so that
-    the page needs no second request after an action, with the pyramid's `parts` it read for its
-    workspace: annotator.pyramids.parts)."""
+    the page needs no second request after an action, with the pyramid's `rows` its workspace
+    read: annotator.pyramids.parts)."""
     numbered, key = [], 0
-    for model in pyramid_help(pyramid, uid, parts=parts):
+    for model in pyramid_help(pyramid, uid, rows=rows):
         phrases = []
         for phrase in model.phrases:
             key += 1

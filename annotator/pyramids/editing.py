@@ -167,7 +167,8 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     """The touched SCUs (null where absent) and the order of all SCUs, as JSON-ready data.
 
     Two queries: every SCU as a plain row (the order, and the touched ones' label and comment),
-    and the touched SCUs' spans with their contributors' fields.
+    and the touched SCUs' spans with their contributors' fields (none where no touched SCU is
+    there: a new SCU before, a removed one after).
     """
     uids = sorted(set(uids))
     rows = (
@@ -184,8 +185,9 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
         scu_ids[uid] = scu_id
     contributors: dict[int, ContributorState] = {}
     by_uid: dict[int, list[ContributorState]] = {uid: [] for uid in uids}
+    there = [scu_ids[uid] for uid in uids if uid in scu_ids]
     span_rows = (
-        Span.objects.filter(contributor__scu__pyramid=pyramid, contributor__scu__uid__in=uids)
+        Span.objects.filter(contributor__scu_id__in=there)
         .order_by("contributor__position", "contributor_id", "position", "id")
         .values_list(
             "contributor_id",
@@ -215,7 +217,10 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
             by_uid[uid].append(contributors[contributor_id])
         contributors[contributor_id]["spans"].append([span_summary, start, end])
         contributors[contributor_id]["span_ids"].append(span_id)
-    scu_copies = _note_copies(contributors, [scu_ids[uid] for uid in uids if uid in scu_ids])
+    # Only a pyramid a consensus was merged from has copies (issue 32: two queries a snapshot).
+    scu_copies = (
+        _note_copies(contributors, there) if there and pyramid.consensus_merged_from else {}
+    )
     state: dict[str, SCUState | None] = {}
     for uid in uids:
         if uid not in labels:

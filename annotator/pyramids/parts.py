@@ -1,15 +1,17 @@
-"""Every contributor part of a pyramid, read once for all that shows them.
+"""Every contributor part and SCU label of a pyramid, read once for all that shows them.
 
 The builder's page and each edit's answer show the models shaded by SCU, the SCUs' contributors,
 the pyramid's problems and the builder's help; each read every part of the pyramid in a query of
-its own (three reads of the same rows per action, issue 32). They now take these rows, read once.
+its own (three reads of the same rows per action, issue 32), and the SCUs' labels and number in
+two more. They now take them from one PyramidRows, made once the edit is in.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import NamedTuple
 
-from annotator.models import Span
+from annotator.models import SCU, Span
 
 
 class Part(NamedTuple):
@@ -57,3 +59,24 @@ def pyramid_parts(pyramid_id: int) -> list[Part]:
         )
     )
     return [Part(*row) for row in rows]
+
+
+class PyramidRows:
+    """A pyramid's parts and SCU labels, each read at most once, when first asked. Made for one
+    page or one edit's answer, after the edit: the rows are as the edit left them."""
+
+    def __init__(self, pyramid_id: int):
+        self.pyramid_id = pyramid_id
+
+    @cached_property
+    def parts(self) -> list[Part]:
+        return pyramid_parts(self.pyramid_id)
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        """Every SCU's label by uid, in the SCU list's order."""
+        return dict(
+            SCU.objects.filter(pyramid_id=self.pyramid_id)
+            .order_by("position", "uid")
+            .values_list("uid", "label")
+        )

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 from django.db.models import F
 from django.urls import reverse
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
 from annotator.models import PSESpan, Span, Summary
 from annotator.pyramids.parts import Part, pyramid_parts
@@ -31,6 +33,17 @@ class Problem:
     kind: str
     scu_uid: int
     message: str
+
+
+def problem_links(problems: list[Problem]) -> SafeString:
+    """The problems as the builder lists them, each a link to its SCU: built here rather than in
+    a template loop, which took a millisecond of each edit's answer for a DUC pyramid's ~75
+    problems (issue 32)."""
+    return format_html_join(
+        "",
+        '<li><a href="#scu-{}" data-goto="{}">{}</a></li>',
+        ((problem.scu_uid, problem.scu_uid, problem.message) for problem in problems),
+    )
 
 
 def pyramid_problems(pyramid, parts: list[Part] | None = None) -> list[Problem]:

@@ -19,7 +19,7 @@ from annotator.editing.actions import PYRAMID_ACTIONS, apply_action
 from annotator.editing.refusals import refused_answer
 from annotator.models import Pyramid, PyramidMerge
 from annotator.pyramids import editing
-from annotator.pyramids.parts import Part, pyramid_parts
+from annotator.pyramids.parts import PyramidRows
 from annotator.pyramids.workspace import workspace_context
 from annotator.web.bad_input import refuses_nul_itself
 from annotator.worktime.held import record_held_activity
@@ -95,8 +95,9 @@ def pyramid_edit(request, pk, action):
             "annotator/_workspace.html",
             workspace_context(result.pyramid, request.user) | message,
         )
-    # The pyramid's parts, read once for the shading, the SCUs, the problems and the help.
-    parts = pyramid_parts(result.pyramid.pk)
+    # The pyramid's parts and labels, read once for the shading, the SCUs, the problems and the
+    # help.
+    rows = PyramidRows(result.pyramid.pk)
     context = (
         workspace_context(
             result.pyramid,
@@ -106,7 +107,7 @@ def pyramid_edit(request, pk, action):
             with_problems=bool(result.summary_ids),  # problems come from contributors only
             may_edit=True,  # the edit passed the check of who may edit it
             recorded=result.change,
-            parts=parts,
+            rows=rows,
         )
         | message
     )
@@ -119,7 +120,7 @@ def pyramid_edit(request, pk, action):
         else None
     )
     changes = changes_context(context, result) | builder_help_after(
-        result.pyramid, selected, request.POST.get("help_for"), parts
+        result.pyramid, selected, request.POST.get("help_for"), rows
     )
     response = reswap(render(request, "annotator/workspace/changes.html", changes), "none")
     if selected is not None:
@@ -128,7 +129,7 @@ def pyramid_edit(request, pk, action):
 
 
 def builder_help_after(
-    pyramid: Pyramid, selected: int | None, help_for: str | None, parts: list[Part]
+    pyramid: Pyramid, selected: int | None, help_for: str | None, rows: PyramidRows
 ) -> dict:
     """The builder's help for the SCU selected once the edit is in (the one the edit selects, else
     the one the page had selected: `help_for`), sent with the edit's answer: one request per
@@ -140,7 +141,7 @@ def builder_help_after(
     if uid is None:
         return {}
     try:
-        return {"builder_help": help_context(pyramid, uid, parts)}
+        return {"builder_help": help_context(pyramid, uid, rows)}
     except (KeyError, ValueError):  # the SCU is gone (removed, undone): the panel says to select
         return {"builder_help": {"pyramid": pyramid, "uid": None, "models": []}}
 

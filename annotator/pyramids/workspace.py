@@ -14,8 +14,8 @@ from typing import TypedDict
 from annotator.campaigns.access import can_edit_pyramid, can_reopen
 from annotator.editing import history
 from annotator.models import Pyramid, PyramidChange, WeightConvention
-from annotator.pyramids.parts import Part, pyramid_parts
-from annotator.pyramids.problems import pyramid_problems
+from annotator.pyramids.parts import PyramidRows
+from annotator.pyramids.problems import problem_links, pyramid_problems
 from annotator.text.textmarks import coverage, marked_html, runs
 
 
@@ -43,14 +43,14 @@ def workspace_context(
     with_problems: bool = True,
     may_edit: bool | None = None,
     recorded=None,
-    parts: list[Part] | None = None,
+    rows: PyramidRows | None = None,
 ) -> dict:
     """Everything the workspace partial shows: shaded models, SCUs with contributors, problems.
     `may_edit`: whether the user may edit the pyramid, where the caller knows (an edit of theirs
     just went through: the check it passed is not asked again, issue 32's query per action);
     `recorded`: the change that edit recorded (the last one, and what Undo and Redo can do after
-    it, without asking again); `parts`: the pyramid's parts (annotator.pyramids.parts), where the
-    caller has read them.
+    it, without asking again); `rows`: the pyramid's parts and labels (annotator.pyramids.parts),
+    where the caller reads them too.
 
     Loaded as plain values (the page's hot path): the models' texts once, then SCUs,
     contributors and spans as rows that point into them. `shade_only` limits the shaded texts
@@ -63,15 +63,15 @@ def workspace_context(
     # The builder's weight is its number of contributors, whatever the collection's convention: what
     # the builder edits (and the weight's title says), as in DUCView.
     scus = list(scu_rows.with_weight(WeightConvention.CONTRIBUTORS).order_by("position", "id"))
-    # Every part of the pyramid, read once for the shading, the SCU list and the problems (the
-    # caller may have read them for the builder's help too: `parts`).
-    parts = pyramid_parts(pyramid.pk) if parts is None else parts
+    # Every part of the pyramid, read once for the shading, the SCU list and the problems (and
+    # the builder's help, where the caller asks for it with the same `rows`).
+    rows = PyramidRows(pyramid.pk) if rows is None else rows
     listed = {scu.id for scu in scus}
     marks: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # (start, end, uid)
     contributors: defaultdict[int, list[ContributorEntry]] = defaultdict(list)  # by SCU id
     by_contributor: dict[int, ContributorEntry] = {}
     labels: dict[int, str] = {}  # by SCU uid
-    for part in parts:
+    for part in rows.parts:
         marks[part.summary_id].append((part.start, part.end, part.scu_uid))
         labels[part.scu_uid] = part.scu_label
         if part.scu_id not in listed:
@@ -106,12 +106,14 @@ def workspace_context(
         states: set[str] = set()
     else:
         states = known if known is not None else history.stack_states(pyramid.changes.all())
+    problems = pyramid_problems(pyramid, rows.parts) if with_problems else None
     return {
         "pyramid": pyramid,
         "models": models,
         "scus": scus,
-        "problems": pyramid_problems(pyramid, parts) if with_problems else None,
-        "scu_count": len(scus) if scu_uids is None else pyramid.scus.count(),
+        "problems": problems,
+        "problem_links": problem_links(problems) if problems else "",
+        "scu_count": len(scus) if scu_uids is None else len(rows.labels),
         "editable": editable,
         "can_reopen": pyramid.status == Pyramid.Status.SUBMITTED and can_reopen(user, pyramid),
         "can_undo": PyramidChange.State.APPLIED in states,

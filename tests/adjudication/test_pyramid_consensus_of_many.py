@@ -177,3 +177,24 @@ def test_keeping_a_group_with_nothing_of_it_in_the_consensus_says_its_content_is
         consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL]
     )
     assert kept.description == f"Group {keys[PARTIAL]} (in some pyramids only): kept as edited"
+
+
+def test_an_edit_of_the_third_source_undone_ties_the_consensus_copy_to_it_again(trio):
+    """Undo in a pyramid merged as C (not A or B) recreates its SCU and ties the consensus's copy
+    to it again: its snapshots note the copies as A's and B's do (the check of which pyramids a
+    consensus was merged from knows the further sources too)."""
+    consensus = started(trio)
+    keys = {g["kind"]: g["key"] for g in PyramidMerge.objects.get(consensus=consensus).groups}
+    pyramid_consensus.choose(
+        consensus.pk, trio["adjudicator"], version(consensus.pk), keys[PARTIAL], "c"
+    )
+    copy = consensus.scus.get(label="Collins in orbit")
+    source = copy.source
+    assert source.pyramid_id == trio["c"].pk
+    owner = trio["demo"]["outsider"]  # who built C
+    editing.remove_scu(trio["c"].pk, owner, version(trio["c"].pk), source.uid)
+    assert SCU.objects.get(pk=copy.pk).source is None
+    editing.undo(trio["c"].pk, owner, version(trio["c"].pk))
+    restored = SCU.objects.get(pk=copy.pk).source
+    assert restored is not None
+    assert (restored.pyramid_id, restored.uid) == (trio["c"].pk, source.uid)

@@ -336,6 +336,22 @@ def test_flags_are_added_to_what_each_annotation_had(build, demo):
     assert len(updates) == 2  # [1] for two annotations, [1, 2] for two: none for "flagged"
 
 
+def test_an_edit_looks_for_copies_only_in_a_pyramid_a_consensus_was_merged_from(build):
+    """Copies (a consensus's provenance pointing here) exist only where a consensus was merged
+    from the pyramid: otherwise an edit asks that once, not twice per snapshot (issue 32)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    summary, ranges = build.where("B", "Neil Armstrong stepped out first")
+    with CaptureQueriesContext(connection) as queries:
+        build.do("add_contributor", 1, summary, ranges)
+    sql = [query["sql"] for query in queries]
+    assert not [q for q in sql if '"source_id" IN' in q]
+    assert len([q for q in sql if 'FROM "annotator_pyramidmerge"' in q]) == 1
+    assert sorted(build.state()[0][2]) == ["A", "B"]  # the contributor was added
+
+
 def test_a_part_cannot_repeat_words_of_its_contributor(build):
     build.new_scu("A", "Apollo 11 landed on the Moon on July 20, 1969")
     summary, ranges = build.where("A", "Apollo 11 landed")

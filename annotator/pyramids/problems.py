@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from django.db.models import F
 from django.urls import reverse
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from annotator.models import PSESpan, Span, Summary
 from annotator.pyramids.parts import Part, pyramid_parts
@@ -38,11 +38,14 @@ class Problem:
 def problem_links(problems: list[Problem]) -> SafeString:
     """The problems as the builder lists them, each a link to its SCU: built here rather than in
     a template loop, which took a millisecond of each edit's answer for a DUC pyramid's ~75
-    problems (issue 32)."""
-    return format_html_join(
-        "",
-        '<li><a href="#scu-{}" data-goto="{}">{}</a></li>',
-        ((problem.scu_uid, problem.scu_uid, problem.message) for problem in problems),
+    problems (issue 32; format_html_join took half of that). The message is escaped; the uid is
+    an int."""
+    return mark_safe(  # noqa: S308 - every value is escaped or an int
+        "".join(
+            f'<li><a href="#scu-{int(problem.scu_uid)}" data-goto="{int(problem.scu_uid)}">'
+            f"{escape(problem.message)}</a></li>"
+            for problem in problems
+        )
     )
 
 

@@ -56,6 +56,21 @@ def test_lists_rule_violations_as_problems(client, demo):
     assert "problems to review" in page
     assert "SCU 1 has 2 contributors from model A" in page
     assert "SCU 1 overlaps SCU 1 in model A" in page
+    assert (
+        '<li><a href="#scu-1" data-goto="1">SCU 1 has 2 contributors from model A</a></li>' in page
+    )
+
+
+def test_a_problem_names_a_model_as_written_and_escaped():
+    """The problems' links are built in Python (issue 32): a model's name from a file is text."""
+    from annotator.pyramids.problems import OVERLAP, Problem, problem_links
+
+    links = problem_links([Problem(OVERLAP, 3, "SCU 3 overlaps SCU 4 in model <b>&A</b>")])
+    assert links == (
+        '<li><a href="#scu-3" data-goto="3">'
+        "SCU 3 overlaps SCU 4 in model &lt;b&gt;&amp;A&lt;/b&gt;</a></li>"
+    )
+    assert problem_links([]) == ""
 
 
 def test_assigned_annotator_may_see_the_pyramid(client, demo):

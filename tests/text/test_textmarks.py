@@ -1,6 +1,13 @@
 """Shading texts by the SCUs (or PSEs) that cover them: runs, and the HTML the pages show."""
 
-from annotator.text.textmarks import marked_html, runs, uncovered_runs, uncovered_words
+from annotator.text.textmarks import (
+    Run,
+    coverage,
+    marked_html,
+    runs,
+    uncovered_runs,
+    uncovered_words,
+)
 
 TEXT = "Apollo 11 landed. Armstrong walked first. Collins orbited."
 
@@ -67,3 +74,47 @@ def test_words_in_no_span_are_found_and_punctuation_alone_is_no_word():
     # it.
     assert uncovered_words("a b c d", [(2, 7), (2, 3), (0, 1)]) == []
     assert uncovered_words("a b c d", [(0, 2), (6, 6)]) == [(2, 3), (4, 5), (6, 7)]
+
+
+def _runs_by_definition(text, spans):
+    """runs() as first written (every span compared with every boundary): the reference."""
+    boundaries = {0, len(text)}
+    for start, end, _ in spans:
+        boundaries.update((max(0, min(start, len(text))), max(0, min(end, len(text)))))
+    points = sorted(boundaries)
+    result = []
+    for left, right in zip(points, points[1:]):
+        keys = tuple(
+            sorted({key for start, end, key in spans if start <= left and right <= end}, key=str)
+        )
+        if result and result[-1].keys == keys:
+            result[-1] = Run(result[-1].text + text[left:right], keys, result[-1].start)
+        else:
+            result.append(Run(text[left:right], keys, left))
+    return result
+
+
+def _coverage_by_definition(text, spans):
+    covered = [False] * len(text)
+    for start, end, _ in spans:
+        for i in range(max(0, start), min(end, len(text))):
+            covered[i] = True
+    counted = [c for ch, c in zip(text, covered) if not ch.isspace()]
+    return sum(counted) / len(counted) if counted else 0.0
+
+
+def test_runs_and_coverage_equal_their_definitions_on_random_spans():
+    """The sweeps (issue 32) give what the definitions give: the same runs, the same share, for
+    spans that overlap, repeat a key, nest, touch, hold nothing or reach outside the text."""
+    import random
+
+    rng = random.Random(32)
+    alphabet = "ab  c\n\u00a0é.,\t"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        spans = []
+        for _ in range(rng.randrange(0, 8)):
+            start = rng.randrange(-3, len(text) + 3)
+            spans.append((start, start + rng.randrange(-2, 15), rng.choice([1, 2, 3, 0, 12])))
+        assert runs(text, spans) == _runs_by_definition(text, spans), (text, spans)
+        assert coverage(text, spans) == _coverage_by_definition(text, spans), (text, spans)

@@ -164,7 +164,14 @@ class Editor:
             target, action, description = history.step_over(change, undoing)
             self.restore(record, target)
             self.after_change(record, now, target)
-            return self._record(record, user, action, description, *self.kept(now, target))
+            return self._record(
+                record,
+                user,
+                action,
+                description,
+                *self.kept(now, target),
+                travelled=(change, undoing),
+            )
 
     def _locked(self, pk: int, user, version: int | None, reopening: bool = False):
         try:
@@ -178,8 +185,19 @@ class Editor:
         return record
 
     def _record(
-        self, record: VersionedRecord, user, action, description, before, after, decision=None
+        self,
+        record: VersionedRecord,
+        user,
+        action,
+        description,
+        before,
+        after,
+        decision=None,
+        travelled=None,
     ):
+        """Raise the version and record the change; `travelled`: (the change an undo or a redo
+        travelled over, whether it undid it), so that its answer knows what Undo and Redo can do
+        next (history.note_stack_after)."""
         record.version += 1
         record.save(update_fields=["version", *self.saved_fields])
         change = record.changes.create(
@@ -190,6 +208,8 @@ class Editor:
             after=after,
             decision=decision,
         )
+        if travelled is not None:
+            history.note_stack_after(change, *travelled)
         self.after_action(record, user)
         return self.result(record, record.version, description, change)
 

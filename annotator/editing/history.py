@@ -7,7 +7,7 @@ Undo, redo and status changes are recorded for the audit trail but are not thems
 
 from typing import TypeVar
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
 from annotator.models import ChangeRecord, PyramidChange
 
@@ -25,11 +25,23 @@ def undo_stack(changes):
 def stack_after(change) -> set[str] | None:
     """What `stack_states` would find right after `change` was recorded, where it is known
     without a query (an edit's answer, issue 32: a query per action): a new edit is on top of the
-    stack, applied, and ended the redo chain. None after an undo, a redo or an action off the
-    stack."""
+    stack, applied, and ended the redo chain; an undo or a redo says what it left
+    (`note_stack_after`). None after an action off the stack."""
+    if change.action in ("undo", "redo"):
+        return getattr(change, "stack_after", None)
     if change.action in NOT_ON_THE_UNDO_STACK:
         return None
     return {State.APPLIED}
+
+
+def note_stack_after(step, travelled, undoing: bool) -> None:
+    """Note on `step` (the undo or redo just recorded) what the stack holds after it: the change
+    it `travelled` over is now undone (or applied again), and there is another to travel over in
+    the same direction where `next_to_travel` found one (its `more`)."""
+    left = {State.UNDONE} if undoing else {State.APPLIED}
+    if travelled.more:
+        left.add(State.APPLIED if undoing else State.UNDONE)
+    step.stack_after = left
 
 
 def end_redo_chain(changes) -> None:
@@ -37,11 +49,16 @@ def end_redo_chain(changes) -> None:
 
 
 def next_to_travel(changes, undoing: bool):
-    """The change undo (or redo) would revert (or re-apply), or None."""
+    """The change undo (or redo) would revert (or re-apply), or None; with `more`: whether
+    another would follow it (one query: what Undo and Redo can do after it, note_stack_after)."""
     stack = undo_stack(changes)
     if undoing:
-        return stack.filter(state=State.APPLIED).order_by("-id").first()
-    return stack.filter(state=State.UNDONE).order_by("id").first()
+        applied = stack.filter(state=State.APPLIED)
+        beyond = applied.filter(id__lt=OuterRef("id"))
+        return applied.annotate(more=Exists(beyond)).order_by("-id").first()
+    undone = stack.filter(state=State.UNDONE)
+    beyond = undone.filter(id__gt=OuterRef("id"))
+    return undone.annotate(more=Exists(beyond)).order_by("id").first()
 
 
 def stack_states(changes) -> set[str]:

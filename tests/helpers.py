@@ -255,3 +255,18 @@ def spoil_stored_scores() -> None:
     )
     gone = [stored.pk for stored in StoredScore.objects.order_by("pk")[1::3]]
     StoredScore.objects.filter(pk__in=gone).delete()
+
+
+def undo_and_redo_after(step) -> tuple[bool, bool]:
+    """Whether the answer to an undo or a redo (`step()` posts it) enables Undo and Redo, asserting
+    it knew without asking the undo stack in a query of its own (issue 32)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        page = step().content.decode()
+    assert not [q for q in queries if q["sql"].startswith("SELECT DISTINCT")]
+    return tuple(  # type: ignore[return-value]
+        f'data-act="{act}" title="{key}" >' in page
+        for act, key in (("undo", "Ctrl+Z"), ("redo", "Ctrl+Y"))
+    )

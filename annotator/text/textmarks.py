@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from html import escape  # Django's escape is this, wrapped in a SafeString per call
 from typing import Generic, TypeVar
 
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from annotator.text.words import words
@@ -60,18 +60,20 @@ def runs(text: str, spans: Sequence[tuple[int, int, Key]]) -> list[Run[Key]]:
         if start < end:
             starting[start].append(key)
             ending[end].append(key)
-    covering: Counter[Key] = Counter()  # the keys of the spans open here, each with how many
-    result: list[Run[Key]] = []
-    points = sorted(boundaries)
-    for left, right in zip(points, points[1:]):
-        covering.subtract(ending.get(left, ()))
-        covering.update(starting.get(left, ()))
-        keys = tuple(sorted((key for key, open_ in covering.items() if open_ > 0), key=str))
-        if result and result[-1].keys == keys:
-            result[-1] = Run(result[-1].text + text[left:right], keys, result[-1].start)
-        else:
-            result.append(Run(text[left:right], keys, left))
-    return result
+    covering: dict[Key, int] = {}  # the keys of the spans open here, each with how many
+    cuts: list[tuple[int, tuple[Key, ...]]] = []  # where the covering keys change, and to what
+    for point in sorted(boundaries)[:-1]:
+        for key in ending.get(point, ()):
+            covering[key] -= 1
+            if not covering[key]:
+                del covering[key]
+        for key in starting.get(point, ()):
+            covering[key] = covering.get(key, 0) + 1
+        keys = tuple(sorted(covering, key=str))
+        if not cuts or cuts[-1][1] != keys:
+            cuts.append((point, keys))
+    ends = [start for start, _ in cuts[1:]] + [size]
+    return [Run(text[start:end], keys, start) for (start, keys), end in zip(cuts, ends)]
 
 
 SPACE = re.compile(r"\s")  # as str.isspace: both are Unicode's white space

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
 from annotator.campaigns import assignment_status
@@ -174,7 +174,23 @@ def snapshot(annotation: PeerAnnotation, pse_ids: Collection[int] = ()) -> list[
     ):
         pses[pse_id]["spans"].append([start, end])
         pses[pse_id]["span_ids"].append(span_id)
-    return list(pses.values())
+    states = list(pses.values())
+    if not pse_ids:  # every PSE: what the edit under way found, for its rules (`_found`)
+        setattr(annotation, FOUND, states)
+    return states
+
+
+# Where `snapshot` keeps every PSE on the edit's locked annotation: the engine snapshots them
+# before an edit applies itself, and the edit's rules read them there (issue 32: four more queries
+# of the same rows per action). Each edit locks and reads its annotation anew.
+FOUND = "_pses_found"
+
+
+def _found(annotation: PeerAnnotation) -> list[dict]:
+    """Every PSE as the edit under way found it (before it wrote anything: each operation checks
+    its rules first)."""
+    found = getattr(annotation, FOUND, None)
+    return found if found is not None else snapshot(annotation)
 
 
 # A stored snapshot: {"pses": [...], "absent": [...]}, or every PSE (a list, before issue 19).
@@ -391,13 +407,19 @@ def _refuse_words_already_there(
     """The same words cannot express the same SCU twice (a repetition is *other* words that express
     it again), nor be matched twice to nothing: either would count them twice in the scores.
     `pse`: the PSE the words are added to; `moved`: the PSE whose words these are, being moved."""
-    spans = PSESpan.objects.filter(pse__annotation=annotation, pse__scu=scu)
+    uid = scu.uid if scu is not None else NO_SCU
+    found = _found(annotation)
     if pse is not None:
-        own = list(pse.spans.values_list("start", "end"))
+        own = [span for state in found if state["id"] == pse.pk for span in state["spans"]]
         if overlapping(parts, own):
             raise RuleBroken("Those words are already part of this PSE.")
-        spans = spans.exclude(pse=pse)
-    if overlapping(parts, spans.values_list("start", "end")):
+    same = [
+        span
+        for state in found
+        if state["scu"] == uid and (pse is None or state["id"] != pse.pk)
+        for span in state["spans"]
+    ]
+    if overlapping(parts, same):
         raise RuleBroken(
             f"Those words already express {_what(scu)} in this peer: select other words "
             "(a repetition is other words that express the SCU again)."
@@ -410,26 +432,22 @@ def _refuse_match_and_nothing(
 ) -> None:
     """Words that express an SCU cannot also match nothing, either way round (issue 32): the
     zero-weight PSE would count in the peer's SCU count X and lower the Original score (Passonneau
-    2009, eq. 1) for content the peer has. The refusal names the other PSE, its SCU and its words,
-    so that the annotator can find it (and move or remove it)."""
-    sharing = Q()
-    for start, end in parts:
-        sharing |= Q(start__lt=end, end__gt=start)
-    span = (
-        PSESpan.objects.filter(
-            sharing, pse__annotation=annotation, pse__scu__isnull=scu is not None
-        )
-        .exclude(pse=pse)
-        .select_related("pse__scu")
-        .order_by("start")
-        .first()
-    )
-    if span is None:
+    2009, eq. 1) for content the peer has. The refusal names the other PSE, its SCU and its words
+    (the first in the text), so that the annotator can find it (and move or remove it)."""
+    sharing = [
+        (start, span_id, state["scu"], end)
+        for state in _found(annotation)
+        if (state["scu"] == NO_SCU) == (scu is not None) and (pse is None or state["id"] != pse.pk)
+        for (start, end), span_id in zip(state["spans"], state["span_ids"])
+        if any(start < part_end and part_start < end for part_start, part_end in parts)
+    ]
+    if not sharing:
         return
-    words = quoted(annotation.peer.text[span.start : span.end].replace("\n", " "), limit=40)
-    if span.pse.scu is not None:
+    start, _, other_uid, end = min(sharing)
+    words = quoted(annotation.peer.text[start:end].replace("\n", " "), limit=40)
+    if other_uid != NO_SCU:
         raise RuleBroken(
-            f"Those words are in a PSE of SCU {span.pse.scu.uid} (the words {words}): words that "
+            f"Those words are in a PSE of SCU {other_uid} (the words {words}): words that "
             "express an SCU cannot also match nothing. Select other words, or remove that PSE "
             "first."
         )
@@ -438,6 +456,15 @@ def _refuse_match_and_nothing(
         "nothing cannot also express an SCU. Move that PSE to the SCU (click its words, v, then "
         "the SCU), or remove it first."
     )
+
+
+def _next_position_and_same(annotation: PeerAnnotation, scu: SCU | None) -> tuple[int, int]:
+    """Where a new PSE goes (after every PSE), and how many PSEs already express `scu` (a new one
+    is a repetition), from what the edit found."""
+    found = _found(annotation)
+    uid = scu.uid if scu is not None else NO_SCU
+    last = max((state["position"] for state in found), default=0)
+    return (last or 0) + 1, sum(state["scu"] == uid for state in found)
 
 
 def _check_rank(rank, scu_uid) -> None:
@@ -477,9 +504,8 @@ def assign(
         parts = _parts(annotation, ranges)
         scu = _scu(annotation, scu_uid)
         _refuse_words_already_there(annotation, scu, parts)
-        found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
-        repeated = scu is not None and found["same"] > 0
-        position = (found["last"] or 0) + 1
+        position, same = _next_position_and_same(annotation, scu)
+        repeated = scu is not None and same > 0
         pse = PSE.objects.create(
             annotation=annotation, scu=scu, position=position, suggestion_rank=suggestion_rank
         )
@@ -516,9 +542,10 @@ def move_pse(annotation_id, user, version, pse_id: int, scu_uid: int) -> PeerEdi
         target = _scu(annotation, scu_uid)
         if (pse.scu_id or None) == (target.pk if target else None):
             raise RuleBroken(f"That PSE already expresses {_what(target)}.")
-        _refuse_words_already_there(
-            annotation, target, list(pse.spans.values_list("start", "end")), moved=pse
-        )
+        words = [
+            span for state in _found(annotation) if state["id"] == pse.pk for span in state["spans"]
+        ]
+        _refuse_words_already_there(annotation, target, words, moved=pse)
         source = pse.scu
         pse.scu = target
         # matched again by hand: the suggestion it was taken from, if any, no longer says how
@@ -572,8 +599,8 @@ def accept_proposal(annotation_id, user, version, proposal_id: int, ranges=None)
         parts = _parts(annotation, ranges or [(proposal.start, proposal.end)])
         scu = proposal.scu
         _refuse_words_already_there(annotation, scu, parts)
-        found = annotation.pses.aggregate(last=Max("position"), same=Count("id", filter=Q(scu=scu)))
-        pse = PSE.objects.create(annotation=annotation, scu=scu, position=(found["last"] or 0) + 1)
+        position, same = _next_position_and_same(annotation, scu)
+        pse = PSE.objects.create(annotation=annotation, scu=scu, position=position)
         PSESpan.objects.bulk_create(
             PSESpan(pse=pse, start=s, end=e, position=i) for i, (s, e) in enumerate(parts)
         )
@@ -584,7 +611,7 @@ def accept_proposal(annotation_id, user, version, proposal_id: int, ranges=None)
         proposal.save(update_fields=["state", "pse", "decided_at", "decided_by"])
         text = "...".join(annotation.peer.text[s:e] for s, e in sorted(parts)).replace("\n", " ")
         return f"Accepted a proposal: matched {quoted(text, limit=50)} to {_what(scu)}" + (
-            " (a repetition)" if found["same"] else ""
+            " (a repetition)" if same else ""
         )
 
     return run_edit(annotation_id, user, version, "accept_proposal", apply)

@@ -107,6 +107,13 @@ def test_an_answer_does_not_ask_again_whether_its_user_may_edit(client, demo, an
     assert len(reads) == 1
     assert reads[0].endswith('FOR UPDATE OF "annotator_peerannotation"')
     assert not [q for q in queries if "auth_permission" in q["sql"]]
+    # The rules (words already matched, matched and matching nothing) and the new PSE's place read
+    # the PSEs the edit found (its snapshot), not the database again.
+    spans_read = [
+        q for q in queries if q["sql"].startswith("SELECT") and '"annotator_psespan"' in q["sql"]
+    ]
+    assert not [q for q in spans_read if '"annotator_psespan"."start" <' in q["sql"]]
+    assert not [q for q in queries if 'MAX("annotator_pse"."position")' in q["sql"]]
     assert PSE.objects.filter(annotation=annotation, scu__uid=1).count() == 1
 
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
-from django.db.models import F, Max
+from django.db.models import F, Max, ProtectedError
 from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
@@ -261,19 +261,21 @@ def restore(pyramid: Pyramid, state: dict) -> None:
     they had (issue 32: API clients and a consensus's provenance point at them), where the
     snapshot has them (not before issue 32) and no other record took them meanwhile."""
     kept_scus, kept_contributors = _sources_still_there(state)
-    # The touched SCUs' contributors go first: one may come back in another of them (a move undone).
-    Contributor.objects.filter(
-        scu__pyramid=pyramid, scu__uid__in=[int(key) for key in state["scus"]]
-    ).delete()
-    wanted = [c["id"] for s in state["scus"].values() if s for c in s["contributors"] if "id" in c]
+    touched = {int(key): scu_state for key, scu_state in state["scus"].items()}
+    there = {scu.uid: scu for scu in SCU.objects.filter(pyramid=pyramid, uid__in=list(touched))}
+    # What goes, goes first: the SCUs the snapshot has not (their contributors with them), then
+    # the other touched SCUs' contributors: one may come back in another of them (a move undone).
+    for uid, scu_state in touched.items():
+        if scu_state is None and uid in there:
+            delete_scu(there.pop(uid))
+    if there:
+        Contributor.objects.filter(scu__in=list(there.values())).delete()
+    wanted = [c["id"] for s in touched.values() if s for c in s["contributors"] if "id" in c]
     taken = set(Contributor.objects.filter(pk__in=wanted).values_list("pk", flat=True))
-    for key, scu_state in state["scus"].items():
-        uid = int(key)
-        scu = SCU.objects.filter(pyramid=pyramid, uid=uid).first()
+    for uid, scu_state in touched.items():
         if scu_state is None:
-            if scu is not None:
-                delete_scu(scu)
             continue
+        scu = there.get(uid)
         if scu is None:
             scu = SCU.objects.create(
                 pyramid=pyramid,
@@ -463,13 +465,18 @@ def _check_one_per_model(
 
 
 def delete_scu(scu: SCU) -> None:
-    used = PSE.objects.filter(scu=scu).count()
-    if used:
+    """Remove an SCU with its contributors; refused while PSEs match it (they protect it: the
+    deletion's own check finds them, no count of them first)."""
+    try:
+        scu.delete()
+    except ProtectedError as protected:
+        used = sum(isinstance(record, PSE) for record in protected.protected_objects)
+        if not used:
+            raise
         raise RuleBroken(
             f"SCU {scu.uid} is matched by {used} PSE{'s' if used != 1 else ''} in peer "
             "annotations; it cannot be removed while they use it."
-        )
-    scu.delete()
+        ) from None
 
 
 def next_uid(pyramid: Pyramid, count: int = 1) -> int:

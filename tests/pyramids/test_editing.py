@@ -179,6 +179,11 @@ def test_an_scu_matched_by_peer_annotations_cannot_be_removed(build, demo):
     PSE.objects.create(annotation=using, scu=SCU.objects.get(pyramid=build.pyramid))
     with pytest.raises(editing.RuleBroken, match="matched by 1 PSE in peer annotations"):
         build.do("remove_scu", 1)
+    PSE.objects.create(annotation=using, scu=SCU.objects.get(pyramid=build.pyramid))
+    with pytest.raises(editing.RuleBroken, match="matched by 2 PSEs in peer annotations"):
+        build.do("remove_scu", 1)
+    # Refused whole: the SCU and its contributor are still there.
+    assert [(uid, sorted(models)) for uid, _, models in build.state()] == [(1, ["A"])]
 
 
 def test_undo_and_redo_every_kind_of_edit(build):

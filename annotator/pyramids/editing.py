@@ -367,8 +367,9 @@ EDITOR = Editor(
     touched_in=_touched_in,
     restore=restore,
     result=EditResult,
-    # submit and reopen set the status; updated_at is set on every save (auto_now)
-    saved_fields=("status", "updated_at"),
+    # submit and reopen set the status, next_uid the last SCU number given; updated_at is set on
+    # every save (auto_now)
+    saved_fields=("status", "last_uid", "updated_at"),
     after_change=_flag_peer_annotations,
     after_edit=_mark_started,
 )
@@ -484,17 +485,28 @@ def next_uid(pyramid: Pyramid, count: int = 1) -> int:
     freed by a merge was given again, and "SCU 15" in the history named two SCUs). Above every
     uid in use too: an imported pyramid's numbers, and those undo and redo bring back (a stack:
     each restores exactly what its change started from or left). Called in the edit's
-    transaction, under the pyramid's lock: a refused edit takes no number."""
+    transaction, under the pyramid's lock, on the edit's own instance: the edit's save writes
+    `last_uid` (EDITOR.saved_fields), so a refused edit takes no number."""
     in_use = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0
+    return _take_uids(pyramid, in_use, count)
+
+
+def _take_uids(pyramid: Pyramid, in_use: int, count: int) -> int:
     first = max(in_use, pyramid.last_uid) + 1
     pyramid.last_uid = first + count - 1
-    Pyramid.objects.filter(pk=pyramid.pk).update(last_uid=pyramid.last_uid)
     return first
 
 
 def new_position(pyramid: Pyramid) -> int:
     last = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"]
     return 0 if last is None else last + 1  # (not `last or -1`: the first SCU's position is 0)
+
+
+def next_uid_and_position(pyramid: Pyramid) -> tuple[int, int]:
+    """`next_uid` and `new_position` for one new SCU, in one query."""
+    found = SCU.objects.filter(pyramid=pyramid).aggregate(uid=Max("uid"), position=Max("position"))
+    last = found["position"]
+    return _take_uids(pyramid, found["uid"] or 0, 1), 0 if last is None else last + 1
 
 
 def _remove_if_empty(scu: SCU) -> bool:
@@ -515,13 +527,11 @@ def new_scu(
     def plan(pyramid):
         parts = _parts(pyramid, summary_id, ranges)
         text, _ = _model_text(pyramid, summary_id)
-        uid = next_uid(pyramid)
+        uid, position = next_uid_and_position(pyramid)
         scu_label = (label or "").strip() or _text_of(text, parts).replace("\n", " ")
 
         def apply():
-            scu = SCU.objects.create(
-                pyramid=pyramid, uid=uid, label=scu_label, position=new_position(pyramid)
-            )
+            scu = SCU.objects.create(pyramid=pyramid, uid=uid, label=scu_label, position=position)
             contributor = Contributor.objects.create(scu=scu, summary_id=summary_id)
             Span.objects.bulk_create(
                 Span(contributor=contributor, summary_id=summary_id, start=s, end=e, position=i)

@@ -103,7 +103,9 @@ class Editor:
     may_edit: Callable[[Any, Any, bool], None]  # (record, user, reopening): raises NotAllowed
     snapshot: Callable[[Any, Collection[int]], Any]  # (record, touched): JSON-ready state
     touched_in: Callable[[Any], Collection[int]]  # what a snapshot covers, to take it again
-    restore: Callable[[Any, Any], None]  # (record, state): make the snapshot true again
+    # (record, state, now): make the snapshot `state` true again; `now`: the snapshot of what it
+    # covers as it is (what the restore may leave as it is)
+    restore: Callable[[Any, Any, Any], None]
     result: Callable[..., Any]  # (record, version, description, change): what an edit returns
     saved_fields: tuple[str, ...]  # saved with the version: what an operation may set on the row
     # (record, before, after): the content changed, by an edit or by undo/redo
@@ -162,7 +164,7 @@ class Editor:
             # The step's own "before": what the change covers, as it is now.
             now = self.snapshot(record, self.touched_in(change.after if undoing else change.before))
             target, action, description = history.step_over(change, undoing)
-            self.restore(record, target)
+            self.restore(record, target, now)
             self.after_change(record, now, target)
             return self._record(
                 record,

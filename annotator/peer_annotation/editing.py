@@ -257,7 +257,7 @@ def kept(before: list[dict], after: Stored) -> tuple[Stored, Stored]:
     )
 
 
-def restore(annotation: PeerAnnotation, state: Stored) -> None:
+def restore(annotation: PeerAnnotation, state: Stored, now: object = None) -> None:
     """Make a stored snapshot's PSEs true again, each under the id it had: PSEs the page shows keep
     their ids across undo and redo (an edit's answer redraws only the SCUs it changed), and a
     consensus annotation's links to unchanged PSEs stay. Snapshots recorded before ids were kept

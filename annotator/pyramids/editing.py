@@ -256,18 +256,23 @@ def _note_copies(
     return scu_copies
 
 
-def restore(pyramid: Pyramid, state: dict) -> None:
+def restore(pyramid: Pyramid, state: dict, now: dict | None = None) -> None:
     """Make the snapshot's SCUs and order true again; contributors and their parts under the ids
     they had (issue 32: API clients and a consensus's provenance point at them), where the
-    snapshot has them (not before issue 32) and no other record took them meanwhile."""
+    snapshot has them (not before issue 32) and no other record took them meanwhile. `now`: the
+    pyramid as it is (a snapshot of the same SCUs): where the restore only removes SCUs and those
+    left already stand in the snapshot's order, the order is not read again."""
     kept_scus, kept_contributors = _sources_still_there(state)
     touched = {int(key): scu_state for key, scu_state in state["scus"].items()}
     there = {scu.uid: scu for scu in SCU.objects.filter(pyramid=pyramid, uid__in=list(touched))}
     # What goes, goes first: the SCUs the snapshot has not (their contributors with them), then
     # the other touched SCUs' contributors: one may come back in another of them (a move undone).
+    removed = set()
     for uid, scu_state in touched.items():
         if scu_state is None and uid in there:
             delete_scu(there.pop(uid))
+            removed.add(uid)
+    created = False
     if there:
         Contributor.objects.filter(scu__in=list(there.values())).delete()
     wanted = [c["id"] for s in touched.values() if s for c in s["contributors"] if "id" in c]
@@ -277,6 +282,7 @@ def restore(pyramid: Pyramid, state: dict) -> None:
             continue
         scu = there.get(uid)
         if scu is None:
+            created = True
             scu = SCU.objects.create(
                 pyramid=pyramid,
                 uid=uid,
@@ -321,7 +327,9 @@ def restore(pyramid: Pyramid, state: dict) -> None:
                 zip(c["spans"], c.get("span_ids") or [None] * len(c["spans"]))
             )
         )
-    _set_order(pyramid, state["order"])
+    left = None if now is None else [uid for uid in now["order"] if uid not in removed]
+    if created or left != state["order"]:
+        _set_order(pyramid, state["order"])
 
 
 def _sources_still_there(state: dict) -> tuple[dict, dict]:

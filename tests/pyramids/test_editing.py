@@ -357,6 +357,28 @@ def test_an_edit_looks_for_copies_only_in_a_pyramid_a_consensus_was_merged_from(
     assert sorted(build.state()[0][2]) == ["A", "B"]  # the contributor was added
 
 
+def test_undoing_a_new_scu_leaves_the_order_as_it_is(build):
+    """Undoing a new SCU only removes it: the others already stand in order, so the restore
+    neither reads the order again nor writes it (issue 32); undoing a removal still puts the SCU
+    back in its place."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.new_scu("B", "Neil Armstrong stepped out first")
+    build.do("move_scu", 2, 0)
+    build.new_scu("C", "Aldrin joined him")
+    with CaptureQueriesContext(connection) as queries:
+        build.do("undo")
+    assert [uid for uid, _, _ in build.state()] == [2, 1]
+    order_reads = [q for q in queries if '"annotator_scu"."position" AS "position"' in q["sql"]]
+    assert order_reads == []
+    assert not [q for q in queries if q["sql"].startswith('UPDATE "annotator_scu" SET "position"')]
+    build.do("remove_scu", 2)
+    build.do("undo")
+    assert [uid for uid, _, _ in build.state()] == [2, 1]
+
+
 def test_a_part_cannot_repeat_words_of_its_contributor(build):
     build.new_scu("A", "Apollo 11 landed on the Moon on July 20, 1969")
     summary, ranges = build.where("A", "Apollo 11 landed")

@@ -103,7 +103,8 @@ def pyramid_edit(request, pk, action):
             result.pyramid,
             request.user,
             shade_only=result.summary_ids,
-            scu_uids=set(result.touched_uids),
+            # the SCUs still there of those it touched (none to read where it removed them all)
+            scu_uids=set(result.touched_uids) - set(result.removed_uids),
             with_problems=bool(result.summary_ids),  # problems come from contributors only
             may_edit=True,  # the edit passed the check of who may edit it
             recorded=result.change,

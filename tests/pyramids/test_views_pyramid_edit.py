@@ -297,3 +297,20 @@ def test_undo_and_redo_answer_what_undo_and_redo_can_do_next_without_asking(clie
     assert buttons("redo") == (True, True)
     assert buttons("redo") == (True, False)
     assert SCU.objects.filter(pyramid=pyramid).count() == 2
+
+
+def test_removing_an_scu_answers_without_reading_it_again(client, demo, pyramid):
+    """The answer to a removal takes the SCU out of the list; it reads no SCU row for it (issue
+    32: a query per action that found nothing)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    version = Pyramid.objects.get(pk=pyramid.pk).version
+    with CaptureQueriesContext(connection) as queries:
+        page = post(client, pyramid, "remove_scu", version=version, scu=1).content.decode()
+    assert '<li id="scu-1" hx-swap-oob="delete"></li>' in page
+    weights = [q for q in queries if 'COUNT(DISTINCT "annotator_contributor"."id")' in q["sql"]]
+    assert weights == []
+    assert not SCU.objects.filter(pyramid=pyramid).exists()

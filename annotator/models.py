@@ -14,7 +14,7 @@ from functools import cached_property
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Case, Count, F, Q, When
+from django.db.models import Case, Count, Exists, F, OuterRef, Q, When
 from django.utils import timezone
 
 
@@ -224,10 +224,18 @@ class Pyramid(models.Model):
     def consensus_merged_from(self) -> bool:
         """Whether a consensus pyramid was merged from this one (issue 8): only then may its SCUs
         and contributors have copies whose provenance points here. Asked once per instance (an
-        edit's snapshots ask it before and after)."""
-        return PyramidMerge.objects.filter(
-            Q(source_a=self) | Q(source_b=self) | Q(further_sources__pyramid=self)
-        ).exists()
+        edit's snapshots ask it before and after), or read with it (`merged_from`, annotated as
+        `merged_from_read`)."""
+        read = getattr(self, "merged_from_read", None)
+        if read is not None:
+            return read
+        return PyramidMerge.objects.filter(merges_of(self.pk)).exists()
+
+    @staticmethod
+    def merged_from() -> Exists:
+        """`consensus_merged_from`, as an expression to annotate pyramids with (the edit engine
+        reads it with the pyramid it locks: no query of its own)."""
+        return Exists(PyramidMerge.objects.filter(merges_of(OuterRef("pk"))))
 
     @classmethod
     def free_name(cls, docset_id: int, wanted: str, own_id: int | None = None) -> str:
@@ -667,6 +675,11 @@ class PeerAnnotationChange(ChangeRecord):
 
     def __str__(self):
         return f"{self.annotation} #{self.pk}: {self.description}"
+
+
+def merges_of(pyramid) -> Q:
+    """The merges (PyramidMerge) made from `pyramid` (an id, or an OuterRef to one), on any side."""
+    return Q(source_a=pyramid) | Q(source_b=pyramid) | Q(further_sources__pyramid=pyramid)
 
 
 class PyramidMerge(models.Model):

@@ -366,7 +366,9 @@ def _set_order(pyramid: Pyramid, order: list[int]) -> None:
 
 EDITOR = Editor(
     # With what the edit's answer shows of it (the page's edit view reads it no other way).
-    rows=Pyramid.objects.select_related("docset__collection"),
+    rows=Pyramid.objects.select_related("docset__collection").annotate(
+        merged_from_read=Pyramid.merged_from()
+    ),
     name="pyramid",
     missing="There is no such pyramid.",
     may_edit=_may_edit,
@@ -446,13 +448,15 @@ def _contributor(pyramid: Pyramid, contributor_id: int) -> Contributor:
 
 def _check_one_per_model(
     scu: SCU, summary_ids: Iterable[int], refused_words: dict | None = None
-) -> None:
+) -> list[Contributor]:
     """Passonneau 2009 §2.1, guideline 2: an SCU has no more than one contributor per model.
+    Returns the SCU's contributors (read for the check: the caller may need them too).
 
     `refused_words` ({"summary", "ranges"}): the selection an add_contributor was refused for. Only
     then is a fix offered, adding exactly those words to the contributor already there; a move or
     merge has no such words, and a fix built from others would put them in two SCUs."""
-    existing = {c.summary_id: c for c in scu.contributors.select_related("summary")}
+    contributors = list(scu.contributors.select_related("summary"))
+    existing = {c.summary_id: c for c in contributors}
     for summary_id in summary_ids:
         if summary_id in existing:
             clash = existing[summary_id]
@@ -471,6 +475,7 @@ def _check_one_per_model(
                     "ranges": [list(part) for part in refused_words["ranges"]],
                 },
             )
+    return contributors
 
 
 def delete_scu(scu: SCU) -> None:
@@ -558,13 +563,14 @@ def add_contributor(pyramid_id, user, version, scu_uid: int, summary_id: int, ra
     def plan(pyramid):
         scu = _scu(pyramid, scu_uid)
         parts = _parts(pyramid, summary_id, ranges)
-        _check_one_per_model(
+        there = _check_one_per_model(
             scu, [summary_id], refused_words={"summary": summary_id, "ranges": parts}
         )
         _, author = _model_text(pyramid, summary_id)
+        # after the last (read under the pyramid's lock: nothing changes it before `apply`)
+        position = max((c.position for c in there), default=0) + 1
 
         def apply():
-            position = (scu.contributors.aggregate(m=Max("position"))["m"] or 0) + 1
             contributor = Contributor.objects.create(
                 scu=scu, summary_id=summary_id, position=position
             )

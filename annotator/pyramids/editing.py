@@ -81,15 +81,21 @@ class EditResult:
 
     @property
     def summary_ids(self) -> set[int]:
-        """The model summaries whose shading the edit changed (not a relabel's, say)."""
+        """The model summaries whose shading the edit changed: those of the parts an SCU gained
+        or lost (not a relabel's, say; nor, where a contributor is added, the models of the SCU's
+        other contributors, whose shading stays as it was)."""
         changed: set[int] = set()
         for uid, after in self.change.after["scus"].items():
             before = self.change.before["scus"].get(uid)
-            spans_before = [c["spans"] for c in before["contributors"]] if before else []
-            spans_after = [c["spans"] for c in after["contributors"]] if after else []
-            if spans_before != spans_after:
-                changed.update(span[0] for spans in spans_before + spans_after for span in spans)
+            changed.update(summary for summary, _, _ in _parts_of(before) ^ _parts_of(after))
         return changed
+
+
+def _parts_of(scu_state: SCUState | None) -> set[tuple[int, int, int]]:
+    """An SCU's parts in a snapshot, as (summary id, start, end)."""
+    if scu_state is None:
+        return set()
+    return {(s, start, end) for c in scu_state["contributors"] for s, start, end in c["spans"]}
 
 
 # -- what the engine needs of a pyramid (annotator.editing.engine) ------------------------------

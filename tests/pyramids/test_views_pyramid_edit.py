@@ -314,3 +314,21 @@ def test_removing_an_scu_answers_without_reading_it_again(client, demo, pyramid)
     weights = [q for q in queries if 'COUNT(DISTINCT "annotator_contributor"."id")' in q["sql"]]
     assert weights == []
     assert not SCU.objects.filter(pyramid=pyramid).exists()
+
+
+def test_adding_a_contributor_reshades_only_its_own_model(client, demo, pyramid):
+    """The shading of the SCU's other models does not change when a contributor joins it: the
+    answer sends only the new contributor's model (issue 32: render only what changed)."""
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    page = post(
+        client, pyramid, "add_contributor", scu=1, **selection(pyramid, "B", "Neil Armstrong")
+    ).content.decode()
+    a, b = (pyramid.models_used.get(author=x).pk for x in "AB")
+    assert f'id="model-{b}" hx-swap-oob="true"' in page
+    assert f'id="model-{a}"' not in page
+    assert sorted(
+        SCU.objects.get(pyramid=pyramid, uid=1).contributors.values_list(
+            "summary__author", flat=True
+        )
+    ) == ["A", "B"]

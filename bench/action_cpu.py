@@ -33,7 +33,8 @@ ROUNDS = runs(15)
 PYRAMID = "duc2006-nist/allpyramids/D0601.pyr"
 PANS = "duc2006-nist/allpans/*.D0601.*.pan"
 TARGET_MS = 25
-# BENCH_PROFILE="peer: match" prints a profile of one run of the actions whose name holds it.
+# BENCH_PROFILE="peer: match" prints a CPU profile (BENCH_SORT: its order, cumulative by default;
+# BENCH_LINES: how many lines) and the queries of one run of the actions whose name holds it.
 PROFILE = os.environ.get("BENCH_PROFILE", "")
 
 

@@ -211,6 +211,17 @@ def can_adjudicate(user, collection: Collection | int) -> bool:
     )
 
 
+def build_assignment_statuses(user, pyramid: Pyramid) -> set[str]:
+    """The statuses of the user's active assignments to build `pyramid` (none: not assigned)."""
+    if not _signed_in(user):
+        return set()
+    return set(
+        _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).values_list(
+            "status", flat=True
+        )
+    )
+
+
 def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
     """The collection's administrators, the annotators assigned to build this pyramid, and for a
     consensus pyramid (issue 8) the collection's adjudicators."""

@@ -29,7 +29,7 @@ from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
 from annotator.campaigns import assignment_status
-from annotator.campaigns.access import can_edit_pyramid, can_reopen
+from annotator.campaigns.access import build_assignment_statuses, can_edit_pyramid, can_reopen
 from annotator.editing import history
 from annotator.editing.engine import EditError as EditError
 from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
@@ -137,9 +137,16 @@ def run_edit(
     return EDITOR.edit(pyramid_id, user, version, action, plan, decision)
 
 
+# Whether the edit under way starts its user's assignment, as `_may_edit` found (kept on the edit's
+# locked pyramid for `_mark_started`: no UPDATE of the assignment once it is under way, issue 32).
+STARTS_ASSIGNMENT = "_starts_assignment"
+
+
 def _may_edit(pyramid: Pyramid, user, reopening: bool) -> None:
-    if not can_edit_pyramid(user, pyramid):
+    assigned = build_assignment_statuses(user, pyramid)
+    if not assigned and not can_edit_pyramid(user, pyramid):
         raise NotAllowed("You are not assigned to this pyramid.")
+    setattr(pyramid, STARTS_ASSIGNMENT, Assignment.Status.ASSIGNED in assigned)
     if pyramid.status == Pyramid.Status.SUBMITTED and not reopening:
         raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
 
@@ -161,8 +168,10 @@ def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
 
 
 def _mark_started(pyramid: Pyramid, user) -> None:
-    """The user's assignment to build this pyramid is under way (campaign progress)."""
-    assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
+    """The user's assignment to build this pyramid is under way (campaign progress), where the
+    check of who may edit found it still to be started (or did not look)."""
+    if getattr(pyramid, STARTS_ASSIGNMENT, True):
+        assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
 
 
 def _touched_in(state: dict) -> list[int]:

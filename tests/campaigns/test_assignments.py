@@ -133,6 +133,31 @@ def test_status_follows_the_work(demo):
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.IN_PROGRESS
 
 
+def test_a_builders_edit_starts_their_assignment_once(demo):
+    """The first edit of a builder starts their assignment, whoever edited the pyramid before
+    (handed over mid-way); later edits, the check of who may edit having found it under way,
+    write no assignment (issue 32: an UPDATE per action)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    docset = demo["pyramid"].docset
+    (assignment,) = assignments.assign_pyramids([docset], [demo["outsider"]], demo["admin"]).created
+    pyramid = assignment.pyramid
+    model = pyramid.models_used.get(author="A")
+    editing.new_scu(pyramid.pk, demo["outsider"], 1, model.pk, [(0, 9)])
+    moved = assignments.reassign(
+        Assignment.objects.get(pk=assignment.pk), demo["annotator"], demo["admin"]
+    )
+    assert moved.status == Assignment.Status.ASSIGNED
+    version = Pyramid.objects.get(pk=pyramid.pk).version
+    editing.set_label(pyramid.pk, demo["annotator"], version, 1, "Apollo")
+    assert Assignment.objects.get(pk=moved.pk).status == Assignment.Status.IN_PROGRESS
+    with CaptureQueriesContext(connection) as queries:
+        editing.set_label(pyramid.pk, demo["annotator"], version + 1, 1, "Apollo 11")
+    assert not [q for q in queries if q["sql"].startswith('UPDATE "annotator_assignment"')]
+    assert Pyramid.objects.get(pk=pyramid.pk).scus.get(uid=1).label == "Apollo 11"
+
+
 def test_assign_holds_the_rules_the_page_and_the_api_share(demo):
     docset = demo["pyramid"].docset
     with pytest.raises(editing.NotAllowed):

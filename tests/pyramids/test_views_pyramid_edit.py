@@ -71,11 +71,15 @@ def test_an_action_and_its_answer_read_the_models_once(client, demo, pyramid):
     assert 'id="builder-help-list" aria-live="polite" data-uid="1"' in response.content.decode()
     reads = [q["sql"] for q in queries if 'FROM "annotator_pyramidmodel"' in q["sql"]]
     assert len(reads) == 1
-    # Who may edit: asked by the edit, not again by its answer.
+    # Who may edit: asked by the edit (the builder's assignment, with its status), not again by
+    # its answer; the assignment already under way is not written.
     checks = [
-        q for q in queries if q["sql"].startswith('SELECT 1 AS "a" FROM "annotator_assignment"')
+        q
+        for q in queries
+        if q["sql"].startswith("SELECT") and 'FROM "annotator_assignment"' in q["sql"]
     ]
     assert len(checks) == 1
+    assert not [q for q in queries if q["sql"].startswith('UPDATE "annotator_assignment"')]
     # What Undo and Redo can do, and the last change: known from the change just recorded.
     history = [
         q

@@ -90,6 +90,18 @@ class EditResult:
             changed.update(summary for summary, _, _ in _parts_of(before) ^ _parts_of(after))
         return changed
 
+    @property
+    def reshaded_ids(self) -> set[int]:
+        """The model summaries to shade again: those whose shading changed (`summary_ids`), and
+        those holding the parts of an SCU whose label changed (their tooltips name it: found by
+        a tester, a relabelled SCU kept its old name there until the page was reloaded)."""
+        relabelled: set[int] = set()
+        for uid, after in self.change.after["scus"].items():
+            before = self.change.before["scus"].get(uid)
+            if before and after and before["label"] != after["label"]:
+                relabelled.update(summary for summary, _, _ in _parts_of(after))
+        return self.summary_ids | relabelled
+
 
 def _parts_of(scu_state: SCUState | None) -> set[tuple[int, int, int]]:
     """An SCU's parts in a snapshot, as (summary id, start, end)."""
@@ -165,6 +177,16 @@ def _flag_peer_annotations(pyramid: Pyramid, before: dict, after: dict) -> None:
             annotations_by_flags[tuple(sorted(set(before_flags) | changed))].append(pk)
     for flags, pks in annotations_by_flags.items():
         PeerAnnotation.objects.filter(pk__in=pks).update(scus_changed=list(flags))
+
+
+def _after_change(pyramid: Pyramid, before: dict, after: dict) -> None:
+    """What follows any change of the SCUs (an edit, undo or redo): no number a change names is
+    given again (an SCU it removed or merged; an imported pyramid's numbers were never counted in
+    `last_uid`: the tester's removed SCU 103 came back as a new SCU 103), written with the
+    pyramid by the edit's save; and the peer annotations against it flagged."""
+    named = [int(uid) for uid in before["scus"]] + [int(uid) for uid in after["scus"]]
+    pyramid.last_uid = max(pyramid.last_uid, *named, 0)
+    _flag_peer_annotations(pyramid, before, after)
 
 
 def _mark_started(pyramid: Pyramid, user) -> None:
@@ -395,7 +417,7 @@ EDITOR = Editor(
     # submit and reopen set the status, next_uid the last SCU number given; updated_at is set on
     # every save (auto_now)
     saved_fields=("status", "last_uid", "updated_at"),
-    after_change=_flag_peer_annotations,
+    after_change=_after_change,
     after_edit=_mark_started,
 )
 

@@ -102,7 +102,7 @@ def pyramid_edit(request, pk, action):
         workspace_context(
             result.pyramid,
             request.user,
-            shade_only=result.summary_ids,
+            shade_only=result.reshaded_ids,
             # the SCUs still there of those it touched (none to read where it removed them all)
             scu_uids=set(result.touched_uids) - set(result.removed_uids),
             with_problems=bool(result.summary_ids),  # problems come from contributors only

@@ -158,3 +158,31 @@ def test_the_read_only_builder_fits_and_keeps_the_model_names_in_sight(
     page.wait_for_timeout(300)
     assert page.evaluate("() => document.querySelector('.models-pane').scrollTop") > 0
     assert page.evaluate(MODEL_NAMES_IN_SIGHT) == models
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_the_problems_list_stays_within_the_window(browser_page, live_server, shared_data, demo):
+    """Found by a tester on D0601 at 1280 px: the open list of its 74 problems ran 150 px past the
+    window's right edge, the whole page scrolled sideways, and each link followed scrolled it
+    further. The list opens within the window, and following a link leaves the page in place."""
+    from annotator.models import Pyramid
+    from annotator.pyramids import editing
+    from tests.human import click
+
+    import_files(shared_data / "duc2006-nist/allpyramids/D0601.pyr", collection="DUC 2006")
+    pyramid = Pyramid.objects.get(name="D0601")
+    editing.reopen(pyramid.pk, demo["admin"], pyramid.version)
+    page = browser_page
+    open_to_edit(page, live_server, f"/pyramids/{pyramid.pk}/")
+    click(page, page.locator("#problems summary"))
+    box = page.locator("#problems ul").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= page.viewport_size["width"]
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+    link = page.locator("#problems ul a").first
+    uid = link.get_attribute("data-goto")
+    click(page, link)
+    page.wait_for_function("(uid) => document.activeElement?.closest?.(`#scu-${uid}`)", arg=uid)
+    assert page.evaluate("() => scrollX") == 0
+    assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")

@@ -379,6 +379,20 @@ def test_undoing_a_new_scu_leaves_the_order_as_it_is(build):
     assert [uid for uid, _, _ in build.state()] == [2, 1]
 
 
+def test_an_imported_pyramids_removed_number_is_not_given_again(build):
+    """An imported pyramid's SCUs come with their numbers, not counted in last_uid: removing the
+    highest and making a new SCU must not give that number again (found by a tester on NIST's
+    D0601: "SCU 103" named two SCUs in the history)."""
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    build.new_scu("B", "Neil Armstrong stepped out first")
+    # As an import leaves it: numbers up to 103, none of them counted in last_uid.
+    SCU.objects.filter(pyramid=build.pyramid, uid=2).update(uid=103)
+    build.pyramid.__class__.objects.filter(pk=build.pyramid.pk).update(last_uid=0)
+    build.do("remove_scu", 103)
+    build.new_scu("C", "Aldrin joined him")
+    assert [uid for uid, _, _ in build.state()] == [1, 104]
+
+
 def test_a_part_cannot_repeat_words_of_its_contributor(build):
     build.new_scu("A", "Apollo 11 landed on the Moon on July 20, 1969")
     summary, ranges = build.where("A", "Apollo 11 landed")

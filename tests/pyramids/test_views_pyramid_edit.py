@@ -1,6 +1,7 @@
 """POST /pyramids/<pk>/edit/<action>/: one editing action, answered with the current workspace."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -108,7 +109,9 @@ def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
         'aria-expanded="false" tabindex="-1" hx-swap-oob="true"'
     ) in page
     assert 'id="scu-1"' not in page
-    assert 'id="model-' not in page
+    # Only the model holding SCU 2's words, whose tooltips name it.
+    b = pyramid.models_used.get(author="B").pk
+    assert re.findall(r'id="model-(\d+)" hx-swap-oob="true"', page) == [str(b)]
 
 
 def test_a_removal_deletes_the_item_and_a_reorder_sends_the_order_only(client, demo, pyramid):
@@ -336,3 +339,18 @@ def test_adding_a_contributor_reshades_only_its_own_model(client, demo, pyramid)
             "summary__author", flat=True
         )
     ) == ["A", "B"]
+
+
+def test_relabelling_renames_the_scu_in_every_model_it_shades(client, demo, pyramid):
+    """Found by a tester: after a relabel the shaded words' tooltips kept the SCU's old name in
+    every model until a reload. The answer reshades the models holding its parts."""
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    post(client, pyramid, "add_contributor", scu=1, **selection(pyramid, "B", "Neil Armstrong"))
+    page = post(client, pyramid, "set_label", scu=1, label="The landing").content.decode()
+    a, b, c = (pyramid.models_used.get(author=x).pk for x in "ABC")
+    assert f'id="model-{a}" hx-swap-oob="true"' in page
+    assert f'id="model-{b}" hx-swap-oob="true"' in page
+    assert f'id="model-{c}"' not in page  # no part of SCU 1 there
+    assert page.count('title="SCU 1: The landing"') == 2
+    assert SCU.objects.get(pyramid=pyramid, uid=1).label == "The landing"

@@ -13,6 +13,8 @@ units to scoring.agreement (Passonneau 2009 §4.1).
 
 from __future__ import annotations
 
+import hashlib
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -41,6 +43,7 @@ from scoring.agreement import (
 )
 from scoring.agreement_pyramids import docset_pyramid_alphas
 from scoring.agreement_units import peer_units, pse_values, span_words
+from scoring.models import StoredPyramidAgreement
 from scoring.records import (
     collection_annotations,
     counted_annotations,
@@ -240,11 +243,14 @@ def pyramid_agreement(
     *,
     include_in_progress: bool = False,
 ) -> tuple[list[PyramidAgreement], list[str]]:
-    """Per docset with two or more pyramids; and the docsets left out, saying why (3 queries).
-    The pyramids are `counted_pyramids`: submitted ones (and those in progress, named in each
-    result, with `include_in_progress`: `pyramids_left_in_progress` counts those left out).
-    Consensus pyramids are not independent work: left out, or with `adjudicated` in place of
-    their sources."""
+    """Per docset with two or more pyramids; and the docsets left out, saying why. The pyramids
+    are `counted_pyramids`: submitted ones (and those in progress, named in each result, with
+    `include_in_progress`: `pyramids_left_in_progress` counts those left out). Consensus pyramids
+    are not independent work: left out, or with `adjudicated` in place of their sources.
+
+    A docset's result is kept (scoring.models.StoredPyramidAgreement) and computed again only
+    where its pyramids or their models changed since: four queries when none did, and the
+    contributors read only for the docsets computed (issue 32)."""
     pyramids = counted_pyramids(
         collection_pyramids(collection, docset),
         adjudicated,
@@ -254,29 +260,96 @@ def pyramid_agreement(
     for pyramid in pyramids.order_by("docset__name", "name", "id"):
         by_docset[pyramid.docset.name].append(pyramid)
     by_docset = {name: group for name, group in by_docset.items() if len(group) >= 2}
-    loaded = _models_and_spans([p.pk for group in by_docset.values() for p in group])
-    same, skipped = {}, []
+    models, texts = _models_and_texts([p.pk for group in by_docset.values() for p in group])
+    found = _stored_agreements(by_docset, models, texts)
+    to_compute = {name: group for name, group in by_docset.items() if name not in found}
+    if to_compute:
+        found |= _computed_agreements(to_compute, models, texts)
+    results, skipped = [], []
     for name, group in by_docset.items():
-        if _same_words(group, loaded):
-            same[name] = group
-        else:
+        stored = found[name]
+        if not stored.same_words:
             skipped.append(
                 f"{name}: its pyramids are not built from the same model summaries "
                 "(their words differ)"
             )
-    computed = _docset_alphas(list(same.values()), loaded, list(PYRAMID_DISTANCES))
-    results = [
-        PyramidAgreement(
-            docset=name,
-            pyramids=[p.name for p in group],
-            annotators=[_pyramid_annotator(p) for p in group],
-            units=units,
-            alpha=alphas,
-            in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
+            continue
+        results.append(
+            PyramidAgreement(
+                docset=name,
+                pyramids=[p.name for p in group],
+                annotators=[_pyramid_annotator(p) for p in group],
+                units=stored.units,
+                alpha={
+                    distance: math.nan if value is None else value
+                    for distance, value in stored.alphas.items()
+                },
+                in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
+            )
         )
-        for (name, group), (units, alphas) in zip(same.items(), computed)
-    ]
     return results, skipped
+
+
+def _group_key(group: list[Pyramid]) -> str:
+    return ",".join(str(p.pk) for p in group)
+
+
+def _fingerprint(group: list[Pyramid], models: dict, texts: dict) -> str:
+    """What a docset's agreement is computed from: its pyramids (ids and versions, raised by every
+    edit), their models in order, and the models' texts (an import may mend a stored text)."""
+    digest = hashlib.sha256()
+    for pyramid in group:
+        digest.update(f"{pyramid.pk}:{pyramid.version}:{models[pyramid.pk]};".encode())
+    for summary in sorted({s for p in group for s in models[p.pk]}):
+        digest.update(f"{summary}:".encode())
+        digest.update(hashlib.sha256(texts[summary].encode()).digest())
+    return digest.hexdigest()
+
+
+def _stored_agreements(
+    by_docset: dict[str, list[Pyramid]], models: dict, texts: dict
+) -> dict[str, StoredPyramidAgreement]:
+    """The docsets whose stored agreement is current, with it (one query)."""
+    keys = {(group[0].docset_id, _group_key(group)): name for name, group in by_docset.items()}
+    rows = StoredPyramidAgreement.objects.filter(
+        docset_id__in={docset for docset, _ in keys}, pyramids__in={key for _, key in keys}
+    )
+    found = {}
+    for row in rows:
+        name = keys.get((row.docset_id, row.pyramids))
+        if name is not None and row.fingerprint == _fingerprint(by_docset[name], models, texts):
+            found[name] = row
+    return found
+
+
+def _computed_agreements(
+    by_docset: dict[str, list[Pyramid]], models: dict, texts: dict
+) -> dict[str, StoredPyramidAgreement]:
+    """The docsets' agreement computed (their contributors read in one query, every docset at
+    once: scoring.agreement_pyramids) and stored in place of what was."""
+    loaded = _models_and_spans([p.pk for group in by_docset.values() for p in group], models, texts)
+    same = {name: group for name, group in by_docset.items() if _same_words(group, loaded)}
+    computed = dict(zip(same, _docset_alphas(list(same.values()), loaded, list(PYRAMID_DISTANCES))))
+    rows = {}
+    for name, group in by_docset.items():
+        units, alphas = computed.get(name, (0, {}))
+        rows[name] = StoredPyramidAgreement(
+            docset_id=group[0].docset_id,
+            pyramids=_group_key(group),
+            fingerprint=_fingerprint(group, models, texts),
+            same_words=name in same,
+            units=units,
+            # JSON has no NaN: an undefined alpha is stored as null.
+            alphas={d: None if math.isnan(value) else value for d, value in alphas.items()},
+        )
+    StoredPyramidAgreement.objects.bulk_create(
+        rows.values(),
+        update_conflicts=True,
+        unique_fields=["docset", "pyramids"],
+        update_fields=["fingerprint", "same_words", "units", "alphas", "computed_at"],
+        batch_size=500,
+    )
+    return rows
 
 
 def pyramids_left_in_progress(
@@ -312,13 +385,9 @@ class _Loaded:
         return {s: k for k, s in enumerate(self.summaries)}
 
 
-def _models_and_spans(ids) -> _Loaded:
-    """Each pyramid's model summaries in order, with their texts and words; and every
-    contributor span as a row (pyramid, summary, start, end, scu) (three queries, the spans read
-    as plain rows: a collection has hundreds of thousands)."""
-    import numpy as np
-
-    models = defaultdict(list)
+def _models_and_texts(ids) -> tuple[dict[int, list[int]], dict[int, str]]:
+    """Each pyramid's model summaries in order, and their texts by id (two queries)."""
+    models: defaultdict[int, list[int]] = defaultdict(list)
     for pyramid, summary in (
         PyramidModel.objects.filter(pyramid_id__in=ids)
         .order_by("pyramid_id", "position")
@@ -330,7 +399,20 @@ def _models_and_spans(ids) -> _Loaded:
         .order_by("pk")
         .values_list("pk", "text")
     )
-    bounds, first = words_of_texts(list(texts.values()))
+    return models, texts
+
+
+def _models_and_spans(ids, models=None, texts=None) -> _Loaded:
+    """Each pyramid's model summaries in order, with their texts and words (`models` and `texts`
+    as _models_and_texts reads them, where the caller has); and every contributor span as a row
+    (pyramid, summary, start, end, scu) (one query, the spans read as plain rows: a collection
+    has hundreds of thousands)."""
+    import numpy as np
+
+    if models is None or texts is None:
+        models, texts = _models_and_texts(ids)
+    mine = sorted({s for pyramid in ids for s in models[pyramid]})
+    bounds, first = words_of_texts([texts[s] for s in mine])
     rows = np.array(
         Span.objects.filter(contributor__scu__pyramid_id__in=ids)
         .order_by()
@@ -339,7 +421,14 @@ def _models_and_spans(ids) -> _Loaded:
         ),
         dtype=np.int64,
     ).reshape(-1, 5)
-    return _Loaded(models, list(texts), list(texts.values()), bounds, first, rows)
+    return _Loaded(
+        {pyramid: models[pyramid] for pyramid in ids},
+        mine,
+        [texts[s] for s in mine],
+        bounds,
+        first,
+        rows,
+    )
 
 
 def _same_words(group: list[Pyramid], loaded: _Loaded) -> bool:

@@ -104,3 +104,29 @@ class StoredScore(models.Model):
 
     def __str__(self):
         return f"scores of annotation {self.annotation_id}"
+
+
+class StoredPyramidAgreement(models.Model):
+    """A docset's pyramid agreement (Passonneau 2009 §4.1.4: its units and alphas) as last computed
+    for one set of its pyramids, so that `agreement --kind pyramids` and the agreement report
+    compute again only the docsets whose pyramids or models changed (issue 32: at 50 DUC years,
+    every run took seconds for a thousand docsets).
+
+    Current while its `fingerprint` (scoring.agreement_records: the pyramids' ids and versions,
+    which every edit raises, and their models' ids and texts) is the group's as it now is."""
+
+    docset = models.ForeignKey("annotator.Docset", on_delete=models.CASCADE, related_name="+")
+    pyramids = models.CharField(max_length=1000, help_text="The pyramids' ids, in order: 12,15")
+    fingerprint = models.CharField(max_length=64)
+    same_words = models.BooleanField(help_text="Whether the pyramids' models have the same words.")
+    units = models.PositiveIntegerField(default=0)
+    alphas = models.JSONField(default=dict, help_text="Alpha by distance; null where undefined.")
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["docset", "pyramids"], name="one_agreement_per_group")
+        ]
+
+    def __str__(self):
+        return f"pyramid agreement of docset {self.docset_id} (pyramids {self.pyramids})"

@@ -438,12 +438,19 @@
       // Only re-apply marks: clearing the selection here could cut into a drag already under way.
       select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false, open: openNext });
       if (openNext && state.scu && itemOf(state.scu)) itemOf(state.scu).scrollIntoView({ block: "nearest" });
+      const selectedByServer = openNext;
       openNext = false;
       window.TextSelection.repaint();
       const filter = document.getElementById("scu-filter");
       if (filter && filter.value) search(filter.value.trim().toLowerCase());
       applyLayout();
       window.TreeKeys.restore();
+      // The server selected an SCU (a new one, a split, a merge, a removal undone): where the
+      // keyboard is in the SCU list, it goes with the selection (found by a tester: it stayed on
+      // the row before, so the arrows and Delete acted from there).
+      const active = document.activeElement, selected = state.scu && itemOf(state.scu);
+      if (selectedByServer && selected && active && active.closest && active.closest("#scu-list")
+          && !selected.contains(active)) window.TreeKeys.focus(selected);
     }, 0);
   }
   // And after htmx settles (its settle delay after a swap): settling gives a swapped element the

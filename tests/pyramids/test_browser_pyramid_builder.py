@@ -125,9 +125,13 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     you.click_scu(5)
     you.key("Delete", "Removed SCU 5")
 
-    # Undo and redo, with the keyboard and the buttons.
+    # Undo and redo, with the keyboard and the buttons. The SCU an undo brings back is selected,
+    # and the keyboard, in the SCU list, goes with it (found by a tester: it stayed on the row
+    # before).
     you.key("Control+z", "Undid: Removed SCU 5")
     assert [uid for uid, *_ in you.scus()] == [1, 3, 5]
+    page.wait_for_function("() => document.activeElement?.closest?.('.scu')?.dataset.uid === '5'")
+    assert page.locator("#scu-5").get_attribute("aria-selected") == "true"
     you.key("Control+y", "Redid: Removed SCU 5")
     assert [uid for uid, *_ in you.scus()] == [1, 3]
     human.click(page, "button[data-act=undo]")

@@ -116,7 +116,7 @@ class StoredPyramidAgreement(models.Model):
     which every edit raises, and their models' ids and texts) is the group's as it now is."""
 
     docset = models.ForeignKey("annotator.Docset", on_delete=models.CASCADE, related_name="+")
-    pyramids = models.CharField(max_length=1000, help_text="The pyramids' ids, in order: 12,15")
+    pyramids = models.TextField(help_text="The pyramids' ids, in order: 12,15")
     fingerprint = models.CharField(max_length=64)
     same_words = models.BooleanField(help_text="Whether the pyramids' models have the same words.")
     units = models.PositiveIntegerField(default=0)

@@ -280,14 +280,16 @@ def pyramid_agreement(
                 pyramids=[p.name for p in group],
                 annotators=[_pyramid_annotator(p) for p in group],
                 units=stored.units,
-                alpha={
-                    distance: math.nan if value is None else value
-                    for distance, value in stored.alphas.items()
-                },
+                # In PYRAMID_DISTANCES' order (a JSON object stored keeps none).
+                alpha={distance: _alpha(stored.alphas[distance]) for distance in PYRAMID_DISTANCES},
                 in_progress=[p.name for p in group if p.status == Pyramid.Status.IN_PROGRESS],
             )
         )
     return results, skipped
+
+
+def _alpha(stored: float | None) -> float:
+    return math.nan if stored is None else stored  # JSON has no NaN: an undefined alpha is null
 
 
 def _group_key(group: list[Pyramid]) -> str:
@@ -296,8 +298,9 @@ def _group_key(group: list[Pyramid]) -> str:
 
 def _fingerprint(group: list[Pyramid], models: dict, texts: dict) -> str:
     """What a docset's agreement is computed from: its pyramids (ids and versions, raised by every
-    edit), their models in order, and the models' texts (an import may mend a stored text)."""
-    digest = hashlib.sha256()
+    edit), their models in order, and the models' texts (an import may mend a stored text); and
+    the distances whose alphas are kept."""
+    digest = hashlib.sha256(f"{list(PYRAMID_DISTANCES)};".encode())  # the alphas it holds
     for pyramid in group:
         digest.update(f"{pyramid.pk}:{pyramid.version}:{models[pyramid.pk]};".encode())
     for summary in sorted({s for p in group for s in models[p.pk]}):

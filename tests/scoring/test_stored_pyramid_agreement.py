@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Docset, Pyramid, PyramidModel, Summary
 from annotator.pyramids import editing
-from scoring.agreement_records import pyramid_agreement
+from scoring.agreement_records import PYRAMID_DISTANCES, pyramid_agreement
 from scoring.models import StoredPyramidAgreement
 
 pytestmark = pytest.mark.django_db
@@ -58,6 +58,8 @@ def test_a_second_run_reads_no_contributor_and_gives_the_same_values(two_docsets
     assert spans_read(queries) == []
     assert same(first[0], second[0])
     assert second[1] == first[1]
+    # The alphas in the distances' order, as computed (a stored JSON object keeps no order).
+    assert [list(alphas) for *_, alphas in second[0]] == [list(PYRAMID_DISTANCES)] * 2
     # No unit in DEMO02: its alphas are undefined, stored as null, given back as NaN.
     assert all(math.isnan(value) for value in second[0][1][3].values())
     assert set(StoredPyramidAgreement.objects.get(docset__name="DEMO02").alphas.values()) == {None}

@@ -21,6 +21,8 @@ from functools import cached_property
 from itertools import combinations
 from typing import Any
 
+from django_tasks import task
+
 from annotator.models import (
     PSE,
     SCU,
@@ -286,6 +288,18 @@ def pyramid_agreement(
             )
         )
     return results, skipped
+
+
+@task()
+def keep_pyramid_agreement(collection_id: int) -> int:
+    """Compute and keep the pyramid agreement of a collection's docsets whose pyramids or models
+    changed (after an import, beside the stored scores: scoring.apps), as `agreement --kind
+    pyramids` would at its next run, so that that run reads it (issue 32: 3.8 s at 50 DUC years
+    the first time, 0.23 s once kept). Returns how many docsets were compared."""
+    collection = Collection.objects.filter(pk=collection_id).first()
+    if collection is None:  # deleted meanwhile
+        return 0
+    return len(pyramid_agreement(collection)[0])
 
 
 def _alpha(stored: float | None) -> float:

@@ -108,3 +108,18 @@ def test_pyramids_of_different_models_are_skipped_and_stay_so(two_docsets):
     assert spans_read(queries) == []
     assert skipped == [message]
     assert [docset for docset, *_ in results] == ["DEMO01"]
+
+
+def test_the_task_an_import_queues_keeps_the_agreement_for_the_next_run(two_docsets):
+    """After an import a task computes and keeps the agreement (scoring.apps), so that the next
+    run of `agreement --kind pyramids` reads it; a collection deleted meanwhile is nothing."""
+    from scoring.agreement_records import keep_pyramid_agreement
+
+    collection = two_docsets["collection"]
+    # The demo docset's pyramids in progress are not compared by default: DEMO02's two are.
+    assert keep_pyramid_agreement.call(collection.pk) == 1
+    with CaptureQueriesContext(connection) as queries:
+        results, _ = pyramid_agreement(collection)
+    assert spans_read(queries) == []
+    assert [result.docset for result in results] == ["DEMO02"]
+    assert keep_pyramid_agreement.call(10**9) == 0

@@ -172,3 +172,6 @@ def test_a_finished_import_job_queues_the_refresh_of_the_stored_scores(demo, sha
         jobs.run_import_job.call(job.pk)
         queued = DBTaskResult.objects.filter(task_path__endswith="refresh_collection_scores")
         assert [task.args_kwargs["args"] for task in queued] == [[demo["collection"].pk]]
+        # And the pyramid agreement kept, beside the scores (issue 32).
+        kept = DBTaskResult.objects.filter(task_path__endswith="keep_pyramid_agreement")
+        assert [task.args_kwargs["args"] for task in kept] == [[demo["collection"].pk]]

@@ -1,8 +1,10 @@
 """A throwaway PostgreSQL database for a benchmark, and Django set up on it (DEBUG off)."""
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
 from contextlib import contextmanager
 
 import psycopg
@@ -12,6 +14,8 @@ __all__ = ["DATA", "ROOT", "BENCH_DB", "bench_database"]
 
 # Named per run, so that two runs never drop each other's database; BENCH_DB names it otherwise.
 BENCH_DB = os.environ.get("BENCH_DB") or f"pyramid_bench_{os.getpid()}"
+# BENCH_KEEP=1 keeps the database at the end, to look into it (EXPLAIN, psql); drop it yourself.
+KEEP = os.environ.get("BENCH_KEEP") == "1"
 
 
 @contextmanager
@@ -20,13 +24,18 @@ def bench_database():
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         sys.exit("set DATABASE_URL to a PostgreSQL server (the benchmarks measure PostgreSQL)")
-    print(f"database: {BENCH_DB} (made now, dropped at the end)", flush=True)
+    end = "kept" if KEEP else "dropped"
+    print(f"database: {BENCH_DB} (made now, {end} at the end)", flush=True)
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
         connection.execute(f"CREATE DATABASE {BENCH_DB}")
     os.environ["DATABASE_URL"] = f"{url.rsplit('/', 1)[0]}/{BENCH_DB}"
     os.environ.setdefault("SECRET_KEY", "benchmark")
     os.environ["DEBUG"] = "0"  # what production runs: no query log, no debug pages
+    # Static files collected into a folder of the run's own: a test run collecting into the
+    # project's staticfiles/ at the same time once read a file this run was rewriting.
+    static_root = tempfile.mkdtemp(prefix="pyramid-bench-static-")
+    os.environ.setdefault("STATIC_ROOT", static_root)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -45,6 +54,7 @@ def bench_database():
         yield
     finally:
         connections.close_all()
+        shutil.rmtree(static_root, ignore_errors=True)
         with psycopg.connect(url, autocommit=True) as connection:
             # A server the benchmark started may still be closing its connections.
             connection.execute(
@@ -52,4 +62,7 @@ def bench_database():
                 "WHERE datname = %s AND pid <> pg_backend_pid()",
                 [BENCH_DB],
             )
-            connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
+            if KEEP:
+                print(f"database {BENCH_DB} kept (BENCH_KEEP=1): drop it when done", flush=True)
+            else:
+                connection.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")

@@ -206,6 +206,7 @@ def main() -> None:
     from annotator.transfer.importing import DucviewImporter, ducview_files
     from scoring.agreement_records import keep_pyramid_agreement
     from scoring.score_table import refresh_collection_scores
+    from scoring.system_means import keep_system_means
 
     options = arguments()
     scales = sorted(int(s) for s in options.scales.split(","))
@@ -235,15 +236,18 @@ def main() -> None:
         seed.grow_to(wanted)
         grown = time.perf_counter() - started
         total = PeerAnnotation.objects.filter(pyramid__docset__collection=collection).count()
-        # As an import leaves a collection: its stored scores and kept pyramid agreement brought
-        # up to date by the tasks the import enqueues (scoring.apps), which no worker runs here;
-        # copies are not imports.
+        # As an import leaves a collection: its stored scores, system means and pyramid agreement
+        # brought up to date by the tasks the import enqueues (scoring.apps), which no worker runs
+        # here; copies are not imports.
         started = time.perf_counter()
         refreshed = refresh_collection_scores.call(collection.pk)
         stored = time.perf_counter() - started
         started = time.perf_counter()
         compared = keep_pyramid_agreement.call(collection.pk)
         kept = time.perf_counter() - started
+        started = time.perf_counter()
+        systems = keep_system_means.call(collection.pk)
+        averaged = time.perf_counter() - started
         # At rest, as autovacuum soon leaves tables that grew this much: the planner's statistics
         # current, and no autovacuum of the copies competing with the pages for the two cores.
         with connection.cursor() as cursor:
@@ -251,7 +255,8 @@ def main() -> None:
         print(
             f"\n{scale}x a DUC year: {total:,} peer annotations ({wanted} copies of the seed; "
             f"grown in {grown:.1f} s; the stored scores of {refreshed:,} brought up to date in "
-            f"{stored:.1f} s; the pyramid agreement of {compared:,} docsets kept in {kept:.1f} s); "
+            f"{stored:.1f} s; the pyramid agreement of {compared:,} docsets kept in {kept:.1f} s; "
+            f"the means of {systems} systems in {averaged:.2f} s); "
             f"{options.runs} run(s) each",
             flush=True,
         )

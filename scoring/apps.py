@@ -14,15 +14,17 @@ class ScoringConfig(AppConfig):
 
 
 def _refresh_after_import(sender, collection_id: int, **kwargs) -> None:
-    """After an import, the collection's stored scores and its kept pyramid agreement are brought
-    up to date by tasks (in the background with the database worker; at once with the immediate
-    backend)."""
+    """After an import, the collection's stored scores, its system means and its kept pyramid
+    agreement are brought up to date by tasks (in the background with the database worker; at once
+    with the immediate backend)."""
     transaction.on_commit(lambda: _enqueue_refreshes(collection_id))
 
 
 def _enqueue_refreshes(collection_id: int) -> None:
     from scoring.agreement_records import keep_pyramid_agreement
     from scoring.score_table import refresh_collection_scores
+    from scoring.system_means import keep_system_means
 
     refresh_collection_scores.enqueue(collection_id)
+    keep_system_means.enqueue(collection_id)
     keep_pyramid_agreement.enqueue(collection_id)

@@ -39,12 +39,10 @@ from scoring.correlation import METHODS, correlations
 from scoring.coverage_records import COVERAGE_SCORES, score_coverage, system_mean
 from scoring.coverage_tables import coverage_system_means, peer_coverage
 from scoring.records import (
-    collection_annotations,
-    counted_annotations,
     score_collection,
     scu_weights,
 )
-from scoring.score_table import current_system_means
+from scoring.system_means import kept_system_means
 from scoring.tables import MEAN_SCORES
 from scoring.variants import RECALL_REFERENCES, nws_length, power_mean_score, tac2008_score
 
@@ -280,8 +278,7 @@ def _system_means_of(collection: Collection, score: str, adjudicated: bool) -> d
     if score in COVERAGE_SCORES:
         means: list = coverage_system_means(score_coverage(collection))
     elif score in MEAN_SCORES:
-        counted = counted_annotations(collection_annotations(collection), adjudicated)
-        means = current_system_means(counted)[0]
+        means = kept_system_means(collection, adjudicated)[0]
     else:
         raise ValueError(f"no system means of {score!r}")
     return {m.peer: value for m in means if (value := getattr(m, score)) is not None}

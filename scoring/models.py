@@ -130,3 +130,37 @@ class StoredPyramidAgreement(models.Model):
 
     def __str__(self):
         return f"pyramid agreement of docset {self.docset_id} (pyramids {self.pyramids})"
+
+
+class StoredSystemMeans(models.Model):
+    """A collection's per-system mean scores (the scores page's systems view: scoring.tables.
+    system_means) as last computed for one choice of what counts, so that the view reads one row
+    rather than averaging every annotation of the collection again (issue 32: at 50 DUC years the
+    database's averaging alone took 80 ms a view, and grew with the collection).
+
+    Current while its `fingerprint` (scoring.system_means: the collection's annotations and
+    pyramids, counted, with their versions, statuses and latest change, and its conventions) is
+    the collection's as it now is."""
+
+    collection = models.ForeignKey(
+        "annotator.Collection", on_delete=models.CASCADE, related_name="+"
+    )
+    adjudicated = models.BooleanField()
+    include_in_progress = models.BooleanField()
+    fingerprint = models.CharField(max_length=64)
+    means = models.JSONField(
+        help_text="Each system's means, best first (scoring.tables.SystemMean)."
+    )
+    by_status = models.JSONField(help_text="The counted annotations by status.")
+    computed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["collection", "adjudicated", "include_in_progress"],
+                name="one_system_means_per_choice",
+            )
+        ]
+
+    def __str__(self):
+        return f"system means of collection {self.collection_id}"

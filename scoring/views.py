@@ -36,6 +36,7 @@ from scoring.score_table import (
     page_of_annotations,
     refresh_stored_scores,
 )
+from scoring.system_means import kept_system_means
 from scoring.tables import SORTABLE, SYSTEM_SORTABLE, sorted_means
 
 
@@ -87,8 +88,13 @@ def collection_scores(request, pk):
         coverage["rows"] = sorted_coverage_rows(coverage["rows"], column, descending)
     page, rows, means = None, [], []
     if by_system:
-        # Every annotation's scores, from the stored ones: a mean is over the whole collection.
-        means, by_status = current_system_means(counted)
+        # Every annotation's scores, from the stored ones: a mean is over the whole collection (or
+        # docset); the whole collection's means are kept until it changes.
+        means, by_status = (
+            current_system_means(counted)
+            if docset
+            else kept_system_means(collection, adjudicated, include_in_progress)
+        )
         if column in SYSTEM_SORTABLE:
             means = sorted_means(means, column, descending)
         counts = work_counts(

@@ -3,6 +3,7 @@
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 
 from annotator.models import (
@@ -270,3 +271,27 @@ def undo_and_redo_after(step) -> tuple[bool, bool]:
         f'data-act="{act}" title="{key}" >' in page
         for act, key in (("undo", "Ctrl+Z"), ("redo", "Ctrl+Y"))
     )
+
+
+def means_equal(found, expected):
+    """System means equal to the last bits the database's sums may change (scoring.score_table.
+    current_system_means): the same systems in the same order, docsets and rows in progress."""
+    assert [(m.peer, m.docsets, m.in_progress) for m in found] == [
+        (m.peer, m.docsets, m.in_progress) for m in expected
+    ]
+    for a, b in zip(found, expected):
+        for name in ("modified", "original", "coverage", "comprehensive"):
+            assert getattr(a, name) == pytest.approx(getattr(b, name), rel=1e-14, abs=1e-15)
+
+
+def import_duc2006(shared_data, *docsets: str) -> Collection:
+    """NIST's DUC 2006 pyramids and peer annotations of `docsets` (../shared's duc2006-nist),
+    imported as the collection "DUC 2006"."""
+    folder = shared_data / "duc2006-nist"
+    annotations = [sorted((folder / "allpans").glob(f"*.{docset}.*.pan")) for docset in docsets]
+    import_files(
+        *(folder / "allpyramids" / f"{docset}.pyr" for docset in docsets),
+        *(path for paths in annotations for path in paths),
+        collection="DUC 2006",
+    )
+    return Collection.objects.get(name="DUC 2006")

@@ -6,26 +6,20 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from annotator.models import PSE, Collection
+from annotator.models import PSE
 from scoring.models import StoredScore
 from scoring.records import collection_annotations, counted_annotations, score_annotations
 from scoring.score_table import current_stored_rows
 from scoring.tables import MEAN_SCORES
-from tests.helpers import import_files, spoil_stored_scores
+from tests.helpers import import_duc2006, spoil_stored_scores
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def duc2006(shared_data):
-    folder = shared_data / "duc2006-nist"
-    import_files(
-        *(folder / "allpyramids" / f"{docset}.pyr" for docset in ("D0601", "D0631")),
-        *sorted((folder / "allpans").glob("*.D0601.*.pan")),
-        *sorted((folder / "allpans").glob("*.D0631.*.pan")),
-        collection="DUC 2006",
-    )
-    return counted_annotations(collection_annotations(Collection.objects.get(name="DUC 2006")))
+    collection = import_duc2006(shared_data, "D0601", "D0631")
+    return counted_annotations(collection_annotations(collection))
 
 
 def read(rows) -> list[tuple]:

@@ -20,7 +20,7 @@ from scoring.records import (
     score_collection,
     score_loaded_annotations,
 )
-from tests.helpers import import_files
+from tests.helpers import import_duc2006
 
 CRYPTO = dict(enumerate([5, 4, 4, 3, 3, 3] + [2] * 7 + [1] * 13))  # PyrEval v2's: X_a = 9.8
 PYRAMIDS = [
@@ -69,14 +69,7 @@ def test_the_scorer_refuses_what_score_peer_refuses():
 
 @pytest.fixture
 def duc2006(shared_data):
-    folder = shared_data / "duc2006-nist"
-    import_files(
-        *(folder / "allpyramids" / f"{docset}.pyr" for docset in ("D0601", "D0640")),
-        *sorted((folder / "allpans").glob("*.D0601.*.pan")),
-        *sorted((folder / "allpans").glob("*.D0640.*.pan")),
-        collection="DUC 2006",
-    )
-    return Collection.objects.get(name="DUC 2006")
+    return import_duc2006(shared_data, "D0601", "D0640")
 
 
 def scored_one_by_one(annotations) -> dict[int, str]:

@@ -25,7 +25,7 @@ from scoring.score_table import (
     stored_rows,
 )
 from scoring.tables import SORTABLE, sorted_rows, system_means
-from tests.helpers import import_files
+from tests.helpers import import_files, means_equal
 
 pytestmark = pytest.mark.django_db
 
@@ -116,17 +116,6 @@ def test_current_stored_rows_read_once_when_every_stored_score_is_current(duc200
     assert len(queries) == 1
     assert sorted(rows) == sorted(stored_rows(duc2006))
     assert system_means(rows) == system_means(score_annotations(duc2006))
-
-
-def means_equal(found, expected):
-    """System means equal to the last bits the database's sums may change (scoring.score_table.
-    current_system_means): the same systems in the same order, docsets and rows in progress."""
-    assert [(m.peer, m.docsets, m.in_progress) for m in found] == [
-        (m.peer, m.docsets, m.in_progress) for m in expected
-    ]
-    for a, b in zip(found, expected):
-        for name in ("modified", "original", "coverage", "comprehensive"):
-            assert getattr(a, name) == pytest.approx(getattr(b, name), rel=1e-14, abs=1e-15)
 
 
 def test_system_means_in_the_database_equal_those_of_fresh_scores_in_one_query(duc2006):

@@ -300,6 +300,29 @@ def test_the_systems_view_counts_what_the_table_counts(client, demo, choices):
     assert table.context["counts"].submitted >= 3
 
 
+def test_the_systems_view_reads_the_means_kept_until_the_collection_changes(client, demo):
+    """The whole collection's means are kept (scoring.system_means): a second view shows the kept
+    row; an edit of an annotation computes them again."""
+    from scoring.models import StoredSystemMeans
+
+    client.force_login(demo["organizer"])
+    assert '<td class="num">1.0000</td>' in body(client.get(url(demo, "?view=systems"))).decode()
+    kept = StoredSystemMeans.objects.get(adjudicated=False, include_in_progress=False)
+    kept.means = [mean | {"modified": 0.123456} for mean in kept.means]
+    kept.save()
+    assert '<td class="num">0.1235</td>' in body(client.get(url(demo, "?view=systems"))).decode()
+    annotation = demo["annotations"]["1"]
+    annotation.version += 1
+    annotation.save()  # as every edit saves it
+    page = body(client.get(url(demo, "?view=systems"))).decode()
+    assert '<td class="num">0.1235</td>' not in page
+    assert '<td class="num">1.0000</td>' in page
+    # One docset's means are averaged afresh, not kept.
+    docset = body(client.get(url(demo, "?docset=DEMO01&view=systems"))).decode()
+    assert '<td class="num">1.0000</td>' in docset
+    assert StoredSystemMeans.objects.count() == 1
+
+
 def test_the_links_that_change_what_is_counted_keep_the_sort(client, demo):
     complete_consensus_of_peer_1(demo)
     client.force_login(demo["organizer"])

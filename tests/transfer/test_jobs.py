@@ -175,3 +175,6 @@ def test_a_finished_import_job_queues_the_refresh_of_the_stored_scores(demo, sha
         # And the pyramid agreement kept, beside the scores (issue 32).
         kept = DBTaskResult.objects.filter(task_path__endswith="keep_pyramid_agreement")
         assert [task.args_kwargs["args"] for task in kept] == [[demo["collection"].pk]]
+        # And the system means kept, for the scores page's systems view (issue 32).
+        means = DBTaskResult.objects.filter(task_path__endswith="keep_system_means")
+        assert [task.args_kwargs["args"] for task in means] == [[demo["collection"].pk]]

@@ -71,7 +71,8 @@ def main() -> None:
             HTTP_HX_REQUEST="true",
         )
 
-    print(f"one decision answered with the merge region: {measure(choose, RUNS)}")
+    answered = measure(choose, RUNS)
+    print(f"one decision answered with what it changed (its group, counts, controls): {answered}")
 
 
 def _docset(name):

@@ -1,4 +1,5 @@
-r"""Benchmark: the builder and the peer page in real Chromium, on DUC's largest pyramid here.
+r"""Benchmark: the builder, the peer page and a merge page in real Chromium, on DUC's largest
+pyramid here.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \
         .venv/bin/python bench/annotation_pages.py
@@ -8,7 +9,8 @@ throwaway PostgreSQL database, driven by Playwright in Debian's Chromium at huma
 action: the time from the key press or click to the page's changed DOM, painted (the next frame
 after the last change the answer made), median and min–max of several rounds (bench/timing.py).
 And the builder page's first load: server time in process (Django's test client), and the
-browser's time to first byte.
+browser's time to first byte. Then a consensus of the two MATTER pyramids (36 groups, as
+bench/adjudication.py makes it): a version of one group taken by a click, A's and B's in turn.
 Targets: every action < 100 ms median; the builder's first load < 150 ms server time.
 """
 
@@ -20,7 +22,7 @@ import subprocess
 import sys
 import time
 
-from benchdata import data_file, describe
+from benchdata import DATA, data_file, describe
 from benchdb import ROOT, bench_database
 from timing import Timing, measure, runs
 
@@ -212,6 +214,42 @@ def peer_page(page, url: str) -> None:
     timed.report()
 
 
+def merge_page(page, url: str, group: str) -> None:
+    """Decisions on a consensus pyramid's merge page: one group's version taken, A's then B's."""
+    page.goto(url)
+    timed = Timings(page)
+    for _ in range(ROUNDS):
+        for side in "ab":
+            button = page.locator(f"[id='take-{side}-{group}']")
+            timed("merge page: take a version (click)", "chose", lambda b=button: click(page, b))
+    timed.report()
+
+
+def consensus_of_two(user):
+    """The two independent MATTER pyramids (as bench/adjudication.py aligns them), merged into a
+    consensus: the consensus and a group both have SCUs in."""
+    from annotator.adjudication import pyramid_consensus
+    from annotator.ducview.names import FileIdentity
+    from annotator.models import Pyramid
+    from annotator.transfer.importing import DucviewImporter
+
+    folder = DATA / "pyreval-matter/IA"  # not a NIST package: the shared files are the data
+    matter = FileIdentity(docset="MATTER")
+    DucviewImporter("bench").import_file(
+        folder / "Yinghui_12_10_09_MATTER_fixed.pyr", overrides=matter
+    )
+    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(
+        folder / "12_10_09_MATTER_fixed.pyr", overrides=matter
+    )
+    a, b = Pyramid.objects.filter(docset__name="MATTER").order_by("id")
+    pyramid_consensus.start(a, b, user)
+    consensus = Pyramid.objects.get(merge__isnull=False)
+    group = next(
+        g["key"] for g in consensus.merge.groups if g["a"] and g["b"] and g["kind"] != "identical"
+    )
+    return consensus, group
+
+
 def first_suggestions(annotation, user) -> None:
     """The suggestions of a server just started, request by request: the first each worker gives
     against the later ones (issue 32: 0.9-2.6 s for a worker's first, before the workers loaded the
@@ -327,6 +365,10 @@ def main() -> None:
                 )
             first_byte = Timing.from_milliseconds(first_bytes)
             print(f"{'builder page: time to first byte (browser)':<42} {first_byte.format('ms')}")
+            consensus, group = consensus_of_two(admin)
+            merge_page(
+                session("admin"), base + reverse("pyramid-merge", args=[consensus.pk]), group
+            )
             browser.close()
     finally:
         server.terminate()

@@ -77,9 +77,11 @@ def side_query(pyramids) -> str:
     return "?" + "&".join(f"{letter}={p.pk}" for letter, p in zip(SIDES, pyramids))
 
 
-def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
+def merge_context(consensus: Pyramid, merge: PyramidMerge, model_texts: bool = True) -> dict:
     """Every group with each source's SCUs (A, B, and C, ... where more were merged), what the
-    consensus has from it, and its decision, loaded in a fixed number of queries."""
+    consensus has from it, and its decision, loaded in a fixed number of queries; the sources'
+    model texts marked where they differ unless `model_texts` is False (a decision's answer: they
+    depend on the sources alone, which a decision does not change)."""
     sides = merge.sides()
     scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk])
     by_uid = {(s.pyramid_id, s.uid): s for s in scus}
@@ -143,7 +145,7 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge) -> dict:
         "left": left,
         "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
         "counted_twice": counted_twice(consensus, merge, decided),
-        "model_texts": merge_models(merge),
+        "model_texts": merge_models(merge) if model_texts else [],
         "sources": sides,
         "columns": len(sides) + 1,
         "compare_query": side_query([p for _, p in sides]),

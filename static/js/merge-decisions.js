@@ -1,6 +1,6 @@
 // The merge pages (a consensus pyramid's groups, a consensus annotation's SCUs).
-// - Decisions go through WorkspaceActions, as the builder's edits do: the version is read when a
-//   decision is sent, and a refusal shows the merge as it now is with the reason, the page's scroll
+// - Decisions go through WorkspaceActions, as the builder's edits do (a decision on a group is
+//   answered with what it changed alone): the version is read when a decision is sent, and a refusal shows the merge as it now is with the reason, the page's scroll
 //   and the decision's place kept, and Retry after a conflict. Without JavaScript the forms post.
 // - Finding one's way: n / p go to the next / previous undecided group (or SCU) after the one in
 //   focus or at the top of the screen; a link to a group (a marked stretch of model text, "Next
@@ -116,6 +116,25 @@
     if (event.target.checked) { opened.clear(); document.querySelectorAll(`${ITEM}.opened`).forEach((item) => item.classList.remove("opened")); }
   });
   document.addEventListener("htmx:afterSwap", settle);
+
+  // A decision on a group is answered with what it changed alone, swapped in out of band (the
+  // group, the counts, the controls), its classes once htmx has settled them. The group decided
+  // before is no longer the one just decided: its note goes, and the groups opened by a link close
+  // (where decided groups are hidden, they hide again, as when the whole region came back); the
+  // group just decided is kept where it is on the screen.
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const decided = event.target;
+    if (!decided.matches || !decided.matches(`${ITEM}.just-decided`)) return;
+    const top = decided.getBoundingClientRect().top;
+    opened.clear();
+    document.querySelectorAll(ITEM).forEach((other) => {
+      if (other === decided) return;
+      other.classList.remove("just-decided", "opened");
+      other.querySelectorAll(".group-note").forEach((note) => note.remove());
+    });
+    const moved = decided.getBoundingClientRect().top - top;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", settle);
   else settle();
 })();

@@ -75,9 +75,15 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(
     second = following(keys[SPLIT])
     click(page, note.locator("a.next-undecided"))
     expect(page.locator(f"[id='title-{second}']")).to_be_focused()
+    page.evaluate("document.getElementById('merge-words').dataset.kept = 'yes'")
     click(page, page.locator(f"[id='take-a-{second}']"))  # A's version, or leaving out as A
     assert eventually(lambda: stored(consensus).get(second) == "a")
     expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
+    # Only what the decision changed came back (issue 32): the model texts are the same nodes;
+    # the note went from the group decided before to this one.
+    expect(group(second).locator(".group-note")).to_contain_text("saved")
+    expect(group(keys[SPLIT]).locator(".group-note")).to_have_count(0)
+    assert page.evaluate("document.getElementById('merge-words').dataset.kept") == "yes"
 
     # n goes on to the last; its decision hides the split group, and a marked word of that group in
     # the model texts opens it again.

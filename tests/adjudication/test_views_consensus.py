@@ -1,6 +1,8 @@
 """The adjudication pages: merging two pyramids into a consensus, and a peer's annotations into a
 consensus annotation (annotator.adjudication.views.consensus)."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -77,10 +79,14 @@ def test_deciding_groups_one_by_one_then_submitting(client, pair):
         )
         assert answer.status_code == 200
     html = answer.content.decode()
-    assert html.startswith('<div id="merge"')
+    # Only what the decision changed, each piece swapped in out of band (issue 32): its group, the
+    # counts, the controls; not the other groups, nor the model texts.
+    assert answer["HX-Reswap"] == "none"
+    assert html.count('class="card merge-group') == 1
+    assert f'id="group-{group(consensus, ONLY_A)["key"]}"' in html
+    assert "model-text" not in html
     assert "3 of 4</strong> groups decided" in html
     assert "chose A&#x27;s version" in html
-    assert "B&#x27;s version" in html
     consensus.refresh_from_db()
     # Submitting waits for the last group.
     refused = client.post(url("submit"), {"version": consensus.version}, **HTMX)
@@ -102,6 +108,49 @@ def test_deciding_groups_one_by_one_then_submitting(client, pair):
     assert "chose B&#x27;s version" in history
     assert "kept as edited" in history
     assert "adjudicator" in history
+
+
+def took_b(client, consensus, key: str) -> str:
+    """The answer to taking B's version of the group `key` (htmx)."""
+    return client.post(
+        reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+        {"version": consensus.version, "group": key, "side": "b"},
+        **HTMX,
+    ).content.decode()
+
+
+def test_a_decision_answers_with_pieces_of_the_page_each_in_its_place(client, pair):
+    """Every piece of a decision's answer replaces an element of the page by its id, the group
+    decided shown as decided with its note; Undo answers with the whole region."""
+    consensus = started(client, pair)
+    key = group(consensus, SPLIT)["key"]
+    answer = took_b(client, consensus, key)
+    pieces = re.findall(r'<[a-z]+ [^>]*?id="([^"]+)"[^>]*hx-swap-oob="true"', answer)
+    assert pieces == [
+        "merge-version",
+        "merge-counts",
+        "merge-controls",
+        "status",
+        "merge-summary",
+        f"group-{key}",
+        "merge-all-decided",
+        "merge-added",
+    ]
+    assert answer.count("hx-swap-oob") == len(pieces)
+    page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+    assert all(f'id="{piece}"' in page for piece in pieces)
+    assert f'data-version="{consensus.version + 1}"' in answer
+    assert 'class="card merge-group decided just-decided"' in answer
+    assert '<p class="group-note message saved">' in answer
+    assert "chose B&#x27;s version (2 SCUs of by-other) · saved" in answer
+    consensus.refresh_from_db()
+    undone = client.post(
+        reverse("pyramid-merge-decide", args=[consensus.pk, "undo"]),
+        {"version": consensus.version},
+        **HTMX,
+    )
+    assert undone.content.decode().startswith('<div id="merge"')
+    assert "HX-Reswap" not in undone
 
 
 def test_a_stale_page_is_refused_with_the_current_state(client, pair):
@@ -497,11 +546,7 @@ def test_the_merge_page_marks_the_words_only_one_side_has_and_links_them_to_thei
 def test_a_decision_is_confirmed_beside_its_group_with_the_way_to_the_next(client, pair):
     consensus = started(client, pair)
     key = group(consensus, SPLIT)["key"]
-    answer = client.post(
-        reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
-        {"version": consensus.version, "group": key, "side": "b"},
-        **HTMX,
-    ).content.decode()
+    answer = took_b(client, consensus, key)
     card = answer.split(f'id="group-{key}"')[1].split("</section>")[0]
     assert "just-decided" in answer.split(f'id="group-{key}"')[0].rsplit("<section", 1)[1]
     assert 'class="group-note message saved"' in card

@@ -15,6 +15,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap
 
 from annotator.adjudication import annotation_consensus
 from annotator.adjudication.merging import merge_context, travel
@@ -67,6 +68,9 @@ def pyramid_merge(request, pk):
 # What the merge pages post: the editing actions of annotator.editing.actions, so that the pages
 # and the API decide through one table, with the same rules and versions.
 PYRAMID_DECISIONS = {"choose_version", "keep_group", "submit", "undo", "redo"}
+# Those that decide one group: answered with what they change alone (the group, the counts, the
+# controls); Undo, Redo and Submit may change many groups and answer with the whole region.
+ONE_GROUP = {"choose_version", "keep_group"}
 PEER_DECISIONS = {"take_reading", "keep_reading", "complete", "undo", "redo"}
 
 
@@ -77,21 +81,35 @@ def pyramid_merge_decide(request, pk, action):
     if action not in PYRAMID_DECISIONS:
         raise Http404("no such decision")
     consensus, merge = _consensus_pyramid(request, pk)
+
+    def context(model_texts: bool = True) -> dict:
+        current = Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk)
+        return merge_context(current, merge, model_texts=model_texts)
+
     return _decided(
         request,
         lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
-        lambda: merge_context(
-            Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk), merge
-        ),
+        context,
         "annotator/_pyramid_merge.html",
         reverse("pyramid-merge", args=[consensus.pk]),
         place="group",
         placed_after=_travelled(action, consensus),
+        one_group=action in ONE_GROUP,
     )
 
 
-def _decided(request, act, context, partial: str, page_url: str, place: str, placed_after=None):
-    """Run a decision; answer with the merge region as it now is (htmx) or a redirect. A refusal is
+def _decided(
+    request,
+    act,
+    context,
+    partial: str,
+    page_url: str,
+    place: str,
+    placed_after=None,
+    one_group: bool = False,
+):
+    """Run a decision; answer with the merge region as it now is (htmx) or a redirect; a decision
+    on `one_group` of a consensus pyramid, with what it changed alone. A refusal is
     answered as the builder's are (views/refusals.py): a broken rule with the status line only, a
     stale page or a refusal of the user with the merge region as it now is and the reason. The
     group (or SCU) decided, posted as `place`, shows what became of the decision beside it (after
@@ -126,7 +144,14 @@ def _decided(request, act, context, partial: str, page_url: str, place: str, pla
     if not request.htmx:
         messages.success(request, message)
         return redirect(page_url + fragment())
-    return render(request, partial, current() | placed | {"message": message, "level": "saved"})
+    said = placed | {"message": message, "level": "saved"}
+    if one_group:
+        changed = _with_next_after(context(model_texts=False), placed["placed"]) | said
+        group = next((g for g in changed["groups"] if g["key"] == placed["placed"]), None)
+        if group is not None:
+            answer = changed | {"decided_group": group}
+            return reswap(render(request, "annotator/merge/pyramid_decision.html", answer), "none")
+    return render(request, partial, current() | said)
 
 
 def _travelled(action: str, consensus):

@@ -122,4 +122,12 @@ def test_the_task_an_import_queues_keeps_the_agreement_for_the_next_run(two_docs
         results, _ = pyramid_agreement(collection)
     assert spans_read(queries) == []
     assert [result.docset for result in results] == ["DEMO02"]
+    # And with the other choices of what counts: the demo's pyramids in progress compared too.
+    for adjudicated in (False, True):
+        with CaptureQueriesContext(connection) as queries:
+            results, _ = pyramid_agreement(
+                collection, adjudicated=adjudicated, include_in_progress=True
+            )
+        assert spans_read(queries) == []
+        assert [result.docset for result in results] == ["DEMO01", "DEMO02"]
     assert keep_pyramid_agreement.call(10**9) == 0

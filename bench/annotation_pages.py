@@ -11,13 +11,18 @@ after the last change the answer made), median and min–max of several rounds (
 And the builder page's first load: server time in process (Django's test client), and the
 browser's time to first byte. Then a consensus of the two MATTER pyramids (36 groups, as
 bench/adjudication.py makes it): a version of one group taken by a click, A's and B's in turn.
-Targets: every action < 100 ms median; the builder's first load < 150 ms server time.
+With each action, the page's own work for it: its scripts, style recalculation and layout
+(Chromium's Performance metrics, through the DevTools protocol).
+Targets: every action < 100 ms median, of it <= 15 ms the page's own work; the builder's first
+load < 150 ms server time.
 """
 
 from __future__ import annotations
 
+import collections
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -30,6 +35,10 @@ sys.path.insert(0, str(ROOT))
 from tests.human import click, drag_select, press, type_text  # noqa: E402  (the same human-speed input as the tests)
 
 ROUNDS = runs(10)
+# BENCH_PROFILE="builder: new SCU" prints where the page's script went in the actions whose name
+# holds it (V8's sampling profiler, through the DevTools protocol); BENCH_LINES: how many lines.
+PROFILE = os.environ.get("BENCH_PROFILE", "")
+LINES = int(os.environ.get("BENCH_LINES", "25"))
 PEER = "duc2006-nist/allpans/116.D0640.M.250.D.1.pan"
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "bench-password-1"
@@ -109,23 +118,85 @@ def settled(page, saved_text: str) -> float:
     return page.evaluate("() => window.__bench.painted - window.__bench.start")
 
 
-def report(name: str, milliseconds: list[float]) -> None:
+def report(name: str, milliseconds: list[float], work: list[dict[str, float]]) -> None:
+    """An action's click-to-paint, then the page's own work for it (script, style, layout)."""
     print(f"{name:<42} {Timing.from_milliseconds(milliseconds).format('ms')} (target < 100 ms)")
+    total = Timing.from_milliseconds([sum(w.values()) for w in work]).format("ms")
+    parts = " + ".join(f"{statistics.median(w[metric] for w in work):.1f}" for metric in PAGE_WORK)
+    print(f"{'  of it the page: script + style + layout':<42} {total} (target <= 15 ms)")
+    print(f"{'':<42} medians: {parts} ms")
+
+
+# Chromium's Performance metrics (seconds of the page's main thread since it loaded) that make the
+# page's own work: its scripts (htmx and ours), style recalculation and layout.
+PAGE_WORK = ("ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
 
 
 class Timings:
-    """Each action's times, by name."""
+    """Each action's times, by name: click-to-paint, and the page's own work (Chromium's
+    Performance metrics, read before the action and once it is painted; the waiting's own checks,
+    a small script each frame, are counted in it too)."""
 
     def __init__(self, page):
-        self.page, self.times = page, {}
+        self.page, self.times, self.work, self.profiles = page, {}, {}, {}
+        self.devtools = page.context.new_cdp_session(page)
+        self.devtools.send("Performance.enable")
+        if PROFILE:
+            self.devtools.send("Profiler.enable")
+            self.devtools.send("Profiler.setSamplingInterval", {"interval": 50})  # microseconds
+
+    def page_work(self) -> dict[str, float]:
+        metrics = self.devtools.send("Performance.getMetrics")["metrics"]
+        return {m["name"]: m["value"] * 1000 for m in metrics if m["name"] in PAGE_WORK}
 
     def __call__(self, name: str, saved_text: str, act) -> None:
+        profiled = PROFILE and PROFILE in name
+        if profiled:
+            self.devtools.send("Profiler.start")
+        before = self.page_work()
         act()
         self.times.setdefault(name, []).append(settled(self.page, saved_text))
+        after = self.page_work()
+        self.work.setdefault(name, []).append({m: after[m] - before[m] for m in PAGE_WORK})
+        if profiled:
+            profile = self.devtools.send("Profiler.stop")["profile"]
+            self.profiles.setdefault(name, []).append(profile)
 
     def report(self) -> None:
         for name, values in self.times.items():
-            report(name, values)
+            report(name, values, self.work[name])
+            if name in self.profiles:
+                print_profile(self.profiles[name])
+
+
+def print_profile(profiles: list[dict]) -> None:
+    """Where the page's script went in these actions (sampled by V8's profiler), per action: each
+    function's own time, then with what it called."""
+    own: collections.Counter = collections.Counter()
+    whole: collections.Counter = collections.Counter()
+    for profile in profiles:
+        nodes = {node["id"]: node for node in profile["nodes"]}
+        parent = {child: n["id"] for n in profile["nodes"] for child in n.get("children", [])}
+
+        def where(node_id, nodes=nodes):
+            frame = nodes[node_id]["callFrame"]
+            url = frame["url"].rsplit("/", 1)[-1]
+            return f"{frame['functionName'] or '(anonymous)'} {url}:{frame['lineNumber'] + 1}"
+
+        for sample, microseconds in zip(profile["samples"], profile["timeDeltas"]):
+            own[where(sample)] += microseconds
+            seen, at = set(), sample
+            while at is not None:
+                if (place := where(at)) not in seen:
+                    whole[place] += microseconds
+                    seen.add(place)
+                at = parent.get(at)
+    skip = ("(idle)", "(program)", "(root)")
+    for title, counter in (("own time", own), ("with what it called", whole)):
+        print(f"    {title}, ms per action:")
+        shown = [(place, us) for place, us in counter.most_common() if not place.startswith(skip)]
+        for place, microseconds in shown[:LINES]:
+            print(f"    {microseconds / 1000 / len(profiles):7.2f}  {place}")
 
 
 def builder(page, url: str) -> None:

@@ -235,8 +235,16 @@
       // An edit (an acceptance, the page's own, its undo): Ctrl+Z is the page's undo from now on.
       if (!/\/proposals\/(\d+\/(reject|reopen)\/|propose\/)$/.test(lastPost)) rejections = [];
     });
-    document.addEventListener("htmx:afterSettle", refresh);
-    document.addEventListener("htmx:oobAfterSwap", () => setTimeout(refresh, 0));
+    // Once an answer is in: htmx sends these once per piece swapped in (and oobAfterSwap again for
+    // every piece before it), so one refresh is scheduled for them all.
+    let refreshing = false;
+    const refreshSoon = () => {
+      if (refreshing) return;
+      refreshing = true;
+      setTimeout(() => { refreshing = false; refresh(); }, 0);
+    };
+    document.addEventListener("htmx:afterSettle", refreshSoon);
+    document.addEventListener("htmx:oobAfterSwap", refreshSoon);
     window.addEventListener("resize", drawGhosts);
 
     // -- keys and clicks ------------------------------------------------------------------------------

@@ -453,9 +453,9 @@
           && !selected.contains(active)) window.TreeKeys.focus(selected);
     }, 0);
   }
-  // And after htmx settles (its settle delay after a swap): settling gives a swapped element the
-  // attributes it came with, which takes off the marks put back at the swap (the SCU selected).
-  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest", "htmx:afterSettle"].forEach((type) => document.addEventListener(type, refresh));
+  // (htmx settles no attribute, base.html: a swapped element keeps the marks put back at its swap,
+  // and one refresh an answer is enough; each of the events comes once per piece swapped in.)
+  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:afterRequest"].forEach((type) => document.addEventListener(type, refresh));
   expansion.apply();
   window.TreeKeys.settle(document.getElementById("scu-list"));
 })();

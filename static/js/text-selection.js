@@ -139,6 +139,7 @@ window.TextSelection = (function () {
   }
 
   let used = false;  // the caret was left by an action that stored the words, not moved since
+  let collapsedFor = null;  // the kept words an action being sent stores, the browser's selection collapsed
   document.addEventListener("pointerdown", (event) => { kept.pointerInText = !!boxOf(event.target); used = false; }, true);
   document.addEventListener("keydown", () => { kept.pointerInText = false; used = false; }, true);
   // The keyboard's caret in shaded words: say which SCU holds them (the mouse has the tooltip).
@@ -161,6 +162,7 @@ window.TextSelection = (function () {
     const selection = window.getSelection();
     if (!selection || selection.rangeCount === 0) return;
     if (!boxOf(selection.anchorNode) && !boxOf(selection.focusNode)) return;  // the focus went elsewhere: keep
+    if (!selection.isCollapsed) collapsedFor = null;
     if (selection.isCollapsed) {
       if (kept.pointerInText && (kept.selection || kept.message)) set(null, "");  // a plain click in a text
       else if (!kept.selection) caretIn(selection.anchorNode);
@@ -246,18 +248,68 @@ window.TextSelection = (function () {
       summary: box.dataset.summary,
       anchor: pointOffset(selection.anchorNode, selection.anchorOffset),
       focus: pointOffset(selection.focusNode, selection.focusOffset),
+      nodes: [selection.anchorNode, selection.focusNode],
     } : null;
   }
   function putBackPlace() {
     const was = place;
-    const selection = window.getSelection();
-    if (!was || (selection.rangeCount && boxOf(selection.focusNode) && selection.focusNode.isConnected)) return;
+    // The words it was in are still there (not swapped yet, or a text whose runs there did not
+    // change): so is the selection. Asked of the nodes, not of the selection, which would make the
+    // browser lay the page out at once; so it can be asked after each piece an answer swaps in.
+    if (!was || was.nodes.every((node) => node.isConnected && boxOf(node))) return;
+    place = null;
     const box = document.querySelector(`.text[data-summary="${was.summary}"]`);
     if (!box) return;
-    place = null;
-    selection.setBaseAndExtent(...domPoint(box, was.anchor), ...domPoint(box, was.focus));
+    window.getSelection().setBaseAndExtent(...domPoint(box, was.anchor), ...domPoint(box, was.focus));
   }
   ["htmx:afterSwap", "htmx:oobAfterSwap"].forEach((type) => document.addEventListener(type, putBackPlace));
+
+  // -- a reshaded text: only the runs that changed ------------------------------------------------
+  // An edit's answer brings a text anew (a model pane of the builder, the peer text) whose shading
+  // changed in a few places. Rather than the whole text, only the runs that changed are replaced:
+  // a run the same (its element, start and length) stays, its attributes brought up to date, so
+  // the browser's caret and selection in it stay, and the page recomputes the style of what changed
+  // alone (issue 32: the page's own work for an action, within 15 ms).
+  const runKey = (run) => `${run.tagName} ${run.dataset.start} ${run.textContent.length}`;
+  function syncAttributes(mine, theirs) {
+    Array.from(mine.attributes).forEach(({ name }) => { if (!theirs.hasAttribute(name)) mine.removeAttribute(name); });
+    Array.from(theirs.attributes).forEach(({ name, value }) => { if (mine.getAttribute(name) !== value) mine.setAttribute(name, value); });
+  }
+  function morphRuns(box, fresh) {
+    const kept = new Map(Array.from(box.children, (run) => [runKey(run), run]));
+    const incoming = Array.from(fresh.children);
+    const wanted = new Set(incoming.map(runKey));
+    kept.forEach((run, key) => { if (!wanted.has(key)) { run.remove(); kept.delete(key); } });
+    let next = box.firstElementChild;
+    incoming.forEach((run) => {
+      const mine = kept.get(runKey(run));
+      if (mine) { syncAttributes(mine, run); next = mine.nextElementSibling; } else box.insertBefore(run, next);
+    });
+    syncAttributes(box, fresh);
+  }
+  // The runs of a text are its element children, one after the other (annotator/text/textmarks.py).
+  const onlyRuns = (box) => box.childNodes.length === box.children.length
+    && Array.from(box.children).every((run) => run.dataset.start !== undefined);
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const { target, fragment } = event.detail;
+    const incoming = fragment && fragment.firstElementChild;
+    if (!incoming || !target.isConnected || incoming.id !== target.id || !event.detail.shouldSwap) return;
+    const box = target.matches(".text[data-summary]") ? target : target.querySelector(":scope > .text[data-summary]");
+    const fresh = box === target ? incoming : incoming.querySelector(":scope > .text[data-summary]");
+    if (!box || !fresh || box.dataset.summary !== fresh.dataset.summary || !onlyRuns(box) || !onlyRuns(fresh)) return;
+    event.detail.shouldSwap = false;
+    if (box !== target) {  // the pane around the text (a model's name and share in SCUs): as it comes
+      Array.from(incoming.children).forEach((part, at) => {
+        const mine = target.children[at];
+        if (part.matches(".text[data-summary]") || !mine) return;
+        if (mine.outerHTML !== part.outerHTML) mine.replaceWith(part.cloneNode(true));
+      });
+      syncAttributes(target, incoming);
+      target.removeAttribute("hx-swap-oob");
+    }
+    morphRuns(box, fresh);
+    box.removeAttribute("hx-swap-oob");
+  });
 
   // Registered once every page script has registered its own (they may ask for a swap first).
   document.addEventListener("DOMContentLoaded", () => document.addEventListener("htmx:beforeSwap", holdSwap));
@@ -273,11 +325,24 @@ window.TextSelection = (function () {
     // drag just ended (input comes first), and the words used must be the ones selected.
     kept: () => { follow(); return kept.selection; },
     drop: () => { collapseNative(); set(null, ""); },
+    // An action that will store `selection` is sent: the browser's selection over the words
+    // collapses to their end now, while the page is as it was (after the answer has reshaded the
+    // text, the same collapse took 4 ms of the page's budget). The kept words stay until the
+    // action is saved (`used`) or, refused, for the next one.
+    sending: (selection) => {
+      if (kept.selection !== selection) return;
+      used = true;  // the caret is left at the words' end by the action: no new place to suggest for
+      collapseNative();
+      collapsedFor = selection;
+    },
     // An action that used `selection` was saved: the words are used up (unless newer ones came).
     used: (selection) => {
       if (kept.selection !== selection) return;
       used = true;  // the caret left at the words' end is no new place to suggest for
-      collapseNative();
+      // Collapsed as the action was sent, and not selected again since: reading the selection now,
+      // in the reshaded text, would only make the browser lay the page out early.
+      if (collapsedFor !== selection) collapseNative();
+      collapsedFor = null;
       set(null, "", { used: true });
     },
     // Whether the caret was last moved by an action using the words (not by the annotator).

@@ -10,7 +10,7 @@ window.TreeKeys = (function () {
 
   const ITEM = "[role=treeitem]";
   let focusedKeys = null;  // the focused item's key and its ancestors' keys, nearest first
-  let focusedAt = 0;  // and its place among the items shown (for when it and its SCU are gone)
+  let focusedAt = 0;  // and its place among the tree's items (for when it and its SCU are gone)
 
   const treeOf = (element) => element && element.closest && element.closest("[role=tree]");
   const shown = (item) => item.offsetParent !== null || item.getClientRects().length > 0;
@@ -30,8 +30,12 @@ window.TreeKeys = (function () {
     if (!tree) return null;
     const items = Array.from(tree.querySelectorAll(ITEM));
     const chosen = wanted || items.find((i) => i.tabIndex === 0 && shown(i)) || tree.querySelector(`${ITEM}[aria-selected=true]`)
-      || itemsOf(tree)[0];
-    items.forEach((item) => { item.tabIndex = item === chosen ? 0 : -1; });
+      || items.find(shown);
+    // Only the items whose stop changes are written: each write restyles, and a tree has hundreds.
+    items.forEach((item) => {
+      const stop = item === chosen ? 0 : -1;
+      if (item.tabIndex !== stop) item.tabIndex = stop;
+    });
     return chosen;
   }
 
@@ -45,7 +49,9 @@ window.TreeKeys = (function () {
     if (!item || event.target !== item) return;
     settle(treeOf(item), item);
     focusedKeys = keysOf(item);
-    focusedAt = itemsOf(treeOf(item)).indexOf(item);
+    // Among all the items, not only those shown: asking each whether it is shown lays the page out,
+    // and a focus comes with every answer (restore).
+    focusedAt = Array.from(treeOf(item).querySelectorAll(ITEM)).indexOf(item);
     item.dispatchEvent(new CustomEvent("tree:focus", { bubbles: true, detail: { item } }));
   });
   document.addEventListener("focusout", (event) => {
@@ -94,11 +100,24 @@ window.TreeKeys = (function () {
     if (active && active !== document.body && active.isConnected) return;
     for (const key of focusedKeys) {
       const item = key && document.querySelector(`${ITEM}[data-key="${key}"]`);
-      if (item && shown(item)) { focus(item); return; }
+      if (item && shown(item)) { focusBack(item); return; }
     }
     const tree = document.querySelector("[role=tree]");  // removed: the item now in its place
-    const items = tree ? itemsOf(tree) : [];
-    if (items.length) focus(items[Math.min(focusedAt, items.length - 1)]);
+    const items = tree ? Array.from(tree.querySelectorAll(ITEM)) : [];
+    let at = Math.min(focusedAt, items.length - 1);
+    while (at > 0 && !shown(items[at])) at -= 1;
+    if (items.length) focus(items[at]);
+  }
+
+  // The focus back on an item an answer redrew: where it is still in view, the screen stays as it
+  // is (a focus that scrolls lays the page out once more); else it is brought into view.
+  function focusBack(item) {
+    const pane = item.closest("[data-keep-scroll]");
+    const box = pane ? pane.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
+    const { top, bottom } = item.getBoundingClientRect();
+    const inView = top >= Math.max(box.top, 0) && bottom <= Math.min(box.bottom, window.innerHeight);
+    settle(treeOf(item), item);
+    item.focus({ preventScroll: inView });
   }
 
   return { settle, focus, restore, items: itemsOf };

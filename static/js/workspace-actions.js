@@ -53,6 +53,7 @@ window.WorkspaceActions = (function () {
     const url = box.dataset.editUrl.replace("ACTION", action);
     last = inFlight = { action, values, uses, saved, place, url, focus: focusOf(document.activeElement) };
     setStatus("Saving…", "saving");
+    if (uses) window.TextSelection.sending(uses);
     const version = box.querySelector("[data-version]").dataset.version;
     htmx.ajax("POST", url, {
       target: `#${box.id}`, swap: "outerHTML", values: Object.assign({ version }, values),

@@ -754,3 +754,46 @@ def test_escape_drops_the_selected_words_and_n_then_makes_no_scu(
     assert list(SCU.objects.filter(pyramid__name="DEMO01-B").values_list("label", flat=True)) == [
         "before the end of the decade"
     ]
+
+
+def test_an_answer_reshades_only_the_words_that_changed(
+    browser_page, live_server, demo, new_pyramid
+):
+    """Issue 32: an edit's answer brings the model texts it reshaded; the page replaces only the
+    runs that changed (static/js/text-selection.js), so the rest of the text is the same nodes,
+    and what it shows is what was stored: each SCU's words marked with its number."""
+    from annotator.models import SCU
+
+    page = browser_page
+    log_in(page, live_server, "outsider", "outsider-pass-1")
+    page.goto(live_server.url + new_pyramid)
+    you = Annotator(page)
+    text = '.text[data-author="A"]'
+    you.select("A", "Armstrong was the first person")
+    you.key("n", "New SCU 1")
+    first = page.locator(f"{text} mark")
+    expect(first).to_have_text("Armstrong was the first person")
+    first.evaluate("(mark) => { mark.keptAcross = 'yes'; }")  # on the node, not an attribute
+    you.select("A", "Apollo 11 landed on the Moon")
+    you.key("n", "New SCU 2")
+    stored = {
+        scu.uid: scu.contributors.get().spans.get().summary.author
+        for scu in SCU.objects.filter(pyramid__name="DEMO01-B")
+    }
+    assert stored == {1: "A", 2: "A"}
+    marks = page.locator(f"{text} mark")
+    expect(marks).to_have_count(2)
+    expect(marks.nth(0)).to_have_text("Apollo 11 landed on the Moon")
+    expect(marks.nth(0)).to_have_attribute("data-scus", "2")
+    expect(marks.nth(1)).to_have_attribute("data-scus", "1")
+    assert marks.nth(1).evaluate("(mark) => mark.keptAcross") == "yes", (
+        "SCU 1's words, unchanged, were redrawn"
+    )
+    # Undone: SCU 2's words are free again, SCU 1's the same node still.
+    human.press(page, "Control+z")
+    expect(page.locator("#status")).to_contain_text("Undid")
+    expect(marks).to_have_count(1)
+    assert list(SCU.objects.filter(pyramid__name="DEMO01-B").values_list("uid", flat=True)) == [1]
+    assert marks.first.evaluate("(mark) => mark.keptAcross") == "yes"
+    whole = page.evaluate(f"document.querySelector('{text}').textContent")
+    assert whole.startswith("Apollo 11 landed on the Moon")

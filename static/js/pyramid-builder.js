@@ -437,7 +437,10 @@
       refreshing = false;
       // Only re-apply marks: clearing the selection here could cut into a drag already under way.
       select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false, open: openNext });
-      if (openNext && state.scu && itemOf(state.scu)) itemOf(state.scu).scrollIntoView({ block: "nearest" });
+      // Scrolled as the frame is drawn, once laid out: scrolling now would lay the page out an
+      // extra time, in the middle of the answer's changes.
+      const shown = openNext && state.scu && itemOf(state.scu);
+      if (shown) requestAnimationFrame(() => { if (shown.isConnected) shown.scrollIntoView({ block: "nearest" }); });
       const selectedByServer = openNext;
       openNext = false;
       window.TextSelection.repaint();

@@ -12,6 +12,7 @@
 
   const ITEM = "[data-merge-item]";
   const opened = new Set();  // the ids of decided items opened by a link, kept open across answers
+  let pressed = null;  // the decision's button, { id, top }, until its answer is in
   const hiddenKey = () => `merge:hide-decided:${location.pathname}`;
 
   document.addEventListener("submit", (event) => {
@@ -26,6 +27,9 @@
       if (name !== "version" && name !== "csrfmiddlewaretoken") values[name] = value;
     });
     const place = form.closest("[data-keep-place]");
+    // The button pressed, where it is on the screen: after the answer, it is under the pointer
+    // again (the note that comes above it, the group decided before that hides above it).
+    pressed = submitter && submitter.id ? { id: submitter.id, top: submitter.getBoundingClientRect().top } : null;
     window.WorkspaceActions.send(action, values, {
       place: place ? `[data-keep-place="${CSS.escape(place.dataset.keepPlace)}"]` : null,
     });
@@ -121,18 +125,30 @@
   // group, the counts, the controls), its classes once htmx has settled them. The group decided
   // before is no longer the one just decided: its note goes, and the groups opened by a link close
   // (where decided groups are hidden, they hide again, as when the whole region came back); the
-  // group just decided is kept where it is on the screen.
+  // button pressed stays under the pointer. Undo and Redo bring the whole region: the group they
+  // changed is brought into view if it is not.
   document.addEventListener("htmx:afterSettle", (event) => {
-    const decided = event.target;
-    if (!decided.matches || !decided.matches(`${ITEM}.just-decided`)) return;
-    const top = decided.getBoundingClientRect().top;
+    const swapped = event.target;
+    if (!swapped.matches) return;
+    const decided = swapped.matches(`${ITEM}.just-decided`) ? swapped
+      : swapped.matches(".merge") ? swapped.querySelector(`${ITEM}.just-decided`) : null;
+    if (!decided) return;  // (htmx tells of every piece swapped in: the decided group is one)
+    const button = pressed;
+    pressed = null;
+    if (decided !== swapped) {
+      const { top, bottom } = decided.getBoundingClientRect();
+      if (bottom < 0 || top > window.innerHeight) decided.scrollIntoView({ block: "start" });
+      return;
+    }
+    const anchor = (button && document.getElementById(button.id)) || decided;
+    const top = button && anchor !== decided ? button.top : decided.getBoundingClientRect().top;
     opened.clear();
     document.querySelectorAll(ITEM).forEach((other) => {
       if (other === decided) return;
       other.classList.remove("just-decided", "opened");
       other.querySelectorAll(".group-note").forEach((note) => note.remove());
     });
-    const moved = decided.getBoundingClientRect().top - top;
+    const moved = anchor.getBoundingClientRect().top - top;
     if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", settle);

@@ -76,9 +76,17 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(
     click(page, note.locator("a.next-undecided"))
     expect(page.locator(f"[id='title-{second}']")).to_be_focused()
     page.evaluate("document.getElementById('merge-words').dataset.kept = 'yes'")
-    click(page, page.locator(f"[id='take-a-{second}']"))  # A's version, or leaving out as A
+    take = page.locator(f"[id='take-a-{second}']")
+    take.scroll_into_view_if_needed()
+    pressed_at = take.bounding_box()["y"]
+    click(page, take)  # A's version, or leaving out as A
     assert eventually(lambda: stored(consensus).get(second) == "a")
     expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
+    # The button stays under the pointer: the split group decided before hides above it, and the
+    # note comes above the button (found by a tester: the buttons dropped 29 px).
+    expect(group(second).locator(".group-note")).to_be_visible()
+    expect(group(keys[SPLIT])).to_be_hidden()
+    assert abs(take.bounding_box()["y"] - pressed_at) < 1
     # Only what the decision changed came back (issue 32): the model texts are the same nodes;
     # the note went from the group decided before to this one.
     expect(group(second).locator(".group-note")).to_contain_text("saved")
@@ -102,10 +110,19 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(
     assert in_view(page.locator(f"[id='title-{keys[SPLIT]}']"))
 
     # Undo from the keys (Ctrl+Z) takes back the last decision; Redo (the button) brings it back.
+    # Pressed with the page scrolled to its top, the group it undoes below the screen.
+    page.mouse.wheel(0, -5000)
+    page.wait_for_timeout(300)
+    assert group(last).evaluate("(g) => g.getBoundingClientRect().top > innerHeight")
     press(page, "Control+z")
     expect(page.locator("#status")).to_contain_text("Undid: Group")
     assert eventually(lambda: last not in stored(consensus))
     expect(page.locator("#merge-counts")).to_contain_text("3 of 4 groups decided")
+    # The group undone is brought into view, its note with it (found by a tester: off screen).
+    expect(group(last).locator(".group-note")).to_contain_text("Undid")
+    assert group(last).evaluate(
+        "(g) => { const r = g.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight; }"
+    )
     click(page, "#merge-redo")
     expect(page.locator("#status")).to_contain_text("Redid: Group")
     assert eventually(lambda: stored(consensus).get(last) == "a")

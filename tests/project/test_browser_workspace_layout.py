@@ -4,7 +4,9 @@ models (or the peer and a model), ten SCU rows, and on the peer page the scores 
 suggestions for the words selected."""
 
 import pytest
+from playwright.sync_api import expect
 
+from tests import human
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import import_files
 from tests.human import drag_select
@@ -186,3 +188,51 @@ def test_the_problems_list_stays_within_the_window(browser_page, live_server, sh
     page.wait_for_function("(uid) => document.activeElement?.closest?.(`#scu-${uid}`)", arg=uid)
     assert page.evaluate("() => scrollX") == 0
     assert page.evaluate("() => document.scrollingElement.scrollWidth <= innerWidth")
+
+
+WORDS_CLEAR_OF_NAMES = """(uid) => {
+  // Each model's first words of SCU `uid`, as the page scrolled them into view: below the model's
+  // name that sticks at the top of the pane (not under it: a tester's drag started on a name).
+  const gaps = [];
+  document.querySelectorAll(".models-pane .summary").forEach((model) => {
+    const marks = Array.from(model.querySelectorAll(".text mark[data-scus]"));
+    const first = marks.find((m) => m.dataset.scus.split(" ").includes(uid));
+    if (!first) return;
+    const name = model.querySelector(":scope > h2").getBoundingClientRect();
+    gaps.push(Math.round(first.getBoundingClientRect().top - name.bottom));
+  });
+  return gaps;
+}"""
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_words_scrolled_into_view_clear_the_models_names(browser_page, live_server, d0640):
+    """Found by a tester at 1280x720: four models side by side, names such as "Model A 94% in
+    SCUs" wrap to two lines, and the words the page scrolled into view for a selected SCU lay under
+    a name (the pane kept room for one line)."""
+    page = browser_page
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(live_server.url + f"/pyramids/{d0640['pyramid']}/")
+    heights = page.locator(".models-pane .summary > h2").evaluate_all(
+        "(names) => names.map((n) => n.getBoundingClientRect().height)"
+    )
+    assert max(heights) > 1.5 * min(heights), f"no name wraps at 1280 px: {heights}"
+    # The SCU of the first words marked in the first model, scrolled away from, then selected.
+    uid = page.evaluate(
+        "() => document.querySelector('.models-pane .text mark[data-scus]').dataset.scus"
+        ".split(' ')[0]"
+    )
+    page.mouse.move(
+        *page.evaluate(
+            "() => { const r = document.querySelector('.models-pane').getBoundingClientRect(); "
+            "return [r.left + r.width / 2, r.top + r.height / 2]; }"
+        )
+    )
+    page.mouse.wheel(0, 5000)
+    page.wait_for_timeout(300)
+    human.click(page, f"#scu-{uid} .label")
+    expect(page.locator(f"#scu-{uid}")).to_have_attribute("aria-selected", "true")
+    page.wait_for_timeout(300)
+    gaps = page.evaluate(WORDS_CLEAR_OF_NAMES, uid)
+    assert gaps, "the SCU's words are in no model"
+    assert all(gap >= -1 for gap in gaps), f"words under a name by {gaps} px"

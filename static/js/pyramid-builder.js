@@ -437,10 +437,10 @@
       refreshing = false;
       // Only re-apply marks: clearing the selection here could cut into a drag already under way.
       select({ scu: state.scu, contributor: state.contributor, part: state.part, scroll: false, open: openNext });
-      // Scrolled as the frame is drawn, once laid out: scrolling now would lay the page out an
-      // extra time, in the middle of the answer's changes.
-      const shown = openNext && state.scu && itemOf(state.scu);
-      if (shown) requestAnimationFrame(() => { if (shown.isConnected) shown.scrollIntoView({ block: "nearest" }); });
+      // The SCU the server selected is scrolled into view as the frame is drawn, once laid out:
+      // scrolling now would lay the page out an extra time, in the middle of the answer's changes.
+      const selected = state.scu && itemOf(state.scu);
+      if (openNext && selected) requestAnimationFrame(() => { if (selected.isConnected) selected.scrollIntoView({ block: "nearest" }); });
       const selectedByServer = openNext;
       openNext = false;
       window.TextSelection.repaint();
@@ -451,7 +451,7 @@
       // The server selected an SCU (a new one, a split, a merge, a removal undone): where the
       // keyboard is in the SCU list, it goes with the selection (found by a tester: it stayed on
       // the row before, so the arrows and Delete acted from there).
-      const active = document.activeElement, selected = state.scu && itemOf(state.scu);
+      const active = document.activeElement;
       if (selectedByServer && selected && active && active.closest && active.closest("#scu-list")
           && !selected.contains(active)) window.TreeKeys.focus(selected);
     }, 0);

@@ -39,9 +39,9 @@ window.TreeKeys = (function () {
     return chosen;
   }
 
-  function focus(item) {
+  function focus(item, { preventScroll = false } = {}) {
     settle(treeOf(item), item);
-    item.focus();
+    item.focus({ preventScroll });
   }
 
   document.addEventListener("focusin", (event) => {
@@ -115,9 +115,7 @@ window.TreeKeys = (function () {
     const pane = item.closest("[data-keep-scroll]");
     const box = pane ? pane.getBoundingClientRect() : { top: 0, bottom: window.innerHeight };
     const { top, bottom } = item.getBoundingClientRect();
-    const inView = top >= Math.max(box.top, 0) && bottom <= Math.min(box.bottom, window.innerHeight);
-    settle(treeOf(item), item);
-    item.focus({ preventScroll: inView });
+    focus(item, { preventScroll: top >= Math.max(box.top, 0) && bottom <= Math.min(box.bottom, window.innerHeight) });
   }
 
   return { settle, focus, restore, items: itemsOf };

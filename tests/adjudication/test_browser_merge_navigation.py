@@ -87,6 +87,7 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(
     expect(group(second).locator(".group-note")).to_be_visible()
     expect(group(keys[SPLIT])).to_be_hidden()
     assert abs(take.bounding_box()["y"] - pressed_at) < 1
+    assert violations(page) == []  # the page as the decision's pieces left it
     # Only what the decision changed came back (issue 32): the model texts are the same nodes;
     # the note went from the group decided before to this one.
     expect(group(second).locator(".group-note")).to_contain_text("saved")

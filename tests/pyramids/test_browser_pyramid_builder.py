@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import human
+from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import Builder, empty_pyramid
 from tests.human import drag_select
@@ -789,6 +790,7 @@ def test_an_answer_reshades_only_the_words_that_changed(
     assert marks.nth(1).evaluate("(mark) => mark.keptAcross") == "yes", (
         "SCU 1's words, unchanged, were redrawn"
     )
+    assert violations(page) == []  # the text as the answer reshaded it
     # Undone: SCU 2's words are free again, SCU 1's the same node still.
     human.press(page, "Control+z")
     expect(page.locator("#status")).to_contain_text("Undid")

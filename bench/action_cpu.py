@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchdata import data_file, data_glob, describe
+from benchdata import data_file, data_glob, describe, import_matter_pyramids
 from benchdb import ROOT, bench_database
 from timing import Timing, number, runs
 
@@ -34,7 +34,8 @@ PYRAMID = "duc2006-nist/allpyramids/D0601.pyr"
 PANS = "duc2006-nist/allpans/*.D0601.*.pan"
 TARGET_MS = 25
 # BENCH_PROFILE="peer: match" prints a CPU profile (BENCH_SORT: its order, cumulative by default;
-# BENCH_LINES: how many lines) and the queries of one run of the actions whose name holds it.
+# BENCH_LINES: how many lines; BENCH_ONLY: a pattern of the files shown) and the queries of one
+# run of the actions whose name holds it.
 PROFILE = os.environ.get("BENCH_PROFILE", "")
 
 
@@ -85,7 +86,10 @@ class Meter:
             print(f"-- {name}: where this process's CPU goes (cProfile)")
             pstats.Stats(profile).sort_stats(
                 os.environ.get("BENCH_SORT", "cumulative")
-            ).print_stats(int(os.environ.get("BENCH_LINES", "45")))
+            ).print_stats(
+                *filter(None, [os.environ.get("BENCH_ONLY")]),  # e.g. "annotator|scoring"
+                int(os.environ.get("BENCH_LINES", "45")),
+            )
             print(f"-- {name}: its {len(queries)} queries")
             for query in queries:
                 print(f"{query['time']:>6} {query['sql'][:400]}")
@@ -200,8 +204,39 @@ def main() -> None:
         meter("builder: relabel (l)", build("set_label", scu=new.uid, label=f"Relabelled {round_}"))
         meter("builder: move an SCU (Alt+Up)", build("move_scu", scu=new.uid, position=0))
         meter("builder: remove the SCU (Delete)", build("remove_scu", scu=new.uid))
+
+    merge_decisions(meter, admin)
     met = meter.report()
     print("target met" if met else f"target NOT met: some action over {TARGET_MS} ms of CPU")
+
+
+def merge_decisions(meter: Meter, admin) -> None:
+    """A consensus of the two MATTER pyramids (as bench/adjudication.py aligns them): one group's
+    version taken, A's then B's, and a group kept whole, as the merge page sends them."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from annotator.adjudication import pyramid_consensus
+    from annotator.models import Pyramid
+
+    a, b = import_matter_pyramids()
+    consensus = pyramid_consensus.start(a, b, admin)
+    client = Client(SERVER_NAME="localhost")
+    client.force_login(admin)
+    client.get(reverse("pyramid-merge", args=[consensus.pk]))
+    groups = [g["key"] for g in consensus.merge.groups if g["a"] and g["b"]]
+    print(f"MATTER consensus: {len(consensus.merge.groups)} groups; {ROUNDS} runs of each decision")
+
+    def decide(action, **values):
+        version = Pyramid.objects.values_list("version", flat=True).get(pk=consensus.pk)
+        url = reverse("pyramid-merge-decide", args=[consensus.pk, action])
+        return lambda: client.post(url, {"version": version, **values}, HTTP_HX_REQUEST="true")
+
+    for round_ in range(ROUNDS):
+        group = groups[round_ % len(groups)]
+        meter("merge: take A's version", decide("choose_version", group=group, side="a"))
+        meter("merge: take B's version", decide("choose_version", group=group, side="b"))
+        meter("merge: keep as edited", decide("keep_group", group=group))
 
 
 if __name__ == "__main__":

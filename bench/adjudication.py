@@ -6,7 +6,7 @@ of the two started, its merge page rendered and one decision answered.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/adjudication.py
 """
 
-from benchdata import DATA, describe
+from benchdata import MATTER, describe, import_matter_pyramids
 from benchdb import bench_database
 from timing import measure, runs
 
@@ -17,18 +17,9 @@ def main() -> None:
     from annotator.adjudication.aligned_pyramids import align_pyramids
     from annotator.adjudication.alignment import summary
     from annotator.models import Pyramid
-    from annotator.transfer.importing import DucviewImporter
 
-    # Not a NIST package: PYRAMID_FULL_DATA does not apply; the shared files are the data.
-    folder = DATA / "pyreval-matter/IA"
-    print(describe(sorted(folder.glob("*.pyr"))))
-    DucviewImporter("bench").import_file(
-        folder / "Yinghui_12_10_09_MATTER_fixed.pyr", overrides=_docset("MATTER")
-    )
-    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(
-        folder / "12_10_09_MATTER_fixed.pyr", overrides=_docset("MATTER")
-    )
-    a, b = Pyramid.objects.order_by("id")
+    print(describe(sorted(MATTER.glob("*.pyr"))))
+    a, b = import_matter_pyramids()
     groups = align_pyramids(a, b)
     aligned = measure(lambda: align_pyramids(a, b), RUNS)
     print(f"align {a.scus.count()} and {b.scus.count()} SCUs: {aligned}; groups {summary(groups)}")
@@ -73,12 +64,6 @@ def main() -> None:
 
     answered = measure(choose, RUNS)
     print(f"one decision answered with what it changed (its group, counts, controls): {answered}")
-
-
-def _docset(name):
-    from annotator.ducview.names import FileIdentity
-
-    return FileIdentity(docset=name)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 
-from benchdata import DATA, data_file, describe
+from benchdata import data_file, describe, import_matter_pyramids
 from benchdb import ROOT, bench_database
 from timing import Timing, measure, runs
 
@@ -300,19 +300,9 @@ def consensus_of_two(user):
     """The two independent MATTER pyramids (as bench/adjudication.py aligns them), merged into a
     consensus: the consensus and a group both have SCUs in."""
     from annotator.adjudication import pyramid_consensus
-    from annotator.ducview.names import FileIdentity
     from annotator.models import Pyramid
-    from annotator.transfer.importing import DucviewImporter
 
-    folder = DATA / "pyreval-matter/IA"  # not a NIST package: the shared files are the data
-    matter = FileIdentity(docset="MATTER")
-    DucviewImporter("bench").import_file(
-        folder / "Yinghui_12_10_09_MATTER_fixed.pyr", overrides=matter
-    )
-    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(
-        folder / "12_10_09_MATTER_fixed.pyr", overrides=matter
-    )
-    a, b = Pyramid.objects.filter(docset__name="MATTER").order_by("id")
+    a, b = import_matter_pyramids()
     pyramid_consensus.start(a, b, user)
     consensus = Pyramid.objects.get(merge__isnull=False)
     group = next(

@@ -73,3 +73,24 @@ def describe(files: list[Path]) -> str:
         f"data: {where}: {len(files)} files ({pans} .pan, {len(files) - pans} .pyr), "
         f"{megabytes:.1f} MB"
     )
+
+
+MATTER = DATA / "pyreval-matter/IA"  # not a NIST package: the shared files are the data
+
+
+def import_matter_pyramids():
+    """The two independent MATTER pyramids (34 and 56 SCUs of the same five summaries), imported
+    as one docset "MATTER"; returns them (A: Yinghui's, B: the other)."""
+    from annotator.ducview.names import FileIdentity
+    from annotator.models import Pyramid
+    from annotator.transfer.importing import DucviewImporter
+
+    matter = FileIdentity(docset="MATTER")
+    DucviewImporter("bench").import_file(
+        MATTER / "Yinghui_12_10_09_MATTER_fixed.pyr", overrides=matter
+    )
+    DucviewImporter("bench", model_regex=r"(?m)^---\n").import_file(
+        MATTER / "12_10_09_MATTER_fixed.pyr", overrides=matter
+    )
+    a, b = Pyramid.objects.filter(docset__name="MATTER").order_by("id")
+    return a, b

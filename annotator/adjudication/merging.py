@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.db.models import Q
+
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import SIDES
 from annotator.adjudication.merge_words import merge_models
@@ -29,21 +31,24 @@ from annotator.models import (
 )
 
 
-def scus_with_contributors(pyramid_ids) -> list[SCU]:
-    """The pyramids' SCUs in order, each with `weight` (contributors) and `texts` ([(model author,
-    its words: the parts in text order)] per contributor), in four queries: the contributors and
-    their parts as plain rows, each model's text read once (issue 32: read with every contributor,
-    a decision's answer carried each text dozens of times)."""
+def scus_with_contributors(pyramid_ids, only: Q | None = None) -> list[SCU]:
+    """The pyramids' SCUs in order (those `only` selects, where given), each with `weight`
+    (contributors) and `texts` ([(model author, its words: the parts in text order)] per
+    contributor), in four queries: the contributors and their parts as plain rows, each model's
+    text read once (issue 32: read with every contributor, a decision's answer carried each text
+    dozens of times)."""
+    chosen = Q(pyramid_id__in=pyramid_ids) & (only or Q())
+    scu_ids = SCU.objects.filter(chosen).values("id")
     contributors = defaultdict(list)  # SCU id -> its contributors' (id, summary id)
     for contributor_id, scu_id, summary_id in (
-        Contributor.objects.filter(scu__pyramid_id__in=pyramid_ids)
+        Contributor.objects.filter(scu_id__in=scu_ids)
         .order_by("scu_id", "position", "id")
         .values_list("id", "scu_id", "summary_id")
     ):
         contributors[scu_id].append((contributor_id, summary_id))
     parts = defaultdict(list)  # contributor id -> its parts, in text order
     for contributor_id, start, end in (
-        Span.objects.filter(contributor__scu__pyramid_id__in=pyramid_ids)
+        Span.objects.filter(contributor__scu_id__in=scu_ids)
         .order_by("contributor_id", "start", "end")
         .values_list("contributor_id", "start", "end")
     ):
@@ -55,7 +60,7 @@ def scus_with_contributors(pyramid_ids) -> list[SCU]:
         ).values_list("pk", "author", "text")
     }
     scus = list(
-        SCU.objects.filter(pyramid_id__in=pyramid_ids)
+        SCU.objects.filter(chosen)
         .with_weight(WeightConvention.CONTRIBUTORS)
         .order_by("position", "id")
     )
@@ -77,13 +82,31 @@ def side_query(pyramids) -> str:
     return "?" + "&".join(f"{letter}={p.pk}" for letter, p in zip(SIDES, pyramids))
 
 
-def merge_context(consensus: Pyramid, merge: PyramidMerge, model_texts: bool = True) -> dict:
+def merge_context(
+    consensus: Pyramid, merge: PyramidMerge, decided_group: str | None = None
+) -> dict:
     """Every group with each source's SCUs (A, B, and C, ... where more were merged), what the
-    consensus has from it, and its decision, loaded in a fixed number of queries; the sources'
-    model texts marked where they differ unless `model_texts` is False (a decision's answer: they
-    depend on the sources alone, which a decision does not change)."""
+    consensus has from it, and its decision, loaded in a fixed number of queries, with the sources'
+    model texts marked where they differ and the groups a source changed since the merge began.
+
+    For the answer to a decision on one group (`decided_group`, issue 32): that group's SCUs alone
+    (with the consensus's added ones), and neither the model texts nor the changed groups, which
+    depend on the sources alone and which a decision does not change; every group's decision still,
+    for the counts and where the next undecided one is."""
     sides = merge.sides()
-    scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk])
+    only = None
+    if decided_group is not None:
+        the_group: dict = next((g for g in merge.groups if g["key"] == decided_group), {})
+        in_group = Q(pk__in=[])
+        for letter, pyramid in sides:
+            in_group |= Q(pyramid_id=pyramid.pk, uid__in=the_group.get(letter, []))
+        # The consensus's SCUs taken from the group, or from no source (added, or made for a group
+        # kept as edited): those the answer shows.
+        of_consensus = Q(pyramid_id=consensus.pk) & (
+            Q(source__isnull=True) | Q(source_id__in=SCU.objects.filter(in_group).values("id"))
+        )
+        only = in_group | of_consensus
+    scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk], only)
     by_uid = {(s.pyramid_id, s.uid): s for s in scus}
     source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
     taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
@@ -123,8 +146,31 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge, model_texts: bool = T
             }
         )
     left = sum(1 for g in groups if g["decision"] is None)
-    # The groups were aligned when the merge began: say which a source's edits have changed since
-    # (by content: an edit undone is no change); merges begun before the prints: by time.
+    return {
+        "consensus": consensus,
+        "merge": merge,
+        **({} if decided_group is not None else sources_changed(merge, sides)),
+        "groups": groups,
+        "added": added,
+        "left": left,
+        "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
+        "counted_twice": counted_twice(consensus, merge, decided),
+        "model_texts": merge_models(merge) if decided_group is None else [],
+        "sources": sides,
+        "columns": len(sides) + 1,
+        "compare_query": side_query([p for _, p in sides]),
+        "decided": len(groups) - left,
+        "docset": consensus.docset,
+        "collection": consensus.docset.collection,
+        "editable": consensus.status == Pyramid.Status.IN_PROGRESS,
+        **travel(consensus.changes.all()),
+    }
+
+
+def sources_changed(merge: PyramidMerge, sides) -> dict:
+    """The groups were aligned when the merge began: which sources changed since
+    (`sources_changed`, their names), and in which groups (`changed_groups`: by content, an edit
+    undone is no change); merges begun before the prints: by time."""
     changed_groups = pyramid_consensus.changed_groups(merge)
     names = {letter.upper(): f"{letter.upper()} ({source.name})" for letter, source in sides}
     if changed_groups is None:
@@ -135,26 +181,7 @@ def merge_context(consensus: Pyramid, merge: PyramidMerge, model_texts: bool = T
         ]
     else:
         changed = [names[letter] for letter in sorted({letter for letter, _ in changed_groups})]
-    return {
-        "consensus": consensus,
-        "merge": merge,
-        "sources_changed": changed,
-        "changed_groups": changed_groups or [],
-        "groups": groups,
-        "added": added,
-        "left": left,
-        "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
-        "counted_twice": counted_twice(consensus, merge, decided),
-        "model_texts": merge_models(merge) if model_texts else [],
-        "sources": sides,
-        "columns": len(sides) + 1,
-        "compare_query": side_query([p for _, p in sides]),
-        "decided": len(groups) - left,
-        "docset": consensus.docset,
-        "collection": consensus.docset.collection,
-        "editable": consensus.status == Pyramid.Status.IN_PROGRESS,
-        **travel(consensus.changes.all()),
-    }
+    return {"sources_changed": changed, "changed_groups": changed_groups or []}
 
 
 def choice_of(change, group: dict) -> str:
@@ -169,6 +196,7 @@ def choice_of(change, group: dict) -> str:
 def travel(changes) -> dict:
     """What the merge page's Undo and Redo would do (two queries): each button names the change it
     reverts or re-applies (undoing the start takes back what was taken at once, for instance)."""
+    changes = changes.defer("before", "after")  # the snapshots, large, are not shown
     undo, redo = (
         history.next_to_travel(changes, undoing=True),
         history.next_to_travel(changes, undoing=False),

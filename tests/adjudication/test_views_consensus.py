@@ -153,6 +153,65 @@ def test_a_decision_answers_with_pieces_of_the_page_each_in_its_place(client, pa
     assert "HX-Reswap" not in undone
 
 
+def made_by(adjudicator, consensus, words: str, label: str) -> None:
+    """An SCU of the adjudicator's own in the consensus, over these words of model A."""
+    from annotator.models import Summary
+    from annotator.pyramids import editing
+
+    model_a = Summary.objects.get(docset=consensus.docset, kind="model", author="A")
+    start = model_a.text.index(words)
+    editing.new_scu(
+        consensus.pk,
+        adjudicator,
+        Pyramid.objects.get(pk=consensus.pk).version,
+        model_a.pk,
+        [(start, start + len(words))],
+        label,
+    )
+
+
+def _element(html: str, element_id: str, tag: str) -> str:
+    """The element of `html` with this id, up to its closing tag (the pieces do not nest their own
+    tag), its swap attribute, CSRF token and the class and note of a group just decided left out."""
+    start = html.index(f'id="{element_id}"')
+    start = html.rindex(f"<{tag}", 0, start)
+    found = html[start : html.index(f"</{tag}>", start)]
+    found = found.replace(' hx-swap-oob="true"', "").replace(" just-decided", "")
+    found = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", found)  # masked anew each time
+    return re.sub(r'<p class="group-note[^"]*">.*?</p>', "", found, flags=re.S)
+
+
+def test_a_decisions_answer_shows_its_group_and_the_added_scus_as_the_page_then_does(client, pair):
+    """The answer to a decision loads the decided group's SCUs alone (issue 32): what it shows of
+    the group (every side, the consensus's copies, the SCUs made for it) and of the adjudicator's
+    added SCUs is what the whole page shows after it."""
+    consensus = started(client, pair)
+    adjudicator = pair["adjudicator"]
+    made_by(
+        adjudicator, consensus, "The crew collected rock samples", "Rock samples were brought back"
+    )  # only in B's words
+    made_by(adjudicator, consensus, "Apollo 11 landed", "An added SCU of no group")
+    only_b, split = group(consensus, "only in B")["key"], group(consensus, SPLIT)["key"]
+    for key, action, values in (
+        (split, "choose_version", {"side": "b"}),
+        (split, "choose_version", {"side": "a"}),
+        (only_b, "keep_group", {}),
+    ):
+        version = Pyramid.objects.get(pk=consensus.pk).version
+        answer = client.post(
+            reverse("pyramid-merge-decide", args=[consensus.pk, action]),
+            {"version": version, "group": key, **values},
+            **HTMX,
+        ).content.decode()
+        assert 'id="merge-words"' not in answer  # pieces, not the whole region
+        page = client.get(reverse("pyramid-merge", args=[consensus.pk])).content.decode()
+        for element_id, tag in ((f"group-{key}", "section"), ("merge-added", "div")):
+            assert _element(answer, element_id, tag) == _element(page, element_id, tag), element_id
+    assert "Rock samples were brought back" in _element(answer, f"group-{only_b}", "section")
+    assert "An added SCU of no group" in _element(answer, "merge-added", "div")
+    assert "Rock samples were brought back" not in _element(answer, "merge-added", "div")
+
+
 def test_a_stale_page_is_refused_with_the_current_state(client, pair):
     """409, as the builder's: the merge region as it now is, with the reason in the status line."""
     consensus = started(client, pair)
@@ -472,8 +531,7 @@ def test_peer_merge_refusals_answer_as_the_builders(client, peer_twice):
 
 
 def test_scus_the_adjudicator_makes_for_a_group_kept_as_edited_are_shown_in_it(client, pair):
-    from annotator.models import SCU, Summary
-    from annotator.pyramids import editing
+    from annotator.models import SCU
 
     consensus = started(client, pair)
     only_b = group(consensus, "only in B")
@@ -481,16 +539,8 @@ def test_scus_the_adjudicator_makes_for_a_group_kept_as_edited_are_shown_in_it(c
     pyramid_consensus.choose(
         consensus.pk, adjudicator, Pyramid.objects.get(pk=consensus.pk).version, only_b["key"], "a"
     )
-    model_a = Summary.objects.get(docset=pair["a"].docset, kind="model", author="A")
-    words = "The crew collected rock samples"
-    start = model_a.text.index(words)
-    editing.new_scu(
-        consensus.pk,
-        adjudicator,
-        Pyramid.objects.get(pk=consensus.pk).version,
-        model_a.pk,
-        [(start, start + len(words))],
-        "Rock samples were brought back",
+    made_by(
+        adjudicator, consensus, "The crew collected rock samples", "Rock samples were brought back"
     )
     pyramid_consensus.keep(
         consensus.pk, adjudicator, Pyramid.objects.get(pk=consensus.pk).version, only_b["key"]

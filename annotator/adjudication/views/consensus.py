@@ -82,9 +82,9 @@ def pyramid_merge_decide(request, pk, action):
         raise Http404("no such decision")
     consensus, merge = _consensus_pyramid(request, pk)
 
-    def context(model_texts: bool = True) -> dict:
+    def context(decided_group: str | None = None) -> dict:
         current = Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk)
-        return merge_context(current, merge, model_texts=model_texts)
+        return merge_context(current, merge, decided_group)
 
     return _decided(
         request,
@@ -146,7 +146,7 @@ def _decided(
         return redirect(page_url + fragment())
     said = placed | {"message": message, "level": "saved"}
     if one_group:
-        changed = _with_next_after(context(model_texts=False), placed["placed"]) | said
+        changed = _with_next_after(context(placed["placed"]), placed["placed"]) | said
         group = next((g for g in changed["groups"] if g["key"] == placed["placed"]), None)
         if group is not None:
             answer = changed | {"decided_group": group}

@@ -29,7 +29,11 @@ from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
 from annotator.campaigns import assignment_status
-from annotator.campaigns.access import build_assignment_statuses, can_edit_pyramid, can_reopen
+from annotator.campaigns.access import (
+    build_assignment_statuses,
+    can_edit_pyramid_unassigned,
+    can_reopen,
+)
 from annotator.editing import history
 from annotator.editing.engine import EditError as EditError
 from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
@@ -156,7 +160,7 @@ STARTS_ASSIGNMENT = "_starts_assignment"
 
 def _may_edit(pyramid: Pyramid, user, reopening: bool) -> None:
     assigned = build_assignment_statuses(user, pyramid)
-    if not assigned and not can_edit_pyramid(user, pyramid):
+    if not assigned and not can_edit_pyramid_unassigned(user, pyramid):
         raise NotAllowed("You are not assigned to this pyramid.")
     setattr(pyramid, STARTS_ASSIGNMENT, Assignment.Status.ASSIGNED in assigned)
     if pyramid.status == Pyramid.Status.SUBMITTED and not reopening:

@@ -105,3 +105,44 @@ def test_the_summaries_each_role_reads(demo, own):
         assert set(access.visible_summaries(demo[who])) == everything
     assert not access.visible_summaries(demo["outsider"]).exists()
     assert not access.visible_summaries(AnonymousUser()).exists()
+
+
+def test_who_edits_a_pyramid_unassigned_is_read_in_one_query(
+    demo, pair, django_assert_num_queries
+):
+    """The edits' check of a user not assigned to build the pyramid (issue 32: it asked for the
+    assignment again, then two or three queries more): the collection's administrators, and for a
+    consensus pyramid its adjudicators; nobody else, in one query (none for a site
+    administrator)."""
+    from annotator.adjudication import pyramid_consensus
+    from annotator.models import Docset
+
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    ordinary = pair["a"]
+    elsewhere = Collection.objects.create(name="Elsewhere")
+    for who, role in (("outsider", Role.ADMINISTRATOR), ("other_annotator", Role.ADJUDICATOR)):
+        Membership.objects.create(collection=elsewhere, user=demo[who], role=role)
+    elsewhere_pyramid = ordinary.__class__.objects.create(
+        docset=Docset.objects.create(collection=elsewhere, name="D9"), name="D9"
+    )
+    expected = {
+        ("adjudicator", "consensus"): True,
+        ("adjudicator", "ordinary"): False,
+        ("organizer", "consensus"): False,
+        ("annotator", "consensus"): False,
+        ("outsider", "consensus"): False,
+        ("outsider", "elsewhere"): True,
+        ("other_annotator", "elsewhere"): False,  # an adjudicator, of no consensus there
+    }
+    pyramids = {"consensus": consensus, "ordinary": ordinary, "elsewhere": elsewhere_pyramid}
+    for (who, which), allowed in expected.items():
+        user = pair["adjudicator"] if who == "adjudicator" else demo[who]
+        pyramid = ordinary.__class__.objects.select_related("docset").get(pk=pyramids[which].pk)
+        access.is_site_administrator(user)  # the user's permissions, read once a request anyway
+        with django_assert_num_queries(1):
+            assert access.can_edit_pyramid_unassigned(user, pyramid) is allowed, (who, which)
+        assert access.can_edit_pyramid(user, pyramid) is allowed, (who, which)
+    access.is_site_administrator(demo["admin"])
+    with django_assert_num_queries(0):
+        assert access.can_edit_pyramid_unassigned(demo["admin"], consensus)
+    assert not access.can_edit_pyramid_unassigned(AnonymousUser(), consensus)

@@ -107,9 +107,7 @@ def test_the_summaries_each_role_reads(demo, own):
     assert not access.visible_summaries(AnonymousUser()).exists()
 
 
-def test_who_edits_a_pyramid_unassigned_is_read_in_one_query(
-    demo, pair, django_assert_num_queries
-):
+def test_who_edits_a_pyramid_unassigned_is_read_in_one_query(demo, pair, django_assert_num_queries):
     """The edits' check of a user not assigned to build the pyramid (issue 32: it asked for the
     assignment again, then two or three queries more): the collection's administrators, and for a
     consensus pyramid its adjudicators; nobody else, in one query (none for a site

@@ -295,3 +295,27 @@ def import_duc2006(shared_data, *docsets: str) -> Collection:
         collection="DUC 2006",
     )
     return Collection.objects.get(name="DUC 2006")
+
+
+# NIST's official score tables of the shared DUC folders (../shared/data/pyramids).
+NIST_TABLES = {
+    "duc2006-nist": "scoring/2006_modified_scores.txt",
+    "duc2007-main-nist": "scoring/2007_modified_scores.txt",
+    "duc2007-update-nist": "scoring/2007_modified_scores.txt",
+}
+
+
+def nist_rows(shared_data, folder: str) -> dict[tuple[str, str, str], tuple[str, int, int]]:
+    """{(setid, peerid, annotator or ""): (score, numSCUs, numrepetitions)} of an official table,
+    the score as NIST prints it (0.046, 0)."""
+    import csv
+
+    rows = {}
+    with open(shared_data / folder / NIST_TABLES[folder]) as table:
+        for fields in csv.reader(table, delimiter="\t"):
+            if len(fields) < 5:
+                continue
+            # The 2006 and 2007 update tables have the annotator in column 6; 2007 main has none.
+            annotator = fields[5] if folder != "duc2007-main-nist" else ""
+            rows[(fields[0], fields[1], annotator)] = (fields[2], int(fields[3]), int(fields[4]))
+    return rows

@@ -158,3 +158,44 @@ def split_models(text: str, regex: str | None, model_regex: str | None = None) -
     if duplicates:
         raise DucviewError(f"two model summaries have the same author id {duplicates[0]!r}")
     return Layout(models=models, trailer=text[previous_end:], found_by=found_by)
+
+
+# A startDocumentRegEx for DUC header lines (DUC_HEADER, as a Java regex: no multiline `^`).
+DUC_HEADER_REGEX = r"-+[ \t]*\n[ \t]*\S+[ \t]*\n-+[ \t]*\n"
+
+
+def java_literal(text: str) -> str:
+    """`text` as a Java (and Python) regex matching it literally, on one line: every character
+    but letters, digits and spaces quoted, line breaks and tabs as \\n, \\r, \\t."""
+    named = {"\n": r"\n", "\r": r"\r", "\t": r"\t"}
+    return "".join(
+        named.get(c) or (c if c.isalnum() or c == " " or ord(c) > 127 else "\\" + c) for c in text
+    )
+
+
+def regex_for_models(text: str, models: list[tuple[int, int]]) -> str | None:
+    """A startDocumentRegEx for a pyramid text whose file had none (issue 33: DUCView 1.4, scoring
+    a file alone, then counts no models and gives no modified score): a regex matching once in
+    each model's header and nowhere else. `models`: (where its header starts, where its text
+    starts) for each model. DUC header lines where every header has them, else each header's own
+    words (without the leading "#N" line and blank lines), else with their line breaks; None if
+    none of these finds exactly the models."""
+    headers = [text[start:end] for start, end in models]
+    cores = [
+        (DECLARED_COUNT.sub("", header, count=1) if i == 0 else header).strip()
+        for i, header in enumerate(headers)
+    ]
+    candidates = [DUC_HEADER_REGEX]
+    if all(cores):
+        candidates.append("|".join(dict.fromkeys(java_literal(core) for core in cores)))
+        # The same with the line breaks around them: words that a summary also holds
+        whole = [headers[0][len(headers[0]) - len(headers[0].lstrip("#0123456789")) :]]
+        candidates.append("|".join(dict.fromkeys(java_literal(h) for h in whole + headers[1:])))
+    for candidate in candidates:
+        matches = list(re.finditer(candidate, text))
+        if len(matches) == len(models) and all(
+            start <= match.start() and match.end() <= end
+            for match, (start, end) in zip(matches, models)
+        ):
+            return candidate
+    return None

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from annotator.ducview.layout import author_of
+from annotator.ducview.layout import author_of, regex_for_models
 from annotator.ducview.names import export_note
 from annotator.ducview.reader import (
     NON_MATCHING_UID,
@@ -104,7 +104,7 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
 
     result = {}
     for pyramid in pyramids:
-        pieces, offsets = [], {}
+        pieces, offsets, headers = [], {}, []
         position = 0
         regex = pyramid.start_document_regex
         for i, link in enumerate(links[pyramid.id]):
@@ -114,6 +114,7 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
                     i, len(links[pyramid.id]), header_name(link.summary, pyramid.docset.name)
                 )
                 regex = regex or GENERATED_HEADER_REGEX
+            headers.append((position, position + len(header)))
             position += len(header)
             offsets[link.summary_id] = position
             pieces.append(header + link.summary.text)
@@ -122,6 +123,8 @@ def pyramid_documents(pyramids) -> dict[int, ExportedPyramid]:
         text = "".join(pieces) + trailer
         if not text.endswith("\n"):
             text += "\n"
+        if not regex and headers:  # DUCView 1.4 needs one to count the models (X_a): issue 33
+            regex = regex_for_models(text, headers)
         document_scus = []
         for scu in scus[pyramid.id]:
             document_contributors = []

@@ -426,6 +426,7 @@ class DucviewImporter:
             source = stored.pyramid.source_name
             if not is_pyr:
                 self._named_after_first_pan(stored, file_name)
+                self._regex_from_pan(stored, document, file_name, warnings)
                 if key is not None and as_stored:
                     records.embedded[key] = (
                         fingerprint,
@@ -440,7 +441,10 @@ class DucviewImporter:
                     docset.id, identity.pyramid or Path(file_name).stem, pyramid.id
                 )
                 pyramid.source_name = file_name
-                pyramid.start_document_regex = document.start_document_regex or ""
+                # (A .pyr without one keeps the regex its .pans carry: issue 33.)
+                pyramid.start_document_regex = (
+                    document.start_document_regex or pyramid.start_document_regex
+                )
                 pyramid.trailer = layout.trailer
                 pyramid.save(
                     update_fields=["name", "source_name", "start_document_regex", "trailer"]
@@ -545,6 +549,20 @@ class DucviewImporter:
         if not source.endswith(".pyr") and file_name < source:
             stored.pyramid.source_name = file_name
             stored.pyramid.save(update_fields=["source_name"])
+
+    @staticmethod
+    def _regex_from_pan(stored: _StoredPyramid, document, file_name: str, warnings) -> None:
+        """A pyramid stored without a startDocumentRegEx (its .pyr has none, as 8 of NIST's) keeps
+        the one a .pan of it carries (issue 33): DUCView 1.4 needs it to count the models when it
+        scores an exported file alone."""
+        pyramid = stored.pyramid
+        if document.start_document_regex and not pyramid.start_document_regex:
+            pyramid.start_document_regex = document.start_document_regex
+            pyramid.save(update_fields=["start_document_regex"])
+            warnings.append(
+                f"pyramid {pyramid.name} had no startDocumentRegEx: it keeps the one "
+                f"{Path(file_name).name} carries"
+            )
 
     def _model_summaries(
         self, records: _DocsetRecords, layout: Layout, warnings

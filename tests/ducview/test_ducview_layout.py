@@ -10,7 +10,12 @@ from annotator.ducview.anchoring import (
     ANCHOR_UNMATCHED,
     anchor,
 )
-from annotator.ducview.layout import split_models
+from annotator.ducview.layout import (
+    DUC_HEADER_REGEX,
+    java_literal,
+    regex_for_models,
+    split_models,
+)
 from annotator.ducview.reader import read_pyramid
 from tests.conftest import PYRAMID_FIXTURE
 
@@ -87,3 +92,48 @@ def test_model_at_locates_spans():
 def test_anchoring(start, end, label, expected):
     text = "The quick\nbrown fox; the quick dog."
     assert anchor(text, start, end, label) == expected
+
+
+def headers_of(layout) -> list[tuple[int, int]]:
+    return [(m.offset - len(m.header), m.offset) for m in layout.models]
+
+
+def test_a_text_without_a_regex_gets_one_for_its_duc_headers():
+    """Issue 33: exported, a pyramid NIST wrote without a startDocumentRegEx carries one that finds
+    exactly its models (DUCView 1.4 counts the models by it)."""
+    layout = split_models(DUC_HEADERS, None)
+    regex = regex_for_models(DUC_HEADERS, headers_of(layout))
+    assert regex == DUC_HEADER_REGEX
+    again = split_models(DUC_HEADERS, regex)
+    assert again.found_by == "startDocumentRegEx"
+    assert [(m.author, m.text) for m in again.models] == [(m.author, m.text) for m in layout.models]
+
+
+def test_other_headers_are_matched_by_their_own_words():
+    text = "#2\n--- Model (a)\nFirst model.\n--- Model [b]*\nSecond model.\n"
+    layout = split_models(text, None, model_regex=r"--- Model \S+\n")
+    regex = regex_for_models(text, headers_of(layout))
+    assert regex == r"\-\-\- Model \(a\)|\-\-\- Model \[b\]\*"
+    assert [m.text for m in split_models(text, regex).models] == ["First model.", "Second model."]
+
+
+def test_header_words_a_summary_also_holds_are_matched_with_their_line_breaks():
+    text = "A\nFirst model says B.\nB\nSecond model.\n"
+    layout = split_models(text, None, model_regex=r"(?m)^[AB]\n")
+    regex = regex_for_models(text, headers_of(layout))
+    assert regex == r"A\n|\nB\n"
+    assert [m.text for m in split_models(text, regex).models] == [
+        "First model says B.",
+        "Second model.",
+    ]
+
+
+def test_no_regex_where_none_finds_the_models():
+    text = "A\nFirst model.\nA\nB\nSecond model.\n"  # a model whose first line is a header's
+    layout = split_models(text, None, model_regex=r"(?m)^B\n|\AA\n")
+    assert [m.text for m in layout.models] == ["First model.\nA", "Second model."]
+    assert regex_for_models(text, headers_of(layout)) is None
+
+
+def test_java_literal_quotes_all_but_letters_digits_and_spaces():
+    assert java_literal("a-b.c 1\n\t(é)") == r"a\-b\.c 1\n\t\(é\)"

@@ -9,28 +9,10 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Collection
 from scoring.records import score_collection
-from tests.helpers import import_files, run
+from tests.helpers import NIST_TABLES as TABLES
+from tests.helpers import import_files, nist_rows, run
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
-
-TABLES = {
-    "duc2006-nist": "scoring/2006_modified_scores.txt",
-    "duc2007-main-nist": "scoring/2007_modified_scores.txt",
-    "duc2007-update-nist": "scoring/2007_modified_scores.txt",
-}
-
-
-def nist_rows(shared_data, folder):
-    """{(setid, peerid, annotator or ""): (score, numSCUs, numrepetitions)} of an official table,
-    the score as NIST prints it (0.046, 0)."""
-    rows = {}
-    for fields in csv.reader(open(shared_data / folder / TABLES[folder]), delimiter="\t"):
-        if len(fields) < 5:
-            continue
-        # The 2006 and 2007 update tables have the annotator in column 6; 2007 main has none.
-        annotator = fields[5] if folder != "duc2007-main-nist" else ""
-        rows[(fields[0], fields[1], annotator)] = (fields[2], int(fields[3]), int(fields[4]))
-    return rows
 
 
 @pytest.fixture

@@ -248,7 +248,10 @@ def test_copies_cut_differently_where_the_models_start_are_one_pyramid(tmp_path,
     assert Pyramid.objects.count() == 1
     assert Summary.objects.filter(kind="model").count() == 3
     pyramid = Pyramid.objects.get()
-    assert pyramid.start_document_regex == ""
+    # The .pyr has no startDocumentRegEx: the pyramid keeps the .pan's (issue 33: DUCView needs
+    # one to score an exported file), and the import says so.
+    assert pyramid.start_document_regex == r"D[0-9]*\.M\.100\.[A-Z]\.[A-Z]\n"
+    assert "pyramid D9901 had no startDocumentRegEx: it keeps the one" in out
     assert pyramid.source_name == "D9901.pyr"
     assert not any(
         s.text.startswith("-") or s.text.endswith("-") for s in Summary.objects.filter(kind="model")

@@ -80,3 +80,86 @@ def test_ducview_opens_every_exported_pyramid_as_it_opens_nists(tmp_path, shared
             assert block.output == theirs[name].output, name
             opened += 1
     assert opened == 7
+
+
+def test_ducview_scores_files_edited_through_the_api_as_we_do(client, tmp_path, shared_data):
+    """D0640 (a .pyr without startDocumentRegEx), edited through the API as an organizer's team
+    would: a new SCU in the pyramid, and in a peer annotation a PSE of it, a repetition (a second
+    PSE of an SCU matched already), a PSE matching nothing, a PSE removed and a two-part PSE.
+    DUCView scores every exported file as we do, the edited one as NIST's table does not."""
+    from django.contrib.auth import get_user_model
+    from django.db.models import Count
+
+    from annotator.models import PSE, PeerAnnotation, Pyramid, Summary
+    from tests.helpers import import_duc2006
+
+    jar = ducview_jar(shared_data)
+    collection = import_duc2006(shared_data, "D0640")
+    client.force_login(get_user_model().objects.create_superuser("organizer"))
+    pyramid = Pyramid.objects.get(docset__name="D0640")
+
+    def act(kind, pk, action, **values):
+        model = Pyramid if kind == "pyramids" else PeerAnnotation
+        version = model.objects.get(pk=pk).version
+        answer = client.post(
+            f"/api/{kind}/{pk}/actions/{action}/",
+            {"version": version, **values},
+            content_type="application/json",
+        )
+        assert answer.status_code == 200, (action, answer.json())
+        return answer.json()
+
+    model_c = Summary.objects.get(docset=pyramid.docset, kind="model", author="C")
+    words = "The 14,000-ton submarine settled 354 to 450 feet down"
+    start = model_c.text.index(words)
+    act("pyramids", pyramid.pk, "reopen")
+    act("pyramids", pyramid.pk, "new_scu", summary=model_c.pk, ranges=[[start, start + len(words)]])
+    act("pyramids", pyramid.pk, "submit")
+    new_uid = pyramid.scus.order_by("-uid").values_list("uid", flat=True)[0]
+
+    annotation = PeerAnnotation.objects.get(pyramid=pyramid, peer__author="1")
+    act("peer-annotations", annotation.pk, "reopen")
+    pses = list(
+        PSE.objects.filter(annotation=annotation, scu__isnull=False)
+        .annotate(weight=Count("scu__contributors", distinct=True))
+        .order_by("-weight", "position")
+    )
+    alone = [p for p in pses if sum(other.scu_id == p.scu_id for other in pses) == 1]
+    repeated_uid = alone[-1].scu.uid
+    # The heaviest SCU matched once goes: the score drops.
+    act("peer-annotations", annotation.pk, "remove_pse", pse=alone[0].pk)
+    free = uncovered_phrases(annotation, 4)
+    for (begin, end), scu in zip(free, (new_uid, repeated_uid, 0)):
+        act("peer-annotations", annotation.pk, "assign", scu=scu, ranges=[[begin, end]])
+    two_part = PSE.objects.filter(annotation=annotation).order_by("-id").first()
+    act("peer-annotations", annotation.pk, "add_part", pse=two_part.pk, ranges=[list(free[3])])
+    act("peer-annotations", annotation.pk, "complete")
+    assert PSE.objects.get(pk=two_part.pk).spans.count() == 2
+
+    run("export_ducview", collection=collection.name, out=str(tmp_path))
+    ours = our_table(collection.name)
+    scored = scored_by_ducview(jar, tmp_path / "allpans")
+    assert sorted(scored) == sorted(ours)
+    edited = ("D0640", "1", "116")
+    assert float(ours[edited]) != float(nist_rows(shared_data, "duc2006-nist")[edited][0])
+    for key, (name, modified) in scored.items():
+        assert modified is not None, f"DUCView gave {name} no modified score"
+        assert float(modified) == float(ours[key]), name
+
+
+def uncovered_phrases(annotation, count: int) -> list[tuple[int, int]]:
+    """`count` phrases of three words of the peer text in no PSE, apart from one another."""
+    import re
+
+    covered = set()
+    for pse in annotation.pses.prefetch_related("spans"):
+        for span in pse.spans.all():
+            covered.update(range(span.start, span.end))
+    phrases = []
+    for match in re.finditer(r"\b\w+ \w+ \w+\b", annotation.peer.text):
+        inside = covered.intersection(range(match.start(), match.end()))
+        apart = all(match.start() > end + 1 for _, end in phrases)
+        if not inside and apart:
+            phrases.append((match.start(), match.end()))
+    assert len(phrases) >= count, "the peer has too few words in no PSE"
+    return phrases[:count]

@@ -424,6 +424,12 @@ class PeerAnnotation(models.Model):
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     source_name = models.CharField(max_length=300, blank=True)
+    peer_as_written = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="The peer's id as the imported file wrote it, where it differs from the "
+        "peer's (\"01\" for system 1 in DUC 2006's D0647): NIST's table writes it so.",
+    )
     fingerprint = models.CharField(
         max_length=64, blank=True, help_text="Hash of the imported content."
     )

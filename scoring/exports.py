@@ -65,14 +65,14 @@ def _in_order(annotations, order: str):
         return annotations.order_by(*SCORE_ORDER).values_list(*ROW_VALUES)
     if order == "duc":
         # NIST's (scoring.formats.duc_order): collection, docset, annotator as the rows name it
-        # (PeerAnnotation.annotator_name), peer id as text; ties as `to_duc`'s stable sort leaves
-        # them, in the table's order (annotator_code, then id).
+        # (PeerAnnotation.annotator_name), peer id as text as the source wrote it; ties as
+        # `to_duc`'s stable sort leaves them, in the table's order (annotator_code, then id).
         annotator = Coalesce(NullIf(F("annotator_code"), Value("")), F("annotator__username"))
         ordered = annotations.order_by(
             _codepoints(F("pyramid__docset__collection__name")),
             _codepoints(F("pyramid__docset__name")),
             _codepoints(Coalesce(annotator, Value(""))),
-            _codepoints(F("peer__author")),
+            _codepoints(Coalesce(NullIf(F("peer_as_written"), Value("")), F("peer__author"))),
             "annotator_code",
             "id",
         )

@@ -171,8 +171,9 @@ def stream_json(rows: Iterable[PeerScoreRow], conventions: Conventions) -> Itera
 
 
 def duc_order(row: PeerScoreRow) -> tuple[str, str, str, str]:
-    """NIST's order (`to_duc`): by collection, setid, annotator, then peer id as text."""
-    return (row.collection, row.docset, row.annotator, row.peer)
+    """NIST's order (`to_duc`): by collection, setid, annotator, then peer id as text, as the
+    source wrote it ("01" < "02" < "10")."""
+    return (row.collection, row.docset, row.annotator, row.peer_as_written)
 
 
 def stream_duc(rows: Iterable[PeerScoreRow]) -> Iterator[str]:
@@ -181,7 +182,7 @@ def stream_duc(rows: Iterable[PeerScoreRow]) -> Iterator[str]:
     for row in rows:
         fields = [
             row.docset,
-            row.peer,
+            row.peer_as_written,  # as the source wrote it: NIST's D0647 has 01..08
             nist_decimals(row.scores.modified),
             str(row.scores.unique_scus),
             str(row.scores.repetitions),

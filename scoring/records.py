@@ -52,9 +52,12 @@ class PeerScoreRow:
     weight_convention: str
     average_rounding: str
     scores: PeerScores
+    # The peer's id as the annotation's file wrote it ("01" for system 1 in DUC 2006's D0647);
+    # `peer` where the same. NIST's table (`to_duc`) writes it; the other layouts name the system.
+    peer_as_written: str = ""
 
     def as_dict(self) -> dict:
-        row = {k: v for k, v in asdict(self).items() if k != "scores"}
+        row = {k: v for k, v in asdict(self).items() if k not in ("scores", "peer_as_written")}
         row.update(asdict(self.scores))
         return row
 
@@ -128,11 +131,13 @@ ROW_VALUES = (
     "pyramid__docset__collection__weight_convention",
     "pyramid__docset__collection__average_rounding",
     "peer__author",
+    "peer_as_written",
 )
 
 # (id, pyramid id, annotator name, status, pyramid, docset, collection, weight convention,
-# X_a rounding, peer): what `score_rows` scores, whether read as values or from instances.
-Named = tuple[int, int, str, str, str, str, str, str, str, str]
+# X_a rounding, peer, peer as written): what `score_rows` scores, whether read as values or from
+# instances.
+Named = tuple[int, int, str, str, str, str, str, str, str, str, str]
 
 
 def named(values: tuple) -> Named:
@@ -157,6 +162,7 @@ def named_instance(annotation: PeerAnnotation) -> Named:
         collection.weight_convention,
         collection.average_rounding,
         annotation.peer.author,
+        annotation.peer_as_written,
     )
 
 
@@ -252,7 +258,8 @@ def score_rows(rows: list[Named], annotations=None) -> list[PeerScoreRow]:
 
 
 def _score_row(row: Named, scores: PeerScores) -> PeerScoreRow:
-    pk, pyramid_id, annotator, status, pyramid, docset, collection, convention, rounding, peer = row
+    pk, pyramid_id, annotator, status, pyramid, docset, collection, convention, rounding = row[:9]
+    peer, written = row[9], row[10]
     return PeerScoreRow(
         annotation_id=pk,
         collection=collection,
@@ -265,6 +272,7 @@ def _score_row(row: Named, scores: PeerScores) -> PeerScoreRow:
         weight_convention=convention,
         average_rounding=rounding,
         scores=scores,
+        peer_as_written=written or peer,
     )
 
 

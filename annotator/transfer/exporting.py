@@ -282,7 +282,7 @@ def exported_files(collection: Collection, docset: str | None = None) -> Iterato
         )
         note = export_note(
             annotation.pyramid.docset.name,
-            annotation.peer.author,
+            annotation.peer_as_written or annotation.peer.author,  # as the source wrote it
             annotator,
             pyramid=annotation.pyramid.name,
             status=annotation.status,

@@ -750,6 +750,7 @@ class DucviewImporter:
             annotator_code=annotator,
             status=status,
             source_name=file_name,
+            peer_as_written=identity.peer if identity.peer != peer_id else "",
             fingerprint=fingerprint,
             pses=[
                 (None if uid == NON_MATCHING_UID else stored.scu_ids[uid], comment, spans)
@@ -772,6 +773,7 @@ class _NewAnnotation:
     annotator_code: str
     status: str
     source_name: str
+    peer_as_written: str  # "01" for peer 1, as the file wrote it; "" where the same
     fingerprint: str
     pses: list[tuple[int | None, str, list[tuple[int, int]]]]  # SCU id or None, comment, spans
     comments: list[tuple[int | None, str]]  # SCU id or None, comment
@@ -786,6 +788,7 @@ class _NewAnnotation:
             "annotator_code": self.annotator_code,
             "status": str(self.status),
             "source_name": self.source_name,
+            "peer_as_written": self.peer_as_written,
             "fingerprint": self.fingerprint,
         }
         now = timezone.now()
@@ -876,7 +879,8 @@ def store_annotation_at_once(annotation: _NewAnnotation) -> None:
 
 
 ANNOTATION_FIELDS = (
-    *("pyramid", "peer", "annotator_code", "status", "source_name", "fingerprint"),
+    *("pyramid", "peer", "annotator_code", "status", "source_name", "peer_as_written"),
+    "fingerprint",
     *("version", "scus_changed", "created_at", "updated_at"),
 )
 ANNOTATION_MODEL_FIELDS = {field.name: field for field in PeerAnnotation._meta.concrete_fields}

@@ -36,6 +36,25 @@ def test_duc_format_has_nists_columns(fixture_collection):
     assert "SCU weight = contributors, X_a rounding = half_up" in err
 
 
+def test_the_duc_format_writes_peer_ids_as_the_source_wrote_them(tmp_path):
+    """Issue 33: DUC 2006's D0647 names systems 01..08 (the same systems as 1..8: one peer each);
+    NIST's table writes them so, in that order ("01" < "10" < "2" as text), and so must ours for a
+    clean diff. An export and import keeps the spelling (its note and file name)."""
+    from tests.helpers import write
+
+    data = PAN_FIXTURE.read_bytes()
+    pans = [write(tmp_path, f"100.D9901.M.100.A.{peer}.pan", data) for peer in ("01", "10", "2")]
+    import_files(PYRAMID_FIXTURE, *pans, collection="Fixtures")
+    out, _ = run("export_scores", collection="Fixtures", format="duc")
+    assert [line.split("\t")[1] for line in out.splitlines()] == ["01", "10", "2"]
+    csv_out, _ = run("export_scores", collection="Fixtures", format="csv")
+    assert [row["peer"] for row in csv.DictReader(io.StringIO(csv_out))] == ["1", "10", "2"]
+    run("export_ducview", collection="Fixtures", out=str(tmp_path / "out"))
+    import_files(tmp_path / "out", collection="Again")
+    again, _ = run("export_scores", collection="Again", format="duc")
+    assert again == out
+
+
 NIST_TABLES = {"duc2006-nist": "2006", "duc2007-main-nist": "2007", "duc2007-update-nist": "2007"}
 
 

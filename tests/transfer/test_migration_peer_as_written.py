@@ -1,0 +1,54 @@
+"""Migration 0023 on annotations imported before it: each gets the peer id its file name wrote
+("06" for system 6), where that differs from the peer's, so that NIST's table is written as NIST
+wrote it (issue 33)."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [("annotator", "0022_shared_cache_table")]
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def test_annotations_imported_before_keep_the_spelling_of_their_file_names():
+    apps = migrate(BEFORE)
+    try:
+        Collection = apps.get_model("annotator", "Collection")
+        Docset = apps.get_model("annotator", "Docset")
+        Summary = apps.get_model("annotator", "Summary")
+        Pyramid = apps.get_model("annotator", "Pyramid")
+        PeerAnnotation = apps.get_model("annotator", "PeerAnnotation")
+        docset = Docset.objects.create(
+            collection=Collection.objects.create(name="DUC 2006"), name="D0647"
+        )
+        pyramid = Pyramid.objects.create(docset=docset, name="D0647")
+        made = {}
+        for author, file_name in (
+            ("6", "119.D0647.M.250.B.06.pan"),
+            ("10", "119.D0647.M.250.B.10.pan"),
+            ("7", "made in the app"),
+            ("H", "119.D0647.M.250.B.H.pan"),
+        ):
+            peer = Summary.objects.create(docset=docset, kind="peer", author=author, text="x")
+            made[author] = PeerAnnotation.objects.create(
+                pyramid=pyramid, peer=peer, source_name=file_name
+            ).pk
+    finally:
+        apps = migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    written = dict(
+        apps.get_model("annotator", "PeerAnnotation").objects.values_list("pk", "peer_as_written")
+    )
+    assert {author: written[pk] for author, pk in made.items()} == {
+        "6": "06",
+        "10": "",
+        "7": "",
+        "H": "",
+    }

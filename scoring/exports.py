@@ -35,7 +35,14 @@ from scoring.formats import (
     stream_systems_json,
 )
 from scoring.records import ROW_VALUES, SCORE_ORDER, PeerScoreRow, named, score_rows
-from scoring.tables import MEAN_SCORES, SUBMITTED, SystemMean, best_first
+from scoring.tables import (
+    MEAN_SCORES,
+    PER_ANNOTATION,
+    PER_DOCSET,
+    SUBMITTED,
+    SystemMean,
+    best_first,
+)
 
 CONTENT_TYPES = {"csv": "text/csv", "json": "application/json", "duc": "text/tab-separated-values"}
 EXTENSIONS = {"csv": "csv", "json": "json", "duc": "txt"}
@@ -170,21 +177,21 @@ def rows_download(annotations, fmt: str, name: str, *, chunk: int = CHUNK) -> St
 
 
 def system_download(
-    annotations, fmt: str, name: str, *, chunk: int = CHUNK
+    annotations, fmt: str, name: str, *, chunk: int = CHUNK, per: str = PER_DOCSET
 ) -> StreamingHttpResponse:
     """Each system's means over the docsets (scoring.tables.system_means, the same numbers and
-    order) of the scores of `annotations` (counted ones), as "csv" or "json"
-    (scoring.formats.systems_to_csv, systems_to_json, byte for byte). The header goes out at once;
-    the means follow once every row is scored, from a few numbers kept per system."""
+    order, `per` docset or annotation) of the scores of `annotations` (counted ones), as "csv" or
+    "json" (scoring.formats.systems_to_csv, systems_to_json, byte for byte). The header goes out
+    at once; the means follow once every row is scored, from a few numbers kept per system."""
     if fmt not in ("csv", "json"):
         raise ValueError(f"a system export is csv or json, not {fmt!r}")
     conventions = score_conventions(annotations)
 
     def means() -> Iterator[SystemMean]:  # taken only after the header is sent
-        yield from streamed_system_means(iter_score_rows(annotations, "systems", chunk))
+        yield from streamed_system_means(iter_score_rows(annotations, "systems", chunk), per)
 
     stream = stream_systems_csv if fmt == "csv" else stream_systems_json
-    return _streaming(stream(means(), conventions), fmt, name)
+    return _streaming(stream(means(), conventions, per), fmt, name)
 
 
 class _System:
@@ -199,10 +206,11 @@ class _System:
         self.docset_means: dict[str, list[float]] = {name: [] for name in MEAN_SCORES}
 
 
-def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
+def streamed_system_means(rows: Iterable[PeerScoreRow], per: str = PER_DOCSET) -> list[SystemMean]:
     """scoring.tables.system_means, the same means in the same order, from rows grouped by docset
     and peer (`iter_score_rows(..., "systems")`): each docset's annotations of a peer are averaged
-    when the next group starts, so that only a few numbers per system are kept, never the rows."""
+    when the next group starts (`per` PER_DOCSET; PER_ANNOTATION: each joins its system's values
+    as it is), so that only a few numbers per system are kept, never the rows."""
     systems: dict[str, _System] = {}
     group: tuple[str, str] | None = None
     system = _System()
@@ -213,7 +221,9 @@ def streamed_system_means(rows: Iterable[PeerScoreRow]) -> list[SystemMean]:
             return
         system.docsets += 1
         for name, present in values.items():
-            if present:
+            if per == PER_ANNOTATION:
+                system.docset_means[name].extend(present)
+            elif present:
                 system.docset_means[name].append(fmean(present))
 
     for row in rows:

@@ -10,7 +10,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from scoring.records import PeerScoreRow
-from scoring.tables import SystemMean
+from scoring.tables import PER_DOCSET, SystemMean
 
 SCORE_COLUMNS = [
     "collection",
@@ -234,39 +234,54 @@ SYSTEM_COLUMNS = [
 ]
 
 
-def stream_systems_csv(means: Iterable[SystemMean], conventions: Conventions) -> Iterator[str]:
+def stream_systems_csv(
+    means: Iterable[SystemMean], conventions: Conventions, per: str = PER_DOCSET
+) -> Iterator[str]:
     """`systems_to_csv`, the header first: `means` is taken only after it (it may be computed
-    while the header is on its way)."""
+    while the header is on its way). Each row says what its mean counts (`mean_per`: docset or
+    annotation, scoring.tables.SYSTEM_MEAN_PER)."""
     weights = " ".join(sorted({w for w, _ in conventions}))
     roundings = " ".join(sorted({a for _, a in conventions}))
     writer = csv.writer(_Line(), lineterminator="\n")
-    yield writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding"])
+    yield writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding", "mean_per"])
     for mean in means:
         scores = (four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[3:])
         yield writer.writerow(
-            [mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings]
+            [mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings, per]
         )
 
 
-def stream_systems_json(means: Iterable[SystemMean], conventions: Conventions) -> Iterator[str]:
-    """`systems_to_json`, the conventions first: `means` is taken only after them."""
+def stream_systems_json(
+    means: Iterable[SystemMean], conventions: Conventions, per: str = PER_DOCSET
+) -> Iterator[str]:
+    """`systems_to_json`, the conventions first: `means` is taken only after them. Each system
+    says what its mean counts (`mean_per`)."""
     return _json_document(
         conventions,
         "systems",
-        ({column: getattr(mean, column) for column in SYSTEM_COLUMNS} for mean in means),
+        (
+            {**{column: getattr(mean, column) for column in SYSTEM_COLUMNS}, "mean_per": per}
+            for mean in means
+        ),
     )
 
 
-def systems_to_csv(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = ()) -> str:
-    """Each system's mean scores over the docsets (scoring.tables.system_means), each row with the
-    conventions of the rows (scoring.records.PeerScoreRow) it averages, as `to_csv` gives them."""
-    return "".join(stream_systems_csv(means, conventions_of(rows)))
+def systems_to_csv(
+    means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = (), per: str = PER_DOCSET
+) -> str:
+    """Each system's mean scores over the docsets (scoring.tables.system_means, `per` docset or
+    annotation), each row with the conventions of the rows (scoring.records.PeerScoreRow) it
+    averages, as `to_csv` gives them."""
+    return "".join(stream_systems_csv(means, conventions_of(rows), per))
 
 
-def systems_to_json(means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = ()) -> str:
-    """Each system's mean scores over the docsets, as JSON, with the conventions of the rows
-    (scoring.records.PeerScoreRow) they average, as `to_json` gives them."""
-    return "".join(stream_systems_json(means, conventions_of(rows)))
+def systems_to_json(
+    means: Iterable[SystemMean], rows: Sequence[PeerScoreRow] = (), per: str = PER_DOCSET
+) -> str:
+    """Each system's mean scores over the docsets (`per` docset or annotation), as JSON, with the
+    conventions of the rows (scoring.records.PeerScoreRow) they average, as `to_json` gives
+    them."""
+    return "".join(stream_systems_json(means, conventions_of(rows), per))
 
 
 # Coverage judgments (issue 21): each peer's scores against each unit set, and each system's

@@ -3,8 +3,10 @@ the system as the factor (optionally the docset as a second one), Tukey's HSD, t
 distinct groups of systems presented as Tables 7-9 ("peers ... better than ..."), and the number
 of docsets the ANOVA power test asks for. Pure functions over score rows; no Django.
 
-Every scored annotation is one observation, as in the paper (a docset annotated twice, like DUC
-2006's D0631, counts twice): this reproduces Table 9's means and Table 6's p.
+One observation per system and docset by default, as every system mean of the tool counts
+(scoring.tables.SYSTEM_MEAN_PER: a docset annotated twice, like DUC 2006's D0631, is averaged
+first); with `per` PER_ANNOTATION every scored annotation is one, as in the paper (D0631 counts
+twice): that reproduces Table 9's means and Table 6's p.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ from dataclasses import dataclass
 from statistics import fmean
 
 from scoring.statistics import AnovaTable, TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
-from scoring.tables import ScoreRow, natural_peer_key
+from scoring.tables import (
+    PER_ANNOTATION,
+    PER_DOCSET,
+    SYSTEM_MEAN_PER,
+    ScoreRow,
+    natural_peer_key,
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,7 @@ class BetterThan:
 @dataclass(frozen=True)
 class SystemRanking:
     score: str
+    per: str  # what an observation is: a system's docset, or each annotation (SYSTEM_MEAN_PER)
     means: list[tuple[str, int, float]]  # (system, observations, mean), best first
     anova: AnovaTable
     hsd: float
@@ -40,13 +49,25 @@ class SystemRanking:
     docsets_needed: float | None  # the power test's n (per system)
 
 
-def observations(rows: Iterable[ScoreRow], score: str) -> list[tuple[str, str, float]]:
-    """(system, docset, value) for every row whose score is defined."""
-    return [
-        (row.peer, row.docset, getattr(row.scores, score))
+def observations(
+    rows: Iterable[ScoreRow], score: str, per: str = PER_DOCSET
+) -> list[tuple[str, str, float]]:
+    """(system, docset, value): per docset, one for each system and docset, the mean of its
+    annotations' defined scores (in the order the pairs first come); per annotation, every row
+    whose score is defined."""
+    if per not in SYSTEM_MEAN_PER:
+        raise ValueError(f"an observation is per {' or '.join(SYSTEM_MEAN_PER)}, not {per!r}")
+    found = [
+        (row.peer, row.docset, value)
         for row in rows
-        if getattr(row.scores, score) is not None
+        if (value := getattr(row.scores, score)) is not None
     ]
+    if per == PER_ANNOTATION:
+        return found
+    pairs: dict[tuple[str, str], list[float]] = {}
+    for system, docset, value in found:
+        pairs.setdefault((system, docset), []).append(value)
+    return [(system, docset, fmean(values)) for (system, docset), values in pairs.items()]
 
 
 def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[BetterThan]:
@@ -84,12 +105,13 @@ def rank_systems(
     *,
     p_values: bool = False,
     mean: Callable[[list[float]], float] = fmean,
+    per: str = PER_DOCSET,
 ) -> SystemRanking:
     """The ranking of the systems by `score`. Tukey's groups need one critical value; each pair's
     p-value is one more integration of the studentized range, so only with `p_values`. `mean`:
     how a system's mean is taken over its rows, in their order (the coverage scores' is
-    scoring.coverage_records.system_mean)."""
-    data = observations(rows, score)
+    scoring.coverage_records.system_mean). `per`: what one observation is (`observations`)."""
+    data = observations(rows, score, per)
     systems = [s for s, _, _ in data]
     values = [v for _, _, v in data]
     if len(set(systems)) < 2:
@@ -112,6 +134,7 @@ def rank_systems(
         needed = anova_power_n(len(means), anova.between_var, anova.within_var, power, power_level)
     return SystemRanking(
         score=score,
+        per=per,
         means=[(s, len(grouped[s]), means[s]) for s in order],
         anova=anova,
         hsd=hsd,

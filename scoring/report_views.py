@@ -22,6 +22,7 @@ from scoring.models import Report
 from scoring.numbers import shown_rows
 from scoring.records import IN_PROGRESS_VALUE, INCLUDE_PARAMETER, counted_annotations
 from scoring.reports import KINDS, compute_report, fingerprint
+from scoring.tables import PER_ANNOTATION, PER_DOCSET
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 SCORES = ["modified", "original", "coverage", "comprehensive", *COVERAGE_SCORES]
@@ -39,6 +40,7 @@ def _parameters(collection, kind: str, query) -> dict:
             "score": query.get("score") if query.get("score") in SCORES else "modified",
             "docset_factor": query.get("docset_factor") == "1",
             "adjudicated": query.get("adjudicated") == "1",
+            "per": PER_ANNOTATION if query.get("per") == PER_ANNOTATION else PER_DOCSET,
         }
     if kind == "correlation":
         criteria = _criteria(collection)

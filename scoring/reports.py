@@ -59,7 +59,7 @@ from scoring.records import (
     work_counts,
 )
 from scoring.stability_records import pyramid_stability
-from scoring.tables import natural_peer_key
+from scoring.tables import PER_ANNOTATION, PER_DOCSET, SYSTEM_MEAN_PER, natural_peer_key
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 logger = logging.getLogger(__name__)
@@ -375,14 +375,22 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
     from scipy import stats  # here: the site imports this module, and must start without SciPy
 
     score = parameters.get("score", "modified")
+    per = parameters.get("per", PER_DOCSET)
     if score in COVERAGE_SCORES:  # the coverage judgments' (issue 21), their means as published
         rows: list = score_coverage(collection)
-        ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")), mean=system_mean)
+        per = PER_ANNOTATION  # each judged row an observation
+        ranking = rank_systems(
+            rows, score, bool(parameters.get("docset_factor")), mean=system_mean, per=per
+        )
+        observed = (
+            "One observation per judged row (a peer against a unit set), the means as published."
+        )
     else:
         rows = score_collection(collection, adjudicated=bool(parameters.get("adjudicated")))
-        ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")))
+        ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")), per=per)
+        observed = f"One observation per {per}: {SYSTEM_MEAN_PER[per]}."
     values = defaultdict(list)
-    for system, _, value in observations(rows, score):
+    for system, _, value in observations(rows, score, per):
         values[system].append(value)
 
     def interval(system):
@@ -400,6 +408,7 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
                 f"Mean {score} score per system",
                 ["system", "observations", "mean", "95% low", "95% high"],
                 means,
+                observed,
             ),
             _table(
                 "ANOVA, system as factor"

@@ -40,7 +40,14 @@ from scoring.records import (
     in_score_order,
     score_loaded_annotations,
 )
-from scoring.tables import MEAN_SCORES, SORTABLE, SUBMITTED, SystemMean, best_first
+from scoring.tables import (
+    MEAN_SCORES,
+    PER_DOCSET,
+    SORTABLE,
+    SUBMITTED,
+    SystemMean,
+    best_first,
+)
 
 STORED_COLUMNS = (*MEAN_SCORES, "unique_scus", "repetitions", "non_matching")
 PAGE_SIZE = 100  # rows a page of the table shows
@@ -257,13 +264,18 @@ def current_stored_rows(
     return _current(annotations, values, STORED_ROW_FIELDS, StoredRow._make)
 
 
-def current_system_means(annotations: QuerySet[PeerAnnotation]) -> tuple[list, dict[str, int]]:
+def current_system_means(
+    annotations: QuerySet[PeerAnnotation], per: str = PER_DOCSET
+) -> tuple[list, dict[str, int]]:
     """Each peer system's mean scores over the docsets (scoring.tables.system_means: a docset's
     annotations of a peer averaged first, so that each docset weighs the same; undefined scores
     left out), from the stored scores, averaged by the database: a row per system comes back,
     whatever the collection's size (issue 32: 23,000 rows read at 50x a DUC year took 300 ms).
     Also the annotations' counts by status. One query when every stored score is current; else
     those out of date are scored again first (`_current`'s rule), and the means read again.
+
+    `per` PER_ANNOTATION: each system's mean of every annotation's score (the docsets' means
+    weighted by how many scores each averages).
 
     The database sums in double precision in its own order: a mean may differ from
     `system_means`' (math.fsum) in its last bit, far below the four decimals shown."""
@@ -273,6 +285,7 @@ def current_system_means(annotations: QuerySet[PeerAnnotation]) -> tuple[list, d
         .values(system=F("peer__author"), docset_id=F("pyramid__docset"))
         .annotate(
             **{f"mean_{name}": Avg(f"stored_score__{name}") for name in MEAN_SCORES},
+            **{f"count_{name}": Count(f"stored_score__{name}") for name in MEAN_SCORES},
             **{
                 f"status_{i}": Count("pk", filter=Q(status=value))
                 for i, value in enumerate(statuses)
@@ -284,7 +297,12 @@ def current_system_means(annotations: QuerySet[PeerAnnotation]) -> tuple[list, d
     columns = ", ".join(
         [
             "COUNT(*)",
-            *(f"AVG(mean_{name})" for name in MEAN_SCORES),
+            *(
+                f"AVG(mean_{name})"
+                if per == PER_DOCSET
+                else f"SUM(mean_{name} * count_{name}) / NULLIF(SUM(count_{name}), 0)"
+                for name in MEAN_SCORES
+            ),
             *(f"SUM(status_{i})" for i in range(len(statuses))),
             "SUM(out_of_date)",
         ]

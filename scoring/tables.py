@@ -65,14 +65,29 @@ class SystemMean:
     comprehensive: float | None
 
 
-def system_means(rows: Iterable[MeanRow]) -> list[SystemMean]:
+# How a system's mean counts a docset whose peer was annotated more than once (DUC 2006's D0631,
+# annotated by two sites): one default everywhere (issue 33), the other by a named option
+# (--per annotation, ?per=annotation), each page and export saying which it used.
+PER_DOCSET, PER_ANNOTATION = "docset", "annotation"
+SYSTEM_MEAN_PER = {
+    PER_DOCSET: "each docset counts once (a docset annotated twice is averaged first)",
+    PER_ANNOTATION: "every annotation counts (a docset annotated twice counts twice, as "
+    "Passonneau 2009 Tables 6-9 count D0631)",
+}
+
+
+def system_means(rows: Iterable[MeanRow], per: str = PER_DOCSET) -> list[SystemMean]:
     """Each peer system's mean score over the docsets, as Passonneau 2009 compares systems (§4.2,
     Table 9: "mean modified pyramid scores" per peer).
 
-    Where a docset's peer was annotated more than once, its annotations are averaged first, so
-    that every docset weighs the same in the system's mean. Best modified mean first. Each mean
-    counts the rows in progress it averages (a row's `status`, where it has one).
+    `per` PER_DOCSET (the default): where a docset's peer was annotated more than once, its
+    annotations are averaged first, so that every docset weighs the same in the system's mean;
+    PER_ANNOTATION: the mean of every annotation's score (a docset annotated twice counts twice).
+    Best modified mean first. Each mean counts the rows in progress it averages (a row's `status`,
+    where it has one).
     """
+    if per not in SYSTEM_MEAN_PER:
+        raise ValueError(f"a system's mean is per {' or '.join(SYSTEM_MEAN_PER)}, not {per!r}")
     per_docset: dict[str, dict[str, list[Any]]] = defaultdict(lambda: defaultdict(list))
     in_progress: dict[str, int] = defaultdict(int)
     for row in rows:
@@ -80,7 +95,12 @@ def system_means(rows: Iterable[MeanRow]) -> list[SystemMean]:
         in_progress[row.peer] += getattr(row, "status", SUBMITTED) != SUBMITTED
     means = []
     for peer, docsets in per_docset.items():
-        by_score = {name: _mean_of_docset_means(docsets.values(), name) for name in MEAN_SCORES}
+        groups = (
+            docsets.values()
+            if per == PER_DOCSET
+            else [[scores] for docset in docsets.values() for scores in docset]
+        )  # per annotation: each annotation a group of its own, so the mean of the groups is theirs
+        by_score = {name: _mean_of_docset_means(groups, name) for name in MEAN_SCORES}
         means.append(
             SystemMean(peer=peer, docsets=len(docsets), in_progress=in_progress[peer], **by_score)
         )

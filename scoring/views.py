@@ -37,7 +37,14 @@ from scoring.score_table import (
     refresh_stored_scores,
 )
 from scoring.system_means import kept_system_means
-from scoring.tables import SORTABLE, SYSTEM_SORTABLE, sorted_means
+from scoring.tables import (
+    PER_ANNOTATION,
+    PER_DOCSET,
+    SORTABLE,
+    SYSTEM_MEAN_PER,
+    SYSTEM_SORTABLE,
+    sorted_means,
+)
 
 
 @login_required
@@ -57,6 +64,8 @@ def collection_scores(request, pk):
     annotations = collection_annotations(collection, docset)
     counted = counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress)
     by_system = request.GET.get("view") == "systems"
+    # A system's mean counts each docset once, or with ?per=annotation every annotation (issue 33)
+    per = PER_ANNOTATION if request.GET.get("per") == PER_ANNOTATION else PER_DOCSET
     export = request.GET.get("format")
     name = (
         f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
@@ -73,7 +82,7 @@ def collection_scores(request, pk):
     # Downloads hold every row, streamed as they are scored (constant memory, the first bytes at
     # once): scoring.exports.
     if by_system and export in ("csv", "json"):
-        return system_download(counted, export, name)
+        return system_download(counted, export, name, per=per)
     if not by_system and export in FORMATS:
         return rows_download(counted, export, name)
     coverage = _coverage(collection, docset, include_in_progress, by_system)
@@ -91,8 +100,8 @@ def collection_scores(request, pk):
         # Every annotation's scores, from the stored ones: a mean is over the whole collection (or
         # docset); the whole collection's means are kept until it changes.
         means, by_status = (
-            current_system_means(counted)
-            if docset
+            current_system_means(counted, per)
+            if docset or per != PER_DOCSET  # (the whole collection's are kept per docset)
             else kept_system_means(collection, adjudicated, include_in_progress)
         )
         if column in SYSTEM_SORTABLE:
@@ -114,6 +123,8 @@ def collection_scores(request, pk):
     choices = {"docset": docset or ""}
     if by_system:
         choices["view"] = "systems"
+        if per != PER_DOCSET:
+            choices["per"] = per
     if adjudicated:
         choices["adjudicated"] = "1"
     if include_in_progress:
@@ -132,6 +143,9 @@ def collection_scores(request, pk):
             "page_query": query(sort=sort or None).removeprefix("?"),
             "by_system": by_system,
             "means": means,
+            "per": per,
+            "mean_per": SYSTEM_MEAN_PER[per],
+            "other_per": query(per=PER_ANNOTATION if per == PER_DOCSET else None),
             "adjudicated": adjudicated,
             "include_in_progress": include_in_progress,
             "counts": counts,

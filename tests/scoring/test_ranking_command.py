@@ -23,14 +23,21 @@ def test_ranking_the_duc_2006_peers_stored_here(shared_data):
     import_files(*sorted((folder / "allpans").glob("*.pan")), collection="DUC 2006")
     out, _ = run("ranking", collection="DUC 2006")
     lines = out.splitlines()
-    assert lines[0] == "system\tobservations\tmean modified"
+    assert lines[0] == (
+        "# one observation per docset: each docset counts once (a docset annotated twice is "
+        "averaged first)"
+    )
+    assert lines[1] == "system\tobservations\tmean modified"
     assert any(line.startswith("ANOVA, system as factor: F(21, ") for line in lines)
     assert any(line.startswith("Tukey's HSD (0.05): ") for line in lines)
     document = json.loads(
         run("ranking", collection="DUC 2006", format="json", docset_factor=True)[0]
     )
     observations = {system: n for system, n, _ in document["means"]}
-    assert observations["10"] == 4  # D0601, D0631 twice, D0640 (3 of its peers are here: 1, 10, 14)
+    assert document["per"] == "docset"
+    assert observations["10"] == 3  # D0601, D0631 (its two annotations averaged), D0640
+    every = json.loads(run("ranking", collection="DUC 2006", format="json", per="annotation")[0])
+    assert {system: n for system, n, _ in every["means"]}["10"] == 4  # D0631 twice
     assert document["anova"]["df_factor"] == 21
     assert 0 <= document["anova"]["p"] <= 1
     # The groups need one critical value; each pair's p-value is an integration: only on request.
@@ -67,8 +74,9 @@ def test_adjudicated_ranks_a_peers_consensus_instead_of_its_sources(demo):
         )["means"]
     }
     # The consensus is not a third observation: its two sources, or it alone (issue 15).
-    assert observations()["1"] == 2
-    assert observations("--adjudicated")["1"] == 1
+    assert observations("--per", "annotation")["1"] == 2
+    assert observations("--per", "annotation", "--adjudicated")["1"] == 1
+    assert observations()["1"] == observations("--adjudicated")["1"] == 1  # one docset
 
 
 def strict_json(text: str):
@@ -149,7 +157,8 @@ def test_ranking_by_presence_gives_each_systems_mean_of_its_judgments(demo):
     assert [(s, n) for s, n, _ in see["means"]] == [("1", 1), ("2", 1), ("3", 1)]
     assert [m for _, _, m in see["means"]] == pytest.approx([19 / 24, 8 / 24, 1 / 24])
     out, _ = run("ranking", collection=name, score="presence")
-    assert out.splitlines()[:4] == [
+    assert out.splitlines()[:5] == [
+        "# one observation per judged row (a peer against a unit set), the means as published",
         "system\tobservations\tmean presence",
         "2\t2\t0.6250",
         "1\t2\t0.5000",

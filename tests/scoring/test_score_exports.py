@@ -99,23 +99,28 @@ def old_to_duc(rows):
     return "".join(line + "\n" for line in lines)
 
 
-def old_systems_to_csv(means, rows=()):
+def old_systems_to_csv(means, rows=(), per="docset"):
     weights = " ".join(sorted({r.weight_convention for r in rows}))
     roundings = " ".join(sorted({r.average_rounding for r in rows}))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding"])
+    writer.writerow([*SYSTEM_COLUMNS, "weight_convention", "average_rounding", "mean_per"])
     for mean in means:
         scores = (four_decimals(getattr(mean, c)) for c in SYSTEM_COLUMNS[3:])
-        writer.writerow([mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings])
+        writer.writerow(
+            [mean.peer, mean.docsets, mean.in_progress, *scores, weights, roundings, per]
+        )
     return out.getvalue()
 
 
-def old_systems_to_json(means, rows=()):
+def old_systems_to_json(means, rows=(), per="docset"):
     conventions = sorted({(r.weight_convention, r.average_rounding) for r in rows})
     document = {
         "conventions": [{"weight": w, "average_rounding": a} for w, a in conventions],
-        "systems": [{column: getattr(mean, column) for column in SYSTEM_COLUMNS} for mean in means],
+        "systems": [
+            {**{column: getattr(mean, column) for column in SYSTEM_COLUMNS}, "mean_per": per}
+            for mean in means
+        ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -366,20 +371,22 @@ def test_downloads_stream_with_the_headers_they_had(mixed, fmt, content_type, fi
     assert b"".join(response.streaming_content).decode() == OLD[fmt](score_annotations(counted))
 
 
+@pytest.mark.parametrize("per", ["docset", "annotation"])
 @pytest.mark.parametrize("include_in_progress", [False, True])
 @pytest.mark.parametrize(
     ("fmt", "old", "new"),
     [("csv", old_systems_to_csv, systems_to_csv), ("json", old_systems_to_json, systems_to_json)],
 )
-def test_system_downloads_are_the_whole_strings(mixed, fmt, old, new, include_in_progress):
+def test_system_downloads_are_the_whole_strings(mixed, fmt, old, new, include_in_progress, per):
     counted = counted_of(mixed, include_in_progress)
     rows = score_annotations(counted)
-    means = system_means(rows)
+    means = system_means(rows, per)
     assert any(m.in_progress for m in means) == include_in_progress
-    response = system_download(counted, fmt, "Mix-system-scores", chunk=2)
+    response = system_download(counted, fmt, "Mix-system-scores", chunk=2, per=per)
     assert isinstance(response, StreamingHttpResponse)
     assert response["Content-Disposition"] == (f'attachment; filename="Mix-system-scores.{fmt}"')
-    assert b"".join(response.streaming_content).decode() == old(means, rows) == new(means, rows)
+    streamed = b"".join(response.streaming_content).decode()
+    assert streamed == old(means, rows, per) == new(means, rows, per)
 
 
 def test_a_system_download_sends_its_header_before_scoring(mixed):

@@ -11,6 +11,7 @@ from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
 from scoring.ranking import better_than_groups, rank_systems
 from scoring.statistics import TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
+from scoring.tables import PER_ANNOTATION
 
 
 @pytest.fixture
@@ -27,7 +28,8 @@ def duc2006(shared_data):
 
 @pytest.mark.shared_data
 def test_table_9_means_and_table_6_p(duc2006):
-    ranking = rank_systems(duc2006)
+    # The paper counts every annotation (D0631's two sites' twice): its convention, by name.
+    ranking = rank_systems(duc2006, per=PER_ANNOTATION)
     means = {system: mean for system, _, mean in ranking.means}
     assert [round(means[p], 4) for p in ("10", "23", "8", "27")] == [0.2571, 0.2514, 0.2226, 0.2189]
     group = ["1", "35", "17", "18", "25", "29"]
@@ -41,7 +43,7 @@ def test_tukey_with_a_given_error_term_equals_statsmodels_with_its_own(duc2006):
     """The Tukey-Kramer comparisons used with the docset as a second factor, given the one-way
     error term, give what statsmodels gives (the path for a one-way ANOVA)."""
     values, systems = [r.scores.modified for r in duc2006], [r.peer for r in duc2006]
-    one_way = rank_systems(duc2006).anova
+    one_way = rank_systems(duc2006, per=PER_ANNOTATION).anova
     ours, hsd = tukey_hsd(values, systems, one_way.mse, one_way.df_residual, p_values=True)
     assert hsd == pytest.approx(tukey_hsd(values, systems)[1], rel=1e-3)
     theirs = pairwise_tukeyhsd(values, systems, alpha=0.05)
@@ -135,7 +137,7 @@ def test_the_duc_2006_groups_and_hsd_are_statsmodels(duc2006):
     """The real data: the one-way ranking's pairs, HSD and groups are those of statsmodels'
     pairwise_tukeyhsd."""
     values, systems = [r.scores.modified for r in duc2006], [r.peer for r in duc2006]
-    ranking = rank_systems(duc2006)
+    ranking = rank_systems(duc2006, per=PER_ANNOTATION)
     expected, hsd = statsmodels_tukey(values, systems)
     assert ranking.hsd == pytest.approx(hsd, rel=1e-12)
     assert {(p.better, p.worse): p.significant for p in ranking.pairs} == expected
@@ -146,11 +148,48 @@ def test_the_duc_2006_groups_and_hsd_are_statsmodels(duc2006):
 
 
 @pytest.mark.shared_data
+def test_by_default_a_docset_annotated_twice_is_one_observation_its_mean(duc2006):
+    """Issue 33: one default everywhere: each docset counts once. D0631's two annotations of a
+    system are averaged into one observation; the ANOVA and Tukey's test are statsmodels' on
+    those, and the means are the scores page's (scoring.tables.system_means)."""
+    from statistics import fmean
+
+    from scoring.tables import system_means
+
+    ranking = rank_systems(duc2006)
+    assert ranking.per == "docset"
+    pairs: dict = {}
+    for row in duc2006:
+        pairs.setdefault((row.peer, row.docset), []).append(row.scores.modified)
+    assert len(pairs) < len(duc2006)  # D0631 was annotated twice
+    systems = [system for system, _ in pairs]
+    values = [fmean(v) for v in pairs.values()]
+    expected, hsd = statsmodels_tukey(values, systems)
+    assert ranking.hsd == pytest.approx(hsd, rel=1e-12)
+    assert {(p.better, p.worse): p.significant for p in ranking.pairs} == expected
+    assert ranking.anova.df_residual == len(values) - len(set(systems))
+    with_every_score = [
+        SimpleNamespace(
+            docset=row.docset,
+            peer=row.peer,
+            scores=SimpleNamespace(
+                modified=row.scores.modified, original=None, coverage=None, comprehensive=None
+            ),
+        )
+        for row in duc2006
+    ]
+    page = {m.peer: m.modified for m in system_means(with_every_score)}
+    assert {s: m for s, _, m in ranking.means} == pytest.approx(page, rel=1e-12)
+    assert {s: n for s, n, _ in ranking.means}["10"] == 20  # its 20 docsets, D0631 once
+    assert {s: n for s, n, _ in rank_systems(duc2006, per=PER_ANNOTATION).means}["10"] == 21
+
+
+@pytest.mark.shared_data
 def test_the_duc_2006_groups_with_the_docset_as_a_factor_are_as_before(duc2006):
     """With the docset as a factor: the groups and HSD the per-pair p-values gave before (p < 0.05
     for each pair, an integration each; test_tukey_with_a_given_error_term_... checks the
     p-values)."""
-    ranking = rank_systems(duc2006, docset_factor=True)
+    ranking = rank_systems(duc2006, docset_factor=True, per=PER_ANNOTATION)
     assert ranking.hsd == pytest.approx(0.077203, abs=1e-6)
     assert sum(p.significant for p in ranking.pairs) == 32
     assert [(g.better, g.worse) for g in ranking.groups] == [

@@ -14,7 +14,11 @@ pytestmark = pytest.mark.django_db
 
 
 def url(demo, query=""):
-    return reverse("collection-scores", args=[demo["pyramid"].docset.collection.pk]) + query
+    return scores_url(demo["pyramid"].docset.collection, query)
+
+
+def scores_url(collection, query=""):
+    return reverse("collection-scores", args=[collection.pk]) + query
 
 
 def test_staff_see_the_score_table(client, demo):
@@ -94,12 +98,52 @@ def test_each_systems_mean_and_its_download(client, demo):
     download = body(client.get(url(demo, "?view=systems&format=csv"))).decode().splitlines()
     header = (
         "peer,docsets,in_progress,modified,original,coverage,comprehensive,"
-        "weight_convention,average_rounding"
+        "weight_convention,average_rounding,mean_per"
     )
     assert download[0] == header
     assert len(download) == 4
-    assert download[1].endswith(",contributors,half_up")
+    assert download[1].endswith(",contributors,half_up,docset")
     assert download[1].split(",")[2] == "0"
+
+
+@pytest.mark.shared_data
+def test_one_mean_per_system_on_the_page_the_export_the_report_and_ranking(client, shared_data):
+    """Issue 33: the scores page and `export_scores --systems` averaged each docset first, the
+    "Systems compared" report and `ranking` counted every annotation (D0631, annotated by two sites,
+    twice), and none said which. One default everywhere, said on each, the other by name: all four
+    agree either way, and differ from each other only where a docset was annotated twice."""
+    from django.contrib.auth import get_user_model
+
+    from annotator.models import Collection
+    from scoring.reports import ranking_report
+    from tests.helpers import import_duc2006, run
+
+    collection = import_duc2006(shared_data, "D0601", "D0631")
+    client.force_login(get_user_model().objects.create_superuser("organizer"))
+    found = {}
+    for per in ("docset", "annotation"):
+        query = "?view=systems" + ("&per=annotation" if per == "annotation" else "")
+        page = body(client.get(scores_url(collection, query))).decode()
+        said = "each docset counts once" if per == "docset" else "every annotation counts"
+        assert said in page
+        downloaded = body(client.get(scores_url(collection, query + "&format=csv")))
+        page_means = {
+            r["peer"]: r["modified"] for r in csv.DictReader(io.StringIO(downloaded.decode()))
+        }
+        assert {r["mean_per"] for r in csv.DictReader(io.StringIO(downloaded.decode()))} == {per}
+        out, err = run("export_scores", collection=collection.name, systems=True, per=per)
+        exported = {r["peer"]: r["modified"] for r in csv.DictReader(io.StringIO(out))}
+        assert said in err
+        ranked = json.loads(run("ranking", collection=collection.name, format="json", per=per)[0])
+        ranking = {s: f"{m:.4f}" for s, _, m in ranked["means"]}
+        report = ranking_report(Collection.objects.get(pk=collection.pk), {"per": per})
+        table = report["tables"][0]
+        assert said in table["note"]
+        reported = {row[0]: f"{row[2]:.4f}" for row in table["rows"]}
+        assert page_means == exported == ranking == reported, per
+        found[per] = page_means
+    # System 10 of D0631 was annotated twice with different scores: the two conventions differ.
+    assert found["docset"]["10"] != found["annotation"]["10"]
 
 
 def test_adjudicated_work_only(client, demo, django_user_model):

@@ -22,6 +22,7 @@ from scoring.formats import (
 )
 from scoring.management.reading import ReadingCommand
 from scoring.records import collection_annotations, counted_annotations, work_counts
+from scoring.tables import PER_DOCSET, SYSTEM_MEAN_PER
 
 
 class Command(ReadingCommand):
@@ -51,6 +52,14 @@ class Command(ReadingCommand):
             "systems view (csv or json)",
         )
         parser.add_argument(
+            "--per",
+            choices=SYSTEM_MEAN_PER,
+            default=PER_DOCSET,
+            help="with --systems, what a system's mean counts: each docset once (the default: a "
+            "docset annotated twice is averaged first) or every annotation (it counts twice, as "
+            "Passonneau 2009 Tables 6-9 count D0631)",
+        )
+        parser.add_argument(
             "--format",
             choices=sorted(FORMATS),
             default="csv",
@@ -73,6 +82,8 @@ class Command(ReadingCommand):
     def handle(self, *args, **options):
         collection = collection_and_docset(options["collection"], options["docset"])
         fmt = options["format"]
+        if options["per"] != PER_DOCSET and not options["systems"]:
+            raise CommandError("--per says what a system's mean counts: give it with --systems")
         if fmt == "duc" and (options["systems"] or options["scores"] != "pyramid"):
             raise CommandError("NIST's layout (duc) holds pyramid rows only: use csv or json")
         if options["scores"] == "coverage-judgments":
@@ -107,9 +118,12 @@ class Command(ReadingCommand):
         # constant memory, the same bytes as the whole table at once (scoring.exports).
         if options["systems"]:
             # The means from the rows streamed (scoring.exports.system_download's)
-            means = streamed_system_means(iter_score_rows(counted_ones, "systems"))
+            per = options["per"]
+            self.stderr.write(f"Each system's mean: {SYSTEM_MEAN_PER[per]}")
+            means = streamed_system_means(iter_score_rows(counted_ones, "systems"), per)
             stream = stream_systems_csv if fmt == "csv" else stream_systems_json
-            self._write(in_blocks(stream(means, score_conventions(counted_ones))), options, means)
+            blocks = in_blocks(stream(means, score_conventions(counted_ones), per))
+            self._write(blocks, options, means)
             return
         rows = iter_score_rows(counted_ones, "duc" if fmt == "duc" else "table")
         written = 0

@@ -12,6 +12,7 @@ from scoring.numbers import json_ready, number, p_value
 from scoring.ranking import rank_systems
 from scoring.records import collection_annotations, counted_annotations
 from scoring.score_table import current_stored_rows
+from scoring.tables import PER_ANNOTATION, PER_DOCSET, SYSTEM_MEAN_PER
 
 # The pyramid scores, then the coverage judgments' (issue 21: scoring.coverage_records).
 SCORES = ["modified", "original", "coverage", "comprehensive", *COVERAGE_SCORES]
@@ -53,6 +54,14 @@ class Command(ReadingCommand):
             "studentized range per pair: seconds with many systems; the groups need none)",
         )
         parser.add_argument(
+            "--per",
+            choices=SYSTEM_MEAN_PER,
+            default=PER_DOCSET,
+            help="one observation per system and docset (default: a docset annotated twice is "
+            "averaged first, as every system mean here), or per annotation (it counts twice, as "
+            "Passonneau 2009 Tables 6-9 count D0631); coverage judgments: each judged row",
+        )
+        parser.add_argument(
             "--adjudicated",
             action="store_true",
             help="where there is adjudicated work, only it (as export_scores --adjudicated)",
@@ -64,9 +73,12 @@ class Command(ReadingCommand):
             # The mean scores alone, as stored and kept current (issue 19: at 50x a DUC year,
             # 0.2 s where scoring the collection afresh took 6 s); the same values in the same
             # order as scoring.records.score_collection's rows.
+            per = options["per"]
             if options["score"] in COVERAGE_SCORES:
-                # A peer's score against each unit set it was judged on, from submitted tasks.
+                # A peer's score against each unit set it was judged on, from submitted tasks:
+                # each row an observation, the means as published (scoring.coverage_records).
                 rows: list = score_coverage(collection)
+                per = PER_ANNOTATION
             else:
                 rows = current_stored_rows(
                     counted_annotations(collection_annotations(collection), options["adjudicated"]),
@@ -81,6 +93,7 @@ class Command(ReadingCommand):
                 options["power_level"],
                 p_values=options["pairwise_p_values"],
                 mean=system_mean if options["score"] in COVERAGE_SCORES else fmean,
+                per=per,
             )
         except ValueError as problem:
             raise CommandError(str(problem)) from None
@@ -90,6 +103,7 @@ class Command(ReadingCommand):
             )  # NaN (undefined) and p-values not asked for: null
             return
         write = self.stdout.write
+        write(f"# {observed(ranking)}")
         write(f"system\tobservations\tmean {ranking.score}")
         for system, n, mean in ranking.means:
             write(f"{system}\t{n}\t{mean:.4f}")
@@ -126,3 +140,10 @@ class Command(ReadingCommand):
                 f"{ranking.docsets_needed:.2f} docsets per system (between-group variance "
                 f"{a.between_var:.4f}, within-group variance {a.within_var:.4f})"
             )
+
+
+def observed(ranking) -> str:
+    """What an observation of the ranking is, in words."""
+    if ranking.score in COVERAGE_SCORES:
+        return "one observation per judged row (a peer against a unit set), the means as published"
+    return f"one observation per {ranking.per}: {SYSTEM_MEAN_PER[ranking.per]}"

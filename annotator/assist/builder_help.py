@@ -4,8 +4,8 @@ one as a contributor through the builder's own editing path
 (annotator.pyramids.editing.add_contributor: one contributor per model, words snapped, undo).
 
 How a model summary is cut into phrases (`phrases`), documented because the annotator sees it:
-1. into sentences, where the suggestions cut them (after . ! ? and at line breaks:
-   annotator.assist.lexical.SENTENCE_END);
+1. into sentences, where the suggestions cut them (at line breaks, and where pySBD ends a
+   sentence: not after "Jan." or "U.S."; annotator.text.sentences);
 2. each sentence at every comma, semicolon, colon and dash between spaces, and before a word that
    starts a clause (but, because, while, which, who, ... : CLAUSE_WORDS); "and" and "or" only after
    a comma (the comma cuts), so that "drug and alcohol addiction" stays whole;

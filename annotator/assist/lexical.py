@@ -18,11 +18,12 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from annotator.text.sentences import sentence_starts
+
 if TYPE_CHECKING:
     from annotator.assist.rankers import ScuTexts
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 STOPWORDS = frozenset(
     "a an and are as at be been but by for from had has have he her his in into is it its of on or "
     "our she that the their them they this to was were which while who will with would".split()
@@ -61,8 +62,9 @@ def as_written(text: str, shared: Iterable[str]) -> tuple[str, ...]:
 
 
 def sentence_bounds(text: str) -> list[int]:
-    """Where the sentences of `text` start, and its end: [0, ..., len(text)]."""
-    return [0] + [m.end() for m in SENTENCE_END.finditer(text)] + [len(text)]
+    """Where the sentences of `text` start, and its end: [0, ..., len(text)]
+    (annotator.text.sentences: pySBD, which does not cut at "Jan." or "U.S.")."""
+    return [0, *(start for start in sentence_starts(text) if start), len(text)]
 
 
 def cut(text: str, breaks: re.Pattern[str]) -> list[list[tuple[int, int]]]:

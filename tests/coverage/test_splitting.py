@@ -111,3 +111,27 @@ def test_proposals_cut_a_peer_with_the_same_clauses():
     from annotator.assist import proposals
 
     assert proposals.clauses is splitting.clauses
+
+
+def test_units_are_not_cut_at_the_abbreviations_of_news_text():
+    """Issue 33: 56 of 3,781 units over the DUC 2006/2007 models began with a lower-case word or a
+    digit after a full stop ("…the euro on Jan" / "1, 1999 were positive")."""
+    text = (
+        "The launch of the euro on Jan. 1, 1999 was positive. The euro will not replace the U.S. "
+        "dollar, which stays the reserve currency."
+    )
+    assert texts(text, splitting.units(text)) == [
+        "The launch of the euro on Jan. 1, 1999 was positive",
+        "The euro will not replace the U.S. dollar",
+        "which stays the reserve currency",
+    ]
+
+
+def test_a_proposal_never_stops_inside_an_abbreviation():
+    """A proposal was cut at "…less than 1 percent of the U.S" (the text goes on "U.S. population
+    today"): accepted as proposed, its PSE stopped mid-phrase."""
+    text = "Veterans make up less than 1 percent of the U.S. population today. They served abroad."
+    assert texts(text, splitting.clauses(text)) == [
+        "Veterans make up less than 1 percent of the U.S. population today",
+        "They served abroad",
+    ]

@@ -21,10 +21,9 @@ import re
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from benchdata import data_file, data_glob, describe, import_matter_pyramids
-from benchdb import ROOT, bench_database
+from benchdb import ROOT, backend_cpu, bench_database
 from timing import Timing, number, runs
 
 sys.path.insert(0, str(ROOT))
@@ -37,11 +36,6 @@ TARGET_MS = 25
 # BENCH_LINES: how many lines; BENCH_ONLY: a pattern of the files shown) and the queries of one
 # run of the actions whose name holds it.
 PROFILE = os.environ.get("BENCH_PROFILE", "")
-
-
-def backend_cpu(pid: int) -> float:
-    """Seconds the PostgreSQL backend `pid` has spent on a CPU (schedstat: nanoseconds)."""
-    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
 
 
 class Meter:

@@ -6,16 +6,36 @@ import signal
 import sys
 import tempfile
 from contextlib import contextmanager
+from pathlib import Path
 
 import psycopg
 from benchdata import DATA, ROOT
 
-__all__ = ["DATA", "ROOT", "BENCH_DB", "bench_database"]
+__all__ = ["DATA", "ROOT", "BENCH_DB", "backend_cpu", "bench_database", "database_cpu"]
 
 # Named per run, so that two runs never drop each other's database; BENCH_DB names it otherwise.
 BENCH_DB = os.environ.get("BENCH_DB") or f"pyramid_bench_{os.getpid()}"
 # BENCH_KEEP=1 keeps the database at the end, to look into it (EXPLAIN, psql); drop it yourself.
 KEEP = os.environ.get("BENCH_KEEP") == "1"
+
+
+def backend_cpu(pid: int) -> float:
+    """Seconds the PostgreSQL backend `pid` has spent on a CPU (schedstat: nanoseconds); 0 once it
+    has gone."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+    except FileNotFoundError:
+        return 0.0
+
+
+def database_cpu() -> float:
+    """Seconds on a CPU of every PostgreSQL backend connected to the benchmark's database now
+    (the app's connections: a job's progress may come through one of its own)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        return sum(backend_cpu(pid) for (pid,) in cursor.fetchall())
 
 
 @contextmanager

@@ -17,6 +17,7 @@ it (SAX's layers cost twice ElementTree's parse; this is on a par with it).
 from __future__ import annotations
 
 import codecs
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import NoReturn
@@ -66,6 +67,9 @@ class PyramidDocument:
     text: str
     start_document_regex: str | None
     scus: list[Scu]
+    # Embedded in a .pan: the line it starts on and a digest of its bytes (`read_any`); files
+    # with the same key hold the same pyramid, read once.
+    embedded_key: tuple[int, bytes] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -280,10 +284,9 @@ def _text(lines: list[str]) -> str:
 def _parse(data: bytes) -> _Builder:
     """The file parsed by expat with defusedxml's protections (as defusedxml.sax set them up):
     entity declarations (the "billion laughs" bomb) and external references, an external DTD
-    included, are refused; a DTD without them is read."""
+    included, are refused; a DTD without them is read. `data` as `as_utf8` gives it."""
     if not data.strip():
         raise DucviewError("the file is empty")
-    data = as_utf8(data)
     parser = expat.ParserCreate()
     parser.buffer_text = True  # a run of text in one call, not one per line break or entity
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
@@ -341,14 +344,18 @@ def _pyramid(handler: _Builder) -> PyramidDocument:
 
 def read_pyramid(data: bytes) -> PyramidDocument:
     """Read a .pyr file (or refuse it with a DucviewError naming the line and the problem)."""
-    handler = _parse(data)
+    handler = _parse(as_utf8(data))
     if handler.root != "pyramid":
         raise DucviewError(f"expected a pyramid (.pyr), found <{handler.root}>")
     return _pyramid(handler)
 
 
-def _peer_annotation(handler: _Builder) -> PeerAnnotationDocument:
-    pyramid = _pyramid(handler)
+def _peer_annotation(
+    handler: _Builder, pyramid: PyramidDocument | None = None
+) -> PeerAnnotationDocument:
+    """The peer annotation read; `pyramid`: its embedded pyramid, where read from another file
+    (`read_any`'s `embedded`)."""
+    pyramid = pyramid or _pyramid(handler)
     if handler.peer_text is None:
         raise DucviewError("the peer annotation has no <annotation><text>")
     text = _text(handler.peer_text)
@@ -365,13 +372,48 @@ def _peer_annotation(handler: _Builder) -> PeerAnnotationDocument:
 
 def read_peer_annotation(data: bytes) -> PeerAnnotationDocument:
     """Read a .pan file: the embedded pyramid, the peer text and its PSEs per SCU."""
-    handler = _parse(data)
+    handler = _parse(as_utf8(data))
     if handler.root != "peerAnnotation":
         raise DucviewError(f"expected a peer annotation (.pan), found <{handler.root}>")
     return _peer_annotation(handler)
 
 
-def read_any(data: bytes) -> PyramidDocument | PeerAnnotationDocument:
-    """Read a .pyr or a .pan file, whichever it is (parsed once)."""
+# A .pan's embedded pyramid, by the line it starts on and a digest of its bytes.
+EmbeddedKey = tuple[int, bytes]  # PyramidDocument.embedded_key
+EMBEDDED = re.compile(rb"<pyramid>.*?</pyramid>", re.DOTALL)
+
+
+def read_any(
+    data: bytes, embedded: dict[EmbeddedKey, PyramidDocument] | None = None
+) -> PyramidDocument | PeerAnnotationDocument:
+    """Read a .pyr or a .pan file, whichever it is (parsed once).
+
+    `embedded`: the pyramids embedded in the .pan files read before (kept there by this call). A
+    .pan whose embedded pyramid is byte for byte one of them, on the same lines, gets that
+    pyramid's document, and only its annotation is parsed (issue 33: NIST's packages repeat a
+    docset's pyramid in each of its .pan files, and its thousands of elements were most of an
+    import's parse). The pyramid's place keeps its line breaks, so that every line of the rest
+    is where it was. The documents are read, never changed: they can be shared."""
+    data = as_utf8(data)
+    found = EMBEDDED.search(data) if embedded is not None else None
+    key = None
+    if found is not None and embedded is not None:
+        line = data.count(b"\n", 0, found.start()) + 1
+        key = (line, hashlib.blake2b(found.group(), digest_size=16).digest())
+        pyramid = embedded.get(key)
+        if pyramid is not None:
+            breaks = b"\n" * found.group().count(b"\n")
+            rest = (
+                data[: found.start()] + b"<pyramid>" + breaks + b"</pyramid>" + data[found.end() :]
+            )
+            handler = _parse(rest)
+            if handler.root == "peerAnnotation":
+                return _peer_annotation(handler, pyramid)
     handler = _parse(data)
-    return _pyramid(handler) if handler.root == "pyramid" else _peer_annotation(handler)
+    if handler.root == "pyramid":
+        return _pyramid(handler)
+    document = _peer_annotation(handler)
+    if key is not None and embedded is not None:
+        document.pyramid.embedded_key = key
+        embedded[key] = document.pyramid
+    return document

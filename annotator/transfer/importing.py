@@ -242,6 +242,9 @@ class DucviewImporter:
         self._collection: Collection | None = None
         self._docsets: dict[str, Docset] | None = None
         self._records: dict[int, _DocsetRecords] = {}
+        # The pyramids embedded in the .pan files read so far: a copy met again is not parsed
+        # again (annotator.ducview.reader.read_any).
+        self._embedded: dict = {}
 
     # -- one file
     def import_file(
@@ -276,7 +279,7 @@ class DucviewImporter:
         collection_known = self._collection is not None
         stored_some = False  # whether the file got as far as its transaction
         try:
-            document, identity = read_with_identity(path, data, overrides)
+            document, identity = read_with_identity(path, data, overrides, self._embedded)
             stored_some = True
             with transaction.atomic():
                 annotation = self._import_document(
@@ -382,7 +385,10 @@ class DucviewImporter:
         warnings,
         counts,
     ):
-        key = None if is_pyr else _pyramid_content(document)
+        # A copy read from the same bytes (annotator.ducview.reader.read_any) is known by them;
+        # another by its content (issue 33: building that key was a fifth of a small file's
+        # import).
+        key = None if is_pyr else (document.embedded_key or _pyramid_content(document))
         if key is not None and key in records.embedded:  # a copy met before: the same outcome
             fingerprint, seen_warnings, seen_counts = records.embedded[key]
             warnings.extend(seen_warnings)
@@ -1187,13 +1193,17 @@ def stored_annotations(pyramid: Pyramid, peer: Summary, annotator: str) -> set[s
     }
 
 
-def read_with_identity(path: str, data: bytes, overrides: FileIdentity | None = None):
+def read_with_identity(
+    path: str, data: bytes, overrides: FileIdentity | None = None, embedded=None
+):
     """A DUCView file parsed, and what it is about: its name, then its export note, then the
-    overrides given (DucviewError if it cannot be read, or its docset cannot be told)."""
+    overrides given (DucviewError if it cannot be read, or its docset cannot be told).
+    `embedded`: the pyramids embedded in the files read before (annotator.ducview.reader.read_any).
+    """
     data = as_utf8(data)
     identity = identity_from_name(PurePosixPath(path)).overridden_by(identity_from_note(data))
     identity = identity.overridden_by(overrides or FileIdentity())
-    document = read_any(data)
+    document = read_any(data, embedded)
     if not identity.docset:
         raise DucviewError(
             "cannot tell the docset from the file name; give it (--docset, or the Docset field of "

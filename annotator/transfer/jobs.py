@@ -26,6 +26,7 @@ from django_tasks import task
 from annotator.ducview.names import FileIdentity
 from annotator.models import Collection, Docset, ImportJob, Summary
 from annotator.transfer import job_bytes, leases
+from annotator.transfer.batches import FileBatches
 from annotator.transfer.importing import (
     DUCVIEW_SUFFIXES,
     DucviewImporter,
@@ -237,7 +238,8 @@ def import_units(job: ImportJob, upload) -> list[str]:
 
 def import_ducview(job: ImportJob, upload) -> list[str]:
     """The files of the upload imported as `import_ducview` imports them: the same importer, the
-    same order, one transaction per file; a refused file is listed and the others go on.
+    same order, each file in a savepoint of its own within a transaction of about a second's files
+    (annotator.transfer.batches); a refused file is listed and the others go on.
 
     A resumed run (annotator.transfer.leases) goes on after the files its last progress write
     counted, with the report as it was then: a file stored after that write is found unchanged."""
@@ -265,10 +267,12 @@ def import_ducview(job: ImportJob, upload) -> list[str]:
     def resume_point(done: int) -> dict:
         return {"done": done, "report": importer.report.state()}
 
-    for done, name in enumerate(names[start:], start=start + 1):
-        importer.import_data(name, by_name[name].data, overrides)
-        progress.save(done, resume_point)
-    progress.save(len(names), resume_point, force=True)
+    with FileBatches() as batches:  # about a second of files a transaction, a savepoint each
+        for done, name in enumerate(names[start:], start=start + 1):
+            importer.import_data(name, by_name[name].data, overrides)
+            if progress.save(done, resume_point):
+                batches.commit()  # the files with the progress that counts them
+        progress.save(len(names), resume_point, force=True)
     importer.finish()
     report = importer.report
     if report.failures and len(report.failures) == report.files:

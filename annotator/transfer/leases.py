@@ -236,13 +236,15 @@ class Progress:
         self.job, self.last = job, time.monotonic()
         self._write(total=total, done=done)
 
-    def save(self, done: int, state, *, force: bool = False) -> None:
+    def save(self, done: int, state, *, force: bool = False) -> bool:
         """`state(done)`: the resume state after `done` files (only asked for when it is
-        written)."""
+        written). Whether it was written."""
         now = time.monotonic()
         if force or now - self.last >= self.EVERY_SECONDS:
             self.last = now
             self._write(done=done, resume_state={**self.job.resume_state, **state(done)})
+            return True
+        return False
 
     def _write(self, **fields) -> None:
         for name, value in fields.items():

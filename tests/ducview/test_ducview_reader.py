@@ -217,3 +217,24 @@ def test_what_the_parser_reports_names_the_line(change, message):
     else:
         with pytest.raises(DucviewError, match=message):
             read_pyramid(data)
+
+
+def test_a_pans_embedded_pyramid_met_again_is_not_parsed_again():
+    """Issue 33: NIST's packages repeat a docset's pyramid in each .pan; a copy byte for byte the
+    same, on the same lines, is read once and shared; any other is read anew."""
+    from annotator.ducview.reader import read_any
+
+    data = PAN_FIXTURE.read_bytes()
+    embedded: dict = {}
+    first = read_any(data, embedded)
+    again = read_any(data.replace(b"</annotation>", b"</annotation>\n"), embedded)
+    assert again.pyramid is first.pyramid
+    assert again == read_any(data)  # the same document as a fresh parse, lines included
+    assert len(embedded) == 1
+    changed = data.replace(b'label="The tower was built', b'label="The tower was made', 1)
+    assert read_any(changed, embedded).pyramid is not first.pyramid
+    moved = data.replace(b"<pyramid>", b"\n<pyramid>", 1)  # one line further down
+    reread = read_any(moved, embedded)
+    assert reread.pyramid is not first.pyramid
+    assert reread.pyramid.scus[0].line == first.pyramid.scus[0].line + 1
+    assert len(embedded) == 3

@@ -214,10 +214,10 @@ def test_a_job_whose_worker_is_killed_is_resumed_by_another_and_stores_each_file
         first.wait(timeout=10)
     finally:
         lock.release()
-    assert stored() == (
-        3,
-        0,
-    )  # the pyramids were stored before the kill; nothing of the .pan waiting on the lock
+    # Files are committed about a second's worth at a time, with the progress that counts them
+    # (annotator.transfer.batches): the pyramids if a batch ended after them, else nothing yet;
+    # never anything of the .pan waiting on the lock.
+    assert stored() in ((0, 0), (3, 0))
     second = start_worker("second")
     wait_for(lambda: job_state(job).status == "done", "the job is done", process=second)
     assert job.worker_id == "second"

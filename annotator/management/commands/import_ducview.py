@@ -5,6 +5,7 @@ from tqdm import tqdm
 
 from annotator.ducview.names import FileIdentity
 from annotator.text.plurals import counted
+from annotator.transfer.batches import FileBatches
 from annotator.transfer.importing import DucviewImporter, ducview_files
 from annotator.transfer.uploads import DUCVIEW_MAX_BYTES
 
@@ -51,11 +52,16 @@ class Command(BaseCommand):
         )
         importer = DucviewImporter(options["collection"], model_regex=options["model_regex"])
         progress = tqdm(files, unit="file", disable=options["no_progress"], file=self.stderr._out)
-        for path in progress:
-            progress.set_postfix_str(path.name, refresh=False)
-            importer.import_file(
-                path, overrides, max_bytes=int(options["max_file_mb"] * 1024 * 1024)
-            )
+        # About a second of files a transaction, each file in a savepoint of its own: a bad file
+        # stores nothing, the others are kept (annotator.transfer.batches).
+        with FileBatches() as batches:
+            for path in progress:
+                progress.set_postfix_str(path.name, refresh=False)
+                importer.import_file(
+                    path, overrides, max_bytes=int(options["max_file_mb"] * 1024 * 1024)
+                )
+                if batches.due():
+                    batches.commit()
         importer.finish()
         report = importer.report
         for warning in report.warnings:

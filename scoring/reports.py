@@ -419,7 +419,7 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
                     "df residual",
                     "p",
                     "Tukey's HSD (0.05)",
-                    "docsets needed (power 0.99, level 0.01)",
+                    f"{per}s needed (power 0.99, level 0.01)",
                 ],
                 [[a.f, a.df_factor, a.df_residual, a.p, ranking.hsd, ranking.docsets_needed]],
                 ""
@@ -463,7 +463,11 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
 
 def _five_numbers(values: list[float]) -> list[float]:
     ordered = sorted(values)
-    q1, median, q3 = quantiles(ordered, n=4) if len(ordered) > 1 else (ordered[0],) * 3
+    # "inclusive": the quartiles of the values themselves, never outside them (the default
+    # "exclusive" put system 6's first quartile at -0.11 with two observations)
+    q1, median, q3 = (
+        quantiles(ordered, n=4, method="inclusive") if len(ordered) > 1 else (ordered[0],) * 3
+    )
     return [_n(ordered[0]), _n(q1), _n(median), _n(q3), _n(ordered[-1])]
 
 

@@ -72,7 +72,7 @@ PER_DOCSET, PER_ANNOTATION = "docset", "annotation"
 SYSTEM_MEAN_PER = {
     PER_DOCSET: "each docset counts once (a docset annotated twice is averaged first)",
     PER_ANNOTATION: "every annotation counts (a docset annotated twice counts twice, as "
-    "Passonneau 2009 Tables 6-9 count D0631)",
+    "Passonneau 2009 counts them)",
 }
 
 

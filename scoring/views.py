@@ -69,6 +69,7 @@ def collection_scores(request, pk):
     export = request.GET.get("format")
     name = (
         f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
+        + ("-per-annotation" if by_system and per == PER_ANNOTATION else "")
     )
     if request.GET.get("table") == "coverage" and export in ("csv", "json"):
         judged = score_coverage(collection, docset, include_in_progress)

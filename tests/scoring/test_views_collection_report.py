@@ -381,3 +381,13 @@ def test_the_pyramid_shapes_count_contributors_in_words(organizer, demo):
     page = organizer("pyramids").content.decode()
     assert "1 contributor. " in page
     assert "1 contributors" not in page
+
+
+def test_a_systems_box_has_its_quartiles_within_its_values():
+    """A tester's find: with two observations a system (each docset once), the quartiles fell
+    outside the values (a first quartile of -0.11 for scores of 0 and more)."""
+    from scoring.reports import _five_numbers
+
+    low, q1, median, q3, high = _five_numbers([0.2644, 0.5707])
+    assert low <= q1 <= median <= q3 <= high
+    assert (low, median, high) == (0.2644, 0.4175, 0.5707)  # (0.41755, kept to 4 decimals)

@@ -707,3 +707,19 @@ def test_the_coverage_table_costs_the_same_queries_whatever_its_rows(
         response = client.get(url(demo, query))
     coverage = response.context["coverage"]
     assert len(coverage["means"] if "systems" in query else coverage["rows"]) > 10
+
+
+def test_the_filters_and_the_downloads_keep_counting_every_annotation(client, demo):
+    """A tester's find: changing the docset or ticking "work in progress too" on the systems view
+    counting every annotation went back to each docset once (the form had no `per`); both
+    conventions downloaded under one name."""
+    client.force_login(demo["organizer"])
+    page = body(client.get(url(demo, "?view=systems&per=annotation"))).decode()
+    assert '<input type="hidden" name="per" value="annotation">' in page
+    assert "every annotation counts" in page
+    default = body(client.get(url(demo, "?view=systems"))).decode()
+    assert 'name="per"' not in default
+    every = client.get(url(demo, "?view=systems&per=annotation&format=csv"))
+    once = client.get(url(demo, "?view=systems&format=csv"))
+    assert "system-scores-per-annotation.csv" in every["Content-Disposition"]
+    assert "system-scores.csv" in once["Content-Disposition"]

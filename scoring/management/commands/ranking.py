@@ -133,11 +133,13 @@ class Command(ReadingCommand):
                     f"{pair.better}\t{pair.worse}\t{pair.difference:.4f}\t{p_value(pair.p)}\t"
                     f"{'yes' if pair.significant else 'no'}"
                 )
+        # what the power test counts: observations per system, docsets or annotations
+        unit = "judged row" if options["score"] in COVERAGE_SCORES else ranking.per
         if ranking.docsets_needed is not None:
             write("")
             write(
                 f"Power test (power {options['power']}, level {options['power_level']}): "
-                f"{ranking.docsets_needed:.2f} docsets per system (between-group variance "
+                f"{ranking.docsets_needed:.2f} {unit}s per system (between-group variance "
                 f"{a.between_var:.4f}, within-group variance {a.within_var:.4f})"
             )
 

@@ -49,7 +49,7 @@ def ducview_jar(shared_data: Path) -> Path:
     if missing:
         pytest.skip(
             f"{' and '.join(missing)} not installed: DUCView 1.4 cannot run "
-            "(apt-get install -y default-jre-headless xvfb)"
+            "(apt-get install -y default-jre-headless xvfb xauth)"
         )
     return shared_data / JAR
 

@@ -45,7 +45,7 @@ class Scored:
 def ducview_jar(shared_data: Path) -> Path:
     """The jar, where Java and Xvfb are installed to run it (.ci/run installs them); else the test
     skips, saying what is missing."""
-    missing = [tool for tool in ("java", "xvfb-run") if shutil.which(tool) is None]
+    missing = [tool for tool in ("java", "xvfb-run", "xauth") if shutil.which(tool) is None]
     if missing:
         pytest.skip(
             f"{' and '.join(missing)} not installed: DUCView 1.4 cannot run "

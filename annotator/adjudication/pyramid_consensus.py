@@ -24,7 +24,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from annotator.adjudication.aligned_pyramids import NotComparable, align_many_pyramids
 from annotator.adjudication.alignment import SIDES
@@ -231,10 +231,14 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
     checks this): a span then maps word for word, by the models' order. None where a span covers
     no word."""
 
-    def links(pyramid):
-        return list(pyramid.model_links.select_related("summary").order_by("position"))
-
-    ours, theirs = links(consensus), links(source)
+    links: dict[int, list[PyramidModel]] = {consensus.pk: [], source.pk: []}
+    for link in (  # both pyramids' models in one query
+        PyramidModel.objects.filter(pyramid_id__in=links)
+        .select_related("summary")
+        .order_by("position")
+    ):
+        links[link.pyramid_id].append(link)
+    ours, theirs = links[consensus.pk], links[source.pk]
     if [link.summary_id for link in ours] == [link.summary_id for link in theirs]:
         return lambda summary_id, start, end: (summary_id, start, end)
     target = {}
@@ -314,9 +318,18 @@ def _copy(consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int) 
 
 
 def merge_of(pyramid: Pyramid) -> PyramidMerge:
+    """The consensus's merge, with all its sources (its sides and side_ids read no more)."""
     merge = (
         PyramidMerge.objects.filter(consensus=pyramid)
         .select_related("source_a", "source_b")
+        .prefetch_related(
+            Prefetch(
+                "further_sources",
+                queryset=PyramidMergeSource.objects.select_related(
+                    "pyramid", "pyramid__created_by"
+                ),
+            )
+        )
         .first()
     )
     if merge is None:

@@ -70,6 +70,14 @@ def observations(
     return [(system, docset, fmean(values)) for (system, docset), values in pairs.items()]
 
 
+def what_is_observed(per: str, coverage: bool = False) -> str:
+    """What one observation of a ranking is, in words: the pyramid scores' `per` (SYSTEM_MEAN_PER),
+    or the coverage judgments' rows (each judged row, the means as published)."""
+    if coverage:
+        return "one observation per judged row (a peer against a unit set), the means as published"
+    return f"one observation per {per}: {SYSTEM_MEAN_PER[per]}"
+
+
 def better_than_groups(means: dict[str, float], pairs: list[TukeyPair]) -> list[BetterThan]:
     """Systems grouped by the set of systems they are significantly better than (Tables 7-9);
     each side's mean is the mean of its systems' means. Best first."""

@@ -51,7 +51,7 @@ from scoring.coverage_records import (
 from scoring.judgment_records import judgment_correlations
 from scoring.models import Report
 from scoring.numbers import p_stored
-from scoring.ranking import observations, rank_systems
+from scoring.ranking import observations, rank_systems, what_is_observed
 from scoring.records import (
     collection_annotations,
     counted_annotations,
@@ -59,7 +59,7 @@ from scoring.records import (
     work_counts,
 )
 from scoring.stability_records import pyramid_stability
-from scoring.tables import PER_ANNOTATION, PER_DOCSET, SYSTEM_MEAN_PER, natural_peer_key
+from scoring.tables import PER_ANNOTATION, PER_DOCSET, natural_peer_key
 from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 logger = logging.getLogger(__name__)
@@ -382,13 +382,9 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
         ranking = rank_systems(
             rows, score, bool(parameters.get("docset_factor")), mean=system_mean, per=per
         )
-        observed = (
-            "One observation per judged row (a peer against a unit set), the means as published."
-        )
     else:
         rows = score_collection(collection, adjudicated=bool(parameters.get("adjudicated")))
         ranking = rank_systems(rows, score, bool(parameters.get("docset_factor")), per=per)
-        observed = f"One observation per {per}: {SYSTEM_MEAN_PER[per]}."
     values = defaultdict(list)
     for system, _, value in observations(rows, score, per):
         values[system].append(value)
@@ -408,7 +404,7 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
                 f"Mean {score} score per system",
                 ["system", "observations", "mean", "95% low", "95% high"],
                 means,
-                observed,
+                _sentence(what_is_observed(per, score in COVERAGE_SCORES)),
             ),
             _table(
                 "ANOVA, system as factor"
@@ -459,6 +455,10 @@ def ranking_report(collection: Collection, parameters: dict) -> dict:
             },
         ],
     }
+
+
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:] + "."
 
 
 def _five_numbers(values: list[float]) -> list[float]:

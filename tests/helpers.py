@@ -319,3 +319,23 @@ def nist_rows(shared_data, folder: str) -> dict[tuple[str, str, str], tuple[str,
             annotator = fields[5] if folder != "duc2007-main-nist" else ""
             rows[(fields[0], fields[1], annotator)] = (fields[2], int(fields[3]), int(fields[4]))
     return rows
+
+
+def migrate(targets):
+    """The database migrated to `targets` ([(app, migration)]); the apps as they were there (their
+    historical models), for tests of a migration's data step."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+def latest_migrations():
+    """Every app's last migration: where `migrate` goes back to after a test."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()

@@ -2,11 +2,9 @@
 leading zeros made one system, fingerprints recomputed so that re-imports recognise old imports."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from tests.helpers import import_files
+from tests.helpers import import_files, latest_migrations, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,23 +12,11 @@ BEFORE = [("annotator", "0009_collection_archives")]
 AFTER = [("annotator", "0010_import_identities")]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.fixture
 def before_0010():
     apps = migrate(BEFORE)
     yield apps
-    migrate(executor_leaves())
-
-
-def executor_leaves():
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
+    migrate(latest_migrations())
 
 
 def test_names_ids_and_fingerprints_are_brought_in_line(before_0010):
@@ -67,7 +53,7 @@ def test_names_ids_and_fingerprints_are_brought_in_line(before_0010):
 
 def test_an_old_import_is_recognised_unchanged_after_the_migration(before_0010):
     migrate(AFTER)
-    migrate(executor_leaves())
+    migrate(latest_migrations())
     import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="again")
     from annotator.models import Pyramid
 
@@ -75,6 +61,6 @@ def test_an_old_import_is_recognised_unchanged_after_the_migration(before_0010):
     # What 0010 computes from the records is what the importer computes from the files.
     migrate(BEFORE)
     migrate(AFTER)
-    migrate(executor_leaves())
+    migrate(latest_migrations())
     assert Pyramid.objects.get().fingerprint == fingerprint
     assert "2 unchanged" in import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="again")

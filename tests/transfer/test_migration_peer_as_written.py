@@ -3,19 +3,12 @@
 wrote it (issue 33)."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.helpers import latest_migrations, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("annotator", "0022_shared_cache_table")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_annotations_imported_before_keep_the_spelling_of_their_file_names():
@@ -42,7 +35,7 @@ def test_annotations_imported_before_keep_the_spelling_of_their_file_names():
                 pyramid=pyramid, peer=peer, source_name=file_name
             ).pk
     finally:
-        apps = migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        apps = migrate(latest_migrations())
     written = dict(
         apps.get_model("annotator", "PeerAnnotation").objects.values_list("pk", "peer_as_written")
     )

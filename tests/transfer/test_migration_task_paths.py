@@ -2,25 +2,15 @@
 (annotator.jobs, annotator.archive_jobs) point at their new home and a worker can run them."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django_tasks_db.models import DBTaskResult
 
+from tests.helpers import latest_migrations, migrate
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("annotator", "0016_verbose_names")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-
-
-def leaves():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
 
 
 def waiting(task_path):
@@ -39,7 +29,7 @@ def test_tasks_queued_before_the_move_run_from_their_new_home():
         archives = waiting("annotator.archive_jobs.run_archive_job")
         other = waiting("somewhere.else.task")
     finally:
-        migrate(leaves())
+        migrate(latest_migrations())
     imports.refresh_from_db()
     archives.refresh_from_db()
     other.refresh_from_db()
@@ -58,6 +48,6 @@ def test_going_back_restores_the_old_paths():
         moved.refresh_from_db()
         assert moved.task_path == "annotator.jobs.run_import_job"
     finally:
-        migrate(leaves())
+        migrate(latest_migrations())
     moved.refresh_from_db()
     assert moved.task_path == "annotator.transfer.jobs.run_import_job"

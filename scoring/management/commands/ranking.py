@@ -9,7 +9,7 @@ from annotator.management.lookup import collection_and_docset
 from scoring.coverage_records import COVERAGE_SCORES, score_coverage, system_mean
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
-from scoring.ranking import rank_systems
+from scoring.ranking import rank_systems, what_is_observed
 from scoring.records import collection_annotations, counted_annotations
 from scoring.score_table import current_stored_rows
 from scoring.tables import PER_ANNOTATION, PER_DOCSET, SYSTEM_MEAN_PER
@@ -103,7 +103,7 @@ class Command(ReadingCommand):
             )  # NaN (undefined) and p-values not asked for: null
             return
         write = self.stdout.write
-        write(f"# {observed(ranking)}")
+        write(f"# {what_is_observed(ranking.per, options['score'] in COVERAGE_SCORES)}")
         write(f"system\tobservations\tmean {ranking.score}")
         for system, n, mean in ranking.means:
             write(f"{system}\t{n}\t{mean:.4f}")
@@ -142,10 +142,3 @@ class Command(ReadingCommand):
                 f"{ranking.docsets_needed:.2f} {unit}s per system (between-group variance "
                 f"{a.between_var:.4f}, within-group variance {a.within_var:.4f})"
             )
-
-
-def observed(ranking) -> str:
-    """What an observation of the ranking is, in words."""
-    if ranking.score in COVERAGE_SCORES:
-        return "one observation per judged row (a peer against a unit set), the means as published"
-    return f"one observation per {ranking.per}: {SYSTEM_MEAN_PER[ranking.per]}"

@@ -17,6 +17,7 @@ EMAIL_URL     or EMAIL_HOST (EMAIL_PORT, EMAIL_HOST_USER, …), DEFAULT_FROM_EMA
 LOGIN_FAILURE_LIMIT, LOGIN_ADDRESS_FAILURE_LIMIT, LOGIN_COOLOFF_MINUTES  login throttling (5, 20,
               15).
 SECURE_COOKIES  "false" for plain HTTP on purpose (see the production block below).
+DATABASE_PREPARED_STATEMENTS  "false" behind a pooler in transaction mode (PgBouncer); default on.
 """
 
 import os
@@ -132,6 +133,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("DATABASE_CONNECT_TIMEOUT", "5")
     )
+    # Parameters bound by the server, and each query's plan prepared from its second run on the
+    # connection (psycopg): about half of PostgreSQL's CPU per action (issue 32). Off for a pooler
+    # that hands a connection's statements to other clients (PgBouncer in transaction mode).
+    if env_flag("DATABASE_PREPARED_STATEMENTS", default=True):
+        DATABASES["default"]["OPTIONS"].update(
+            {"server_side_binding": True, "prepare_threshold": 2}
+        )
 elif DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # The demo's SQLite holds one writer at a time: an edit and the page's activity report sent at
     # once failed with "database is locked" when a transaction that had read tried to write. Each
@@ -230,7 +238,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # limit. Axes' backend comes first, so it sees every attempt.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "annotator.accounts.backends.ModelBackendInOneQuery",  # Django's, in one query
 ]
 AXES_HANDLER = "annotator.accounts.login_throttle.TwoLimitHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))

@@ -24,8 +24,8 @@ from annotator.models import (
     SCU,
     Contributor,
     Pyramid,
+    PyramidChange,
     PyramidMerge,
-    Span,
     Summary,
     WeightConvention,
 )
@@ -34,25 +34,24 @@ from annotator.models import (
 def scus_with_contributors(pyramid_ids, only: Q | None = None) -> list[SCU]:
     """The pyramids' SCUs in order (those `only` selects, where given), each with `weight`
     (contributors) and `texts` ([(model author, its words: the parts in text order)] per
-    contributor), in four queries: the contributors and their parts as plain rows, each model's
+    contributor), in three queries: the contributors with their parts as plain rows, each model's
     text read once (issue 32: read with every contributor, a decision's answer carried each text
     dozens of times)."""
     chosen = Q(pyramid_id__in=pyramid_ids) & (only or Q())
     scu_ids = SCU.objects.filter(chosen).values("id")
-    contributors = defaultdict(list)  # SCU id -> its contributors' (id, summary id)
-    for contributor_id, scu_id, summary_id in (
+    contributors: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # SCU id -> its
+    # contributors' (id, summary id)
+    parts: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # contributor id -> its
+    # parts, in text order
+    for contributor_id, scu_id, summary_id, start, end in (
         Contributor.objects.filter(scu_id__in=scu_ids)
-        .order_by("scu_id", "position", "id")
-        .values_list("id", "scu_id", "summary_id")
-    ):
-        contributors[scu_id].append((contributor_id, summary_id))
-    parts = defaultdict(list)  # contributor id -> its parts, in text order
-    for contributor_id, start, end in (
-        Span.objects.filter(contributor__scu_id__in=scu_ids)
-        .order_by("contributor_id", "start", "end")
-        .values_list("contributor_id", "start", "end")
-    ):
-        parts[contributor_id].append((start, end))
+        .order_by("scu_id", "position", "id", "spans__start", "spans__end")
+        .values_list("id", "scu_id", "summary_id", "spans__start", "spans__end")
+    ):  # each contributor with its parts (none: one row, without a part)
+        if not contributors[scu_id] or contributors[scu_id][-1][0] != contributor_id:
+            contributors[scu_id].append((contributor_id, summary_id))
+        if start is not None:
+            parts[contributor_id].append((start, end))
     summaries = {
         pk: (author, text)
         for pk, author, text in Summary.objects.filter(
@@ -83,7 +82,10 @@ def side_query(pyramids) -> str:
 
 
 def merge_context(
-    consensus: Pyramid, merge: PyramidMerge, decided_group: str | None = None
+    consensus: Pyramid,
+    merge: PyramidMerge,
+    decided_group: str | None = None,
+    just_made: PyramidChange | None = None,
 ) -> dict:
     """Every group with each source's SCUs (A, B, and C, ... where more were merged), what the
     consensus has from it, and its decision, loaded in a fixed number of queries, with the sources'
@@ -92,7 +94,8 @@ def merge_context(
     For the answer to a decision on one group (`decided_group`, issue 32): that group's SCUs alone
     (with the consensus's added ones), and neither the model texts nor the changed groups, which
     depend on the sources alone and which a decision does not change; every group's decision still,
-    for the counts and where the next undecided one is."""
+    for the counts and where the next undecided one is. `just_made`: the change the decision
+    recorded, which says what Undo and Redo now do (`travel`)."""
     sides = merge.sides()
     only = None
     if decided_group is not None:
@@ -163,7 +166,7 @@ def merge_context(
         "docset": consensus.docset,
         "collection": consensus.docset.collection,
         "editable": consensus.status == Pyramid.Status.IN_PROGRESS,
-        **travel(consensus.changes.all()),
+        **travel(consensus.changes.all(), just_made),
     }
 
 
@@ -193,9 +196,18 @@ def choice_of(change, group: dict) -> str:
     return pyramid_consensus.choice_name(choice)
 
 
-def travel(changes) -> dict:
+def travel(changes, just_made: PyramidChange | None = None) -> dict:
     """What the merge page's Undo and Redo would do (two queries): each button names the change it
-    reverts or re-applies (undoing the start takes back what was taken at once, for instance)."""
+    reverts or re-applies (undoing the start takes back what was taken at once, for instance).
+    Right after a new edit (`just_made`), known without a query: Undo reverts it, and nothing can
+    be redone (the edit ended the redo chain)."""
+    if just_made is not None and just_made.action not in history.NOT_ON_THE_UNDO_STACK:
+        return {
+            "can_undo": True,
+            "can_redo": False,
+            "undo_what": just_made.description,
+            "redo_what": "",
+        }
     changes = changes.defer("before", "after")  # the snapshots, large, are not shown
     undo, redo = (
         history.next_to_travel(changes, undoing=True),

@@ -161,7 +161,7 @@ def start_many(pyramids: list[Pyramid], user) -> Pyramid:
 
             def plan(pyramid):
                 def apply():
-                    _copy(pyramid, a, uids, first_uid=1)
+                    _copy(pyramid, a, uids, first_uid=1, position=0)  # the first SCUs
                     names = ", ".join(p.name for p in pyramids[:-1]) + f" and {pyramids[-1].name}"
                     return (
                         f"Started the consensus of {names}: took the {len(identical)} "
@@ -224,21 +224,32 @@ def changed_groups(merge: PyramidMerge) -> list[tuple[str, str]] | None:
 
 
 def _span_mapper(consensus: Pyramid, source: Pyramid):
-    """(summary, start, end) in the source's models -> the same words in the consensus's models.
+    """(summary, start, end) in the source's models -> the same words in the consensus's models
+    (see _span_mappers)."""
+    return _span_mappers(consensus, [source])[source.pk]
+
+
+def _span_mappers(consensus: Pyramid, sources: list[Pyramid]) -> dict:
+    """{source pyramid id: its span mapper}: (summary, start, end) in the source's models -> the
+    same words in the consensus's models, every pyramid's models read in one query.
 
     Pyramids imported from separate DUCView files hold their own copies of the model texts, which
     may differ in spacing or punctuation but not in words (annotator.adjudication.aligned_pyramids
     checks this): a span then maps word for word, by the models' order. None where a span covers
     no word."""
-
-    links: dict[int, list[PyramidModel]] = {consensus.pk: [], source.pk: []}
-    for link in (  # both pyramids' models in one query
+    links: dict[int, list[PyramidModel]] = {
+        pk: [] for pk in [consensus.pk, *(s.pk for s in sources)]
+    }
+    for link in (
         PyramidModel.objects.filter(pyramid_id__in=links)
         .select_related("summary")
         .order_by("position")
     ):
         links[link.pyramid_id].append(link)
-    ours, theirs = links[consensus.pk], links[source.pk]
+    return {source.pk: _mapper(links[consensus.pk], links[source.pk]) for source in sources}
+
+
+def _mapper(ours: list[PyramidModel], theirs: list[PyramidModel]):
     if [link.summary_id for link in ours] == [link.summary_id for link in theirs]:
         return lambda summary_id, start, end: (summary_id, start, end)
     target = {}
@@ -263,23 +274,23 @@ def _span_mapper(consensus: Pyramid, source: Pyramid):
     return mapped
 
 
-def _copy(consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int) -> list[int]:
-    """Copies of the source's SCUs (in their order) at the end of the consensus, with provenance."""
+def _copy(
+    consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int, position: int
+) -> list[int]:
+    """Copies of the source's SCUs (in their order) at `position` and after in the consensus, with
+    provenance."""
     scus = list(SCU.objects.filter(pyramid=source, uid__in=uids).order_by("position", "id"))
-    contributors = list(
-        Contributor.objects.filter(scu__in=scus).order_by("scu_id", "position", "id")
-    )
     remap = _span_mapper(consensus, source)
-    spans = [
+    spans = [  # with their contributors, in one query (a contributor without words is left out)
         (span, where)
-        for span in Span.objects.filter(contributor__in=contributors).order_by(
-            "contributor_id", "position", "id"
+        for span in Span.objects.filter(contributor__scu__in=scus)
+        .select_related("contributor")
+        .order_by(
+            "contributor__scu_id", "contributor__position", "contributor_id", "position", "id"
         )
         if (where := remap(span.summary_id, span.start, span.end))
     ]
-    kept = {span.contributor_id for span, _ in spans}
-    contributors = [c for c in contributors if c.pk in kept]
-    position = editing.new_position(consensus)
+    contributors = list({span.contributor_id: span.contributor for span, _ in spans}.values())
     copies = SCU.objects.bulk_create(
         SCU(
             pyramid=consensus,
@@ -352,30 +363,49 @@ def _from_group(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[S
     return list(SCU.objects.filter(pyramid=consensus).filter(taken))
 
 
-def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> editing.EditResult:
+def _merge_of(pyramid: Pyramid, merge: PyramidMerge | None) -> PyramidMerge:
+    """The consensus's merge, as the caller loaded it (a merge never changes once begun) or read
+    now."""
+    if merge is None:
+        return merge_of(pyramid)
+    assert merge.consensus_id == pyramid.pk, "the merge of another pyramid"
+    return merge
+
+
+def choose(
+    pyramid_id: int,
+    user,
+    version: int | None,
+    key: str,
+    side: str,
+    merge: PyramidMerge | None = None,
+) -> editing.EditResult:
     """The group's SCUs in the consensus become copies of side A's (or B's, C's, ...) SCUs of the
     group: what the consensus took from the group before goes. Choosing an empty side of a group
-    (a pyramid that has nothing there) leaves the content out."""
+    (a pyramid that has nothing there) leaves the content out. `merge`: the consensus's, where the
+    caller has it loaded (with its sources: merge_of)."""
 
     def plan(pyramid):
-        merge = merge_of(pyramid)
-        sources = dict(merge.sides())
+        found = _merge_of(pyramid, merge)
+        sources = dict(found.sides())
         if side not in sources:
             raise RuleBroken(
                 "Choose the version of one of the pyramids merged "
                 f"({', '.join(s.upper() for s in sources)})."
             )
-        group = _group(merge, key)
+        group = _group(found, key)
         source = sources[side]
         uids = group[side]
-        replaced = _from_group(pyramid, merge, group)
-        first = editing.next_uid(pyramid, len(uids))
+        replaced = _from_group(pyramid, found, group)
+        first, position = editing.next_uid_and_position(
+            pyramid, len(uids), leaving=[scu.pk for scu in replaced]
+        )
         new_uids = list(range(first, first + len(uids)))
 
         def apply():
             for scu in replaced:
                 editing.delete_scu(scu)
-            _copy(pyramid, source, uids, first)
+            _copy(pyramid, source, uids, first, position)
             name = side.upper()
             if not uids:
                 return (
@@ -394,17 +424,19 @@ def choose(pyramid_id: int, user, version: int | None, key: str, side: str) -> e
     )
 
 
-def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditResult:
+def keep(
+    pyramid_id: int, user, version: int | None, key: str, merge: PyramidMerge | None = None
+) -> editing.EditResult:
     """The group is decided as the consensus has it now (after the adjudicator's edits). SCUs the
     adjudicator made in the builder over the group's words are tied to it (the decision names
-    them)."""
+    them). `merge`: as `choose` takes it."""
     decision = {"groups": [key], "choice": EDITED}
 
     def plan(pyramid):
-        merge = merge_of(pyramid)
-        group = _group(merge, key)
-        decision["scus"] = _made_for(pyramid, merge, group)
-        if decision["scus"] or _from_group(pyramid, merge, group):
+        found = _merge_of(pyramid, merge)
+        group = _group(found, key)
+        decision["scus"] = _made_for(pyramid, found, group)
+        if decision["scus"] or _from_group(pyramid, found, group):
             return [], lambda: f"Group {key} ({group['kind']}): kept as edited"
         # Nothing of the group is in the consensus: keeping it leaves its content out. Say so, in
         # case the adjudicator meant to take a version (Undo takes the decision back).
@@ -421,16 +453,19 @@ def keep(pyramid_id: int, user, version: int | None, key: str) -> editing.EditRe
 
 def _made_for(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[int]:
     """The uids of the consensus's SCUs of no source (made by the adjudicator) whose words overlap
-    those of the group's SCUs on either side."""
+    those of the group's SCUs on any side (three queries)."""
+    sides = merge.sides()
+    mappers = _span_mappers(consensus, [source for _, source in sides])
+    in_group = Q(pk__in=[])
+    for side, source in sides:
+        in_group |= Q(contributor__scu__pyramid=source, contributor__scu__uid__in=group[side])
     group_spans = defaultdict(list)  # consensus summary -> ranges of the group's words
-    for side, source in merge.sides():
-        mapped = _span_mapper(consensus, source)
-        for summary_id, start, end in Span.objects.filter(
-            contributor__scu__pyramid=source, contributor__scu__uid__in=group[side]
-        ).values_list("summary_id", "start", "end"):
-            target = mapped(summary_id, start, end)
-            if target:
-                group_spans[target[0]].append(target[1:])
+    for pyramid_id, summary_id, start, end in Span.objects.filter(in_group).values_list(
+        "contributor__scu__pyramid_id", "summary_id", "start", "end"
+    ):
+        target = mappers[pyramid_id](summary_id, start, end)
+        if target:
+            group_spans[target[0]].append(target[1:])
     made = set()
     for uid, summary_id, start, end in Span.objects.filter(
         contributor__scu__pyramid=consensus, contributor__scu__source__isnull=True

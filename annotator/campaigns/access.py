@@ -18,7 +18,7 @@ object whose collection is reachable (select_related it to save the query).
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, OuterRef, Q, QuerySet, Value
 
 from annotator.models import (
     AnnotationMerge,
@@ -211,13 +211,18 @@ def can_adjudicate(user, collection: Collection | int) -> bool:
     )
 
 
-def build_assignment_statuses(user, pyramid: Pyramid) -> set[str]:
-    """The statuses of the user's active assignments to build `pyramid` (none: not assigned)."""
+def adjudicates_as_member(user) -> Exists | Value:
+    """`can_adjudicate` of a row's collection (`docset__collection_id`: a Pyramid query) as an
+    annotation, for a page that loads the record anyway (issue 32: a query of its own). A site
+    administrator's right comes from their permissions: ask is_site_administrator where it says
+    no, as adjudicators then never need their permissions read."""
     if not _signed_in(user):
-        return set()
-    return set(
-        _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).values_list(
-            "status", flat=True
+        return Value(False, output_field=BooleanField())
+    return Exists(
+        Membership.objects.filter(
+            user=user,
+            collection_id=OuterRef("docset__collection_id"),
+            role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR],
         )
     )
 
@@ -245,6 +250,32 @@ def can_edit_pyramid_unassigned(user, pyramid: Pyramid) -> bool:
         .filter(Q(role=Role.ADMINISTRATOR) | (Q(role=Role.ADJUDICATOR) & Q(consensus)))
         .exists()
     )
+
+
+def pyramid_edit_rights(user) -> dict[str, Exists | Value]:
+    """What `can_edit_pyramid` says of a pyramid, as annotations of a Pyramid query, so that an
+    edit's check costs no query of its own (issue 32: two after locking the pyramid):
+    `assigned_to_build` (an active assignment of the user to build it), `assignment_to_start`
+    (such an assignment not yet started) and `editable_as_member` (the collection's
+    administrators, and a consensus's adjudicators). A site administrator's right comes from
+    their permissions (is_site_administrator): ask it only where these say no, as builders then
+    never need their permissions read."""
+    if not _signed_in(user):
+        no = Value(False, output_field=BooleanField())
+        return {"assigned_to_build": no, "assignment_to_start": no, "editable_as_member": no}
+    building = Assignment.objects.filter(
+        user=user, task=Assignment.Task.BUILD_PYRAMID, pyramid=OuterRef("pk")
+    )
+    consensus = Exists(PyramidMerge.objects.filter(consensus=OuterRef(OuterRef("pk"))))
+    return {
+        "assigned_to_build": Exists(building.filter(status__in=ACTIVE)),
+        "assignment_to_start": Exists(building.filter(status=Assignment.Status.ASSIGNED)),
+        "editable_as_member": Exists(
+            Membership.objects.filter(
+                user=user, collection_id=OuterRef("docset__collection_id")
+            ).filter(Q(role=Role.ADMINISTRATOR) | (Q(role=Role.ADJUDICATOR) & Q(consensus)))
+        ),
+    }
 
 
 def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:

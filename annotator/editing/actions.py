@@ -122,8 +122,10 @@ def parse_version(raw: Any) -> int:
         return -1  # no version: treat as stale, never as "whatever is there"
 
 
-def apply_action(actions: dict, action: str, pk: int, user, data: Mapping):
-    """Run one named action on record `pk` with the version and arguments in `data`."""
+def apply_action(actions: dict, action: str, pk: int, user, data: Mapping, **loaded):
+    """Run one named action on record `pk` with the version and arguments in `data`; `loaded`:
+    records the caller has read already, which the operation takes as keywords (a consensus's
+    merge)."""
     operation, fields = actions[action]
     # PostgreSQL text cannot hold a NUL: refused as any bad argument is (422), whichever field
     # holds it, before anything is looked up. (The pages' form posts come here unchecked, see
@@ -132,4 +134,6 @@ def apply_action(actions: dict, action: str, pk: int, user, data: Mapping):
     field = field_with_nul(pairs)
     if field is not None:
         raise RuleBroken(nul_message(field))
-    return operation(pk, user, parse_version(data.get("version")), *parse_arguments(data, fields))
+    return operation(
+        pk, user, parse_version(data.get("version")), *parse_arguments(data, fields), **loaded
+    )

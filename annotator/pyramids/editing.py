@@ -20,20 +20,16 @@ and the tests import them from. Offsets are code points into the model summary's
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
-from django.db.models import F, Max, ProtectedError
+from django.db.models import F, Max, ProtectedError, Q
 from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
 from annotator.campaigns import assignment_status
-from annotator.campaigns.access import (
-    build_assignment_statuses,
-    can_edit_pyramid_unassigned,
-    can_reopen,
-)
+from annotator.campaigns.access import can_reopen, is_site_administrator, pyramid_edit_rights
 from annotator.editing import history
 from annotator.editing.engine import EditError as EditError
 from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
@@ -153,16 +149,14 @@ def run_edit(
     return EDITOR.edit(pyramid_id, user, version, action, plan, decision)
 
 
-# Whether the edit under way starts its user's assignment, as `_may_edit` found (kept on the edit's
-# locked pyramid for `_mark_started`: no UPDATE of the assignment once it is under way, issue 32).
-STARTS_ASSIGNMENT = "_starts_assignment"
-
-
 def _may_edit(pyramid: Pyramid, user, reopening: bool) -> None:
-    assigned = build_assignment_statuses(user, pyramid)
-    if not assigned and not can_edit_pyramid_unassigned(user, pyramid):
+    """From the user's rights, read with the locked pyramid (access.pyramid_edit_rights)."""
+    if not (
+        pyramid.assigned_to_build
+        or pyramid.editable_as_member
+        or is_site_administrator(user)  # their permissions, read only now
+    ):
         raise NotAllowed("You are not assigned to this pyramid.")
-    setattr(pyramid, STARTS_ASSIGNMENT, Assignment.Status.ASSIGNED in assigned)
     if pyramid.status == Pyramid.Status.SUBMITTED and not reopening:
         raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
 
@@ -195,8 +189,9 @@ def _after_change(pyramid: Pyramid, before: dict, after: dict) -> None:
 
 def _mark_started(pyramid: Pyramid, user) -> None:
     """The user's assignment to build this pyramid is under way (campaign progress), where the
-    check of who may edit found it still to be started (or did not look)."""
-    if getattr(pyramid, STARTS_ASSIGNMENT, True):
+    locked pyramid's rights found it still to be started (no UPDATE of an assignment under way,
+    issue 32)."""
+    if pyramid.assignment_to_start:
         assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
 
 
@@ -413,6 +408,7 @@ EDITOR = Editor(
     name="pyramid",
     missing="There is no such pyramid.",
     may_edit=_may_edit,
+    rights=pyramid_edit_rights,
     after_action=record_action,  # every edit is an action on the work: its active time
     snapshot=snapshot,
     touched_in=_touched_in,
@@ -551,16 +547,17 @@ def _take_uids(pyramid: Pyramid, in_use: int, count: int) -> int:
     return first
 
 
-def new_position(pyramid: Pyramid) -> int:
-    last = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("position"))["m"]
-    return 0 if last is None else last + 1  # (not `last or -1`: the first SCU's position is 0)
-
-
-def next_uid_and_position(pyramid: Pyramid) -> tuple[int, int]:
-    """`next_uid` and `new_position` for one new SCU, in one query."""
-    found = SCU.objects.filter(pyramid=pyramid).aggregate(uid=Max("uid"), position=Max("position"))
-    last = found["position"]
-    return _take_uids(pyramid, found["uid"] or 0, 1), 0 if last is None else last + 1
+def next_uid_and_position(
+    pyramid: Pyramid, count: int = 1, leaving: Collection[int] = ()
+) -> tuple[int, int]:
+    """`next_uid` for `count` new SCUs and `new_position` once the SCUs `leaving` (their ids: those
+    the edit removes) are gone, in one query."""
+    others = ~Q(pk__in=leaving) if leaving else None
+    found = SCU.objects.filter(pyramid=pyramid).aggregate(
+        uid=Max("uid"), position=Max("position", filter=others)
+    )
+    last = found["position"]  # (not `last or -1`: the first SCU's position is 0)
+    return _take_uids(pyramid, found["uid"] or 0, count), 0 if last is None else last + 1
 
 
 def _remove_if_empty(scu: SCU) -> bool:

@@ -144,3 +144,46 @@ def test_who_edits_a_pyramid_unassigned_is_read_in_one_query(demo, pair, django_
     with django_assert_num_queries(0):
         assert access.can_edit_pyramid_unassigned(demo["admin"], consensus)
     assert not access.can_edit_pyramid_unassigned(AnonymousUser(), consensus)
+
+
+@pytest.mark.parametrize("status", ["assigned", "in_progress", "done", "withdrawn", None])
+def test_pyramid_edit_rights_say_what_can_edit_pyramid_says(demo, pair, status):
+    """The rights an edit reads with its locked pyramid (issue 32: no query of their own) agree
+    with `can_edit_pyramid` for every role, and say whether the user's assignment is yet to
+    start."""
+    from annotator.adjudication import pyramid_consensus
+    from annotator.models import Assignment, Pyramid
+
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    building = Assignment.objects.filter(
+        user=demo["annotator"], task=Assignment.Task.BUILD_PYRAMID, pyramid=pair["a"]
+    )
+    if status:
+        building.update(status=status)
+    else:
+        building.delete()
+    users = [pair["adjudicator"], AnonymousUser()] + [
+        demo[who] for who in ("annotator", "other_annotator", "organizer", "admin", "outsider")
+    ]
+    for user in users:
+        for pyramid in (consensus, pair["a"]):
+            rights = Pyramid.objects.annotate(**access.pyramid_edit_rights(user)).get(pk=pyramid.pk)
+            loaded = Pyramid.objects.select_related("docset").get(pk=pyramid.pk)
+            allowed = access.can_edit_pyramid(user, loaded)
+            assert (
+                rights.assigned_to_build
+                or rights.editable_as_member
+                or access.is_site_administrator(user)
+            ) is allowed, (
+                user,
+                pyramid,
+            )
+            to_start = user.is_authenticated and (
+                Assignment.objects.filter(
+                    user=user,
+                    pyramid=pyramid,
+                    task=Assignment.Task.BUILD_PYRAMID,
+                    status="assigned",
+                ).exists()
+            )
+            assert rights.assignment_to_start is to_start, (user, pyramid)

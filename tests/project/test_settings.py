@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -204,3 +206,33 @@ def test_postgresql_connections_give_up_connecting_and_are_checked_before_reuse(
         JOB_MAX_ATTEMPTS="5",
     )
     assert (values["JOB_LEASE_SECONDS"], values["JOB_MAX_ATTEMPTS"]) == (20, 5)
+
+
+def test_postgresql_binds_parameters_and_prepares_plans_unless_told_not_to():
+    """Issue 32: about half of PostgreSQL's CPU per action goes to parsing and planning the same
+    statements again; a pooler in transaction mode (PgBouncer) cannot keep them, so it can be
+    turned off."""
+    url = "postgres://someone@127.0.0.1:5432/somewhere"
+    options = settings_values(["DATABASES"], DATABASE_URL=url)["DATABASES"]["default"]["OPTIONS"]
+    assert (options["server_side_binding"], options["prepare_threshold"]) == (True, 2)
+    options = settings_values(
+        ["DATABASES"], DATABASE_URL=url, DATABASE_PREPARED_STATEMENTS="false"
+    )["DATABASES"]["default"]["OPTIONS"]
+    assert "server_side_binding" not in options
+    assert "prepare_threshold" not in options
+    sqlite = settings_values(["DATABASES"], DATABASE_URL="sqlite:////tmp/demo.sqlite3")
+    assert "server_side_binding" not in sqlite["DATABASES"]["default"]["OPTIONS"]
+
+
+def test_the_test_database_prepares_statements_as_production_does(db):
+    """So that every test runs its queries the way PostgreSQL then runs them (parameters bound by
+    the server)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only: SQLite binds its own parameters")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT %s::int + 1", [41])
+        assert cursor.fetchone() == (42,)
+    assert connection.connection.prepare_threshold == 2
+    assert type(connection.connection.cursor()).__name__ == "ServerBindingCursor"

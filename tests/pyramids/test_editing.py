@@ -416,10 +416,29 @@ def test_new_scus_come_last_in_the_order_from_the_first(build):
 
 
 def test_a_new_scu_goes_after_the_last_even_when_the_last_is_at_position_0(build):
-    """new_position once took a last position of 0 for none (`(Max or -1) + 1`)."""
-    assert editing.new_position(build.pyramid) == 0
+    """The new position once took a last position of 0 for none (`(Max or -1) + 1`)."""
+    assert editing.next_uid_and_position(build.pyramid)[1] == 0
     build.new_scu("A", "Apollo 11 landed on the Moon")
-    assert editing.new_position(build.pyramid) == 1
+    assert editing.next_uid_and_position(build.pyramid)[1] == 1
+
+
+def test_new_scus_go_after_those_the_edit_keeps_with_numbers_never_given(
+    build, django_assert_num_queries
+):
+    """An edit that removes SCUs and adds others (a consensus's decision) takes the new SCUs'
+    numbers above every number given, and their place after the last SCU it keeps, in one
+    query."""
+    from annotator.models import SCU
+
+    for phrase in ("Apollo 11 landed on the Moon", "Neil Armstrong", "Michael Collins"):
+        build.new_scu("A", phrase)
+    pyramid = build.pyramid.__class__.objects.get(pk=build.pyramid.pk)
+    last = SCU.objects.get(pyramid=pyramid, position=2)
+    with django_assert_num_queries(1):
+        first, position = editing.next_uid_and_position(pyramid, 2, leaving=[last.pk])
+    assert (first, position, pyramid.last_uid) == (4, 2, 5)
+    with django_assert_num_queries(1):
+        assert editing.next_uid_and_position(pyramid, 1) == (6, 3)
 
 
 def test_an_scu_number_is_never_given_twice(build):
@@ -488,6 +507,25 @@ def test_the_merge_pages_show_a_contributors_parts_in_text_order(build):
     assert scu.texts == [("C", "Apollo 11 was the first crewed mission…in July 1969")]
 
 
+def test_the_merge_pages_show_a_contributor_without_parts_too(build):
+    """A contributor read with its parts in one query (issue 32) is shown even with none (an
+    imported file's oddity), between its neighbours, in their order."""
+    from annotator.adjudication.merging import scus_with_contributors
+    from annotator.models import Contributor
+
+    build.new_scu("A", "Apollo 11 landed on the Moon")
+    scu = build.pyramid.scus.get()
+    Contributor.objects.create(scu=scu, summary=build.models["B"], position=1)
+    build.do("add_contributor", 1, *build.where("C", "Apollo 11 was the first crewed mission"))
+    (shown,) = scus_with_contributors([build.pyramid.pk])
+    assert shown.texts == [
+        ("A", "Apollo 11 landed on the Moon"),
+        ("B", ""),
+        ("C", "Apollo 11 was the first crewed mission"),
+    ]
+    assert shown.weight == 3
+
+
 def test_the_merge_pages_read_each_model_text_once(build):
     """Issue 32: the SCU rows of the merge and comparison pages read each model's text with every
     contributor (a decision's answer carried each text dozens of times): once each now."""
@@ -505,7 +543,7 @@ def test_the_merge_pages_read_each_model_text_once(build):
     assert len(texts) == 1
     # A row per summary: read from the summaries, not with each contributor.
     assert ' FROM "annotator_summary" WHERE' in texts[0]
-    assert len(queries) == 4
+    assert len(queries) == 3  # the contributors with their parts, the texts, the SCUs
     assert first.texts == [("A", "Apollo 11 landed on the Moon"), ("B", "NASA's Apollo 11 mission")]
     assert second.texts == [("A", "July 20, 1969")]
     assert (first.weight, second.weight) == (2, 1)

@@ -11,19 +11,26 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap
 
 from annotator.adjudication import annotation_consensus
 from annotator.adjudication.merging import merge_context, travel
-from annotator.campaigns.access import can_adjudicate, visible_annotations, visible_pyramids
+from annotator.campaigns.access import (
+    adjudicates_as_member,
+    can_adjudicate,
+    is_site_administrator,
+    visible_annotations,
+    visible_pyramids,
+)
 from annotator.editing import history
 from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from annotator.editing.refusals import refused_answer
-from annotator.models import SCU, PeerAnnotation, Pyramid, PyramidMerge
+from annotator.models import SCU, PeerAnnotation, Pyramid, PyramidMerge, PyramidMergeSource
 from annotator.pyramids.editing import EditError
 from annotator.text.textmarks import word_pieces
 from annotator.text.words import word_scus, words
@@ -43,19 +50,35 @@ def _require_adjudicator(request, collection_id: int) -> None:
 
 
 def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
-    consensus = get_object_or_404(
-        visible_pyramids(request.user).select_related("docset__collection"), pk=pk
-    )
-    _require_adjudicator(request, consensus.docset.collection_id)
-    merge = (
-        PyramidMerge.objects.filter(consensus=consensus)
-        .select_related("source_a__created_by", "source_b__created_by")
-        .prefetch_related("further_sources__pyramid__created_by")
+    """The consensus pyramid with its merge, the merge's sources and whether the user adjudicates
+    its collection, in two queries (issue 32: six). Adjudicators see everything in their
+    collection: others get a 404 where they may not see the pyramid, else a 403."""
+    consensus = (
+        Pyramid.objects.select_related(
+            "docset__collection", "merge__source_a__created_by", "merge__source_b__created_by"
+        )
+        .prefetch_related(
+            Prefetch(
+                "merge__further_sources",
+                queryset=PyramidMergeSource.objects.select_related(
+                    "pyramid", "pyramid__created_by"
+                ),
+            )
+        )
+        .annotate(adjudicates=adjudicates_as_member(request.user))
+        .filter(pk=pk)
         .first()
     )
-    if merge is None:
-        raise Http404("this pyramid is not a consensus")
-    return consensus, merge
+    if consensus is None or not (
+        consensus.adjudicates or is_site_administrator(request.user)  # permissions, only now
+    ):
+        if consensus is None or not visible_pyramids(request.user).filter(pk=pk).exists():
+            raise Http404("no such pyramid")
+        _require_adjudicator(request, consensus.docset.collection_id)  # refuses, saying why
+    try:
+        return consensus, consensus.merge
+    except PyramidMerge.DoesNotExist:
+        raise Http404("this pyramid is not a consensus") from None
 
 
 @login_required
@@ -82,13 +105,20 @@ def pyramid_merge_decide(request, pk, action):
         raise Http404("no such decision")
     consensus, merge = _consensus_pyramid(request, pk)
 
-    def context(decided_group: str | None = None) -> dict:
-        current = Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk)
-        return merge_context(current, merge, decided_group)
+    def context(decided_group: str | None = None, result=None) -> dict:
+        if result is None:
+            current = Pyramid.objects.select_related("docset__collection").get(pk=consensus.pk)
+            return merge_context(current, merge, decided_group)
+        # A decision's answer: the pyramid as the edit left it (read with its collection, locked)
+        return merge_context(result.pyramid, merge, decided_group, just_made=result.change)
 
+    # A decision on one group reads the merge no more: it never changes once begun.
+    known = {"merge": merge} if action in ONE_GROUP else {}
     return _decided(
         request,
-        lambda: apply_action(PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST),
+        lambda: apply_action(
+            PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST, **known
+        ),
         context,
         "annotator/_pyramid_merge.html",
         reverse("pyramid-merge", args=[consensus.pk]),
@@ -123,7 +153,8 @@ def _decided(
     anchor = "group" if place == "group" else "scu"
     fragment = lambda: f"#{anchor}-{placed['placed']}" if placed["placed"] else ""  # noqa: E731
     try:
-        message = act().description
+        result = act()
+        message = result.description
     except EditError as refused:
         if not request.htmx:
             messages.error(request, refused.message)
@@ -146,7 +177,7 @@ def _decided(
         return redirect(page_url + fragment())
     said = placed | {"message": message, "level": "saved"}
     if one_group:
-        changed = _with_next_after(context(placed["placed"]), placed["placed"]) | said
+        changed = _with_next_after(context(placed["placed"], result), placed["placed"]) | said
         group = next((g for g in changed["groups"] if g["key"] == placed["placed"]), None)
         if group is not None:
             answer = changed | {"decided_group": group}

@@ -31,12 +31,25 @@ from annotator.models import (
 )
 
 
-def scus_with_contributors(pyramid_ids, only: Q | None = None) -> list[SCU]:
+def model_summaries(pyramid_ids, also=()) -> dict[int, tuple[str, str]]:
+    """{summary id: (author, text)} of the pyramids' models (and of the summaries `also` names
+    that are none of them), in one query."""
+    summaries = Summary.objects.filter(pk__in=also)
+    if pyramid_ids:
+        summaries = Summary.objects.filter(Q(pyramids__in=pyramid_ids) | Q(pk__in=also)).distinct()
+    return {
+        pk: (author, text) for pk, author, text in summaries.values_list("pk", "author", "text")
+    }
+
+
+def scus_with_contributors(
+    pyramid_ids, only: Q | None = None, summaries: dict[int, tuple[str, str]] | None = None
+) -> list[SCU]:
     """The pyramids' SCUs in order (those `only` selects, where given), each with `weight`
     (contributors) and `texts` ([(model author, its words: the parts in text order)] per
     contributor), in three queries: the contributors with their parts as plain rows, each model's
     text read once (issue 32: read with every contributor, a decision's answer carried each text
-    dozens of times)."""
+    dozens of times): `summaries` (model_summaries), where the caller has read them."""
     chosen = Q(pyramid_id__in=pyramid_ids) & (only or Q())
     scu_ids = SCU.objects.filter(chosen).values("id")
     contributors: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # SCU id -> its
@@ -52,12 +65,9 @@ def scus_with_contributors(pyramid_ids, only: Q | None = None) -> list[SCU]:
             contributors[scu_id].append((contributor_id, summary_id))
         if start is not None:
             parts[contributor_id].append((start, end))
-    summaries = {
-        pk: (author, text)
-        for pk, author, text in Summary.objects.filter(
-            pk__in={summary for found in contributors.values() for _, summary in found}
-        ).values_list("pk", "author", "text")
-    }
+    shown = {summary for found in contributors.values() for _, summary in found}
+    if summaries is None or not shown <= summaries.keys():
+        summaries = model_summaries([], also=shown)
     scus = list(
         SCU.objects.filter(chosen)
         .with_weight(WeightConvention.CONTRIBUTORS)
@@ -109,7 +119,10 @@ def merge_context(
             Q(source__isnull=True) | Q(source_id__in=SCU.objects.filter(in_group).values("id"))
         )
         only = in_group | of_consensus
-    scus = scus_with_contributors([p.pk for _, p in sides] + [consensus.pk], only)
+    pyramid_ids = [p.pk for _, p in sides] + [consensus.pk]
+    # Every model's text, read once: the SCUs' words and the words counted twice (issue 32)
+    summaries = model_summaries(pyramid_ids)
+    scus = scus_with_contributors(pyramid_ids, only, summaries)
     by_uid = {(s.pyramid_id, s.uid): s for s in scus}
     source_of = {s.pk: s for s in scus if s.pyramid_id != consensus.pk}
     taken = defaultdict(list)  # (source pyramid, source uid) -> consensus SCUs taken from it
@@ -157,7 +170,9 @@ def merge_context(
         "added": added,
         "left": left,
         "next_undecided": next((g["key"] for g in groups if g["decision"] is None), None),
-        "counted_twice": counted_twice(consensus, merge, decided),
+        "counted_twice": counted_twice(
+            consensus, merge, decided, {pk: text for pk, (_, text) in summaries.items()}
+        ),
         "model_texts": merge_models(merge) if decided_group is None else [],
         "sources": sides,
         "columns": len(sides) + 1,

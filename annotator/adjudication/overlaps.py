@@ -67,15 +67,19 @@ def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
 
 
 def counted_twice(
-    consensus, merge: PyramidMerge | None = None, decided: dict[str, PyramidChange] | None = None
+    consensus,
+    merge: PyramidMerge | None = None,
+    decided: dict[str, PyramidChange] | None = None,
+    texts: dict[int, str] | None = None,
 ) -> list[CountedTwice]:
     """The words of the consensus's model summaries in two of its SCUs where merging put them
-    there, in five queries. Words two contributors copied from one source pyramid both cover were
-    that pyramid's own overlap (its annotator's, not the merge's) and are left to the builder's
-    problems list. Every other pair counts: copies from different source pyramids, and any pair
-    with a contributor the adjudicator made (in an SCU tied to the group it was kept for, else
-    "added by the adjudicator"). `merge` and `decided` (the consensus's decisions), where the caller
-    has them loaded already.
+    there: in one query where the caller gives what it read (below), else up to five. Words two
+    contributors copied from one source pyramid both cover were that pyramid's own overlap (its
+    annotator's, not the merge's) and are left to the builder's problems list. Every other pair
+    counts: copies from different source pyramids, and any pair with a contributor the
+    adjudicator made (in an SCU tied to the group it was kept for, else "added by the
+    adjudicator"). `merge`, `decided` (the consensus's decisions) and `texts` (the models' texts
+    by summary id), where the caller has them loaded already.
     """
     merge = merge or PyramidMerge.objects.filter(consensus=consensus).first()
     if merge is None:
@@ -107,7 +111,8 @@ def counted_twice(
         authors[summary_id] = author
         groups[uid] = group_of.get((source_pyramid, source_uid)) or made_for.get(uid, ADDED)
     found = []
-    texts = dict(consensus.models_used.filter(pk__in=by_summary).values_list("pk", "text"))
+    if texts is None or not by_summary.keys() <= texts.keys():
+        texts = dict(consensus.models_used.filter(pk__in=by_summary).values_list("pk", "text"))
     for summary_id, spans in by_summary.items():
         for (a, b), (start, end) in overlaps(spans).items():
             found.append(

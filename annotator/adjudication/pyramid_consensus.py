@@ -403,8 +403,7 @@ def choose(
         new_uids = list(range(first, first + len(uids)))
 
         def apply():
-            for scu in replaced:
-                editing.delete_scu(scu)
+            editing.delete_scus(replaced)
             _copy(pyramid, source, uids, first, position)
             name = side.upper()
             if not uids:

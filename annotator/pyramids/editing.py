@@ -19,7 +19,7 @@ and the tests import them from. Offsets are code points into the model summary's
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
@@ -303,11 +303,8 @@ def restore(pyramid: Pyramid, state: dict, now: dict | None = None) -> None:
     there = {scu.uid: scu for scu in SCU.objects.filter(pyramid=pyramid, uid__in=list(touched))}
     # What goes, goes first: the SCUs the snapshot has not (their contributors with them), then
     # the other touched SCUs' contributors: one may come back in another of them (a move undone).
-    removed = set()
-    for uid, scu_state in touched.items():
-        if scu_state is None and uid in there:
-            delete_scu(there.pop(uid))
-            removed.add(uid)
+    removed = {uid for uid, scu_state in touched.items() if scu_state is None and uid in there}
+    delete_scus([there.pop(uid) for uid in sorted(removed)])
     created = False
     if there:
         Contributor.objects.filter(scu__in=list(there.values())).delete()
@@ -516,18 +513,31 @@ def _check_one_per_model(
 
 
 def delete_scu(scu: SCU) -> None:
-    """Remove an SCU with its contributors; refused while PSEs match it (they protect it: the
-    deletion's own check finds them, no count of them first)."""
+    """Remove an SCU with its contributors (see delete_scus)."""
+    delete_scus([scu])
+
+
+def delete_scus(scus: list[SCU]) -> None:
+    """Remove SCUs with their contributors, in one deletion (issue 32: ten statements an SCU);
+    refused while PSEs match any of them (they protect them: the deletion's own check finds them,
+    no count of them first)."""
+    if not scus:
+        return
     try:
-        scu.delete()
+        SCU.objects.filter(pk__in=[scu.pk for scu in scus]).delete()
     except ProtectedError as protected:
-        used = sum(isinstance(record, PSE) for record in protected.protected_objects)
+        used = Counter(r.scu_id for r in protected.protected_objects if isinstance(r, PSE))
         if not used:
             raise
-        raise RuleBroken(
-            f"SCU {scu.uid} is matched by {used} PSE{'s' if used != 1 else ''} in peer "
-            "annotations; it cannot be removed while they use it."
-        ) from None
+        uids = sorted(scu.uid for scu in scus if scu.pk in used)
+        count = sum(used.values())
+        matched = f"matched by {count} PSE{'s' if count != 1 else ''} in peer annotations"
+        if len(uids) == 1:
+            message = f"SCU {uids[0]} is {matched}; it cannot be removed while they use it."
+        else:
+            names = ", ".join(map(str, uids))
+            message = f"SCUs {names} are {matched}; they cannot be removed while they use them."
+        raise RuleBroken(message) from None
 
 
 def next_uid(pyramid: Pyramid, count: int = 1) -> int:

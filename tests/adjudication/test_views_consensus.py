@@ -812,3 +812,48 @@ def test_the_merge_page_takes_the_same_queries_whatever_the_number_of_groups(
     assert len(more.merge.groups) >= len(first.merge.groups) + 6
     with django_assert_max_num_queries(len(few)):
         assert client.get(reverse("pyramid-merge", args=[more.pk])).status_code == 200
+
+
+def test_a_decision_takes_the_same_queries_whatever_the_size_of_its_group(client, pair):
+    """Issue 32: a decision cost about 55 queries, ten more for each SCU it replaced. Now the
+    consensus, its merge and the adjudicator's right are read once, before the edit (the merge is
+    not read again), the SCUs it replaces go in one deletion and the answer reads the models' texts
+    once: the same queries for a group of one SCU a side as for a group of two, and no
+    permissions read for an adjudicator."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    consensus = started(client, pair)
+    split = group(consensus, SPLIT)["key"]  # A: one SCU, B: two
+    alone = group(consensus, ONLY_A)["key"]  # A: one SCU, B: none
+
+    def decide(key, side):
+        version = Pyramid.objects.get(pk=consensus.pk).version
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(
+                reverse("pyramid-merge-decide", args=[consensus.pk, "choose_version"]),
+                {"version": version, "group": key, "side": side},
+                **HTMX,
+            )
+        assert response.status_code == 200
+        return [q["sql"] for q in queries]
+
+    decide(alone, "a")
+    decide(split, "a")  # takes one SCU
+    one = decide(alone, "a")  # replaces one SCU with one
+    two = decide(split, "b")  # replaces one SCU with two
+    assert len(two) == len(one)
+    back = decide(split, "a")  # replaces two with one
+    assert len(back) == len(one)
+    for sql in two:
+        assert "auth_permission" not in sql
+    assert sum('"annotator_pyramidmerge"."groups"' in sql for sql in two) == 1  # read once
+    # The models' texts: by the edit, to map the source's words onto the consensus's models, and
+    # by the answer, once for every SCU shown and the words counted twice.
+    assert sum('"annotator_summary"."text"' in sql for sql in two) == 2
+    assert (
+        sorted(
+            Pyramid.objects.get(pk=consensus.pk).scus.values_list("source__pyramid_id", flat=True)
+        )
+        == [pair["a"].pk] * 3
+    )

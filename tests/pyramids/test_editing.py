@@ -2,7 +2,7 @@
 
 import pytest
 
-from annotator.models import PSE, SCU, PeerAnnotation, PyramidChange
+from annotator.models import PSE, SCU, Contributor, PeerAnnotation, PyramidChange
 from annotator.pyramids import editing
 from tests.helpers import Builder
 
@@ -184,6 +184,37 @@ def test_an_scu_matched_by_peer_annotations_cannot_be_removed(build, demo):
         build.do("remove_scu", 1)
     # Refused whole: the SCU and its contributor are still there.
     assert [(uid, sorted(models)) for uid, _, models in build.state()] == [(1, ["A"])]
+
+
+def test_scus_are_removed_together_in_one_deletion_or_not_at_all(build, demo):
+    """A consensus's decision replaces a group's SCUs in one deletion (issue 32: ten statements an
+    SCU); refused whole, naming the SCUs that PSEs match."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for phrase in ("Apollo 11 landed on the Moon", "Neil Armstrong", "Michael Collins", "July"):
+        build.new_scu("A", phrase)
+    *scus, alone = SCU.objects.filter(pyramid=build.pyramid).order_by("uid")
+    using = PeerAnnotation.objects.create(
+        pyramid=build.pyramid, peer=demo["annotations"]["1"].peer, annotator_code="x"
+    )
+    for scu in (scus[0], scus[2], scus[2]):
+        PSE.objects.create(annotation=using, scu=scu)
+    with pytest.raises(editing.RuleBroken) as refused:
+        editing.delete_scus(scus)
+    assert refused.value.message == (
+        "SCUs 1, 3 are matched by 3 PSEs in peer annotations; they cannot be removed while they "
+        "use them."
+    )
+    assert SCU.objects.filter(pyramid=build.pyramid).count() == 4
+    using.delete()
+    with CaptureQueriesContext(connection) as one:
+        editing.delete_scu(alone)
+    with CaptureQueriesContext(connection) as three:
+        editing.delete_scus(scus)
+    assert len(three) == len(one)
+    assert not SCU.objects.filter(pyramid=build.pyramid).exists()
+    assert not Contributor.objects.filter(scu__pyramid=build.pyramid).exists()
 
 
 def test_undo_and_redo_every_kind_of_edit(build):

@@ -105,7 +105,8 @@ def merge_context(
     (with the consensus's added ones), and neither the model texts nor the changed groups, which
     depend on the sources alone and which a decision does not change; every group's decision still,
     for the counts and where the next undecided one is. `just_made`: the change the decision
-    recorded, which says what Undo and Redo now do (`travel`)."""
+    recorded, which says what Undo and Redo now do (`travel`) and is the one decision the answer
+    shows (the others are read as plain rows, to count them)."""
     sides = merge.sides()
     only = None
     if decided_group is not None:
@@ -133,7 +134,11 @@ def merge_context(
             added.append(scu)
         else:
             taken[(source.pyramid_id, source.uid)].append(scu)
-    decided = pyramid_consensus.decisions(consensus)
+    if just_made is None:
+        decided = pyramid_consensus.decisions(consensus)
+    else:  # the answer shows the decision it made, with who and when, and counts the others
+        decided = pyramid_consensus.decisions(consensus, only_decisions=True)
+        decided.update(dict.fromkeys((just_made.decision or {}).get("groups", []), just_made))
     # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
     made_for: dict[int, str] = {}
     for key, decider in decided.items():

@@ -21,6 +21,7 @@ import hashlib
 import json
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from functools import lru_cache
 from typing import Any
 
 from django.db import transaction
@@ -249,18 +250,27 @@ def _span_mappers(consensus: Pyramid, sources: list[Pyramid]) -> dict:
     return {source.pk: _mapper(links[consensus.pk], links[source.pk]) for source in sources}
 
 
+@lru_cache(maxsize=256)
+def _words(text: str) -> tuple[tuple[int, int], ...]:
+    """A model's words, kept for the next decision (each maps the same models' words again: issue
+    32, a millisecond a decision)."""
+    return tuple(words(text))
+
+
+@lru_cache(maxsize=256)
+def _word_bounds(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A model's words' starts and ends (`_words`), to bisect."""
+    found = _words(text)
+    return tuple(start for start, _ in found), tuple(end for _, end in found)
+
+
 def _mapper(ours: list[PyramidModel], theirs: list[PyramidModel]):
     if [link.summary_id for link in ours] == [link.summary_id for link in theirs]:
         return lambda summary_id, start, end: (summary_id, start, end)
     target = {}
     for mine, other in zip(ours, theirs):
-        source_words = words(other.summary.text)
-        target[other.summary_id] = (
-            mine.summary_id,
-            [s for s, _ in source_words],
-            [e for _, e in source_words],
-            words(mine.summary.text),
-        )
+        starts, ends = _word_bounds(other.summary.text)
+        target[other.summary_id] = (mine.summary_id, starts, ends, _words(mine.summary.text))
 
     def mapped(summary_id, start, end):
         summary, starts, ends, our_words = target[summary_id]
@@ -278,52 +288,76 @@ def _copy(
     consensus: Pyramid, source: Pyramid, uids: list[int], first_uid: int, position: int
 ) -> list[int]:
     """Copies of the source's SCUs (in their order) at `position` and after in the consensus, with
-    provenance."""
-    scus = list(SCU.objects.filter(pyramid=source, uid__in=uids).order_by("position", "id"))
+    provenance. The SCUs, their contributors and parts are read in one query (issue 32: four)."""
     remap = _span_mapper(consensus, source)
-    spans = [  # with their contributors, in one query (a contributor without words is left out)
-        (span, where)
-        for span in Span.objects.filter(contributor__scu__in=scus)
-        .select_related("contributor")
+    scus: dict[int, tuple[str, str]] = {}  # id -> label, comment; in the source's order
+    contributors: dict[int, tuple[int, str, int]] = {}  # id -> SCU id, comment, position
+    spans = []  # (contributor id, where in the consensus's models, position)
+    for row in (
+        SCU.objects.filter(pyramid=source, uid__in=uids)
         .order_by(
-            "contributor__scu_id", "contributor__position", "contributor_id", "position", "id"
+            "position",
+            "id",
+            "contributors__position",
+            "contributors__id",
+            "contributors__spans__position",
+            "contributors__spans__id",
         )
-        if (where := remap(span.summary_id, span.start, span.end))
-    ]
-    contributors = list({span.contributor_id: span.contributor for span, _ in spans}.values())
+        .values_list(
+            "id",
+            "label",
+            "comment",
+            "contributors__id",
+            "contributors__comment",
+            "contributors__position",
+            "contributors__spans__summary_id",
+            "contributors__spans__start",
+            "contributors__spans__end",
+            "contributors__spans__position",
+        )
+    ):
+        scu_id, label, comment, contributor_id, contributor_comment, contributor_position = row[:6]
+        summary_id, start, end, span_position = row[6:]
+        scus[scu_id] = (label, comment)
+        if start is None:  # an SCU without contributors, or a contributor without parts
+            continue
+        where = remap(summary_id, start, end)
+        if where:  # a contributor none of whose words map is left out
+            contributors[contributor_id] = (scu_id, contributor_comment, contributor_position)
+            spans.append((contributor_id, where, span_position))
     copies = SCU.objects.bulk_create(
         SCU(
             pyramid=consensus,
             uid=first_uid + i,
-            label=scu.label,
-            comment=scu.comment,
+            label=label,
+            comment=comment,
             position=position + i,
-            source=scu,
+            source_id=scu_id,
         )
-        for i, scu in enumerate(scus)
+        for i, (scu_id, (label, comment)) in enumerate(scus.items())
     )
-    copy_of_scu = {scu.pk: copy for scu, copy in zip(scus, copies)}
-    model_of = {span.contributor_id: where[0] for span, where in spans}
+    copy_of_scu = dict(zip(scus, copies))
+    model_of = {contributor_id: where[0] for contributor_id, where, _ in spans}
     contributor_copies = Contributor.objects.bulk_create(
         Contributor(
-            scu=copy_of_scu[c.scu_id],
-            summary_id=model_of[c.pk],
-            comment=c.comment,
-            position=c.position,
-            source=c,
+            scu=copy_of_scu[scu_id],
+            summary_id=model_of[contributor_id],
+            comment=comment,
+            position=contributor_position,
+            source_id=contributor_id,
         )
-        for c in contributors
+        for contributor_id, (scu_id, comment, contributor_position) in contributors.items()
     )
-    copy_of_contributor = {c.pk: copy for c, copy in zip(contributors, contributor_copies)}
+    copy_of_contributor = dict(zip(contributors, contributor_copies))
     Span.objects.bulk_create(
         Span(
-            contributor=copy_of_contributor[span.contributor_id],
+            contributor=copy_of_contributor[contributor_id],
             summary_id=summary_id,
             start=start,
             end=end,
-            position=span.position,
+            position=span_position,
         )
-        for span, (summary_id, start, end) in spans
+        for contributor_id, (summary_id, start, end), span_position in spans
     )
     return [copy.uid for copy in copies]
 
@@ -477,7 +511,7 @@ def _made_for(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[int
     return sorted(made)
 
 
-def decisions(pyramid: Pyramid) -> dict[str, PyramidChange]:
+def decisions(pyramid: Pyramid, only_decisions: bool = False) -> dict[str, PyramidChange]:
     """{group key: the applied change that decided it} (the latest, where decided more than
-    once)."""
-    return history.decisions(pyramid.changes.all())
+    once); `only_decisions`: as history.decisions reads them."""
+    return history.decisions(pyramid.changes.all(), only_decisions)

@@ -24,7 +24,9 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
+from django.db import router
 from django.db.models import F, Max, ProtectedError, Q
+from django.db.models.deletion import Collector
 from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
@@ -524,7 +526,10 @@ def delete_scus(scus: list[SCU]) -> None:
     if not scus:
         return
     try:
-        SCU.objects.filter(pk__in=[scu.pk for scu in scus]).delete()
+        # As Model.delete does for one instance: from the instances, not read again.
+        collector = Collector(using=router.db_for_write(SCU), origin=scus[0])
+        collector.collect(scus)
+        collector.delete()
     except ProtectedError as protected:
         used = Counter(r.scu_id for r in protected.protected_objects if isinstance(r, PSE))
         if not used:

@@ -71,8 +71,15 @@ def test_choosing_a_side_replaces_what_the_group_gave_before_and_undo_restores_i
         "Aldrin walked on the Moon",
     ]
     assert pyramid_consensus.decisions(consensus)[split["key"]].decision["choice"] == "b"
+    # Read as plain rows (to count and place them), the same changes decide the same groups.
+    full = pyramid_consensus.decisions(consensus)
+    light = pyramid_consensus.decisions(consensus, only_decisions=True)
+    assert {key: (c.pk, c.decision) for key, c in light.items()} == {
+        key: (c.pk, c.decision) for key, c in full.items()
+    }
     editing.undo(consensus.pk, user, current(consensus))  # and undecided
     assert split["key"] not in pyramid_consensus.decisions(consensus)
+    assert split["key"] not in pyramid_consensus.decisions(consensus, only_decisions=True)
     assert len(scus(consensus)) == 1
 
 

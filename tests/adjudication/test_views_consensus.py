@@ -847,6 +847,8 @@ def test_a_decision_takes_the_same_queries_whatever_the_size_of_its_group(client
     assert len(back) == len(one)
     for sql in two:
         assert "auth_permission" not in sql
+        # The other groups' decisions are counted, not shown: read without their users.
+        assert not ('FROM "annotator_pyramidchange"' in sql and '"auth_user"' in sql)
     assert sum('"annotator_pyramidmerge"."groups"' in sql for sql in two) == 1  # read once
     # The models' texts: by the edit, to map the source's words onto the consensus's models, and
     # by the answer, once for every SCU shown and the words counted twice.

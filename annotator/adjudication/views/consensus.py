@@ -49,20 +49,20 @@ def _require_adjudicator(request, collection_id: int) -> None:
 # -- consensus pyramids ----------------------------------------------------------------------------
 
 
-def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
-    """The consensus pyramid with its merge, the merge's sources and whether the user adjudicates
-    its collection, in two queries (issue 32: six). Adjudicators see everything in their
-    collection: others get a 404 where they may not see the pyramid, else a 403."""
+def _consensus_pyramid(request, pk, creators: bool = False) -> tuple[Pyramid, PyramidMerge]:
+    """The consensus pyramid with its merge, the merge's sources (with who built them, where the
+    page names them: `creators`) and whether the user adjudicates its collection, in two queries
+    (issue 32: six). Adjudicators see everything in their collection: others get a 404 where they
+    may not see the pyramid, else a 403."""
+    by = "__created_by" if creators else ""
     consensus = (
         Pyramid.objects.select_related(
-            "docset__collection", "merge__source_a__created_by", "merge__source_b__created_by"
+            "docset__collection", f"merge__source_a{by}", f"merge__source_b{by}"
         )
         .prefetch_related(
             Prefetch(
                 "merge__further_sources",
-                queryset=PyramidMergeSource.objects.select_related(
-                    "pyramid", "pyramid__created_by"
-                ),
+                queryset=PyramidMergeSource.objects.select_related(f"pyramid{by}"),
             )
         )
         .annotate(adjudicates=adjudicates_as_member(request.user))
@@ -83,7 +83,7 @@ def _consensus_pyramid(request, pk) -> tuple[Pyramid, PyramidMerge]:
 
 @login_required
 def pyramid_merge(request, pk):
-    consensus, merge = _consensus_pyramid(request, pk)
+    consensus, merge = _consensus_pyramid(request, pk, creators=not request.htmx)
     template = "annotator/_pyramid_merge.html" if request.htmx else "annotator/pyramid_merge.html"
     return render(request, template, merge_context(consensus, merge))
 

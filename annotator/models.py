@@ -198,12 +198,6 @@ class Pyramid(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    # The user's rights, read with the pyramid an edit locks (annotator.campaigns.access.
-    # pyramid_edit_rights): not fields, annotations of that query.
-    assigned_to_build: bool
-    assignment_to_start: bool
-    editable_as_member: bool
-
     class Meta:
         ordering = ["docset_id", "name", "id"]
         constraints = [

@@ -134,10 +134,11 @@ def merge_context(
             added.append(scu)
         else:
             taken[(source.pyramid_id, source.uid)].append(scu)
+    decided: dict[str, PyramidChange | history.Decided]
     if just_made is None:
-        decided = pyramid_consensus.decisions(consensus)
+        decided = dict(pyramid_consensus.decisions(consensus))
     else:  # the answer shows the decision it made, with who and when, and counts the others
-        decided = pyramid_consensus.decisions(consensus, only_decisions=True)
+        decided = dict(history.decided_groups(consensus.changes.all()))
         decided.update(dict.fromkeys((just_made.decision or {}).get("groups", []), just_made))
     # SCUs the adjudicator made for a group kept as edited belong to it (its decision names them).
     made_for: dict[int, str] = {}

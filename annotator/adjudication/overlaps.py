@@ -9,6 +9,7 @@ confirmation while any remain (annotator.pyramids.editing.submit).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db.models import F
@@ -69,7 +70,7 @@ def overlaps(spans: list[tuple]) -> dict[tuple[int, int], tuple[int, int]]:
 def counted_twice(
     consensus,
     merge: PyramidMerge | None = None,
-    decided: dict[str, PyramidChange] | None = None,
+    decided: Mapping[str, PyramidChange | history.Decided] | None = None,
     texts: dict[int, str] | None = None,
 ) -> list[CountedTwice]:
     """The words of the consensus's model summaries in two of its SCUs where merging put them
@@ -89,7 +90,8 @@ def counted_twice(
     for group in merge.groups:
         for side, source in sides:
             group_of.update({(source, uid): group["key"] for uid in group[side]})
-    decided = history.decisions(consensus.changes.all()) if decided is None else decided
+    if decided is None:
+        decided = history.decided_groups(consensus.changes.all())
     made_for: dict[int, str] = {}
     for key, change in decided.items():
         assert change.decision is not None  # decisions() holds only changes that made one

@@ -511,7 +511,7 @@ def _made_for(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[int
     return sorted(made)
 
 
-def decisions(pyramid: Pyramid, only_decisions: bool = False) -> dict[str, PyramidChange]:
+def decisions(pyramid: Pyramid) -> dict[str, PyramidChange]:
     """{group key: the applied change that decided it} (the latest, where decided more than
-    once); `only_decisions`: as history.decisions reads them."""
-    return history.decisions(pyramid.changes.all(), only_decisions)
+    once)."""
+    return history.decisions(pyramid.changes.all())

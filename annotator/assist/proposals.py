@@ -136,7 +136,7 @@ def locked(annotation_id: int, user, version: int | None) -> PeerAnnotation:
     from annotator.peer_annotation.editing import EDITOR
 
     try:
-        annotation = EDITOR.rows_for(user).select_for_update(of=("self",)).get(pk=annotation_id)
+        annotation = EDITOR.rows.select_for_update(of=("self",)).get(pk=annotation_id)
     except PeerAnnotation.DoesNotExist:
         raise RuleBroken(EDITOR.missing) from None
     EDITOR.may_edit(annotation, user, False)

@@ -211,6 +211,17 @@ def can_adjudicate(user, collection: Collection | int) -> bool:
     )
 
 
+def build_assignment_statuses(user, pyramid: Pyramid) -> set[str]:
+    """The statuses of the user's active assignments to build `pyramid` (none: not assigned)."""
+    if not _signed_in(user):
+        return set()
+    return set(
+        _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).values_list(
+            "status", flat=True
+        )
+    )
+
+
 def adjudicates_as_member(user) -> Exists | Value:
     """`can_adjudicate` of a row's collection (`docset__collection_id`: a Pyramid query) as an
     annotation, for a page that loads the record anyway (issue 32: a query of its own). A site
@@ -240,42 +251,17 @@ def can_edit_pyramid(user, pyramid: Pyramid) -> bool:
 def can_edit_pyramid_unassigned(user, pyramid: Pyramid) -> bool:
     """`can_edit_pyramid` for a user known not to be assigned to build it (as the edits' check
     knows, having read their assignments): the collection's administrators, and for a consensus
-    pyramid its adjudicators, in one query (issue 32: three, after the assignment's again)."""
-    if is_site_administrator(user):
-        return True
+    pyramid its adjudicators, in one query (issue 32: three, after the assignment's again); site
+    administrators by their permissions, read only for a user who is neither (an adjudicator's
+    decision never needs them)."""
+    if not _signed_in(user):
+        return False
     consensus = Exists(PyramidMerge.objects.filter(consensus=pyramid))
     return (
-        _signed_in(user)
-        and Membership.objects.filter(user=user, collection_id=pyramid.docset.collection_id)
+        Membership.objects.filter(user=user, collection_id=pyramid.docset.collection_id)
         .filter(Q(role=Role.ADMINISTRATOR) | (Q(role=Role.ADJUDICATOR) & Q(consensus)))
         .exists()
-    )
-
-
-def pyramid_edit_rights(user) -> dict[str, Exists | Value]:
-    """What `can_edit_pyramid` says of a pyramid, as annotations of a Pyramid query, so that an
-    edit's check costs no query of its own (issue 32: two after locking the pyramid):
-    `assigned_to_build` (an active assignment of the user to build it), `assignment_to_start`
-    (such an assignment not yet started) and `editable_as_member` (the collection's
-    administrators, and a consensus's adjudicators). A site administrator's right comes from
-    their permissions (is_site_administrator): ask it only where these say no, as builders then
-    never need their permissions read."""
-    if not _signed_in(user):
-        no = Value(False, output_field=BooleanField())
-        return {"assigned_to_build": no, "assignment_to_start": no, "editable_as_member": no}
-    building = Assignment.objects.filter(
-        user=user, task=Assignment.Task.BUILD_PYRAMID, pyramid=OuterRef("pk")
-    )
-    consensus = Exists(PyramidMerge.objects.filter(consensus=OuterRef(OuterRef("pk"))))
-    return {
-        "assigned_to_build": Exists(building.filter(status__in=ACTIVE)),
-        "assignment_to_start": Exists(building.filter(status=Assignment.Status.ASSIGNED)),
-        "editable_as_member": Exists(
-            Membership.objects.filter(
-                user=user, collection_id=OuterRef("docset__collection_id")
-            ).filter(Q(role=Role.ADMINISTRATOR) | (Q(role=Role.ADJUDICATOR) & Q(consensus)))
-        ),
-    }
+    ) or is_site_administrator(user)
 
 
 def can_edit_annotation(user, annotation: PeerAnnotation) -> bool:

@@ -120,13 +120,6 @@ class Editor:
     # PSE, and the row keeps those that differ. `after` may be a kept snapshot (undo's and redo's
     # target), from which `restore` made the record true again.
     kept: Callable[[Any, Any], tuple[Any, Any]] = _as_taken
-    # user -> annotations of the locked record saying what the user may do with it, read by
-    # `may_edit`: the check then costs no query of its own (issue 32)
-    rights: Callable[[Any], dict[str, Any]] | None = None
-
-    def rows_for(self, user) -> QuerySet:
-        """The records, with what `may_edit` reads of the user's rights (`rights`)."""
-        return self.rows.annotate(**self.rights(user)) if self.rights else self.rows
 
     def edit(
         self,
@@ -185,7 +178,7 @@ class Editor:
     def _locked(self, pk: int, user, version: int | None, reopening: bool = False):
         try:
             # of=("self",): only the record's row is locked, not the rows joined in to check it.
-            record = self.rows_for(user).select_for_update(of=("self",)).get(pk=pk)
+            record = self.rows.select_for_update(of=("self",)).get(pk=pk)
         except self.rows.model.DoesNotExist:
             raise RuleBroken(self.missing) from None
         self.may_edit(record, user, reopening)

@@ -5,6 +5,7 @@ latest applied change, redo the earliest undone one; a new edit discards what co
 Undo, redo and status changes are recorded for the audit trail but are not themselves undone.
 """
 
+from dataclasses import dataclass
 from typing import TypeVar
 
 from django.db.models import Exists, OuterRef, QuerySet
@@ -79,19 +80,31 @@ def step_over(change, undoing: bool) -> tuple[object, str, str]:
     return (change.before if undoing else change.after), action, f"{verb}: {change.description}"
 
 
-def decisions(changes: QuerySet[Change], only_decisions: bool = False) -> dict[str, Change]:
+@dataclass(frozen=True)
+class Decided:
+    """A decision as `decided_groups` reads it: the change's id and its decision, no more."""
+
+    pk: int
+    decision: dict
+
+
+def decided_groups(changes: QuerySet[Change]) -> dict[str, Decided]:
+    """`decisions`, each with its id and decision alone (no user, no time, no description), read
+    as plain rows: for counting and placing decisions, not showing them (issue 32: a decision's
+    answer shows only the one it made, and every change it read with its user grew with the
+    history)."""
+    decided: dict[str, Decided] = {}
+    applied = changes.filter(state=State.APPLIED, decision__isnull=False).order_by("id")
+    for pk, decision in applied.values_list("id", "decision"):
+        decided.update(dict.fromkeys(decision.get("groups", []), Decided(pk, decision)))
+    return decided
+
+
+def decisions(changes: QuerySet[Change]) -> dict[str, Change]:
     """{group key: the applied change that decided it} in a consensus (the latest, where decided
-    more than once): an undone decision no longer counts. `only_decisions`: each change with its
-    id and decision alone (no user, no time, no description), read as plain rows: for counting
-    and placing decisions, not showing them (issue 32: a decision's answer shows the one it made;
-    every change it read with its user grew with the history)."""
+    more than once): an undone decision no longer counts."""
     decided: dict[str, Change] = {}
     applied = changes.filter(state=State.APPLIED, decision__isnull=False).order_by("id")
-    if only_decisions:
-        for pk, decision in applied.values_list("id", "decision"):
-            change = changes.model(pk=pk, decision=decision)
-            decided.update(dict.fromkeys(decision.get("groups", []), change))
-        return decided
     for change in applied.select_related("user").defer("before", "after"):
         assert change.decision is not None  # the filter above leaves out changes without one
         for key in change.decision.get("groups", []):

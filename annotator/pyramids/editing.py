@@ -31,7 +31,11 @@ from django.db.models.functions import Lower
 
 from annotator.adjudication.overlaps import counted_twice
 from annotator.campaigns import assignment_status
-from annotator.campaigns.access import can_reopen, is_site_administrator, pyramid_edit_rights
+from annotator.campaigns.access import (
+    build_assignment_statuses,
+    can_edit_pyramid_unassigned,
+    can_reopen,
+)
 from annotator.editing import history
 from annotator.editing.engine import EditError as EditError
 from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
@@ -151,14 +155,16 @@ def run_edit(
     return EDITOR.edit(pyramid_id, user, version, action, plan, decision)
 
 
+# Whether the edit under way starts its user's assignment, as `_may_edit` found (kept on the edit's
+# locked pyramid for `_mark_started`: no UPDATE of the assignment once it is under way, issue 32).
+STARTS_ASSIGNMENT = "_starts_assignment"
+
+
 def _may_edit(pyramid: Pyramid, user, reopening: bool) -> None:
-    """From the user's rights, read with the locked pyramid (access.pyramid_edit_rights)."""
-    if not (
-        pyramid.assigned_to_build
-        or pyramid.editable_as_member
-        or is_site_administrator(user)  # their permissions, read only now
-    ):
+    assigned = build_assignment_statuses(user, pyramid)
+    if not assigned and not can_edit_pyramid_unassigned(user, pyramid):
         raise NotAllowed("You are not assigned to this pyramid.")
+    setattr(pyramid, STARTS_ASSIGNMENT, Assignment.Status.ASSIGNED in assigned)
     if pyramid.status == Pyramid.Status.SUBMITTED and not reopening:
         raise NotAllowed("This pyramid is submitted and read-only; an administrator can reopen it.")
 
@@ -191,9 +197,8 @@ def _after_change(pyramid: Pyramid, before: dict, after: dict) -> None:
 
 def _mark_started(pyramid: Pyramid, user) -> None:
     """The user's assignment to build this pyramid is under way (campaign progress), where the
-    locked pyramid's rights found it still to be started (no UPDATE of an assignment under way,
-    issue 32)."""
-    if pyramid.assignment_to_start:
+    check of who may edit found it still to be started (or did not look)."""
+    if getattr(pyramid, STARTS_ASSIGNMENT, True):
         assignment_status.mark_started(Assignment.Task.BUILD_PYRAMID, pyramid.pk, user_id=user.pk)
 
 
@@ -407,7 +412,6 @@ EDITOR = Editor(
     name="pyramid",
     missing="There is no such pyramid.",
     may_edit=_may_edit,
-    rights=pyramid_edit_rights,
     after_action=record_action,  # every edit is an action on the work: its active time
     snapshot=snapshot,
     touched_in=_touched_in,

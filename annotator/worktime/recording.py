@@ -8,31 +8,17 @@ back is not also credited, on the first peer, with the time spent on the second 
 Race-free under concurrent requests: the row is written by one UPDATE that adds to what is there
 (and locks it), so two actions of one user on one piece of work are added one after the other; two
 first actions at once meet the unique constraint (worktime_unique_pyramid /
-worktime_unique_annotation): the one that loses adds itself to the row the other made. One query an
-action on PostgreSQL (the write, which finds the user's last action anywhere itself); two on SQLite
-(that last action, then the write).
+worktime_unique_annotation): the one that loses adds itself to the row the other made. Two queries
+an action (the user's last action anywhere, then the write), on PostgreSQL and SQLite alike.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import (
-    Case,
-    DurationField,
-    Expression,
-    ExpressionWrapper,
-    F,
-    FloatField,
-    Func,
-    Max,
-    Subquery,
-    Value,
-    When,
-)
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Value
 from django.db.models.functions import Greatest
-from django.db.models.lookups import GreaterThanOrEqual
 from django.utils import timezone
 
 from annotator.models import PeerAnnotation, Pyramid, WorkTime
@@ -44,37 +30,6 @@ def counted_seconds(pause: timedelta) -> float:
     if timedelta(0) <= pause <= WorkTime.ACTIVE_GAP:
         return pause.total_seconds()
     return 0.0
-
-
-class _EpochSeconds(Func):
-    """PostgreSQL: the seconds of an interval, as a float."""
-
-    template = "EXTRACT(EPOCH FROM %(expressions)s)::double precision"
-    output_field = FloatField()
-
-
-def _last_action(user, now: datetime) -> datetime | None:
-    """The user's last action before `now`, on whatever work (one query)."""
-    return WorkTime.objects.filter(user=user, last_action_at__lte=now).aggregate(
-        last=Max("last_action_at")
-    )["last"]
-
-
-def _pause_in_the_update(user, now: datetime) -> Expression:
-    """`counted_seconds` of the pause since the user's last action, as PostgreSQL computes it in
-    the UPDATE itself (issue 32: a query of its own before it): the pause, where that action is at
-    most ACTIVE_GAP before `now`, else 0."""
-    last = Subquery(
-        WorkTime.objects.filter(user=user, last_action_at__lte=now)
-        .order_by("-last_action_at")
-        .values("last_action_at")[:1]
-    )
-    pause = ExpressionWrapper(Value(now) - last, output_field=DurationField())
-    return Case(
-        When(GreaterThanOrEqual(last, Value(now - WorkTime.ACTIVE_GAP)), then=_EpochSeconds(pause)),
-        default=Value(0.0),
-        output_field=FloatField(),
-    )
 
 
 def record(
@@ -92,13 +47,11 @@ def record(
     )
     rows = WorkTime.objects.filter(user=user, **work)
     # The user's last action before this one, on whatever work: the pause since then is this
-    # work's (an action that arrives late, its `now` before that, counts nothing). PostgreSQL finds
-    # it in the UPDATE; elsewhere (the SQLite demo), a query first.
-    if connection.vendor == "postgresql":
-        since: float | Expression = _pause_in_the_update(user, now)
-    else:
-        latest = _last_action(user, now)
-        since = counted_seconds(now - latest) if latest else 0.0
+    # work's (an action that arrives late, its `now` before that, counts nothing).
+    latest = WorkTime.objects.filter(user=user, last_action_at__lte=now).aggregate(
+        last=Max("last_action_at")
+    )["last"]
+    since = counted_seconds(now - latest) if latest else 0.0
     # One UPDATE, which locks the row itself: two actions on one work are added one after the
     # other. An action that arrives late does not move the last action back.
     added = {
@@ -108,7 +61,6 @@ def record(
     }
     if rows.update(**added):
         return
-    latest = _last_action(user, now)  # the first action on this work
     try:
         with transaction.atomic():  # a savepoint: the loser of a race goes on below
             WorkTime.objects.create(
@@ -116,7 +68,7 @@ def record(
                 first_action_at=now,
                 last_action_at=now,
                 actions=1,
-                active_seconds=counted_seconds(now - latest) if latest else 0.0,
+                active_seconds=since,
                 **work,
             )
     except IntegrityError:  # another first action made the row meanwhile: add to it

@@ -110,8 +110,9 @@ def test_the_summaries_each_role_reads(demo, own):
 def test_who_edits_a_pyramid_unassigned_is_read_in_one_query(demo, pair, django_assert_num_queries):
     """The edits' check of a user not assigned to build the pyramid (issue 32: it asked for the
     assignment again, then two or three queries more): the collection's administrators, and for a
-    consensus pyramid its adjudicators; nobody else, in one query (none for a site
-    administrator)."""
+    consensus pyramid its adjudicators; nobody else, in one query (a site administrator's
+    permissions are read only where the membership says no: an adjudicator's decision never needs
+    them)."""
     from annotator.adjudication import pyramid_consensus
     from annotator.models import Docset
 
@@ -141,49 +142,7 @@ def test_who_edits_a_pyramid_unassigned_is_read_in_one_query(demo, pair, django_
             assert access.can_edit_pyramid_unassigned(user, pyramid) is allowed, (who, which)
         assert access.can_edit_pyramid(user, pyramid) is allowed, (who, which)
     access.is_site_administrator(demo["admin"])
-    with django_assert_num_queries(0):
+    consensus = consensus.__class__.objects.select_related("docset").get(pk=consensus.pk)
+    with django_assert_num_queries(1):
         assert access.can_edit_pyramid_unassigned(demo["admin"], consensus)
     assert not access.can_edit_pyramid_unassigned(AnonymousUser(), consensus)
-
-
-@pytest.mark.parametrize("status", ["assigned", "in_progress", "done", "withdrawn", None])
-def test_pyramid_edit_rights_say_what_can_edit_pyramid_says(demo, pair, status):
-    """The rights an edit reads with its locked pyramid (issue 32: no query of their own) agree
-    with `can_edit_pyramid` for every role, and say whether the user's assignment is yet to
-    start."""
-    from annotator.adjudication import pyramid_consensus
-    from annotator.models import Assignment, Pyramid
-
-    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
-    building = Assignment.objects.filter(
-        user=demo["annotator"], task=Assignment.Task.BUILD_PYRAMID, pyramid=pair["a"]
-    )
-    if status:
-        building.update(status=status)
-    else:
-        building.delete()
-    users = [pair["adjudicator"], AnonymousUser()] + [
-        demo[who] for who in ("annotator", "other_annotator", "organizer", "admin", "outsider")
-    ]
-    for user in users:
-        for pyramid in (consensus, pair["a"]):
-            rights = Pyramid.objects.annotate(**access.pyramid_edit_rights(user)).get(pk=pyramid.pk)
-            loaded = Pyramid.objects.select_related("docset").get(pk=pyramid.pk)
-            allowed = access.can_edit_pyramid(user, loaded)
-            assert (
-                rights.assigned_to_build
-                or rights.editable_as_member
-                or access.is_site_administrator(user)
-            ) is allowed, (
-                user,
-                pyramid,
-            )
-            to_start = user.is_authenticated and (
-                Assignment.objects.filter(
-                    user=user,
-                    pyramid=pyramid,
-                    task=Assignment.Task.BUILD_PYRAMID,
-                    status="assigned",
-                ).exists()
-            )
-            assert rights.assignment_to_start is to_start, (user, pyramid)

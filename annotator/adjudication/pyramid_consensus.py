@@ -391,10 +391,25 @@ def _group(merge: PyramidMerge, key: str) -> Group:
 
 def _from_group(consensus: Pyramid, merge: PyramidMerge, group: Group) -> list[SCU]:
     """The consensus's SCUs taken from the group's SCUs (on any side)."""
-    taken = Q(pk__in=[])
-    for side, source in merge.side_ids():
-        taken |= Q(source__pyramid_id=source, source__uid__in=group[side])
-    return list(SCU.objects.filter(pyramid=consensus).filter(taken))
+    return _places(consensus, merge, group)[0]
+
+
+def _places(
+    consensus: Pyramid, merge: PyramidMerge, group: Group
+) -> tuple[list[SCU], int, int | None]:
+    """From one read of the consensus's SCUs (issue 32: three queries, with the snapshot before
+    the edit, which takes these rows: editing.scu_rows): those taken from the group's SCUs on any
+    side (each with its id and uid, as a deletion needs them), the largest uid in use and the last
+    position of the others (None: there are none)."""
+    from_group = {(source, uid) for side, source in merge.side_ids() for uid in group[side]}
+    taken, largest, last = [], 0, None
+    for row in editing.scu_rows(consensus, with_sources=True):
+        largest = max(largest, row.uid)
+        if (row.source_pyramid_id, row.source_uid) in from_group:
+            taken.append(SCU(pk=row.id, pyramid=consensus, uid=row.uid))
+        elif last is None or row.position > last:
+            last = row.position
+    return taken, largest, last
 
 
 def _merge_of(pyramid: Pyramid, merge: PyramidMerge | None) -> PyramidMerge:
@@ -430,10 +445,9 @@ def choose(
         group = _group(found, key)
         source = sources[side]
         uids = group[side]
-        replaced = _from_group(pyramid, found, group)
-        first, position = editing.next_uid_and_position(
-            pyramid, len(uids), leaving=[scu.pk for scu in replaced]
-        )
+        replaced, in_use, last = _places(pyramid, found, group)
+        first = editing.take_uids(pyramid, in_use, len(uids))  # next_uid's, read with them
+        position = 0 if last is None else last + 1
         new_uids = list(range(first, first + len(uids)))
 
         def apply():

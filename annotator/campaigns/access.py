@@ -18,7 +18,7 @@ object whose collection is reachable (select_related it to save the query).
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Exists, OuterRef, Q, QuerySet, Value
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from annotator.models import (
     AnnotationMerge,
@@ -201,14 +201,13 @@ def can_read_collection(user, collection: Collection | int) -> bool:
 def can_adjudicate(user, collection: Collection | int) -> bool:
     """Comparing and merging annotators' work: the collection's administrators and adjudicators."""
     collection_id = collection if isinstance(collection, int) else collection.pk
-    if is_site_administrator(user):
-        return True
-    return (
-        _signed_in(user)
-        and Membership.objects.filter(
-            user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR]
-        ).exists()
-    )
+    if not _signed_in(user):
+        return False
+    # Members first: a site administrator's permissions are read only where the membership says
+    # no (an adjudicator's decision never needs them, issue 32).
+    return Membership.objects.filter(
+        user=user, collection_id=collection_id, role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR]
+    ).exists() or is_site_administrator(user)
 
 
 def build_assignment_statuses(user, pyramid: Pyramid) -> set[str]:
@@ -218,22 +217,6 @@ def build_assignment_statuses(user, pyramid: Pyramid) -> set[str]:
     return set(
         _assigned(user, task=Assignment.Task.BUILD_PYRAMID, pyramid=pyramid).values_list(
             "status", flat=True
-        )
-    )
-
-
-def adjudicates_as_member(user) -> Exists | Value:
-    """`can_adjudicate` of a row's collection (`docset__collection_id`: a Pyramid query) as an
-    annotation, for a page that loads the record anyway (issue 32: a query of its own). A site
-    administrator's right comes from their permissions: ask is_site_administrator where it says
-    no, as adjudicators then never need their permissions read."""
-    if not _signed_in(user):
-        return Value(False, output_field=BooleanField())
-    return Exists(
-        Membership.objects.filter(
-            user=user,
-            collection_id=OuterRef("docset__collection_id"),
-            role__in=[Role.ADMINISTRATOR, Role.ADJUDICATOR],
         )
     )
 

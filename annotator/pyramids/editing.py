@@ -20,12 +20,12 @@ and the tests import them from. Offsets are code points into the model summary's
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import NamedTuple, NotRequired, TypedDict
 
 from django.db import router
-from django.db.models import F, Max, ProtectedError, Q
+from django.db.models import F, Max, ProtectedError
 from django.db.models.deletion import Collector
 from django.db.models.functions import Lower
 
@@ -206,23 +206,60 @@ def _touched_in(state: dict) -> list[int]:
     return [int(uid) for uid in state["scus"]]
 
 
+class SCURow(NamedTuple):
+    """An SCU as `scu_rows` reads it."""
+
+    uid: int
+    label: str
+    comment: str
+    source_id: int | None
+    id: int
+    position: int
+    source_pyramid_id: int | None = None  # where its source is (a consensus's copies), where
+    source_uid: int | None = None  # read (`with_sources`)
+
+
+# Where a plan leaves the rows `scu_rows` read, for the snapshot taken before its edit; and the
+# mark of that first snapshot: the snapshot after the edit always reads the rows again.
+ROWS_READ, SNAPSHOT_TAKEN = "_scu_rows_read", "_snapshot_taken"
+
+
+def scu_rows(pyramid: Pyramid, with_sources: bool = False) -> list[SCURow]:
+    """Every SCU of the pyramid as a plain row, in order (one query), `with_sources`: where each
+    one's source is. Read by an edit's plan under the pyramid's lock, they serve the snapshot
+    taken before the edit too (issue 32: a query of its own): nothing changes the SCUs between the
+    two."""
+    fields = ["uid", "label", "comment", "source_id", "id", "position"]
+    if with_sources:
+        fields += ["source__pyramid_id", "source__uid"]
+    rows = [
+        SCURow(*row)
+        for row in SCU.objects.filter(pyramid=pyramid)
+        .order_by("position", "id")
+        .values_list(*fields)
+    ]
+    setattr(pyramid, ROWS_READ, rows)
+    return rows
+
+
 def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     """The touched SCUs (null where absent) and the order of all SCUs, as JSON-ready data.
 
-    Two queries: every SCU as a plain row (the order, and the touched ones' label and comment),
-    and the touched SCUs' spans with their contributors' fields (none where no touched SCU is
-    there: a new SCU before, a removed one after).
+    Two queries: every SCU as a plain row (the order, and the touched ones' label and comment:
+    `scu_rows`, or those the edit's plan has just read), and the touched SCUs' spans with their
+    contributors' fields (none where no touched SCU is there: a new SCU before, a removed one
+    after).
     """
     uids = sorted(set(uids))
-    rows = (
-        SCU.objects.filter(pyramid=pyramid)
-        .order_by("position", "id")
-        .values_list("uid", "label", "comment", "source_id", "id")
-    )
+    rows = pyramid.__dict__.pop(ROWS_READ, None)
+    if rows is None or pyramid.__dict__.get(SNAPSHOT_TAKEN):
+        rows = scu_rows(pyramid)
+        del pyramid.__dict__[ROWS_READ]
+    pyramid.__dict__[SNAPSHOT_TAKEN] = True
     order: list[int] = []
     labels: dict[int, tuple[str, str, int | None]] = {}
     scu_ids: dict[int, int] = {}
-    for uid, label, comment, scu_source, scu_id in rows:
+    for uid, label, comment, scu_source, scu_id, *_ in rows:
         order.append(uid)
         labels[uid] = (label, comment, scu_source)
         scu_ids[uid] = scu_id
@@ -557,26 +594,21 @@ def next_uid(pyramid: Pyramid, count: int = 1) -> int:
     transaction, under the pyramid's lock, on the edit's own instance: the edit's save writes
     `last_uid` (EDITOR.saved_fields), so a refused edit takes no number."""
     in_use = SCU.objects.filter(pyramid=pyramid).aggregate(m=Max("uid"))["m"] or 0
-    return _take_uids(pyramid, in_use, count)
+    return take_uids(pyramid, in_use, count)
 
 
-def _take_uids(pyramid: Pyramid, in_use: int, count: int) -> int:
+def take_uids(pyramid: Pyramid, in_use: int, count: int) -> int:
+    """`next_uid` where the largest uid in use (`in_use`) has been read with other things."""
     first = max(in_use, pyramid.last_uid) + 1
     pyramid.last_uid = first + count - 1
     return first
 
 
-def next_uid_and_position(
-    pyramid: Pyramid, count: int = 1, leaving: Collection[int] = ()
-) -> tuple[int, int]:
-    """`next_uid` for `count` new SCUs and `new_position` once the SCUs `leaving` (their ids: those
-    the edit removes) are gone, in one query."""
-    others = ~Q(pk__in=leaving) if leaving else None
-    found = SCU.objects.filter(pyramid=pyramid).aggregate(
-        uid=Max("uid"), position=Max("position", filter=others)
-    )
+def next_uid_and_position(pyramid: Pyramid) -> tuple[int, int]:
+    """`next_uid` for a new SCU and the position after the last SCU, in one query."""
+    found = SCU.objects.filter(pyramid=pyramid).aggregate(uid=Max("uid"), position=Max("position"))
     last = found["position"]  # (not `last or -1`: the first SCU's position is 0)
-    return _take_uids(pyramid, found["uid"] or 0, count), 0 if last is None else last + 1
+    return take_uids(pyramid, found["uid"] or 0, 1), 0 if last is None else last + 1
 
 
 def _remove_if_empty(scu: SCU) -> bool:

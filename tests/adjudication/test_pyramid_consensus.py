@@ -84,6 +84,35 @@ def test_choosing_a_side_replaces_what_the_group_gave_before_and_undo_restores_i
     assert len(scus(consensus)) == 1
 
 
+def test_a_version_taken_again_goes_after_the_scus_that_stay_under_new_numbers(pair):
+    """The SCUs a decision replaces, the numbers and the place of the new ones come from one read
+    of the consensus's SCUs (issue 32): the new ones after the last SCU that stays, numbered above
+    every number given."""
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    user, groups = pair["adjudicator"], groups_by_kind(consensus)
+    for kind in (SPLIT, ONLY_A):
+        pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[kind]["key"], "a")
+    split_copy = SCU.objects.get(pyramid=consensus, source__uid=2, source__pyramid=pair["a"])
+    assert [label for label, _, _ in scus(consensus)][1] == split_copy.label  # in the middle
+    pyramid_consensus.choose(consensus.pk, user, current(consensus), groups[SPLIT]["key"], "b")
+    rows = list(
+        SCU.objects.filter(pyramid=consensus)
+        .order_by("position", "id")
+        .values_list("uid", "position", "label")
+    )
+    assert [label for _, _, label in rows] == [
+        "Apollo 11 landed on the Moon",
+        "Collins orbited",
+        "Armstrong",
+        "Aldrin walked on the Moon",
+    ]
+    kept_last = rows[1][1]
+    assert [position for _, position, _ in rows[2:]] == [kept_last + 1, kept_last + 2]
+    assert [uid for uid, _, _ in rows[2:]] == [4, 5]  # 1-3 were given: never again
+    assert Pyramid.objects.get(pk=consensus.pk).last_uid == 5
+    assert not SCU.objects.filter(pk=split_copy.pk).exists()
+
+
 def test_one_sided_groups_edits_and_submission(pair):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     user, groups = pair["adjudicator"], groups_by_kind(consensus)

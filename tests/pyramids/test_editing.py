@@ -402,7 +402,9 @@ def test_undoing_a_new_scu_leaves_the_order_as_it_is(build):
     with CaptureQueriesContext(connection) as queries:
         build.do("undo")
     assert [uid for uid, _, _ in build.state()] == [2, 1]
-    order_reads = [q for q in queries if '"annotator_scu"."position" AS "position"' in q["sql"]]
+    # The restore's own read of the positions (the snapshot's rows have them too)
+    restore_reads = 'SELECT "annotator_scu"."id" AS "id", "annotator_scu"."uid" AS "uid", '
+    order_reads = [q for q in queries if q["sql"].startswith(restore_reads)]
     assert order_reads == []
     assert not [q for q in queries if q["sql"].startswith('UPDATE "annotator_scu" SET "position"')]
     build.do("remove_scu", 2)
@@ -451,25 +453,6 @@ def test_a_new_scu_goes_after_the_last_even_when_the_last_is_at_position_0(build
     assert editing.next_uid_and_position(build.pyramid)[1] == 0
     build.new_scu("A", "Apollo 11 landed on the Moon")
     assert editing.next_uid_and_position(build.pyramid)[1] == 1
-
-
-def test_new_scus_go_after_those_the_edit_keeps_with_numbers_never_given(
-    build, django_assert_num_queries
-):
-    """An edit that removes SCUs and adds others (a consensus's decision) takes the new SCUs'
-    numbers above every number given, and their place after the last SCU it keeps, in one
-    query."""
-    from annotator.models import SCU
-
-    for phrase in ("Apollo 11 landed on the Moon", "Neil Armstrong", "Michael Collins"):
-        build.new_scu("A", phrase)
-    pyramid = build.pyramid.__class__.objects.get(pk=build.pyramid.pk)
-    last = SCU.objects.get(pyramid=pyramid, position=2)
-    with django_assert_num_queries(1):
-        first, position = editing.next_uid_and_position(pyramid, 2, leaving=[last.pk])
-    assert (first, position, pyramid.last_uid) == (4, 2, 5)
-    with django_assert_num_queries(1):
-        assert editing.next_uid_and_position(pyramid, 1) == (6, 3)
 
 
 def test_an_scu_number_is_never_given_twice(build):

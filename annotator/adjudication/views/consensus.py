@@ -20,13 +20,7 @@ from django_htmx.http import reswap
 
 from annotator.adjudication import annotation_consensus
 from annotator.adjudication.merging import merge_context, travel
-from annotator.campaigns.access import (
-    adjudicates_as_member,
-    can_adjudicate,
-    is_site_administrator,
-    visible_annotations,
-    visible_pyramids,
-)
+from annotator.campaigns.access import can_adjudicate, visible_annotations, visible_pyramids
 from annotator.editing import history
 from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
 from annotator.editing.refusals import refused_answer
@@ -49,15 +43,17 @@ def _require_adjudicator(request, collection_id: int) -> None:
 # -- consensus pyramids ----------------------------------------------------------------------------
 
 
-def _consensus_pyramid(request, pk, creators: bool = False) -> tuple[Pyramid, PyramidMerge]:
-    """The consensus pyramid with its merge, the merge's sources (with who built them, where the
-    page names them: `creators`) and whether the user adjudicates its collection, in two queries
-    (issue 32: six). Adjudicators see everything in their collection: others get a 404 where they
-    may not see the pyramid, else a 403."""
-    by = "__created_by" if creators else ""
+def _consensus_pyramid(request, pk, page: bool = False) -> tuple[Pyramid, PyramidMerge]:
+    """The consensus pyramid with its merge and the merge's sources, in two queries (issue 32:
+    four), and whether the user adjudicates its collection; for the whole `page`, with the
+    collection and who built each source, which it names. Adjudicators see everything in their
+    collection: others get a 404 where they may not see the pyramid, else a 403."""
+    by = "__created_by" if page else ""
     consensus = (
         Pyramid.objects.select_related(
-            "docset__collection", f"merge__source_a{by}", f"merge__source_b{by}"
+            "docset__collection" if page else "docset",
+            f"merge__source_a{by}",
+            f"merge__source_b{by}",
         )
         .prefetch_related(
             Prefetch(
@@ -65,13 +61,10 @@ def _consensus_pyramid(request, pk, creators: bool = False) -> tuple[Pyramid, Py
                 queryset=PyramidMergeSource.objects.select_related(f"pyramid{by}"),
             )
         )
-        .annotate(adjudicates=adjudicates_as_member(request.user))
         .filter(pk=pk)
         .first()
     )
-    if consensus is None or not (
-        consensus.adjudicates or is_site_administrator(request.user)  # permissions, only now
-    ):
+    if consensus is None or not can_adjudicate(request.user, consensus.docset.collection_id):
         if consensus is None or not visible_pyramids(request.user).filter(pk=pk).exists():
             raise Http404("no such pyramid")
         _require_adjudicator(request, consensus.docset.collection_id)  # refuses, saying why
@@ -83,7 +76,7 @@ def _consensus_pyramid(request, pk, creators: bool = False) -> tuple[Pyramid, Py
 
 @login_required
 def pyramid_merge(request, pk):
-    consensus, merge = _consensus_pyramid(request, pk, creators=not request.htmx)
+    consensus, merge = _consensus_pyramid(request, pk, page=True)
     template = "annotator/_pyramid_merge.html" if request.htmx else "annotator/pyramid_merge.html"
     return render(request, template, merge_context(consensus, merge))
 

@@ -14,6 +14,11 @@ window.TreeKeys = (function () {
 
   const treeOf = (element) => element && element.closest && element.closest("[role=tree]");
   const shown = (item) => item.offsetParent !== null || item.getClientRects().length > 0;
+  // Whether an item is shown, read from the tree itself (not inside a closed SCU, not filtered out)
+  // rather than from the layout: asked right after an answer's swap, the layout would be computed
+  // early, then again for the frame once the answer's other changes are made (issue 32: ~2 ms).
+  const openInTree = (item) =>
+    !item.closest("[hidden]") && !item.parentElement.closest(`${ITEM}[aria-expanded="false"]`);
   const itemsOf = (tree) => Array.from(tree.querySelectorAll(ITEM)).filter(shown);
   const parentItem = (item) => item.parentElement.closest(ITEM);
   const expandable = (item) => item.hasAttribute("aria-expanded");
@@ -29,8 +34,8 @@ window.TreeKeys = (function () {
   function settle(tree, wanted = null) {
     if (!tree) return null;
     const items = Array.from(tree.querySelectorAll(ITEM));
-    const chosen = wanted || items.find((i) => i.tabIndex === 0 && shown(i)) || tree.querySelector(`${ITEM}[aria-selected=true]`)
-      || items.find(shown);
+    const chosen = wanted || items.find((i) => i.tabIndex === 0 && openInTree(i)) || tree.querySelector(`${ITEM}[aria-selected=true]`)
+      || items.find(openInTree);
     // Only the items whose stop changes are written: each write restyles, and a tree has hundreds.
     items.forEach((item) => {
       const stop = item === chosen ? 0 : -1;
@@ -100,12 +105,12 @@ window.TreeKeys = (function () {
     if (active && active !== document.body && active.isConnected) return;
     for (const key of focusedKeys) {
       const item = key && document.querySelector(`${ITEM}[data-key="${key}"]`);
-      if (item && shown(item)) { focusBack(item); return; }
+      if (item && openInTree(item)) { focusBack(item); return; }
     }
     const tree = document.querySelector("[role=tree]");  // removed: the item now in its place
     const items = tree ? Array.from(tree.querySelectorAll(ITEM)) : [];
     let at = Math.min(focusedAt, items.length - 1);
-    while (at > 0 && !shown(items[at])) at -= 1;
+    while (at > 0 && !openInTree(items[at])) at -= 1;
     if (items.length) focus(items[at]);
   }
 

@@ -398,12 +398,12 @@ def _places(
     consensus: Pyramid, merge: PyramidMerge, group: Group
 ) -> tuple[list[SCU], int, int | None]:
     """From one read of the consensus's SCUs (issue 32: three queries, with the snapshot before
-    the edit, which takes these rows: editing.scu_rows): those taken from the group's SCUs on any
-    side (each with its id and uid, as a deletion needs them), the largest uid in use and the last
-    position of the others (None: there are none)."""
+    the edit, which takes these rows: editing.scu_rows_for_plan): those taken from the group's
+    SCUs on any side (each with its id and uid, as a deletion needs them), the largest uid in use
+    and the last position of the others (None: there are none)."""
     from_group = {(source, uid) for side, source in merge.side_ids() for uid in group[side]}
     taken, largest, last = [], 0, None
-    for row in editing.scu_rows(consensus, with_sources=True):
+    for row in editing.scu_rows_for_plan(consensus, with_sources=True):
         largest = max(largest, row.uid)
         if (row.source_pyramid_id, row.source_uid) in from_group:
             taken.append(SCU(pk=row.id, pyramid=consensus, uid=row.uid))

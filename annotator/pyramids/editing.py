@@ -226,9 +226,7 @@ ROWS_READ, SNAPSHOT_TAKEN = "_scu_rows_read", "_snapshot_taken"
 
 def scu_rows(pyramid: Pyramid, with_sources: bool = False) -> list[SCURow]:
     """Every SCU of the pyramid as a plain row, in order (one query), `with_sources`: where each
-    one's source is. Read by an edit's plan under the pyramid's lock, they serve the snapshot
-    taken before the edit too (issue 32: a query of its own): nothing changes the SCUs between the
-    two."""
+    one's source is."""
     fields = ["uid", "label", "comment", "source_id", "id", "position"]
     if with_sources:
         fields += ["source__pyramid_id", "source__uid"]
@@ -238,7 +236,15 @@ def scu_rows(pyramid: Pyramid, with_sources: bool = False) -> list[SCURow]:
         .order_by("position", "id")
         .values_list(*fields)
     ]
-    setattr(pyramid, ROWS_READ, rows)
+    return rows
+
+
+def scu_rows_for_plan(pyramid: Pyramid, with_sources: bool = False) -> list[SCURow]:
+    """`scu_rows` read by an edit's plan under the pyramid's lock: they serve the snapshot taken
+    before the edit too (issue 32: a query of its own), as nothing changes the SCUs between the
+    two."""
+    rows = scu_rows(pyramid, with_sources)
+    pyramid.__dict__[ROWS_READ] = rows
     return rows
 
 
@@ -254,7 +260,6 @@ def snapshot(pyramid: Pyramid, uids: Iterable[int]) -> dict:
     rows = pyramid.__dict__.pop(ROWS_READ, None)
     if rows is None or pyramid.__dict__.get(SNAPSHOT_TAKEN):
         rows = scu_rows(pyramid)
-        del pyramid.__dict__[ROWS_READ]
     pyramid.__dict__[SNAPSHOT_TAKEN] = True
     order: list[int] = []
     labels: dict[int, tuple[str, str, int | None]] = {}

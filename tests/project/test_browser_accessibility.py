@@ -1,5 +1,7 @@
 """In real Chromium: axe-core finds no serious or critical violation on the pages annotators use."""
 
+import os
+
 import pytest
 
 from tests.accessibility import violations
@@ -105,4 +107,41 @@ def test_a_completed_peer_page_whose_text_scrolls(browser_page, live_server, d06
         "() => { const p = document.querySelector('.peer-pane'); "
         "return p.scrollHeight > p.clientHeight; }"
     ), "the test needs a peer text that scrolls"
+    assert_accessible(page)
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+def test_the_merge_page_after_a_decision(browser_page, live_server, pair, tmp_path):
+    """The consensus's merge page, and its answer to a decision clicked as a person clicks (issue
+    32: the answer now carries only the group decided): the decision is stored, nothing on the
+    page moves while the button is held, and axe finds nothing serious."""
+    from annotator.adjudication import pyramid_consensus
+    from annotator.adjudication.alignment import ONLY_A
+    from tests.human import click
+
+    page = browser_page
+    consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
+    log_in(page, live_server, "adjudicator", "adjudicator-pass-1")
+    page.goto(live_server.url + f"/pyramids/{consensus.pk}/merge/")
+    assert_accessible(page)
+    group = page.locator(".merge-group").filter(has_text="Collins orbited")
+    button = group.locator('button:text-is("Take A\'s version")')
+    button.scroll_into_view_if_needed()
+    before = button.bounding_box()
+    page.mouse.move(before["x"] + before["width"] / 2, before["y"] + before["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(120)  # held, as a person holds it
+    assert button.bounding_box() == before
+    page.mouse.up()
+    page.locator("#status", has_text="chose A's version").wait_for()
+    key = next(g["key"] for g in consensus.merge.groups if g["kind"] == ONLY_A)
+    assert pyramid_consensus.decisions(consensus)[key].decision["choice"] == "a"
+    assert consensus.scus.filter(label="Collins orbited").count() == 1
+    page.screenshot(path=os.environ.get("MERGE_SCREENSHOT", str(tmp_path / "merge.png")))
+    assert_accessible(page)
+    # Another group's decision: its answer too is accessible, and stored.
+    other = page.locator(".merge-group").filter(has_text="Samples were collected")
+    click(page, other.locator('button:text-is("Take B\'s version")'))
+    page.locator("#status", has_text="chose B's version").wait_for()
+    assert consensus.scus.filter(label="Samples were collected").count() == 1
     assert_accessible(page)

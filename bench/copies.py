@@ -64,7 +64,7 @@ def insert_copies(
             table = connection.ops.quote_name(model._meta.db_table)
             cursor.execute(
                 f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(values)} "
-                f"FROM {table} t CROSS JOIN generate_series(%s, %s) AS k "
+                f"FROM {table} t CROSS JOIN generate_series(%s::bigint, %s::bigint) AS k "
                 "WHERE t.id BETWEEN %s AND %s",
                 [first, last, low, high],
             )

@@ -97,16 +97,16 @@ class EditResult:
         return changed
 
     @property
-    def reshaded_ids(self) -> set[int]:
-        """The model summaries to shade again: those whose shading changed (`summary_ids`), and
-        those holding the parts of an SCU whose label changed (their tooltips name it: found by
-        a tester, a relabelled SCU kept its old name there until the page was reloaded)."""
-        relabelled: set[int] = set()
+    def relabelled(self) -> dict[int, set[int]]:
+        """The SCUs whose label changed, each with the model summaries holding its parts: their
+        tooltips name it (found by a tester, a relabelled SCU kept its old name there until the
+        page was reloaded). Only the tooltips are sent again, not the texts (issue 32)."""
+        found = {}
         for uid, after in self.change.after["scus"].items():
             before = self.change.before["scus"].get(uid)
             if before and after and before["label"] != after["label"]:
-                relabelled.update(summary for summary, _, _ in _parts_of(after))
-        return self.summary_ids | relabelled
+                found[int(uid)] = {summary for summary, _, _ in _parts_of(after)}
+        return found
 
 
 def _parts_of(scu_state: SCUState | None) -> set[tuple[int, int, int]]:

@@ -20,7 +20,7 @@ from annotator.editing.refusals import refused_answer
 from annotator.models import Pyramid, PyramidMerge
 from annotator.pyramids import editing
 from annotator.pyramids.parts import PyramidRows
-from annotator.pyramids.workspace import workspace_context
+from annotator.pyramids.workspace import retitled_models, workspace_context
 from annotator.web.bad_input import refuses_nul_itself
 from annotator.worktime.held import record_held_activity
 
@@ -102,7 +102,7 @@ def pyramid_edit(request, pk, action):
         workspace_context(
             result.pyramid,
             request.user,
-            shade_only=result.reshaded_ids,
+            shade_only=result.summary_ids,
             # the SCUs still there of those it touched (none to read where it removed them all)
             scu_uids=set(result.touched_uids) - set(result.removed_uids),
             with_problems=bool(result.summary_ids),  # problems come from contributors only
@@ -126,6 +126,9 @@ def pyramid_edit(request, pk, action):
     response = reswap(render(request, "annotator/workspace/changes.html", changes), "none")
     if selected is not None:
         trigger_client_event(response, "pyramid:select", {"uid": selected})
+    titles = retitled_models(result.pyramid, rows, result.relabelled, result.summary_ids)
+    if titles:  # the models' tooltips that name a relabelled SCU
+        trigger_client_event(response, "pyramid:titles", {"models": titles})
     return response
 
 

@@ -16,7 +16,7 @@ from annotator.editing import history
 from annotator.models import Pyramid, PyramidChange, WeightConvention
 from annotator.pyramids.parts import PyramidRows
 from annotator.pyramids.problems import problem_links, pyramid_problems
-from annotator.text.textmarks import coverage, marked_html, runs
+from annotator.text.textmarks import coverage, marked_html, run_titles, runs
 
 
 class PartEntry(TypedDict):
@@ -121,4 +121,26 @@ def workspace_context(
         "last_change": recorded
         if recorded is not None
         else pyramid.changes.order_by("-id").select_related("user").first(),
+    }
+
+
+def retitled_models(
+    pyramid: Pyramid, rows: PyramidRows, relabelled: dict[int, set[int]], reshaded: set[int]
+) -> dict[int, list[tuple[int, str]]]:
+    """After a relabel (`relabelled`: EditResult.relabelled), the new tooltips of the runs in the
+    relabelled SCUs, (start, title) by model summary, for the models not shaded again (those
+    come whole, with their titles): the page sets them on the runs it has (issue 32: a relabel
+    sent every model holding the SCU, which the page compared run by run)."""
+    summaries = {s for held in relabelled.values() for s in held} - reshaded
+    if not summaries:
+        return {}
+    marks: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for part in rows.parts:
+        if part.summary_id in summaries:
+            marks[part.summary_id].append((part.start, part.end, part.scu_uid))
+    texts = {link.summary_id: link.summary.text for link in pyramid.model_texts}
+    return {
+        summary: run_titles(runs(texts[summary], marks[summary]), set(relabelled), rows.labels)
+        for summary in sorted(summaries)
+        if summary in texts
     }

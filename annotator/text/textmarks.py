@@ -140,6 +140,29 @@ def uncovered_runs(text: str, uncovered: list[tuple[int, int]]) -> list[tuple[in
     return joined
 
 
+def run_title(keys: tuple[Key, ...], zero_key: Key | None, labels: Mapping[Key, str]) -> str:
+    """A covered run's tooltip: the SCUs it is in, by number and label (`labels`, where known)."""
+
+    def named(key: Key) -> str:
+        return f"SCU {key}: {labels[key]}" if key in labels else f"SCU {key}"
+
+    if len(keys) > 1:
+        return "In " + "; ".join(named(k) for k in keys) + " (overlapping contributors)"
+    if zero_key is not None and keys == (zero_key,):
+        return "Matches nothing in the pyramid (weight 0)"
+    return named(keys[0])
+
+
+def run_titles(
+    text_runs: Iterable[Run[Key]], keys: set[Key], labels: Mapping[Key, str]
+) -> list[tuple[int, str]]:
+    """(start, tooltip) of the runs in any of the SCUs `keys`, as marked_html titles them: what a
+    relabel changes in a shaded text (issue 32: sent instead of the whole text)."""
+    return [
+        (run.start, run_title(run.keys, None, labels)) for run in text_runs if keys & set(run.keys)
+    ]
+
+
 def marked_html(
     text_runs: Iterable[Run[Key]],
     zero_key: Key | None = None,
@@ -151,14 +174,10 @@ def marked_html(
     a selection into offsets. Built here rather than in a template: a summary has hundreds of
     runs, and this is the page's hot path. `zero_key` marks runs covered only by that key
     (zero-weight PSEs) with class "zero"; `labels` ({key: SCU label}) name the SCUs in the
-    tooltip. Each change of SCUs along the text flips the shade (class "t1"): neighbouring
-    contributors of different SCUs never look like one.
+    tooltip (run_title). Each change of SCUs along the text flips the shade (class "t1"):
+    neighbouring contributors of different SCUs never look like one.
     """
     known = labels or {}
-
-    def named(key: Key) -> str:
-        return f"SCU {key}: {known[key]}" if key in known else f"SCU {key}"
-
     pieces: list[str] = []
     shade, previous = 0, None
     for run in text_runs:
@@ -169,17 +188,15 @@ def marked_html(
             previous = run.keys
             keys = " ".join(str(k) for k in run.keys)
             if len(run.keys) > 1:
-                classes, title = (
-                    ["overlap"],
-                    "In " + "; ".join(named(k) for k in run.keys) + " (overlapping contributors)",
-                )
+                classes = ["overlap"]
             elif zero_key is not None and run.keys == (zero_key,):
-                classes, title = ["zero"], "Matches nothing in the pyramid (weight 0)"
+                classes = ["zero"]
             else:
-                classes, title = [], named(run.keys[0])
+                classes = []
             if shade:
                 classes.append("t1")
             extra = f' class="{" ".join(classes)}"' if classes else ""
+            title = run_title(run.keys, zero_key, known)
             pieces.append(
                 f'<mark data-start="{run.start}" data-scus="{keys}"{extra} '
                 f'title="{escape(title)}">{text}</mark>'

@@ -279,6 +279,19 @@
     openNext = true;
   });
 
+  // A relabel's answer gives the new tooltips of the models' runs in the SCU ({summary: [[start,
+  // title], ...]}), not the models again (issue 32: the page's own work for a relabel).
+  document.addEventListener("pyramid:titles", (event) => {
+    Object.entries(event.detail.models).forEach(([summary, titles]) => {
+      const box = document.querySelector(`.text[data-summary="${summary}"]`);
+      if (!box) return;
+      titles.forEach(([start, title]) => {
+        const run = box.querySelector(`:scope > [data-start="${start}"]`);
+        if (run) run.title = title;
+      });
+    });
+  });
+
   document.addEventListener("keydown", (event) => {
     if (!workspace()) return;
     const typing = event.target.matches("input, textarea");

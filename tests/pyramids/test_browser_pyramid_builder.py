@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from annotator.models import SCU
 from tests import human
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
@@ -104,6 +105,17 @@ def test_building_a_pyramid(browser_page, live_server, demo, new_pyramid):
     human.press(page, "l")
     you.type_label("Apollo 11 landed on the Moon in July 1969")
     expect(page.locator("#status")).to_contain_text("Relabelled SCU 1")
+    assert SCU.objects.get(pyramid__name="DEMO01-B", uid=1).label == (
+        "Apollo 11 landed on the Moon in July 1969"
+    )
+    # The models' tooltips name the SCU by its new label (A's and B's words), as a reload shows.
+    titles = """() => Array.from(document.querySelectorAll(".text mark[data-scus~='1']"),
+        (mark) => [mark.closest(".text").dataset.author, mark.title])"""
+    # (set as the answer came, before the status says it was saved)
+    assert page.evaluate(titles) == [
+        ["A", "SCU 1: Apollo 11 landed on the Moon in July 1969"],
+        ["B", "SCU 1: Apollo 11 landed on the Moon in July 1969"],
+    ]
 
     # Move C's contributor to SCU 1: SCU 2, left empty, goes.
     you.click_contributor(2, "C")

@@ -103,15 +103,22 @@ def test_a_relabel_answers_with_that_scu_only(client, demo, pyramid):
     client.force_login(demo["outsider"])
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
     post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped out first"))
-    page = post(client, pyramid, "set_label", scu=2, label="Armstrong first").content.decode()
+    response = post(client, pyramid, "set_label", scu=2, label="Armstrong first")
+    page = response.content.decode()
     assert (
         '<li class="scu" id="scu-2" data-uid="2" data-key="scu-2" role="treeitem" aria-level="1" '
         'aria-expanded="false" tabindex="-1" hx-swap-oob="true"'
     ) in page
     assert 'id="scu-1"' not in page
-    # Only the model holding SCU 2's words, whose tooltips name it.
+    # No model again (issue 32): its shading is the same; the tooltips naming SCU 2 come apart.
+    assert 'id="model-' not in page
     b = pyramid.models_used.get(author="B").pk
-    assert re.findall(r'id="model-(\d+)" hx-swap-oob="true"', page) == [str(b)]
+    titles = json.loads(response["HX-Trigger"])["pyramid:titles"]["models"]
+    assert titles == {str(b): [[b_start(pyramid), "SCU 2: Armstrong first"]]}
+
+
+def b_start(pyramid):
+    return pyramid.models_used.get(author="B").text.index("Neil Armstrong stepped out first")
 
 
 def test_a_removal_deletes_the_item_and_a_reorder_sends_the_order_only(client, demo, pyramid):
@@ -343,14 +350,46 @@ def test_adding_a_contributor_reshades_only_its_own_model(client, demo, pyramid)
 
 def test_relabelling_renames_the_scu_in_every_model_it_shades(client, demo, pyramid):
     """Found by a tester: after a relabel the shaded words' tooltips kept the SCU's old name in
-    every model until a reload. The answer reshades the models holding its parts."""
+    every model until a reload. The answer gives the new tooltips of the runs in the SCU, in every
+    model holding its parts, as the page would render them."""
     client.force_login(demo["outsider"])
     post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
     post(client, pyramid, "add_contributor", scu=1, **selection(pyramid, "B", "Neil Armstrong"))
-    page = post(client, pyramid, "set_label", scu=1, label="The landing").content.decode()
+    post(client, pyramid, "new_scu", **selection(pyramid, "B", "Neil Armstrong stepped"))
+    response = post(client, pyramid, "set_label", scu=1, label='The "landing"')
     a, b, c = (pyramid.models_used.get(author=x).pk for x in "ABC")
-    assert f'id="model-{a}" hx-swap-oob="true"' in page
-    assert f'id="model-{b}" hx-swap-oob="true"' in page
-    assert f'id="model-{c}"' not in page  # no part of SCU 1 there
-    assert page.count('title="SCU 1: The landing"') == 2
-    assert SCU.objects.get(pyramid=pyramid, uid=1).label == "The landing"
+    titles = json.loads(response["HX-Trigger"])["pyramid:titles"]["models"]
+    assert set(titles) == {str(a), str(b)}  # no part of SCU 1 in C
+    assert SCU.objects.get(pyramid=pyramid, uid=1).label == 'The "landing"'
+    # The same tooltips as the page shows once loaded again (the overlap of SCUs 1 and 2 too).
+    page = client.get(reverse("pyramid-detail", args=[pyramid.pk])).content.decode()
+    for summary, runs in titles.items():
+        for start, title in runs:
+            shown = f'data-start="{start}" [^>]*title="{re.escape(escape(title))}"'
+            assert re.search(rf'id="model-{summary}".*?{shown}', page, re.S), (start, title)
+    assert any("overlapping contributors" in title for _, title in titles[str(b)])
+    # Relabelled again: the runs in SCU 2, alone or with SCU 1, in B only.
+    response = post(client, pyramid, "set_label", scu=2, label="Armstrong")
+    first = pyramid.models_used.get(author="B").text.index("Neil Armstrong")
+    assert json.loads(response["HX-Trigger"])["pyramid:titles"]["models"] == {
+        str(b): [
+            [first, 'In SCU 1: The "landing"; SCU 2: Armstrong (overlapping contributors)'],
+            [first + len("Neil Armstrong"), "SCU 2: Armstrong"],
+        ]
+    }
+
+
+def test_a_model_shaded_again_brings_its_tooltips_itself(demo, pyramid):
+    """retitled_models leaves out the models an edit shades again: they come whole."""
+    from annotator.pyramids.parts import PyramidRows
+    from annotator.pyramids.workspace import retitled_models
+
+    client = Client()
+    client.force_login(demo["outsider"])
+    post(client, pyramid, "new_scu", **selection(pyramid, "A", "Apollo 11 landed on the Moon"))
+    post(client, pyramid, "add_contributor", scu=1, **selection(pyramid, "B", "Neil Armstrong"))
+    a, b = (pyramid.models_used.get(author=x).pk for x in "AB")
+    rows = PyramidRows(pyramid.pk)
+    assert set(retitled_models(pyramid, rows, {1: {a, b}}, set())) == {a, b}
+    assert set(retitled_models(pyramid, rows, {1: {a, b}}, {b})) == {a}
+    assert retitled_models(pyramid, rows, {}, set()) == {}

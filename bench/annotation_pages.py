@@ -39,6 +39,8 @@ ROUNDS = runs(10)
 # holds it (V8's sampling profiler, through the DevTools protocol); BENCH_LINES: how many lines.
 PROFILE = os.environ.get("BENCH_PROFILE", "")
 LINES = int(os.environ.get("BENCH_LINES", "25"))
+# BENCH_PAGES="builder" measures only some of the pages (peer, builder, merge).
+PAGES = os.environ.get("BENCH_PAGES", "peer builder merge").split()
 PEER = "duc2006-nist/allpans/116.D0640.M.250.D.1.pan"
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "bench-password-1"
@@ -197,6 +199,22 @@ def print_profile(profiles: list[dict]) -> None:
         shown = [(place, us) for place, us in counter.most_common() if not place.startswith(skip)]
         for place, microseconds in shown[:LINES]:
             print(f"    {microseconds / 1000 / len(profiles):7.2f}  {place}")
+
+
+def builder_page(page, url: str) -> None:
+    """The builder's actions, then its first load as the browser sees it (time to first byte)."""
+    builder(page, url)
+    first_bytes = []
+    for _ in range(ROUNDS):
+        page.goto(url)
+        first_bytes.append(
+            page.evaluate(
+                "() => { const n = performance.getEntriesByType('navigation')[0]; return "
+                "n.responseStart - n.requestStart; }"
+            )
+        )
+    first_byte = Timing.from_milliseconds(first_bytes)
+    print(f"{'builder page: time to first byte (browser)':<42} {first_byte.format('ms')}")
 
 
 def builder(page, url: str) -> None:
@@ -409,27 +427,18 @@ def main() -> None:
                 page.click("button[type=submit]")
                 return page
 
-            peer_page(
-                session("annotator"), base + reverse("annotation-detail", args=[annotation.pk])
-            )
-            editing.reopen(built.pk, admin, Pyramid.objects.get(pk=built.pk).version)
-            page = session("builder")
-            builder(page, base + reverse("pyramid-detail", args=[built.pk]))
-            first_bytes = []
-            for _ in range(ROUNDS):
-                page.goto(base + reverse("pyramid-detail", args=[built.pk]))
-                first_bytes.append(
-                    page.evaluate(
-                        "() => { const n = performance.getEntriesByType('navigation')[0]; return "
-                        "n.responseStart - n.requestStart; }"
-                    )
+            if "peer" in PAGES:
+                peer_page(
+                    session("annotator"), base + reverse("annotation-detail", args=[annotation.pk])
                 )
-            first_byte = Timing.from_milliseconds(first_bytes)
-            print(f"{'builder page: time to first byte (browser)':<42} {first_byte.format('ms')}")
-            consensus, group = consensus_of_two(admin)
-            merge_page(
-                session("admin"), base + reverse("pyramid-merge", args=[consensus.pk]), group
-            )
+            editing.reopen(built.pk, admin, Pyramid.objects.get(pk=built.pk).version)
+            if "builder" in PAGES:
+                builder_page(session("builder"), base + reverse("pyramid-detail", args=[built.pk]))
+            if "merge" in PAGES:
+                consensus, group = consensus_of_two(admin)
+                merge_page(
+                    session("admin"), base + reverse("pyramid-merge", args=[consensus.pk]), group
+                )
             browser.close()
     finally:
         server.terminate()

@@ -111,6 +111,34 @@
     const list = document.getElementById("builder-help-list");  // the new one (the target is the old)
     if (list && list.dataset.uid) shown = `${list.dataset.uid}:${list.dataset.version}`;
   });
+  // The panel grows with the phrases it shows, and the SCU list above it shrinks: the selected
+  // SCU's row, in sight before, is kept in sight (a tester's last SCU went under the panel). Seen
+  // as the browser lays the page out anyway (a ResizeObserver), so no layout is forced for it.
+  let panelTop = null;
+  const keepSelectedInSight = new ResizeObserver(() => {
+    const box = panel();
+    if (!box) return;
+    const before = panelTop;
+    panelTop = box.getBoundingClientRect().top;
+    const row = document.querySelector("#scu-list > .scu.selected > .scu-row");
+    const pane = row && row.closest("section");
+    if (before === null || panelTop >= before || !pane) return;
+    const r = row.getBoundingClientRect(), bottom = pane.getBoundingClientRect().bottom;
+    if (r.bottom > bottom && r.top < before) pane.scrollTop += r.bottom - bottom;
+  });
+  let observed = null;
+  function observePanel() {
+    const box = panel();
+    if (box === observed) return;
+    if (observed) keepSelectedInSight.unobserve(observed);
+    observed = box;
+    panelTop = null;
+    if (box) keepSelectedInSight.observe(box);
+  }
+  document.addEventListener("workspace:replaced", observePanel);
+  document.addEventListener("htmx:afterSwap", observePanel);
+  observePanel();
+
   document.addEventListener("keyup", soon);
   ["tree:focus", "pyramid:select", "htmx:afterSettle", "htmx:oobAfterSwap", "workspace:replaced"]
     .forEach((type) => document.addEventListener(type, soon));

@@ -202,11 +202,35 @@ window.TextSelection = (function () {
   // other words than the ones under it. So every htmx swap that comes while the button is down waits
   // until it is up (and so does whatever follows an edit's answer: see workspace-actions.js);
   // `HoldStill.afterRelease(fn)` does the same for the pages' own changes.
-  const hold = { down: false, waiting: [] };
-  document.addEventListener("pointerdown", (event) => { if (event.button === 0 && boxOf(event.target)) hold.down = true; }, true);
+  const hold = { down: false, waiting: [], panes: [] };
+  document.addEventListener("pointerdown", (event) => {
+    const box = event.button === 0 && boxOf(event.target);
+    if (!box) return;
+    hold.down = true;
+    holdPanes(box);
+  }, true);
+  // The browser scrolls a pane by itself while text in it is being selected with the pointer near
+  // the pane's edge (a line the edge cuts), and goes on selecting under the pointer as it scrolls:
+  // a tester's three words became five sentences. While the button is held, the panes around the
+  // text do not scroll (overflow hidden); their scrollbar keeps its room, so nothing reflows.
+  function holdPanes(box) {
+    for (let pane = box.parentElement; pane && pane !== document.body; pane = pane.parentElement) {
+      const style = getComputedStyle(pane);
+      if (!/(auto|scroll)/.test(style.overflowY) || pane.scrollHeight <= pane.clientHeight) continue;
+      const gutter = pane.offsetWidth - pane.clientWidth - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+      pane.style.scrollbarGutter = gutter > 0 ? "stable" : "";
+      pane.style.overflowY = "hidden";
+      hold.panes.push(pane);
+    }
+  }
+  function releasePanes() {
+    hold.panes.forEach((pane) => { pane.style.overflowY = ""; pane.style.scrollbarGutter = ""; });
+    hold.panes = [];
+  }
   function release() {
     if (!hold.down) return;
     hold.down = false;
+    releasePanes();
     const waiting = hold.waiting;
     hold.waiting = [];
     // After the browser's last "selectionchange" of the drag: the words kept are the ones dragged.

@@ -281,3 +281,122 @@ def test_the_models_never_move_under_a_held_pointer(browser_page, live_server, d
             )
             used[author].pop()
     assert not errors, errors
+
+
+CUT_LINE = """([author, edge, cut]) => {
+  // Scroll the text's pane so that its edge ("bottom", or "top" under what sticks there) cuts a
+  // line in the middle of the text by `cut` px, and return [start, end, phrase] of three words
+  // on the part of that line in sight (a tester dragged there: the pane scrolled under the held
+  // button, and the selection ran to the end of the text).
+  const text = document.querySelector(`.text[data-author="${author}"]`);
+  const pane = text.closest("section");
+  const all = document.createRange();
+  all.selectNodeContents(text);
+  const lines = [];
+  for (const r of all.getClientRects()) {
+    if (r.width > 0 && !lines.some((l) => Math.abs(l.top - r.top) < 2)) lines.push(r);
+  }
+  const line = lines[Math.floor(lines.length / 2)];
+  const p = pane.getBoundingClientRect();
+  const clear = edge === "top" ? parseFloat(getComputedStyle(pane).scrollPaddingTop) || 0 : 0;
+  pane.scrollTop += edge === "bottom"
+    ? line.bottom - cut - p.bottom
+    : line.top + cut - (p.top + clear);
+  const cutAt = edge === "bottom" ? p.bottom : p.top + clear;
+  const r = Array.from(all.getClientRects()).find((l) => Math.abs(l.height - line.height) < 2
+    && l.width > 0 && Math.abs(l.left - line.left) < 400 && l.top < cutAt && l.bottom > cutAt);
+  const y = edge === "bottom" ? (r.top + p.bottom) / 2 : (r.bottom + p.top + clear) / 2;
+  const caret = document.caretRangeFromPoint(r.left + r.width * 0.3, y);
+  const chars = Array.from(text.textContent);
+  const isWord = (c) => c !== undefined && /[\\p{L}\\p{N}]/u.test(c);
+  const before = document.createRange();
+  before.setStart(text, 0);
+  before.setEnd(caret.startContainer, caret.startOffset);
+  let start = Array.from(before.toString()).length;
+  while (start > 0 && isWord(chars[start - 1])) start--;
+  while (start < chars.length && !isWord(chars[start])) start++;
+  let at = start, end = start;
+  for (let words = 0; words < 3; words++) {
+    while (isWord(chars[at])) at++;
+    const onLine = window.TextSelection.rangeOf(text, [start, at]).getClientRects();
+    if (Array.from(onLine).filter((l) => l.width > 0).length > 1) break;  // the line ends
+    end = at;
+    while (at < chars.length && !isWord(chars[at]) && chars[at] !== "\\n") at++;
+  }
+  return [start, end, chars.slice(start, end).join(""), y];
+}"""
+
+EDGE_PATH = """([author, start, end, y]) => {
+  // Along the cut line at height y (the part in sight), from the first letter to the last.
+  const text = document.querySelector(`.text[data-author="${author}"]`);
+  const rect = (s, e) => window.TextSelection.rangeOf(text, [s, e]).getBoundingClientRect();
+  return [[rect(start, start + 1).left + 1, y], [rect(end - 1, end).right - 1, y]];
+}"""
+
+
+def edge_drag(page, author, edge):
+    """Three words on the line the pane's `edge` cuts, dragged as a person does; returns them and
+    where they were at the press and at the release."""
+    start, end, phrase, y = page.evaluate(CUT_LINE, [author, edge, 5])
+    page.wait_for_timeout(200)  # the scroll is over
+    (x0, y0), (x1, y1) = page.evaluate(EDGE_PATH, [author, start, end, y])
+    page.mouse.move(x0, y0, steps=4)
+    page.mouse.down()
+    at_press = page.evaluate(WHERE, [author, start])
+    page.wait_for_timeout(150)
+    page.mouse.move(x1, y1, steps=15)
+    page.wait_for_timeout(600)  # long enough for the browser to scroll, were it to
+    at_release = page.evaluate(WHERE, [author, start])
+    page.mouse.up()
+    return (start, end, phrase), at_press, at_release
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+def test_words_on_a_line_the_pane_cuts_stay_under_the_pointer(
+    browser_page, live_server, fresh_annotation
+):
+    """Found by a tester: words on the last line in sight, cut by the pane's bottom edge, were
+    dragged; the pane scrolled while the button was held (the browser scrolls a text being
+    selected near its pane's edge) and "members, it left" was stored as five sentences."""
+    page = browser_page
+    errors = human.page_errors(page)
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(f"{live_server.url}/annotations/{fresh_annotation}/")
+    human.settle(page)
+    (start, end, phrase), at_press, at_release = edge_drag(page, "peer", "bottom")
+    assert at_release == at_press, f"{phrase!r}: moved under the pointer {at_press} -> {at_release}"
+    assert page.evaluate("() => window.TextSelection.kept()")["range"] == [start, end], phrase
+    human.press(page, "0")
+    assert human.eventually(lambda: (start, end) in stored_spans(fresh_annotation)), (
+        f"{phrase!r} was not stored as dragged: {stored_spans(fresh_annotation)}"
+    )
+    assert stored_spans(fresh_annotation) == {(start, end): 0}
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
+@pytest.mark.parametrize("edge", ["bottom", "top"])
+def test_model_words_on_a_line_the_pane_cuts_stay_under_the_pointer(
+    browser_page,
+    live_server,
+    d0640,  # noqa: F811
+    edge,
+):
+    """The same in the builder's model columns, at the bottom edge and at the top (under a
+    model's name, which sticks there): the tester's new SCU got a label of three sentences."""
+    page = browser_page
+    errors = human.page_errors(page)
+    d0640["open pyramid"]()
+    log_in(page, live_server, "admin", "admin-pass-1")
+    page.goto(f"{live_server.url}/pyramids/{d0640['pyramid']}/")
+    human.settle(page)
+    before = stored_contributor_spans(d0640["pyramid"])
+    (start, end, phrase), at_press, at_release = edge_drag(page, "C", edge)
+    assert at_release == at_press, f"{phrase!r}: moved under the pointer {at_press} -> {at_release}"
+    kept = page.evaluate("() => window.TextSelection.kept()")
+    assert (kept["author"], kept["range"]) == ("C", [start, end]), phrase
+    human.press(page, "n")
+    assert human.eventually(
+        lambda: stored_contributor_spans(d0640["pyramid"]) - before == {("C", start, end)}
+    ), f"{phrase!r} was not stored as dragged"
+    assert not errors, errors

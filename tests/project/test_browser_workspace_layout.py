@@ -236,3 +236,47 @@ def test_words_scrolled_into_view_clear_the_models_names(browser_page, live_serv
     gaps = page.evaluate(WORDS_CLEAR_OF_NAMES, uid)
     assert gaps, "the SCU's words are in no model"
     assert all(gap >= -1 for gap in gaps), f"words under a name by {gaps} px"
+
+
+SELECTED_ROW_IN_SIGHT = """() => {
+  // The selected SCU's row, whole, within the SCU list's pane as it is now.
+  const row = document.querySelector("#scu-list > .scu.selected > .scu-row");
+  if (!row) return null;
+  const r = row.getBoundingClientRect(), pane = row.closest("section").getBoundingClientRect();
+  return r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1;
+}"""
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
+@pytest.mark.parametrize("how", ["End", "click"])
+def test_the_selected_scu_stays_in_sight_when_its_phrases_come(
+    browser_page, live_server, d0640, how
+):
+    """Found by a tester: the last SCU selected (End in the tree, or a click on the last row in
+    sight), the builder's help under the list grew with its phrases (98 -> 223 px) and the
+    selected row went out of sight under it."""
+    page = browser_page
+    d0640["open pyramid"]()
+    open_to_edit(page, live_server, f"/pyramids/{d0640['pyramid']}/")
+    if how == "End":
+        human.tab_to(page, "#scu-list [role=treeitem]")
+        human.press(page, "End")
+    else:
+        rows = page.locator("#scu-list > .scu > .scu-row")
+        last = page.evaluate(
+            """() => { const pane = document.querySelector("#scu-list").closest("section")
+              .getBoundingClientRect();
+            const rows = Array.from(document.querySelectorAll("#scu-list > .scu > .scu-row"));
+            const inSight = rows.filter((r) => r.getBoundingClientRect().bottom <= pane.bottom);
+            return inSight.length - 1; }"""
+        )
+        human.click(page, rows.nth(last))
+    uid = page.evaluate("() => document.querySelector('#scu-list > .scu.selected').dataset.uid")
+    page.wait_for_function(
+        "(uid) => document.getElementById('builder-help-list')?.dataset.uid === uid", arg=uid
+    )
+    assert page.locator("#builder-help-list .builder-help-phrases").count() > 0, "no phrases"
+    assert human.eventually(lambda: page.evaluate(SELECTED_ROW_IN_SIGHT)), (
+        f"SCU {uid}, selected, is out of sight under the help"
+    )
+    assert page_does_not_scroll(page)

@@ -413,6 +413,9 @@ def test_a_refusal_keeps_the_scroll_the_selection_and_the_typed_label(
     last = started.state()[-1][0]
     page.locator(f"#scu-{last}").scroll_into_view_if_needed()
     human.click(page, f"#scu-{last} .label")
+    # Its phrases shown under the list, which keeps the row in sight (the list shrank for them).
+    expect(page.locator("#builder-help-list")).to_have_attribute("data-uid", str(last))
+    human.settle(page)
     scus_scroll = scroll_of(page, "section.scus")
     assert scus_scroll > 0
     you.select("A", "Apollo 11 landed on the Moon on July 20")

@@ -51,13 +51,19 @@ def scus_with_contributors(
     text read once (issue 32: read with every contributor, a decision's answer carried each text
     dozens of times): `summaries` (model_summaries), where the caller has read them."""
     chosen = Q(pyramid_id__in=pyramid_ids) & (only or Q())
-    scu_ids = SCU.objects.filter(chosen).values("id")
+    # The SCUs first, their contributors then by their ids: `only` (a group's SCUs, with a
+    # subquery) is compiled once, not again as the contributors' subquery (issue 32).
+    scus = list(
+        SCU.objects.filter(chosen)
+        .with_weight(WeightConvention.CONTRIBUTORS)
+        .order_by("position", "id")
+    )
     contributors: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # SCU id -> its
     # contributors' (id, summary id)
     parts: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # contributor id -> its
     # parts, in text order
     for contributor_id, scu_id, summary_id, start, end in (
-        Contributor.objects.filter(scu_id__in=scu_ids)
+        Contributor.objects.filter(scu_id__in=[scu.pk for scu in scus])
         .order_by("scu_id", "position", "id", "spans__start", "spans__end")
         .values_list("id", "scu_id", "summary_id", "spans__start", "spans__end")
     ):  # each contributor with its parts (none: one row, without a part)
@@ -68,11 +74,6 @@ def scus_with_contributors(
     shown = {summary for found in contributors.values() for _, summary in found}
     if summaries is None or not shown <= summaries.keys():
         summaries = model_summaries([], also=shown)
-    scus = list(
-        SCU.objects.filter(chosen)
-        .with_weight(WeightConvention.CONTRIBUTORS)
-        .order_by("position", "id")
-    )
     for scu in scus:
         # A contributor's parts in the text's order, as the models show them (issue 32: they
         # showed in the order they were added, "open casinos…They can determine").

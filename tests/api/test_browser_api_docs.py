@@ -7,13 +7,12 @@ The site is opened under a name that is not localhost, as in production (Chromiu
 the live server): Swagger UI, for one, would fetch its validator badge from validator.swagger.io on
 any other host only, were it shown."""
 
-import os
 from urllib.request import urlopen
 
 import pytest
 from django.db import connections
 
-from tests.conftest import CHROMIUM
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.human import VIEWPORTS, click, press, type_text
 
 pytestmark = [
@@ -28,70 +27,60 @@ HOST = "pyramid.example"
 
 
 @pytest.fixture
-def offline(live_server, settings):
+def offline(live_server, settings, playwright_session):
     """A Chromium page that reaches the live server as http://pyramid.example:<port> and nothing
     else, and what it saw: requests blocked or failed, error answers, console errors."""
-    playwright_api = pytest.importorskip("playwright.sync_api")
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, HOST]
     port = live_server.url.rsplit(":", 1)[1]
     origin = f"http://{HOST}:{port}"
     seen = {"blocked": [], "failed": [], "errors": [], "console": [], "fonts": []}
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
-                # As under HTTPS (else Chromium logs that it ignores the Cross-Origin-Opener-Policy
-                # header).
-                f"--unsafely-treat-insecure-origin-as-secure={origin}",
-            ],
-        )
-        context = browser.new_context(viewport=VIEWPORTS["laptop"])
+    # A Chromium of its own (the session's has no host rules), in the session's Playwright.
+    browser = playwright_session.chromium.launch(
+        executable_path=str(CHROMIUM),
+        args=[
+            *CHROMIUM_ARGS,
+            f"--host-resolver-rules=MAP {HOST} 127.0.0.1",
+            # As under HTTPS (else Chromium logs that it ignores the Cross-Origin-Opener-Policy
+            # header).
+            f"--unsafely-treat-insecure-origin-as-secure={origin}",
+        ],
+    )
+    context = browser.new_context(viewport=VIEWPORTS["laptop"])
 
-        def only_the_site(route):
-            if route.request.url.startswith(origin + "/"):
-                route.continue_()
-            else:
-                seen["blocked"].append(route.request.url)
-                route.abort("blockedbyclient")
+    def only_the_site(route):
+        if route.request.url.startswith(origin + "/"):
+            route.continue_()
+        else:
+            seen["blocked"].append(route.request.url)
+            route.abort("blockedbyclient")
 
-        context.route("**/*", only_the_site)
-        page = context.new_page()
-        page.on(
-            "requestfailed",
-            lambda request: seen["failed"].append(f"{request.url}: {request.failure}"),
-        )
-        page.on(
-            "response",
-            lambda response: (
-                seen["errors"].append(f"{response.status} {response.url}")
-                if response.status >= 400
-                else None
-            ),
-        )
-        page.on(
-            "console",
-            lambda message: (
-                seen["console"].append(message.text) if message.type == "error" else None
-            ),
-        )
-        page.on(
-            "response",
-            lambda response: (
-                seen["fonts"].append(response.url)
-                if response.request.resource_type == "font"
-                else None
-            ),
-        )
-        yield page, origin, seen
-        browser.close()
-        connections.close_all()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+    context.route("**/*", only_the_site)
+    page = context.new_page()
+    page.on(
+        "requestfailed",
+        lambda request: seen["failed"].append(f"{request.url}: {request.failure}"),
+    )
+    page.on(
+        "response",
+        lambda response: (
+            seen["errors"].append(f"{response.status} {response.url}")
+            if response.status >= 400
+            else None
+        ),
+    )
+    page.on(
+        "console",
+        lambda message: seen["console"].append(message.text) if message.type == "error" else None,
+    )
+    page.on(
+        "response",
+        lambda response: (
+            seen["fonts"].append(response.url) if response.request.resource_type == "font" else None
+        ),
+    )
+    yield page, origin, seen
+    browser.close()
+    connections.close_all()
 
 
 def log_in(page, origin):

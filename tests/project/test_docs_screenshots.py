@@ -44,26 +44,18 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
-def colours(paths: list[Path]) -> dict[str, int]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+def colours(page, paths: list[Path]) -> dict[str, int]:
+    return {
+        path.name: page.evaluate(
+            COLOURS, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
         )
-        try:
-            page = browser.new_page()
-            return {
-                path.name: page.evaluate(
-                    COLOURS, "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
-                )
-                for path in paths
-            }
-        finally:
-            browser.close()
+        for path in paths
+    }
 
 
-def test_the_script_writes_three_pictures_of_the_demo_and_leaves_nothing_running(tmp_path):
+def test_the_script_writes_three_pictures_of_the_demo_and_leaves_nothing_running(
+    tmp_path, browser_page
+):
     out = tmp_path / "pictures"
     # Not this test run's database or settings: the script makes its own (a throwaway SQLite).
     env = {
@@ -83,7 +75,7 @@ def test_the_script_writes_three_pictures_of_the_demo_and_leaves_nothing_running
     for name in PICTURES:
         width, height = png_size(out / name)
         assert (width, height) == (1280, 720), f"{name} is {width}x{height}"
-    counted = colours([out / name for name in PICTURES])
+    counted = colours(browser_page, [out / name for name in PICTURES])
     for name, count in counted.items():
         # A blank page or an error page holds a handful of colours; text, highlights and plots,
         # hundreds.

@@ -236,7 +236,11 @@ window.TextSelection = (function () {
     // After the browser's last "selectionchange" of the drag: the words kept are the ones dragged.
     setTimeout(() => waiting.forEach((fn) => fn()), 0);
   }
-  ["pointerup", "pointercancel", "blur"].forEach((type) => window.addEventListener(type, release, true));
+  ["pointerup", "pointercancel"].forEach((type) => window.addEventListener(type, release, true));
+  // The window losing the focus (another window): not an element of the page losing it, which the
+  // capture phase hears too (a press in another text moves the focus there: a second tester's
+  // drag in a second model ran free).
+  window.addEventListener("blur", (event) => { if (event.target === window) release(); }, true);
   const afterRelease = (fn) => { if (hold.down) hold.waiting.push(fn); else fn(); };
 
   function holdSwap(event) {

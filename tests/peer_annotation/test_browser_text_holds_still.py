@@ -375,28 +375,39 @@ def test_words_on_a_line_the_pane_cuts_stay_under_the_pointer(
 
 
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
-@pytest.mark.parametrize("edge", ["bottom", "top"])
 def test_model_words_on_a_line_the_pane_cuts_stay_under_the_pointer(
     browser_page,
     live_server,
     d0640,  # noqa: F811
-    edge,
 ):
     """The same in the builder's model columns, at the bottom edge and at the top (under a
-    model's name, which sticks there): the tester's new SCU got a label of three sentences."""
+    model's name, which sticks there), one model after another (a second tester: after a click
+    in one model, a drag in another ran to its end) and after a plain click in a text: the
+    tester's new SCU got a label of three sentences."""
     page = browser_page
     errors = human.page_errors(page)
     d0640["open pyramid"]()
     log_in(page, live_server, "admin", "admin-pass-1")
     page.goto(f"{live_server.url}/pyramids/{d0640['pyramid']}/")
     human.settle(page)
-    before = stored_contributor_spans(d0640["pyramid"])
-    (start, end, phrase), at_press, at_release = edge_drag(page, "C", edge)
-    assert at_release == at_press, f"{phrase!r}: moved under the pointer {at_press} -> {at_release}"
-    kept = page.evaluate("() => window.TextSelection.kept()")
-    assert (kept["author"], kept["range"]) == ("C", [start, end]), phrase
-    human.press(page, "n")
-    assert human.eventually(
-        lambda: stored_contributor_spans(d0640["pyramid"]) - before == {("C", start, end)}
-    ), f"{phrase!r} was not stored as dragged"
+    for turn, (author, edge) in enumerate(
+        [("C", "bottom"), ("D", "bottom"), ("F", "top"), ("G", "bottom")]
+    ):
+        if turn == 3:  # a plain click in another model's text first
+            human.click(page, ".text[data-author='C'] > span.free >> nth=0")
+            human.answered(page)
+        human.settle(page)
+        before = stored_contributor_spans(d0640["pyramid"])
+        (start, end, phrase), at_press, at_release = edge_drag(page, author, edge)
+        assert at_release == at_press, (
+            f"{author} {edge}: {phrase!r} moved under the pointer {at_press} -> {at_release}"
+        )
+        kept = page.evaluate("() => window.TextSelection.kept()")
+        assert (kept["author"], kept["range"]) == (author, [start, end]), (author, phrase, kept)
+        human.press(page, "n")
+        assert human.eventually(
+            lambda b=before, a=author, s=start, e=end: (
+                stored_contributor_spans(d0640["pyramid"]) - b == {(a, s, e)}
+            )
+        ), f"{author}: {phrase!r} was not stored as dragged"
     assert not errors, errors

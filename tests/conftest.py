@@ -116,8 +116,12 @@ def chromium(playwright_session):
 def browser_page(viewport, chromium):
     """A page in a context of the test's own (its own cookies and storage: a new session; a test
     may open a second tab in it), closed at the end."""
+    from tests.human import watch_changes
+
     context = chromium.new_context(accept_downloads=True, viewport=viewport)
-    yield context.new_page()
+    page = context.new_page()
+    watch_changes(page)
+    yield page
     context.close()
     # Database work done while Playwright runs gets a connection of its own (another context):
     # close it, or it outlives the test database.

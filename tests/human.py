@@ -80,6 +80,54 @@ def settle(page) -> None:
     page.evaluate(SETTLED)
 
 
+# The changes (requests other than GET) a page has sent and not yet seen answered.
+UNANSWERED = "_unanswered_changes"
+
+
+def watch_changes(page) -> None:
+    """From now on, keep the changes the page sends until their answers are in (the browser_page
+    fixture does it for every test's page): `answered` waits for them."""
+    unanswered: set = set()
+    page.on("request", lambda request: request.method != "GET" and unanswered.add(request))
+    page.on("requestfinished", lambda request: unanswered.discard(request))
+    page.on("requestfailed", lambda request: unanswered.discard(request))
+    setattr(page, UNANSWERED, unanswered)
+
+
+def answered(page, timeout_ms: int = 10_000) -> None:
+    """Wait until the page has done what the last input made it do: its frames drawn and every
+    change it sent answered. Then a test asserts what is stored, or that nothing was (issue 34:
+    a fixed 300 ms before that passed without testing anything when an answer was slow)."""
+    settle(page)
+    unanswered = getattr(page, UNANSWERED)
+    for _ in range(timeout_ms // 20):
+        if not unanswered:
+            break
+        page.wait_for_timeout(20)  # (Playwright hears of the answers while it waits)
+    assert not unanswered, f"no answer to {[f'{r.method} {r.url}' for r in unanswered]}"
+    settle(page)
+
+
+SCROLLS_STILL = """async () => {
+  // Three frames in a row with every scroll position the same: a wheel's or a page's scrolling,
+  // smooth or not, is over.
+  const positions = () => JSON.stringify([scrollX, scrollY, ...Array.from(
+    document.querySelectorAll("*"), (e) => e.scrollHeight > e.clientHeight ? e.scrollTop : 0)]);
+  let last = positions();
+  for (let same = 0; same < 3;) {
+    await new Promise((done) => requestAnimationFrame(done));
+    const now = positions();
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+}"""
+
+
+def scrolled(page) -> None:
+    """Wait until the page and its panes have stopped scrolling (after the wheel, say)."""
+    page.evaluate(SCROLLS_STILL)
+
+
 def drag_select(page, author: str, phrase: str, nth: int = 0) -> None:
     """Select a phrase of a text (data-author: a model's author, or "peer") with a mouse drag:
     press on its first character, move through each of its lines, release on its last."""

@@ -12,7 +12,7 @@ from annotator.models import PeerAnnotation, Pyramid, PyramidMerge
 from tests.accessibility import violations
 from tests.conftest import CHROMIUM, log_in
 from tests.helpers import decisions_stored as stored
-from tests.human import click, eventually, focused, press, settle, tab_to
+from tests.human import click, eventually, focused, press, scrolled, settle, tab_to
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -113,7 +113,7 @@ def test_an_adjudicator_works_through_a_merge_by_keys_and_marked_words(
     # Undo from the keys (Ctrl+Z) takes back the last decision; Redo (the button) brings it back.
     # Pressed with the page scrolled to its top, the group it undoes below the screen.
     page.mouse.wheel(0, -5000)
-    page.wait_for_timeout(300)
+    scrolled(page)
     assert group(last).evaluate("(g) => g.getBoundingClientRect().top > innerHeight")
     press(page, "Control+z")
     expect(page.locator("#status")).to_contain_text("Undid: Group")

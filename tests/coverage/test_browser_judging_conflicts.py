@@ -162,7 +162,7 @@ def test_none_clears_the_marked_sentences(browser_page, live_server, demo):
     expect(page.locator("#sentence-1")).to_have_attribute("aria-pressed", "false")
     hold(page, "c")
     saved(page, "None keeps no sentences")
-    page.wait_for_timeout(300)
+    human.answered(page)
     assert by_position_see(task) == expected
     assert violations(page) == []
 

@@ -268,7 +268,7 @@ def test_a_held_click_on_an_scu_assigns_the_selected_words(
     # The words were used: a later click on an SCU only selects it, it stores nothing more.
     human.click(page, "#scu-3 .scu-row")
     expect(page.locator("#scu-3")).to_have_class(re.compile(r"\bselected\b"))
-    page.wait_for_timeout(300)
+    human.answered(page)
     assert stored_pses(pk) == [(1, "Apollo 11 landed on the Moon in July 1969")]
 
 
@@ -474,7 +474,7 @@ def test_enter_on_a_button_or_a_pane_is_never_a_match(
     human.tab_to(page, ".score-popover summary", backwards=True)
     human.press(page, "Enter")  # opens the scores
     expect(page.locator(".score-popover #scores")).to_be_visible()
-    page.wait_for_timeout(300)
+    human.answered(page)
     assert stored_pses(pk) == []
     # The help opened and closed (Escape, or its Close button) keeps the words selected.
     human.press(page, "?")
@@ -558,7 +558,7 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(
     human.press(page, "Enter")
     expect(warning).to_be_hidden()
     expect(complete).to_be_focused()
-    page.wait_for_timeout(300)
+    human.answered(page)
     assert stored_status(pk) == "in_progress"
     # Escape goes back too.
     human.press(page, "Enter")
@@ -566,7 +566,7 @@ def test_mark_complete_warns_of_words_in_no_pse_from_the_keyboard(
     human.press(page, "Escape")
     expect(warning).to_be_hidden()
     expect(complete).to_be_focused()
-    page.wait_for_timeout(300)
+    human.answered(page)
     assert stored_status(pk) == "in_progress"
     # Then on anyway: Tab within the warning to "Mark complete anyway", Enter.
     human.press(page, "Enter")
@@ -620,7 +620,7 @@ def test_the_warning_selects_the_first_words_in_no_pse_for_the_annotator(
         lambda: asked == ["Mark this annotation complete? It becomes read-only."]
     )
     assert page.locator("dialog#uncovered-words").evaluate("(dialog) => dialog.open") is False
-    page.wait_for_timeout(300)
+    human.answered(page)
     assert stored_status(pk) == "in_progress"
     assert [pse[0] for pse in stored_pses(pk)].count(0) == 3  # no zero-weight PSE for "and"
 
@@ -662,12 +662,12 @@ def test_escape_drops_the_selected_words_and_the_next_key_stores_nothing(
     assert page.evaluate("() => window.getSelection().isCollapsed")
     human.press(page, "0")
     status(page, "Select some words of the peer summary first: nothing was stored.")
-    page.wait_for_timeout(400)
+    human.answered(page)
     assert stored_pses(pk) == []
     # Words used up by an action do not come back either: `0` once stores them once.
     select(page, "Apollo 11 landed on the Moon")
     human.press(page, "0")
     assert human.eventually(lambda: stored_pses(pk)) == [(0, "Apollo 11 landed on the Moon")]
     human.press(page, "0")
-    page.wait_for_timeout(400)
+    human.answered(page)
     assert stored_pses(pk) == [(0, "Apollo 11 landed on the Moon")]

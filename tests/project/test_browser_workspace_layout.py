@@ -157,7 +157,7 @@ def test_the_read_only_builder_fits_and_keeps_the_model_names_in_sight(
         )
     )
     page.mouse.wheel(0, 600)
-    page.wait_for_timeout(300)
+    human.scrolled(page)
     assert page.evaluate("() => document.querySelector('.models-pane').scrollTop") > 0
     assert page.evaluate(MODEL_NAMES_IN_SIGHT) == models
 
@@ -229,10 +229,10 @@ def test_words_scrolled_into_view_clear_the_models_names(browser_page, live_serv
         )
     )
     page.mouse.wheel(0, 5000)
-    page.wait_for_timeout(300)
+    human.scrolled(page)
     human.click(page, f"#scu-{uid} .label")
     expect(page.locator(f"#scu-{uid}")).to_have_attribute("aria-selected", "true")
-    page.wait_for_timeout(300)
+    human.scrolled(page)  # the SCU's words brought into view
     gaps = page.evaluate(WORDS_CLEAR_OF_NAMES, uid)
     assert gaps, "the SCU's words are in no model"
     assert all(gap >= -1 for gap in gaps), f"words under a name by {gaps} px"

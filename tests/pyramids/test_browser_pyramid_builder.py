@@ -341,7 +341,7 @@ def test_a_refused_move_offers_no_fix_that_would_put_words_in_two_scus(
     fixes = page.locator("#status button.fix")
     if fixes.count():  # a fix offered must do what it says: never the words of the last action
         human.click(page, fixes.first)
-        page.wait_for_timeout(500)
+        human.answered(page)
     after = started.state()
     in_scus = [
         (uid, part) for uid, _, models in after for parts in models.values() for part in parts
@@ -760,13 +760,13 @@ def test_escape_drops_the_selected_words_and_n_then_makes_no_scu(
     human.press(page, "Escape")
     expect(page.locator("#selection")).not_to_contain_text("Selected in model")
     human.press(page, "n")
-    page.wait_for_timeout(400)
+    human.answered(page)
     assert not SCU.objects.filter(pyramid__name="DEMO01-B").exists()
     # Selected again, `n` makes the SCU, once.
     you.select("C", "before the end of the decade")
     you.key("n", "New SCU 1")
     human.press(page, "n")
-    page.wait_for_timeout(400)
+    human.answered(page)
     assert list(SCU.objects.filter(pyramid__name="DEMO01-B").values_list("label", flat=True)) == [
         "before the end of the decade"
     ]

@@ -11,6 +11,15 @@ PAN_FIXTURE = FIXTURES / "100.D9901.M.100.A.7.pan"
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+# Workers of pytest-xdist ("-n auto" in pyproject.toml): one per core, at most this many (each has
+# its own test database and, for browser tests, its own Chromium).
+MAX_WORKERS = 4
+
+
+def pytest_xdist_auto_num_workers(config):
+    return min(MAX_WORKERS, os.cpu_count() or 1)
+
+
 def shared_data_root() -> Path:
     return Path(os.environ.get("PYRAMID_DATA", ROOT.parent / "shared" / "data" / "pyramids"))
 

@@ -70,8 +70,17 @@ SETTINGS_FROM_ENVIRONMENT = (
 )
 
 
+# What the test session itself sets, which production never does: the browser tests' Playwright
+# keeps an event loop in the test process (tests/conftest.py, playwright_session).
+TEST_SESSION_ONLY = ("DJANGO_ALLOW_ASYNC_UNSAFE",)
+
+
 def check_deploy(**env) -> subprocess.CompletedProcess:
-    environment = {k: v for k, v in os.environ.items() if k not in SETTINGS_FROM_ENVIRONMENT}
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in SETTINGS_FROM_ENVIRONMENT and k not in TEST_SESSION_ONLY
+    }
     environment.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     return subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

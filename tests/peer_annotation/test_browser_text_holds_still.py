@@ -185,7 +185,7 @@ def test_the_text_never_moves_under_a_held_pointer(browser_page, live_server, fr
     assert lines >= 20, "the test needs a long peer"
     used: list[list[int]] = []
     for turn, (fraction, action) in enumerate(DRAGS, start=1):
-        human.settle(page)
+        human.answered(page)  # the last action's answer in, as a person waits for it
         found = free_words(page, "peer", fraction, used)
         assert len(found) == 3, f"no free words near {fraction:.0%} of the pane: {found}"
         start, end, phrase = found
@@ -214,7 +214,7 @@ def test_the_text_never_moves_under_a_held_pointer(browser_page, live_server, fr
         assert stored_spans(fresh_annotation)[(start, end)] == expected
         used.append([start, end])
         if action == "undo":
-            human.settle(page)
+            human.answered(page)  # the last action's answer in, as a person waits for it
             human.press(page, "Control+z")
             assert human.eventually(lambda d=dragged: d not in stored_spans(fresh_annotation))
             used.pop()
@@ -253,7 +253,7 @@ def test_the_models_never_move_under_a_held_pointer(browser_page, live_server, d
     page.goto(f"{live_server.url}/pyramids/{d0640['pyramid']}/")
     used: dict[str, list[list[int]]] = {}
     for turn, (author, fraction, action) in enumerate(BUILDER_DRAGS, start=1):
-        human.settle(page)
+        human.answered(page)  # the last action's answer in, as a person waits for it
         found = free_words(page, author, fraction, used.setdefault(author, []))
         assert len(found) == 3, f"no free words of model {author} near {fraction:.0%}: {found}"
         start, end, phrase = found
@@ -274,7 +274,7 @@ def test_the_models_never_move_under_a_held_pointer(browser_page, live_server, d
         ), f"drag {turn}: {phrase!r} of model {author} was not stored as dragged"
         used[author].append([start, end])
         if action == "undo":
-            human.settle(page)
+            human.answered(page)  # the last action's answer in, as a person waits for it
             human.press(page, "Control+z")
             assert human.eventually(
                 lambda d=dragged: d not in stored_contributor_spans(d0640["pyramid"])
@@ -396,7 +396,7 @@ def test_model_words_on_a_line_the_pane_cuts_stay_under_the_pointer(
         if turn == 3:  # a plain click in another model's text first
             human.click(page, ".text[data-author='C'] > span.free >> nth=0")
             human.answered(page)
-        human.settle(page)
+        human.answered(page)  # the last action's answer in, as a person waits for it
         before = stored_contributor_spans(d0640["pyramid"])
         (start, end, phrase), at_press, at_release = edge_drag(page, author, edge)
         assert at_release == at_press, (

@@ -100,13 +100,14 @@ def test_the_report_survives_its_resume_state():
 def test_a_job_interrupted_too_often_fails_keeps_its_bytes_and_can_be_resumed(
     demo, django_capture_on_commit_callbacks
 ):
-    job = make_job(demo, "ducview", "fixtures.zip", upload())
+    uploaded = upload()  # once: a zip made again a second later has other times in it
+    job = make_job(demo, "ducview", "fixtures.zip", uploaded)
     lost(job, attempts=3, total=2, done=1)
     assert leases.recover() == [f"ImportJob {job.pk}: failed after 3 interruptions"]
     job.refresh_from_db()
     assert job.status == "failed"
     assert job.interrupted
-    assert job_content(job) == upload()
+    assert job_content(job) == uploaded
     assert (
         job.report[-1]
         == "Stopped after 3 interrupted runs. What was stored is kept; Resume goes on from there."

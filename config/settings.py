@@ -471,3 +471,6 @@ if BEHIND_PROXY:
 # checkout).
 if os.environ.get("STATIC_ROOT"):
     STATIC_ROOT = Path(os.environ["STATIC_ROOT"])
+# Where `build_guide` writes the user guide (MkDocs, from docs/) and /guide/ serves it from
+# (default: site/ in the checkout; point it elsewhere for a read-only checkout, as STATIC_ROOT).
+GUIDE_ROOT = Path(os.environ.get("GUIDE_ROOT") or BASE_DIR / "site")

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from annotator.accounts.views import auth as accounts
-from annotator.web import favicon, health
+from annotator.web import favicon, guide, health
 
 admin.site.site_header = "Pyramid annotator administration"
 admin.site.site_title = "Pyramid annotator"
@@ -17,6 +17,9 @@ urlpatterns = [
     path(
         "favicon.ico", favicon.favicon, name="favicon"
     ),  # the site's icon, for pages that name none
+    # The user guide, built from docs/ by `build_guide` (annotator/web/guide.py): no login.
+    path("guide/", guide.guide, name="guide"),
+    path("guide/<path:path>", guide.guide, name="guide-page"),
     path("admin/", admin.site.urls),
     # The log-in and password reset pages as this site needs them (annotator/views/accounts.py);
     # the others (password change, reset confirmation, …) are django.contrib.auth's.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The release step: run once, before any app server or worker starts (docker-compose.yml's `migrate`
-# service, deploy/stack.sh). Migrations, the static files nginx and whitenoise serve, and the first
-# administrator when one is asked for:
+# service, deploy/stack.sh). Migrations, the static files nginx and whitenoise serve, the user guide
+# (GUIDE_ROOT), and the first administrator when one is asked for:
 #   DJANGO_SUPERUSER_USERNAME, DJANGO_SUPERUSER_PASSWORD, DJANGO_SUPERUSER_EMAIL (optional)
 #       Django's own `createsuperuser --noinput` reads them; the account is made only if no user
 #       has that name yet (a second release leaves it, and a changed password, alone).
@@ -10,11 +10,15 @@ set -eu
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python}"
 
-# collectstatic does not touch the database: it runs beside the migrations.
+# collectstatic and the user guide (built again only when docs/ changed) do not touch the database:
+# they run beside the migrations.
 "$PYTHON" manage.py collectstatic --noinput --verbosity 0 &
 collecting=$!
+"$PYTHON" manage.py build_guide --if-changed --verbosity 0 &
+guide=$!
 "$PYTHON" manage.py migrate --noinput
 wait "$collecting" || { echo "collectstatic failed" >&2; exit 1; }
+wait "$guide" || { echo "the user guide did not build" >&2; exit 1; }
 
 if [ -n "${DJANGO_SUPERUSER_USERNAME:-}" ]; then
     # One process: is there such a user, and if not, Django's createsuperuser --noinput (which reads

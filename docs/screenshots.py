@@ -1,7 +1,7 @@
-"""The README's screenshots, regenerated from the demo in real Chromium.
+"""The guide's screenshots (and the README's), regenerated from the demo in real Chromium.
 
-    .venv/bin/python docs/screenshots.py            # writes docs/builder.png, docs/peer-page.png,
-                                                    # docs/report.png
+    .venv/bin/python docs/screenshots.py            # writes docs/img/builder.png, peer-page.png,
+                                                    # report.png
     .venv/bin/python docs/screenshots.py --out DIR  # somewhere else
 
 It needs the test extras (`pip install -e '.[test]'`, for Playwright) and Debian's Chromium at
@@ -93,6 +93,7 @@ def start_server(data: Path, port: int) -> subprocess.Popen:
         DEBUG="1",
         DJANGO_SETTINGS_MODULE="config.settings",
         TASKS_BACKEND="immediate",
+        GUIDE_ROOT=str(data / "site"),  # rundemo builds the guide: there, not into the checkout
         PYTHONUNBUFFERED="1",
     )
     log = (data / "server.log").open("wb")
@@ -277,7 +278,10 @@ def take(out: Path, base: str) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--out", type=Path, default=ROOT / "docs", help="where the PNGs go (default: docs/)"
+        "--out",
+        type=Path,
+        default=ROOT / "docs" / "img",
+        help="where the PNGs go (default: docs/img/)",
     )
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():

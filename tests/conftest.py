@@ -9,6 +9,15 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "ducview"
 PYRAMID_FIXTURE = FIXTURES / "D9901.pyr"
 PAN_FIXTURE = FIXTURES / "100.D9901.M.100.A.7.pan"
 CHROMIUM = Path("/usr/bin/chromium")
+# A browser test: real Chromium over a live server (a transactional database the server's thread
+# sees), skipped, saying why, where Debian's Chromium is not installed.
+BROWSER_TEST = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
+    ),
+]
 
 
 # Workers of pytest-xdist ("-n auto" in pyproject.toml): one per core, at most this many (each has
@@ -22,6 +31,31 @@ def pytest_xdist_auto_num_workers(config):
 
 def shared_data_root() -> Path:
     return Path(os.environ.get("PYRAMID_DATA", ROOT.parent / "shared" / "data" / "pyramids"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def guide_root_of_the_tests(tmp_path_factory):
+    """rundemo builds the user guide: into a folder of this test process, never the checkout's."""
+    from django.conf import settings
+
+    settings.GUIDE_ROOT = tmp_path_factory.mktemp("guide") / "site"
+
+
+@pytest.fixture(scope="session")
+def built_guide(tmp_path_factory) -> Path:
+    """The user guide built once for the test process, as build_guide builds it (strict)."""
+    import io
+
+    from django.conf import settings
+    from django.core.management import call_command
+
+    root = tmp_path_factory.mktemp("built-guide") / "site"
+    previous, settings.GUIDE_ROOT = settings.GUIDE_ROOT, root
+    try:
+        call_command("build_guide", stdout=io.StringIO())
+    finally:
+        settings.GUIDE_ROOT = previous
+    return root
 
 
 @pytest.fixture(scope="session")

@@ -12,17 +12,11 @@ from playwright.sync_api import expect
 from annotator.adjudication import annotation_consensus
 from annotator.campaigns import assignments
 from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import import_files, run
 from tests.human import click, drag_select, eventually, press, type_text
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def decided_one(consensus) -> bool:

@@ -3,20 +3,13 @@ for a consensus on the home page, starts it with a held press, and comes back to
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from annotator.models import SCU, Pyramid, PyramidChange, PyramidMerge
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import click
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_an_adjudicator_starts_a_waiting_pair_from_the_home_page(browser_page, live_server, pair):

@@ -1,21 +1,14 @@
 """In real Chromium, at a person's pace: an adjudicator whose kept groups both cover some model
 words sees them named on the merge page, with their groups; Submit refuses until they confirm."""
 
-import pytest
 from playwright.sync_api import expect
 
 from annotator.models import Pyramid
 from tests.adjudication.test_pyramid_consensus import consensus_counting_words_twice
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import click, press, tab_to
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_words_counted_twice_are_named_and_submit_waits_for_a_confirmation(

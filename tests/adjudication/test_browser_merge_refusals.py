@@ -8,17 +8,11 @@ from playwright.sync_api import expect
 from annotator.adjudication import annotation_consensus, pyramid_consensus
 from annotator.adjudication.alignment import ONLY_A, SPLIT
 from annotator.models import PeerAnnotation, PyramidMerge
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import decisions_stored as stored
 from tests.human import click, eventually, settle
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 SCROLL = "() => [window.scrollY, document.scrollingElement.scrollHeight - window.innerHeight]"
 

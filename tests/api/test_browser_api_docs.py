@@ -12,16 +12,10 @@ from urllib.request import urlopen
 import pytest
 from django.db import connections
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.conftest import BROWSER_TEST, CHROMIUM, CHROMIUM_ARGS
 from tests.human import VIEWPORTS, click, press, type_text
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 HOST = "pyramid.example"
 

@@ -9,17 +9,11 @@ from playwright.sync_api import expect
 
 from annotator.models import Assignment, PeerAnnotation
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import empty_pyramid
 from tests.human import press, tab_to
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 LOOK = """(e) => { const s = getComputedStyle(e), r = e.getBoundingClientRect();
   return { font: s.fontSize + " " + s.fontFamily + " " + s.fontWeight,

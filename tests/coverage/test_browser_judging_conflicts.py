@@ -8,17 +8,11 @@ from playwright.sync_api import expect
 
 from tests import human
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM
+from tests.conftest import BROWSER_TEST
 from tests.coverage import judging_records as records
 from tests.coverage.test_browser_judging import hold, open_from_dashboard, saved
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def by_text(task) -> dict:

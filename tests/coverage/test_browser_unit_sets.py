@@ -7,16 +7,10 @@ from playwright.sync_api import expect
 
 from annotator.models import Summary, Unit, UnitSet
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import eventually, focused, press, settle, tab_to, type_text
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 A1 = "Apollo 11 landed on the Moon on July 20, 1969"
 A2 = (

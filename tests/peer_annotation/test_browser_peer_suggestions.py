@@ -12,17 +12,11 @@ from playwright.sync_api import expect
 
 from tests import human
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.peer_annotation.test_browser_peer_annotation import select, status
 from tests.project.test_browser_workspace_layout import SUGGESTIONS_WHOLE, page_does_not_scroll
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture

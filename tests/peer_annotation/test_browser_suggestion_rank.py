@@ -5,16 +5,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests import human
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.peer_annotation.test_browser_peer_annotation import select, status, stored_pse_words
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 PHRASE = "Apollo 11 landed on the Moon in July 1969"
 

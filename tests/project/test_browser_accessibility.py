@@ -5,18 +5,12 @@ import os
 import pytest
 
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import empty_pyramid
 from tests.human import drag_select, press
 from tests.project.test_browser_workspace_layout import d0640  # noqa: F401 (a fixture)
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def assert_accessible(page):

@@ -7,19 +7,12 @@ the progress page shows what they did.
 
 import zipfile
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import drag_select
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 SUMMARIES = {
     "D0901.M.250.A.A": "The bridge opened in 1932 after eight years of work.",

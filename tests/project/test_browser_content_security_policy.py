@@ -5,17 +5,11 @@ score table (its filters submit by a script of ours), the Django admin and the A
 import pytest
 
 from annotator.models import SCU, PeerAnnotation
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import empty_pyramid
 from tests.human import click, drag_select, eventually, press, type_text
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 # Chromium reports a refused script, style, image, frame, form target … both as a
 # `securitypolicyviolation` event in the page and as a console error ("Refused to …").

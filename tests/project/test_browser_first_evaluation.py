@@ -14,16 +14,10 @@ import zipfile
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import CHROMIUM
+from tests.conftest import BROWSER_TEST
 from tests.human import click, drag_select, eventually, press, tab_to, type_text
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 SUMMARIES = {
     "D01.model.A.txt": "The bridge opened in 1932 after eight years of work.",

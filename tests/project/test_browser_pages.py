@@ -4,18 +4,11 @@ scores."""
 import re
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_organizer_reads_pyramid_annotation_and_downloads_scores(browser_page, live_server, demo):

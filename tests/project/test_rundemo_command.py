@@ -77,6 +77,19 @@ def test_migrates_loads_the_demo_creates_the_login_and_serves(served, django_use
     )
 
 
+def test_the_guide_is_built_once_and_its_address_printed(served, settings, tmp_path, client):
+    settings.GUIDE_ROOT = tmp_path / "site"
+    out, _ = run("rundemo", ADDRESS)
+    assert "Building the user guide…" in out
+    assert f"The user guide: http://{ADDRESS}/guide/" in out
+    assert (settings.GUIDE_ROOT / "annotator" / "builder" / "index.html").is_file()
+    assert client.get("/guide/annotator/builder/").status_code == 200
+    built = (settings.GUIDE_ROOT / "index.html").stat().st_mtime_ns
+    again, _ = run("rundemo", ADDRESS)
+    assert "Building the user guide" not in again
+    assert (settings.GUIDE_ROOT / "index.html").stat().st_mtime_ns == built
+
+
 @pytest.mark.parametrize(
     ("given", "asked", "url"),
     [

@@ -8,17 +8,11 @@ from playwright.sync_api import expect
 from annotator.models import SCU
 from tests import human
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import Builder, empty_pyramid
 from tests.human import drag_select
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture

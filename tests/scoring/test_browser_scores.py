@@ -7,16 +7,10 @@ from playwright.sync_api import expect
 
 from annotator.models import Docset, PeerAnnotation, Pyramid
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import click, focused, press, tab_to
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 SMALL_LAPTOP = {"width": 1024, "height": 768}
 

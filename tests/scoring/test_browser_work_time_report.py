@@ -2,23 +2,16 @@
 checkbox counts it at once (the page reloads with ?include=in-progress); axe-core finds no serious
 or critical violation on the reports page or the report."""
 
-import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from annotator.models import PeerAnnotation
 from annotator.worktime.recording import record
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import click
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_the_checkbox_counts_work_in_progress(browser_page, live_server, demo):

@@ -2,22 +2,15 @@
 page, downloads it, and restores it under a new name from the collections list; what was stored
 is the collection, record for record and score for score."""
 
-import pytest
 from playwright.sync_api import expect
 
 from annotator.models import Collection
 from tests.accessibility import violations
 from tests.archives import assert_same_records, rich_collection, score_rows
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.human import click, press, tab_to, type_text
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_an_administrator_exports_a_collection_and_restores_it_under_a_new_name(

@@ -6,21 +6,14 @@ import io
 import zipfile
 from pathlib import Path
 
-import pytest
 from playwright.sync_api import expect
 
 from annotator.ducview.reader import PeerAnnotationDocument, PyramidDocument, read_any
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import run
 from tests.human import click, focused, press, tab_to
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_an_organizer_downloads_the_ducview_zip_and_a_csv(

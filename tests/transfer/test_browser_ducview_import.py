@@ -2,22 +2,15 @@
 collection's page, sees which file was refused and why while the others were stored, uploads the
 fixed file, and only it is imported; the job page and the collection's problems pass axe-core."""
 
-import pytest
 from playwright.sync_api import expect
 
 from annotator.models import PeerAnnotation, Pyramid, Summary
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, PAN_FIXTURE, PYRAMID_FIXTURE, log_in
+from tests.conftest import BROWSER_TEST, PAN_FIXTURE, PYRAMID_FIXTURE, log_in
 from tests.human import click, press, tab_to
 from tests.transfer.test_import_oddities import empty_peer_pan
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_an_administrator_uploads_ducview_files_and_a_refused_one_does_not_block_the_others(

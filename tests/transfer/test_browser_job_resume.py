@@ -7,18 +7,12 @@ from playwright.sync_api import expect
 
 from annotator.models import ImportJob, PeerAnnotation, Pyramid
 from tests.accessibility import violations
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 from tests.helpers import stored_job
 from tests.human import click, press, tab_to
 from tests.transfer.test_leases import upload
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def stopped_import(demo):

@@ -1,19 +1,12 @@
 """In real Chromium, at human speed: selecting words on the peer page and matching them are
 actions on the annotation, and its active time is stored."""
 
-import pytest
 from playwright.sync_api import expect
 
 from tests import human
-from tests.conftest import CHROMIUM, log_in
+from tests.conftest import BROWSER_TEST, log_in
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason="Debian's Chromium is not installed (apt-get install -y chromium)",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_selecting_and_matching_are_timed(browser_page, live_server, demo):

@@ -1,4 +1,4 @@
-"""rundemo: try the app on a fresh machine in one command (see the README's "Two commands").
+"""rundemo: try the app on a fresh machine in one command (the README's first command).
 
 In this order, so that nothing is printed about a server that cannot start: the address is checked
 (bound and let go at once, as runserver binds it), the database migrated (with a progress line per
@@ -8,11 +8,13 @@ only then the URL and the login printed and the development server started.
 """
 
 import errno
+import io
 import os
 import re
 import shlex
 import socket
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,6 +28,7 @@ from django.urls import reverse
 from tqdm import tqdm
 
 from annotator.demo import DEMO_PASSWORD, DEMO_USERNAME, EXAMPLE_USERNAME, install_demo
+from annotator.management.commands.build_guide import built_hash, sources_hash
 from annotator.text.plurals import counted
 
 DEFAULT_HOST = "127.0.0.1"
@@ -162,6 +165,7 @@ class Command(BaseCommand):
         setup = install_demo(user)
         for line in setup.lines():
             self.stdout.write(f"  {line}")
+        self.build_guide()
         self.allow_host(address)
         self.stdout.write(self.style.SUCCESS(f"\nPyramid annotator: {address.url}"))
         if address.every_interface:
@@ -181,8 +185,15 @@ class Command(BaseCommand):
             "is on the collection's page, and done beside your work on its Progress page:\n"
             f"  {site}{reverse('collection-detail', args=[collection.pk])}\n"
             f"  {site}{reverse('collection-progress', args=[collection.pk])}\n"
+            f"The user guide: {site}{reverse('guide')}\n"
         )
         call_command("runserver", address.netloc, use_reloader=False)
+
+    def build_guide(self) -> None:
+        """The user guide served at /guide/, built on the first run and when docs/ changed."""
+        if built_hash(Path(settings.GUIDE_ROOT)) != sources_hash():
+            self.stdout.write("Building the user guide…")
+            call_command("build_guide", stdout=io.StringIO())
 
     def migrate(self) -> None:
         """`migrate`, telling what it does: the first run takes seconds with nothing else to see."""

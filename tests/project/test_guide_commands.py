@@ -1,11 +1,14 @@
-"""The README's commands run as written, in the shell its quickstart leaves.
+"""The guide's commands (docs/organizer/commands.md) run as written, in the shell the README's
+quickstart leaves.
 
 The quickstart activates the virtual environment and starts `rundemo` with `DEBUG=1` on that one
-command only; so every `python manage.py …` line of the README's shell blocks is run here the same
+command only; so every `python manage.py …` line of the page's shell blocks is run here the same
 way: `python` from the virtual environment, neither DEBUG nor SECRET_KEY set, the demo's SQLite
-database (in a temporary folder, not the checkout's), `../shared` beside the working folder as in a
-checkout, one line after another in the README's order. A line fails the test when it exits with
-an error. Long-running commands (the worker) pass when they are still running after a few seconds.
+database (in a temporary folder, not the checkout's), the page's own `export` lines before each
+(`PYRAMID_DATA=../shared/data/pyramids`, with `../shared` beside the working folder as in a
+developer's checkout; no PYRAMID_DATA inherited), one line after another in the page's order. A
+line fails the test when it exits with an error. Long-running commands (the worker) pass when they
+are still running after a few seconds.
 """
 
 import os
@@ -23,6 +26,7 @@ from tests.conftest import shared_data_root
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+COMMANDS = ROOT / "docs" / "organizer" / "commands.md"
 LONG_RUNNING = {"db_worker", "runserver", "rundemo"}
 
 
@@ -30,8 +34,19 @@ def shell_blocks(markdown: str) -> list[str]:
     return re.findall(r"^```sh\n(.*?)^```", markdown, flags=re.M | re.S)
 
 
-def readme_commands(markdown: str) -> list[str]:
-    """Every `python manage.py …` line of the README's shell blocks, in order (comments are not)."""
+def exports(markdown: str) -> str:
+    """The page's `export NAME=value` lines, as one line of shell to run before each command."""
+    lines = [
+        line.strip()
+        for block in shell_blocks(markdown)
+        for line in block.splitlines()
+        if line.startswith("export ")
+    ]
+    return "; ".join(lines)
+
+
+def guide_commands(markdown: str) -> list[str]:
+    """Every `python manage.py …` line of the page's shell blocks, in order (comments are not)."""
     commands = []
     for block in shell_blocks(markdown):
         for line in block.splitlines():
@@ -53,14 +68,18 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def test_the_readme_lists_its_commands_runnable_as_written():
-    """No optional parts in brackets or placeholders: a line is copied and pasted as it stands."""
-    markdown = README.read_text(encoding="utf-8")
-    commands = readme_commands(markdown)
+def test_the_guide_lists_its_commands_runnable_as_written():
+    """No optional parts in brackets or placeholders: a line is copied and pasted as it stands; the
+    research data through a variable the page sets, never a path a clone does not have."""
+    markdown = COMMANDS.read_text(encoding="utf-8")
+    commands = guide_commands(markdown)
     assert len(commands) >= 15, commands
     for command in commands:
         assert not re.search(r"\[--|<[a-z]+>|\|", command), f"not runnable as written: {command}"
-    quickstart = quickstart_command(markdown)
+        assert "../shared" not in command, command
+    assert exports(markdown) == "export PYRAMID_DATA=../shared/data/pyramids"
+    assert sum("$PYRAMID_DATA/" in command for command in commands) >= 5
+    quickstart = quickstart_command(README.read_text(encoding="utf-8"))
     assert ". .venv/bin/activate" in quickstart
     assert "DEBUG=1 python manage.py rundemo" in quickstart
 
@@ -80,20 +99,26 @@ def quickstart_shell(tmp_path):
         key: value
         for key, value in os.environ.items()
         if key
-        not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "TASKS_BACKEND"}
+        not in {
+            "DEBUG",
+            "SECRET_KEY",
+            "DATABASE_URL",
+            "DJANGO_SETTINGS_MODULE",
+            "TASKS_BACKEND",
+            "PYRAMID_DATA",
+            "GUIDE_ROOT",
+        }
     }
     environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}"
     environment["VIRTUAL_ENV"] = str(Path(sys.executable).parent.parent)
     environment["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    environment["GUIDE_ROOT"] = str(tmp_path / "site")  # rundemo builds the guide: not into ours
     return work, environment
 
 
-def start_quickstart_demo(work: Path, environment: dict) -> None:
-    """The quickstart's rundemo, on a free port: it prints the URL and the login, then is
-    stopped."""
-    port = free_port()
-    command = f"DEBUG=1 python manage.py rundemo 127.0.0.1:{port}"
-    server = subprocess.Popen(
+def in_shell(command: str, work: Path, environment: dict) -> subprocess.Popen:
+    """A line run by bash in the working folder, in a process group of its own (stopped whole)."""
+    return subprocess.Popen(
         ["bash", "-c", command],
         cwd=work,
         env=environment,
@@ -102,6 +127,13 @@ def start_quickstart_demo(work: Path, environment: dict) -> None:
         text=True,
         start_new_session=True,
     )
+
+
+def start_quickstart_demo(work: Path, environment: dict) -> None:
+    """The quickstart's rundemo, on a free port: it prints the URL and the login, then is
+    stopped."""
+    port = free_port()
+    server = in_shell(f"DEBUG=1 python manage.py rundemo 127.0.0.1:{port}", work, environment)
     printed = []
     try:
         deadline = time.monotonic() + 180
@@ -115,17 +147,11 @@ def start_quickstart_demo(work: Path, environment: dict) -> None:
         server.wait()
 
 
-def run_as_written(command: str, work: Path, environment: dict) -> tuple[int | None, str]:
+def run_as_written(
+    command: str, work: Path, environment: dict, before: str = ""
+) -> tuple[int | None, str]:
     name = shlex.split(command)[2]
-    process = subprocess.Popen(
-        ["bash", "-c", command],
-        cwd=work,
-        env=environment,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    process = in_shell(f"{before}; {command}" if before else command, work, environment)
     try:
         output, _ = process.communicate(timeout=8 if name in LONG_RUNNING else 600)
         return process.returncode, output
@@ -137,12 +163,13 @@ def run_as_written(command: str, work: Path, environment: dict) -> tuple[int | N
         return None, output
 
 
-def test_every_command_of_the_readme_runs_in_the_shell_the_quickstart_leaves(quickstart_shell):
+def test_every_command_of_the_guide_runs_in_the_shell_the_quickstart_leaves(quickstart_shell):
     work, environment = quickstart_shell
     start_quickstart_demo(work, environment)
     failures = []
-    for command in readme_commands(README.read_text(encoding="utf-8")):
-        returncode, output = run_as_written(command, work, environment)
+    markdown = COMMANDS.read_text(encoding="utf-8")
+    for command in guide_commands(markdown):
+        returncode, output = run_as_written(command, work, environment, exports(markdown))
         if returncode not in (0, None) or "Traceback" in output:
             failures.append(f"$ {command}\n(exit {returncode})\n{output[-2000:]}")
     assert not failures, "\n\n".join(failures)

@@ -1,4 +1,5 @@
-"""The README's Settings table lists every setting the code reads from the environment."""
+"""The guide's Settings table (docs/operator/settings.md) lists every setting the code reads from
+the environment."""
 
 import re
 from pathlib import Path
@@ -21,18 +22,18 @@ def settings_read_by_the_code() -> set[str]:
 
 
 def settings_table() -> str:
-    """The first column of the table under "## Settings": the variables' names."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## Settings\n", 1)[1].split("\n## ", 1)[0]
+    """The first column of the page's first table: the variables' names."""
+    page = (ROOT / "docs" / "operator" / "settings.md").read_text(encoding="utf-8")
+    section = page.split("\n| variable |", 1)[1].split("\n\n", 1)[0]
     return "\n".join(line.split("|")[1] for line in section.splitlines() if line.startswith("| `"))
 
 
-def test_every_setting_the_code_reads_is_in_the_readme_table():
+def test_every_setting_the_code_reads_is_in_the_guides_table():
     table = settings_table()
     listed = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", table))
     missing = settings_read_by_the_code() - listed
     assert not missing, (
-        f"settings read by the code but not in README's Settings table: {sorted(missing)}"
+        f"settings read by the code but not in the guide's Settings table: {sorted(missing)}"
     )
     assert {"SECURE_COOKIES", "SECRET_KEY", "DEBUG", "MAX_UPLOAD_MB"} <= listed
 
@@ -47,4 +48,4 @@ def test_the_table_lists_nothing_the_code_or_the_stack_does_not_read():
     )
     listed = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", settings_table()))
     unknown = listed - settings_read_by_the_code() - stack - compose - {"PYRAMID_DATA"}
-    assert not unknown, f"in README's Settings table but read by nothing: {sorted(unknown)}"
+    assert not unknown, f"in the guide's Settings table but read by nothing: {sorted(unknown)}"

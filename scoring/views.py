@@ -4,6 +4,7 @@ work only, unless ?include=in-progress (then each row says its status, and the p
 of each it holds). Where the collection has coverage judgments (issue 21), their table too: each
 peer's scores against each unit set, or each system's means (scoring.coverage_tables)."""
 
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
@@ -47,152 +48,209 @@ from scoring.tables import (
 )
 
 
+@dataclass(frozen=True)
+class ScoreChoices:
+    """What the scores page was asked for, from its query string."""
+
+    docset: str | None
+    adjudicated: bool
+    include_in_progress: bool
+    by_system: bool
+    per: str  # a system's mean counts each docset once, or every annotation (issue 33)
+    export: str | None
+    table: str  # "coverage": the download is the coverage judgments' table
+    sort: str
+
+    @classmethod
+    def from_query(cls, query) -> "ScoreChoices":
+        return cls(
+            docset=query.get("docset") or None,
+            adjudicated=query.get("adjudicated") == "1",
+            include_in_progress=query.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE,
+            by_system=query.get("view") == "systems",
+            per=PER_ANNOTATION if query.get("per") == PER_ANNOTATION else PER_DOCSET,
+            export=query.get("format"),
+            table=query.get("table", ""),
+            sort=query.get("sort", ""),
+        )
+
+    @property
+    def column(self) -> str:
+        return self.sort.lstrip("-")
+
+    @property
+    def descending(self) -> bool:
+        return self.sort.startswith("-")
+
+    def file_name(self, collection) -> str:
+        docset = "-" + self.docset if self.docset else ""
+        system = "system-" if self.by_system else ""
+        per = "-per-annotation" if self.by_system and self.per == PER_ANNOTATION else ""
+        return f"{collection.name}{docset}-{system}scores{per}"
+
+    def kept(self) -> dict[str, str]:
+        """What every link of the page keeps (the downloads, the sorting, the other modes)."""
+        choices = {"docset": self.docset or ""}
+        if self.by_system:
+            choices["view"] = "systems"
+            if self.per != PER_DOCSET:
+                choices["per"] = self.per
+        if self.adjudicated:
+            choices["adjudicated"] = "1"
+        if self.include_in_progress:
+            choices[INCLUDE_PARAMETER] = IN_PROGRESS_VALUE
+        return choices
+
+
 @login_required
 def collection_scores(request, pk):
     collection = collection_for(request, pk)
-    docset = request.GET.get("docset") or None
-    docset_record = collection.docsets.filter(name=docset).first() if docset else None
-    if docset and docset_record is None:
+    choices = ScoreChoices.from_query(request.GET)
+    docset_record = (
+        collection.docsets.filter(name=choices.docset).first() if choices.docset else None
+    )
+    if choices.docset and docset_record is None:
         return render(
             request,
             "400.html",
-            {"message": f"The collection {collection.name} has no docset {docset}."},
+            {"message": f"The collection {collection.name} has no docset {choices.docset}."},
             status=400,
         )
-    adjudicated = request.GET.get("adjudicated") == "1"
-    include_in_progress = request.GET.get(INCLUDE_PARAMETER) == IN_PROGRESS_VALUE
-    annotations = collection_annotations(collection, docset)
-    counted = counted_annotations(annotations, adjudicated, include_in_progress=include_in_progress)
-    by_system = request.GET.get("view") == "systems"
-    # A system's mean counts each docset once, or with ?per=annotation every annotation (issue 33)
-    per = PER_ANNOTATION if request.GET.get("per") == PER_ANNOTATION else PER_DOCSET
-    export = request.GET.get("format")
-    name = (
-        f"{collection.name}{'-' + docset if docset else ''}-{'system-' if by_system else ''}scores"
-        + ("-per-annotation" if by_system and per == PER_ANNOTATION else "")
+    annotations = collection_annotations(collection, choices.docset)
+    counted = counted_annotations(
+        annotations, choices.adjudicated, include_in_progress=choices.include_in_progress
     )
-    if request.GET.get("table") == "coverage" and export in ("csv", "json"):
-        judged = score_coverage(collection, docset, include_in_progress)
+    download = _download(collection, choices, counted)
+    if download is not None:
+        return download
+    if choices.by_system:
+        table = _system_table(collection, choices, annotations, counted)
+    else:
+        table = _annotation_table(choices, annotations, counted, request.GET.get("page"))
+    context = {
+        "collection": collection,
+        "docset_record": docset_record,
+        "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
+        "coverage": _coverage(collection, choices),
+        **table,
+        **_links(choices),
+    }
+    return render(request, "scoring/collection_scores.html", context)
+
+
+def _download(collection, choices: ScoreChoices, counted):
+    """The file asked for (?format=): every row, streamed as it is scored (constant memory, the
+    first bytes at once: scoring.exports); None for the page."""
+    name = choices.file_name(collection)
+    if choices.table == "coverage" and choices.export in ("csv", "json"):
+        judged = score_coverage(collection, choices.docset, choices.include_in_progress)
         return coverage_download(
-            coverage_system_means(judged) if by_system else judged,
-            export,
+            coverage_system_means(judged) if choices.by_system else judged,
+            choices.export,
             name.removesuffix("scores") + "coverage",
             collection.name,
-            systems=by_system,
+            systems=choices.by_system,
         )
-    # Downloads hold every row, streamed as they are scored (constant memory, the first bytes at
-    # once): scoring.exports.
-    if by_system and export in ("csv", "json"):
-        return system_download(counted, export, name, per=per)
-    if not by_system and export in FORMATS:
-        return rows_download(counted, export, name)
-    coverage = _coverage(collection, docset, include_in_progress, by_system)
-    sort = request.GET.get("sort", "")
-    descending = sort.startswith("-")
-    column = sort.lstrip("-")
-    # One sort for both tables: a column of either sorts the table that has it (docset and peer
-    # sort both).
-    if by_system and column in COVERAGE_SYSTEM_SORTABLE:
-        coverage["means"] = sorted_coverage_means(coverage["means"], column, descending)
-    elif not by_system and column in COVERAGE_SORTABLE:
-        coverage["rows"] = sorted_coverage_rows(coverage["rows"], column, descending)
-    page, rows, means = None, [], []
-    if by_system:
-        # Every annotation's scores, from the stored ones: a mean is over the whole collection (or
-        # docset); the whole collection's means are kept until it changes.
-        means, by_status = (
-            current_system_means(counted, per)
-            if docset or per != PER_DOCSET  # (the whole collection's are kept per docset)
-            else kept_system_means(collection, adjudicated, include_in_progress)
-        )
-        if column in SYSTEM_SORTABLE:
-            means = sorted_means(means, column, descending)
-        counts = work_counts(
-            annotations, adjudicated, include_in_progress, counted_by_status=by_status
-        )
-    else:
-        counts = work_counts(annotations, adjudicated, include_in_progress)
-        if column in STORED_COLUMNS:
-            refresh_stored_scores(counted)
-        ordered = ordered_annotations(counted, column if column in SORTABLE else None, descending)
-        page = page_of_annotations(
-            ordered, request.GET.get("page"), counts.submitted + counts.in_progress
-        )
-        rows = score_loaded_annotations(page.object_list)
-    # What every link of the page keeps (the downloads, the sorting, the other modes): the choices
-    # made.
-    choices = {"docset": docset or ""}
-    if by_system:
-        choices["view"] = "systems"
-        if per != PER_DOCSET:
-            choices["per"] = per
-    if adjudicated:
-        choices["adjudicated"] = "1"
-    if include_in_progress:
-        choices[INCLUDE_PARAMETER] = IN_PROGRESS_VALUE
+    if choices.by_system and choices.export in ("csv", "json"):
+        return system_download(counted, choices.export, name, per=choices.per)
+    if not choices.by_system and choices.export in FORMATS:
+        return rows_download(counted, choices.export, name)
+    return None
+
+
+def _system_table(collection, choices: ScoreChoices, annotations, counted) -> dict:
+    """Each system's mean over the docsets (or every annotation), from the stored scores; the whole
+    collection's means are kept until it changes (scoring.system_means)."""
+    means, by_status = (
+        current_system_means(counted, choices.per)
+        if choices.docset or choices.per != PER_DOCSET  # (the whole collection's kept per docset)
+        else kept_system_means(collection, choices.adjudicated, choices.include_in_progress)
+    )
+    if choices.column in SYSTEM_SORTABLE:
+        means = sorted_means(means, choices.column, choices.descending)
+    counts = work_counts(
+        annotations, choices.adjudicated, choices.include_in_progress, counted_by_status=by_status
+    )
+    return {"rows": [], "page": None, "means": means, "counts": counts}
+
+
+def _annotation_table(choices: ScoreChoices, annotations, counted, page_number) -> dict:
+    """A page of the annotations' scores, sorted in the database (a sort by a score reads the
+    stored scores, refreshed first where their records changed); the rows shown scored afresh."""
+    counts = work_counts(annotations, choices.adjudicated, choices.include_in_progress)
+    if choices.column in STORED_COLUMNS:
+        refresh_stored_scores(counted)
+    ordered = ordered_annotations(
+        counted, choices.column if choices.column in SORTABLE else None, choices.descending
+    )
+    page = page_of_annotations(ordered, page_number, counts.submitted + counts.in_progress)
+    rows = score_loaded_annotations(list(page.object_list))
+    return {"rows": rows, "page": page, "means": [], "counts": counts}
+
+
+def _links(choices: ScoreChoices) -> dict:
+    """The page's choices and the links that change them, each keeping the others."""
+    kept = choices.kept()
+    sort = choices.sort or None
 
     def query(**changes) -> str:
-        return "?" + urlencode({k: v for k, v in {**choices, **changes}.items() if v is not None})
+        return "?" + urlencode({k: v for k, v in {**kept, **changes}.items() if v is not None})
 
-    return render(
-        request,
-        "scoring/collection_scores.html",
-        {
-            "collection": collection,
-            "rows": rows,
-            "page": page,
-            "page_query": query(sort=sort or None).removeprefix("?"),
-            "by_system": by_system,
-            "means": means,
-            "per": per,
-            "mean_per": SYSTEM_MEAN_PER[per],
-            "other_per": query(per=PER_ANNOTATION if per == PER_DOCSET else None),
-            "adjudicated": adjudicated,
-            "include_in_progress": include_in_progress,
-            "counts": counts,
-            "docset": docset or "",
-            "docset_record": docset_record,
-            "coverage": coverage,
-            "docset_names": collection.docsets.order_by("name").values_list("name", flat=True),
-            "sort": sort,
-            "query": query(),
-            "sort_query": query(),
-            # The links that change what is counted keep the sort (a new count starts at page 1).
-            "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}, sort=sort or None),
-            "submitted_only": query(**{INCLUDE_PARAMETER: None}, sort=sort or None),
-            "with_adjudicated": query(adjudicated="1", sort=sort or None),
-            "system_columns": [
-                ("peer", "Peer"),
-                ("docsets", "Docsets"),
-                *([("in_progress", "In progress")] if include_in_progress else []),
-                ("modified", "Modified"),
-                ("original", "Original"),
-                ("coverage", "Coverage"),
-                ("comprehensive", "Comprehensive"),
-            ],
-            "columns": [
-                ("docset", "Docset"),
-                ("peer", "Peer"),
-                ("annotator", "Annotator"),
-                ("status", "Status"),
-                ("pyramid", "Pyramid"),
-                ("modified", "Modified"),
-                ("original", "Original"),
-                ("coverage", "Coverage"),
-                ("comprehensive", "Comprehensive"),
-                ("unique_scus", "SCUs"),
-                ("repetitions", "Repetitions"),
-                ("non_matching", "Non-matching"),
-            ],
-        },
-    )
+    in_progress_column = [("in_progress", "In progress")] if choices.include_in_progress else []
+    return {
+        "by_system": choices.by_system,
+        "per": choices.per,
+        "mean_per": SYSTEM_MEAN_PER[choices.per],
+        "other_per": query(per=PER_ANNOTATION if choices.per == PER_DOCSET else None),
+        "adjudicated": choices.adjudicated,
+        "include_in_progress": choices.include_in_progress,
+        "docset": choices.docset or "",
+        "sort": choices.sort,
+        "page_query": query(sort=sort).removeprefix("?"),
+        "query": query(),
+        "sort_query": query(),
+        # The links that change what is counted keep the sort (a new count starts at page 1).
+        "with_in_progress": query(**{INCLUDE_PARAMETER: IN_PROGRESS_VALUE}, sort=sort),
+        "submitted_only": query(**{INCLUDE_PARAMETER: None}, sort=sort),
+        "with_adjudicated": query(adjudicated="1", sort=sort),
+        "system_columns": [
+            ("peer", "Peer"),
+            ("docsets", "Docsets"),
+            *in_progress_column,
+            ("modified", "Modified"),
+            ("original", "Original"),
+            ("coverage", "Coverage"),
+            ("comprehensive", "Comprehensive"),
+        ],
+        "columns": [
+            ("docset", "Docset"),
+            ("peer", "Peer"),
+            ("annotator", "Annotator"),
+            ("status", "Status"),
+            ("pyramid", "Pyramid"),
+            ("modified", "Modified"),
+            ("original", "Original"),
+            ("coverage", "Coverage"),
+            ("comprehensive", "Comprehensive"),
+            ("unique_scus", "SCUs"),
+            ("repetitions", "Repetitions"),
+            ("non_matching", "Non-matching"),
+        ],
+    }
 
 
-def _coverage(collection, docset, include_in_progress: bool, by_system: bool) -> dict:
+def _coverage(collection, choices: ScoreChoices) -> dict:
     """The coverage judgments' table: its task counts, and its rows or system means (four
-    queries; one where the collection has no judgment task)."""
+    queries; one where the collection has no judgment task). The page's one sort sorts it too
+    where the column is its own (docset and peer sort both tables)."""
+    docset, include_in_progress = choices.docset, choices.include_in_progress
     counts = task_counts(collection, docset)
     rows = score_coverage(collection, docset, include_in_progress) if counts.total else []
+    means = coverage_system_means(rows) if choices.by_system else []
+    if choices.by_system and choices.column in COVERAGE_SYSTEM_SORTABLE:
+        means = sorted_coverage_means(means, choices.column, choices.descending)
+    elif not choices.by_system and choices.column in COVERAGE_SORTABLE:
+        rows = sorted_coverage_rows(rows, choices.column, choices.descending)
     columns = [
         ("docset", "Docset"),
         ("unit_set", "Unit set"),
@@ -208,7 +266,7 @@ def _coverage(collection, docset, include_in_progress: bool, by_system: bool) ->
     return {
         "counts": counts,
         "rows": rows,
-        "means": coverage_system_means(rows) if by_system else [],
+        "means": means,
         "columns": columns,
         "system_columns": [
             ("peer", "Peer"),

@@ -412,24 +412,9 @@ class DucviewImporter:
             ]
             for scu in document.scus
         ]
-        fingerprint = pyramid_fingerprint(
-            [(m.author, m.text) for m in models],
-            (
-                (
-                    scu.uid,
-                    scu.label,
-                    scu.comment or "",
-                    [
-                        (c.comment or "", [(p.model, p.start, p.end) for p in parts])
-                        for c, parts in zip(scu.contributors, spans)
-                    ],
-                )
-                for scu, spans in zip(document.scus, placed)
-            ),
-        )
+        fingerprint = _placed_fingerprint(models, document, placed)
         stored = records.pyramids.get(fingerprint)
         if stored is not None:
-            source = stored.pyramid.source_name
             if not is_pyr:
                 self._named_after_first_pan(stored, file_name)
                 self._regex_from_pan(stored, document, file_name, warnings)
@@ -439,28 +424,8 @@ class DucviewImporter:
                         warnings[first_warning:],
                         counts - counts_before,
                     )
-            if is_pyr and not source.endswith(".pyr"):
-                # The same pyramid came first inside a .pan: its own file names it and says how
-                # DUCView finds its models.
-                pyramid = stored.pyramid
-                pyramid.name = Pyramid.free_name(
-                    docset.id, identity.pyramid or Path(file_name).stem, pyramid.id
-                )
-                pyramid.source_name = file_name
-                # (A .pyr without one keeps the regex its .pans carry: issue 33.)
-                pyramid.start_document_regex = (
-                    document.start_document_regex or pyramid.start_document_regex
-                )
-                pyramid.trailer = layout.trailer
-                pyramid.save(
-                    update_fields=["name", "source_name", "start_document_regex", "trailer"]
-                )
-                for link, segment in zip(
-                    PyramidModel.objects.filter(pyramid=pyramid).order_by("position"), layout.models
-                ):
-                    if link.header != segment.header:
-                        link.header = segment.header
-                        link.save(update_fields=["header"])
+            elif not stored.pyramid.source_name.endswith(".pyr"):
+                self._named_by_its_pyr(stored.pyramid, document, layout, identity, file_name)
             return fingerprint, stored, False
         new_models = [m for m in models if m.pk is None]
         Summary.objects.bulk_create(new_models)
@@ -483,9 +448,34 @@ class DucviewImporter:
             PyramidModel(pyramid=pyramid, summary=summary, position=i, header=segment.header)
             for i, (segment, summary) in enumerate(zip(layout.models, models))
         )
-        # In batches of SCUs, with their contributors and spans: the records a batch makes are let
-        # go before the next, so a very large pyramid (a 20 MB .pyr has 40,000 SCUs) does not hold
-        # them all.
+        scu_ids = self._store_scus(pyramid, document, placed, models, layout, warnings, counts)
+        counts["pyramids"] += 1
+        stored = _StoredPyramid(pyramid, scu_ids, models)
+        records.pyramids[fingerprint] = stored
+        return fingerprint, stored, True
+
+    @staticmethod
+    def _named_by_its_pyr(pyramid, document, layout, identity, file_name) -> None:
+        """The same pyramid came first inside a .pan: its own file names it and says how DUCView
+        finds its models. (A .pyr without a regex keeps the one its .pans carry: issue 33.)"""
+        pyramid.name = Pyramid.free_name(
+            pyramid.docset_id, identity.pyramid or Path(file_name).stem, pyramid.id
+        )
+        pyramid.source_name = file_name
+        pyramid.start_document_regex = document.start_document_regex or pyramid.start_document_regex
+        pyramid.trailer = layout.trailer
+        pyramid.save(update_fields=["name", "source_name", "start_document_regex", "trailer"])
+        for link, segment in zip(
+            PyramidModel.objects.filter(pyramid=pyramid).order_by("position"), layout.models
+        ):
+            if link.header != segment.header:
+                link.header = segment.header
+                link.save(update_fields=["header"])
+
+    def _store_scus(self, pyramid, document, placed, models, layout, warnings, counts):
+        """The SCUs with their contributors and spans, in batches: the records a batch makes are
+        let go before the next, so a very large pyramid (a 20 MB .pyr has 40,000 SCUs) does not
+        hold them all. Returns each SCU's record id by its uid."""
         scu_ids: dict[int, int] = {}
         for first in range(0, len(document.scus), self.BATCH_SCUS):
             batch = slice(first, first + self.BATCH_SCUS)
@@ -499,35 +489,9 @@ class DucviewImporter:
                 ],
                 returning_ids=True,
             )
-            # (SCU id, summary id, comment, position) of each contributor
-            contributors: list[tuple[int, int, str, int]] = []
-            # (its contributor's index in `contributors`, summary id, start, end, position) of
-            # each span
-            spans: list[tuple[int, int, int, int, int]] = []
-            for scu_id, scu, scu_parts in zip(scu_record_ids, scus, placed[batch]):
-                models_of_scu = []
-                for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
-                    first_model = min(parts, key=lambda p: (p.model, p.start)).model
-                    spans.extend(
-                        (len(contributors), models[p.model].id, p.start, p.end, i)
-                        for i, p in enumerate(parts)
-                    )
-                    contributors.append(
-                        (scu_id, models[first_model].id, contributor.comment or "", c_position)
-                    )
-                    part_models = sorted({layout.models[p.model].author for p in parts})
-                    if len(part_models) > 1:
-                        warnings.append(
-                            f"line {contributor.line}: SCU {scu.uid} has a contributor with parts "
-                            f"in models {' and '.join(part_models)}"
-                        )
-                    models_of_scu.append(layout.models[first_model].author)
-                repeated = sorted(a for a, n in Counter(models_of_scu).items() if n > 1)
-                if repeated:
-                    warnings.append(
-                        f"line {scu.line}: SCU {scu.uid} has more than one contributor from model "
-                        f"{', '.join(repeated)}"
-                    )
+            contributors, spans = _contributor_rows(
+                zip(scu_record_ids, scus, placed[batch]), models, layout, warnings
+            )
             contributor_ids = insert_rows(
                 Contributor,
                 ("scu", "summary", "comment", "position"),
@@ -542,10 +506,7 @@ class DucviewImporter:
             scu_ids.update((scu.uid, scu_id) for scu, scu_id in zip(scus, scu_record_ids))
             counts["scus"] += len(scus)
             counts["contributors"] += len(contributors)
-        counts["pyramids"] += 1
-        stored = _StoredPyramid(pyramid, scu_ids, models)
-        records.pyramids[fingerprint] = stored
-        return fingerprint, stored, True
+        return scu_ids
 
     @staticmethod
     def _named_after_first_pan(stored: _StoredPyramid, file_name: str) -> None:
@@ -1228,3 +1189,56 @@ def ducview_files(paths: list[Path]) -> list[Path]:
         else:
             found.append(path)
     return import_order(found)
+
+
+def _placed_fingerprint(models, document: PyramidDocument, placed) -> str:
+    """The pyramid's fingerprint from its models' texts and its SCUs as placed in them."""
+    return pyramid_fingerprint(
+        [(m.author, m.text) for m in models],
+        (
+            (
+                scu.uid,
+                scu.label,
+                scu.comment or "",
+                [
+                    (c.comment or "", [(p.model, p.start, p.end) for p in parts])
+                    for c, parts in zip(scu.contributors, spans)
+                ],
+            )
+            for scu, spans in zip(document.scus, placed)
+        ),
+    )
+
+
+def _contributor_rows(scus_placed, models, layout, warnings):
+    """The rows of a batch's contributors, (SCU id, summary id, comment, position), and of their
+    spans, (the contributor's index among them, summary id, start, end, position); a warning for
+    each contributor with parts in two models and each SCU with two contributors of one model
+    (kept as DUCView wrote them, so that the scores reproduce NIST's)."""
+    contributors: list[tuple[int, int, str, int]] = []
+    spans: list[tuple[int, int, int, int, int]] = []
+    for scu_id, scu, scu_parts in scus_placed:
+        models_of_scu = []
+        for c_position, (contributor, parts) in enumerate(zip(scu.contributors, scu_parts)):
+            first_model = min(parts, key=lambda p: (p.model, p.start)).model
+            spans.extend(
+                (len(contributors), models[p.model].id, p.start, p.end, i)
+                for i, p in enumerate(parts)
+            )
+            contributors.append(
+                (scu_id, models[first_model].id, contributor.comment or "", c_position)
+            )
+            part_models = sorted({layout.models[p.model].author for p in parts})
+            if len(part_models) > 1:
+                warnings.append(
+                    f"line {contributor.line}: SCU {scu.uid} has a contributor with parts "
+                    f"in models {' and '.join(part_models)}"
+                )
+            models_of_scu.append(layout.models[first_model].author)
+        repeated = sorted(a for a, n in Counter(models_of_scu).items() if n > 1)
+        if repeated:
+            warnings.append(
+                f"line {scu.line}: SCU {scu.uid} has more than one contributor from model "
+                f"{', '.join(repeated)}"
+            )
+    return contributors, spans

@@ -240,78 +240,18 @@ def _read_batch(
             judged = answers[(document, system, judge)] = SourceAnswers(document, system, judge, {})
             source.answers.append(judged)
         for slot in slots:
-            if f"Input.statement_{slot}" not in row or f"Answer.S{slot}Answer" not in row:
-                continue  # a short row (reported above): these fields are not there
-            statement = (row.get(f"Input.statement_{slot}") or "").strip()
-            answer = (row.get(f"Answer.S{slot}Answer") or "").strip()
-            field = f"Answer.S{slot}Answer"
-            if statement == BLANK:
-                blanks += 1
-                if answer == "p":
-                    source.oddities.append(
-                        Oddity(file.name, line, field, "a BLANK statement answered p; left aside")
-                    )
-                continue
-            qid = qids[slot - 1] if slot <= len(qids) else None
-            if qid is None:
-                if statement:
-                    source.oddities.append(
-                        Oddity(
-                            file.name,
-                            line,
-                            f"Input.statement_{slot}",
-                            "a statement beyond Input.qIdList; left aside",
-                        )
-                    )
-                continue
-            index = units[document].get(qid)
-            if index is None:
-                source.oddities.append(
-                    Oddity(
-                        file.name,
-                        line,
-                        f"Input.statement_{slot}",
-                        f"unit {qid} is not among {document}'s units; left aside",
-                    )
-                )
-                continue
-            if statement != texts[(document, index)]:
-                source.oddities.append(
-                    Oddity(
-                        file.name,
-                        line,
-                        f"Input.statement_{slot}",
-                        f"{statement!r} differs from unit {qid}'s text in the units list "
-                        f"({texts[(document, index)]!r}); the answer kept for unit {qid}",
-                    )
-                )
-            if not answer:
-                source.oddities.append(
-                    Oddity(file.name, line, field, f"no answer for unit {qid} of {document}")
-                )
-                continue
-            if answer not in ANSWERS:
-                source.oddities.append(
-                    Oddity(
-                        file.name,
-                        line,
-                        field,
-                        f"answer {answer!r} for unit {qid} of {document} is neither p nor n; "
-                        "left aside",
-                    )
-                )
-                continue
-            if index in judged.answers:
-                source.oddities.append(
-                    Oddity(
-                        file.name,
-                        line,
-                        field,
-                        f"unit {qid} of {document} answered twice by {judge}; the first kept",
-                    )
-                )
-                continue
-            judged.answers[index] = ANSWERS[answer]
+            blanks += _read_statement(
+                file,
+                line,
+                row,
+                slot,
+                qids,
+                document,
+                units[document],
+                texts,
+                judged,
+                source.oddities,
+            )
     if blanks:
         source.oddities.append(
             Oddity(file.name, None, "Input.statement_*", f"{blanks} BLANK statements left aside")
@@ -325,6 +265,59 @@ def _read_batch(
                 f"{document} has no units in the units list: its {rows} rows left aside",
             )
         )
+
+
+def _read_statement(
+    file: SourceFile,
+    line: int,
+    row: dict,
+    slot: int,
+    qids: list[str],
+    document: str,
+    unit_index: dict[str, int],
+    texts: dict,
+    judged: SourceAnswers,
+    oddities: list[Oddity],
+) -> int:
+    """A row's statement in `slot`: its answer stored for its unit, or an oddity said of the line.
+    1 for a BLANK statement (they are counted once per file), else 0."""
+
+    def say(field: str, message: str) -> None:
+        oddities.append(Oddity(file.name, line, field, message))
+
+    if f"Input.statement_{slot}" not in row or f"Answer.S{slot}Answer" not in row:
+        return 0  # a short row (reported by the caller): these fields are not there
+    statement = (row.get(f"Input.statement_{slot}") or "").strip()
+    answer = (row.get(f"Answer.S{slot}Answer") or "").strip()
+    field = f"Answer.S{slot}Answer"
+    if statement == BLANK:
+        if answer == "p":
+            say(field, "a BLANK statement answered p; left aside")
+        return 1
+    qid = qids[slot - 1] if slot <= len(qids) else None
+    if qid is None:
+        if statement:
+            say(f"Input.statement_{slot}", "a statement beyond Input.qIdList; left aside")
+        return 0
+    index = unit_index.get(qid)
+    if index is None:
+        say(f"Input.statement_{slot}", f"unit {qid} is not among {document}'s units; left aside")
+        return 0
+    if statement != texts[(document, index)]:
+        say(
+            f"Input.statement_{slot}",
+            f"{statement!r} differs from unit {qid}'s text in the units list "
+            f"({texts[(document, index)]!r}); the answer kept for unit {qid}",
+        )
+    if not answer:
+        say(field, f"no answer for unit {qid} of {document}")
+    elif answer not in ANSWERS:
+        say(field, f"answer {answer!r} for unit {qid} of {document} is neither p nor n; left aside")
+    elif index in judged.answers:
+        say(field, f"unit {qid} of {document} answered twice by {judged.judge}; the first kept")
+    else:
+        judged.answers[index] = ANSWERS[answer]
+    return 0
 
 
 # -- writing ---------------------------------------------------------------------------------------

@@ -21,4 +21,14 @@ One package per part of the method, each with its logic, services, pages and API
   `/healthz/`, the icon.
 - `api/` — the REST API's shell (router, root page, schema, documentation pages) and what its
   endpoints share (`base.py`, `base_serializers.py`); the endpoints come from the packages above.
+
+Also:
+
+- `admin.py` — the Django admin for every record, usable by administrators from day one
+- `apps.py` — the app's configuration
+- `urls.py` — the pages' URLs
+- `assist/` — assistance for the annotator (issue 20)
+- `coverage/` — coverage judgments beside pyramids (issue 21)
+- `demo/` — the demo data `rundemo` and `load_demo` install
+- `worktime/` — active time on task (issue 20)
 """

@@ -28,8 +28,8 @@ from timing import measure, ratio, runs  # noqa: E402
 from annotator.ducview.layout import split_models  # noqa: E402
 from annotator.ducview.reader import read_peer_annotation, read_pyramid  # noqa: E402
 from annotator.text.words import word_scus  # noqa: E402
-from scoring.agreement import dice, krippendorff_alpha, masi  # noqa: E402
-from scoring.agreement_units import peer_units, pyramid_units  # noqa: E402
+from scoring.agreement.alpha import dice, krippendorff_alpha, masi  # noqa: E402
+from scoring.agreement.units import peer_units, pyramid_units  # noqa: E402
 
 RUNS = runs(5)
 PYRAMID = "duc2006-nist/allpyramids/D0601.pyr"

@@ -27,7 +27,7 @@ COPIES = runs(7 if os.environ.get("PYRAMID_FULL_DATA") is None else 3)
 def main() -> None:
     from annotator.models import PeerAnnotation
     from annotator.transfer.importing import DucviewImporter, ducview_files
-    from scoring.records import score_annotations
+    from scoring.scores.records import score_annotations
 
     files = ducview_files(package_folders(FOLDERS))
     megabytes = sum(f.stat().st_size for f in files) / 1e6

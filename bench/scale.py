@@ -204,9 +204,9 @@ def main() -> None:
 
     from annotator.models import Collection, PeerAnnotation
     from annotator.transfer.importing import DucviewImporter, ducview_files
-    from scoring.agreement_records import keep_pyramid_agreement
-    from scoring.score_table import refresh_collection_scores
-    from scoring.system_means import keep_system_means
+    from scoring.agreement.records import keep_pyramid_agreement
+    from scoring.scores.score_table import refresh_collection_scores
+    from scoring.scores.system_means import keep_system_means
 
     options = arguments()
     scales = sorted(int(s) for s in options.scales.split(","))

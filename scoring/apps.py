@@ -21,9 +21,9 @@ def _refresh_after_import(sender, collection_id: int, **kwargs) -> None:
 
 
 def _enqueue_refreshes(collection_id: int) -> None:
-    from scoring.agreement_records import keep_pyramid_agreement
-    from scoring.score_table import refresh_collection_scores
-    from scoring.system_means import keep_system_means
+    from scoring.agreement.records import keep_pyramid_agreement
+    from scoring.scores.score_table import refresh_collection_scores
+    from scoring.scores.system_means import keep_system_means
 
     refresh_collection_scores.enqueue(collection_id)
     keep_system_means.enqueue(collection_id)

@@ -12,7 +12,7 @@ COUNT_COLUMNS = ("unique_scus", "repetitions", "non_matching")
 def score_sort_indexes() -> list[models.Index]:
     """The indexes a score table sorted by a stored column reads in order, one collection at a
     time, so that a page is the first rows of an index scan rather than a sort of the whole
-    collection (scoring.score_table.ordered_annotations orders by exactly these expressions).
+    collection (scoring.scores.score_table.ordered_annotations orders by exactly these expressions).
     Undefined scores come last in either direction: sorted by "is it undefined" first, which needs
     no NULLS LAST (SQLite has none in an index), and an index per direction."""
     indexes = []
@@ -112,7 +112,7 @@ class StoredPyramidAgreement(models.Model):
     compute again only the docsets whose pyramids or models changed (issue 32: at 50 DUC years,
     every run took seconds for a thousand docsets).
 
-    Current while its `fingerprint` (scoring.agreement_records: the pyramids' ids and versions,
+    Current while its `fingerprint` (scoring.agreement.records: the pyramids' ids and versions,
     which every edit raises, and their models' ids and texts) is the group's as it now is."""
 
     docset = models.ForeignKey("annotator.Docset", on_delete=models.CASCADE, related_name="+")
@@ -133,12 +133,12 @@ class StoredPyramidAgreement(models.Model):
 
 
 class StoredSystemMeans(models.Model):
-    """A collection's per-system mean scores (the scores page's systems view: scoring.tables.
+    """A collection's per-system mean scores (the scores page's systems view: scoring.scores.tables.
     system_means) as last computed for one choice of what counts, so that the view reads one row
     rather than averaging every annotation of the collection again (issue 32: at 50 DUC years the
     database's averaging alone took 80 ms a view, and grew with the collection).
 
-    Current while its `fingerprint` (scoring.system_means: the collection's annotations and
+    Current while its `fingerprint` (scoring.scores.system_means: the collection's annotations and
     pyramids, counted, with their versions, statuses and latest change, and its conventions) is
     the collection's as it now is."""
 
@@ -149,7 +149,7 @@ class StoredSystemMeans(models.Model):
     include_in_progress = models.BooleanField()
     fingerprint = models.CharField(max_length=64)
     means = models.JSONField(
-        help_text="Each system's means, best first (scoring.tables.SystemMean)."
+        help_text="Each system's means, best first (scoring.scores.tables.SystemMean)."
     )
     by_status = models.JSONField(help_text="The counted annotations by status.")
     computed_at = models.DateTimeField(auto_now=True)

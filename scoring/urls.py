@@ -1,6 +1,7 @@
 from django.urls import path
 
-from scoring import report_views, views
+from scoring.reports import views as report_views
+from scoring.scores import views
 
 urlpatterns = [
     path("collections/<int:pk>/scores/", views.collection_scores, name="collection-scores"),

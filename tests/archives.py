@@ -36,7 +36,7 @@ from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids import editing
 from annotator.transfer import archive
 from annotator.transfer.archive import TABLES, USER
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
 from tests.helpers import Builder, complete_consensus_of_peer_1
 
 

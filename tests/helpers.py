@@ -244,7 +244,7 @@ def write(folder: Path, name: str, data: bytes) -> Path:
 def spoil_stored_scores() -> None:
     """A third of the stored scores (scoring.models.StoredScore) stale, with other numbers and an
     older edit's time, another third missing: what the readers of stored scores must see through
-    (scoring.score_table.current_stored_rows)."""
+    (scoring.scores.score_table.current_stored_rows)."""
     from scoring.models import StoredScore
 
     stale = StoredScore.objects.order_by("pk")[::3]
@@ -274,7 +274,8 @@ def undo_and_redo_after(step) -> tuple[bool, bool]:
 
 
 def means_equal(found, expected):
-    """System means equal to the last bits the database's sums may change (scoring.score_table.
+    """System means equal to the last bits the database's sums may change
+    (scoring.scores.score_table.
     current_system_means): the same systems in the same order, docsets and rows in progress."""
     assert [(m.peer, m.docsets, m.in_progress) for m in found] == [
         (m.peer, m.docsets, m.in_progress) for m in expected

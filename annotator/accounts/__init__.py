@@ -3,4 +3,8 @@
 `login_throttle.py` holds django-axes to two limits, `context_processors.py` tells every page the
 user's roles; the pages are in `views/` (`auth.py`: Django's account pages with what this site
 adds; `users.py`: accounts for site administrators).
+
+Also:
+
+- `backends.py` — signing in and permissions
 """

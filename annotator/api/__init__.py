@@ -11,5 +11,5 @@ assignments, human judgments), `annotator.pyramids` (pyramids, SCUs, contributor
 pyramid's history), `annotator.peer_annotation` (peer annotations, PSEs and an annotation's
 history), `annotator.coverage` (unit sets, units, judgment tasks and their answers, coverage
 judgments), `annotator.adjudication` (starting a consensus pyramid or annotation); imports and
-archives in `annotator.transfer.api`; scores in `scoring.api`.
+archives in `annotator.transfer.api`; scores in `scoring.scores.api`.
 """

@@ -8,8 +8,8 @@ from annotator.coverage import api as coverage
 from annotator.peer_annotation import api as peer_annotation
 from annotator.pyramids import api as pyramids
 from annotator.transfer.api import archives, imports
-from scoring.api import ScoresView
-from scoring.coverage_api import CoverageScoresView
+from scoring.coverage.api import CoverageScoresView
+from scoring.scores.api import ScoresView
 
 # "api-" before every basename: the pages have names such as "collection-list" and
 # "pyramid-detail", and the API root would link to them (issue 15). The root (root.py) describes

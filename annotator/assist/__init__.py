@@ -14,4 +14,23 @@ The API others call (proposals, help while building a pyramid), in annotator.ass
 
 NumPy, bm25s and WordLlama are imported where used, never when Django starts (issue 19); an app
 server loads them before its first request (annotator.assist.warmup, from config/gunicorn.py).
+
+Also:
+
+- `builder_evaluation.py` — how well the builder's help finds a model's contributor (issue 20),
+  on stored pyramids
+- `builder_help.py` — help while building a pyramid (issue 20)
+- `builder_views.py` — the pyramid builder's help (annotator.assist.builder_help)
+- `caching.py` — what the assistants prepare once and read many times (a pyramid's index for the
+  suggestions, its models' phrases for the builder's help)
+- `evaluation.py` — how well a ranker finds the SCU: stored PSEs replayed (`evaluate_suggestions`)
+- `lexical.py` — lexical rankers: BM25 and word overlap over an SCU's label and contributors
+- `proposal_evaluation.py` — how right the proposals are (annotator.assist.proposals), on stored
+  human matches
+- `proposals.py` — proposals to confirm (issue 20)
+- `rankers.py` — ranking a pyramid's SCUs for a peer's words: the one API the page, proposals
+  and the builder's help call
+- `semantic.py` — the semantic ranker: WordLlama's word vectors with BM25 (the `[semantic]` extra)
+- `views.py` — the peer page's proposals to confirm (annotator.assist.proposals)
+- `warmup.py` — loading the suggestions' rankers before a server's first request (issue 32)
 """

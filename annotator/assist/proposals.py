@@ -227,7 +227,7 @@ def reject(annotation_id: int, user, proposal_id: int) -> Proposal:
     version is asked for (the page's may be behind) and no change is recorded in the edit history:
     `reopen` undoes a rejection. The clause is not proposed again (`propose`). The annotation's
     `updated_at` moves, so the reports that count decisions are computed again
-    (scoring.reports.fingerprint)."""
+    (scoring.reports.compute.fingerprint)."""
     with transaction.atomic():
         annotation = locked(annotation_id, user, None)
         proposal = open_proposal(annotation, proposal_id)

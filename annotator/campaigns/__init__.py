@@ -11,4 +11,11 @@
   summaries, assignments, human judgments).
 - `views/` — collections, docsets, summaries and members (`collections.py`), assigning and
   progress (`work.py`), the home page with one's own work (`home.py`).
+
+Also:
+
+- `summaries.py` — adding a summary to a docset, one way for the Paste page and POST
+  /api/summaries/
+- `work_actions.py` — what the progress page's Withdraw, Reassign and Reopen buttons do, for
+  assignments and judgment tasks alike
 """

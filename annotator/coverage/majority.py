@@ -1,5 +1,6 @@
 """The majority vote of unit presence judgments: the rule of REALSumm's labels (Shapira et al. 2019
-§3; Bhandari et al. 2020), shared by the scores (scoring.coverage) and the Lite Pyramid labels an
+§3; Bhandari et al. 2020), shared by the scores (scoring.coverage.scores) and the Lite Pyramid
+labels an
 export writes (annotator.coverage.importing). Pure, no Django."""
 
 from collections.abc import Sequence

@@ -5,7 +5,12 @@
 - `suggestions.py` — which SCUs the selected words may express, ranked for the annotator.
 - `starting.py` — starting an annotation (the page and the API alike: the assignment is marked
   started).
-- `workspace.py` — what the page shows, live scores included (from `scoring.records`);
+- `workspace.py` — what the page shows, live scores included (from `scoring.scores.records`);
   `views.py` — the peer annotation page.
 - `api.py`, `serializers.py` — peer annotations, PSEs and their history in the REST API.
+
+Also:
+
+- `answers.py` — what the peer annotation's edit views answer (annotator.peer_annotation.views,
+  and the proposals' annotator.assist.views)
 """

@@ -497,7 +497,7 @@ def assign(
 
     A second PSE of the same SCU is a repetition: kept, and counted once by the scores.
     `suggestion_rank`: the place (1: the first) of the suggestion the annotator took it from,
-    stored for the reports (scoring.reports); None when it was matched otherwise."""
+    stored for the reports (scoring.reports.compute); None when it was matched otherwise."""
 
     def apply(annotation):
         _check_rank(suggestion_rank, scu_uid)

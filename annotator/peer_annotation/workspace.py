@@ -1,7 +1,7 @@
 """What the peer annotation page presents: the peer text marked by PSE, the pyramid's SCUs by
 tier (each with its weight under the collection's convention, SCUQuerySet.with_weight), the
 models, and the score panel, computed by the same function as every score table
-(scoring.records.score_loaded).
+(scoring.scores.records.score_loaded).
 
 Next to the services it presents (annotator.peer_annotation.editing changes the annotation,
 annotator.peer_annotation.suggestions ranks SCUs for a sentence); the views only render it.
@@ -22,7 +22,7 @@ from annotator.models import PSE, SCU, Assignment, PeerAnnotation, PSESpan, Pyra
 from annotator.text.ordering import natural_key
 from annotator.text.textmarks import marked_html, runs, uncovered_runs, uncovered_words
 from annotator.text.words import carries_content
-from scoring.records import score_loaded
+from scoring.scores.records import score_loaded
 
 MISSED_SHOWN = 5
 UNCOVERED_SHOWN = 3  # runs of words in no PSE that "Mark complete" names

@@ -7,4 +7,11 @@
   build it.
 - `api.py`, `serializers.py` — pyramids, SCUs, contributors, spans and their history in the
   REST API, editing through the same actions as the page.
+
+Also:
+
+- `ordering.py` — where SCUs stand in a pyramid's order, written with as little as possible
+  (pure, no Django)
+- `parts.py` — every contributor part and SCU label of a pyramid, read once for all that shows
+  them
 """

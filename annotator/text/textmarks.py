@@ -31,7 +31,7 @@ class Run(Generic[Key]):
 
 def word_pieces(text: str, mark: Callable[[int], dict[str, object]]) -> list[dict[str, object]]:
     """The text cut into its words and what lies between them, for templates: a word is
-    {"text", "word": True, **mark(its index)} (index as in scoring.agreement_units.words), the rest
+    {"text", "word": True, **mark(its index)} (index as in scoring.agreement.units.words), the rest
     {"text"}."""
     pieces: list[dict[str, object]] = []
     at = 0
@@ -99,7 +99,7 @@ def coverage(text: str, spans: Iterable[tuple[int, int, object]]) -> float:
 def uncovered_words(
     text: str, spans: Iterable[tuple[int, int, *tuple[object, ...]]]
 ) -> list[tuple[int, int]]:
-    """The words of the text (scoring.agreement_units.words: runs of letters and digits, so
+    """The words of the text (scoring.agreement.units.words: runs of letters and digits, so
     punctuation alone is never a word) that share no character with any span ((start, end, ...),
     code point offsets), as (start, end) in text order. DUC 2005's convention puts every word of
     a peer in a PSE, of an SCU or of "matches nothing": these are the words still left out.

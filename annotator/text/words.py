@@ -3,7 +3,7 @@
 Words are runs of letters and digits (`\\w+`), so texts that differ only in whitespace or in the
 spacing of punctuation have the same words. The pages shade and compare by these words
 (annotator.text.textmarks, annotator.adjudication) and agreement counts them
-(scoring.agreement_units, Passonneau 2009 §4.1.4). Pure functions, no Django.
+(scoring.agreement.units, Passonneau 2009 §4.1.4). Pure functions, no Django.
 """
 
 from __future__ import annotations

@@ -9,4 +9,9 @@
   noticed and resumed.
 - `downloads.py` — the DUCView zip and an archive download, answered alike to pages and API.
 - `views/` and `api/` — the same from the browser and from the REST API.
+
+Also:
+
+- `batches.py` — files imported in transactions of about a second each, each file in a savepoint
+  of its own
 """

@@ -8,4 +8,12 @@ pause was longer than WorkTime.ACTIVE_GAP (time away from the page does not coun
   through the page;
 - queries: the totals as SQL expressions, for the progress page, the dashboard, the API and the
   reports (a constant number of queries, whatever the number of rows).
+
+Also:
+
+- `held.py` — what the page held back of its activity (static/js/worktime.js), recorded
+- `queries.py` — active time as the pages read it: SQL expressions over the WorkTime rows
+- `recording.py` — recording an action: the time since the user's last one, unless a pause
+- `views.py` — the endpoint the builder and the peer page call (static/js/worktime.js) when the
+  user selects words or moves through the page
 """

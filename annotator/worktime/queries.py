@@ -76,7 +76,7 @@ def shown(seconds: float | None) -> str:
 def annotation_times(annotations: QuerySet) -> list[tuple[str, str, str, str, float]]:
     """(docset, peer, pyramid, annotator, active seconds) of each of `annotations` (PeerAnnotation
     rows) that its own annotator worked on in the tool (an imported annotation has no time): the
-    names as scoring.agreement_records.peer_agreement gives them (the annotator: their code, else
+    names as scoring.agreement.records.peer_agreement gives them (the annotator: their code, else
     their user name). One query."""
     rows = WorkTime.objects.filter(
         annotation__in=annotations, user_id=F("annotation__annotator_id")

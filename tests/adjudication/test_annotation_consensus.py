@@ -7,7 +7,7 @@ from annotator.adjudication import annotation_consensus
 from annotator.models import PSE, Membership, PeerAnnotation, PeerAnnotationChange, Role
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids.editing import NotAllowed, RuleBroken
-from scoring.records import score_annotations
+from scoring.scores.records import score_annotations
 
 pytestmark = pytest.mark.django_db
 
@@ -173,7 +173,7 @@ def test_who_may_merge_and_what(two):
 
 
 def test_scores_of_adjudicated_work_use_the_complete_consensus_instead_of_its_sources(two):
-    from scoring.records import score_collection
+    from scoring.scores.records import score_collection
 
     user, demo = two["adjudicator"], two["demo"]
     peer_editing.complete(

@@ -186,7 +186,7 @@ def test_pyramids_of_other_models_cannot_be_merged(pair):
 def test_a_submitted_consensus_counts_as_the_docsets_adjudicated_pyramid(pair):
     from annotator.models import PeerAnnotation
     from annotator.peer_annotation import editing as peer_editing
-    from scoring.records import score_collection
+    from scoring.scores.records import score_collection
 
     demo, user = pair["demo"], pair["adjudicator"]
     consensus = pyramid_consensus.start(pair["a"], pair["b"], user)

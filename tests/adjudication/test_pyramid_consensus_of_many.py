@@ -10,7 +10,7 @@ from annotator.adjudication.queue import consensuses_of
 from annotator.models import SCU, Pyramid, PyramidMerge, PyramidMergeSource
 from annotator.pyramids import editing
 from annotator.pyramids.editing import RuleBroken
-from scoring.records import counted_pyramids
+from scoring.scores.records import counted_pyramids
 
 pytestmark = pytest.mark.django_db
 

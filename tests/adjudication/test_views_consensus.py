@@ -10,7 +10,7 @@ from annotator.adjudication import annotation_consensus, pyramid_consensus
 from annotator.adjudication.alignment import ONLY_A, SPLIT
 from annotator.models import Assignment, PeerAnnotation, Pyramid, PyramidMerge
 from annotator.peer_annotation import editing as peer_editing
-from scoring.records import score_annotations
+from scoring.scores.records import score_annotations
 from tests.helpers import NUL, refuses_nul
 
 pytestmark = pytest.mark.django_db

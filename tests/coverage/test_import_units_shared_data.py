@@ -18,8 +18,8 @@ import pytest
 from nltk.metrics.agreement import AnnotationTask  # type: ignore[import-untyped]
 
 from annotator.coverage.models import Judgment, JudgmentTask, Unit
-from scoring.agreement import krippendorff_alpha, nominal
-from scoring.coverage import majority_present, presence_score
+from scoring.agreement.alpha import krippendorff_alpha, nominal
+from scoring.coverage.scores import majority_present, presence_score
 from tests.conftest import shared_data_root
 from tests.helpers import run
 

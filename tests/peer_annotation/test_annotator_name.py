@@ -3,7 +3,7 @@
 import pytest
 
 from annotator.models import PeerAnnotation
-from scoring.records import score_annotations
+from scoring.scores.records import score_annotations
 
 pytestmark = pytest.mark.django_db
 

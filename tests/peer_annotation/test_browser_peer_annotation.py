@@ -42,7 +42,7 @@ def match_by_click(page, phrase, uid):
 @pytest.mark.parametrize("viewport", ["laptop", "desktop"], indirect=True)
 def test_annotating_a_peer_end_to_end(browser_page, live_server, demo, annotation_url):
     from annotator.models import PeerAnnotation
-    from scoring.records import score_annotations
+    from scoring.scores.records import score_annotations
 
     pk, url = annotation_url
     page = browser_page

@@ -14,7 +14,7 @@ pytestmark = BROWSER_TEST
 @pytest.mark.parametrize("viewport", ["laptop"], indirect=True)
 def test_proposals_accepted_with_enter_and_rejected_with_backspace(browser_page, live_server, demo):
     from annotator.models import PSE, PeerAnnotation, Proposal
-    from scoring.records import score_annotations
+    from scoring.scores.records import score_annotations
 
     annotation = PeerAnnotation.objects.create(
         pyramid=demo["pyramid"], peer=demo["annotations"]["1"].peer, annotator=demo["annotator"]

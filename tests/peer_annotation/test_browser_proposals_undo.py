@@ -16,7 +16,7 @@ pytestmark = BROWSER_TEST
 def test_focus_edited_span_and_undo_of_acceptances(browser_page, live_server, demo):
     from annotator.assist import proposals as assist
     from annotator.models import PSE, PeerAnnotation, Proposal
-    from scoring.reports import proposals_report
+    from scoring.reports.proposals import proposals_report
 
     user = demo["annotator"]
     annotation = PeerAnnotation.objects.create(

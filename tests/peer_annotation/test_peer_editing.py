@@ -7,7 +7,7 @@ import pytest
 from annotator.models import PSE, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion
-from scoring.records import score_annotations
+from scoring.scores.records import score_annotations
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ from annotator.assist import proposals
 from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import PSE, PeerAnnotation, Proposal
 from annotator.peer_annotation import editing
-from scoring.records import score_annotations
+from scoring.scores.records import score_annotations
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ import pytest
 from annotator.assist import proposals
 from annotator.models import PSE, PeerAnnotation, Proposal
 from annotator.peer_annotation import editing
-from scoring.reports import proposals_report
+from scoring.reports.proposals import proposals_report
 
 pytestmark = pytest.mark.django_db
 

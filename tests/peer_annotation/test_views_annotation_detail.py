@@ -46,7 +46,7 @@ def test_weights_and_scores_follow_the_collections_weight_convention(client, dem
     """Under the "models" convention an SCU with two contributors from one model weighs 1 per
     model: the page shows the weight its scores use, and the scores equal export_scores'."""
     from annotator.models import PSE, Contributor, Span, WeightConvention
-    from scoring.records import score_annotations
+    from scoring.scores.records import score_annotations
 
     annotation = demo["annotations"]["2"]
     scu = PSE.objects.filter(annotation=annotation, scu__isnull=False).first().scu

@@ -16,8 +16,8 @@ from annotator.models import (
     Pyramid,
     Summary,
 )
-from scoring.agreement_records import peer_agreement
-from scoring.records import score_collection
+from scoring.agreement.records import peer_agreement
+from scoring.scores.records import score_collection
 from tests.helpers import record_counts, run
 
 pytestmark = pytest.mark.django_db

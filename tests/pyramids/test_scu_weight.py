@@ -10,7 +10,7 @@ from annotator.models import SCU, Contributor, PeerAnnotation, WeightConvention
 from annotator.peer_annotation.suggestions import suggest
 from annotator.peer_annotation.workspace import annotation_context
 from annotator.pyramids.workspace import workspace_context
-from scoring.records import scu_weights
+from scoring.scores.records import scu_weights
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """Sequential (type I) sums of squares by plain least squares on dummy columns built here: the
-independent check of scoring.coverage.three_factor_anova (statsmodels) in the tests."""
+independent check of scoring.coverage.scores.three_factor_anova (statsmodels) in the tests."""
 
 import itertools
 

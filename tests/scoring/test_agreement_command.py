@@ -8,11 +8,11 @@ from django.core.management.base import CommandError
 from nltk.metrics.agreement import AnnotationTask
 
 from annotator.models import Collection
-from scoring.agreement import dice, krippendorff_alpha
-from scoring.agreement_records import peer_agreement, pyramid_agreement, score_agreement
+from scoring.agreement.alpha import dice, krippendorff_alpha
+from scoring.agreement.records import peer_agreement, pyramid_agreement, score_agreement
 from scoring.models import StoredScore
-from scoring.records import score_collection
-from scoring.statistics import pearson
+from scoring.scores.records import score_collection
+from scoring.statistics.significance import pearson
 from tests.helpers import import_files, run, spoil_stored_scores
 
 pytestmark = pytest.mark.django_db
@@ -66,8 +66,8 @@ def test_d0631_alphas_equal_those_of_each_peers_units(d0631):
     from collections import Counter, defaultdict
 
     from annotator.models import PSE, PeerAnnotation
-    from scoring.agreement import nominal
-    from scoring.agreement_units import peer_units
+    from scoring.agreement.alpha import nominal
+    from scoring.agreement.units import peer_units
 
     peers, pooled = peer_agreement(d0631)
     counts = defaultdict(Counter)
@@ -106,7 +106,7 @@ def test_d0631_pooled_alpha_equals_nltks(d0631):
     from collections import Counter, defaultdict
 
     from annotator.models import PSE, PeerAnnotation
-    from scoring.agreement_units import peer_units
+    from scoring.agreement.units import peer_units
 
     counts = defaultdict(Counter)
     for annotation_id, scu_id in PSE.objects.filter(scu__isnull=False).values_list(

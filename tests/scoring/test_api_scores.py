@@ -4,7 +4,7 @@ import pytest
 
 from annotator.models import PeerAnnotation
 from annotator.peer_annotation import editing as peer_editing
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
 from tests.helpers import refuses_nul
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +66,7 @@ def test_scores_are_paginated_like_every_list_in_the_order_of_export_scores(clie
 
 def test_a_page_is_at_most_the_cap_whatever_is_asked(client, demo, monkeypatch):
     more_annotations(demo, 2)
-    monkeypatch.setattr("scoring.api.ScorePagination.max_page_size", 4)
+    monkeypatch.setattr("scoring.scores.api.ScorePagination.max_page_size", 4)
     client.force_login(demo["organizer"])
     base = f"/api/scores/?collection={demo['collection'].pk}"
     assert len(client.get(base + "&page_size=1000").json()["results"]) == 4

@@ -1,7 +1,8 @@
 """One rule for consensus work in every score and statistic (issue 15): without "adjudicated",
 consensus annotations and annotations against a consensus pyramid are left out; with it,
 submitted consensus work replaces its sources and consensus work in progress stays out. And one
-rule for work in progress (issue 17), in the same function (`scoring.records.counted_annotations`):
+rule for work in progress (issue 17), in the same function
+(`scoring.scores.records.counted_annotations`):
 only submitted annotations count, in every score table and analysis, unless work in progress is
 asked for (then marked).
 
@@ -22,8 +23,8 @@ import pytest
 from annotator.adjudication import annotation_consensus
 from annotator.models import PeerAnnotation, Pyramid
 from annotator.peer_annotation import editing as peer_editing
-from scoring.agreement_records import peer_agreement, score_agreement
-from scoring.records import counted_annotations, score_collection
+from scoring.agreement.records import peer_agreement, score_agreement
+from scoring.scores.records import counted_annotations, score_collection
 from tests.helpers import body, complete_consensus_of_peer_1, run
 
 pytestmark = pytest.mark.django_db
@@ -293,7 +294,7 @@ def test_ranking_counts_submitted_work_only(demo):
 
 
 def test_stability_counts_submitted_work_only(demo):
-    from scoring.stability_records import pyramid_stability
+    from scoring.stability.records import pyramid_stability
 
     reopened(demo["annotations"]["3"])
     result = pyramid_stability(
@@ -306,7 +307,7 @@ def test_stability_counts_submitted_work_only(demo):
 
 def test_correlation_counts_submitted_work_only(demo):
     from annotator.models import HumanJudgment
-    from scoring.judgment_records import judged_summaries
+    from scoring.judgments.records import judged_summaries
 
     for n, annotation in enumerate(demo["annotations"].values()):
         HumanJudgment.objects.create(summary=annotation.peer, criterion="overall", value=n + 1)

@@ -107,8 +107,8 @@ def test_the_tac_2008_recall_is_named_and_stated(two_docsets_one_empty_peer):
     """Peer 7 expresses SCUs of weight 3 and 2 of a pyramid of weight 8 (3 + 2 + 1 + 1 + 1), whose
     SCUs, counted once per model holding them, weigh 3 x 3 + 2 x 2 + 1 + 1 + 1 = 16 (eq. 4)."""
     from annotator.models import Collection
-    from scoring.judgment_records import variant_inputs, variant_scores
-    from scoring.variants import tac2008_f_measure, tac2008_precision
+    from scoring.judgments.records import variant_inputs, variant_scores
+    from scoring.scores.variants import tac2008_f_measure, tac2008_precision
 
     inputs = variant_inputs(Collection.objects.get(name="Tuning"))
     peer_7 = next(i for i in inputs.values() if i.expressed)
@@ -150,8 +150,8 @@ def test_too_few_systems_for_a_p_value_print_a_dash_never_p_0(two_docsets_one_em
     Three pairs are too few for any p: "—" (null in JSON), the coefficient still given; six
     summaries get Spearman's exact p, printed with three significant digits."""
     from annotator.models import Collection
-    from scoring.correlation import spearman_exact_p
-    from scoring.judgment_records import judged_summaries
+    from scoring.judgments.correlation import spearman_exact_p
+    from scoring.judgments.records import judged_summaries
 
     out, _ = run("correlate", collection="Tuning", criterion="content")
     rows = {tuple(line.split("\t")[:2]): line.split("\t") for line in out.splitlines()[1:]}
@@ -256,8 +256,8 @@ def test_no_coverage_rows_without_coverage_judgments(two_docsets_one_empty_peer)
 
 
 def test_a_coverage_score_against_a_pyramid_score_at_the_system_level(judged_for_coverage):
-    from scoring.records import score_collection
-    from scoring.tables import system_means
+    from scoring.scores.records import score_collection
+    from scoring.scores.tables import system_means
 
     name = judged_for_coverage["collection"].name
     modified = {

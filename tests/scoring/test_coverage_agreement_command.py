@@ -1,6 +1,6 @@
 """python manage.py coverage_agreement: the judges' alpha, Harman & Over 2004's coverage
 differences, correlations between judgment sets and ANOVA (Table 1), as printed and as JSON, against
-scoring.coverage_analysis on the same records; and alpha over REALSumm's crowd answers against
+scoring.coverage.analysis on the same records; and alpha over REALSumm's crowd answers against
 NLTK's."""
 
 import json
@@ -14,8 +14,8 @@ from nltk.metrics.agreement import AnnotationTask  # type: ignore[import-untyped
 from nltk.metrics.distance import binary_distance  # type: ignore[import-untyped]
 
 from annotator.models import JudgmentTask
-from scoring.coverage_analysis import analyses
-from scoring.coverage_records import collection_tasks, counted_tasks
+from scoring.coverage.analysis import analyses
+from scoring.coverage.records import collection_tasks, counted_tasks
 from scoring.numbers import number, p_value
 from tests.conftest import shared_data_root
 from tests.helpers import run

@@ -1,4 +1,4 @@
-"""scoring.coverage_records and scoring.coverage_analysis on a small SEE docset of our own: each
+"""scoring.coverage.records and scoring.coverage.analysis on a small SEE docset of our own: each
 peer's coverage, alpha over the judges, the coverage differences, the correlations between
 judgment sets and Harman & Over 2004's three-factor ANOVA, each against values computed here
 independently of the code under test."""
@@ -11,8 +11,8 @@ from nltk.metrics.agreement import AnnotationTask  # type: ignore[import-untyped
 from nltk.metrics.distance import binary_distance, interval_distance  # type: ignore[import-untyped]
 
 from annotator.models import Judgment, JudgmentTask, Summary
-from scoring.coverage_analysis import analyses
-from scoring.coverage_records import collection_tasks, counted_tasks, score_coverage
+from scoring.coverage.analysis import analyses
+from scoring.coverage.records import collection_tasks, counted_tasks, score_coverage
 from tests.scoring.least_squares import judge_system_docset_terms, type_one_sums_of_squares
 from tests.scoring.see_study import DOCSETS, JUDGES, MODELS, SYSTEMS, UNITS, make_judged
 

@@ -1,15 +1,17 @@
-"""The report "Coverage judgments: agreement and variation" (scoring.reports.coverage_report,
+"""The report "Coverage judgments: agreement and variation"
+(scoring.reports.coverage.coverage_report,
 issue 21) and the ranking report on the coverage scores, from the page as an organizer sees it."""
 
 import pytest
 from django.urls import reverse
 
 from annotator.models import Membership, Role
-from scoring.correlation import MIN_PAIRS_FOR_P
-from scoring.coverage_analysis import analyses
-from scoring.coverage_records import collection_tasks
+from scoring.coverage.analysis import analyses
+from scoring.coverage.records import collection_tasks
+from scoring.judgments.correlation import MIN_PAIRS_FOR_P
 from scoring.models import Report
-from scoring.reports import coverage_report, ranking_report
+from scoring.reports.coverage import coverage_report
+from scoring.reports.ranking import ranking_report
 from tests.scoring.see_study import DOCSETS, make_judged
 
 pytestmark = pytest.mark.django_db

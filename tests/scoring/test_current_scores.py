@@ -1,4 +1,5 @@
-"""scoring.score_table.current_stored_rows: each annotation's stored mean scores, kept current, as
+"""scoring.scores.score_table.current_stored_rows: each annotation's stored mean scores, kept
+current, as
 the analyses read them: the fresh scores, in the order of every score table, whatever state they
 were left in."""
 
@@ -8,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import PSE
 from scoring.models import StoredScore
-from scoring.records import collection_annotations, counted_annotations, score_annotations
-from scoring.score_table import current_stored_rows
-from scoring.tables import MEAN_SCORES
+from scoring.scores.records import collection_annotations, counted_annotations, score_annotations
+from scoring.scores.score_table import current_stored_rows
+from scoring.scores.tables import MEAN_SCORES
 from tests.helpers import import_duc2006, spoil_stored_scores
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,8 @@ def duc2006(shared_data):
 
 
 def read(rows) -> list[tuple]:
-    """What the analyses read of a row (a stored one, or a fresh scoring.records.PeerScoreRow)."""
+    """What the analyses read of a row (a stored one, or a fresh
+    scoring.scores.records.PeerScoreRow)."""
     return [
         (
             row.annotation_id,

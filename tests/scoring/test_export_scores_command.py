@@ -310,7 +310,11 @@ def test_adjudicated_and_work_in_progress_together(pair):
 def test_streamed_output_is_the_whole_table_byte_for_byte(mixed, fmt, include, tmp_path):
     """Several docsets, peers 1, 10, 2, A, b, a username for an annotator, work in progress: what
     the command writes, to standard output or a file, is what the whole-string exports wrote."""
-    from scoring.records import collection_annotations, counted_annotations, score_annotations
+    from scoring.scores.records import (
+        collection_annotations,
+        counted_annotations,
+        score_annotations,
+    )
 
     rows = score_annotations(
         counted_annotations(collection_annotations(mixed), include_in_progress=bool(include))
@@ -326,7 +330,8 @@ def test_streamed_output_is_the_whole_table_byte_for_byte(mixed, fmt, include, t
 
 def test_queries_do_not_grow_with_chunks(fixture_collection):
     """Beyond the rows, the command's queries are fixed: a chunk of 500 annotations more costs
-    three (scoring.exports.iter_score_rows; tests/scoring/test_score_exports.py counts them)."""
+    three (scoring.scores.exports.iter_score_rows; tests/scoring/test_score_exports.py counts
+    them)."""
     with CaptureQueriesContext(connection) as queries:
         run("export_scores", collection="Fixtures", format="json")
     walks = [q["sql"] for q in queries if "annotator_summary" in q["sql"]]
@@ -446,7 +451,7 @@ def test_what_coverage_judgments_cannot_be_is_refused(demo, options):
 def test_realsumm_bart_out_system_presence_is_the_published_value(shared_data, client, demo):
     """REALSumm's crowd batch for bart_out, imported: its system mean in the export, the scores
     page and the API is the published "human" presence, 0.48349483849483854, to the last digit
-    (numpy's mean over the docsets as loaded: scoring.coverage_records.system_mean)."""
+    (numpy's mean over the docsets as loaded: scoring.coverage.records.system_mean)."""
     folder = shared_data / "realsumm" / "human_annotations"
     if not folder.is_dir():
         pytest.skip(f"REALSumm data not found at {folder}")

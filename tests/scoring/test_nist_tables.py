@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Collection
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
 from tests.helpers import NIST_TABLES as TABLES
 from tests.helpers import import_files, nist_rows, run
 

@@ -1,11 +1,13 @@
-"""The report "Proposals confirmed" (scoring.reports.proposals_report): precision per annotator."""
+"""The report "Proposals confirmed" (scoring.reports.proposals.proposals_report): precision per
+annotator."""
 
 import pytest
 
 from annotator.assist import proposals
 from annotator.models import PeerAnnotation
 from annotator.peer_annotation import editing
-from scoring.reports import KINDS, proposals_report
+from scoring.reports.compute import KINDS
+from scoring.reports.proposals import proposals_report
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.core.management.base import CommandError
 from annotator.models import Collection
 from scoring.models import StoredScore
 from scoring.numbers import json_ready
-from scoring.ranking import rank_systems
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
+from scoring.statistics.ranking import rank_systems
 from tests.helpers import complete_consensus_of_peer_1, import_files, run, spoil_stored_scores
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""scoring.exports and the streaming writers of scoring.formats (issue 19): the same bytes as the
+"""scoring.scores.exports and the streaming writers of scoring.scores.formats (issue 19): the same
+bytes as the
 whole-string exports had, rows loaded in chunks with a constant number of queries each, the peers'
 texts never fetched, NIST's order in SQL, downloads streamed with the headers they had."""
 
@@ -16,7 +17,7 @@ from django.http import StreamingHttpResponse
 from django.test.utils import CaptureQueriesContext
 
 from annotator.models import PSE, Collection, Docset, PeerAnnotation, Summary
-from scoring.exports import (
+from scoring.scores.exports import (
     _codepoints,
     in_blocks,
     iter_score_rows,
@@ -26,7 +27,7 @@ from scoring.exports import (
     streaming_download,
     system_download,
 )
-from scoring.formats import (
+from scoring.scores.formats import (
     SCORE_COLUMNS,
     SCORE_FIELDS,
     SUBMITTED,
@@ -45,8 +46,8 @@ from scoring.formats import (
     to_duc,
     to_json,
 )
-from scoring.records import collection_annotations, counted_annotations, score_annotations
-from scoring.tables import system_means
+from scoring.scores.records import collection_annotations, counted_annotations, score_annotations
+from scoring.scores.tables import system_means
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files
 

@@ -1,6 +1,7 @@
-"""scoring.records' scorer (issue 19): the annotations read as plain values, and what the
+"""scoring.scores.records' scorer (issue 19): the annotations read as plain values, and what the
 annotations of one pyramid share computed once (PyramidScorer), to the last bit the numbers of
-scoring.pyramid.score_peer, and the same rows whether read as values or as model instances."""
+scoring.scores.pyramid.score_peer, and the same rows whether read as values or as model
+instances."""
 
 import random
 from dataclasses import asdict
@@ -10,8 +11,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, WeightConvention
-from scoring.pyramid import ROUNDINGS, score_peer
-from scoring.records import (
+from scoring.scores.pyramid import ROUNDINGS, score_peer
+from scoring.scores.records import (
     PyramidScorer,
     collection_annotations,
     counted_annotations,

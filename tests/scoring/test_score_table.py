@@ -1,5 +1,5 @@
-"""The score table cut into pages in the database (scoring.score_table): the same order as
-scoring.tables.sorted_rows, stored scores kept current."""
+"""The score table cut into pages in the database (scoring.scores.score_table): the same order as
+scoring.scores.tables.sorted_rows, stored scores kept current."""
 
 import pytest
 from django.core.management import CommandError
@@ -8,13 +8,13 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import PSE, Collection, PeerAnnotation, Pyramid
 from scoring.models import StoredScore
-from scoring.records import (
+from scoring.scores.records import (
     collection_annotations,
     counted_annotations,
     in_score_order,
     score_annotations,
 )
-from scoring.score_table import (
+from scoring.scores.score_table import (
     STORED_COLUMNS,
     current_stored_rows,
     current_system_means,
@@ -24,7 +24,7 @@ from scoring.score_table import (
     stale_annotations,
     stored_rows,
 )
-from scoring.tables import SORTABLE, sorted_rows, system_means
+from scoring.scores.tables import SORTABLE, sorted_rows, system_means
 from tests.helpers import import_files, means_equal
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +60,7 @@ def test_with_no_column_a_collection_is_in_the_order_of_every_score_table(duc200
 
 
 def test_a_page_is_ordered_on_ids_and_its_annotations_loaded_in_that_order(duc2006, monkeypatch):
-    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 7)
+    monkeypatch.setattr("scoring.scores.score_table.PAGE_SIZE", 7)
     refresh_stored_scores(duc2006)
     ordered = ordered_annotations(duc2006, "modified", descending=True)
     expected = list(ordered.values_list("pk", flat=True))[7:14]
@@ -203,7 +203,7 @@ def test_a_change_of_convention_makes_every_stored_score_out_of_date(duc2006):
 
 
 def test_refreshing_costs_a_constant_number_of_queries_per_batch(duc2006, monkeypatch):
-    monkeypatch.setattr("scoring.score_table.REFRESH_CHUNK", 10)
+    monkeypatch.setattr("scoring.scores.score_table.REFRESH_CHUNK", 10)
     total = duc2006.count()
     with CaptureQueriesContext(connection) as queries:
         refresh_stored_scores(duc2006)

@@ -1,4 +1,5 @@
-"""scoring.agreement and scoring.agreement_units: the paper's worked numbers, and NLTK's alpha."""
+"""scoring.agreement.alpha and scoring.agreement.units: the paper's worked numbers, and NLTK's
+alpha."""
 
 import math
 import random
@@ -9,8 +10,8 @@ from nltk.metrics import masi_distance
 from nltk.metrics.agreement import AnnotationTask
 
 from annotator.text.words import word_scus, words, words_of_texts
-from scoring import agreement_pyramids
-from scoring.agreement import (
+from scoring.agreement import pyramids as agreement_pyramids
+from scoring.agreement.alpha import (
     DISTANCES,
     dice,
     grouped_alphas,
@@ -21,8 +22,8 @@ from scoring.agreement import (
     nominal,
     pairwise,
 )
-from scoring.agreement_pyramids import docset_pyramid_alphas, pyramid_alphas
-from scoring.agreement_units import peer_units, pse_values, pyramid_units, span_words
+from scoring.agreement.pyramids import docset_pyramid_alphas, pyramid_alphas
+from scoring.agreement.units import peer_units, pse_values, pyramid_units, span_words
 
 # Passonneau 2009 Fig. 4: the PSEs two annotators found per SCU in one peer summary.
 A1 = {1: 2, 3: 2, 4: 1, 7: 1, 17: 2, 19: 1, 23: 1, 34: 1}
@@ -89,8 +90,9 @@ def test_vectorised_distances_equal_their_pairwise_definition(name):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("few_distinct_units", [100, 0], ids=["summed per distinct unit", "arrays"])
 def test_alpha_equals_nltks_on_random_data(name, seed, few_distinct_units, monkeypatch):
-    # Both ways of counting coincidences (scoring.agreement.coincidences), with units that repeat.
-    monkeypatch.setattr("scoring.agreement.FEW_DISTINCT_UNITS", few_distinct_units)
+    # Both ways of counting coincidences (scoring.agreement.alpha.coincidences), with units that
+    # repeat.
+    monkeypatch.setattr("scoring.agreement.alpha.FEW_DISTINCT_UNITS", few_distinct_units)
     rng = random.Random(seed)
     coders, items = 3, 20
     labels = [
@@ -177,7 +179,7 @@ def test_several_alphas_without_a_v_by_v_matrix_equal_the_dense_computation(
     """krippendorff_alphas (the pyramids' agreement) computes distances only for the pairs that
     need them; on pyramid units with a thousand distinct values, empty sets among them, it gives
     what the V x V distance matrices give, to 1e-12 (issue 19)."""
-    monkeypatch.setattr("scoring.agreement.DENSE_LIMIT", dense_limit)
+    monkeypatch.setattr("scoring.agreement.alpha.DENSE_LIMIT", dense_limit)
     units = pyramid_units(random_pyramid_annotators(random.Random(seed)))
     units += units[:50]  # units that repeat
     distinct = {value for unit in units for value in unit}

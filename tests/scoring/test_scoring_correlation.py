@@ -1,4 +1,5 @@
-"""scoring.correlation: scores against human judgments, with p-values that mean something."""
+"""scoring.judgments.correlation: scores against human judgments, with p-values that mean
+something."""
 
 import math
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from scoring.correlation import MIN_PAIRS_FOR_P, correlations, spearman_exact_p
+from scoring.judgments.correlation import MIN_PAIRS_FOR_P, correlations, spearman_exact_p
 
 
 def test_three_pairs_have_coefficients_but_no_p():

@@ -1,4 +1,4 @@
-"""scoring.coverage: presence, SEE coverage, coverage differences and the three-factor ANOVA
+"""scoring.coverage.scores: presence, SEE coverage, coverage differences and the three-factor ANOVA
 (Harman & Over 2004 Table 1), against values computed independently here; the interval alpha
 against NLTK."""
 
@@ -11,8 +11,8 @@ import pytest
 from nltk.metrics.agreement import AnnotationTask
 from nltk.metrics.distance import interval_distance
 
-from scoring.agreement import interval, krippendorff_alpha, nominal
-from scoring.coverage import (
+from scoring.agreement.alpha import interval, krippendorff_alpha, nominal
+from scoring.coverage.scores import (
     coverage_difference,
     majority_present,
     presence_score,

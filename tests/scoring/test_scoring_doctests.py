@@ -6,14 +6,14 @@ import importlib
 import pytest
 
 MODULES = [
-    "scoring.pyramid",
-    "scoring.statistics",
-    "scoring.variants",
-    "scoring.stability",
-    "scoring.formats",
-    "scoring.correlation",
+    "scoring.scores.pyramid",
+    "scoring.statistics.significance",
+    "scoring.scores.variants",
+    "scoring.stability.analysis",
+    "scoring.scores.formats",
+    "scoring.judgments.correlation",
     "scoring.numbers",
-    "scoring.coverage",
+    "scoring.coverage.scores",
     "annotator.coverage.majority",
     "annotator.text.words",
 ]

@@ -1,8 +1,8 @@
-"""scoring.plots: SVG drawn on the server, with labels escaped."""
+"""scoring.reports.plots: SVG drawn on the server, with labels escaped."""
 
 import pytest
 
-from scoring.plots import render
+from scoring.reports.plots import render
 
 
 def test_every_kind_draws_labelled_svg():
@@ -109,7 +109,7 @@ def test_the_stability_plots_legend_never_covers_the_data(orders):
     it stays inside the picture."""
     import xml.etree.ElementTree as ET
 
-    from scoring.plots import BOTTOM, HEIGHT, WIDTH
+    from scoring.reports.plots import BOTTOM, HEIGHT, WIDTH
 
     spearman = [0.2 + 0.8 * i / (orders - 1) for i in range(orders)]  # up to 1, at the top right
     error = [0.5 * (1 - i / (orders - 1)) for i in range(orders - 1)] + [

@@ -5,8 +5,8 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.formats import four_decimals
-from scoring.pyramid import (
+from scoring.scores.formats import four_decimals
+from scoring.scores.pyramid import (
     CEIL,
     FLOOR,
     FRACTIONAL,

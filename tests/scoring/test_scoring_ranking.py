@@ -1,4 +1,5 @@
-"""scoring.ranking and the statistics under it, on NIST's DUC 2006 table (Passonneau 2009 Tables
+"""scoring.statistics.ranking and the statistics under it, on NIST's DUC 2006 table (Passonneau
+2009 Tables
 6, 9, 10)."""
 
 import csv
@@ -9,9 +10,9 @@ from types import SimpleNamespace
 import pytest
 from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
-from scoring.ranking import better_than_groups, rank_systems
-from scoring.statistics import TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
-from scoring.tables import PER_ANNOTATION
+from scoring.scores.tables import PER_ANNOTATION
+from scoring.statistics.ranking import better_than_groups, rank_systems
+from scoring.statistics.significance import TukeyPair, anova_by_factor, anova_power_n, tukey_hsd
 
 
 @pytest.fixture
@@ -151,10 +152,10 @@ def test_the_duc_2006_groups_and_hsd_are_statsmodels(duc2006):
 def test_by_default_a_docset_annotated_twice_is_one_observation_its_mean(duc2006):
     """Issue 33: one default everywhere: each docset counts once. D0631's two annotations of a
     system are averaged into one observation; the ANOVA and Tukey's test are statsmodels' on
-    those, and the means are the scores page's (scoring.tables.system_means)."""
+    those, and the means are the scores page's (scoring.scores.tables.system_means)."""
     from statistics import fmean
 
-    from scoring.tables import system_means
+    from scoring.scores.tables import system_means
 
     ranking = rank_systems(duc2006)
     assert ranking.per == "docset"

@@ -1,9 +1,10 @@
-"""scoring.stability: sub-pyramids, scores by pyramid order, error probabilities, jackknife."""
+"""scoring.stability.analysis: sub-pyramids, scores by pyramid order, error probabilities,
+jackknife."""
 
 import pytest
 
-from scoring.pyramid import score_peer
-from scoring.stability import (
+from scoring.scores.pyramid import score_peer
+from scoring.stability.analysis import (
     error_probabilities,
     jackknife_model,
     jackknife_peer,

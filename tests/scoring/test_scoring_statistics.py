@@ -1,10 +1,10 @@
-"""scoring.statistics: the tests the papers use, over SciPy."""
+"""scoring.statistics.significance: the tests the papers use, over SciPy."""
 
 import math
 
 import pytest
 
-from scoring.statistics import anova_oneway, pearson
+from scoring.statistics.significance import anova_oneway, pearson
 
 
 def test_pearson_with_its_interval():
@@ -29,7 +29,7 @@ def test_anova_by_group():
 def test_an_anova_with_no_residual_degrees_of_freedom_has_no_f_and_no_p():
     """One observation per system (one docset): nothing is left to estimate the error with, so F and
     p are undefined, not F = 0 (issue 17)."""
-    from scoring.statistics import anova_by_factor
+    from scoring.statistics.significance import anova_by_factor
 
     table = anova_by_factor([0.1, 0.5, 0.3], ["a", "b", "c"])
     assert table.df_factor == 2

@@ -1,10 +1,10 @@
-"""scoring.tables: systems' means over docsets, and sorting."""
+"""scoring.scores.tables: systems' means over docsets, and sorting."""
 
 from types import SimpleNamespace
 
 import pytest
 
-from scoring.tables import sorted_rows, system_means
+from scoring.scores.tables import sorted_rows, system_means
 
 
 def row(docset, peer, modified, annotator="x", original=0.5):

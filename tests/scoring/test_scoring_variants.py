@@ -1,11 +1,11 @@
-"""scoring.variants: power-mean pyramid scores and the TAC 2008 F-measure."""
+"""scoring.scores.variants: power-mean pyramid scores and the TAC 2008 F-measure."""
 
 import math
 
 import pytest
 
-from scoring.pyramid import max_weight
-from scoring.variants import (
+from scoring.scores.pyramid import max_weight
+from scoring.scores.variants import (
     RECALL_PYRAMID,
     RECALL_REFERENCES,
     TAC2008_RECALLS,

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import Docset, Pyramid, PyramidModel, Summary
 from annotator.pyramids import editing
-from scoring.agreement_records import PYRAMID_DISTANCES, pyramid_agreement
+from scoring.agreement.records import PYRAMID_DISTANCES, pyramid_agreement
 from scoring.models import StoredPyramidAgreement
 
 pytestmark = pytest.mark.django_db
@@ -113,7 +113,7 @@ def test_pyramids_of_different_models_are_skipped_and_stay_so(two_docsets):
 def test_the_task_an_import_queues_keeps_the_agreement_for_the_next_run(two_docsets):
     """After an import a task computes and keeps the agreement (scoring.apps), so that the next
     run of `agreement --kind pyramids` reads it; a collection deleted meanwhile is nothing."""
-    from scoring.agreement_records import keep_pyramid_agreement
+    from scoring.agreement.records import keep_pyramid_agreement
 
     collection = two_docsets["collection"]
     # The demo docset's pyramids in progress are not compared by default: DEMO02's two are.

@@ -1,4 +1,5 @@
-"""The report "Suggestions taken" (scoring.reports.suggestions_taken_report, issue 20): per
+"""The report "Suggestions taken" (scoring.reports.suggestions_taken.suggestions_taken_report,
+issue 20): per
 annotator and for the collection, the share of PSEs of an SCU matched from a suggestion, and of
 those the shares at rank 1, 2–3 and 4+; on the page and in its JSON."""
 
@@ -9,7 +10,7 @@ from django.urls import reverse
 
 from annotator.models import PeerAnnotation
 from annotator.peer_annotation import editing as peer_editing
-from scoring.reports import suggestions_taken_report
+from scoring.reports.suggestions_taken import suggestions_taken_report
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,5 @@
-"""Each system's means kept per collection and choice of what counts (scoring.system_means): read
+"""Each system's means kept per collection and choice of what counts (scoring.scores.system_means):
+read
 in three queries while the collection is as it was, computed again after anything that changes
 them."""
 
@@ -8,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 
 from annotator.models import PSE, SCU, AverageRounding, PeerAnnotation
 from scoring.models import StoredSystemMeans
-from scoring.records import collection_annotations, counted_annotations, score_annotations
-from scoring.system_means import keep_system_means, kept_system_means
-from scoring.tables import system_means
+from scoring.scores.records import collection_annotations, counted_annotations, score_annotations
+from scoring.scores.system_means import keep_system_means, kept_system_means
+from scoring.scores.tables import system_means
 from tests.helpers import import_duc2006, means_equal
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +24,7 @@ def collection(shared_data):
 
 
 def fresh(collection, adjudicated=False, include_in_progress=False):
-    """The system means scored afresh from the records (scoring.tables.system_means)."""
+    """The system means scored afresh from the records (scoring.scores.tables.system_means)."""
     counted = counted_annotations(
         collection_annotations(collection), adjudicated, include_in_progress=include_in_progress
     )

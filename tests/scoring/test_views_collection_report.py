@@ -239,7 +239,7 @@ def test_p_values_are_shown_with_significant_digits(organizer, demo):
     from annotator.models import HumanJudgment, PeerAnnotation, Summary
     from annotator.peer_annotation import editing as peer_editing
     from scoring.numbers import p_value
-    from scoring.records import score_collection
+    from scoring.scores.records import score_collection
 
     peer = Summary.objects.create(
         docset=demo["pyramid"].docset, kind="peer", author="4", text="Apollo 11 went to the Moon."
@@ -386,7 +386,7 @@ def test_the_pyramid_shapes_count_contributors_in_words(organizer, demo):
 def test_a_systems_box_has_its_quartiles_within_its_values():
     """A tester's find: with two observations a system (each docset once), the quartiles fell
     outside the values (a first quartile of -0.11 for scores of 0 and more)."""
-    from scoring.reports import _five_numbers
+    from scoring.reports.ranking import _five_numbers
 
     low, q1, median, q3, high = _five_numbers([0.2644, 0.5707])
     assert low <= q1 <= median <= q3 <= high

@@ -115,7 +115,7 @@ def test_one_mean_per_system_on_the_page_the_export_the_report_and_ranking(clien
     from django.contrib.auth import get_user_model
 
     from annotator.models import Collection
-    from scoring.reports import ranking_report
+    from scoring.reports.ranking import ranking_report
     from tests.helpers import import_duc2006, run
 
     collection = import_duc2006(shared_data, "D0601", "D0631")
@@ -345,7 +345,8 @@ def test_the_systems_view_counts_what_the_table_counts(client, demo, choices):
 
 
 def test_the_systems_view_reads_the_means_kept_until_the_collection_changes(client, demo):
-    """The whole collection's means are kept (scoring.system_means): a second view shows the kept
+    """The whole collection's means are kept (scoring.scores.system_means): a second view shows the
+    kept
     row; an edit of an annotation computes them again."""
     from scoring.models import StoredSystemMeans
 
@@ -420,7 +421,7 @@ def _peers(page: str) -> list[str]:
 
 
 def test_the_table_is_cut_into_pages_that_keep_the_choices_made(client, demo, monkeypatch):
-    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 2)
+    monkeypatch.setattr("scoring.scores.score_table.PAGE_SIZE", 2)
     _more_peers(demo, 3)
     client.force_login(demo["organizer"])
     first = body(client.get(url(demo, "?sort=-modified&docset=DEMO01"))).decode()
@@ -436,13 +437,13 @@ def test_the_table_is_cut_into_pages_that_keep_the_choices_made(client, demo, mo
 
 @pytest.mark.parametrize("sort", ["", "-modified", "original", "peer", "-annotator"])
 def test_the_pages_join_into_the_whole_table_in_its_order(client, demo, monkeypatch, sort):
-    from scoring.records import score_collection
-    from scoring.tables import sorted_rows
+    from scoring.scores.records import score_collection
+    from scoring.scores.tables import sorted_rows
 
     _more_peers(demo, 3)
     client.force_login(demo["admin"])
     whole = _peers(body(client.get(url(demo, f"?sort={sort}"))).decode())
-    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 2)
+    monkeypatch.setattr("scoring.scores.score_table.PAGE_SIZE", 2)
     paged = [
         peer
         for n in (1, 2, 3)
@@ -492,7 +493,7 @@ def test_the_table_does_not_load_the_peers_texts(client, demo):
 
 @pytest.mark.parametrize(("asked", "shown"), [("0", 1), ("-1", 1), ("abc", 1), ("9", 3)])
 def test_a_page_out_of_range_shows_the_nearest(client, demo, monkeypatch, asked, shown):
-    monkeypatch.setattr("scoring.score_table.PAGE_SIZE", 1)
+    monkeypatch.setattr("scoring.scores.score_table.PAGE_SIZE", 1)
     client.force_login(demo["admin"])
     assert f"page {shown} of 3</p>" in body(client.get(url(demo, f"?page={asked}"))).decode()
 

@@ -1,4 +1,5 @@
-"""The report "Time on task" (scoring.reports.work_time_report, issue 20) and work in progress:
+"""The report "Time on task" (scoring.reports.work_time.work_time_report, issue 20) and work in
+progress:
 only submitted work by default, as the other reports count it, with the work in progress left out
 said (found by a tester: it was left out silently, and the pyramids in progress were counted
 anyway); counted too when asked, with the checkbox of its page."""
@@ -12,7 +13,7 @@ from django.utils import timezone
 from annotator.models import PeerAnnotation
 from annotator.worktime.recording import record
 from scoring.models import Report
-from scoring.reports import work_time_report
+from scoring.reports.work_time import work_time_report
 from tests.helpers import empty_pyramid
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from django.core.management import CommandError
 
 from annotator.ducview.reader import read_peer_annotation, read_pyramid
 from annotator.models import PSE, SCU, Collection, PeerAnnotation, Span
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, run
 

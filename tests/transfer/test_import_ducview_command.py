@@ -44,7 +44,7 @@ def test_imports_a_pyramid_and_its_peer_annotation():
 def test_ducview_files_store_submitted_work_which_the_scores_count():
     """DUCView files cannot say a status: what they hold is finished work, stored as submitted, so
     that the score tables (submitted work only, issue 17) reproduce NIST's."""
-    from scoring.records import score_collection
+    from scoring.scores.records import score_collection
 
     import_files(PYRAMID_FIXTURE, PAN_FIXTURE, collection="Fixtures")
     assert PeerAnnotation.objects.get().status == PeerAnnotation.Status.SUBMITTED

@@ -12,7 +12,7 @@ from annotator.ducview.writer import write_peer_annotation
 from annotator.models import PSE, Contributor, PeerAnnotation, PSESpan, Pyramid, Span, Summary
 from annotator.pyramids.problems import collection_problems
 from annotator.transfer.importing import DucviewImporter
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import import_files, record_counts, write
 

@@ -23,7 +23,7 @@ from annotator.models import (
 )
 from annotator.transfer import jobs
 from annotator.transfer.importing import DucviewImporter, ducview_files
-from scoring.records import score_collection
+from scoring.scores.records import score_collection
 from tests.helpers import import_files, stored_job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]

@@ -17,9 +17,9 @@ from django.urls import reverse
 
 from annotator.ducview.reader import PeerAnnotationDocument, PyramidDocument, read_any
 from annotator.models import Collection, Membership, PeerAnnotation, Pyramid, Role
-from scoring.formats import systems_to_csv
-from scoring.records import score_collection
-from scoring.tables import system_means
+from scoring.scores.formats import systems_to_csv
+from scoring.scores.records import score_collection
+from scoring.scores.tables import system_means
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
 from tests.helpers import body, complete_consensus_of_peer_1, import_files, run
 from tests.transfer.test_export_ducview_command import annotation_content, pyramid_content, scores

@@ -10,7 +10,7 @@ from django.utils import timezone
 from annotator.models import PeerAnnotation
 from annotator.worktime.queries import shown
 from annotator.worktime.recording import record
-from scoring.reports import work_time_report
+from scoring.reports.work_time import work_time_report
 
 pytestmark = pytest.mark.django_db
 

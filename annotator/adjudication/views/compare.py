@@ -28,11 +28,11 @@ from annotator.campaigns.access import can_adjudicate
 from annotator.campaigns.guards import docset_for
 from annotator.models import Docset, PeerAnnotation, PyramidMerge
 from annotator.pyramids.editing import EditError
-from scoring.agreement_records import pair_agreement
+from scoring.agreement.records import pair_agreement
 from scoring.models import Report
 from scoring.numbers import p_equals
-from scoring.records import score_annotations
-from scoring.statistics import pearson
+from scoring.scores.records import score_annotations
+from scoring.statistics.significance import pearson
 
 WORDS_SHOWN = 30
 
@@ -273,7 +273,7 @@ def _who_matched(annotators: list[str], counts: list[int]) -> str:
 def peer_disagreements(request, pk):
     """A docset's peers annotated more than once against one pyramid, worst agreement first: the
     adjudicator's place to start (issue 8)."""
-    from scoring.agreement_records import peer_agreement
+    from scoring.agreement.records import peer_agreement
 
     docset = adjudicated_docset(request, pk)
     peers, _ = peer_agreement(docset.collection, docset.name)

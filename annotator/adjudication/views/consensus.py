@@ -29,8 +29,8 @@ from annotator.pyramids.editing import EditError
 from annotator.text.textmarks import word_pieces
 from annotator.text.words import word_scus, words
 from annotator.web.bad_input import NUL, refuses_nul_itself
-from scoring.agreement_records import peer_alpha
-from scoring.records import score_annotations
+from scoring.agreement.records import peer_alpha
+from scoring.scores.records import score_annotations
 
 
 def _require_adjudicator(request, collection_id: int) -> None:

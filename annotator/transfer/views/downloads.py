@@ -2,7 +2,7 @@
 administrators, organizers and adjudicators; annotators are refused, 403): the files
 `export_ducview` writes (allpyramids/*.pyr, allpans/*.pan), which `import_ducview` and the
 browser's import read back; and its unit sets in REALSumm's or Lite Pyramid's files. The score
-tables are the scores page's downloads (scoring.views)."""
+tables are the scores page's downloads (scoring.scores.views)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ from dataclasses import asdict
 
 from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
-from scoring.agreement_records import (
+from scoring.agreement.records import (
     peer_agreement,
     pyramid_agreement,
     pyramids_left_in_progress,
@@ -11,7 +11,7 @@ from scoring.agreement_records import (
 )
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
-from scoring.records import collection_annotations, work_counts
+from scoring.scores.records import collection_annotations, work_counts
 
 
 def in_progress_marked(names: list[str], in_progress: list[str]) -> list[str]:

@@ -5,12 +5,12 @@ from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
 from annotator.models import HumanJudgment
-from scoring.coverage_records import COVERAGE_SCORES
-from scoring.judgment_records import judgment_correlations, system_correlation, tune_alpha
+from scoring.coverage.records import COVERAGE_SCORES
+from scoring.judgments.records import judgment_correlations, system_correlation, tune_alpha
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import DASH, number, p_equals, undefined
-from scoring.tables import MEAN_SCORES
-from scoring.variants import RECALL_REFERENCES, TAC2008_RECALLS
+from scoring.scores.tables import MEAN_SCORES
+from scoring.scores.variants import RECALL_REFERENCES, TAC2008_RECALLS
 
 # The scores that have system means of their own (the scores page's systems view): the pyramid
 # scores, then the coverage judgments' (issue 21).

@@ -4,8 +4,8 @@ from dataclasses import asdict
 from annotator.management.lookup import collection_and_docset
 from annotator.models import JudgmentTask
 from annotator.text.plurals import counted
-from scoring.coverage_analysis import analyses
-from scoring.coverage_records import collection_tasks, counted_tasks
+from scoring.coverage.analysis import analyses
+from scoring.coverage.records import collection_tasks, counted_tasks
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
 
@@ -34,7 +34,7 @@ class Command(ReadingCommand):
         collection = collection_and_docset(options["collection"], options["docset"])
         every = collection_tasks(collection, options["docset"])
         include = options["include_in_progress"]
-        # The same tasks the scores and the report "coverage" count (scoring.coverage_records).
+        # The same tasks the scores and the report "coverage" count (scoring.coverage.records).
         found = analyses(counted_tasks(every, include))
         left_out = 0 if include else every.exclude(status=JudgmentTask.Status.SUBMITTED).count()
         if options["format"] == "json":

@@ -4,15 +4,16 @@ from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
 from annotator.text.plurals import counted
-from scoring.coverage_records import score_coverage
-from scoring.coverage_tables import coverage_system_means, task_counts
-from scoring.exports import (
+from scoring.coverage.records import score_coverage
+from scoring.coverage.tables import coverage_system_means, task_counts
+from scoring.management.reading import ReadingCommand
+from scoring.scores.exports import (
     in_blocks,
     iter_score_rows,
     score_conventions,
     streamed_system_means,
 )
-from scoring.formats import (
+from scoring.scores.formats import (
     COVERAGE_FORMATS,
     FORMATS,
     IN_PROGRESS_MARK,
@@ -20,9 +21,8 @@ from scoring.formats import (
     stream_systems_csv,
     stream_systems_json,
 )
-from scoring.management.reading import ReadingCommand
-from scoring.records import collection_annotations, counted_annotations, work_counts
-from scoring.tables import PER_DOCSET, SYSTEM_MEAN_PER
+from scoring.scores.records import collection_annotations, counted_annotations, work_counts
+from scoring.scores.tables import PER_DOCSET, SYSTEM_MEAN_PER
 
 
 class Command(ReadingCommand):
@@ -115,9 +115,9 @@ class Command(ReadingCommand):
                 "counts them)"
             )
         # Streamed (issue 19): rows are scored a chunk at a time and written as they come, in
-        # constant memory, the same bytes as the whole table at once (scoring.exports).
+        # constant memory, the same bytes as the whole table at once (scoring.scores.exports).
         if options["systems"]:
-            # The means from the rows streamed (scoring.exports.system_download's)
+            # The means from the rows streamed (scoring.scores.exports.system_download's)
             per = options["per"]
             self.stderr.write(f"Each system's mean: {SYSTEM_MEAN_PER[per]}")
             means = streamed_system_means(iter_score_rows(counted_ones, "systems"), per)
@@ -156,7 +156,7 @@ class Command(ReadingCommand):
                 self.stdout.write(block, ending="")
 
     def _coverage(self, collection, options) -> None:
-        """The coverage judgments' rows or system means (scoring.coverage_tables), as csv or json;
+        """The coverage judgments' rows or system means (scoring.coverage.tables), as csv or json;
         the tasks counted said on standard error, as the annotations are."""
         include, docset = options["include_in_progress"], options["docset"]
         tasks = task_counts(collection, docset)

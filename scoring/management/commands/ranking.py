@@ -6,15 +6,15 @@ from statistics import fmean
 from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
-from scoring.coverage_records import COVERAGE_SCORES, score_coverage, system_mean
+from scoring.coverage.records import COVERAGE_SCORES, score_coverage, system_mean
 from scoring.management.reading import ReadingCommand
 from scoring.numbers import json_ready, number, p_value
-from scoring.ranking import rank_systems, what_is_observed
-from scoring.records import collection_annotations, counted_annotations
-from scoring.score_table import current_stored_rows
-from scoring.tables import PER_ANNOTATION, PER_DOCSET, SYSTEM_MEAN_PER
+from scoring.scores.records import collection_annotations, counted_annotations
+from scoring.scores.score_table import current_stored_rows
+from scoring.scores.tables import PER_ANNOTATION, PER_DOCSET, SYSTEM_MEAN_PER
+from scoring.statistics.ranking import rank_systems, what_is_observed
 
-# The pyramid scores, then the coverage judgments' (issue 21: scoring.coverage_records).
+# The pyramid scores, then the coverage judgments' (issue 21: scoring.coverage.records).
 SCORES = ["modified", "original", "coverage", "comprehensive", *COVERAGE_SCORES]
 
 
@@ -72,11 +72,11 @@ class Command(ReadingCommand):
         try:
             # The mean scores alone, as stored and kept current (issue 19: at 50x a DUC year,
             # 0.2 s where scoring the collection afresh took 6 s); the same values in the same
-            # order as scoring.records.score_collection's rows.
+            # order as scoring.scores.records.score_collection's rows.
             per = options["per"]
             if options["score"] in COVERAGE_SCORES:
                 # A peer's score against each unit set it was judged on, from submitted tasks:
-                # each row an observation, the means as published (scoring.coverage_records).
+                # each row an observation, the means as published (scoring.coverage.records).
                 rows: list = score_coverage(collection)
                 per = PER_ANNOTATION
             else:

@@ -8,7 +8,7 @@ from annotator.management.lookup import collection_and_docset
 from annotator.models import Pyramid
 from annotator.text.plurals import counted
 from scoring.management.reading import ReadingCommand
-from scoring.stability_records import pyramid_stability
+from scoring.stability.records import pyramid_stability
 
 
 def _n(value) -> str:

@@ -12,4 +12,5 @@
 - `api.py`, `serializers.py` — the consensus actions of the REST API's pyramids and peer
   annotations.
 - `views/` — the comparison pages (`compare.py`) and the merge pages (`consensus.py`).
+- `models.py` — the records of consensus work (issues 8 and 15)
 """

@@ -33,4 +33,5 @@ Also:
 - `semantic.py` — the semantic ranker: WordLlama's word vectors with BM25 (the `[semantic]` extra)
 - `views.py` — the peer page's proposals to confirm (annotator.assist.proposals)
 - `warmup.py` — loading the suggestions' rankers before a server's first request (issue 32)
+- `models.py` — proposals to confirm (issue 20)
 """

@@ -18,4 +18,5 @@ Also:
   /api/summaries/
 - `work_actions.py` — what the progress page's Withdraw, Reassign and Reopen buttons do, for
   assignments and judgment tasks alike
+- `models.py` — the records of a campaign
 """

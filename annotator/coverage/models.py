@@ -1,11 +1,11 @@
-"""The records of coverage judgments (issue 21). Imported by annotator.models, so they belong to
-the annotator app and its migrations."""
+"""The records of coverage judgments (issue 21)."""
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from annotator.models import SCU, Docset, Summary, WorkStatus
+from annotator.campaigns.models import Docset, Summary, WorkRecord
+from annotator.pyramids.models import SCU
 
 
 class UnitSet(models.Model):
@@ -128,10 +128,8 @@ class Unit(models.Model):
         return f"unit {self.position} of {self.unit_set}: {self.text}"
 
 
-class JudgmentTask(models.Model):
+class JudgmentTask(WorkRecord):
     """One judge's judgments of one peer against a unit set: the work assigned, and its answers."""
-
-    Status = WorkStatus
 
     unit_set = models.ForeignKey(UnitSet, on_delete=models.CASCADE, related_name="tasks")
     peer = models.ForeignKey(Summary, on_delete=models.PROTECT, related_name="judgment_tasks")
@@ -147,16 +145,12 @@ class JudgmentTask(models.Model):
         blank=True,
         help_text='The judge as an imported file names them, e.g. "crowd 1".',
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.IN_PROGRESS)
     withdrawn = models.BooleanField(
         default=False, help_text="Taken back from the judge; the answers given stay."
     )
     assigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["unit_set_id", "peer_id", "judge_code", "judge_id"]

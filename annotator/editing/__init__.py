@@ -9,4 +9,5 @@
 
 The domains supply their Editor and their operations: `annotator.pyramids.editing` and
 `annotator.peer_annotation.editing`.
+- `models.py` — the history of every edit of a pyramid or a peer annotation
 """

@@ -13,4 +13,5 @@ Also:
 
 - `answers.py` — what the peer annotation's edit views answer (annotator.peer_annotation.views,
   and the proposals' annotator.assist.views)
+- `models.py` — the records of a peer annotation
 """

@@ -14,4 +14,5 @@ Also:
   (pure, no Django)
 - `parts.py` — every contributor part and SCU label of a pyramid, read once for all that shows
   them
+- `models.py` — the records of a pyramid
 """

@@ -14,4 +14,5 @@ Also:
 
 - `batches.py` — files imported in transactions of about a second each, each file in a savepoint
   of its own
+- `models.py` — the records of background work
 """

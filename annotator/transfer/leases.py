@@ -22,7 +22,7 @@ import socket
 import threading
 import time
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -31,6 +31,9 @@ from django.utils import timezone
 
 from annotator.models import ArchiveJob, BackgroundJob, ImportJob, WorkerBeat
 from annotator.text.plurals import counted
+
+# What counts as alive is a fact of the records (annotator.transfer.models); the worker reads it.
+from annotator.transfer.models import lease_start
 
 logger = logging.getLogger(__name__)
 Status = BackgroundJob.Status
@@ -41,19 +44,6 @@ _worker_id = f"{socket.gethostname()}:{os.getpid()}"[
 ]  # a web process running a job inside its request
 _held: set[tuple[type[BackgroundJob], int]] = set()  # the jobs this process runs now
 _held_lock = threading.Lock()
-
-
-def lease() -> timedelta:
-    return timedelta(seconds=settings.JOB_LEASE_SECONDS)
-
-
-def lease_start() -> datetime:
-    """A beat older than this is a lost one."""
-    return timezone.now() - lease()
-
-
-def lease_expired(when: datetime) -> bool:
-    return when < lease_start()
 
 
 def worker_id() -> str:

@@ -16,4 +16,5 @@ Also:
 - `recording.py` — recording an action: the time since the user's last one, unless a pause
 - `views.py` — the endpoint the builder and the peer page call (static/js/worktime.js) when the
   user selects words or moves through the page
+- `models.py` — active time on task (issue 20)
 """

@@ -111,3 +111,50 @@ def test_a_text_helper_uses_only_djangos_text_utilities(relative):
     assert not {n for n in names if n.startswith(("annotator.", "scoring."))} - {
         n for n in names if n.startswith("annotator.text")
     }, relative
+
+
+MODEL_MODULES = sorted(
+    path
+    for app in ("annotator", "scoring")
+    for path in (ROOT / app).rglob("models.py")
+    if "migrations" not in path.parts
+)
+
+
+def test_the_records_live_with_their_domain_and_import_no_service():
+    """Each domain's models are in its package's models.py (annotator/models.py only gathers them
+    for Django); a model module imports Django, the standard library and other model modules, never
+    a service, a page or the API."""
+    assert len(MODEL_MODULES) >= 10
+    gathered = (ROOT / "annotator" / "models.py").read_text()
+    assert "class " not in gathered, "annotator/models.py defines records: move them to a package"
+    found = []
+    for path in MODEL_MODULES:
+        for name in imported(path):
+            if name.startswith(("annotator", "scoring")) and not (
+                name.endswith(".models") or ".models." in name or name == "annotator.models"
+            ):
+                found.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_model_modules_depend_one_way():
+    """No circle among the domains' model modules: a lower one names a higher one's model by its
+    name ("annotator.Pyramid"), never by an import."""
+    graph = {
+        module_name(path): {
+            name
+            for name in imported(path)
+            if name.endswith(".models") and name != module_name(path) and name != "annotator.models"
+        }
+        for path in MODEL_MODULES
+        if path != ROOT / "annotator" / "models.py"
+    }
+    for start in graph:
+        seen, stack = set(), [start]
+        while stack:
+            for nxt in graph.get(stack.pop(), ()):
+                assert nxt != start, f"{start} imports itself back through {nxt}"
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)

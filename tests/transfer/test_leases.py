@@ -12,6 +12,7 @@ from django.utils import timezone
 from annotator.models import ArchiveJob, ImportJob, PeerAnnotation, Pyramid, WorkerBeat
 from annotator.transfer import jobs, leases
 from annotator.transfer.importing import DucviewImporter, ImportReport
+from annotator.transfer.models import lease_expired
 from annotator.web.database import connection_lost
 from tests.conftest import FIXTURES
 from tests.helpers import job_content
@@ -137,7 +138,7 @@ def test_the_beat_says_the_worker_is_alive_and_keeps_its_jobs(demo):
     ImportJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - timedelta(minutes=5))
     leases.beat()
     job.refresh_from_db()
-    assert not leases.lease_expired(job.heartbeat_at)
+    assert not lease_expired(job.heartbeat_at)
     beat = WorkerBeat.objects.get(worker_id=leases.worker_id())
     assert beat.running == f"ImportJob {job.pk}"
     assert WorkerBeat.objects.alive().count() == 1
@@ -196,7 +197,7 @@ def test_a_job_this_worker_lost_with_its_connection_does_not_count_as_an_attempt
     job.refresh_from_db()
     assert job.status == "queued"
     assert job.attempts == 2
-    assert not leases.lease_expired(job.queued_at)
+    assert not lease_expired(job.queued_at)
     assert job.resume_state["interruptions"][0].endswith(
         f"(worker {leases.worker_id()} lost its database connection)."
     )

@@ -3,28 +3,19 @@
 from django.contrib import admin
 from django.db.models import Count
 
-from annotator.models import (
-    PSE,
-    SCU,
-    ArchiveJob,
+from annotator.campaigns.models import (
     Assignment,
     Collection,
-    Contributor,
     Docset,
     HumanJudgment,
-    ImportJob,
     Membership,
-    PeerAnnotation,
-    PeerSCUComment,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    Span,
     Summary,
     WeightConvention,
-    WorkerBeat,
 )
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PeerSCUComment, PSESpan
+from annotator.pyramids.models import SCU, Contributor, Pyramid, PyramidModel, Span
 from annotator.pyramids.problems import pyramid_problems
+from annotator.transfer.models import ArchiveJob, ImportJob, WorkerBeat
 
 
 @admin.register(Collection)

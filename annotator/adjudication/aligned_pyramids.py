@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from annotator.adjudication.alignment import AlignedGroup, GroupOfMany, align, align_many
-from annotator.models import Pyramid, PyramidModel, Span
+from annotator.pyramids.models import Pyramid, PyramidModel, Span
 from annotator.text.words import word_scus, words
 
 

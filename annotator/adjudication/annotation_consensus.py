@@ -16,18 +16,14 @@ from collections import defaultdict
 
 from django.db import transaction
 
+from annotator.adjudication.models import AnnotationMerge
 from annotator.campaigns.access import can_adjudicate
 from annotator.editing import history
 from annotator.editing.engine import NotAllowed, RuleBroken
-from annotator.models import (
-    PSE,
-    AnnotationMerge,
-    PeerAnnotation,
-    PeerAnnotationChange,
-    PSESpan,
-    Pyramid,
-)
+from annotator.editing.models import PeerAnnotationChange
 from annotator.peer_annotation import editing as peer_editing
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan
+from annotator.pyramids.models import Pyramid
 from annotator.text.plurals import counted
 
 CONSENSUS_CODE = "consensus"

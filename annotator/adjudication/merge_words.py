@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from annotator.adjudication.aligned_pyramids import scu_words
 from annotator.adjudication.alignment import SIDES
-from annotator.models import Pyramid, PyramidMerge
+from annotator.adjudication.models import PyramidMerge
+from annotator.pyramids.models import Pyramid
 from annotator.text.textmarks import word_pieces
 from annotator.text.words import words
 

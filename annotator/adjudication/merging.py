@@ -18,17 +18,12 @@ from django.db.models import Q
 from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.alignment import SIDES
 from annotator.adjudication.merge_words import merge_models
+from annotator.adjudication.models import PyramidMerge
 from annotator.adjudication.overlaps import counted_twice
+from annotator.campaigns.models import Summary, WeightConvention
 from annotator.editing import history
-from annotator.models import (
-    SCU,
-    Contributor,
-    Pyramid,
-    PyramidChange,
-    PyramidMerge,
-    Summary,
-    WeightConvention,
-)
+from annotator.editing.models import PyramidChange
+from annotator.pyramids.models import SCU, Contributor, Pyramid
 
 
 def model_summaries(pyramid_ids, also=()) -> dict[int, tuple[str, str]]:

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from django.db.models import F
 
+from annotator.adjudication.models import PyramidMerge
 from annotator.editing import history
-from annotator.models import PyramidChange, PyramidMerge, Span
+from annotator.editing.models import PyramidChange
+from annotator.pyramids.models import Span
 
 ADDED = "added by the adjudicator"
 

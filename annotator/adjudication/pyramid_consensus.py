@@ -29,20 +29,13 @@ from django.db.models import Prefetch, Q
 
 from annotator.adjudication.aligned_pyramids import NotComparable, align_many_pyramids
 from annotator.adjudication.alignment import SIDES
+from annotator.adjudication.models import PyramidMerge, PyramidMergeSource
 from annotator.campaigns.access import can_adjudicate
 from annotator.editing import history
 from annotator.editing.engine import NotAllowed, RuleBroken
-from annotator.models import (
-    SCU,
-    Contributor,
-    Pyramid,
-    PyramidChange,
-    PyramidMerge,
-    PyramidMergeSource,
-    PyramidModel,
-    Span,
-)
+from annotator.editing.models import PyramidChange
 from annotator.pyramids import editing
+from annotator.pyramids.models import SCU, Contributor, Pyramid, PyramidModel, Span
 from annotator.text.words import words
 
 A, B, EDITED, IDENTICAL = "a", "b", "edited", "identical"

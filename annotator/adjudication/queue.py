@@ -24,14 +24,10 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.urls import reverse
 
 from annotator.adjudication.aligned_pyramids import comparable_words
-from annotator.models import (
-    Assignment,
-    PeerAnnotation,
-    Pyramid,
-    PyramidMerge,
-    PyramidMergeSource,
-    PyramidModel,
-)
+from annotator.adjudication.models import PyramidMerge, PyramidMergeSource
+from annotator.campaigns.models import Assignment
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid, PyramidModel
 
 NOT_STARTED, IN_PROGRESS, SUBMITTED = "not_started", "in_progress", "submitted"
 STATE_LABELS = {NOT_STARTED: "Not started", IN_PROGRESS: "In progress", SUBMITTED: "Submitted"}

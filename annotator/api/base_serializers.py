@@ -9,7 +9,7 @@ from typing import TypedDict
 from django.contrib.auth.models import User
 from rest_framework import serializers
 
-from annotator.models import PyramidChange
+from annotator.editing.models import PyramidChange
 
 
 class IdBounds(TypedDict):

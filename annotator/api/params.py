@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework.exceptions import ValidationError
 
-from annotator.models import Collection, Docset
+from annotator.campaigns.models import Collection, Docset
 
 DOCSET_PARAMETER = (
     "Only this docset of the collection: its id, as every other endpoint filters by (e.g. "

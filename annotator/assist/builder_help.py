@@ -38,7 +38,7 @@ from annotator.assist import caching, lexical
 from annotator.assist.rankers import Index, ScuTexts, prepare
 
 if TYPE_CHECKING:
-    from annotator.models import Pyramid
+    from annotator.pyramids.models import Pyramid
     from annotator.pyramids.parts import PyramidRows
 
 RANKER = "lexical"  # measured best on DUC 2006 (bench/builder_help.py)

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from annotator.assist.builder_help import pyramid_help
 from annotator.campaigns.access import can_edit_pyramid, visible_pyramids
-from annotator.models import Pyramid
+from annotator.pyramids.models import Pyramid
 from annotator.pyramids.parts import PyramidRows
 
 KEYS = 9  # phrases numbered 1 to 9: their digit adds them

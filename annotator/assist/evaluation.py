@@ -118,7 +118,8 @@ def halves(docsets) -> tuple[list[str], list[str]]:
 
 def evaluate(annotations, ranker: str | None = None, query: str = "span") -> Evaluation:
     """Replay the PSEs of `annotations` (a PeerAnnotation queryset) with `ranker`."""
-    from annotator.models import PSE, Pyramid
+    from annotator.peer_annotation.models import PSE
+    from annotator.pyramids.models import Pyramid
 
     if query not in QUERIES:
         raise ValueError(f"unknown query {query!r}: one of {', '.join(QUERIES)}")

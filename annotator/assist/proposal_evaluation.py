@@ -88,7 +88,8 @@ def _overlaps(a: tuple[int, int], spans) -> bool:
 def replay(annotations, ranker: str) -> tuple[list[Replayed], list[float]]:
     """Every annotation of `annotations` (a PeerAnnotation queryset) replayed with `ranker`, and
     the seconds each pyramid took to prepare."""
-    from annotator.models import PSE, Pyramid
+    from annotator.peer_annotation.models import PSE
+    from annotator.pyramids.models import Pyramid
 
     annotations = annotations.select_related("peer", "pyramid__docset")
     stored: dict[int, list[tuple[int, tuple[tuple[int, int], ...]]]] = {}

@@ -44,13 +44,15 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from annotator.assist.models import Proposal
 from annotator.assist.rankers import Index, pyramid_index, rank
 from annotator.coverage.splitting import clauses
 from annotator.coverage.splitting import content_count as _content_count
 from annotator.coverage.splitting import words_of as _words_of
 from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
-from annotator.models import SCU, PeerAnnotation, Proposal, PSESpan
 from annotator.peer_annotation.editing import open_proposal
+from annotator.peer_annotation.models import PeerAnnotation, PSESpan
+from annotator.pyramids.models import SCU
 from annotator.text.words import words
 
 RANKER = "overlap"  # see `ranker`

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from annotator.assist import caching, lexical
 
 if TYPE_CHECKING:
-    from annotator.models import Pyramid
+    from annotator.pyramids.models import Pyramid
 
 RANKERS = ("lexical", "semantic", "overlap")
 
@@ -122,7 +122,7 @@ def ranked(index: Index, scores: list[float]) -> list[int]:
 def pyramid_scus(pyramid: Pyramid) -> list[ScuTexts]:
     """The pyramid's SCUs with their weights (under the collection's convention, as the page's
     tiers show them) and contributor texts (a contributor's spans joined by a space): 3 queries."""
-    from annotator.models import SCU, Span
+    from annotator.pyramids.models import SCU, Span
 
     summaries = {
         link.summary_id: link.summary.text for link in pyramid.model_links.select_related("summary")

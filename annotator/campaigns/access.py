@@ -20,18 +20,10 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from annotator.models import (
-    AnnotationMerge,
-    Assignment,
-    Collection,
-    Docset,
-    Membership,
-    PeerAnnotation,
-    Pyramid,
-    PyramidMerge,
-    Role,
-    Summary,
-)
+from annotator.adjudication.models import AnnotationMerge, PyramidMerge
+from annotator.campaigns.models import Assignment, Collection, Docset, Membership, Role, Summary
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid
 
 ADMINISTER_ALL = "annotator.administer_all_collections"
 READER_ROLES = [Role.ADMINISTRATOR, Role.ORGANIZER, Role.ADJUDICATOR]

@@ -26,6 +26,7 @@ from annotator.api.base import (
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.api.params import DOCSET_PARAMETER, docset_param
 from annotator.campaigns import access, assignments
+from annotator.campaigns.models import Assignment, Collection, Docset, HumanJudgment, Summary
 from annotator.campaigns.progress import with_active_seconds
 from annotator.campaigns.serializers import (
     AssignmentSerializer,
@@ -38,8 +39,8 @@ from annotator.campaigns.serializers import (
     SummarySerializer,
 )
 from annotator.editing.actions import status_for
-from annotator.models import Assignment, Collection, Docset, HumanJudgment, Pyramid, Summary
 from annotator.pyramids.editing import EditError, NotAllowed
+from annotator.pyramids.models import Pyramid
 from annotator.transfer.downloads import ducview_zip_response
 
 User = get_user_model()

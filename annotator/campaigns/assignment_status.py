@@ -3,7 +3,7 @@ the annotation is submitted, in progress again when an administrator reopens it.
 
 from django.db.models import Q
 
-from annotator.models import Assignment
+from annotator.campaigns.models import Assignment
 
 Status = Assignment.Status
 

@@ -17,19 +17,12 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from annotator.adjudication.models import PyramidMerge
 from annotator.campaigns.access import can_administer
-from annotator.models import (
-    Assignment,
-    Docset,
-    Membership,
-    PeerAnnotation,
-    Pyramid,
-    PyramidMerge,
-    PyramidModel,
-    Role,
-    Summary,
-)
+from annotator.campaigns.models import Assignment, Docset, Membership, Role, Summary
+from annotator.peer_annotation.models import PeerAnnotation
 from annotator.pyramids.editing import NotAllowed, RuleBroken
+from annotator.pyramids.models import Pyramid, PyramidModel
 
 Task = Assignment.Task
 Status = Assignment.Status

@@ -10,7 +10,8 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import Group
 
 from annotator.campaigns import assignments, summaries
-from annotator.models import Assignment, Collection, Docset, Membership, Pyramid, Role, Summary
+from annotator.campaigns.models import Assignment, Collection, Docset, Membership, Role, Summary
+from annotator.pyramids.models import Pyramid
 from annotator.transfer import archive, uploads
 
 User = get_user_model()

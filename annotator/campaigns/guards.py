@@ -5,7 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
 from annotator.campaigns.access import can_administer, can_read_collection, visible_collections
-from annotator.models import Collection, Docset
+from annotator.campaigns.models import Collection, Docset
 
 READ = "read"
 ADMINISTER = "administer"

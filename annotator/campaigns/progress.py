@@ -32,8 +32,10 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Length, Lower
 
+from annotator.campaigns.models import Assignment
 from annotator.coverage.judging_progress import JUDGE, JudgingRow
-from annotator.models import PSE, SCU, Assignment, PeerAnnotation, Pyramid
+from annotator.peer_annotation.models import PSE, PeerAnnotation
+from annotator.pyramids.models import SCU, Pyramid
 from annotator.worktime import queries as worktime
 
 BUILD, PEER = Assignment.Task.BUILD_PYRAMID, Assignment.Task.ANNOTATE_PEER

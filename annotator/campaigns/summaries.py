@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 
 from annotator.campaigns.access import can_administer
+from annotator.campaigns.models import Docset, Summary
 from annotator.ducview.names import system_id
-from annotator.models import Docset, Summary
 from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.transfer.uploads import summary_text
 

@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from annotator.api.base import WritesTakeAnObject
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.campaigns.access import readable_collections
+from annotator.campaigns.models import Collection, Docset
 from annotator.coverage import judging
 from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
 from annotator.coverage.serializers import (
@@ -38,7 +39,6 @@ from annotator.coverage.serializers import (
 )
 from annotator.editing.actions import status_for
 from annotator.editing.engine import EditError, StaleVersion
-from annotator.models import Collection, Docset
 
 
 def visible_unit_sets(user) -> QuerySet[UnitSet]:

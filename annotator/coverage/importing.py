@@ -26,6 +26,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from annotator.campaigns.models import Collection, Docset, Summary
 from annotator.coverage.formats import lite_pyramid, realsumm
 from annotator.coverage.formats.records import (
     FormatError,
@@ -38,7 +39,6 @@ from annotator.coverage.formats.records import (
 )
 from annotator.coverage.majority import majority_present
 from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
-from annotator.models import Collection, Docset, Summary
 from annotator.text.plurals import counted
 from annotator.transfer.uploads import summary_text
 

@@ -20,9 +20,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from annotator.campaigns.access import can_administer
+from annotator.campaigns.models import Membership, Role, Summary
 from annotator.coverage.models import JudgmentTask
 from annotator.editing.engine import NotAllowed, RuleBroken
-from annotator.models import Membership, Role, Summary
 
 
 def _counted(n: int, word: str) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
+from annotator.campaigns.models import Collection
 from annotator.coverage.judging import short_method
 from annotator.coverage.models import UnitSet
-from annotator.models import Collection
 
 User = get_user_model()
 

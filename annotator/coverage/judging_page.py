@@ -21,7 +21,7 @@ from annotator.coverage.judging import (
     short_method,
 )
 from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
-from annotator.models import Contributor
+from annotator.pyramids.models import Contributor
 
 
 @dataclass

@@ -15,9 +15,9 @@ from datetime import datetime
 from django.db.models import Count, IntegerField, Max, OuterRef, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
+from annotator.campaigns.models import Assignment
 from annotator.coverage.judging import short_method
 from annotator.coverage.models import JudgmentTask, Unit
-from annotator.models import Assignment
 from annotator.text.ordering import natural_key
 from annotator.worktime import queries as worktime
 

@@ -36,8 +36,8 @@ from django.db.models import F
 
 from annotator.campaigns.access import can_administer
 from annotator.coverage import splitting
+from annotator.coverage.models import Judgment, Unit, UnitSet
 from annotator.editing.engine import EditError, NotAllowed, RuleBroken, StaleVersion
-from annotator.models import Judgment, Unit, UnitSet
 
 __all__ = ["EditError", "Edited", "ACTIONS", "relabel", "merge", "split", "delete", "add", "move"]
 

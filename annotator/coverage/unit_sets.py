@@ -19,17 +19,10 @@ from collections.abc import Iterable
 
 from django.db import IntegrityError, transaction
 
+from annotator.campaigns.models import Docset, Summary
 from annotator.coverage import splitting
-from annotator.models import (
-    SCU,
-    Docset,
-    Judgment,
-    JudgmentTask,
-    Pyramid,
-    Summary,
-    Unit,
-    UnitSet,
-)
+from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
+from annotator.pyramids.models import SCU, Pyramid
 from annotator.text.plurals import counted
 
 SEE_SCALES = (UnitSet.Scale.FIVE_POINT, UnitSet.Scale.PERCENT)

@@ -27,21 +27,9 @@ from django.db import transaction
 
 from annotator.campaigns.assignment_status import mark_done
 from annotator.campaigns.assignments import assign_peers, assign_pyramids
-from annotator.models import (
-    PSE,
-    SCU,
-    Assignment,
-    Collection,
-    Contributor,
-    Docset,
-    HumanJudgment,
-    PeerAnnotation,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    Span,
-    Summary,
-)
+from annotator.campaigns.models import Assignment, Collection, Docset, HumanJudgment, Summary
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan
+from annotator.pyramids.models import SCU, Contributor, Pyramid, PyramidModel, Span
 from annotator.text.ordering import natural_key
 
 if TYPE_CHECKING:

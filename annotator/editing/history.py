@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from django.db.models import Exists, OuterRef, QuerySet
 
-from annotator.models import ChangeRecord, PyramidChange
+from annotator.editing.models import ChangeRecord, PyramidChange
 
 # A pyramid's or a peer annotation's change: decisions() gives back the kind it is given.
 Change = TypeVar("Change", bound=ChangeRecord)

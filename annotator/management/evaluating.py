@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Model, QuerySet
 
 from annotator.assist.rankers import RANKERS
-from annotator.models import Collection
+from annotator.campaigns.models import Collection
 
 
 class EvaluationCommand(BaseCommand):

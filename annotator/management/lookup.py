@@ -3,7 +3,7 @@ scoring commands and import_judgments alike)."""
 
 from django.core.management.base import CommandError
 
-from annotator.models import Collection
+from annotator.campaigns.models import Collection
 
 
 def collection_and_docset(name: str, docset: str | None = None) -> Collection:

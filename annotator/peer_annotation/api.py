@@ -21,9 +21,10 @@ from annotator.api.base import (
 )
 from annotator.campaigns import access
 from annotator.editing.actions import PEER_ACTIONS
-from annotator.models import PSE, PeerAnnotationChange, PSESpan
+from annotator.editing.models import PeerAnnotationChange
 from annotator.peer_annotation import editing as peer_editing
 from annotator.peer_annotation import starting
+from annotator.peer_annotation.models import PSE, PSESpan
 from annotator.peer_annotation.serializers import (
     PeerActionResultSerializer,
     PeerAnnotationChangeDetailSerializer,

@@ -22,22 +22,17 @@ from dataclasses import dataclass
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
+from annotator.adjudication.models import AnnotationMerge
+from annotator.assist.models import Proposal
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_edit_annotation, can_reopen
+from annotator.campaigns.models import Assignment
 from annotator.editing import history
 from annotator.editing.engine import Editor, NotAllowed, RuleBroken, quoted
-from annotator.models import (
-    PSE,
-    SCU,
-    AnnotationMerge,
-    Assignment,
-    PeerAnnotation,
-    PeerAnnotationChange,
-    Proposal,
-    PSESpan,
-    Pyramid,
-)
+from annotator.editing.models import PeerAnnotationChange
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan
 from annotator.pyramids.editing import checked_parts
+from annotator.pyramids.models import SCU, Pyramid
 from annotator.text.plurals import counted
 from annotator.text.selection import overlapping
 from annotator.text.textmarks import uncovered_words

@@ -14,7 +14,8 @@ from annotator.api.base_serializers import (
     ChangeSerializer,
     TextSpanSerializer,
 )
-from annotator.models import PSE, PeerAnnotation, PeerAnnotationChange, PSESpan
+from annotator.editing.models import PeerAnnotationChange
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan
 
 
 class PeerAnnotationSerializer(serializers.ModelSerializer):

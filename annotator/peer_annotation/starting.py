@@ -10,8 +10,10 @@ from django.db import IntegrityError, transaction
 
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_administer
-from annotator.models import Assignment, PeerAnnotation, Pyramid, Summary
+from annotator.campaigns.models import Assignment, Summary
+from annotator.peer_annotation.models import PeerAnnotation
 from annotator.pyramids.editing import NotAllowed, RuleBroken
+from annotator.pyramids.models import Pyramid
 
 
 class StartRefused(RuleBroken):

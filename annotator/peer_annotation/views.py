@@ -11,8 +11,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import reswap
 
 from annotator.campaigns.access import can_read_collection
+from annotator.campaigns.models import Assignment
 from annotator.editing.actions import PEER_ACTIONS, apply_action
-from annotator.models import Assignment
 from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.peer_annotation.starting import start_annotation
 from annotator.peer_annotation.suggestions import selects_words, suggest

@@ -17,8 +17,10 @@ from django.db.models import F
 from django.db.models.functions import Lower, Substr
 
 from annotator.campaigns.access import can_edit_annotation, can_reopen
+from annotator.campaigns.models import Assignment
 from annotator.editing import history
-from annotator.models import PSE, SCU, Assignment, PeerAnnotation, PSESpan, Pyramid, Span
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan
+from annotator.pyramids.models import SCU, Pyramid, Span
 from annotator.text.ordering import natural_key
 from annotator.text.textmarks import marked_html, runs, uncovered_runs, uncovered_words
 from annotator.text.words import carries_content

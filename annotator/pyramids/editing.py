@@ -29,6 +29,7 @@ from django.db.models import F, Max, ProtectedError
 from django.db.models.deletion import Collector
 from django.db.models.functions import Lower
 
+from annotator.adjudication.models import PyramidMerge
 from annotator.adjudication.overlaps import counted_twice
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import (
@@ -36,23 +37,15 @@ from annotator.campaigns.access import (
     can_edit_pyramid_unassigned,
     can_reopen,
 )
+from annotator.campaigns.models import Assignment, WeightConvention
 from annotator.editing import history
 from annotator.editing.engine import EditError as EditError
 from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
 from annotator.editing.engine import StaleVersion as StaleVersion
-from annotator.models import (
-    PSE,
-    SCU,
-    Assignment,
-    Contributor,
-    PeerAnnotation,
-    Pyramid,
-    PyramidChange,
-    PyramidMerge,
-    Span,
-    WeightConvention,
-)
+from annotator.editing.models import PyramidChange
+from annotator.peer_annotation.models import PSE, PeerAnnotation
 from annotator.pyramids import ordering
+from annotator.pyramids.models import SCU, Contributor, Pyramid, Span
 from annotator.text.selection import overlapping, snap_to_words
 from annotator.worktime.recording import record_action
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import NamedTuple
 
-from annotator.models import SCU, Span
+from annotator.pyramids.models import SCU, Span
 
 
 class Part(NamedTuple):

@@ -19,7 +19,9 @@ from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from annotator.models import PSESpan, Span, Summary
+from annotator.campaigns.models import Summary
+from annotator.peer_annotation.models import PSESpan
+from annotator.pyramids.models import Span
 from annotator.pyramids.parts import Part, pyramid_parts
 
 REPEATED_MODEL = "repeated model"

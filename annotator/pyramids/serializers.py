@@ -16,7 +16,9 @@ from annotator.api.base_serializers import (
     TextSpanSerializer,
 )
 from annotator.campaigns import assignments
-from annotator.models import SCU, Contributor, Pyramid, PyramidChange, Span, Summary
+from annotator.campaigns.models import Summary
+from annotator.editing.models import PyramidChange
+from annotator.pyramids.models import SCU, Contributor, Pyramid, Span
 
 
 class PyramidSerializer(serializers.ModelSerializer):

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, trigger_client_event
 
+from annotator.adjudication.models import PyramidMerge
 from annotator.assist.builder_views import help_context
 from annotator.campaigns.access import (
     can_adjudicate,
@@ -17,8 +18,8 @@ from annotator.campaigns.access import (
 )
 from annotator.editing.actions import PYRAMID_ACTIONS, apply_action
 from annotator.editing.refusals import refused_answer
-from annotator.models import Pyramid, PyramidMerge
 from annotator.pyramids import editing
+from annotator.pyramids.models import Pyramid
 from annotator.pyramids.parts import PyramidRows
 from annotator.pyramids.workspace import retitled_models, workspace_context
 from annotator.web.bad_input import refuses_nul_itself

@@ -12,8 +12,10 @@ from collections import defaultdict
 from typing import TypedDict
 
 from annotator.campaigns.access import can_edit_pyramid, can_reopen
+from annotator.campaigns.models import WeightConvention
 from annotator.editing import history
-from annotator.models import Pyramid, PyramidChange, WeightConvention
+from annotator.editing.models import PyramidChange
+from annotator.pyramids.models import Pyramid
 from annotator.pyramids.parts import PyramidRows
 from annotator.pyramids.problems import problem_links, pyramid_problems
 from annotator.text.textmarks import coverage, marked_html, run_titles, runs

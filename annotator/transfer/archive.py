@@ -57,35 +57,22 @@ from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, InternalError, connection, models, transaction
 from django.utils import timezone
 
-from annotator.models import (
-    PSE,
-    SCU,
-    AnnotationMerge,
+from annotator.adjudication.models import AnnotationMerge, PyramidMerge, PyramidMergeSource
+from annotator.assist.models import Proposal
+from annotator.campaigns.models import (
     Assignment,
     Collection,
-    Contributor,
     Docset,
     HumanJudgment,
-    Judgment,
-    JudgmentTask,
     Membership,
-    PeerAnnotation,
-    PeerAnnotationChange,
-    PeerSCUComment,
-    Proposal,
-    PSESpan,
-    Pyramid,
-    PyramidChange,
-    PyramidMerge,
-    PyramidMergeSource,
-    PyramidModel,
-    Span,
     Summary,
-    Unit,
-    UnitSet,
-    WorkTime,
 )
+from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
+from annotator.editing.models import PeerAnnotationChange, PyramidChange
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PeerSCUComment, PSESpan
+from annotator.pyramids.models import SCU, Contributor, Pyramid, PyramidModel, Span
 from annotator.text.plurals import counted
+from annotator.worktime.models import WorkTime
 
 FORMAT, FORMAT_VERSION, HEADER = "pyramid-annotator-archive", 6, "archive.json"
 # tables an archive of an earlier version does not hold

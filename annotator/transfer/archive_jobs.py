@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django_tasks import task
 
-from annotator.models import ArchiveJob, Collection
+from annotator.campaigns.models import Collection
 from annotator.transfer import archive, job_bytes, leases
+from annotator.transfer.models import ArchiveJob
 from annotator.web.database import connection_lost
 
 logger = logging.getLogger(__name__)

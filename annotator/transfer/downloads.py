@@ -9,9 +9,10 @@ import tempfile
 from django.http import FileResponse, Http404, StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
-from annotator.models import ArchiveJob, Collection
+from annotator.campaigns.models import Collection
 from annotator.transfer import job_bytes
 from annotator.transfer.exporting import export_zip
+from annotator.transfer.models import ArchiveJob
 
 # A zip is built before it is sent (so that a failure is an error page, not a truncated file): in
 # memory up to this size, in a temporary file beyond it.

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from annotator.campaigns.models import Collection, WeightConvention
 from annotator.ducview.layout import author_of, regex_for_models
 from annotator.ducview.names import export_note
 from annotator.ducview.reader import (
@@ -20,19 +21,9 @@ from annotator.ducview.reader import (
     Scu,
 )
 from annotator.ducview.writer import write_peer_annotation, write_pyramid
-from annotator.models import (
-    PSE,
-    SCU,
-    Collection,
-    PeerAnnotation,
-    PeerSCUComment,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    Span,
-    WeightConvention,
-)
-from annotator.models import Contributor as ContributorRecord
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PeerSCUComment, PSESpan
+from annotator.pyramids.models import SCU, Pyramid, PyramidModel, Span
+from annotator.pyramids.models import Contributor as ContributorRecord
 
 
 def grouped(queryset, key: str) -> dict[int, list]:

@@ -31,6 +31,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
+from annotator.campaigns.models import Collection, Docset, Summary
 from annotator.ducview import DucviewError
 from annotator.ducview.anchoring import ANCHOR_MOVED, ANCHOR_UNMATCHED, anchor
 from annotator.ducview.fingerprints import annotation_fingerprint, pyramid_fingerprint
@@ -50,20 +51,8 @@ from annotator.ducview.reader import (
     read_any,
 )
 from annotator.ducview.reconcile import Translation, first_difference, preferred, translation
-from annotator.models import (
-    PSE,
-    SCU,
-    Collection,
-    Contributor,
-    Docset,
-    PeerAnnotation,
-    PeerSCUComment,
-    PSESpan,
-    Pyramid,
-    PyramidModel,
-    Span,
-    Summary,
-)
+from annotator.peer_annotation.models import PSE, PeerAnnotation, PeerSCUComment, PSESpan
+from annotator.pyramids.models import SCU, Contributor, Pyramid, PyramidModel, Span
 from annotator.text.plurals import counted
 from annotator.web.database import connection_lost
 

@@ -23,8 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 from django_tasks import task
 
+from annotator.campaigns.models import Collection, Docset, Summary
 from annotator.ducview.names import FileIdentity
-from annotator.models import Collection, Docset, ImportJob, Summary
 from annotator.transfer import job_bytes, leases
 from annotator.transfer.batches import FileBatches
 from annotator.transfer.importing import (
@@ -34,6 +34,7 @@ from annotator.transfer.importing import (
     counted,
     import_order,
 )
+from annotator.transfer.models import ImportJob
 from annotator.transfer.uploads import (
     DUCVIEW_MAX_BYTES,
     SUMMARY_MAX_BYTES,

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from annotator.models import Collection, HumanJudgment, Summary
+from annotator.campaigns.models import Collection, HumanJudgment, Summary
 from annotator.text.plurals import counted
 
 CONTENT = "content responsiveness"

@@ -29,11 +29,10 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from annotator.models import ArchiveJob, BackgroundJob, ImportJob, WorkerBeat
 from annotator.text.plurals import counted
 
 # What counts as alive is a fact of the records (annotator.transfer.models); the worker reads it.
-from annotator.transfer.models import lease_start
+from annotator.transfer.models import ArchiveJob, BackgroundJob, ImportJob, WorkerBeat, lease_start
 
 logger = logging.getLogger(__name__)
 Status = BackgroundJob.Status

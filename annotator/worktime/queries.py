@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.db.models import Exists, F, FloatField, OuterRef, Q, QuerySet, Subquery, Sum
 
-from annotator.models import Assignment, WorkTime
+from annotator.campaigns.models import Assignment
+from annotator.worktime.models import WorkTime
 
 BUILD, PEER = Assignment.Task.BUILD_PYRAMID, Assignment.Task.ANNOTATE_PEER
 

@@ -21,7 +21,9 @@ from django.db.models import F, Max, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from annotator.models import PeerAnnotation, Pyramid, WorkTime
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid
+from annotator.worktime.models import WorkTime
 
 
 def counted_seconds(pause: timedelta) -> float:

@@ -23,16 +23,9 @@ from typing import Any
 
 from django_tasks import task
 
-from annotator.models import (
-    PSE,
-    SCU,
-    Collection,
-    PeerAnnotation,
-    Pyramid,
-    PyramidModel,
-    Span,
-    Summary,
-)
+from annotator.campaigns.models import Collection, Summary
+from annotator.peer_annotation.models import PSE, PeerAnnotation
+from annotator.pyramids.models import SCU, Pyramid, PyramidModel, Span
 from annotator.text.words import words_of_texts
 from scoring.agreement.alpha import (
     dice,

@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
 
-from annotator.models import UnitSet
+from annotator.coverage.models import UnitSet
 from scoring.agreement.alpha import interval, krippendorff_alpha, nominal
 from scoring.coverage.records import TOPS, JudgedTask, load_tasks, system_mean
 from scoring.coverage.scores import (

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.api.params import DOCSET_PARAMETER, docset_param
-from annotator.models import UnitSet
+from annotator.coverage.models import UnitSet
 from scoring.coverage.records import score_coverage
 from scoring.coverage.tables import coverage_system_means
 from scoring.scores.api import ScorePagination, include_param, readable_collection

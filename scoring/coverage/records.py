@@ -19,7 +19,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from statistics import fmean
 
-from annotator.models import Collection, Judgment, JudgmentTask, Unit, UnitSet
+from annotator.campaigns.models import Collection
+from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
 from scoring.coverage.scores import majority_present, presence_score, see_coverage
 
 COVERAGE_SCORES = ("presence", "presence_weighted", "see_coverage")

@@ -156,7 +156,7 @@ def task_counts(collection, docset: str | None = None) -> TaskCounts:
     """The judgment tasks by status (one query)."""
     from django.db.models import Count
 
-    from annotator.models import JudgmentTask
+    from annotator.coverage.models import JudgmentTask
     from scoring.coverage.records import collection_tasks
 
     by_status = dict(

@@ -29,14 +29,9 @@ from statistics import fmean
 
 from django.db.models import Avg
 
-from annotator.models import (
-    PSE,
-    Collection,
-    Contributor,
-    HumanJudgment,
-    PeerAnnotation,
-    Summary,
-)
+from annotator.campaigns.models import Collection, HumanJudgment, Summary
+from annotator.peer_annotation.models import PSE, PeerAnnotation
+from annotator.pyramids.models import Contributor
 from scoring.coverage.records import COVERAGE_SCORES, score_coverage, system_mean
 from scoring.coverage.tables import coverage_system_means, peer_coverage
 from scoring.judgments.correlation import METHODS, correlations

@@ -15,14 +15,11 @@ from django.db.models import Count, Max, Q, Sum
 from django.utils import timezone
 from django_tasks import task
 
-from annotator.models import (
-    Collection,
-    HumanJudgment,
-    Judgment,
-    PeerAnnotation,
-    Pyramid,
-    WorkTime,
-)
+from annotator.campaigns.models import Collection, HumanJudgment
+from annotator.coverage.models import Judgment
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid
+from annotator.worktime.models import WorkTime
 from scoring.models import Report
 from scoring.reports.correlation import correlation_report
 from scoring.reports.coverage import coverage_report

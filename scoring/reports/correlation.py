@@ -3,9 +3,7 @@ against a criterion, power-mean scores and the TAC 2008 F-measure (Maskey & Rose
 
 from __future__ import annotations
 
-from annotator.models import (
-    Collection,
-)
+from annotator.campaigns.models import Collection
 from scoring.judgments.correlation import EXACT_SPEARMAN_UP_TO, MIN_PAIRS_FOR_P
 from scoring.judgments.records import judgment_correlations
 from scoring.reports.results import result_table

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from annotator.models import (
-    Collection,
-)
+from annotator.campaigns.models import Collection
 from annotator.text.plurals import counted
 from scoring.coverage.analysis import analyses, system_means_by_set
 from scoring.coverage.records import (

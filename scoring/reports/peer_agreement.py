@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import math
 
-from annotator.models import (
-    Collection,
-)
+from annotator.campaigns.models import Collection
 from annotator.text.plurals import counted
 from scoring.agreement.records import (
     peer_agreement,

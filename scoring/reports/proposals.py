@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from annotator.models import (
-    Collection,
-)
+from annotator.campaigns.models import Collection
 from scoring.reports.results import result_table
 
 
@@ -15,7 +13,8 @@ def proposals_report(collection: Collection, parameters: dict) -> dict:
     accepted / decided, per annotator and for the collection, with how many accepted ones the
     annotator edited first (their PSE's words differ from the proposal's). Open proposals are
     counted apart: never decided, they say nothing of precision (issue 20)."""
-    from annotator.models import Proposal, PSESpan
+    from annotator.assist.models import Proposal
+    from annotator.peer_annotation.models import PSESpan
 
     rows = Proposal.objects.filter(annotation__pyramid__docset__collection=collection)
     tally: defaultdict[str, Counter[str]] = defaultdict(Counter)

@@ -3,9 +3,7 @@ nominal)."""
 
 from __future__ import annotations
 
-from annotator.models import (
-    Collection,
-)
+from annotator.campaigns.models import Collection
 from annotator.text.plurals import counted
 from scoring.agreement.records import (
     pyramid_agreement,

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from annotator.models import (
-    SCU,
-    Collection,
-    Contributor,
-    Pyramid,
-    WeightConvention,
-)
+from annotator.campaigns.models import Collection, WeightConvention
+from annotator.pyramids.models import SCU, Contributor, Pyramid
 from annotator.text.plurals import counted
 from scoring.reports.results import result_table
 

@@ -7,9 +7,7 @@ import math
 from collections import defaultdict
 from statistics import fmean, quantiles, stdev
 
-from annotator.models import (
-    Collection,
-)
+from annotator.campaigns.models import Collection
 from scoring.coverage.records import (
     COVERAGE_SCORES,
     score_coverage,

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from annotator.models import (
-    Collection,
-    Pyramid,
-)
+from annotator.campaigns.models import Collection
+from annotator.pyramids.models import Pyramid
 from annotator.text.plurals import counted
 from scoring.reports.results import joined_sentences, result_table, rounded
 from scoring.stability.records import pyramid_stability

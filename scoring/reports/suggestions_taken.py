@@ -5,11 +5,8 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
-from annotator.models import (
-    PSE,
-    Collection,
-    PeerAnnotation,
-)
+from annotator.campaigns.models import Collection
+from annotator.peer_annotation.models import PSE, PeerAnnotation
 from scoring.reports.results import result_table
 from scoring.scores.records import (
     counted_annotations,

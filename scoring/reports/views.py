@@ -15,7 +15,9 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
 from annotator.campaigns.guards import collection_for
-from annotator.models import HumanJudgment, PeerAnnotation, Pyramid
+from annotator.campaigns.models import HumanJudgment
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid
 from scoring.coverage.records import COVERAGE_SCORES
 from scoring.models import Report
 from scoring.numbers import shown_rows

@@ -7,14 +7,12 @@ import math
 from collections import defaultdict
 from statistics import fmean, median
 
-from annotator.models import (
-    Collection,
-    PeerAnnotation,
-    Pyramid,
-    WorkTime,
-)
+from annotator.campaigns.models import Collection
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid
 from annotator.text.plurals import counted
 from annotator.worktime import queries as worktime
+from annotator.worktime.models import WorkTime
 from scoring.agreement.records import (
     peer_agreement,
 )

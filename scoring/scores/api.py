@@ -11,7 +11,8 @@ from rest_framework.pagination import PageNumberPagination
 
 from annotator.api.params import DOCSET_PARAMETER, docset_param
 from annotator.campaigns.access import can_read_collection, visible_collections
-from annotator.models import Collection, PeerAnnotation
+from annotator.campaigns.models import Collection
+from annotator.peer_annotation.models import PeerAnnotation
 from scoring.scores.records import (
     IN_PROGRESS_VALUE,
     INCLUDE_PARAMETER,

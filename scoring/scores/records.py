@@ -16,17 +16,10 @@ from itertools import accumulate
 
 from django.db.models import Count, Exists, OuterRef, Q
 
-from annotator.models import (
-    PSE,
-    SCU,
-    AnnotationMerge,
-    Collection,
-    PeerAnnotation,
-    Pyramid,
-    PyramidMerge,
-    PyramidMergeSource,
-    PyramidModel,
-)
+from annotator.adjudication.models import AnnotationMerge, PyramidMerge, PyramidMergeSource
+from annotator.campaigns.models import Collection
+from annotator.peer_annotation.models import PSE, PeerAnnotation
+from annotator.pyramids.models import SCU, Pyramid, PyramidModel
 from scoring.scores.pyramid import (
     PeerScores,
     average_scu_count,

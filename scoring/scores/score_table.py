@@ -32,7 +32,8 @@ from django.db.models.functions import Coalesce, Collate, Length, NullIf
 from django.db.models.lookups import IsNull
 from django_tasks import task
 
-from annotator.models import Collection, PeerAnnotation
+from annotator.campaigns.models import Collection
+from annotator.peer_annotation.models import PeerAnnotation
 from annotator.web.paging import page_asked
 from scoring.models import COUNT_COLUMNS, StoredScore
 from scoring.scores.records import (

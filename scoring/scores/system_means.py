@@ -20,7 +20,9 @@ from dataclasses import asdict
 from django.db.models import Case, Count, F, IntegerField, Max, Sum, When
 from django_tasks import task
 
-from annotator.models import Collection, PeerAnnotation, Pyramid
+from annotator.campaigns.models import Collection
+from annotator.peer_annotation.models import PeerAnnotation
+from annotator.pyramids.models import Pyramid
 from scoring.models import StoredSystemMeans
 from scoring.scores.records import collection_annotations, counted_annotations
 from scoring.scores.score_table import current_system_means

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from annotator.models import PSE, Contributor, PeerAnnotation, Pyramid
+from annotator.peer_annotation.models import PSE, PeerAnnotation
+from annotator.pyramids.models import Contributor, Pyramid
 from scoring.scores.pyramid import average_scu_count, plain_number
 from scoring.scores.records import counted_annotations
 from scoring.stability.analysis import (

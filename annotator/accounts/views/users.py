@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 
 from annotator.campaigns.access import is_site_administrator
 from annotator.campaigns.forms import NewUserForm
-from annotator.models import Membership
+from annotator.campaigns.models import Membership
 
 
 def _site_administrator(request) -> None:

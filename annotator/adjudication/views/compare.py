@@ -23,10 +23,12 @@ from annotator.adjudication.aligned_pyramids import NotComparable, align_many_py
 from annotator.adjudication.alignment import ONE_TO_ONE, PARTIAL, SIDES, SPLIT, TANGLE, only_in
 from annotator.adjudication.merge_words import marked_models, model_words
 from annotator.adjudication.merging import scus_with_contributors, side_query
+from annotator.adjudication.models import PyramidMerge
 from annotator.adjudication.queue import consensuses_of
 from annotator.campaigns.access import can_adjudicate
 from annotator.campaigns.guards import docset_for
-from annotator.models import Docset, PeerAnnotation, PyramidMerge
+from annotator.campaigns.models import Docset
+from annotator.peer_annotation.models import PeerAnnotation
 from annotator.pyramids.editing import EditError
 from scoring.agreement.records import pair_agreement
 from scoring.models import Report

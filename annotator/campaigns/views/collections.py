@@ -27,18 +27,12 @@ from annotator.campaigns.access import (
 )
 from annotator.campaigns.forms import CollectionForm, DocsetForm, MemberForm, SummaryForm
 from annotator.campaigns.guards import ADMINISTER, collection_for, docset_for
+from annotator.campaigns.models import Assignment, Docset, Membership, Role, Summary
 from annotator.coverage.importing import presence_unit_set_names
-from annotator.models import (
-    Assignment,
-    Docset,
-    JudgmentTask,
-    Membership,
-    PeerAnnotation,
-    Pyramid,
-    Role,
-    Summary,
-)
+from annotator.coverage.models import JudgmentTask
+from annotator.peer_annotation.models import PeerAnnotation
 from annotator.pyramids.editing import EditError
+from annotator.pyramids.models import Pyramid
 from annotator.pyramids.problems import collection_problems
 
 

@@ -7,10 +7,11 @@ from django.shortcuts import render
 
 from annotator.adjudication import queue as adjudication_queue
 from annotator.campaigns.access import adjudicated_collections, readable_collections
+from annotator.campaigns.models import Assignment
 from annotator.campaigns.progress import totals, work_rows
 from annotator.coverage.judging_progress import judging_rows
 from annotator.coverage.models import JudgmentTask
-from annotator.models import Assignment, Pyramid
+from annotator.pyramids.models import Pyramid
 from annotator.worktime import queries as worktime
 
 

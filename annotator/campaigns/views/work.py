@@ -18,6 +18,7 @@ from annotator.campaigns import assignments, work_actions
 from annotator.campaigns.access import can_administer, visible_assignments
 from annotator.campaigns.forms import AssignForm, ReassignForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
+from annotator.campaigns.models import Assignment
 from annotator.campaigns.progress import (
     CSV_COLUMNS,
     SORTS,
@@ -29,7 +30,6 @@ from annotator.campaigns.progress import (
 )
 from annotator.coverage import judging_progress
 from annotator.coverage.models import JudgmentTask
-from annotator.models import Assignment
 from annotator.pyramids.editing import EditError
 from annotator.web.paging import page_asked
 from annotator.worktime import queries as worktime

@@ -27,10 +27,12 @@ from django.views.decorators.http import require_POST
 from annotator.assist import lexical
 from annotator.campaigns.access import can_administer, visible_collections
 from annotator.campaigns.guards import ADMINISTER, READ, collection_for, docset_for
+from annotator.campaigns.models import Summary
 from annotator.coverage import splitting, unit_editing, unit_sets
+from annotator.coverage.models import Judgment, Unit, UnitSet
 from annotator.editing.actions import LARGEST_ID, parse_version, status_for
 from annotator.editing.engine import EditError, RuleBroken
-from annotator.models import Judgment, Pyramid, Summary, Unit, UnitSet
+from annotator.pyramids.models import Pyramid
 from annotator.text.plurals import counted
 
 PAGE = "coverage/unit_set_detail.html"

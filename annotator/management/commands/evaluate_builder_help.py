@@ -1,7 +1,7 @@
 from annotator.assist.builder_evaluation import evaluate
 from annotator.assist.builder_help import RANKER
 from annotator.management.evaluating import EvaluationCommand
-from annotator.models import Pyramid
+from annotator.pyramids.models import Pyramid
 
 
 class Command(EvaluationCommand):

@@ -7,7 +7,7 @@ from annotator.assist.proposal_evaluation import (
     sweep,
 )
 from annotator.management.evaluating import EvaluationCommand
-from annotator.models import PeerAnnotation
+from annotator.peer_annotation.models import PeerAnnotation
 
 
 class Command(EvaluationCommand):

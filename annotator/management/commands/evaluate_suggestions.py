@@ -1,7 +1,7 @@
 from annotator.assist.evaluation import QUERIES, Evaluation, Split, evaluate, split
 from annotator.assist.rankers import default_ranker
 from annotator.management.evaluating import EvaluationCommand
-from annotator.models import PeerAnnotation
+from annotator.peer_annotation.models import PeerAnnotation
 
 
 class Command(EvaluationCommand):

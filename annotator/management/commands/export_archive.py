@@ -3,7 +3,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from annotator.models import Collection
+from annotator.campaigns.models import Collection
 from annotator.transfer import archive
 
 

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from annotator.models import Collection
+from annotator.campaigns.models import Collection
 from annotator.text.plurals import counted
 from annotator.transfer.exporting import export_collection
 

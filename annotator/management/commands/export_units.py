@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from annotator.campaigns.models import Collection
 from annotator.coverage.importing import FORMATS, UnitExportError, export_units
-from annotator.models import Collection
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ import os
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from annotator.models import WorkerBeat
+from annotator.transfer.models import WorkerBeat
 
 
 class Command(BaseCommand):

@@ -19,10 +19,11 @@ from rest_framework.views import APIView
 
 from annotator.api.base_serializers import ID, RefusalSerializer
 from annotator.campaigns import access
-from annotator.models import ArchiveJob, Collection
+from annotator.campaigns.models import Collection
 from annotator.transfer import archive, archive_jobs
 from annotator.transfer.api.imports import resumed_job
 from annotator.transfer.downloads import archive_response
+from annotator.transfer.models import ArchiveJob
 
 
 class ArchiveJobSerializer(serializers.ModelSerializer):

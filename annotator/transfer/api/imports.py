@@ -19,9 +19,10 @@ from annotator.api.base import AddedViewSet
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.campaigns import access
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
+from annotator.campaigns.models import Collection
 from annotator.coverage.import_form import FORMAT_CHOICES, UnitsImportForm
-from annotator.models import Collection, ImportJob
 from annotator.transfer import jobs, leases
+from annotator.transfer.models import ImportJob
 
 
 class NotResumable(APIException):

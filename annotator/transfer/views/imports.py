@@ -11,8 +11,8 @@ from django.views.decorators.http import require_POST
 from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
 from annotator.coverage.import_form import UnitsImportForm
-from annotator.models import ImportJob
 from annotator.transfer import jobs, leases
+from annotator.transfer.models import ImportJob
 from annotator.transfer.uploads import SUMMARY_NAMING
 
 

@@ -3,8 +3,8 @@ from dataclasses import asdict
 
 from django.core.management.base import CommandError
 
+from annotator.campaigns.models import HumanJudgment
 from annotator.management.lookup import collection_and_docset
-from annotator.models import HumanJudgment
 from scoring.coverage.records import COVERAGE_SCORES
 from scoring.judgments.records import judgment_correlations, system_correlation, tune_alpha
 from scoring.management.reading import ReadingCommand

@@ -1,8 +1,8 @@
 import json
 from dataclasses import asdict
 
+from annotator.coverage.models import JudgmentTask
 from annotator.management.lookup import collection_and_docset
-from annotator.models import JudgmentTask
 from annotator.text.plurals import counted
 from scoring.coverage.analysis import analyses
 from scoring.coverage.records import collection_tasks, counted_tasks

@@ -5,7 +5,7 @@ from dataclasses import asdict
 from django.core.management.base import CommandError
 
 from annotator.management.lookup import collection_and_docset
-from annotator.models import Pyramid
+from annotator.pyramids.models import Pyramid
 from annotator.text.plurals import counted
 from scoring.management.reading import ReadingCommand
 from scoring.stability.records import pyramid_stability

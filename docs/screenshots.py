@@ -1,7 +1,7 @@
 """The guide's screenshots (and the README's), regenerated from the demo in real Chromium.
 
     .venv/bin/python docs/screenshots.py            # writes docs/img/builder.png, peer-page.png,
-                                                    # report.png
+                                                    # report.png, judging.png
     .venv/bin/python docs/screenshots.py --out DIR  # somewhere else
 
 It needs the test extras (`pip install -e '.[test]'`, for Playwright) and Debian's Chromium at
@@ -10,7 +10,7 @@ It needs the test extras (`pip install -e '.[test]'`, for Playwright) and Debian
 From nothing, and leaving nothing behind: `manage.py rundemo` (migrate, the demo data, the login
 demo / pyramid-demo, the development server) runs in a subprocess against a throwaway SQLite
 database in a temporary directory, on a free port; Chromium logs in as `demo` at 1280x720 (device
-scale 1) and takes three pictures of the demo's finished example (its submitted pyramid, the one
+scale 1) and takes four pictures of the demo's finished example (its submitted pyramid, the one
 with the most submitted peer annotations, found through the API rather than by id):
 
 - report.png     "Pyramid size and stability" of that pyramid (a plot and its table), opened from
@@ -18,7 +18,10 @@ with the most submitted peer annotations, found through the API rather than by i
 - peer-page.png  one of its peer annotations, reopened, with peer words selected and the SCUs the
                  page suggests for them;
 - builder.png    the pyramid, reopened in the builder, the first SCU of its list selected (in the
-                 demo the heaviest: its contributors lit in all four models).
+                 demo the heaviest: its contributors lit in all four models);
+- judging.png    the judging page of a SEE judgment task (a unit set of the demo's first model,
+                 made and given to `demo` through the app's own services before the browser
+                 opens it), its first unit answered "most" and a sentence of the peer marked.
 
 The report is taken first, while every annotation is still submitted. Then the server is stopped and
 the temporary directory removed, whether the pictures were taken or not.
@@ -85,9 +88,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(data: Path, port: int) -> subprocess.Popen:
-    """`manage.py rundemo` on a SQLite database in `data`; returns once it answers."""
-    env = dict(
+def server_environment(data: Path) -> dict:
+    return dict(
         os.environ,
         DATABASE_URL=f"sqlite:///{data / 'db.sqlite3'}",
         DEBUG="1",
@@ -96,6 +98,11 @@ def start_server(data: Path, port: int) -> subprocess.Popen:
         GUIDE_ROOT=str(data / "site"),  # rundemo builds the guide: there, not into the checkout
         PYTHONUNBUFFERED="1",
     )
+
+
+def start_server(data: Path, port: int) -> subprocess.Popen:
+    """`manage.py rundemo` on a SQLite database in `data`; returns once it answers."""
+    env = server_environment(data)
     log = (data / "server.log").open("wb")
     server = subprocess.Popen(
         [sys.executable, "manage.py", "rundemo", f"127.0.0.1:{port}"],
@@ -119,6 +126,36 @@ def start_server(data: Path, port: int) -> subprocess.Popen:
             time.sleep(0.3)
     stop_server(server)
     raise RuntimeError(f"rundemo did not answer within 180 s:\n{(data / 'server.log').read_text()}")
+
+
+# A SEE unit set of the demo docset's first model, its peers given to demo to judge: made by the
+# app's own services (annotator.coverage), in the server's database, as an administrator would on
+# the docset's and the progress pages.
+PREPARE_JUDGING = """
+from django.contrib.auth import get_user_model
+from annotator.campaigns.models import Docset, Summary
+from annotator.coverage.judging_assignment import assign_judging
+from annotator.coverage.models import UnitSet
+from annotator.coverage.unit_sets import see_unit_sets
+demo = get_user_model().objects.get(username="demo")
+docset = Docset.objects.filter(summaries__kind=Summary.Kind.MODEL).order_by("pk").first()
+model = docset.summaries.filter(kind=Summary.Kind.MODEL).order_by("author").first()
+unit_sets = see_unit_sets(docset, [model], UnitSet.Scale.FIVE_POINT)
+print(assign_judging(unit_sets, [demo], by=demo).summary)
+"""
+
+
+def prepare_judging(data: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", PREPARE_JUDGING],
+        cwd=ROOT,
+        env=server_environment(data),
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"the judging task was not made:\n{result.stdout}{result.stderr}")
+    print(f"judging: {result.stdout.strip()}", flush=True)
 
 
 def stop_server(server: subprocess.Popen) -> None:
@@ -270,6 +307,18 @@ def take(out: Path, base: str) -> list[Path]:
             row.click()
             page.locator("#scu-list > li.scu.selected").first.wait_for()
             shot("builder.png")
+
+            # The judging page: the SEE task given to demo (prepare_judging), as a judge opens it
+            # from the home page; the first unit answered, then the sentence that expresses the
+            # second marked.
+            page.goto(base + "/")
+            page.locator("a[href^='/judging/']").first.click()
+            page.locator("#units").wait_for()
+            page.keyboard.press("a", delay=60)  # the peer's first sentence expresses the unit
+            page.keyboard.press("3", delay=60)  # most of it: saved, and the next unit shown
+            page.locator("#status").filter(has_text="Saved").wait_for()
+            page.keyboard.press("b", delay=60)  # the second unit: the sentence that expresses it
+            shot("judging.png")
         finally:
             browser.close()
     return written
@@ -293,6 +342,7 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port()
         server = start_server(Path(data), port)
         try:
+            prepare_judging(Path(data))
             take(args.out.resolve(), f"http://127.0.0.1:{port}")
         finally:
             stop_server(server)

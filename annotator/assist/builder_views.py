@@ -32,7 +32,7 @@ def builder_help(request, pk):
         context = help_context(pyramid, uid)
     except (KeyError, ValueError):
         raise Http404("no such SCU in this pyramid") from None
-    return render(request, "annotator/workspace/builder_help_list.html", context)
+    return render(request, "pyramids/workspace/builder_help_list.html", context)
 
 
 def help_context(pyramid: Pyramid, uid: int, rows: PyramidRows | None = None) -> dict:

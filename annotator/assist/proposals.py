@@ -268,7 +268,8 @@ def reopen(annotation_id: int, user, proposal_id: int) -> Proposal:
 
 
 def list_context(annotation: PeerAnnotation, user) -> dict:
-    """What annotator/annotation/proposal_list.html needs: the list (`listed`), and whether `user`
+    """What peer_annotation/annotation/proposal_list.html needs: the list (`listed`), and whether
+    `user`
     decides the proposals (the annotation's annotator, while they may edit it)."""
     from annotator.campaigns.access import can_edit_annotation
 

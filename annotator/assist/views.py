@@ -25,7 +25,7 @@ from annotator.peer_annotation import editing
 from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.web.bad_input import refuses_nul_itself
 
-LIST = "annotator/annotation/proposal_list.html"
+LIST = "peer_annotation/annotation/proposal_list.html"
 
 
 def _edits(view):
@@ -51,7 +51,7 @@ def _with_list(request, annotation, message: str):
     pieces = render_to_string(
         LIST, proposals.list_context(annotation, request.user) | {"oob": True}, request=request
     ) + render_to_string(
-        "annotator/annotation/status.html",
+        "peer_annotation/annotation/status.html",
         {"message": message, "level": "saved", "oob": True},
         request=request,
     )

@@ -9,11 +9,11 @@ from __future__ import annotations
 # What a first request would otherwise load: the views (the URLconf imports them) and the
 # templates the annotation pages and their answers render.
 TEMPLATES = [
-    "annotator/annotation_detail.html",
-    "annotator/annotation/suggestions.html",
-    "annotator/pyramid_detail.html",
-    "annotator/workspace/changes.html",
-    "annotator/workspace/builder_help_list.html",
+    "peer_annotation/annotation_detail.html",
+    "peer_annotation/annotation/suggestions.html",
+    "pyramids/pyramid_detail.html",
+    "pyramids/workspace/changes.html",
+    "pyramids/workspace/builder_help_list.html",
 ]
 
 

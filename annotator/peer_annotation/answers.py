@@ -31,8 +31,8 @@ def refused_edit(request, pk, refused: EditError):
     return refused_answer(
         request,
         refused,
-        "annotator/_annotation_workspace.html",
-        "annotator/annotation/status.html",
+        "peer_annotation/_annotation_workspace.html",
+        "peer_annotation/annotation/status.html",
         lambda: annotation_context(visible_annotation(request, pk), request.user),
     )
 
@@ -52,10 +52,11 @@ def edit_changes(request, result: PeerEditResult, note: str = "") -> HttpRespons
     context |= {"message": message, "level": "saved"}
     # Undo, redo and removing a PSE open accepted proposals again, or accept them again
     # (annotator.peer_annotation.editing._proposals_follow): the list as it now is, for the page
-    # that shows it (its annotator's, annotator/annotation/proposals.html) once there are some.
+    # that shows it (its annotator's, peer_annotation/annotation/proposals.html) once there are
+    # some.
     if context["editable"] and edited.annotator_id == request.user.pk and edited.proposals.exists():
         context |= {"proposal_list": True} | proposals.list_context(edited, request.user)
     changed = result.changed_uids
     changed_scus = [scu for tier in context["tiers"] for scu in tier["scus"] if scu.uid in changed]
     context |= {"changed_scus": changed_scus, "zero_changed": 0 in changed}
-    return render(request, "annotator/annotation/changes.html", context)
+    return render(request, "peer_annotation/annotation/changes.html", context)

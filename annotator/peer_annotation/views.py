@@ -30,7 +30,7 @@ def annotation_detail(request, pk):
     annotation = visible_annotation(request, pk)
     return render(
         request,
-        "annotator/annotation_detail.html",
+        "peer_annotation/annotation_detail.html",
         annotation_context(annotation, request.user)
         | {"reader": can_read_collection(request.user, annotation.pyramid.docset.collection_id)},
     )
@@ -56,7 +56,7 @@ def annotation_edit(request, pk, action):
         annotation = visible_annotation(request, pk)
         return render(
             request,
-            "annotator/_annotation_workspace.html",
+            "peer_annotation/_annotation_workspace.html",
             annotation_context(annotation, request.user)
             | {"message": result.description, "level": "saved"},
         )
@@ -75,7 +75,7 @@ def annotation_suggestions(request, pk):
         raise Http404("give start and end") from None
     return render(
         request,
-        "annotator/annotation/suggestions.html",
+        "peer_annotation/annotation/suggestions.html",
         {
             "suggestions": suggest(annotation, start, end),
             "for_words": selects_words(annotation, start, end),
@@ -89,7 +89,7 @@ def annotation_history(request, pk):
     docset = annotation.pyramid.docset
     return render(
         request,
-        "annotator/history.html",
+        "editing/history.html",
         {
             "subject": f"peer {annotation.peer.author} against {annotation.pyramid.name}",
             "back_url": reverse("annotation-detail", args=[annotation.pk]),

@@ -33,7 +33,7 @@ def pyramid_detail(request, pk):
     )
     return render(
         request,
-        "annotator/pyramid_detail.html",
+        "pyramids/pyramid_detail.html",
         workspace_context(pyramid, request.user)
         | {
             "reader": can_read_collection(request.user, pyramid.docset.collection_id),
@@ -85,15 +85,15 @@ def pyramid_edit(request, pk, action):
         return refused_answer(
             request,
             refused,
-            "annotator/_workspace.html",
-            "annotator/workspace/status.html",
+            "pyramids/_workspace.html",
+            "pyramids/workspace/status.html",
             lambda: workspace_context(pyramid, request.user),
         )
     message = {"message": result.description, "level": "saved"}
     if action in ("submit", "reopen"):  # the whole page changes its mode
         return render(
             request,
-            "annotator/_workspace.html",
+            "pyramids/_workspace.html",
             workspace_context(result.pyramid, request.user) | message,
         )
     # The pyramid's parts and labels, read once for the shading, the SCUs, the problems and the
@@ -124,7 +124,7 @@ def pyramid_edit(request, pk, action):
     changes = changes_context(context, result) | builder_help_after(
         result.pyramid, selected, request.POST.get("help_for"), rows
     )
-    response = reswap(render(request, "annotator/workspace/changes.html", changes), "none")
+    response = reswap(render(request, "pyramids/workspace/changes.html", changes), "none")
     if selected is not None:
         trigger_client_event(response, "pyramid:select", {"uid": selected})
     titles = retitled_models(result.pyramid, rows, result.relabelled, result.summary_ids)
@@ -158,7 +158,7 @@ def pyramid_history(request, pk):
     )
     return render(
         request,
-        "annotator/history.html",
+        "editing/history.html",
         {
             "subject": f"pyramid {pyramid.name}",
             "back_url": reverse("pyramid-detail", args=[pyramid.pk]),

@@ -2,9 +2,10 @@
 
 Served by the app itself, so that it works offline and wherever the app runs (the guide asks no
 other site for anything: no web fonts, no CDN). No login: it is the manual, not anyone's data, and
-the log-in page links to it. A folder's index.html answers for the folder; a name outside the guide
-answers 404 (MkDocs' own 404 page, linking back). The two small scripts MkDocs' theme writes into
-each page are allowed by their hashes, nothing else inline.
+the log-in page links to it. A folder's index.html answers for the folder; a name outside the guide,
+or a hidden file (the build's hash), answers 404 with a page of ours that links back to the
+guide's start (MkDocs' own 404 page links from the site's root, not from /guide/). The two small
+scripts MkDocs' theme writes into each page are allowed by their hashes, nothing else inline.
 """
 
 import base64
@@ -14,7 +15,7 @@ import re
 from pathlib import Path
 
 from django.conf import settings
-from django.http import FileResponse, Http404, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils._os import safe_join
 from django.views.decorators.cache import cache_control
@@ -32,6 +33,8 @@ def _inline_script_hashes(html: bytes) -> list[str]:
 
 
 def _file(root: Path, path: str) -> Path | None:
+    if any(part.startswith(".") for part in path.split("/")):
+        return None  # the build's own files (.sources-sha256), and no way up
     try:
         target = Path(safe_join(root, path))
     except Exception:  # SuspiciousFileOperation: a path that leaves the guide
@@ -49,10 +52,7 @@ def guide(request, path: str = ""):
         return render(request, "web/guide_not_built.html", status=404)
     target = _file(root, path)
     if target is None:
-        missing = root / "404.html"
-        if not missing.is_file():
-            raise Http404("No such page in the guide.")
-        return _html(missing.read_bytes(), status=404)
+        return render(request, "web/guide_not_found.html", {"path": path}, status=404)
     if (
         path
         and not path.endswith("/")

@@ -127,7 +127,7 @@ def reports_index(request, pk):
     pyramids = _pyramids(collection)
     return render(
         request,
-        "scoring/reports.html",
+        "scoring/reports/reports.html",
         {
             "collection": collection,
             "kinds": KINDS,
@@ -214,5 +214,5 @@ def report_detail(request, pk, kind):
         "include": INCLUDE_PARAMETER,
         "in_progress": IN_PROGRESS_VALUE,
     }
-    template = "scoring/report_body.html" if request.htmx else "scoring/report.html"
+    template = "scoring/reports/report_body.html" if request.htmx else "scoring/reports/report.html"
     return render(request, template, context)

@@ -135,7 +135,7 @@ def collection_scores(request, pk):
         **table,
         **_links(choices),
     }
-    return render(request, "scoring/collection_scores.html", context)
+    return render(request, "scoring/scores/collection_scores.html", context)
 
 
 def _download(collection, choices: ScoreChoices, counted):

@@ -11,7 +11,7 @@
   if (window.BuilderHelp) return;
   window.BuilderHelp = true;
 
-  // As annotator/workspace/builder_help_list.html says it with no SCU.
+  // As pyramids/workspace/builder_help_list.html says it with no SCU.
   const NO_SCU = "Select an SCU: the models with no contributor in it show their closest phrases here.";
   let shown = null;  // "uid:version" of what the panel shows or is fetching
   let timer = null;

@@ -1,4 +1,4 @@
-"""docs/screenshots.py, run as the README says: three real pictures, and nothing left behind."""
+"""docs/screenshots.py, run as the guide says: four real pictures, and nothing left behind."""
 
 import base64
 import os
@@ -15,7 +15,7 @@ from tests.conftest import CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "docs" / "screenshots.py"
-PICTURES = ["builder.png", "peer-page.png", "report.png"]
+PICTURES = ["builder.png", "peer-page.png", "report.png", "judging.png"]
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's Chromium is not installed (apt-get install -y chromium)"

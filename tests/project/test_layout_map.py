@@ -53,3 +53,20 @@ def test_each_package_docstring_names_its_modules():
         if unnamed:
             silent.append(f"{package.relative_to(ROOT).as_posix()}: {unnamed}")
     assert not silent, "packages whose docstring leaves out modules:\n" + "\n".join(silent)
+
+
+def test_the_templates_follow_the_packages():
+    """templates/<package>/ for annotator's packages, templates/scoring/<package>/ for scoring's;
+    apart
+    from them only Django's registration pages and the pieces every page shares."""
+    shared = {"registration", "includes"}
+    annotator = {p.name for p in packages() if p.parent == ROOT / "annotator"}
+    scoring = {p.name for p in packages() if p.parent == ROOT / "scoring"}
+    folders = [p for p in (ROOT / "templates").iterdir() if p.is_dir()]
+    assert len(folders) >= 10
+    strays = [p.name for p in folders if p.name not in annotator | shared | {"scoring"}]
+    assert not strays, f"template folders named after no package: {strays}"
+    scoring_folders = [p.name for p in (ROOT / "templates" / "scoring").iterdir() if p.is_dir()]
+    assert sorted(scoring_folders) == sorted(set(scoring_folders) & scoring)
+    loose = [p.name for p in (ROOT / "templates" / "scoring").glob("*.html")]
+    assert not loose, f"scoring's templates outside its packages: {loose}"

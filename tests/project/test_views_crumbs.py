@@ -1,4 +1,5 @@
-"""The trail at the top of every page (templates/manage/_crumbs.html, issue 17): one pattern on all
+"""The trail at the top of every page (templates/campaigns/_crumbs.html, issue 17): one pattern on
+all
 of them. A page's trail names where its subject sits, from the top — Collections › <collection> ›
 Docset <docset> › Pyramid <pyramid> › … — cut where the subject sits, each crumb named as the
 heading of the page it opens (a docset and a pyramid of one name read apart), never the page itself;

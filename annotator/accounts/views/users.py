@@ -34,7 +34,7 @@ def user_list(request):
             ["superuser"] if user.is_superuser else []
         )
         user.collection_roles = roles[user.pk]
-    return render(request, "manage/users.html", {"users": users})
+    return render(request, "accounts/users.html", {"users": users})
 
 
 @login_required
@@ -51,6 +51,6 @@ def user_create(request):
         return redirect("user-list")
     return render(
         request,
-        "manage/form.html",
+        "campaigns/form.html",
         {"form": form, "title": "New account", "submit": "Create", "accounts": True},
     )

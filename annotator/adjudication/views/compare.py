@@ -100,7 +100,7 @@ def pyramid_comparison(request, pk):
                 "assign its creation to two annotators first."
             )
         )
-        return render(request, "annotator/compare.html", context)
+        return render(request, "adjudication/compare.html", context)
     # A consensus of these pyramids already made (issue 15): say so, lead to it, and start another
     # only when asked explicitly.
     wanted = {p.pk for p in chosen}
@@ -120,7 +120,7 @@ def pyramid_comparison(request, pk):
         context["problem"] = (
             capfirst(str(problem)) + "."
         )  # capitalize() would lower "SCU" and "D0601"
-        return render(request, "annotator/compare.html", context)
+        return render(request, "adjudication/compare.html", context)
     scus = {(s.pyramid_id, s.uid): s for s in scus_with_contributors([p.pk for p in chosen])}
     text_of = model_words(chosen[0])
     letters = SIDES[: len(chosen)]
@@ -153,7 +153,7 @@ def pyramid_comparison(request, pk):
         "query": side_query(chosen),
         **_peer_scores(chosen),
     }
-    return render(request, "annotator/compare.html", context)
+    return render(request, "adjudication/compare.html", context)
 
 
 def _sides_of(merge) -> list:
@@ -321,6 +321,6 @@ def peer_disagreements(request, pk):
     )
     return render(
         request,
-        "annotator/peer_disagreements.html",
+        "adjudication/peer_disagreements.html",
         {"docset": docset, "collection": docset.collection, "rows": rows},
     )

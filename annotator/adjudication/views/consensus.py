@@ -79,7 +79,9 @@ def _consensus_pyramid(request, pk, page: bool = False) -> tuple[Pyramid, Pyrami
 @login_required
 def pyramid_merge(request, pk):
     consensus, merge = _consensus_pyramid(request, pk, page=True)
-    template = "annotator/_pyramid_merge.html" if request.htmx else "annotator/pyramid_merge.html"
+    template = (
+        "adjudication/_pyramid_merge.html" if request.htmx else "adjudication/pyramid_merge.html"
+    )
     return render(request, template, merge_context(consensus, merge))
 
 
@@ -115,7 +117,7 @@ def pyramid_merge_decide(request, pk, action):
             PYRAMID_ACTIONS, action, consensus.pk, request.user, request.POST, **known
         ),
         context,
-        "annotator/_pyramid_merge.html",
+        "adjudication/_pyramid_merge.html",
         reverse("pyramid-merge", args=[consensus.pk]),
         place="group",
         placed_after=_travelled(action, consensus),
@@ -163,7 +165,7 @@ def _decided(
         ):  # Retry would replace another tab's (or person's) decision: say so first
             refused.message = f"{refused.message} {decided_meanwhile}"
         return refused_answer(
-            request, refused, partial, "annotator/merge/status.html", lambda: now | placed
+            request, refused, partial, "adjudication/merge/status.html", lambda: now | placed
         )
     if placed_after is not None:
         placed["placed"] = placed_after() or placed["placed"]
@@ -176,7 +178,8 @@ def _decided(
         group = next((g for g in changed["groups"] if g["key"] == placed["placed"]), None)
         if group is not None:
             answer = changed | {"decided_group": group}
-            return reswap(render(request, "annotator/merge/pyramid_decision.html", answer), "none")
+            decision = render(request, "adjudication/merge/pyramid_decision.html", answer)
+            return reswap(decision, "none")
     return render(request, partial, current() | said)
 
 
@@ -360,7 +363,9 @@ def _choice_name(change, sources) -> str:
 @login_required
 def peer_comparison(request, pyramid_pk, peer_pk):
     context = peer_comparison_context(request, pyramid_pk, peer_pk)
-    template = "annotator/_peer_merge.html" if request.htmx else "annotator/peer_comparison.html"
+    template = (
+        "adjudication/_peer_merge.html" if request.htmx else "adjudication/peer_comparison.html"
+    )
     return render(request, template, context)
 
 
@@ -390,7 +395,7 @@ def peer_merge_decide(request, pyramid_pk, peer_pk, action):
         request,
         lambda: apply_action(PEER_ACTIONS, action, consensus.pk, request.user, request.POST),
         lambda: peer_comparison_context(request, pyramid_pk, peer_pk),
-        "annotator/_peer_merge.html",
+        "adjudication/_peer_merge.html",
         reverse("peer-comparison", args=[pyramid_pk, peer_pk]),
         place="scu",
         placed_after=_travelled(action, consensus),

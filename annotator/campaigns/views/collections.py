@@ -67,7 +67,7 @@ def collection_list(request):
             collection.role = Role.ANNOTATOR.label
     return render(
         request,
-        "manage/collection_list.html",
+        "campaigns/collection_list.html",
         {
             "collections": collections,
             "readable": readable,
@@ -89,7 +89,9 @@ def collection_create(request):
         )
         return redirect("collection-detail", pk=collection.pk)
     return render(
-        request, "manage/form.html", {"form": form, "title": "New collection", "submit": "Create"}
+        request,
+        "campaigns/form.html",
+        {"form": form, "title": "New collection", "submit": "Create"},
     )
 
 
@@ -142,7 +144,7 @@ def collection_detail(request, pk):
     readable = can_read_collection(request.user, collection)
     return render(
         request,
-        "manage/collection_detail.html",
+        "campaigns/collection_detail.html",
         {
             "collection": collection,
             "docsets": docset_table(collection),
@@ -172,7 +174,7 @@ def collection_settings(request, pk):
         return redirect("collection-detail", pk=collection.pk)
     return render(
         request,
-        "manage/form.html",
+        "campaigns/form.html",
         {
             "form": form,
             "title": f"Settings of {collection.name}",
@@ -201,7 +203,7 @@ def collection_members(request, pk):
         return redirect("collection-members", pk=collection.pk)
     return render(
         request,
-        "manage/members.html",
+        "campaigns/members.html",
         {
             "collection": collection,
             "form": form,
@@ -237,7 +239,7 @@ def docset_create(request, pk):
         return redirect("docset-detail", pk=docset.pk)
     return render(
         request,
-        "manage/form.html",
+        "campaigns/form.html",
         {
             "form": form,
             "title": f"New docset in {collection.name}",
@@ -262,7 +264,7 @@ def docset_detail(request, pk):
     queue = adjudication_queue.queue(docset.pyramids.all()) if adjudicates else None
     return render(
         request,
-        "manage/docset_detail.html",
+        "campaigns/docset_detail.html",
         {
             "docset": docset,
             "collection": docset.collection,
@@ -303,7 +305,7 @@ def summary_create(request, pk):
             return redirect("docset-detail", pk=docset.pk)
     return render(
         request,
-        "manage/form.html",
+        "campaigns/form.html",
         {
             "form": form,
             "title": f"Paste a summary into {docset.name}",
@@ -324,7 +326,7 @@ def summary_detail(request, pk):
     )
     return render(
         request,
-        "manage/summary_detail.html",
+        "campaigns/summary_detail.html",
         {
             "summary": summary,
             "docset": summary.docset,

@@ -31,7 +31,7 @@ def home(request):
     )
     return render(
         request,
-        "annotator/home.html",
+        "campaigns/home.html",
         {
             "rows": rows,
             # The user's judgment tasks (issue 21): one query.

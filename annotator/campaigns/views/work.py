@@ -61,7 +61,7 @@ def assign(request, pk):
             for reason in report.skipped:
                 messages.warning(request, reason)
             return redirect("collection-progress", pk=collection.pk)
-    return render(request, "manage/assign.html", {"collection": collection, "form": form})
+    return render(request, "campaigns/assign.html", {"collection": collection, "form": form})
 
 
 def _assignment(request, pk) -> Assignment:
@@ -214,5 +214,5 @@ def collection_progress(request, pk):
         "statuses": Assignment.Status.choices,
         "reassign_form": ReassignForm(),
     }
-    template = "manage/progress_table.html" if request.htmx else "manage/progress.html"
+    template = "campaigns/progress_table.html" if request.htmx else "campaigns/progress.html"
     return render(request, template, context)

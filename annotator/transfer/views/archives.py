@@ -35,7 +35,7 @@ def collection_restore(request):
         file = form.cleaned_data["file"]
         job = archive_jobs.restore_job(file.name, file, form.cleaned_data["name"], request.user)
         return redirect("archive-job", pk=job.pk)
-    return render(request, "manage/restore_archive.html", {"form": form})
+    return render(request, "transfer/restore_archive.html", {"form": form})
 
 
 def job_for(request, pk) -> ArchiveJob:
@@ -57,7 +57,7 @@ def archive_job(request, pk):
     """The job's progress; while it runs, htmx asks again every second for the progress part."""
     job = job_for(request, pk)
     template = (
-        "manage/archive_job_progress.html" if request.htmx else "manage/archive_job_detail.html"
+        "transfer/archive_job_progress.html" if request.htmx else "transfer/archive_job_detail.html"
     )
     return render(
         request,

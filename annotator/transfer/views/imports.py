@@ -32,7 +32,7 @@ def summaries_upload(request, pk):
         )
     return render(
         request,
-        "manage/upload_summaries.html",
+        "transfer/upload_summaries.html",
         {
             "collection": collection,
             "form": form,
@@ -55,7 +55,7 @@ def ducview_import(request, pk):
                 form.identity_options(),
             )
         )
-    return render(request, "manage/import_ducview.html", {"collection": collection, "form": form})
+    return render(request, "transfer/import_ducview.html", {"collection": collection, "form": form})
 
 
 @login_required
@@ -74,7 +74,7 @@ def units_import(request, pk):
                 form.options(),
             )
         )
-    return render(request, "manage/import_units.html", {"collection": collection, "form": form})
+    return render(request, "transfer/import_units.html", {"collection": collection, "form": form})
 
 
 @login_required
@@ -82,7 +82,7 @@ def job_detail(request, pk):
     """The job's progress; while it runs, htmx asks again every second for the progress part."""
     job = get_object_or_404(ImportJob.objects.select_related("collection", "created_by"), pk=pk)
     collection_for(request, job.collection_id, ADMINISTER)
-    template = "manage/job_progress.html" if request.htmx else "manage/job_detail.html"
+    template = "transfer/job_progress.html" if request.htmx else "transfer/job_detail.html"
     return render(request, template, {"job": job, "collection": job.collection})
 
 

@@ -163,15 +163,25 @@
       });
     }
 
+    // Asked for proposals: the focus goes to them once they are in, whichever comes last of the
+    // request's end and the list's swap (a loaded machine can end the request first).
+    let focusWhenListed = false;
+    function focusListed() {
+      // Back to the proposal that had the focus (m pressed again in the list), else the first.
+      const list = items();
+      const next = list.find((item) => item.dataset.proposal === current) || list[0];
+      if (!next) return false;
+      focusWhenListed = false;
+      focusItem(next);
+      return true;
+    }
     function propose() {
       setStatus("Looking for confident matches…", "saving");
+      focusWhenListed = true;
       htmx.ajax("POST", section().dataset.proposeUrl, {
         target: "#proposal-list", swap: "none", headers: { "X-CSRFToken": csrfToken() },
       }).then(() => {
-        // Back to the proposal that had the focus (m pressed again in the list), else the first.
-        const list = items();
-        const next = list.find((item) => item.dataset.proposal === current) || list[0];
-        if (next) focusItem(next);
+        if (focusWhenListed) focusListed();
       });
     }
 
@@ -206,6 +216,8 @@
     // answer); it never comes to the list otherwise, but to a proposal an undo or redo listed
     // again (its acceptance undone).
     function refresh() {
+      if (focusWhenListed && !/\/propose\/$/.test(lastPost)) focusWhenListed = false;
+      if (focusWhenListed && focusListed()) return;
       const list = items();
       const active = document.activeElement;
       const hadFocus = (active && active.closest && active.closest("#proposal-list"))

@@ -75,6 +75,11 @@ def postgresql_only():
 
 @pytest.fixture
 def demo(db):
+    """The demo docset and a user in every role (`build_demo`)."""
+    return build_demo()
+
+
+def build_demo() -> dict:
     """The demo docset and a user in every role:
     - admin: a site administrator (the group Administrators);
     - organizer: the demo collection's organizer;

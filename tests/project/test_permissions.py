@@ -5,9 +5,11 @@ organizer; a site administrator; an outsider (signed in, no role). A 404 means t
 even know the object exists; a 403 that they see it but their role does not allow the action.
 """
 
+import copy
 import json
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
@@ -26,6 +28,7 @@ from annotator.models import (
     Unit,
     UnitSet,
 )
+from tests.conftest import build_demo
 from tests.helpers import stored_job
 
 pytestmark = pytest.mark.django_db
@@ -33,8 +36,30 @@ pytestmark = pytest.mark.django_db
 ROLES = ["anonymous", "annotator", "organizer", "admin", "outsider"]
 
 
+@pytest.fixture(scope="module")
+def world_of_the_module(django_db_setup, django_db_blocker):
+    """The world built once for the module's 600-odd cases (issue 34: 283 s when each built its
+    own), inside a transaction that is rolled back at the module's end, as Django's setUpTestData
+    does: each case runs in a savepoint of its own within it, so what one changes, the next does
+    not see."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield build_world(build_demo())
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
 @pytest.fixture
-def world(demo):
+def world(world_of_the_module, db):
+    """The module's world, its records as each case receives them (a copy: what a case changes in
+    memory stays in it; the database is rolled back)."""
+    return copy.deepcopy(world_of_the_module)
+
+
+def build_world(demo: dict) -> dict:
     """The demo, with each annotator's own work: an annotation of their peer (with one PSE), a
     pyramid they build, an import job, and a membership to remove."""
     pyramid = demo["pyramid"]

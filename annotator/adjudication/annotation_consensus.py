@@ -19,7 +19,7 @@ from django.db import transaction
 from annotator.adjudication.models import AnnotationMerge
 from annotator.campaigns.access import can_adjudicate
 from annotator.editing import history
-from annotator.editing.engine import NotAllowed, RuleBroken
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.editing.models import PeerAnnotationChange
 from annotator.peer_annotation import editing as peer_editing
 from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan

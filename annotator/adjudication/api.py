@@ -22,8 +22,8 @@ from annotator.adjudication.serializers import (
 from annotator.api.base import deny
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.campaigns import access
+from annotator.editing.errors import EditError, NotAllowed
 from annotator.peer_annotation.serializers import PeerAnnotationSerializer
-from annotator.pyramids.editing import EditError, NotAllowed
 from annotator.pyramids.serializers import PyramidSerializer
 
 

@@ -32,7 +32,7 @@ from annotator.adjudication.alignment import SIDES
 from annotator.adjudication.models import PyramidMerge, PyramidMergeSource
 from annotator.campaigns.access import can_adjudicate
 from annotator.editing import history
-from annotator.editing.engine import NotAllowed, RuleBroken
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.editing.models import PyramidChange
 from annotator.pyramids import editing
 from annotator.pyramids.models import SCU, Contributor, Pyramid, PyramidModel, Span

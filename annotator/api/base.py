@@ -27,7 +27,7 @@ from annotator.api.base_serializers import (
 )
 from annotator.campaigns import access
 from annotator.editing.actions import apply_action, status_for
-from annotator.pyramids.editing import EditError, StaleVersion
+from annotator.editing.errors import EditError, StaleVersion
 
 
 def deny(reason: str) -> NoReturn:

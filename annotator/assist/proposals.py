@@ -49,7 +49,7 @@ from annotator.assist.rankers import Index, pyramid_index, rank
 from annotator.coverage.splitting import clauses
 from annotator.coverage.splitting import content_count as _content_count
 from annotator.coverage.splitting import words_of as _words_of
-from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.peer_annotation.editing import open_proposal
 from annotator.peer_annotation.models import PeerAnnotation, PSESpan
 from annotator.pyramids.models import SCU

@@ -20,7 +20,7 @@ from django_htmx.http import reswap
 from annotator.assist import proposals
 from annotator.assist.models import Proposal
 from annotator.editing.actions import parse_arguments, parse_version
-from annotator.editing.engine import EditError
+from annotator.editing.errors import EditError
 from annotator.peer_annotation import editing
 from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.web.bad_input import refuses_nul_itself

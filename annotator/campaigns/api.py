@@ -39,7 +39,7 @@ from annotator.campaigns.serializers import (
     SummarySerializer,
 )
 from annotator.editing.actions import status_for
-from annotator.pyramids.editing import EditError, NotAllowed
+from annotator.editing.errors import EditError, NotAllowed
 from annotator.pyramids.models import Pyramid
 from annotator.transfer.downloads import ducview_zip_response
 

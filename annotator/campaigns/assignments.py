@@ -20,8 +20,8 @@ from django.utils import timezone
 from annotator.adjudication.models import PyramidMerge
 from annotator.campaigns.access import can_administer
 from annotator.campaigns.models import Assignment, Docset, Membership, Role, Summary
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.peer_annotation.models import PeerAnnotation
-from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.pyramids.models import Pyramid, PyramidModel
 
 Task = Assignment.Task

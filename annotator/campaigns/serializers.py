@@ -13,7 +13,7 @@ from rest_framework.settings import api_settings
 from annotator.api.base_serializers import ID
 from annotator.campaigns import assignments, summaries
 from annotator.campaigns.models import Assignment, Collection, Docset, HumanJudgment, Summary
-from annotator.pyramids.editing import NotAllowed
+from annotator.editing.errors import NotAllowed
 from annotator.worktime import queries as worktime
 
 

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from annotator.campaigns.access import can_administer
 from annotator.campaigns.models import Docset, Summary
 from annotator.ducview.names import system_id
-from annotator.pyramids.editing import NotAllowed, RuleBroken
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.transfer.uploads import summary_text
 
 

@@ -9,7 +9,7 @@ from typing import TypeVar
 from django.contrib import messages
 
 from annotator.campaigns.forms import ReassignForm
-from annotator.editing.engine import EditError
+from annotator.editing.errors import EditError
 
 Done = TypeVar("Done")
 

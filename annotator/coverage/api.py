@@ -38,7 +38,7 @@ from annotator.coverage.serializers import (
     UnitSetSerializer,
 )
 from annotator.editing.actions import status_for
-from annotator.editing.engine import EditError, StaleVersion
+from annotator.editing.errors import EditError, StaleVersion
 
 
 def visible_unit_sets(user) -> QuerySet[UnitSet]:

@@ -30,7 +30,7 @@ from django.utils import timezone
 from annotator.assist.lexical import sentence_bounds
 from annotator.campaigns.access import readable_collections
 from annotator.coverage.models import Judgment, JudgmentTask, Unit, UnitSet
-from annotator.editing.engine import EditError, NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.errors import EditError, NotAllowed, RuleBroken, StaleVersion
 from annotator.worktime.models import WorkTime
 
 # The longest time one answer may count: a pause longer than the worktime's active gap is time away

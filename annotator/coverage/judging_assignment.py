@@ -22,7 +22,7 @@ from django.utils import timezone
 from annotator.campaigns.access import can_administer
 from annotator.campaigns.models import Membership, Role, Summary
 from annotator.coverage.models import JudgmentTask
-from annotator.editing.engine import NotAllowed, RuleBroken
+from annotator.editing.errors import NotAllowed, RuleBroken
 
 
 def _counted(n: int, word: str) -> str:

@@ -37,7 +37,7 @@ from django.db.models import F
 from annotator.campaigns.access import can_administer
 from annotator.coverage import splitting
 from annotator.coverage.models import Judgment, Unit, UnitSet
-from annotator.editing.engine import EditError, NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.errors import EditError, NotAllowed, RuleBroken, StaleVersion
 
 __all__ = ["EditError", "Edited", "ACTIONS", "relabel", "merge", "split", "delete", "add", "move"]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from annotator.adjudication import annotation_consensus, pyramid_consensus
-from annotator.editing.engine import EditError, NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.errors import EditError, NotAllowed, RuleBroken, StaleVersion
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids import editing
 from annotator.web.bad_input import field_with_nul, nul_message

@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django_htmx.http import reswap
 
 from annotator.editing.actions import status_for
-from annotator.editing.engine import EditError
+from annotator.editing.errors import EditError
 
 
 def fix_values(fix: dict | None) -> str:

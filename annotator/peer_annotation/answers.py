@@ -9,11 +9,11 @@ from django.shortcuts import get_object_or_404, render
 
 from annotator.assist import proposals
 from annotator.campaigns.access import visible_annotations
+from annotator.editing.errors import EditError
 from annotator.editing.refusals import refused_answer
 from annotator.peer_annotation.editing import PeerEditResult
 from annotator.peer_annotation.models import PeerAnnotation
 from annotator.peer_annotation.workspace import annotation_context
-from annotator.pyramids.editing import EditError
 
 
 def visible_annotation(request, pk) -> PeerAnnotation:

@@ -21,6 +21,7 @@ from annotator.api.base import (
 )
 from annotator.campaigns import access
 from annotator.editing.actions import PEER_ACTIONS
+from annotator.editing.errors import EditError, NotAllowed
 from annotator.editing.models import PeerAnnotationChange
 from annotator.peer_annotation import editing as peer_editing
 from annotator.peer_annotation import starting
@@ -32,7 +33,6 @@ from annotator.peer_annotation.serializers import (
     PeerAnnotationSerializer,
     PSESerializer,
 )
-from annotator.pyramids.editing import EditError, NotAllowed
 
 
 class PeerAnnotationViewSet(

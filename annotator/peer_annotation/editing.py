@@ -28,7 +28,8 @@ from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_edit_annotation, can_reopen
 from annotator.campaigns.models import Assignment
 from annotator.editing import history
-from annotator.editing.engine import Editor, NotAllowed, RuleBroken, quoted
+from annotator.editing.engine import Editor, quoted
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.editing.models import PeerAnnotationChange
 from annotator.peer_annotation.models import PSE, PeerAnnotation, PSESpan
 from annotator.pyramids.editing import checked_parts

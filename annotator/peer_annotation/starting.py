@@ -11,8 +11,8 @@ from django.db import IntegrityError, transaction
 from annotator.campaigns import assignment_status
 from annotator.campaigns.access import can_administer
 from annotator.campaigns.models import Assignment, Summary
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.peer_annotation.models import PeerAnnotation
-from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.pyramids.models import Pyramid
 
 

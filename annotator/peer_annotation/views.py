@@ -13,11 +13,11 @@ from django_htmx.http import reswap
 from annotator.campaigns.access import can_read_collection
 from annotator.campaigns.models import Assignment
 from annotator.editing.actions import PEER_ACTIONS, apply_action
+from annotator.editing.errors import EditError
 from annotator.peer_annotation.answers import edit_changes, refused_edit, visible_annotation
 from annotator.peer_annotation.starting import start_annotation
 from annotator.peer_annotation.suggestions import selects_words, suggest
 from annotator.peer_annotation.workspace import annotation_context
-from annotator.pyramids.editing import EditError
 from annotator.web.bad_input import refuses_nul_itself
 from annotator.worktime.held import record_held_activity
 

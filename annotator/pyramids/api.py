@@ -22,8 +22,8 @@ from annotator.api.base import (
 )
 from annotator.campaigns import access
 from annotator.editing.actions import PYRAMID_ACTIONS
+from annotator.editing.errors import EditError
 from annotator.editing.models import PyramidChange
-from annotator.pyramids.editing import EditError
 from annotator.pyramids.models import SCU, Contributor, Span
 from annotator.pyramids.serializers import (
     ContributorSerializer,

@@ -39,9 +39,8 @@ from annotator.campaigns.access import (
 )
 from annotator.campaigns.models import Assignment, WeightConvention
 from annotator.editing import history
-from annotator.editing.engine import EditError as EditError
-from annotator.editing.engine import Editor, NotAllowed, Plan, RuleBroken, quoted
-from annotator.editing.engine import StaleVersion as StaleVersion
+from annotator.editing.engine import Editor, Plan, quoted
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.editing.models import PyramidChange
 from annotator.peer_annotation.models import PSE, PeerAnnotation
 from annotator.pyramids import ordering

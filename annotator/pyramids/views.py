@@ -17,6 +17,7 @@ from annotator.campaigns.access import (
     visible_pyramids,
 )
 from annotator.editing.actions import PYRAMID_ACTIONS, apply_action
+from annotator.editing.errors import EditError
 from annotator.editing.refusals import refused_answer
 from annotator.pyramids import editing
 from annotator.pyramids.models import Pyramid
@@ -78,7 +79,7 @@ def pyramid_edit(request, pk, action):
     record_held_activity(request, "pyramid", pk)
     try:
         result = apply_action(PYRAMID_ACTIONS, action, pk, request.user, request.POST)
-    except editing.EditError as refused:
+    except EditError as refused:
         pyramid = get_object_or_404(
             visible_pyramids(request.user).select_related("docset__collection"), pk=pk
         )

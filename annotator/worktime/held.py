@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from annotator.editing.engine import NotAllowed
+from annotator.editing.errors import NotAllowed
 from annotator.peer_annotation.editing import EDITOR as ANNOTATION_EDITOR
 from annotator.pyramids.editing import EDITOR as PYRAMID_EDITOR
 from annotator.worktime.recording import record

@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_POST
 
-from annotator.editing.engine import NotAllowed
+from annotator.editing.errors import NotAllowed
 from annotator.worktime.held import EDITORS, activity_time
 from annotator.worktime.recording import record
 

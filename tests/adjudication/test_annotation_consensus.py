@@ -4,9 +4,9 @@ consensus annotation."""
 import pytest
 
 from annotator.adjudication import annotation_consensus
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.models import PSE, Membership, PeerAnnotation, PeerAnnotationChange, Role
 from annotator.peer_annotation import editing as peer_editing
-from annotator.pyramids.editing import NotAllowed, RuleBroken
 from scoring.scores.records import score_annotations
 
 pytestmark = pytest.mark.django_db

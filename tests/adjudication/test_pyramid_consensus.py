@@ -8,9 +8,9 @@ from annotator.adjudication.aligned_pyramids import NotComparable
 from annotator.adjudication.alignment import ONE_TO_ONE, ONLY_A, ONLY_B, SPLIT
 from annotator.ducview.writer import write_pyramid
 from annotator.editing import history
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import SCU, Contributor, Pyramid, PyramidChange, PyramidMerge, Span
 from annotator.pyramids import editing
-from annotator.pyramids.editing import NotAllowed, RuleBroken
 from annotator.transfer.exporting import pyramid_documents
 
 pytestmark = pytest.mark.django_db
@@ -162,7 +162,7 @@ def test_who_may_merge(pair):
 def test_stale_choices_and_bad_groups_are_refused(pair):
     consensus = pyramid_consensus.start(pair["a"], pair["b"], pair["adjudicator"])
     key = groups_by_kind(consensus)[SPLIT]["key"]
-    with pytest.raises(editing.StaleVersion):
+    with pytest.raises(StaleVersion):
         pyramid_consensus.choose(
             consensus.pk, pair["adjudicator"], current(consensus) - 1, key, "a"
         )

@@ -7,9 +7,9 @@ from annotator.adjudication import pyramid_consensus
 from annotator.adjudication.aligned_pyramids import NotComparable
 from annotator.adjudication.alignment import ONE_TO_ONE, PARTIAL, SPLIT, only_in
 from annotator.adjudication.queue import consensuses_of
+from annotator.editing.errors import RuleBroken
 from annotator.models import SCU, Pyramid, PyramidMerge, PyramidMergeSource
 from annotator.pyramids import editing
-from annotator.pyramids.editing import RuleBroken
 from scoring.scores.records import counted_pyramids
 
 pytestmark = pytest.mark.django_db

@@ -5,6 +5,7 @@ import pytest
 
 from annotator.campaigns import assignments
 from annotator.campaigns.access import can_edit_annotation, visible_annotations
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.models import Assignment, Docset, Membership, PeerAnnotation, Pyramid, Role, Summary
 from annotator.peer_annotation import editing as peer_editing
 from annotator.pyramids import editing
@@ -88,7 +89,7 @@ def test_withdrawing_keeps_the_work_and_giving_back_resumes_it(demo):
     assignments.withdraw(assignment, demo["admin"])
     assert not visible_annotations(demo["annotator"]).exists()
     assert annotation.pses.count() == 1
-    with pytest.raises(editing.NotAllowed):
+    with pytest.raises(NotAllowed):
         peer_editing.assign(annotation.pk, demo["annotator"], 2, [(10, 12)], 1)
     report = assignments.assign_peers(
         [assignment.pyramid.docset], [demo["annotator"]], demo["admin"], peers=[assignment.peer]
@@ -112,7 +113,7 @@ def test_reassigning_hands_over_unfinished_work(demo):
     assert can_edit_annotation(demo["outsider"], annotation)
     assert not can_edit_annotation(demo["annotator"], annotation)
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.WITHDRAWN
-    with pytest.raises(editing.RuleBroken, match="already has this work"):
+    with pytest.raises(RuleBroken, match="already has this work"):
         assignments.reassign(
             Assignment.objects.get(pk=assignment.pk), demo["outsider"], demo["admin"]
         )
@@ -127,7 +128,7 @@ def test_status_follows_the_work(demo):
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.IN_PROGRESS
     editing.submit(pyramid.pk, demo["outsider"], 2)
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.DONE
-    with pytest.raises(editing.NotAllowed):
+    with pytest.raises(NotAllowed):
         editing.reopen(pyramid.pk, demo["outsider"], 3)  # annotators do not reopen
     editing.reopen(pyramid.pk, demo["admin"], 3)
     assert Assignment.objects.get(pk=assignment.pk).status == Assignment.Status.IN_PROGRESS
@@ -160,13 +161,13 @@ def test_a_builders_edit_starts_their_assignment_once(demo):
 
 def test_assign_holds_the_rules_the_page_and_the_api_share(demo):
     docset = demo["pyramid"].docset
-    with pytest.raises(editing.NotAllowed):
+    with pytest.raises(NotAllowed):
         assignments.assign("peer", [docset], [demo["outsider"]], demo["organizer"])
-    with pytest.raises(editing.RuleBroken, match="Unknown assignment mode"):
+    with pytest.raises(RuleBroken, match="Unknown assignment mode"):
         assignments.assign("peer", [docset], [demo["outsider"]], demo["admin"], "sometimes")
     Pyramid.objects.filter(pk=demo["pyramid"].pk).update(status="in_progress")
     demo["pyramid"].refresh_from_db()
-    with pytest.raises(editing.RuleBroken, match="still being edited"):
+    with pytest.raises(RuleBroken, match="still being edited"):
         assignments.assign(
             "peer", [docset], [demo["outsider"]], demo["admin"], pyramid=demo["pyramid"]
         )

@@ -3,8 +3,8 @@
 import pytest
 
 from annotator.campaigns import summaries
+from annotator.editing.errors import NotAllowed
 from annotator.models import Summary
-from annotator.pyramids.editing import NotAllowed
 
 pytestmark = pytest.mark.django_db
 

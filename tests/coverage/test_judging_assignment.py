@@ -5,7 +5,7 @@ import pytest
 
 from annotator.coverage import judging_assignment as service
 from annotator.coverage.models import Judgment, JudgmentTask
-from annotator.editing.engine import NotAllowed, RuleBroken
+from annotator.editing.errors import NotAllowed, RuleBroken
 from annotator.models import Membership, Role, Summary
 from tests.coverage import judging_records as records
 

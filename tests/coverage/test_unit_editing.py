@@ -4,7 +4,7 @@ unit set's current version, and none once judging has started."""
 import pytest
 
 from annotator.coverage import unit_editing
-from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import Unit, UnitSet
 from tests.coverage.unit_set_helpers import judged, see_of_model_a, texts_of, units_of, version_of
 

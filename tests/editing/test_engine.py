@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from annotator.editing import engine
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import Pyramid
 from annotator.pyramids import editing
 from tests.helpers import Builder
@@ -46,7 +47,8 @@ def test_the_editing_modules_never_import_the_consensus_that_builds_on_them():
 
 def test_the_engine_knows_no_domain():
     top, _ = imports("annotator.editing.engine")
-    assert top == {"annotator.editing", "annotator.editing.history"}
+    modules = {name for name in top if name.rsplit(".", 1)[-1][:1].islower()}  # not the classes
+    assert modules == {"annotator.editing", "annotator.editing.errors", "annotator.editing.history"}
 
 
 @pytest.fixture
@@ -96,9 +98,9 @@ def test_a_refused_plan_changes_nothing(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
 
     def refused(pyramid):
-        raise engine.RuleBroken("no")
+        raise RuleBroken("no")
 
-    with pytest.raises(engine.RuleBroken, match="no"):
+    with pytest.raises(RuleBroken, match="no"):
         editing.run_edit(build.pyramid.pk, build.user, build.version, "set_label", refused)
     assert build.version == 2
     assert Pyramid.objects.get(pk=build.pyramid.pk).changes.count() == 1
@@ -106,11 +108,11 @@ def test_a_refused_plan_changes_nothing(build):
 
 def test_the_version_is_checked_after_who_may_edit(build, demo):
     """A stale version (409) is said only to whom may edit (else 403), as both editors did."""
-    with pytest.raises(engine.NotAllowed):
+    with pytest.raises(NotAllowed):
         editing.set_label(build.pyramid.pk, demo["annotator"], 0, 1, "x")
-    with pytest.raises(engine.StaleVersion, match="this pyramid was changed elsewhere"):
+    with pytest.raises(StaleVersion, match="this pyramid was changed elsewhere"):
         editing.set_label(build.pyramid.pk, build.user, 0, 1, "x")
-    with pytest.raises(engine.RuleBroken, match="There is no such pyramid."):
+    with pytest.raises(RuleBroken, match="There is no such pyramid."):
         editing.set_label(0, build.user, 0, 1, "x")
 
 

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import PSE, PeerAnnotation, PeerAnnotationChange, PSESpan, Pyramid
 from annotator.peer_annotation import editing as peer_editing
-from annotator.pyramids.editing import NotAllowed, RuleBroken, StaleVersion
 from scoring.scores.records import score_annotations
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,7 @@
 import pytest
 
 from annotator.assist import proposals
-from annotator.editing.engine import NotAllowed, RuleBroken, StaleVersion
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import PSE, PeerAnnotation, Proposal
 from annotator.peer_annotation import editing
 from scoring.scores.records import score_annotations

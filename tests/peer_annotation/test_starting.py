@@ -2,9 +2,9 @@
 
 import pytest
 
+from annotator.editing.errors import NotAllowed
 from annotator.models import Assignment, PeerAnnotation
 from annotator.peer_annotation.starting import StartRefused, start_annotation
-from annotator.pyramids.editing import NotAllowed
 
 pytestmark = pytest.mark.django_db
 

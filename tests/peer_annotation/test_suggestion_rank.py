@@ -7,7 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from annotator.editing.engine import RuleBroken
+from annotator.editing.errors import RuleBroken
 from annotator.models import PSE, PeerAnnotation, PeerAnnotationChange
 from annotator.peer_annotation import editing as peer_editing
 

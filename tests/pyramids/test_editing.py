@@ -2,6 +2,7 @@
 
 import pytest
 
+from annotator.editing.errors import NotAllowed, RuleBroken, StaleVersion
 from annotator.models import PSE, SCU, Contributor, PeerAnnotation, PyramidChange
 from annotator.pyramids import editing
 from tests.helpers import Builder
@@ -35,11 +36,11 @@ def test_selections_snap_to_whole_words_without_punctuation(build):
 
 def test_empty_and_outside_selections_are_refused(build):
     summary, _ = build.where("A", "Apollo")
-    with pytest.raises(editing.RuleBroken, match="holds no words"):
+    with pytest.raises(RuleBroken, match="holds no words"):
         build.do("new_scu", summary, [(45, 47)])  # ". "
-    with pytest.raises(editing.RuleBroken, match="outside the summary"):
+    with pytest.raises(RuleBroken, match="outside the summary"):
         build.do("new_scu", summary, [(0, 10_000)])
-    with pytest.raises(editing.RuleBroken, match="not in one of this pyramid's model summaries"):
+    with pytest.raises(RuleBroken, match="not in one of this pyramid's model summaries"):
         build.do("new_scu", PeerAnnotation.objects.first().peer_id, [(0, 5)])
     assert build.state() == []
     assert build.version == 1
@@ -48,9 +49,7 @@ def test_empty_and_outside_selections_are_refused(build):
 def test_add_contributor_and_the_one_per_model_rule(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.add(1, "B", "NASA's Apollo 11 mission put two astronauts on the Moon")
-    with pytest.raises(
-        editing.RuleBroken, match="already has a contributor from model A"
-    ) as refused:
+    with pytest.raises(RuleBroken, match="already has a contributor from model A") as refused:
         build.add(1, "A", "Armstrong was the first person")
     # The fix offered adds exactly the words refused, to the contributor the refusal was about.
     summary, ranges = build.where("A", "Armstrong was the first person")
@@ -71,9 +70,7 @@ def test_a_refused_move_or_merge_offers_no_fix_it_could_not_do(build, operation)
     build.new_scu("A", "Neil Armstrong and Buzz Aldrin walked on the surface")
     before = build.state()
     argument = build.contributor(scu__uid=2).id if operation == "move_contributor" else 2
-    with pytest.raises(
-        editing.RuleBroken, match="already has a contributor from model A"
-    ) as refused:
+    with pytest.raises(RuleBroken, match="already has a contributor from model A") as refused:
         build.do(operation, argument, 1)
     assert refused.value.fix is None
     assert "instead" not in refused.value.message
@@ -89,7 +86,7 @@ def test_add_part_makes_a_discontinuous_contributor_in_one_model(build):
         "C": ["Apollo 11 was the first crewed mission to land on the Moon", "in July 1969"]
     }
     other, other_ranges = build.where("D", "In July 1969")
-    with pytest.raises(editing.RuleBroken, match="parts all lie in one model summary"):
+    with pytest.raises(RuleBroken, match="parts all lie in one model summary"):
         build.do("add_part", contributor.id, other, other_ranges)
 
 
@@ -97,7 +94,7 @@ def test_labels_and_comments(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.do("set_label", 1, "  Apollo 11 landed in July 1969 ")
     assert build.state()[0][1] == "Apollo 11 landed in July 1969"
-    with pytest.raises(editing.RuleBroken, match="label cannot be empty"):
+    with pytest.raises(RuleBroken, match="label cannot be empty"):
         build.do("set_label", 1, "   ")
     build.do("set_comment", 1, "check the date")
     assert SCU.objects.get(pyramid=build.pyramid).comment == "check the date"
@@ -114,7 +111,7 @@ def test_move_contributor_removes_an_emptied_scu_and_keeps_the_rule(build):
     result = build.do("move_contributor", moved.id, 1)
     assert "SCU 2 was left empty and removed" in result.description
     assert [uid for uid, *_ in build.state()] == [1, 3]
-    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A"):
+    with pytest.raises(RuleBroken, match="already has a contributor from model A"):
         build.do("move_contributor", build.contributor(scu__uid=3).id, 1)
 
 
@@ -124,7 +121,7 @@ def test_merge_and_split(build):
     build.new_scu("A", "Armstrong was the first person")
     build.do("merge_scus", 2, 1)
     assert [(uid, sorted(c)) for uid, _, c in build.state()] == [(1, ["A", "B"]), (3, ["A"])]
-    with pytest.raises(editing.RuleBroken, match="already has a contributor from model A"):
+    with pytest.raises(RuleBroken, match="already has a contributor from model A"):
         build.do("merge_scus", 3, 1)
     build.do("split_contributor", build.contributor(scu__uid=1, summary__author="B").id)
     assert [(uid, label, sorted(c)) for uid, label, c in build.state()] == [
@@ -132,7 +129,7 @@ def test_merge_and_split(build):
         (4, "followed by Buzz Aldrin", ["B"]),
         (3, "Armstrong was the first person", ["A"]),
     ]
-    with pytest.raises(editing.RuleBroken, match="nothing to split"):
+    with pytest.raises(RuleBroken, match="nothing to split"):
         build.do("split_contributor", build.contributor(scu__uid=4).id)
 
 
@@ -177,10 +174,10 @@ def test_an_scu_matched_by_peer_annotations_cannot_be_removed(build, demo):
         pyramid=build.pyramid, peer=annotation.peer, annotator_code="x"
     )
     PSE.objects.create(annotation=using, scu=SCU.objects.get(pyramid=build.pyramid))
-    with pytest.raises(editing.RuleBroken, match="matched by 1 PSE in peer annotations"):
+    with pytest.raises(RuleBroken, match="matched by 1 PSE in peer annotations"):
         build.do("remove_scu", 1)
     PSE.objects.create(annotation=using, scu=SCU.objects.get(pyramid=build.pyramid))
-    with pytest.raises(editing.RuleBroken, match="matched by 2 PSEs in peer annotations"):
+    with pytest.raises(RuleBroken, match="matched by 2 PSEs in peer annotations"):
         build.do("remove_scu", 1)
     # Refused whole: the SCU and its contributor are still there.
     assert [(uid, sorted(models)) for uid, _, models in build.state()] == [(1, ["A"])]
@@ -200,7 +197,7 @@ def test_scus_are_removed_together_in_one_deletion_or_not_at_all(build, demo):
     )
     for scu in (scus[0], scus[2], scus[2]):
         PSE.objects.create(annotation=using, scu=scu)
-    with pytest.raises(editing.RuleBroken) as refused:
+    with pytest.raises(RuleBroken) as refused:
         editing.delete_scus(scus)
     assert refused.value.message == (
         "SCUs 1, 3 are matched by 3 PSEs in peer annotations; they cannot be removed while they "
@@ -236,12 +233,12 @@ def test_undo_and_redo_every_kind_of_edit(build):
     for expected in reversed(states[:-1]):
         build.do("undo")
         assert build.state() == expected
-    with pytest.raises(editing.RuleBroken, match="nothing to undo"):
+    with pytest.raises(RuleBroken, match="nothing to undo"):
         build.do("undo")
     for expected in states[1:]:
         build.do("redo")
         assert build.state() == expected
-    with pytest.raises(editing.RuleBroken, match="nothing to redo"):
+    with pytest.raises(RuleBroken, match="nothing to redo"):
         build.do("redo")
 
 
@@ -249,7 +246,7 @@ def test_a_new_edit_ends_the_redo_chain(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.do("undo")
     build.new_scu("A", "The crew collected rock samples")
-    with pytest.raises(editing.RuleBroken, match="nothing to redo"):
+    with pytest.raises(RuleBroken, match="nothing to redo"):
         build.do("redo")
     assert PyramidChange.objects.filter(pyramid=build.pyramid, state="discarded").count() == 1
 
@@ -274,7 +271,7 @@ def test_a_stale_version_is_refused_and_changes_nothing(build):
     build.new_scu("A", "Apollo 11 landed on the Moon")
     stale = build.version - 1
     summary, ranges = build.where("B", "followed by Buzz Aldrin")
-    with pytest.raises(editing.StaleVersion) as refused:
+    with pytest.raises(StaleVersion) as refused:
         editing.add_contributor(build.pyramid.pk, build.user, stale, 1, summary, ranges)
     assert refused.value.current_version == build.version
     assert list(build.state()[0][2]) == ["A"]
@@ -282,20 +279,20 @@ def test_a_stale_version_is_refused_and_changes_nothing(build):
 
 def test_only_assigned_annotators_and_staff_may_edit(build, demo):
     summary, ranges = build.where("A", "Apollo 11")
-    with pytest.raises(editing.NotAllowed, match="not assigned"):
+    with pytest.raises(NotAllowed, match="not assigned"):
         editing.new_scu(build.pyramid.pk, demo["annotator"], build.version, summary, ranges)
     editing.new_scu(build.pyramid.pk, demo["admin"], build.version, summary, ranges)
     assert len(build.state()) == 1
 
 
 def test_a_submitted_pyramid_is_read_only_until_an_administrator_reopens_it(build, demo):
-    with pytest.raises(editing.RuleBroken, match="at least one SCU"):
+    with pytest.raises(RuleBroken, match="at least one SCU"):
         build.do("submit")
     build.new_scu("A", "Apollo 11 landed on the Moon")
     build.do("submit")
-    with pytest.raises(editing.NotAllowed, match="submitted and read-only"):
+    with pytest.raises(NotAllowed, match="submitted and read-only"):
         build.do("set_label", 1, "x")
-    with pytest.raises(editing.NotAllowed, match="Only an administrator"):
+    with pytest.raises(NotAllowed, match="Only an administrator"):
         build.do("reopen")
     editing.reopen(build.pyramid.pk, demo["admin"], build.version)
     build.do("set_label", 1, "Landing")
@@ -429,7 +426,7 @@ def test_an_imported_pyramids_removed_number_is_not_given_again(build):
 def test_a_part_cannot_repeat_words_of_its_contributor(build):
     build.new_scu("A", "Apollo 11 landed on the Moon on July 20, 1969")
     summary, ranges = build.where("A", "Apollo 11 landed")
-    with pytest.raises(editing.RuleBroken, match="already part of this contributor of SCU 1"):
+    with pytest.raises(RuleBroken, match="already part of this contributor of SCU 1"):
         build.do("add_part", build.contributor().id, summary, ranges)
     assert build.state()[0][2] == {"A": ["Apollo 11 landed on the Moon on July 20, 1969"]}
 
@@ -468,7 +465,7 @@ def test_an_scu_number_is_never_given_twice(build):
     assert [uid for uid, *_ in build.state()] == [1, 4]
     build.do("undo")  # the split: SCU 4 goes
     summary, _ = build.where("A", "Apollo")
-    with pytest.raises(editing.RuleBroken, match="holds no words"):
+    with pytest.raises(RuleBroken, match="holds no words"):
         build.do("new_scu", summary, [(45, 47)])
     assert build.new_scu("C", "Collins stayed in lunar orbit").description.startswith("New SCU 5 ")
     build.do("undo")

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from annotator.editing.engine import EditError
+from annotator.editing.errors import EditError
 from annotator.models import PeerAnnotation, WorkTime
 from annotator.peer_annotation import editing as peer_editing
 from annotator.worktime.recording import counted_seconds, record

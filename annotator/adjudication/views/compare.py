@@ -28,8 +28,8 @@ from annotator.adjudication.queue import consensuses_of
 from annotator.campaigns.access import can_adjudicate
 from annotator.campaigns.guards import docset_for
 from annotator.campaigns.models import Docset
+from annotator.editing.errors import EditError
 from annotator.peer_annotation.models import PeerAnnotation
-from annotator.pyramids.editing import EditError
 from scoring.agreement.records import pair_agreement
 from scoring.models import Report
 from scoring.numbers import p_equals

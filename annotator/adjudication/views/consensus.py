@@ -24,9 +24,9 @@ from annotator.adjudication.models import PyramidMerge, PyramidMergeSource
 from annotator.campaigns.access import can_adjudicate, visible_annotations, visible_pyramids
 from annotator.editing import history
 from annotator.editing.actions import PEER_ACTIONS, PYRAMID_ACTIONS, apply_action, status_for
+from annotator.editing.errors import EditError
 from annotator.editing.refusals import refused_answer
 from annotator.peer_annotation.models import PeerAnnotation
-from annotator.pyramids.editing import EditError
 from annotator.pyramids.models import SCU, Pyramid
 from annotator.text.textmarks import word_pieces
 from annotator.text.words import word_scus, words

@@ -30,8 +30,8 @@ from annotator.campaigns.guards import ADMINISTER, collection_for, docset_for
 from annotator.campaigns.models import Assignment, Docset, Membership, Role, Summary
 from annotator.coverage.importing import presence_unit_set_names
 from annotator.coverage.models import JudgmentTask
+from annotator.editing.errors import EditError
 from annotator.peer_annotation.models import PeerAnnotation
-from annotator.pyramids.editing import EditError
 from annotator.pyramids.models import Pyramid
 from annotator.pyramids.problems import collection_problems
 

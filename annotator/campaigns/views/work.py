@@ -30,7 +30,7 @@ from annotator.campaigns.progress import (
 )
 from annotator.coverage import judging_progress
 from annotator.coverage.models import JudgmentTask
-from annotator.pyramids.editing import EditError
+from annotator.editing.errors import EditError
 from annotator.web.paging import page_asked
 from annotator.worktime import queries as worktime
 

@@ -24,7 +24,7 @@ from annotator.coverage.judging_forms import JudgingAssignForm
 from annotator.coverage.judging_page import page_context, task_for_page, units_state
 from annotator.coverage.models import JudgmentTask
 from annotator.editing.actions import status_for
-from annotator.editing.engine import EditError, NotAllowed, StaleVersion
+from annotator.editing.errors import EditError, NotAllowed, StaleVersion
 
 BAD_ANSWER = (
     "An answer needs the task's version, the version of the units shown, a unit and a value "

@@ -31,7 +31,7 @@ from annotator.campaigns.models import Summary
 from annotator.coverage import splitting, unit_editing, unit_sets
 from annotator.coverage.models import Judgment, Unit, UnitSet
 from annotator.editing.actions import LARGEST_ID, parse_version, status_for
-from annotator.editing.engine import EditError, RuleBroken
+from annotator.editing.errors import EditError, RuleBroken
 from annotator.pyramids.models import Pyramid
 from annotator.text.plurals import counted
 

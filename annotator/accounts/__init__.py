@@ -7,4 +7,5 @@ adds; `users.py`: accounts for site administrators).
 Also:
 
 - `backends.py` — signing in and permissions
+- `forms.py` — a new account and its site-wide role (the accounts page)
 """

@@ -1,13 +1,13 @@
 """The upload page's form for unit sets (annotator.transfer.views.imports.units_import): the same
-checks of names and sizes as the other uploads (annotator.campaigns.forms)."""
+checks of names and sizes as the other uploads (annotator.transfer.forms)."""
 
 from __future__ import annotations
 
 from django import forms
 
-from annotator.campaigns.forms import MultipleFileField, _check_sizes
 from annotator.coverage.importing import DEFAULT_UNIT_SET
 from annotator.transfer import uploads
+from annotator.transfer.forms import MultipleFileField, check_sizes
 
 FORMAT_CHOICES = [
     ("realsumm", "REALSumm: SCUs_list.csv and crowd batch CSVs"),
@@ -41,7 +41,7 @@ class UnitsImportForm(forms.Form):
             )
         if len(files) > 1 and any(f.name.lower().endswith(".zip") for f in files):
             raise forms.ValidationError("Upload one zip, or several files, not both.")
-        _check_sizes(files, uploads.DUCVIEW_MAX_BYTES)
+        check_sizes(files, uploads.DUCVIEW_MAX_BYTES)
         return files
 
     def options(self) -> dict[str, str]:

@@ -15,4 +15,6 @@ Also:
 - `batches.py` — files imported in transactions of about a second each, each file in a savepoint
   of its own
 - `models.py` — the records of background work
+- `forms.py` — the upload, DUCView import and archive restore forms: files checked before anything
+  is stored
 """

@@ -10,8 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 
+from annotator.accounts.forms import NewUserForm
 from annotator.campaigns.access import is_site_administrator
-from annotator.campaigns.forms import NewUserForm
 from annotator.campaigns.models import Membership
 
 

@@ -18,10 +18,10 @@ from rest_framework.response import Response
 from annotator.api.base import AddedViewSet
 from annotator.api.base_serializers import RefusalSerializer
 from annotator.campaigns import access
-from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
 from annotator.campaigns.models import Collection
 from annotator.coverage.import_form import FORMAT_CHOICES, UnitsImportForm
 from annotator.transfer import jobs, leases
+from annotator.transfer.forms import DucviewImportForm, SummaryUploadForm
 from annotator.transfer.models import ImportJob
 
 

@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from annotator.campaigns.access import is_site_administrator
-from annotator.campaigns.forms import ArchiveRestoreForm
 from annotator.campaigns.guards import collection_for
 from annotator.transfer import archive_jobs
 from annotator.transfer.downloads import archive_response
+from annotator.transfer.forms import ArchiveRestoreForm
 from annotator.transfer.models import ArchiveJob
 from annotator.transfer.views.imports import resumed
 

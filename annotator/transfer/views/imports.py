@@ -8,10 +8,10 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from annotator.campaigns.forms import DucviewImportForm, SummaryUploadForm
 from annotator.campaigns.guards import ADMINISTER, collection_for
 from annotator.coverage.import_form import UnitsImportForm
 from annotator.transfer import jobs, leases
+from annotator.transfer.forms import DucviewImportForm, SummaryUploadForm
 from annotator.transfer.models import ImportJob
 from annotator.transfer.uploads import SUMMARY_NAMING
 

@@ -14,7 +14,7 @@ from annotator.pyramids.problems import collection_problems
 from annotator.transfer.importing import DucviewImporter
 from scoring.scores.records import score_collection
 from tests.conftest import PAN_FIXTURE, PYRAMID_FIXTURE
-from tests.helpers import import_files, record_counts, write
+from tests.helpers import import_files, planner_statistics_current, record_counts, write
 
 pytestmark = pytest.mark.django_db
 
@@ -25,6 +25,7 @@ PAN_NAME = PAN_FIXTURE.name  # 100.D9901.M.100.A.7.pan
 
 def stored_records() -> dict:
     """What an import stored, without database ids: enough to tell two imports apart."""
+    planner_statistics_current()
     return {
         "summaries": sorted(Summary.objects.values_list("docset__name", "kind", "author", "text")),
         "pyramids": sorted(

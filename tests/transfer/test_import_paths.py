@@ -24,7 +24,7 @@ from annotator.models import (
 from annotator.transfer import jobs
 from annotator.transfer.importing import DucviewImporter, ducview_files
 from scoring.scores.records import score_collection
-from tests.helpers import import_files, stored_job
+from tests.helpers import import_files, planner_statistics_current, stored_job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.shared_data]
 
@@ -33,6 +33,7 @@ FOLDERS = ["duc2006-nist", "duc2007-main-nist", "duc2007-update-nist"]
 
 def collection_records(name: str) -> dict:
     """Everything an import stores in a collection, without database ids."""
+    planner_statistics_current()
     where = {"docset__collection__name": name}
     pyramid_where = {"pyramid__docset__collection__name": name}
     return {
